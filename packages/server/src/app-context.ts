@@ -1,0 +1,16 @@
+import type { Config } from './infra/config/config.js';
+import type { Database } from './infra/db/database.js';
+import type { HookRegistry } from './infra/odata/hooks.js';
+import type { Model } from './model/model-types.js';
+
+// What features receive when they register: explicit dependencies, no globals.
+export type AppContext = {
+  db: Database;
+  config: Config;
+  model: Model;
+  hooks: HookRegistry;
+  // Injectable for tests that move time (token expiry, heartbeats, rate limits).
+  now: () => Date;
+  // Secret used to sign session tokens (from FLOTILLA_JWT_SECRET or the data directory).
+  jwtSecret: Uint8Array;
+};

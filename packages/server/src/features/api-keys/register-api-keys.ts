@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import type { Actor } from '../../infra/auth/actor.js';
+import { isAcceptableApiKey } from '../../infra/auth/api-key-tokens.js';
+import { ApiError, forbidden } from '../../infra/errors/api-error.js';
+import { parseBody } from '../../infra/http/validate.js';
+import {
+  actorKeyBody,
+  deviceKeyBody,
+  idParam,
+  keyDetailsBody,
+  userKeyBody,
+} from './api-key-bodies.js';
+import { deviceKeyTarget, provisioningTarget } from './api-key-access.js';
+import { type ApiKeyDetails, createApiKey, registerGivenApiKey } from './store-api-key.js';
+
+// Keys are answered as a JSON string, like balena's API (the SDK accepts JSON or text).
+const sendKey = (reply: FastifyReply, key: string): FastifyReply =>
+  reply.type('application/json; charset=utf-8').send(JSON.stringify(key));
+
+const futureOnly = (details: ApiKeyDetails, now: Date): ApiKeyDetails => {
+  if (details.expiryDate && details.expiryDate.getTime() <= now.getTime()) {
+    throw new ApiError('bad_request', 'expiryDate: must be in the future');
+  }
+  return details;
+};
+
+const detailsOf = (body: z.output<typeof keyDetailsBody>, now: Date): ApiKeyDetails =>
+  futureOnly(
+    { name: body.name ?? null, description: body.description ?? null, expiryDate: body.expiryDate },
+    now,
+  );
+
+const userActorOf = (actor: Actor): Extract<Actor, { kind: 'user' }> => {
+  if (actor.kind !== 'user') throw forbidden();
+  return actor;
+};
+
+// Minting API keys: named user keys, fleet provisioning keys and device keys (seed 000 section
+// 3.6). Listing, renaming and revoking go through /v7/api_key.
+export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => {
+  app.post('/api-key/user/full', { config: { access: 'user' } }, async (request, reply) => {
+    const user = userActorOf(request.actor);
+    const details = detailsOf(parseBody(userKeyBody, request.body), ctx.now());
+    return sendKey(reply, await createApiKey(ctx.db, user.actorId, details));
+  });
+
+  const createForActorType = async (actor: Actor, body: unknown): Promise<string> => {
+    const parsed = parseBody(actorKeyBody, body);
+    const details = detailsOf(parsed, ctx.now());
+    switch (parsed.actorType) {
+      case 'application':
+        return createApiKey(
+          ctx.db,
+          await provisioningTarget(ctx.db, actor, parsed.actorTypeId),
+          details,
+        );
+      case 'device':
+        return createApiKey(
+          ctx.db,
+          await deviceKeyTarget(ctx.db, actor, parsed.actorTypeId),
+          details,
+        );
+      case 'user': {
+        const user = userActorOf(actor);
+        if (user.userId !== parsed.actorTypeId) throw forbidden();
+        return createApiKey(ctx.db, user.actorId, details);
+      }
+    }
+  };
+  for (const version of ['v1', 'v2']) {
+    app.post(`/api-key/${version}`, { config: { access: 'any-actor' } }, async (request, reply) =>
+      sendKey(reply, await createForActorType(request.actor, request.body)),
+    );
+  }
+
+  app.post(
+    '/api-key/application/:id/provisioning',
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      const { id } = parseBody(z.object({ id: idParam }), request.params);
+      const details = detailsOf(parseBody(keyDetailsBody, request.body), ctx.now());
+      const fleetActor = await provisioningTarget(ctx.db, request.actor, id);
+      return sendKey(reply, await createApiKey(ctx.db, fleetActor, details));
+    },
+  );
+
+  app.post(
+    '/api-key/device/:deviceId/device-key',
+    { config: { access: 'any-actor' } },
+    async (request, reply) => {
+      const { deviceId } = parseBody(z.object({ deviceId: idParam }), request.params);
+      const body = parseBody(deviceKeyBody, request.body);
+      const details = detailsOf(body, ctx.now());
+      const deviceActor = await deviceKeyTarget(ctx.db, request.actor, deviceId);
+      if (body.apiKey === undefined) {
+        return sendKey(reply, await createApiKey(ctx.db, deviceActor, details));
+      }
+      if (!isAcceptableApiKey(body.apiKey)) {
+        throw new ApiError('bad_request', 'apiKey: must be 16 to 128 letters, digits, - or _');
+      }
+      await registerGivenApiKey(ctx.db, deviceActor, body.apiKey, details);
+      return sendKey(reply, body.apiKey);
+    },
+  );
+};

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { verifyAgainstDummy, verifyPassword } from '../../infra/auth/passwords.js';
+import { ApiError } from '../../infra/errors/api-error.js';
+import { issueSessionToken } from './issue-session-token.js';
+import { createLoginRateLimiter } from './login-rate-limit.js';
+
+export const invalidCredentialsMessage = 'Invalid login credentials';
+
+// Generous bounds: they only keep absurd inputs away from scrypt. Over-long passwords may still
+// be legitimate old passwords (the console then prompts a change), so they are not refused early.
+const loginBody = z.object({
+  username: z.string().min(1).max(320),
+  password: z.string().min(1).max(4096),
+});
+
+const isClientError = (error: unknown): boolean =>
+  !(error instanceof ApiError) &&
+  typeof error === 'object' &&
+  error !== null &&
+  'statusCode' in error &&
+  typeof error.statusCode === 'number' &&
+  error.statusCode >= 400 &&
+  error.statusCode < 500;
+
+type UserRow = { id: number; password_hash: string | null };
+
+// POST /login_ {username, password}: the username may be the e-mail or the username. Every
+// failure, including a malformed body, is 401 "Invalid login credentials" (the SDK maps 401 to
+// BalenaInvalidLoginCredentials); the token is a text/plain body.
+export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
+  const limiter = createLoginRateLimiter(ctx.db, ctx.config.loginRateLimitPerMinute);
+
+  const routeOptions = {
+    config: { access: 'public' as const },
+    // Bodies Fastify itself rejects (wrong content type, broken JSON) are failures too: 401.
+    // Rethrown errors reach the application's error handler; server faults stay 500s.
+    errorHandler: (error: unknown) => {
+      throw isClientError(error) ? new ApiError('unauthorized', invalidCredentialsMessage) : error;
+    },
+  };
+
+  app.post('/login_', routeOptions, async (request, reply) => {
+    const parsed = loginBody.safeParse(request.body);
+    if (!parsed.success) throw new ApiError('unauthorized', invalidCredentialsMessage);
+    const { username, password } = parsed.data;
+    await limiter.assertAllowed(username, ctx.now());
+    const { rows } = await ctx.db.query<UserRow>(
+      `SELECT "id", "password_hash" FROM "user"
+        WHERE lower("email") = lower($1) OR lower("username") = lower($1)
+        ORDER BY (lower("email") = lower($1)) DESC
+        LIMIT 1`,
+      [username.trim()],
+    );
+    const user = rows[0];
+    // Unknown users and users without a password spend the same time as a wrong password.
+    const valid = user?.password_hash
+      ? await verifyPassword(password, user.password_hash)
+      : await verifyAgainstDummy(password);
+    if (!user || !valid) {
+      await limiter.recordFailure(username, ctx.now());
+      throw new ApiError('unauthorized', invalidCredentialsMessage);
+    }
+    await limiter.recordSuccess(username);
+    const token = await issueSessionToken(ctx, ctx.db, user.id);
+    return reply.type('text/plain; charset=utf-8').send(token);
+  });
+};

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { verifyPassword } from '../../infra/auth/passwords.js';
+import { verifySessionToken } from '../../infra/auth/session-token.js';
+import { ApiError } from '../../infra/errors/api-error.js';
+import { parseBody } from '../../infra/http/validate.js';
+import { issueSessionToken } from './issue-session-token.js';
+
+const refreshBody = z.object({ password: z.string().min(1).max(4096).optional() });
+
+const bearerOf = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+};
+
+// GET/POST /user/v1/refresh-token: a new session token (new iat/exp) for the calling session.
+// The claims carry over (authTime, actualUser, twoFactorRequired) unless the password is given
+// again, which renews authTime (the console's re-authentication window).
+export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): void => {
+  const refresh = async (request: FastifyRequest, password: string | undefined) => {
+    const actor = request.actor;
+    const token = bearerOf(request);
+    // Only sessions refresh: an API key never expires and is never refreshed.
+    if (actor.kind !== 'user' || actor.via !== 'session' || token === undefined) {
+      throw new ApiError('unauthorized', 'Unauthorized');
+    }
+    // Already verified by the actor resolver; read again here for the claims to carry over.
+    const claims = await verifySessionToken(ctx.jwtSecret, token, ctx.now());
+    let authTime = claims.authTime;
+    if (password !== undefined) {
+      const { rows } = await ctx.db.query<{ password_hash: string | null }>(
+        'SELECT "password_hash" FROM "user" WHERE "id" = $1',
+        [actor.userId],
+      );
+      if (!(await verifyPassword(password, rows[0]?.password_hash))) {
+        throw new ApiError('unauthorized', 'Invalid password');
+      }
+      authTime = ctx.now().getTime();
+    }
+    return issueSessionToken(ctx, ctx.db, actor.userId, {
+      authTime,
+      ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+      ...(claims.twoFactorRequired !== undefined
+        ? { twoFactorRequired: claims.twoFactorRequired }
+        : {}),
+    });
+  };
+
+  app.get(
+    '/user/v1/refresh-token',
+    { config: { access: 'user-pending-2fa' } },
+    async (request, reply) =>
+      reply.type('text/plain; charset=utf-8').send(await refresh(request, undefined)),
+  );
+  app.post(
+    '/user/v1/refresh-token',
+    { config: { access: 'user-pending-2fa' } },
+    async (request, reply) => {
+      const { password } = parseBody(refreshBody, request.body);
+      return reply.type('text/plain; charset=utf-8').send(await refresh(request, password));
+    },
+  );
+};

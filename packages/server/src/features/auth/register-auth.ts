@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { acceptingCaptchaVerifier, type CaptchaVerifier } from './captcha.js';
+import { registerLogin } from './login.js';
+import { registerRefreshToken } from './refresh-token.js';
+import { registerSignUp } from './register-user.js';
+import { registerWhoami } from './whoami.js';
+
+export type AuthOptions = {
+  // Sign-up captcha check; the built-in default accepts every response.
+  captcha?: CaptchaVerifier;
+};
+
+// Sessions and identity: /login_, /actor/v1/whoami, /user/v1/whoami, /user/v1/refresh-token and
+// /user/register. The SDK's logout makes no request, so there is no logout route.
+export const registerAuth = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: AuthOptions = {},
+): void => {
+  registerLogin(app, ctx);
+  registerWhoami(app, ctx);
+  registerRefreshToken(app, ctx);
+  registerSignUp(app, ctx, options.captcha ?? acceptingCaptchaVerifier);
+};

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { passwordLength } from '@flotilla/shared/constants/limits';
+import type { AppContext } from '../../app-context.js';
+import { hashPassword } from '../../infra/auth/passwords.js';
+import { ApiError } from '../../infra/errors/api-error.js';
+import { mapDatabaseError } from '../../infra/odata/database-errors.js';
+import { parseBody } from '../../infra/http/validate.js';
+import { createUserWithPersonalOrganization, usernamePattern } from '../users/create-user.js';
+import type { CaptchaVerifier } from './captcha.js';
+import { issueSessionToken } from './issue-session-token.js';
+
+// Sign-up payload (seed 000 sections 3.3 and 5). Invitation fields are accepted and ignored here:
+// invitations are accepted by their own endpoints once signed in.
+const registerBody = z.object({
+  email: z
+    .string({ error: 'E-mail is required' })
+    .trim()
+    .max(254, 'E-mail address is too long')
+    .email('Invalid e-mail address'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(passwordLength.min, `Password must be at least ${passwordLength.min} characters`)
+    .max(passwordLength.max, `Password must be at most ${passwordLength.max} characters`),
+  'g-recaptcha-response': z.string().max(10_000).optional(),
+  has_disabled_newsletter: z.boolean().optional(),
+  username: z
+    .string()
+    .regex(usernamePattern, 'Username must be 3 to 30 letters, digits or underscores')
+    .optional(),
+  invitationType: z.enum(['organization', 'application']).optional(),
+  invitationToken: z.string().max(2048).optional(),
+});
+
+// POST /user/register: creates the account with its personal organization and answers, like
+// /login_, 200 with the session token as a text body.
+export const registerSignUp = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  captcha: CaptchaVerifier,
+): void => {
+  app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
+    const body = parseBody(registerBody, request.body);
+    if (!(await captcha.verify(body['g-recaptcha-response'], request.ip))) {
+      throw new ApiError('bad_request', 'Invalid captcha response');
+    }
+    const passwordHash = await hashPassword(body.password);
+    let userId: number;
+    try {
+      ({ userId } = await ctx.db.transaction((tx) =>
+        createUserWithPersonalOrganization(tx, {
+          email: body.email,
+          passwordHash,
+          ...(body.username !== undefined ? { username: body.username } : {}),
+          ...(body.has_disabled_newsletter !== undefined
+            ? { hasDisabledNewsletter: body.has_disabled_newsletter }
+            : {}),
+        }),
+      ));
+    } catch (error) {
+      // Two sign-ups racing for one e-mail or username meet the unique constraints: 409.
+      throw mapDatabaseError(error);
+    }
+    const token = await issueSessionToken(ctx, ctx.db, userId);
+    return reply.type('text/plain; charset=utf-8').send(token);
+  });
+};

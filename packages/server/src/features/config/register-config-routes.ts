@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  blackListedVariableNames,
+  configVarSchemaFor,
+  invalidVariableNamePattern,
+  reservedVariableNames,
+  reservedVariableNamespaces,
+  whiteListedVariableNames,
+  whiteListedVariableNamespaces,
+} from '@flotilla/shared/variables/config-vars';
+import type { AppContext } from '../../app-context.js';
+import { ApiError } from '../../infra/errors/api-error.js';
+import { parseBody } from '../../infra/http/validate.js';
+import { canonicalDeviceTypeSlug } from '../device-types/device-type-rows.js';
+
+const varsQuery = z.object({ deviceType: z.string().min(1).max(255).optional() });
+
+// GET /config and GET /config/vars: public configuration the SDK and CLI read.
+export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+  // The SDK reads deviceUrlsBase (device URLs, host-OS updates); the rest mirrors the shape of
+  // balena's answer without any third-party service keys.
+  app.get('/config', { config: { access: 'public' } }, async () => ({
+    deployment: null,
+    deviceUrlsBase: ctx.config.deviceUrlsBase,
+    signupCodeRequired: false,
+    supportedSocialProviders: [],
+  }));
+
+  // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds
+  // the settings specific to that device type.
+  app.get('/config/vars', { config: { access: 'public' } }, async (request) => {
+    const { deviceType } = parseBody(varsQuery, request.query);
+    let slug: string | undefined;
+    if (deviceType !== undefined) {
+      const actor = request.actor;
+      if (actor.kind !== 'user' || actor.twoFactorPending) {
+        throw new ApiError('unauthorized', 'Unauthorized');
+      }
+      slug = (await canonicalDeviceTypeSlug(ctx.db, deviceType)) ?? deviceType;
+    }
+    return {
+      reservedNames: reservedVariableNames,
+      reservedNamespaces: reservedVariableNamespaces,
+      invalidRegex: invalidVariableNamePattern.toString(),
+      configVarInvalidRegex: invalidVariableNamePattern.toString(),
+      whiteListedNames: whiteListedVariableNames,
+      whiteListedNamespaces: whiteListedVariableNamespaces,
+      blackListedNames: blackListedVariableNames,
+      configVarSchema: configVarSchemaFor(slug),
+    };
+  });
+};

@@ -1,0 +1,17 @@
+// Who is calling. Resolved once per request from the Bearer token (session JWT or API key).
+export type Actor =
+  | { kind: 'anonymous' }
+  | {
+      kind: 'user';
+      userId: number;
+      actorId: number;
+      // Platform permissions such as admin.home and support.home (seed 000 section 3.2).
+      platformPermissions: readonly string[];
+      via: 'session' | 'api-key';
+      // A session whose second factor is still pending may do nothing but complete it.
+      twoFactorPending: boolean;
+    }
+  | { kind: 'application'; applicationId: number; actorId: number }
+  | { kind: 'device'; deviceId: number; actorId: number; applicationId: number };
+
+export const anonymous: Actor = { kind: 'anonymous' };

@@ -1,0 +1,115 @@
+import { platformPermissionOf, platformRoles } from '@flotilla/shared/permissions/roles';
+import type { AppContext } from '../../app-context.js';
+import type { Queryable } from '../db/database.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ActorResolver } from '../http/create-app.js';
+import { type Actor, anonymous } from './actor.js';
+import { hashApiKey } from './api-key-tokens.js';
+import { looksLikeJwt, SessionTokenError, verifySessionToken } from './session-token.js';
+
+// Platform roles are stored by name (user_platform_role, 0003-auth.sql); tokens and actors carry
+// the permission strings the console checks (admin.home, support.home).
+export const platformPermissionsOf = (roles: readonly string[]): string[] =>
+  platformRoles.filter((role) => roles.includes(role)).map((role) => platformPermissionOf[role]);
+
+// SQL yielding the platform role names of the user row aliased `u`.
+export const platformRolesSql = (userAlias: string): string =>
+  `coalesce((SELECT array_agg(pr."role" ORDER BY pr."role") FROM "user_platform_role" pr WHERE pr."user" = ${userAlias}."id"), '{}')`;
+
+type SessionRow = { actor: number; jwt_secret: string; platform_roles: string[] };
+
+type ApiKeyRow = {
+  user_id: number | null;
+  application_id: number | null;
+  device_id: number | null;
+  device_application: number | null;
+  platform_roles: string[] | null;
+};
+
+const resolveSession = async (
+  db: Queryable,
+  secret: Uint8Array,
+  token: string,
+  now: Date,
+): Promise<Actor> => {
+  let claims;
+  try {
+    claims = await verifySessionToken(secret, token, now);
+  } catch (error) {
+    if (error instanceof SessionTokenError) throw new ApiError('unauthorized', error.message);
+    throw error;
+  }
+  const { rows } = await db.query<SessionRow>(
+    `SELECT u."actor", u."jwt_secret", ${platformRolesSql('u')} AS "platform_roles"
+       FROM "user" u WHERE u."id" = $1`,
+    [claims.id],
+  );
+  const row = rows[0];
+  // A deleted user or a rotated jwt_secret revokes every session issued before.
+  if (!row || row.jwt_secret !== claims.jwt_secret) {
+    throw new ApiError('unauthorized', 'Your session has expired');
+  }
+  return {
+    kind: 'user',
+    userId: claims.id,
+    actorId: row.actor,
+    platformPermissions: platformPermissionsOf(row.platform_roles),
+    via: 'session',
+    twoFactorPending: claims.twoFactorRequired === true,
+  };
+};
+
+const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Actor> => {
+  // One query: the key, and whichever of user, fleet or device owns its actor.
+  const { rows } = await db.query<ApiKeyRow & { actor: number }>(
+    `SELECT k."is_of__actor" AS "actor",
+            u."id" AS "user_id",
+            a."id" AS "application_id",
+            d."id" AS "device_id",
+            d."belongs_to__application" AS "device_application",
+            CASE WHEN u."id" IS NULL THEN NULL ELSE ${platformRolesSql('u')} END AS "platform_roles"
+       FROM "api_key" k
+       LEFT JOIN "user" u ON u."actor" = k."is_of__actor"
+       LEFT JOIN "application" a ON a."actor" = k."is_of__actor"
+       LEFT JOIN "device" d ON d."actor" = k."is_of__actor"
+      WHERE k."key_hash" = $1 AND (k."expiry_date" IS NULL OR k."expiry_date" > $2)`,
+    [hashApiKey(key), now],
+  );
+  const row = rows[0];
+  if (!row) throw new ApiError('unauthorized', 'Unauthorized');
+  if (row.user_id !== null) {
+    return {
+      kind: 'user',
+      userId: row.user_id,
+      actorId: row.actor,
+      platformPermissions: platformPermissionsOf(row.platform_roles ?? []),
+      via: 'api-key',
+      twoFactorPending: false,
+    };
+  }
+  if (row.application_id !== null) {
+    return { kind: 'application', applicationId: row.application_id, actorId: row.actor };
+  }
+  if (row.device_id !== null && row.device_application !== null) {
+    return {
+      kind: 'device',
+      deviceId: row.device_id,
+      actorId: row.actor,
+      applicationId: row.device_application,
+    };
+  }
+  throw new ApiError('unauthorized', 'Unauthorized');
+};
+
+// Turns the bearer token of a request into who is calling: a session JWT (signature, expiry and
+// the user's current jwt_secret are checked) or an opaque API key (looked up by hash, expiry
+// honoured). One query per request either way.
+export const createActorResolver =
+  (ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now'>): ActorResolver =>
+  async (token) => {
+    if (token === undefined || token === '') return anonymous;
+    const now = ctx.now();
+    return looksLikeJwt(token)
+      ? resolveSession(ctx.db, ctx.jwtSecret, token, now)
+      : resolveApiKey(ctx.db, token, now);
+  };

@@ -1,0 +1,286 @@
+import type { Field, Navigation, Resource } from '../../model/model-types.js';
+import { badRequest } from '../errors/api-error.js';
+import {
+  type CompileContext,
+  fromClause,
+  readFilter,
+  resourceOf,
+  type RowScope,
+} from './compile-context.js';
+import { bindOperand, isBindReference, listBind, type SqlOperand } from './odata-values.js';
+import { quoteIdentifier } from './sql-params.js';
+
+// Lambda variables in scope (e.g. `a` in `belongs_to__application/any(a: a/slug eq 'x')`).
+export type Variables = ReadonlyMap<string, RowScope>;
+
+type PathNode = {
+  name: string;
+  property?: PathNode;
+  lambda?: { method: string; identifier: string; expression: unknown };
+  count?: true;
+  options?: { $filter?: unknown };
+};
+
+const isPathNode = (node: unknown): node is PathNode =>
+  typeof node === 'object' && node !== null && !Array.isArray(node) && 'name' in node;
+
+const comparison: Record<string, string> = {
+  eq: '=',
+  ne: '<>',
+  gt: '>',
+  ge: '>=',
+  lt: '<',
+  le: '<=',
+};
+
+const arithmetic: Record<string, string> = { add: '+', sub: '-', mul: '*', div: '/', mod: '%' };
+
+export const visibleField = (resource: Resource, name: string): Field | undefined => {
+  const field = resource.fields.get(name);
+  return field && !field.hidden ? field : undefined;
+};
+
+export const fieldSql = (scope: RowScope, field: Field): string =>
+  field.computed ? field.computed(scope.alias) : `${scope.alias}.${quoteIdentifier(field.column)}`;
+
+export const navigationOf = (resource: Resource, name: string): Navigation => {
+  const navigation = resource.navigations.get(name);
+  if (!navigation) {
+    throw badRequest(`Unknown field or navigation '${name}' on '${resource.name}'`);
+  }
+  return navigation;
+};
+
+const childScope = (ctx: CompileContext, navigation: Navigation): RowScope => ({
+  alias: ctx.nextAlias(),
+  resource: resourceOf(ctx.model, navigation.target),
+});
+
+// `nav/$count` (optionally with its own $filter) over the rows the actor may read.
+export const countSql = (
+  ctx: CompileContext,
+  from: RowScope,
+  navigation: Navigation,
+  filter: unknown,
+  variables: Variables,
+): string => {
+  if (!navigation.many) throw badRequest(`'${navigation.name}' is not a collection to count`);
+  const child = childScope(ctx, navigation);
+  const conditions = [navigation.join(from.alias, child.alias), readFilter(ctx, child)];
+  if (filter !== undefined) conditions.push(compileFilter(ctx, child, filter, variables));
+  return `(SELECT count(*) FROM ${fromClause(child)} WHERE ${conditions.join(' AND ')})`;
+};
+
+// A value reached by a path of to-one navigations ending in a field, a foreign key or a count.
+const pathOperand = (
+  ctx: CompileContext,
+  from: RowScope,
+  node: PathNode,
+  variables: Variables,
+): SqlOperand => {
+  const variable = variables.get(node.name);
+  if (variable) {
+    if (!node.property) throw badRequest(`Lambda variable '${node.name}' needs a property`);
+    return pathOperand(ctx, variable, node.property, variables);
+  }
+  if (node.lambda) throw badRequest(`any()/all() yields a boolean, not a value`);
+  const field = visibleField(from.resource, node.name);
+  if (field && !node.property && !node.count) {
+    return { sql: fieldSql(from, field), type: field.type };
+  }
+  const navigation = navigationOf(from.resource, node.name);
+  if (node.count) return { sql: countSql(ctx, from, navigation, node.options?.$filter, variables), type: 'bigint' };
+  if (navigation.many) {
+    throw badRequest(`'${node.name}' is a collection: use any(), all() or $count`);
+  }
+  if (!node.property) {
+    if (!navigation.local) throw badRequest(`'${node.name}' cannot be compared to a value`);
+    return { sql: navigation.local(from.alias), type: 'integer' };
+  }
+  if (node.property.name === 'id' && !node.property.property && navigation.local) {
+    return { sql: navigation.local(from.alias), type: 'integer' };
+  }
+  const child = childScope(ctx, navigation);
+  const inner = pathOperand(ctx, child, node.property, variables);
+  return {
+    sql: `(SELECT ${inner.sql} FROM ${fromClause(child)} WHERE ${navigation.join(from.alias, child.alias)} AND ${readFilter(ctx, child)})`,
+    type: inner.type,
+  };
+};
+
+// A path ending in any()/all(): nested EXISTS over the permitted rows of each hop.
+const lambdaSql = (
+  ctx: CompileContext,
+  from: RowScope,
+  node: PathNode,
+  variables: Variables,
+): string => {
+  const variable = variables.get(node.name);
+  if (variable && node.property) return lambdaSql(ctx, variable, node.property, variables);
+  const navigation = navigationOf(from.resource, node.name);
+  const child = childScope(ctx, navigation);
+  const link = `${navigation.join(from.alias, child.alias)} AND ${readFilter(ctx, child)}`;
+  if (node.property) {
+    return `EXISTS (SELECT 1 FROM ${fromClause(child)} WHERE ${link} AND ${lambdaSql(ctx, child, node.property, variables)})`;
+  }
+  const lambda = node.lambda;
+  if (!lambda) throw badRequest(`Expected any() or all() after '${node.name}'`);
+  const inner = new Map(variables);
+  inner.set(lambda.identifier, child);
+  const predicate = compileFilter(ctx, child, lambda.expression, inner);
+  if (lambda.method === 'any') {
+    return `EXISTS (SELECT 1 FROM ${fromClause(child)} WHERE ${link} AND (${predicate}))`;
+  }
+  if (lambda.method === 'all') {
+    return `NOT EXISTS (SELECT 1 FROM ${fromClause(child)} WHERE ${link} AND NOT coalesce((${predicate}), false))`;
+  }
+  throw badRequest(`Unsupported lambda ${lambda.method}`);
+};
+
+const endsInLambda = (node: PathNode, variables: Variables): boolean =>
+  node.lambda !== undefined ||
+  (node.property !== undefined && endsInLambda(node.property, variables));
+
+const callOperand = (
+  ctx: CompileContext,
+  from: RowScope,
+  method: string,
+  args: unknown[],
+  variables: Variables,
+): SqlOperand => {
+  const values = args.map((arg) => operand(ctx, from, arg, variables).sql);
+  const arity = (count: number): void => {
+    if (values.length !== count) throw badRequest(`${method}() takes ${count} argument(s)`);
+  };
+  const [a, b, c] = values;
+  switch (method) {
+    case 'startswith':
+      arity(2);
+      return { sql: `starts_with(${a}, ${b})`, type: 'boolean' };
+    case 'endswith':
+      arity(2);
+      return { sql: `(right(${a}, length(${b})) = ${b})`, type: 'boolean' };
+    case 'contains':
+      arity(2);
+      return { sql: `(strpos(${a}, ${b}) > 0)`, type: 'boolean' };
+    case 'substringof':
+      arity(2);
+      return { sql: `(strpos(${b}, ${a}) > 0)`, type: 'boolean' };
+    case 'tolower':
+      arity(1);
+      return { sql: `lower(${a})`, type: 'text' };
+    case 'toupper':
+      arity(1);
+      return { sql: `upper(${a})`, type: 'text' };
+    case 'trim':
+      arity(1);
+      return { sql: `btrim(${a})`, type: 'text' };
+    case 'length':
+      arity(1);
+      return { sql: `length(${a})`, type: 'integer' };
+    case 'indexof':
+      arity(2);
+      return { sql: `(strpos(${a}, ${b}) - 1)`, type: 'integer' };
+    case 'concat':
+      arity(2);
+      return { sql: `(${a} || ${b})`, type: 'text' };
+    case 'substring':
+      if (values.length === 2) return { sql: `substr(${a}, (${b}) + 1)`, type: 'text' };
+      arity(3);
+      return { sql: `substr(${a}, (${b}) + 1, ${c})`, type: 'text' };
+    case 'year':
+    case 'month':
+    case 'day':
+    case 'hour':
+    case 'minute':
+    case 'second':
+      arity(1);
+      return { sql: `extract(${method} from ${a})::integer`, type: 'integer' };
+    case 'now':
+      arity(0);
+      return { sql: 'now()', type: 'date' };
+    case 'round':
+    case 'floor':
+      arity(1);
+      return { sql: `${method}(${a})`, type: 'real' };
+    case 'ceiling':
+      arity(1);
+      return { sql: `ceil(${a})`, type: 'real' };
+    default:
+      throw badRequest(`Unsupported function ${method}()`);
+  }
+};
+
+export const operand = (
+  ctx: CompileContext,
+  from: RowScope,
+  node: unknown,
+  variables: Variables,
+): SqlOperand => {
+  if (node === null) return { sql: 'NULL', type: 'null' };
+  if (isBindReference(node)) return bindOperand(ctx, node);
+  if (isPathNode(node)) {
+    if (endsInLambda(node, variables)) {
+      return { sql: lambdaSql(ctx, from, node, variables), type: 'boolean' };
+    }
+    return pathOperand(ctx, from, node, variables);
+  }
+  if (Array.isArray(node)) {
+    const [op, ...args] = node as [unknown, ...unknown[]];
+    if (op === 'call') {
+      const call = args[0] as { method?: unknown; args?: unknown };
+      if (typeof call?.method !== 'string' || !Array.isArray(call.args)) {
+        throw badRequest('Malformed function call');
+      }
+      return callOperand(ctx, from, call.method, call.args, variables);
+    }
+    if (typeof op === 'string' && arithmetic[op]) {
+      const [left, right] = args.map((arg) => operand(ctx, from, arg, variables).sql);
+      return { sql: `(${left} ${arithmetic[op]} ${right})`, type: 'real' };
+    }
+    return { sql: compileFilter(ctx, from, node, variables), type: 'boolean' };
+  }
+  throw badRequest('Unsupported expression in $filter');
+};
+
+// Compiles a parsed $filter expression into a SQL condition over `from`.
+export const compileFilter = (
+  ctx: CompileContext,
+  from: RowScope,
+  node: unknown,
+  variables: Variables = new Map(),
+): string => {
+  if (!Array.isArray(node)) {
+    const value = operand(ctx, from, node, variables);
+    if (value.type !== 'boolean' && value.type !== 'unknown') {
+      throw badRequest('$filter must be a boolean expression');
+    }
+    return value.sql;
+  }
+  const [op, ...args] = node as [unknown, ...unknown[]];
+  if (op === 'and' || op === 'or') {
+    if (args.length < 2) throw badRequest(`'${op}' needs two operands`);
+    const parts = args.map((arg) => compileFilter(ctx, from, arg, variables));
+    return `(${parts.join(op === 'and' ? ' AND ' : ' OR ')})`;
+  }
+  if (op === 'not') return `(NOT coalesce(${compileFilter(ctx, from, args[0], variables)}, false))`;
+  if (op === 'eqany' || op === 'in') {
+    const left = operand(ctx, from, args[0], variables);
+    if (!isBindReference(args[1])) throw badRequest("'in' expects a list of values");
+    const values = listBind(ctx, args[1]);
+    if (values.length === 0) return 'false';
+    return `(${left.sql} IN (${values.map((value) => value.sql).join(', ')}))`;
+  }
+  if (typeof op === 'string' && comparison[op]) {
+    const left = operand(ctx, from, args[0], variables);
+    const right = operand(ctx, from, args[1], variables);
+    if (left.type === 'null' || right.type === 'null') {
+      if (op !== 'eq' && op !== 'ne') throw badRequest(`Cannot compare null with ${op}`);
+      const other = left.type === 'null' ? right : left;
+      return `(${other.sql} IS ${op === 'eq' ? '' : 'NOT '}NULL)`;
+    }
+    return `(${left.sql} ${comparison[op]} ${right.sql})`;
+  }
+  if (op === 'call') return operand(ctx, from, node, variables).sql;
+  throw badRequest(`Unsupported operator ${String(op)}`);
+};

@@ -1,0 +1,201 @@
+import type { ExpandOption, ODataOptions, OrderByOption, SelectOption } from '@balena/odata-parser';
+import type { Field, Resource } from '../../model/model-types.js';
+import { badRequest } from '../errors/api-error.js';
+import { type CompileContext, fromClause, readFilter, resourceOf, type RowScope } from './compile-context.js';
+import {
+  compileFilter,
+  countSql,
+  fieldSql,
+  navigationOf,
+  operand,
+  visibleField,
+} from './compile-filter.js';
+import { bindOperand, isBindReference } from './odata-values.js';
+import type { KeyReference } from './parse-request.js';
+import { quoteIdentifier } from './sql-params.js';
+
+// Documented limits (README "API limits"): deeper or wider requests get a 400, never a 500.
+export const maxExpandDepth = 6;
+export const maxExpandItems = 50;
+
+const isoDate = (sql: string): string =>
+  `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+// A field as it appears in a response: dates as ISO strings, foreign keys as {"__id": n}.
+const outputSql = (scope: RowScope, field: Field): string => {
+  const sql = fieldSql(scope, field);
+  if (field.references) {
+    return `CASE WHEN ${sql} IS NULL THEN NULL ELSE json_build_object('__id', ${sql}) END`;
+  }
+  if (field.type === 'date') return isoDate(sql);
+  return sql;
+};
+
+// The fields returned when there is no $select: every visible field, synonyms left out.
+const defaultFields = (resource: Resource): Field[] =>
+  [...resource.fields.values()].filter((field) => !field.hidden && field.name === field.column);
+
+const selectedNames = (select: SelectOption | undefined): string[] | undefined => {
+  if (select === undefined || select === '*') return undefined;
+  return [...new Set(select.properties.map((property) => property.name))];
+};
+
+export const keyCondition = (ctx: CompileContext, scope: RowScope, key: KeyReference): string => {
+  if (isBindReference(key)) {
+    return `${scope.alias}."id" = ${bindOperand(ctx, key).sql}`;
+  }
+  const names = Object.keys(key);
+  const isAlternate =
+    (names.length === 1 && names[0] === 'id') ||
+    scope.resource.alternateKeys.some(
+      (alternate) => alternate.length === names.length && alternate.every((name) => names.includes(name)),
+    );
+  if (!isAlternate) {
+    throw badRequest(`(${names.join(', ')}) is not a key of '${scope.resource.name}'`);
+  }
+  return names
+    .map((name) => {
+      const field = visibleField(scope.resource, name);
+      const reference = key[name];
+      if (!field || !reference) throw badRequest(`Unknown key field '${name}'`);
+      return `${fieldSql(scope, field)} = ${bindOperand(ctx, reference).sql}`;
+    })
+    .join(' AND ');
+};
+
+const orderBySql = (ctx: CompileContext, scope: RowScope, orderby: OrderByOption): string =>
+  orderby.properties
+    .map((property) => {
+      const direction = property.order === 'desc' ? 'DESC' : 'ASC';
+      const value = operand(ctx, scope, property, new Map());
+      return `${value.sql} ${direction}`;
+    })
+    .join(', ');
+
+const nonNegativeInteger = (ctx: CompileContext, value: unknown, option: string): string => {
+  const resolved = isBindReference(value) ? ctx.binds[value.bind as number]?.[1] : value;
+  const number = Number(resolved);
+  if (!Number.isSafeInteger(number) || number < 0) {
+    throw badRequest(`${option} must be a non-negative integer`);
+  }
+  return ctx.params.add(number);
+};
+
+type Collection = {
+  scope: RowScope;
+  options: ODataOptions;
+  // Extra conditions: the navigation join for expands, the key for by-id reads.
+  conditions: string[];
+  depth: number;
+};
+
+const expandSql = (
+  ctx: CompileContext,
+  parent: RowScope,
+  expand: ExpandOption,
+  depth: number,
+): { name: string; sql: string }[] => {
+  if (depth > maxExpandDepth) throw badRequest(`$expand deeper than ${maxExpandDepth} levels`);
+  if (expand.properties.length > maxExpandItems) {
+    throw badRequest(`More than ${maxExpandItems} navigations in one $expand`);
+  }
+  const names = expand.properties.map((item) => item.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw badRequest(`'${repeated}' is expanded twice`);
+  return expand.properties.map((item) => {
+    if (item.property) throw badRequest(`Use nested $expand instead of the path ${item.name}/...`);
+    const navigation = navigationOf(parent.resource, item.name);
+    const options = item.options ?? {};
+    if (item.count) {
+      return { name: item.name, sql: countSql(ctx, parent, navigation, options.$filter, new Map()) };
+    }
+    const child: RowScope = { alias: ctx.nextAlias(), resource: resourceOf(ctx.model, navigation.target) };
+    const inner = collectionSql(ctx, {
+      scope: child,
+      options,
+      conditions: [navigation.join(parent.alias, child.alias)],
+      depth: depth + 1,
+    });
+    const row = ctx.nextAlias();
+    return {
+      name: item.name,
+      sql: `(SELECT coalesce(json_agg(${row}), '[]'::json) FROM (${inner}) ${row})`,
+    };
+  });
+};
+
+// SELECT ... FROM <resource> WHERE <conditions, permission, $filter> ORDER BY ... LIMIT ... OFFSET
+export const collectionSql = (ctx: CompileContext, collection: Collection): string => {
+  const { scope, options } = collection;
+  const expanded = options.$expand ? expandSql(ctx, scope, options.$expand, collection.depth) : [];
+  const expandedNames = new Set(expanded.map((item) => item.name));
+  const names = selectedNames(options.$select);
+  const columns: string[] = [];
+  const fields = names
+    ? names.map((name) => {
+        const field = visibleField(scope.resource, name);
+        if (field) return field;
+        if (expandedNames.has(name)) return undefined;
+        if (scope.resource.navigations.has(name)) {
+          throw badRequest(`'${name}' is a collection: $expand it instead of selecting it`);
+        }
+        throw badRequest(`Unknown field '${name}' on '${scope.resource.name}'`);
+      })
+    : defaultFields(scope.resource);
+  for (const field of fields) {
+    if (field && !expandedNames.has(field.name)) {
+      columns.push(`${outputSql(scope, field)} AS ${quoteIdentifier(field.name)}`);
+    }
+  }
+  for (const item of expanded) columns.push(`${item.sql} AS ${quoteIdentifier(item.name)}`);
+  if (columns.length === 0) columns.push(`${scope.alias}."id" AS "id"`);
+
+  const conditions = [...collection.conditions, readFilter(ctx, scope)];
+  if (options.$filter !== undefined) conditions.push(compileFilter(ctx, scope, options.$filter));
+  let sql = `SELECT ${columns.join(', ')} FROM ${fromClause(scope)} WHERE ${conditions.join(' AND ')}`;
+  if (options.$orderby) sql += ` ORDER BY ${orderBySql(ctx, scope, options.$orderby)}`;
+  if (options.$top !== undefined) sql += ` LIMIT ${nonNegativeInteger(ctx, options.$top, '$top')}`;
+  if (options.$skip !== undefined) sql += ` OFFSET ${nonNegativeInteger(ctx, options.$skip, '$skip')}`;
+  return sql;
+};
+
+const checkOptions = (options: ODataOptions): void => {
+  for (const name of Object.keys(options)) {
+    if (name.startsWith('$') && !['$select', '$expand', '$filter', '$orderby', '$top', '$skip'].includes(name)) {
+      throw badRequest(`Unsupported query option ${name}`);
+    }
+  }
+};
+
+// GET /v7/<resource>[(key)]: one statement yielding the whole `[...]` as JSON text.
+export const readSql = (
+  ctx: CompileContext,
+  resource: Resource,
+  options: ODataOptions,
+  key: KeyReference | undefined,
+  // The row just created, re-read to answer a POST.
+  byId?: number,
+): string => {
+  checkOptions(options);
+  const scope: RowScope = { alias: ctx.nextAlias(), resource };
+  const conditions: string[] = [];
+  if (key !== undefined) conditions.push(keyCondition(ctx, scope, key));
+  if (byId !== undefined) conditions.push(`${scope.alias}."id" = ${ctx.params.add(byId)}::integer`);
+  const inner = collectionSql(ctx, { scope, options, conditions, depth: 1 });
+  return `SELECT coalesce(json_agg(r), '[]'::json)::text AS d FROM (${inner}) r`;
+};
+
+// GET /v7/<resource>/$count
+export const countOnlySql = (
+  ctx: CompileContext,
+  resource: Resource,
+  options: ODataOptions,
+  key: KeyReference | undefined,
+): string => {
+  checkOptions(options);
+  const scope: RowScope = { alias: ctx.nextAlias(), resource };
+  const conditions = [readFilter(ctx, scope)];
+  if (key !== undefined) conditions.push(keyCondition(ctx, scope, key));
+  if (options.$filter !== undefined) conditions.push(compileFilter(ctx, scope, options.$filter));
+  return `SELECT count(*) AS n FROM ${fromClause(scope)} WHERE ${conditions.join(' AND ')}`;
+};

@@ -1,0 +1,140 @@
+import type { ODataOptions } from '@balena/odata-parser';
+import type { Resource } from '../../model/model-types.js';
+import type { Queryable } from '../db/database.js';
+import { forbidden } from '../errors/api-error.js';
+import { type CompileContext, fromClause, readFilter, type RowScope } from './compile-context.js';
+import { compileFilter } from './compile-filter.js';
+import { keyCondition } from './compile-read.js';
+import type { HookRegistry, Values, WriteContext } from './hooks.js';
+import type { KeyReference } from './parse-request.js';
+import { quoteIdentifier } from './sql-params.js';
+import { writableValues } from './write-values.js';
+
+export type WriteTarget = {
+  resource: Resource;
+  key: KeyReference | undefined;
+  options: ODataOptions;
+};
+
+const requirePermission = (ctx: CompileContext, scope: RowScope, action: string): string => {
+  const filter = ctx.permission(scope.resource, action, scope.alias);
+  if (filter === null) throw forbidden();
+  return filter;
+};
+
+const targetConditions = (ctx: CompileContext, scope: RowScope, target: WriteTarget): string[] => {
+  const conditions: string[] = [];
+  if (target.key !== undefined) conditions.push(keyCondition(ctx, scope, target.key));
+  if (target.options.$filter !== undefined) {
+    conditions.push(compileFilter(ctx, scope, target.options.$filter));
+  }
+  return conditions;
+};
+
+const plainValues = (values: ReturnType<typeof writableValues>): Values =>
+  Object.fromEntries([...values].map(([column, { value }]) => [column, value]));
+
+// The rows a bulk or keyed write may touch: those matching the target that the actor may act on.
+// Rows the actor can see but may not change make the whole request a 401 (nothing is written).
+const permittedIds = async (
+  tx: Queryable,
+  ctx: CompileContext,
+  target: WriteTarget,
+  action: string,
+): Promise<number[]> => {
+  const scope: RowScope = { alias: ctx.nextAlias(), resource: target.resource };
+  const permitted = requirePermission(ctx, scope, action);
+  const conditions = targetConditions(ctx, scope, target);
+  const visible = readFilter(ctx, scope);
+  const where = conditions.length > 0 ? `${conditions.join(' AND ')} AND ` : '';
+  const { rows } = await tx.query<{ id: number; permitted: boolean }>(
+    `SELECT ${scope.alias}."id" AS id, coalesce(${permitted}, false) AS permitted FROM ${fromClause(scope)} WHERE ${where}(${visible} OR ${permitted}) ORDER BY ${scope.alias}."id" FOR UPDATE OF ${scope.alias}`,
+    ctx.params.values(),
+  );
+  if (rows.some((row) => !row.permitted)) throw forbidden();
+  return rows.map((row) => row.id);
+};
+
+// After a write, every written row must still be one the actor may act on (a device moved to a
+// fleet the caller cannot manage, a row pointing at an invisible parent): otherwise roll back.
+const assertStillPermitted = async (
+  tx: Queryable,
+  makeContext: () => CompileContext,
+  resource: Resource,
+  ids: readonly number[],
+  action: string,
+): Promise<void> => {
+  if (ids.length === 0) return;
+  const ctx = makeContext();
+  const scope: RowScope = { alias: ctx.nextAlias(), resource };
+  const permitted = requirePermission(ctx, scope, action);
+  const idsParam = ctx.params.add([...ids]);
+  const { rows } = await tx.query<{ n: number }>(
+    `SELECT count(*) AS n FROM ${fromClause(scope)} WHERE ${scope.alias}."id" = ANY(${idsParam}::integer[]) AND ${permitted}`,
+    ctx.params.values(),
+  );
+  if (rows[0]?.n !== ids.length) throw forbidden();
+};
+
+type WriteDeps = {
+  tx: Queryable;
+  hooks: HookRegistry;
+  writeContext: WriteContext;
+  // A fresh compile context per statement (each has its own parameter list).
+  makeContext: () => CompileContext;
+};
+
+export const createRow = async (deps: WriteDeps, resource: Resource, body: unknown): Promise<number> => {
+  const ctx = deps.makeContext();
+  requirePermission(ctx, { alias: '"x"', resource }, 'create');
+  const values = plainValues(writableValues(resource, body, 'create'));
+  for (const hooks of deps.hooks.of(resource.name)) await hooks.beforeCreate?.(deps.writeContext, values);
+  const columns = Object.keys(values);
+  const params = columns.map((column) => values[column] ?? null);
+  const placeholders = columns.map((column, index) => {
+    const field = resource.fields.get(column);
+    return field?.type === 'json' ? `$${index + 1}::jsonb` : `$${index + 1}`;
+  });
+  const sql =
+    columns.length === 0
+      ? `INSERT INTO ${quoteIdentifier(resource.name)} DEFAULT VALUES RETURNING "id"`
+      : `INSERT INTO ${quoteIdentifier(resource.name)} (${columns.map(quoteIdentifier).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING "id"`;
+  const { rows } = await deps.tx.query<{ id: number }>(sql, params);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('INSERT returned no id');
+  for (const hooks of deps.hooks.of(resource.name)) await hooks.afterCreate?.(deps.writeContext, id, values);
+  await assertStillPermitted(deps.tx, deps.makeContext, resource, [id], 'create');
+  return id;
+};
+
+export const updateRows = async (deps: WriteDeps, target: WriteTarget, body: unknown): Promise<number[]> => {
+  const resource = target.resource;
+  const validated = writableValues(resource, body, 'update');
+  const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'update');
+  if (ids.length === 0) return ids;
+  const values = plainValues(validated);
+  for (const hooks of deps.hooks.of(resource.name)) await hooks.beforeUpdate?.(deps.writeContext, ids, values);
+  const columns = Object.keys(values);
+  if (columns.length > 0 || resource.fields.has('modified_at')) {
+    const assignments = columns.map((column, index) => {
+      const field = resource.fields.get(column);
+      return `${quoteIdentifier(column)} = $${index + 2}${field?.type === 'json' ? '::jsonb' : ''}`;
+    });
+    if (resource.fields.has('modified_at')) assignments.push('"modified_at" = now()');
+    await deps.tx.query(
+      `UPDATE ${quoteIdentifier(resource.name)} SET ${assignments.join(', ')} WHERE "id" = ANY($1::integer[])`,
+      [ids, ...columns.map((column) => values[column] ?? null)],
+    );
+  }
+  for (const hooks of deps.hooks.of(resource.name)) await hooks.afterUpdate?.(deps.writeContext, ids, values);
+  await assertStillPermitted(deps.tx, deps.makeContext, resource, ids, 'update');
+  return ids;
+};
+
+export const deleteRows = async (deps: WriteDeps, target: WriteTarget): Promise<number[]> => {
+  const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'delete');
+  if (ids.length === 0) return ids;
+  for (const hooks of deps.hooks.of(target.resource.name)) await hooks.beforeDelete?.(deps.writeContext, ids);
+  await deps.tx.query(`DELETE FROM ${quoteIdentifier(target.resource.name)} WHERE "id" = ANY($1::integer[])`, [ids]);
+  return ids;
+};

@@ -1,0 +1,42 @@
+import type { Actor } from '../auth/actor.js';
+import type { Queryable, SqlValue } from '../db/database.js';
+
+export type WriteContext = {
+  tx: Queryable;
+  actor: Actor;
+  resource: string;
+  now: Date;
+};
+
+// Column -> value of the row being written; hooks may fill in or adjust values.
+export type Values = Record<string, SqlValue>;
+
+// Business rules around /v7 writes (slug generation, creator memberships, track-latest...).
+// Hooks run inside the write's transaction; throwing an ApiError rolls the whole write back.
+export type ResourceHooks = {
+  beforeCreate?: (ctx: WriteContext, values: Values) => Promise<void>;
+  afterCreate?: (ctx: WriteContext, id: number, values: Values) => Promise<void>;
+  beforeUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
+  afterUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
+  beforeDelete?: (ctx: WriteContext, ids: readonly number[]) => Promise<void>;
+};
+
+export type HookRegistry = {
+  add(resource: string, hooks: ResourceHooks): void;
+  of(resource: string): readonly ResourceHooks[];
+  // For the test that lists what is registered (no silent side-effect registration).
+  registered(): readonly string[];
+};
+
+export const createHookRegistry = (): HookRegistry => {
+  const byResource = new Map<string, ResourceHooks[]>();
+  return {
+    add(resource, hooks) {
+      const list = byResource.get(resource) ?? [];
+      list.push(hooks);
+      byResource.set(resource, list);
+    },
+    of: (resource) => byResource.get(resource) ?? [],
+    registered: () => [...byResource.keys()].sort(),
+  };
+};

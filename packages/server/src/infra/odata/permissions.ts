@@ -1,0 +1,152 @@
+import {
+  deviceKeyPermissions,
+  fleetRolePermissions,
+  grants,
+  organizationRolePermissions,
+  ownRowPermissions,
+  type Permission,
+  platformRolePermissions,
+  provisioningKeyPermissions,
+  publicPermissions,
+} from '@flotilla/shared/permissions/permissions';
+import {
+  fleetRoles,
+  organizationRoles,
+  platformPermissionOf,
+  platformRoles,
+} from '@flotilla/shared/permissions/roles';
+import type { Actor } from '../auth/actor.js';
+import type { Resource } from '../../model/model-types.js';
+import type { SqlParams } from './sql-params.js';
+
+// The row filter an actor has for one action on one resource, as SQL over the row's alias, or
+// null when the actor holds the action on no row at all (the API then answers 401).
+export type PermissionFilter = (resource: Resource, action: string, row: string) => string | null;
+
+const memo = new Map<string, readonly string[]>();
+const holders = <Role extends string>(
+  roles: readonly Role[],
+  table: Record<Role, readonly Permission[]>,
+  resource: string,
+  action: string,
+  kind: string,
+): readonly string[] => {
+  const key = `${kind}:${resource}:${action}`;
+  const cached = memo.get(key);
+  if (cached) return cached;
+  const found = roles.filter((role) => grants(table[role], resource, action));
+  memo.set(key, found);
+  return found;
+};
+
+// Support agents act on a device only while its owner grants support access (seed 001 section 4).
+const supportAccessGranted = (resource: Resource, row: string): string => {
+  if (resource.name === 'device') {
+    return `(${row}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "application" sa WHERE sa."id" = ${row}."belongs_to__application" AND sa."is_accessible_by_support_until__date" > now()))`;
+  }
+  if (resource.name === 'application') return `${row}."is_accessible_by_support_until__date" > now()`;
+  return 'false';
+};
+
+const anyOf = (conditions: string[]): string | null =>
+  conditions.length === 0 ? null : conditions.length === 1 ? (conditions[0] ?? null) : `(${conditions.join(' OR ')})`;
+
+// Public rows need both the table's permission and the resource's own public condition, so a
+// resource that forgets to define one is never exposed by accident.
+const publicCondition = (resource: Resource, action: string, row: string): string | null =>
+  grants(publicPermissions, resource.name, action) && resource.scope.public
+    ? resource.scope.public(row)
+    : null;
+
+export const createPermissionFilter = (actor: Actor, params: SqlParams): PermissionFilter => {
+  // Placeholders are added on first use: PostgreSQL rejects a parameter no statement mentions.
+  const lazy = (value: number): (() => string) => {
+    let placeholder: string | undefined;
+    return () => (placeholder ??= `${params.add(value)}::integer`);
+  };
+
+  const roleParams = new Map<string, string>();
+  const rolesParam = (roles: readonly string[]): string => {
+    const key = roles.join(',');
+    let placeholder = roleParams.get(key);
+    if (!placeholder) {
+      placeholder = `${params.add([...roles])}::text[]`;
+      roleParams.set(key, placeholder);
+    }
+    return placeholder;
+  };
+
+  if (actor.kind === 'anonymous' || (actor.kind === 'user' && actor.twoFactorPending)) {
+    return (resource, action, row) => publicCondition(resource, action, row);
+  }
+
+  if (actor.kind === 'user') {
+    const user = lazy(actor.userId);
+    const actorId = lazy(actor.actorId);
+    const heldPlatformRoles = platformRoles.filter((role) =>
+      actor.platformPermissions.includes(platformPermissionOf[role]),
+    );
+    return (resource, action, row) => {
+      const conditions: string[] = [];
+      const isPublic = publicCondition(resource, action, row);
+      if (isPublic) conditions.push(isPublic);
+      for (const role of heldPlatformRoles) {
+        if (!grants(platformRolePermissions[role], resource.name, action)) continue;
+        conditions.push(role === 'balena_admin' ? 'true' : supportAccessGranted(resource, row));
+      }
+      const scope = resource.scope;
+      const fleet = holders(fleetRoles, fleetRolePermissions, resource.name, action, 'fleet');
+      if (fleet.length > 0 && scope.application) {
+        conditions.push(
+          `${scope.application(row)} IN (SELECT fa."application" FROM "fleet_access" fa WHERE fa."user" = ${user()} AND fa."role" = ANY(${rolesParam(fleet)}))`,
+        );
+      }
+      const organization = holders(
+        organizationRoles,
+        organizationRolePermissions,
+        resource.name,
+        action,
+        'organization',
+      );
+      if (organization.length > 0 && scope.organization) {
+        conditions.push(
+          `${scope.organization(row)} IN (SELECT oa."organization" FROM "organization_access" oa WHERE oa."user" = ${user()} AND oa."role" = ANY(${rolesParam(organization)}))`,
+        );
+      }
+      if (grants(ownRowPermissions, resource.name, action)) {
+        if (scope.user) conditions.push(`${scope.user(row)} = ${user()}`);
+        if (scope.actor) conditions.push(`${scope.actor(row)} = ${actorId()}`);
+      }
+      return anyOf(conditions);
+    };
+  }
+
+  if (actor.kind === 'application') {
+    const application = lazy(actor.applicationId);
+    return (resource, action, row) => {
+      const conditions: string[] = [];
+      const isPublic = publicCondition(resource, action, row);
+      if (isPublic) conditions.push(isPublic);
+      if (grants(provisioningKeyPermissions, resource.name, action) && resource.scope.application) {
+        conditions.push(`${resource.scope.application(row)} = ${application()}`);
+      }
+      return anyOf(conditions);
+    };
+  }
+
+  const device = lazy(actor.deviceId);
+  const application = lazy(actor.applicationId);
+  return (resource, action, row) => {
+    const conditions: string[] = [];
+    const isPublic = publicCondition(resource, action, row);
+    if (isPublic) conditions.push(isPublic);
+    if (grants(deviceKeyPermissions, resource.name, action)) {
+      // A device reaches its own rows by device; fleet rows (releases, fleet variables) by fleet.
+      if (resource.scope.device) conditions.push(`${resource.scope.device(row)} = ${device()}`);
+      else if (resource.scope.application) {
+        conditions.push(`${resource.scope.application(row)} = ${application()}`);
+      }
+    }
+    return anyOf(conditions);
+  };
+};

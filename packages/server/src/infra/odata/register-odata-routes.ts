@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { badRequest, forbidden } from '../errors/api-error.js';
+import { createCompileContext, resourceOf } from './compile-context.js';
+import { countOnlySql, readSql } from './compile-read.js';
+import { mapDatabaseError } from './database-errors.js';
+import { createRow, deleteRows, updateRows } from './execute-write.js';
+import { parseODataRequest } from './parse-request.js';
+import { createPermissionFilter } from './permissions.js';
+import { createSqlParams } from './sql-params.js';
+
+export const v7Prefix = '/v7';
+
+const rawPath = (request: FastifyRequest): string => (request.raw.url ?? '').slice(v7Prefix.length);
+
+// The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
+// statement (or a transaction for writes) and answered with balena's envelope.
+export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+  const contextFor = (request: FastifyRequest, binds: ReturnType<typeof parseODataRequest>['binds']) => {
+    const params = createSqlParams();
+    return createCompileContext(ctx.model, params, binds, createPermissionFilter(request.actor, params));
+  };
+
+  const handleGet = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const parsed = parseODataRequest(rawPath(request));
+    if (parsed.action) throw badRequest(`Unknown path segment '${parsed.action}'`);
+    const resource = resourceOf(ctx.model, parsed.resource);
+    const compile = contextFor(request, parsed.binds);
+    if (compile.permission(resource, 'read', '"x"') === null) throw forbidden();
+    if (parsed.count) {
+      const sql = countOnlySql(compile, resource, parsed.options, parsed.key);
+      const { rows } = await ctx.db.query<{ n: number }>(sql, compile.params.values());
+      return reply.type('application/json').send(`{"d":${rows[0]?.n ?? 0}}`);
+    }
+    const sql = readSql(compile, resource, parsed.options, parsed.key);
+    const { rows } = await ctx.db.query<{ d: string }>(sql, compile.params.values());
+    return reply.type('application/json').send(`{"d":${rows[0]?.d ?? '[]'}}`);
+  };
+
+  const handleWrite = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const parsed = parseODataRequest(rawPath(request));
+    if (parsed.action) throw badRequest(`Unknown action '${parsed.action}'`);
+    const resource = resourceOf(ctx.model, parsed.resource);
+    if (parsed.count) throw badRequest('$count cannot be written');
+    const now = ctx.now();
+    const result = await ctx.db.transaction(async (tx) => {
+      const deps = {
+        tx,
+        hooks: ctx.hooks,
+        writeContext: { tx, actor: request.actor, resource: resource.name, now },
+        makeContext: () => contextFor(request, parsed.binds),
+      };
+      const target = { resource, key: parsed.key, options: parsed.options };
+      switch (request.method) {
+        case 'POST': {
+          if (parsed.key !== undefined) throw badRequest('POST goes to the collection, not a key');
+          const id = await createRow(deps, resource, request.body ?? {});
+          if (parsed.options.returnResource === 'false') return { created: { id } };
+          const compile = deps.makeContext();
+          const { rows } = await tx.query<{ d: string }>(
+            readSql(compile, resource, {}, undefined, id),
+            compile.params.values(),
+          );
+          return { created: id, body: rows[0]?.d ?? '[]' };
+        }
+        case 'PATCH':
+        case 'PUT':
+        case 'MERGE':
+          if (parsed.key === undefined && parsed.options.$filter === undefined) {
+            throw badRequest('A PATCH without a key needs a $filter');
+          }
+          await updateRows(deps, target, request.body ?? {});
+          return {};
+        case 'DELETE':
+          if (parsed.key === undefined && parsed.options.$filter === undefined) {
+            throw badRequest('A DELETE without a key needs a $filter');
+          }
+          await deleteRows(deps, target);
+          return {};
+        default:
+          throw badRequest(`Unsupported method ${request.method}`);
+      }
+    });
+    if ('created' in result) {
+      if (typeof result.created === 'object') return reply.status(201).send(result.created);
+      void reply.header('Location', `${v7Prefix}/${resource.name}(${result.created})`);
+      const rows = JSON.parse(result.body ?? '[]') as unknown[];
+      return reply.status(201).send(rows[0] ?? { id: result.created });
+    }
+    return reply.status(200).send('');
+  };
+
+  const guard =
+    (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        throw mapDatabaseError(error);
+      }
+    };
+
+  app.route({
+    method: 'GET',
+    url: `${v7Prefix}/*`,
+    config: { access: 'public' },
+    handler: guard(handleGet),
+  });
+  app.route({
+    method: ['POST', 'PATCH', 'PUT', 'DELETE'],
+    url: `${v7Prefix}/*`,
+    config: { access: 'public' },
+    handler: guard(handleWrite),
+  });
+};

@@ -1,0 +1,67 @@
+import type { ResourceDefinition } from '../model-types.js';
+import { bool, id, ref, text } from './field-kinds.js';
+
+// SAML single sign-on: identity providers, the organizations they authorize, and the accounts
+// they create.
+export const identityProviderResources: Record<string, ResourceDefinition> = {
+  // Not scoped: a provider may serve several organizations, so it is managed through
+  // organization endpoints (and by platform administrators), and read through memberships.
+  identity_provider: {
+    fields: {
+      id,
+      sso_identifier: text({ required: true }),
+      entry_point: text({ required: true }),
+      issuer: text({ required: true }),
+      certificate: text({ required: true }),
+      requires_signed_authn_response: bool(),
+    },
+    alternateKeys: [['sso_identifier']],
+  },
+  identity_provider_membership: {
+    fields: {
+      id,
+      organization: ref(
+        'organization',
+        [
+          'organization__is_authorized_by__identity_provider',
+          'identity_provider_membership',
+          'includes__organization__is_authorized_by__identity_provider',
+          'includes__identity_provider_membership',
+          'is_of__organization__is_authorized_by__identity_provider',
+          'is_of__identity_provider_membership',
+          'is_authorized_by__identity_provider',
+        ],
+        { required: true, createOnly: true },
+      ),
+      is_authorized_by__identity_provider: ref(
+        'identity_provider',
+        [
+          'organization__is_authorized_by__identity_provider',
+          'identity_provider_membership',
+          'authorizes__organization',
+          'authorizes__organization__is_authorized_by__identity_provider',
+          'authorizes__identity_provider_membership',
+        ],
+        { required: true, createOnly: true },
+      ),
+      // Team that users signing in through this provider join.
+      grants_access_to__team: ref('team'),
+    },
+    synonyms: {
+      identity_provider: 'is_authorized_by__identity_provider',
+      authorizes__organization: 'organization',
+    },
+    scope: { organization: (row) => `${row}."organization"` },
+  },
+  saml_account: {
+    fields: {
+      id,
+      belongs_to__user: ref('user', 'owns__saml_account', { readOnly: true }),
+      was_generated_by__identity_provider: ref('identity_provider', undefined, { readOnly: true }),
+      remote_id: text({ readOnly: true }),
+      display_name: text({ readOnly: true }),
+    },
+    scope: { user: (row) => `${row}."belongs_to__user"` },
+    readOnly: true,
+  },
+};

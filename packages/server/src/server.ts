@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.js';
+import { registerApiKeys } from './features/api-keys/register-api-keys.js';
+import { registerAuth } from './features/auth/register-auth.js';
+import { registerConfigRoutes } from './features/config/register-config-routes.js';
+import { registerDeviceTypes } from './features/device-types/register-device-types.js';
+import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
+import { registerHealth } from './features/health/register-health.js';
+import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { createActorResolver } from './infra/auth/resolve-actor.js';
+import { createApp } from './infra/http/create-app.js';
+import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
+
+// The composition root: every feature is registered here, explicitly, in one place.
+export const buildServer = (ctx: AppContext): FastifyInstance => {
+  registerOrganizationHooks(ctx.hooks);
+  registerFleetHooks(ctx.hooks);
+
+  const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: ctx.config.logLevel });
+  registerHealth(app);
+  registerAuth(app, ctx);
+  registerApiKeys(app, ctx);
+  registerConfigRoutes(app, ctx);
+  registerDeviceTypes(app, ctx);
+  registerODataRoutes(app, ctx);
+  return app;
+};

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { type Config, loadConfig } from '../infra/config/config.js';
+import type { Database } from '../infra/db/database.js';
+import { createActorResolver } from '../infra/auth/resolve-actor.js';
+import { createApp } from '../infra/http/create-app.js';
+import { createHookRegistry } from '../infra/odata/hooks.js';
+import { v7Model } from '../model/v7-model.js';
+
+export type TestContextOverrides = Partial<Omit<AppContext, 'db' | 'config'>> & {
+  config?: Partial<Config>;
+};
+
+// An AppContext for tests: default configuration (no environment read), a fresh hook registry,
+// a random signing secret and the real clock unless overridden.
+export const createTestContext = (
+  db: Database,
+  overrides: TestContextOverrides = {},
+): AppContext => {
+  const { config, ...rest } = overrides;
+  return {
+    db,
+    config: { ...loadConfig({}), logLevel: 'silent', ...config },
+    model: v7Model,
+    hooks: createHookRegistry(),
+    now: () => new Date(),
+    jwtSecret: randomBytes(32),
+    ...rest,
+  };
+};
+
+export type FeatureRegistration = (app: FastifyInstance, ctx: AppContext) => void;
+
+// The real HTTP stack (actor resolution, access checks, error mapping) with the given features,
+// ready for app.inject.
+export const createTestApp = async (
+  ctx: AppContext,
+  ...features: FeatureRegistration[]
+): Promise<FastifyInstance> => {
+  const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: 'silent' });
+  for (const register of features) register(app, ctx);
+  await app.ready();
+  return app;
+};

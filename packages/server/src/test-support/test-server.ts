@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { loadConfig } from '../infra/config/config.js';
+import type { Database } from '../infra/db/database.js';
+import { createHookRegistry } from '../infra/odata/hooks.js';
+import { v7Model } from '../model/v7-model.js';
+import { buildServer } from '../server.js';
+import { createTestDatabase } from './test-database.js';
+
+export type TestServer = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: Database;
+  // Base URL of the listening server, e.g. http://127.0.0.1:41234
+  url: string;
+  close(): Promise<void>;
+};
+
+// The whole server on a fresh database, listening on a free loopback port (for the real SDK).
+export const startTestServer = async (overrides: Partial<AppContext> = {}): Promise<TestServer> => {
+  const db = await createTestDatabase();
+  const ctx: AppContext = {
+    db,
+    config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), loginRateLimitPerMinute: 1000 },
+    model: v7Model,
+    hooks: createHookRegistry(),
+    now: () => new Date(),
+    jwtSecret: randomBytes(32),
+    ...overrides,
+  };
+  const app = buildServer(ctx);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    ctx,
+    db,
+    url,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+};

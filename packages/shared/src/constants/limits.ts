@@ -1,0 +1,17 @@
+// Business constants shared by server and console (seed 000 section 9, seed 001/002 section 9).
+export const passwordLength = { min: 8, max: 64 } as const;
+export const sessionTokenLifetimeSeconds = 36 * 60 * 60;
+export const tokenRefreshAfterAuthMs = 20 * 60 * 1000;
+export const tokenRefreshEveryMs = 3_600_000;
+export const tokenCheckEveryMs = 1000;
+export const apiPagingLimit = 350;
+export const errorTextCap = 500;
+export const defaultPollingMs = 15_000;
+export const pollingGrace = 0.33;
+export const fleetListRefreshMs = 8000;
+export const bulkConcurrency = 50;
+export const fleetNameLength = { min: 4, max: 100 } as const;
+export const usernameDisplay = { truncateTo: 17, over: 20 } as const;
+export const ssoIdentifierMinLength = 3;
+export const apiKeyExpiryPresetDays = [1, 7, 30, 90] as const;
+export const dashboardVersion = '31.3.9';

@@ -1,0 +1,206 @@
+import type { FleetRole, OrganizationRole, PlatformRole } from './roles.js';
+
+// A permission is `resin.<resource>.<action>`; the action "all" covers every action of the resource.
+export type Permission = `resin.${string}.${string}`;
+
+const p = (resource: string, ...actions: string[]): Permission[] =>
+  actions.map((action): Permission => `resin.${resource}.${action}`);
+
+// Everything that hangs under a fleet and that any role with access to the fleet may read.
+const fleetReadableResources = [
+  'application',
+  'application_tag',
+  'application_config_variable',
+  'application_environment_variable',
+  'build_environment_variable',
+  'service',
+  'service_environment_variable',
+  'service_label',
+  'device',
+  'device_tag',
+  'device_config_variable',
+  'device_environment_variable',
+  'device_service_environment_variable',
+  'service_install',
+  'image_install',
+  'release',
+  'release_tag',
+  'release_image',
+  'release_asset',
+  'image',
+  'image_label',
+  'image_environment_variable',
+  'device_history',
+  'user_application_membership',
+  'team_application_access',
+  'invitee__is_invited_to__application',
+] as const;
+
+const observer: Permission[] = fleetReadableResources.flatMap((resource) => p(resource, 'read'));
+
+const safeOperator: Permission[] = [
+  ...observer,
+  ...p('api_key', 'create', 'read'),
+  ...p('device', 'create', 'update', 'access_diagnostics', 'ssh', 'actions-proxy-hup'),
+  ...p('device_environment_variable', 'all'),
+  ...p('device_service_environment_variable', 'all'),
+  ...p('device_tag', 'all'),
+];
+
+const operator: Permission[] = [
+  ...safeOperator,
+  ...p('application', 'deactivate-device'),
+  ...p(
+    'device',
+    'delete',
+    'move',
+    'supervisor-proxy-write',
+    'actions-proxy-supervisorupgrade',
+  ),
+  ...p('device_config_variable', 'all'),
+];
+
+const safeDeveloper: Permission[] = [
+  ...operator.filter((permission) => permission !== 'resin.device.delete'),
+  ...p('application', 'push'),
+  ...p('application_environment_variable', 'all'),
+  ...p('build_environment_variable', 'all'),
+  ...p('service_environment_variable', 'all'),
+  ...p('service', 'create', 'update'),
+  ...p('image', 'create', 'update'),
+  ...p('release_image', 'create'),
+  ...p('device_log', 'delete'),
+  ...p('user_application_membership', 'delete-own'),
+  ...p('release', 'create', 'update'),
+  ...p('release_tag', 'all'),
+];
+
+const developer: Permission[] = [
+  ...safeDeveloper,
+  ...p('device', 'delete'),
+  ...p('release', 'all'),
+  ...p('release_asset', 'all'),
+  ...p('image', 'all'),
+  ...p('application', 'update'),
+  ...p('application_config_variable', 'all'),
+  ...p('application_tag', 'all'),
+  ...p('team_application_access', 'all'),
+];
+
+const administrator: Permission[] = [
+  ...developer,
+  ...p('application', 'all'),
+  ...p('user_application_membership', 'all'),
+  ...p('invitee__is_invited_to__application', 'all'),
+];
+
+// What each fleet role may do on the rows of a fleet it holds (seed 000 section 6.2, seed 001 section 6).
+export const fleetRolePermissions: Record<FleetRole, readonly Permission[]> = {
+  observer,
+  'safe-operator': safeOperator,
+  operator,
+  'safe-developer': safeDeveloper,
+  developer,
+  administrator,
+};
+
+const organizationReadable = [
+  'organization',
+  'organization_membership',
+  'organization_membership_tag',
+  'team',
+  'team_membership',
+] as const;
+
+// What each organization role may do on the organization's own rows. Organization administrators
+// also hold the fleet role "administrator" on every fleet of the organization.
+export const organizationRolePermissions: Record<OrganizationRole, readonly Permission[]> = {
+  member: organizationReadable.flatMap((resource) => p(resource, 'read')),
+  administrator: [
+    ...p('organization', 'all', 'access_billing'),
+    ...p('organization_membership', 'all'),
+    ...p('organization_membership_tag', 'all'),
+    ...p('team', 'all'),
+    ...p('team_membership', 'all'),
+    ...p('application', 'create'),
+    ...p('invitee__is_invited_to__organization', 'all'),
+    ...p('identity_provider_membership', 'read'),
+  ],
+};
+
+// Platform roles act on every row, but only with these permissions.
+export const platformRolePermissions: Record<PlatformRole, readonly Permission[]> = {
+  support_agent: [...p('device', 'access_diagnostics', 'ssh')],
+  balena_admin: [
+    ...p('device', 'access_diagnostics', 'ssh'),
+    ...p('organization', 'all'),
+    ...p('organization_membership', 'all'),
+    ...p('user_application_membership', 'read', 'delete'),
+  ],
+};
+
+// Every signed-in user on rows that are their own: their user row, SSH keys, named API keys,
+// linked accounts, their own memberships (a user may always leave).
+export const ownRowPermissions: readonly Permission[] = [
+  ...p('user', 'read', 'update'),
+  ...p('user_profile', 'read', 'update'),
+  ...p('user__has__public_key', 'all'),
+  ...p('api_key', 'all'),
+  ...p('social_service_account', 'read', 'delete'),
+  ...p('saml_account', 'read'),
+  ...p('organization_membership', 'read', 'delete'),
+  ...p('user_application_membership', 'read', 'delete'),
+  ...p('team_membership', 'read'),
+  ...p('invitee__is_invited_to__organization', 'read'),
+  ...p('invitee__is_invited_to__application', 'read'),
+];
+
+// What anyone may read, signed in or not: the catalogues, and the rows each resource marks public
+// (public fleets such as host OS apps and their releases).
+export const publicPermissions: readonly Permission[] = [
+  ...p('application', 'read'),
+  ...p('release', 'read'),
+  ...p('release_tag', 'read'),
+  ...p('application_tag', 'read'),
+  ...p('device_type', 'read'),
+  ...p('device_type_alias', 'read'),
+  ...p('cpu_architecture', 'read'),
+  ...p('device_family', 'read'),
+  ...p('device_manufacturer', 'read'),
+  ...p('application_type', 'read'),
+  ...p('application_membership_role', 'read'),
+  ...p('organization_membership_role', 'read'),
+];
+
+// A provisioning key acts for one fleet: it reads the fleet and registers devices into it.
+export const provisioningKeyPermissions: readonly Permission[] = [
+  ...p('application', 'read'),
+  ...p('device', 'create', 'read'),
+  ...p('api_key', 'create'),
+];
+
+// A device key acts for one device: itself, its own state rows, and read access to its fleet.
+export const deviceKeyPermissions: readonly Permission[] = [
+  ...p('device', 'read', 'update'),
+  ...p('device_tag', 'all'),
+  ...p('device_config_variable', 'all'),
+  ...p('device_environment_variable', 'read'),
+  ...p('device_service_environment_variable', 'read'),
+  ...p('image_install', 'all'),
+  ...p('service_install', 'all'),
+  ...p('application', 'read'),
+  ...p('application_config_variable', 'read'),
+  ...p('application_environment_variable', 'read'),
+  ...p('service_environment_variable', 'read'),
+  ...p('service', 'read'),
+  ...p('release', 'read'),
+  ...p('release_image', 'read'),
+  ...p('image', 'read'),
+  ...p('release_tag', 'read'),
+];
+
+export const grants = (
+  held: readonly Permission[],
+  resource: string,
+  action: string,
+): boolean => held.includes(`resin.${resource}.${action}`) || held.includes(`resin.${resource}.all`);

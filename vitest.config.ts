@@ -1,0 +1,40 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace sources are imported through the "source" export condition, so tests never need a build.
+const resolve = { conditions: ['source'] };
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
+        },
+      },
+      {
+        resolve,
+        test: {
+          name: 'integration',
+          include: ['packages/server/src/**/*.int.test.ts'],
+          globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve,
+        test: {
+          name: 'contract',
+          include: ['packages/server/contract/**/*.test.ts'],
+          globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
