@@ -2,12 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace sources are imported through the "source" export condition, so tests never need a build.
 const resolve = { conditions: ['source'] };
+const ssr = { resolve: { conditions: ['source'], externalConditions: ['source'] } };
 
 export default defineConfig({
   test: {
     projects: [
       {
         resolve,
+        ssr,
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts'],
@@ -16,6 +18,7 @@ export default defineConfig({
       },
       {
         resolve,
+        ssr,
         test: {
           name: 'integration',
           include: ['packages/server/src/**/*.int.test.ts'],
@@ -26,6 +29,7 @@ export default defineConfig({
       },
       {
         resolve,
+        ssr,
         test: {
           name: 'contract',
           include: ['packages/server/contract/**/*.test.ts'],

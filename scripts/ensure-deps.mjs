@@ -7,7 +7,8 @@ export const ensureDependencies = () => {
   const marker = 'node_modules/.package-lock.json';
   const stale =
     !existsSync(marker) ||
-    (existsSync('package-lock.json') && statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
+    (existsSync('package-lock.json') &&
+      statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
   if (!stale) return;
   console.log('Installing dependencies (npm ci) ...');
   execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });

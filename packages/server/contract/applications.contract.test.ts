@@ -250,6 +250,24 @@ describe('applications: balena-sdk application model against Flotilla', () => {
     ).not.toContain('BALENA_SUPERVISOR_POLL_INTERVAL');
   });
 
+  it('a configuration variable must be named BALENA_* or RESIN_*', async () => {
+    const own = await createFleet(sdk, org.id, 'confignames');
+    const error = await failureOf(
+      sdk.models.application.configVar.set(own.id, 'POLL_INTERVAL', '1'),
+    );
+    expect(error.statusCode).toBe(400);
+    expect(await sdk.models.application.configVar.getAllByApplication(own.id)).toEqual([]);
+  });
+
+  it('an environment variable may not be named BALENA_* or RESIN_*', async () => {
+    const own = await createFleet(sdk, org.id, 'envnames');
+    const error = await failureOf(
+      sdk.models.application.envVar.set(own.id, 'BALENA_SUPERVISOR_POLL_INTERVAL', '1'),
+    );
+    expect(error.statusCode).toBe(400);
+    expect(await sdk.models.application.envVar.getAllByApplication(own.id)).toEqual([]);
+  });
+
   it('pinToRelease, trackLatestRelease and isTrackingLatestRelease follow the releases', async () => {
     const own = await createFleet(sdk, org.id, 'releases');
     // A fleet without releases tracks "the latest" trivially.

@@ -51,7 +51,6 @@ describe('devices: balena-sdk device model against Flotilla', () => {
   let fleet: Fleet;
   // Same CPU architecture as `fleet`, another device type when the catalogue has one.
   let compatibleFleet: Fleet;
-  let compatibleSlug: string;
   // A device read by most tests; mutating tests make their own.
   let device: DeviceRow;
 
@@ -67,7 +66,7 @@ describe('devices: balena-sdk device model against Flotilla', () => {
     const org = await createOrganization(sdk, 'Devices org');
     deviceTypeId = (await sdk.models.deviceType.get(deviceTypeSlug, { $select: 'id' })).id;
     fleet = await createFleet(sdk, org.id, 'devices');
-    compatibleSlug = (await deviceTypeOnArchitecture(server, 'aarch64')) ?? deviceTypeSlug;
+    const compatibleSlug = (await deviceTypeOnArchitecture(server, 'aarch64')) ?? deviceTypeSlug;
     compatibleFleet = await createFleet(sdk, org.id, 'compatible', compatibleSlug);
     device = await newDevice();
   });
@@ -301,7 +300,21 @@ describe('devices: balena-sdk device model against Flotilla', () => {
     expect(
       (await sdk.models.device.getAllByApplication(compatibleFleet.id)).map((d) => d.uuid),
     ).toContain(own.uuid);
-    expect(compatibleSlug).toBeTruthy();
+  });
+
+  it('move to a fleet of another CPU architecture is refused and the device stays', async () => {
+    const own = await newDevice();
+    const amd64 = await deviceTypeOnArchitecture(server, 'amd64');
+    if (amd64 === undefined) throw new Error('the catalogue has no amd64 device type');
+    const org = await createOrganization(sdk, 'Move org');
+    const x86Fleet = await createFleet(sdk, org.id, 'x86', amd64);
+    // The SDK decides from the architectures the server reports for both sides.
+    await expectBalenaError(
+      sdk.models.device.move(own.uuid, x86Fleet.id),
+      'BalenaInvalidDeviceType',
+    );
+    const after = await sdk.models.device.get(own.uuid, { $select: 'belongs_to__application' });
+    expect(after).toEqual({ belongs_to__application: { __id: fleet.id } });
   });
 
   it('remove deletes the device: get is BalenaDeviceNotFound, the fleet no longer lists it', async () => {

@@ -211,23 +211,54 @@ describe('isolation: one user never sees nor changes another user’s data', () 
     expect((await alice.models.organization.get(aliceOrg.id)).handle).toBe(aliceOrg.handle);
   });
 
-  it("setting a tag or variable on the other user's fleet by id is refused", async () => {
-    // The SDK posts straight away for an id; the server's 401 makes it re-check the parent.
-    await expectBalenaError(
-      bob.models.application.tags.set(aliceFleet.id, 'OWNER', 'bob'),
-      'BalenaApplicationNotFound',
-    );
-    await expectBalenaError(
-      bob.models.application.envVar.set(aliceFleet.id, 'SECRET', 'bob'),
-      'BalenaApplicationNotFound',
-    );
-    await expectBalenaError(
-      bob.models.device.tags.set(aliceDevice.id, 'ROOM', 'bob'),
-      'BalenaDeviceNotFound',
-    );
-    expect(await alice.models.application.tags.getAllByApplication(aliceFleet.id)).toMatchObject([
-      { tag_key: 'OWNER', value: 'alice' },
-    ]);
+  // The SDK posts straight away when given an id; the server's 401 for a row pointing at an
+  // invisible parent makes it re-check the parent and throw the typed not-found error.
+  const intrusions = (key: { fleetTag: string; envVar: string; deviceTag: string }) => [
+    () => bob.models.application.tags.set(aliceFleet.id, key.fleetTag, 'bob'),
+    () => bob.models.application.envVar.set(aliceFleet.id, key.envVar, 'bob'),
+    () => bob.models.device.tags.set(aliceDevice.id, key.deviceTag, 'bob'),
+  ];
+  // One after the other: each attempt starts only once the previous one settled.
+  const codesOf = async (attempts: (() => Promise<unknown>)[]): Promise<(string | undefined)[]> => {
+    const codes: (string | undefined)[] = [];
+    for (const attempt of attempts) {
+      codes.push(
+        await attempt().then(
+          () => 'resolved',
+          (error: SdkError) => error.code,
+        ),
+      );
+    }
+    return codes;
+  };
+  const refused = [
+    'BalenaApplicationNotFound',
+    'BalenaApplicationNotFound',
+    'BalenaDeviceNotFound',
+  ];
+
+  it("a tag or variable with a new key on the other user's fleet or device is refused", async () => {
+    expect(
+      await codesOf(
+        intrusions({ fleetTag: 'INTRUDER', envVar: 'INTRUDER', deviceTag: 'INTRUDER' }),
+      ),
+    ).toEqual(refused);
+    const fleetTags = await alice.models.application.tags.getAllByApplication(aliceFleet.id);
+    expect(fleetTags.map((t) => t.tag_key)).toEqual(['OWNER']);
+    expect(await alice.models.application.envVar.get(aliceFleet.id, 'INTRUDER')).toBeUndefined();
+    const deviceTags = await alice.models.device.tags.getAllByDevice(aliceDevice.uuid);
+    expect(deviceTags.map((t) => t.tag_key)).toEqual(['ROOM']);
+  });
+
+  it('a tag or variable whose key the other user already uses is refused, not a silent no-op', async () => {
+    // A 409 here would both reveal that the key exists and make the SDK's upsert PATCH (which
+    // matches nothing for this caller) look like a success.
+    expect(
+      await codesOf(intrusions({ fleetTag: 'OWNER', envVar: 'SECRET', deviceTag: 'ROOM' })),
+    ).toEqual(refused);
+    expect(
+      (await alice.models.application.tags.getAllByApplication(aliceFleet.id)).map((t) => t.value),
+    ).toEqual(['alice']);
     expect(await alice.models.application.envVar.get(aliceFleet.id, 'SECRET')).toBe('alice-secret');
     expect(
       (await alice.models.device.tags.getAllByDevice(aliceDevice.uuid)).map((t) => t.value),

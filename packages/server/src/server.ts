@@ -4,6 +4,7 @@ import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
+import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
@@ -22,6 +23,7 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDeviceTypes(app, ctx);
+  registerDeviceRegistration(app, ctx);
   registerODataRoutes(app, ctx);
   return app;
 };

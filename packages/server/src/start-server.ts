@@ -27,7 +27,10 @@ export const startServer = async (
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     print(`Starting the embedded PostgreSQL (data in ${config.dataDir}) ...`);
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPostgresPort,
+    });
     databaseUrl = embedded.url;
   }
   let db: Database | undefined;

@@ -7,7 +7,10 @@ const namesOf = (reverse: string | readonly string[] | undefined): readonly stri
 
 // Turns the declarative definitions into the lookup structure the engine uses, adding the to-one
 // navigation of every foreign key, the reverse to-many navigations it declares, and synonyms.
-export const buildModel = (definitions: Record<string, ResourceDefinition>): Model => {
+export const buildModel = (
+  definitions: Record<string, ResourceDefinition>,
+  aliases: Readonly<Record<string, string>> = {},
+): Model => {
   const fields = new Map<string, Map<string, Field>>();
   const navigations = new Map<string, Map<string, Navigation>>();
   for (const name of Object.keys(definitions)) {
@@ -80,5 +83,8 @@ export const buildModel = (definitions: Record<string, ResourceDefinition>): Mod
       scope: definition.scope ?? {},
     });
   }
-  return { resources };
+  for (const [alias, target] of Object.entries(aliases)) {
+    if (!resources.has(target)) throw new Error(`Resource alias ${alias} of unknown ${target}`);
+  }
+  return { resources, aliases: new Map(Object.entries(aliases)) };
 };

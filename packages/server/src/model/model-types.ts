@@ -84,4 +84,6 @@ export type Resource = {
 
 export type Model = {
   resources: ReadonlyMap<string, Resource>;
+  // Other v7 names of the same resources (verb-phrase names such as device__has__tag_key).
+  aliases: ReadonlyMap<string, string>;
 };

@@ -27,8 +27,6 @@ export const v7Definitions = {
   ...releaseResources,
 };
 
-export const v7Model = buildModel(v7Definitions);
-
 // Other v7 names of the same resources (alias -> resource): balena serves every resource under
 // its verb-phrase name and a short synonym. The model keys resources by the name the SDK uses;
 // the router should resolve these aliases to the same resource (and table).
@@ -63,3 +61,5 @@ export const v7ResourceSynonyms: Readonly<Record<string, string>> = {
   organization_invite: 'invitee__is_invited_to__organization',
   organization__is_authorized_by__identity_provider: 'identity_provider_membership',
 };
+
+export const v7Model = buildModel(v7Definitions, v7ResourceSynonyms);

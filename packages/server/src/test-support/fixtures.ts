@@ -60,7 +60,15 @@ export const createFleet = async (
     db,
     `INSERT INTO "application" ("app_name", "slug", "uuid", "organization", "actor", "is_for__device_type", "is_public")
      SELECT $1, $2, $3, $4, $5, dt."id", $7 FROM "device_type" dt WHERE dt."slug" = $6 RETURNING "id"`,
-    [name, slug, uuid, organizationId, actorId, options.deviceType ?? 'raspberrypi4-64', options.isPublic ?? false],
+    [
+      name,
+      slug,
+      uuid,
+      organizationId,
+      actorId,
+      options.deviceType ?? 'raspberrypi4-64',
+      options.isPublic ?? false,
+    ],
   );
   return { id, actorId, slug, uuid };
 };
@@ -79,16 +87,18 @@ export const addFleetMember = (
   );
 
 export const createTeam = (db: Queryable, organizationId: number, name: string): Promise<number> =>
-  one(db, 'INSERT INTO "team" ("belongs_to__organization", "name") VALUES ($1, $2) RETURNING "id"', [
-    organizationId,
-    name,
-  ]);
+  one(
+    db,
+    'INSERT INTO "team" ("belongs_to__organization", "name") VALUES ($1, $2) RETURNING "id"',
+    [organizationId, name],
+  );
 
 export const addTeamMember = (db: Queryable, userId: number, teamId: number): Promise<number> =>
-  one(db, 'INSERT INTO "team_membership" ("user", "is_member_of__team") VALUES ($1, $2) RETURNING "id"', [
-    userId,
-    teamId,
-  ]);
+  one(
+    db,
+    'INSERT INTO "team_membership" ("user", "is_member_of__team") VALUES ($1, $2) RETURNING "id"',
+    [userId, teamId],
+  );
 
 export const grantTeamAccess = (
   db: Queryable,
@@ -117,19 +127,36 @@ export const createDevice = async (
     db,
     `INSERT INTO "device" ("uuid", "device_name", "belongs_to__application", "actor", "is_of__device_type", "is_online")
      SELECT $1, $2, $3, $4, dt."id", $6 FROM "device_type" dt WHERE dt."slug" = $5 RETURNING "id"`,
-    [uuid, name, applicationId, actorId, extra.deviceType ?? 'raspberrypi4-64', extra.isOnline ?? false],
+    [
+      uuid,
+      name,
+      applicationId,
+      actorId,
+      extra.deviceType ?? 'raspberrypi4-64',
+      extra.isOnline ?? false,
+    ],
   );
   return { id, uuid, actorId };
 };
 
-export const tagDevice = (db: Queryable, deviceId: number, key: string, value: string): Promise<number> =>
-  one(db, 'INSERT INTO "device_tag" ("device", "tag_key", "value") VALUES ($1, $2, $3) RETURNING "id"', [
-    deviceId,
-    key,
-    value,
-  ]);
+export const tagDevice = (
+  db: Queryable,
+  deviceId: number,
+  key: string,
+  value: string,
+): Promise<number> =>
+  one(
+    db,
+    'INSERT INTO "device_tag" ("device", "tag_key", "value") VALUES ($1, $2, $3) RETURNING "id"',
+    [deviceId, key, value],
+  );
 
-export const setFleetEnvVar = (db: Queryable, applicationId: number, name: string, value: string): Promise<number> =>
+export const setFleetEnvVar = (
+  db: Queryable,
+  applicationId: number,
+  name: string,
+  value: string,
+): Promise<number> =>
   one(
     db,
     'INSERT INTO "application_environment_variable" ("application", "name", "value") VALUES ($1, $2, $3) RETURNING "id"',

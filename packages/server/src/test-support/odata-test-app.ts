@@ -75,7 +75,8 @@ export const createODataTestApp = (db: Database): ODataTestApp => {
     resolveActor: async (token) => (token ? (actors.get(token) ?? anonymous) : anonymous),
   });
   registerODataRoutes(app, ctx);
-  const headers = (as?: string): Record<string, string> => (as ? { authorization: `Bearer ${as}` } : {});
+  const headers = (as?: string): Record<string, string> =>
+    as ? { authorization: `Bearer ${as}` } : {};
   return {
     app,
     actors,

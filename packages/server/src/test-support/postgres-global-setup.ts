@@ -6,7 +6,9 @@ import { startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
 import { openDatabase } from '../infra/db/database.js';
 import { migrate } from '../infra/db/migrate.js';
 
+// Declaration merging only works with an interface, hence the lint exception.
 declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   export interface ProvidedContext {
     postgresAdminUrl: string;
     postgresTemplate: string;
@@ -24,7 +26,8 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
   } else {
-    const dataDir = path.resolve(`data/test-postgres-${project.name}`);
+    // Per run, so two test runs on one machine never share (or wipe) each other's cluster.
+    const dataDir = path.resolve(`data/test-postgres-${project.name}-${process.pid}`);
     await rm(dataDir, { recursive: true, force: true });
     const embedded = await startEmbeddedPostgres({ dataDir, port: 0, database: 'flotilla' });
     adminUrl = embedded.url;

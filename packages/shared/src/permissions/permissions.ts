@@ -50,13 +50,7 @@ const safeOperator: Permission[] = [
 const operator: Permission[] = [
   ...safeOperator,
   ...p('application', 'deactivate-device'),
-  ...p(
-    'device',
-    'delete',
-    'move',
-    'supervisor-proxy-write',
-    'actions-proxy-supervisorupgrade',
-  ),
+  ...p('device', 'delete', 'move', 'supervisor-proxy-write', 'actions-proxy-supervisorupgrade'),
   ...p('device_config_variable', 'all'),
 ];
 
@@ -199,8 +193,5 @@ export const deviceKeyPermissions: readonly Permission[] = [
   ...p('release_tag', 'read'),
 ];
 
-export const grants = (
-  held: readonly Permission[],
-  resource: string,
-  action: string,
-): boolean => held.includes(`resin.${resource}.${action}`) || held.includes(`resin.${resource}.all`);
+export const grants = (held: readonly Permission[], resource: string, action: string): boolean =>
+  held.includes(`resin.${resource}.${action}`) || held.includes(`resin.${resource}.all`);

@@ -55,6 +55,4 @@ export const highestRole = (roles: readonly AnyRole[]): AnyRole =>
 // administrator, operator or support_agent."
 export const isObserverOnly = (roles: readonly AnyRole[]): boolean =>
   (roles.includes('observer') || roles.includes('member')) &&
-  !roles.some((role) =>
-    ['developer', 'administrator', 'operator', 'support_agent'].includes(role),
-  );
+  !roles.some((role) => ['developer', 'administrator', 'operator', 'support_agent'].includes(role));

@@ -109,7 +109,12 @@ describe('POST /api-key/user/full', () => {
       [hashApiKey(key)],
     );
     expect(rows).toEqual([
-      { name: 'ci', description: 'for CI', key_prefix: key.slice(0, 8), is_of__actor: owner.actorId },
+      {
+        name: 'ci',
+        description: 'for CI',
+        key_prefix: key.slice(0, 8),
+        is_of__actor: owner.actorId,
+      },
     ]);
   });
 
@@ -247,8 +252,11 @@ describe('POST /api-key/device/:deviceId/device-key', () => {
     expect(await whoami(deviceKey)).toMatchObject({ actorType: 'device', actorTypeId: device.id });
     // A retried exchange succeeds; the device's own key may also mint keys for itself.
     expect(
-      (await post(`/api-key/device/${device.id}/device-key`, provisioningKey, { apiKey: deviceKey }))
-        .statusCode,
+      (
+        await post(`/api-key/device/${device.id}/device-key`, provisioningKey, {
+          apiKey: deviceKey,
+        })
+      ).statusCode,
     ).toBe(200);
     keyFrom(await post(`/api-key/device/${device.id}/device-key`, deviceKey));
   });
@@ -258,8 +266,11 @@ describe('POST /api-key/device/:deviceId/device-key', () => {
       await post(`/api-key/application/${otherFleet.id}/provisioning`, sessionOf(owner)),
     );
     expect(
-      (await post(`/api-key/device/${device.id}/device-key`, foreignKey, { apiKey: 'a'.repeat(32) }))
-        .statusCode,
+      (
+        await post(`/api-key/device/${device.id}/device-key`, foreignKey, {
+          apiKey: 'a'.repeat(32),
+        })
+      ).statusCode,
     ).toBe(401);
     const otherDevice = await createDevice(db, fleet.id, 'dev-2');
     const taken = await post(`/api-key/device/${otherDevice.id}/device-key`, sessionOf(owner), {

@@ -6,6 +6,7 @@ import { hashPassword } from '../../infra/auth/passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import { issueSessionToken } from './issue-session-token.js';
 import { registerAuth } from './register-auth.js';
 
 let db: Database;
@@ -222,6 +223,24 @@ describe('session lifetime', () => {
   it('refuses to refresh without a session', async () => {
     expect((await app.inject({ url: '/user/v1/refresh-token' })).statusCode).toBe(401);
   });
+
+  it('lets a session with a pending second factor learn who it is, and nothing more', async () => {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT "id" FROM "user" WHERE "username" = 'alice'`,
+    );
+    const pending = await issueSessionToken(ctx, db, rows[0]?.id ?? 0, {
+      twoFactorRequired: true,
+    });
+    expect(decodeJwt(pending).twoFactorRequired).toBe(true);
+    const actor = await app.inject({ url: '/actor/v1/whoami', headers: bearer(pending) });
+    expect(actor.statusCode).toBe(200);
+    expect(
+      (await app.inject({ url: '/user/v1/whoami', headers: bearer(pending) })).statusCode,
+    ).toBe(401);
+    // Refreshing keeps the challenge pending.
+    const refreshed = await app.inject({ url: '/user/v1/refresh-token', headers: bearer(pending) });
+    expect(decodeJwt(refreshed.body).twoFactorRequired).toBe(true);
+  });
 });
 
 describe('POST /user/register', () => {
@@ -245,7 +264,7 @@ describe('POST /user/register', () => {
          JOIN "organization" o ON o."id" = m."is_member_of__organization"
          JOIN "organization_membership_role" r ON r."id" = m."organization_membership_role"
         WHERE m."user" = $1`,
-      [claims.id],
+      [Number(claims.id)],
     );
     expect(rows).toEqual([{ handle: 'new_person_x', role: 'administrator' }]);
     expect((await login('new.person+x@example.org', 'long enough')).statusCode).toBe(200);

@@ -47,10 +47,13 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
     const { username, password } = parsed.data;
     await limiter.assertAllowed(username, ctx.now());
     const { rows } = await ctx.db.query<UserRow>(
-      `SELECT "id", "password_hash" FROM "user"
-        WHERE lower("email") = lower($1) OR lower("username") = lower($1)
-        ORDER BY (lower("email") = lower($1)) DESC
-        LIMIT 1`,
+      // An e-mail match wins over a username match.
+      `SELECT "id", "password_hash" FROM (
+         SELECT "id", "password_hash", 0 AS "rank" FROM "user" WHERE lower("email") = lower($1)
+         UNION ALL
+         SELECT "id", "password_hash", 1 FROM "user" WHERE lower("username") = lower($1)
+       ) AS "matches"
+       ORDER BY "rank" LIMIT 1`,
       [username.trim()],
     );
     const user = rows[0];

@@ -16,15 +16,6 @@ export const fleetNameProblem = (name: string): string | undefined => {
   return undefined;
 };
 
-const createActor = async (ctx: WriteContext): Promise<number> => {
-  const { rows } = await ctx.tx.query<{ id: number }>(
-    'INSERT INTO "actor" DEFAULT VALUES RETURNING "id"',
-  );
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error('actor insert returned no id');
-  return id;
-};
-
 export const newUuid = (): string => randomBytes(16).toString('hex');
 
 // Points fleets that track the latest release at their newest successful final release.
@@ -70,7 +61,6 @@ export const registerFleetHooks = (hooks: HookRegistry): void => {
         values.slug = `${handle}/${String(values.app_name)}`.toLowerCase();
       }
       values.uuid ??= newUuid();
-      values.actor = await createActor(ctx);
       values.should_track_latest_release ??= true;
     },
     async beforeUpdate(_ctx, ids, values) {
@@ -102,12 +92,11 @@ export const registerFleetHooks = (hooks: HookRegistry): void => {
   });
 
   hooks.add('device', {
-    async beforeCreate(ctx, values) {
+    async beforeCreate(_ctx, values) {
       values.uuid ??= newUuid();
       if (typeof values.uuid !== 'string' || !/^[0-9a-f]{32}([0-9a-f]{30})?$/.test(values.uuid)) {
         throw badRequest("'uuid' must be 32 or 62 lower-case hexadecimal characters");
       }
-      values.actor = await createActor(ctx);
       if (values.device_name === undefined) values.device_name = values.uuid.slice(0, 7);
     },
   });

@@ -19,6 +19,7 @@ export const platformRolesSql = (userAlias: string): string =>
 type SessionRow = { actor: number; jwt_secret: string; platform_roles: string[] };
 
 type ApiKeyRow = {
+  actor: number;
   user_id: number | null;
   application_id: number | null;
   device_id: number | null;
@@ -61,7 +62,7 @@ const resolveSession = async (
 
 const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Actor> => {
   // One query: the key, and whichever of user, fleet or device owns its actor.
-  const { rows } = await db.query<ApiKeyRow & { actor: number }>(
+  const { rows } = await db.query<ApiKeyRow>(
     `SELECT k."is_of__actor" AS "actor",
             u."id" AS "user_id",
             a."id" AS "application_id",

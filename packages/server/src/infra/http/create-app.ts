@@ -5,10 +5,13 @@ import { ApiError } from '../errors/api-error.js';
 import { type Actor, anonymous } from '../auth/actor.js';
 import { allows, type RouteAccess } from './access.js';
 
+// Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyRequest {
     actor: Actor;
   }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyContextConfig {
     access?: RouteAccess;
   }
@@ -117,7 +120,10 @@ export const createApp = (options: AppOptions): FastifyInstance => {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).type('text/plain; charset=utf-8').send(`Not found: ${request.method} ${request.url.split('?')[0] ?? ''}`),
+    reply
+      .status(404)
+      .type('text/plain; charset=utf-8')
+      .send(`Not found: ${request.method} ${request.url.split('?')[0] ?? ''}`),
   );
 
   return app;

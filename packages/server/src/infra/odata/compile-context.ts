@@ -32,7 +32,7 @@ export const createCompileContext = (
 };
 
 export const resourceOf = (model: Model, name: string): Resource => {
-  const resource = model.resources.get(name);
+  const resource = model.resources.get(model.aliases.get(name) ?? name);
   if (!resource) throw badRequest(`Unknown resource '${name}'`);
   return resource;
 };

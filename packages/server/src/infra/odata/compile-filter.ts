@@ -89,7 +89,11 @@ const pathOperand = (
     return { sql: fieldSql(from, field), type: field.type };
   }
   const navigation = navigationOf(from.resource, node.name);
-  if (node.count) return { sql: countSql(ctx, from, navigation, node.options?.$filter, variables), type: 'bigint' };
+  if (node.count)
+    return {
+      sql: countSql(ctx, from, navigation, node.options?.$filter, variables),
+      type: 'bigint',
+    };
   if (navigation.many) {
     throw badRequest(`'${node.name}' is a collection: use any(), all() or $count`);
   }

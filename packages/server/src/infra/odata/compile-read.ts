@@ -1,7 +1,13 @@
 import type { ExpandOption, ODataOptions, OrderByOption, SelectOption } from '@balena/odata-parser';
 import type { Field, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
-import { type CompileContext, fromClause, readFilter, resourceOf, type RowScope } from './compile-context.js';
+import {
+  type CompileContext,
+  fromClause,
+  readFilter,
+  resourceOf,
+  type RowScope,
+} from './compile-context.js';
 import {
   compileFilter,
   countSql,
@@ -48,7 +54,8 @@ export const keyCondition = (ctx: CompileContext, scope: RowScope, key: KeyRefer
   const isAlternate =
     (names.length === 1 && names[0] === 'id') ||
     scope.resource.alternateKeys.some(
-      (alternate) => alternate.length === names.length && alternate.every((name) => names.includes(name)),
+      (alternate) =>
+        alternate.length === names.length && alternate.every((name) => names.includes(name)),
     );
   if (!isAlternate) {
     throw badRequest(`(${names.join(', ')}) is not a key of '${scope.resource.name}'`);
@@ -107,9 +114,15 @@ const expandSql = (
     const navigation = navigationOf(parent.resource, item.name);
     const options = item.options ?? {};
     if (item.count) {
-      return { name: item.name, sql: countSql(ctx, parent, navigation, options.$filter, new Map()) };
+      return {
+        name: item.name,
+        sql: countSql(ctx, parent, navigation, options.$filter, new Map()),
+      };
     }
-    const child: RowScope = { alias: ctx.nextAlias(), resource: resourceOf(ctx.model, navigation.target) };
+    const child: RowScope = {
+      alias: ctx.nextAlias(),
+      resource: resourceOf(ctx.model, navigation.target),
+    };
     const inner = collectionSql(ctx, {
       scope: child,
       options,
@@ -155,13 +168,17 @@ export const collectionSql = (ctx: CompileContext, collection: Collection): stri
   let sql = `SELECT ${columns.join(', ')} FROM ${fromClause(scope)} WHERE ${conditions.join(' AND ')}`;
   if (options.$orderby) sql += ` ORDER BY ${orderBySql(ctx, scope, options.$orderby)}`;
   if (options.$top !== undefined) sql += ` LIMIT ${nonNegativeInteger(ctx, options.$top, '$top')}`;
-  if (options.$skip !== undefined) sql += ` OFFSET ${nonNegativeInteger(ctx, options.$skip, '$skip')}`;
+  if (options.$skip !== undefined)
+    sql += ` OFFSET ${nonNegativeInteger(ctx, options.$skip, '$skip')}`;
   return sql;
 };
 
 const checkOptions = (options: ODataOptions): void => {
   for (const name of Object.keys(options)) {
-    if (name.startsWith('$') && !['$select', '$expand', '$filter', '$orderby', '$top', '$skip'].includes(name)) {
+    if (
+      name.startsWith('$') &&
+      !['$select', '$expand', '$filter', '$orderby', '$top', '$skip'].includes(name)
+    ) {
       throw badRequest(`Unsupported query option ${name}`);
     }
   }

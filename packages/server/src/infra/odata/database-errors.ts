@@ -1,6 +1,12 @@
 import { ApiError, badRequest, conflict, forbidden } from '../errors/api-error.js';
 
-type PgError = { code: string; detail?: string; message: string; column?: string; constraint?: string };
+type PgError = {
+  code: string;
+  detail?: string;
+  message: string;
+  column?: string;
+  constraint?: string;
+};
 
 const isPgError = (error: unknown): error is PgError =>
   typeof error === 'object' &&
@@ -21,7 +27,9 @@ export const mapDatabaseError = (error: unknown): unknown => {
     }
     case '23503':
       return detail.includes('is still referenced')
-        ? conflict(`Cannot delete: the row is still referenced (${error.constraint ?? 'foreign key'})`)
+        ? conflict(
+            `Cannot delete: the row is still referenced (${error.constraint ?? 'foreign key'})`,
+          )
         : forbidden('Unauthorized: a referenced row does not exist or is not accessible');
     case '23502':
       return badRequest(`'${error.column ?? 'a field'}' is required`);

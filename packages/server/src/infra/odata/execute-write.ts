@@ -84,11 +84,16 @@ type WriteDeps = {
   makeContext: () => CompileContext;
 };
 
-export const createRow = async (deps: WriteDeps, resource: Resource, body: unknown): Promise<number> => {
+export const createRow = async (
+  deps: WriteDeps,
+  resource: Resource,
+  body: unknown,
+): Promise<number> => {
   const ctx = deps.makeContext();
   requirePermission(ctx, { alias: '"x"', resource }, 'create');
   const values = plainValues(writableValues(resource, body, 'create'));
-  for (const hooks of deps.hooks.of(resource.name)) await hooks.beforeCreate?.(deps.writeContext, values);
+  for (const hooks of deps.hooks.of(resource.name))
+    await hooks.beforeCreate?.(deps.writeContext, values);
   const columns = Object.keys(values);
   const params = columns.map((column) => values[column] ?? null);
   const placeholders = columns.map((column, index) => {
@@ -102,18 +107,24 @@ export const createRow = async (deps: WriteDeps, resource: Resource, body: unkno
   const { rows } = await deps.tx.query<{ id: number }>(sql, params);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('INSERT returned no id');
-  for (const hooks of deps.hooks.of(resource.name)) await hooks.afterCreate?.(deps.writeContext, id, values);
+  for (const hooks of deps.hooks.of(resource.name))
+    await hooks.afterCreate?.(deps.writeContext, id, values);
   await assertStillPermitted(deps.tx, deps.makeContext, resource, [id], 'create');
   return id;
 };
 
-export const updateRows = async (deps: WriteDeps, target: WriteTarget, body: unknown): Promise<number[]> => {
+export const updateRows = async (
+  deps: WriteDeps,
+  target: WriteTarget,
+  body: unknown,
+): Promise<number[]> => {
   const resource = target.resource;
   const validated = writableValues(resource, body, 'update');
   const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'update');
   if (ids.length === 0) return ids;
   const values = plainValues(validated);
-  for (const hooks of deps.hooks.of(resource.name)) await hooks.beforeUpdate?.(deps.writeContext, ids, values);
+  for (const hooks of deps.hooks.of(resource.name))
+    await hooks.beforeUpdate?.(deps.writeContext, ids, values);
   const columns = Object.keys(values);
   if (columns.length > 0 || resource.fields.has('modified_at')) {
     const assignments = columns.map((column, index) => {
@@ -126,7 +137,8 @@ export const updateRows = async (deps: WriteDeps, target: WriteTarget, body: unk
       [ids, ...columns.map((column) => values[column] ?? null)],
     );
   }
-  for (const hooks of deps.hooks.of(resource.name)) await hooks.afterUpdate?.(deps.writeContext, ids, values);
+  for (const hooks of deps.hooks.of(resource.name))
+    await hooks.afterUpdate?.(deps.writeContext, ids, values);
   await assertStillPermitted(deps.tx, deps.makeContext, resource, ids, 'update');
   return ids;
 };
@@ -134,7 +146,11 @@ export const updateRows = async (deps: WriteDeps, target: WriteTarget, body: unk
 export const deleteRows = async (deps: WriteDeps, target: WriteTarget): Promise<number[]> => {
   const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'delete');
   if (ids.length === 0) return ids;
-  for (const hooks of deps.hooks.of(target.resource.name)) await hooks.beforeDelete?.(deps.writeContext, ids);
-  await deps.tx.query(`DELETE FROM ${quoteIdentifier(target.resource.name)} WHERE "id" = ANY($1::integer[])`, [ids]);
+  for (const hooks of deps.hooks.of(target.resource.name))
+    await hooks.beforeDelete?.(deps.writeContext, ids);
+  await deps.tx.query(
+    `DELETE FROM ${quoteIdentifier(target.resource.name)} WHERE "id" = ANY($1::integer[])`,
+    [ids],
+  );
   return ids;
 };

@@ -11,7 +11,11 @@ import {
   type FleetFixture,
 } from '../../test-support/fixtures.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createODataTestApp, type ODataTestApp, userActor } from '../../test-support/odata-test-app.js';
+import {
+  createODataTestApp,
+  type ODataTestApp,
+  userActor,
+} from '../../test-support/odata-test-app.js';
 
 type Row = Record<string, unknown>;
 const rows = (body: unknown): Row[] => (body as { d: Row[] }).d;
@@ -35,7 +39,11 @@ describe('the /v7 engine', () => {
     other = await createFleet(db, organizationId, 'Warehouse', { deviceType: 'raspberrypi3' });
     devices = [];
     for (const [index, name] of ["O'Brien & co", 'beta', 'gamma', 'delta'].entries()) {
-      devices.push(await createDevice(db, index < 3 ? fleet.id : other.id, name, { isOnline: index % 2 === 0 }));
+      devices.push(
+        await createDevice(db, index < 3 ? fleet.id : other.id, name, {
+          isOnline: index % 2 === 0,
+        }),
+      );
     }
     const [first, second] = devices;
     if (!first || !second) throw new Error('fixtures');
@@ -50,9 +58,14 @@ describe('the /v7 engine', () => {
   });
 
   it('answers the envelope with {__id} for unexpanded foreign keys', async () => {
-    const response = await api.get(`/device?$select=id,belongs_to__application&$filter=id eq ${devices[0]?.id}`, 'alice');
+    const response = await api.get(
+      `/device?$select=id,belongs_to__application&$filter=id eq ${devices[0]?.id}`,
+      'alice',
+    );
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ d: [{ id: devices[0]?.id, belongs_to__application: { __id: fleet.id } }] });
+    expect(response.body).toEqual({
+      d: [{ id: devices[0]?.id, belongs_to__application: { __id: fleet.id } }],
+    });
   });
 
   it('returns every visible field without $select and never hidden ones', async () => {
@@ -65,7 +78,7 @@ describe('the /v7 engine', () => {
 
   it('decodes percent-encoded literals with doubled quotes', async () => {
     const response = await api.get(
-      "/device?$filter=device_name%20eq%20%27O%27%27Brien%20%26%20co%27&$select=device_name",
+      '/device?$filter=device_name%20eq%20%27O%27%27Brien%20%26%20co%27&$select=device_name',
       'alice',
     );
     expect(rows(response.body)).toEqual([{ device_name: "O'Brien & co" }]);
@@ -100,25 +113,37 @@ describe('the /v7 engine', () => {
 
   it('filters with comparisons, in, not, functions, navigation paths and lambdas', async () => {
     const names = async (filter: string): Promise<unknown[]> => {
-      const response = await api.get(`/device?$select=device_name&$orderby=device_name&$filter=${filter}`, 'alice');
+      const response = await api.get(
+        `/device?$select=device_name&$orderby=device_name&$filter=${filter}`,
+        'alice',
+      );
       expect(response.status, response.text).toBe(200);
       return rows(response.body).map((row) => row.device_name);
     };
     expect(await names(`id in (${devices[1]?.id},${devices[2]?.id})`)).toEqual(['beta', 'gamma']);
-    expect(await names("not(startswith(device_name,'g')) and note eq null")).toEqual(["O'Brien & co", 'beta', 'delta']);
-    expect(await names("endswith(device_name,'ta') or contains(tolower(device_name),'brien')")).toEqual([
+    expect(await names("not(startswith(device_name,'g')) and note eq null")).toEqual([
       "O'Brien & co",
       'beta',
       'delta',
     ]);
+    expect(
+      await names("endswith(device_name,'ta') or contains(tolower(device_name),'brien')"),
+    ).toEqual(["O'Brien & co", 'beta', 'delta']);
     expect(await names("belongs_to__application/app_name eq 'Warehouse'")).toEqual(['delta']);
     expect(await names(`belongs_to__application eq ${other.id}`)).toEqual(['delta']);
-    expect(await names(`belongs_to__application/organization eq ${organizationId} and is_online eq false`)).toEqual([
+    expect(
+      await names(
+        `belongs_to__application/organization eq ${organizationId} and is_online eq false`,
+      ),
+    ).toEqual(['beta', 'delta']);
+    expect(await names("device_tag/any(t:t/tag_key eq 'room' and t/value eq 'attic')")).toEqual([
+      'beta',
+    ]);
+    expect(await names("device_tag/all(t:t/tag_key eq 'room')")).toEqual([
       'beta',
       'delta',
+      'gamma',
     ]);
-    expect(await names("device_tag/any(t:t/tag_key eq 'room' and t/value eq 'attic')")).toEqual(['beta']);
-    expect(await names("device_tag/all(t:t/tag_key eq 'room')")).toEqual(['beta', 'delta', 'gamma']);
     expect(await names('device_tag/$count eq 0')).toEqual(['delta', 'gamma']);
     expect(
       await names(
@@ -130,15 +155,24 @@ describe('the /v7 engine', () => {
   });
 
   it('supports constant predicates inside lambdas', async () => {
-    const response = await api.get('/application?$select=app_name&$filter=is_directly_accessible_by__user/any(dau:1 eq 1)&$orderby=app_name', 'alice');
+    const response = await api.get(
+      '/application?$select=app_name&$filter=is_directly_accessible_by__user/any(dau:1 eq 1)&$orderby=app_name',
+      'alice',
+    );
     expect(rows(response.body).map((row) => row.app_name)).toEqual(['Greenhouse', 'Warehouse']);
   });
 
   it('orders by several keys, by navigation counts, and pages with $top/$skip', async () => {
-    const byCount = await api.get('/device?$select=device_name&$orderby=device_tag/$count desc,device_name&$top=2', 'alice');
+    const byCount = await api.get(
+      '/device?$select=device_name&$orderby=device_tag/$count desc,device_name&$top=2',
+      'alice',
+    );
     expect(rows(byCount.body).map((row) => row.device_name)).toEqual(["O'Brien & co", 'beta']);
     // An item without a direction sorts ascending even after a descending one.
-    const mixed = await api.get('/device?$select=device_name&$orderby=is_online desc,device_name&$skip=1&$top=2', 'alice');
+    const mixed = await api.get(
+      '/device?$select=device_name&$orderby=is_online desc,device_name&$skip=1&$top=2',
+      'alice',
+    );
     expect(rows(mixed.body).map((row) => row.device_name)).toEqual(['gamma', 'beta']);
   });
 
@@ -150,11 +184,16 @@ describe('the /v7 engine', () => {
     expect(rows(byId.body)).toEqual([{ uuid: device?.uuid }]);
     const missing = await api.get("/device(uuid='ffffffffffffffffffffffffffffffff')", 'alice');
     expect(missing).toMatchObject({ status: 200, body: { d: [] } });
-    expect((await api.get('/organization(handle=\'acme\')?$select=name', 'alice')).body).toEqual({ d: [{ name: 'Acme' }] });
+    expect((await api.get("/organization(handle='acme')?$select=name", 'alice')).body).toEqual({
+      d: [{ name: 'Acme' }],
+    });
   });
 
   it('counts a collection with /$count', async () => {
-    const response = await api.get(`/device/$count?$filter=belongs_to__application eq ${fleet.id}`, 'alice');
+    const response = await api.get(
+      `/device/$count?$filter=belongs_to__application eq ${fleet.id}`,
+      'alice',
+    );
     expect(response.body).toEqual({ d: 3 });
   });
 
@@ -174,25 +213,64 @@ describe('the /v7 engine', () => {
       `/device(${devices[0]?.id})?$select=id,id,is_of__device_type&$expand=is_of__device_type($select=slug)`,
       'alice',
     );
-    expect(rows(response.body)).toEqual([{ id: devices[0]?.id, is_of__device_type: [{ slug: 'raspberrypi4-64' }] }]);
+    expect(rows(response.body)).toEqual([
+      { id: devices[0]?.id, is_of__device_type: [{ slug: 'raspberrypi4-64' }] },
+    ]);
   });
 
   it('creates with 201 and the object, patches and deletes by key and by filter', async () => {
-    const created = await api.send('POST', '/device_tag', { device: devices[3]?.id, tag_key: 'zone', value: 'a' }, 'alice');
+    const created = await api.send(
+      'POST',
+      '/device_tag',
+      { device: devices[3]?.id, tag_key: 'zone', value: 'a' },
+      'alice',
+    );
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ tag_key: 'zone', value: 'a', device: { __id: devices[3]?.id } });
-    const duplicate = await api.send('POST', '/device_tag', { device: devices[3]?.id, tag_key: 'zone', value: 'b' }, 'alice');
+    expect(created.body).toMatchObject({
+      tag_key: 'zone',
+      value: 'a',
+      device: { __id: devices[3]?.id },
+    });
+    const duplicate = await api.send(
+      'POST',
+      '/device_tag',
+      { device: devices[3]?.id, tag_key: 'zone', value: 'b' },
+      'alice',
+    );
     expect(duplicate.status).toBe(409);
     expect(duplicate.text).toMatch(/unique/i);
-    const patched = await api.send('PATCH', `/device_tag?$filter=device eq ${devices[3]?.id} and tag_key eq 'zone'`, { value: 'b' }, 'alice');
+    const patched = await api.send(
+      'PATCH',
+      `/device_tag?$filter=device eq ${devices[3]?.id} and tag_key eq 'zone'`,
+      { value: 'b' },
+      'alice',
+    );
     expect(patched).toMatchObject({ status: 200, text: '' });
-    const read = await api.get(`/device_tag?$select=value&$filter=device eq ${devices[3]?.id}`, 'alice');
+    const read = await api.get(
+      `/device_tag?$select=value&$filter=device eq ${devices[3]?.id}`,
+      'alice',
+    );
     expect(rows(read.body)).toEqual([{ value: 'b' }]);
     const id = (created.body as { id: number }).id;
-    expect((await api.send('PATCH', `/device_tag(${id})`, { value: 'c' }, 'alice')).status).toBe(200);
-    expect(rows((await api.get(`/device_tag(${id})?$select=value`, 'alice')).body)).toEqual([{ value: 'c' }]);
-    expect((await api.send('DELETE', `/device_tag?$filter=device eq ${devices[3]?.id}`, undefined, 'alice')).status).toBe(200);
-    expect((await api.get(`/device_tag/$count?$filter=device eq ${devices[3]?.id}`, 'alice')).body).toEqual({ d: 0 });
+    expect((await api.send('PATCH', `/device_tag(${id})`, { value: 'c' }, 'alice')).status).toBe(
+      200,
+    );
+    expect(rows((await api.get(`/device_tag(${id})?$select=value`, 'alice')).body)).toEqual([
+      { value: 'c' },
+    ]);
+    expect(
+      (
+        await api.send(
+          'DELETE',
+          `/device_tag?$filter=device eq ${devices[3]?.id}`,
+          undefined,
+          'alice',
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api.get(`/device_tag/$count?$filter=device eq ${devices[3]?.id}`, 'alice')).body,
+    ).toEqual({ d: 0 });
   });
 
   it('runs hooks: organizations get a handle and their creator as administrator', async () => {
@@ -207,7 +285,11 @@ describe('the /v7 engine', () => {
       'alice',
     );
     expect(fleetCreated.status, fleetCreated.text).toBe(201);
-    expect(fleetCreated.body).toMatchObject({ app_name: 'Fresh', slug: 'second_org/fresh', is_of__class: 'fleet' });
+    expect(fleetCreated.body).toMatchObject({
+      app_name: 'Fresh',
+      slug: 'second_org/fresh',
+      is_of__class: 'fleet',
+    });
   });
 
   it('rejects bad input with a 400 naming the problem and writes nothing', async () => {
@@ -224,7 +306,12 @@ describe('the /v7 engine', () => {
         undefined,
         /deeper than/,
       ],
-      ['POST', '/device_tag', { device: devices[0]?.id, tag_key: 'x', value: 'y', bogus: 1 }, /Unknown field 'bogus'/],
+      [
+        'POST',
+        '/device_tag',
+        { device: devices[0]?.id, tag_key: 'x', value: 'y', bogus: 1 },
+        /Unknown field 'bogus'/,
+      ],
       ['POST', '/device_tag', { device: 'abc', tag_key: 'x', value: 'y' }, /must be an integer/],
       ['POST', '/device_tag', [1, 2], /JSON object/],
       ['PATCH', '/device_tag', { value: 'x' }, /needs a \$filter/],
@@ -239,6 +326,8 @@ describe('the /v7 engine', () => {
       expect(response.status, `${method} ${path}: ${response.text}`).toBe(400);
       expect(response.text).toMatch(message);
     }
-    expect((await api.get("/device_tag/$count?$filter=tag_key eq 'x'", 'alice')).body).toEqual({ d: 0 });
+    expect((await api.get("/device_tag/$count?$filter=tag_key eq 'x'", 'alice')).body).toEqual({
+      d: 0,
+    });
   });
 });

@@ -44,12 +44,17 @@ const supportAccessGranted = (resource: Resource, row: string): string => {
   if (resource.name === 'device') {
     return `(${row}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "application" sa WHERE sa."id" = ${row}."belongs_to__application" AND sa."is_accessible_by_support_until__date" > now()))`;
   }
-  if (resource.name === 'application') return `${row}."is_accessible_by_support_until__date" > now()`;
+  if (resource.name === 'application')
+    return `${row}."is_accessible_by_support_until__date" > now()`;
   return 'false';
 };
 
 const anyOf = (conditions: string[]): string | null =>
-  conditions.length === 0 ? null : conditions.length === 1 ? (conditions[0] ?? null) : `(${conditions.join(' OR ')})`;
+  conditions.length === 0
+    ? null
+    : conditions.length === 1
+      ? (conditions[0] ?? null)
+      : `(${conditions.join(' OR ')})`;
 
 // Public rows need both the table's permission and the resource's own public condition, so a
 // resource that forgets to define one is never exposed by accident.

@@ -16,9 +16,17 @@ const rawPath = (request: FastifyRequest): string => (request.raw.url ?? '').sli
 // The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
 // statement (or a transaction for writes) and answered with balena's envelope.
 export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void => {
-  const contextFor = (request: FastifyRequest, binds: ReturnType<typeof parseODataRequest>['binds']) => {
+  const contextFor = (
+    request: FastifyRequest,
+    binds: ReturnType<typeof parseODataRequest>['binds'],
+  ) => {
     const params = createSqlParams();
-    return createCompileContext(ctx.model, params, binds, createPermissionFilter(request.actor, params));
+    return createCompileContext(
+      ctx.model,
+      params,
+      binds,
+      createPermissionFilter(request.actor, params),
+    );
   };
 
   const handleGet = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -37,7 +45,10 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void
     return reply.type('application/json').send(`{"d":${rows[0]?.d ?? '[]'}}`);
   };
 
-  const handleWrite = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  const handleWrite = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> => {
     const parsed = parseODataRequest(rawPath(request));
     if (parsed.action) throw badRequest(`Unknown action '${parsed.action}'`);
     const resource = resourceOf(ctx.model, parsed.resource);

@@ -31,7 +31,8 @@ export const coerceValue = (resource: Resource, field: Field, value: unknown): S
       }
       return value;
     case 'text':
-      if (typeof value !== 'string') throw badRequest(`${where} must be a string, got ${describe(value)}`);
+      if (typeof value !== 'string')
+        throw badRequest(`${where} must be a string, got ${describe(value)}`);
       if (value.includes('\u0000')) throw badRequest(`${where} must not contain NUL characters`);
       return value;
     case 'boolean':

@@ -1,0 +1,76 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LoadOptions, LoadStats } from './measure.js';
+
+export type ScenarioResult = { name: string; engine: LoadStats; sql: LoadStats };
+
+export type BenchReport = {
+  startedAt: string;
+  environment: Record<string, string | number>;
+  load: LoadOptions;
+  seed: { seconds: number; counts: Record<string, number> };
+  results: ScenarioResult[];
+};
+
+// engine p50 / SQL p50 (how much slower one request is) and SQL req/s / engine req/s (how much
+// throughput the engine costs). Both are 1.0 when the engine adds nothing.
+export const ratios = (result: ScenarioResult): { latency: number; throughput: number } => ({
+  latency: result.engine.p50Ms / result.sql.p50Ms,
+  throughput: result.sql.requestsPerSecond / result.engine.requestsPerSecond,
+});
+
+const fixed = (value: number, digits: number): string =>
+  Number.isFinite(value) ? value.toFixed(digits) : '-';
+
+export const formatTable = (results: readonly ScenarioResult[]): string => {
+  const header = [
+    'scenario',
+    'engine req/s',
+    'engine p50 ms',
+    'engine p99 ms',
+    'SQL req/s',
+    'SQL p50',
+    'SQL p99',
+    'p50 ratio',
+    'req/s ratio',
+  ];
+  const rows = results.map((result) => {
+    const { latency, throughput } = ratios(result);
+    return [
+      result.name,
+      fixed(result.engine.requestsPerSecond, 1),
+      fixed(result.engine.p50Ms, 2),
+      fixed(result.engine.p99Ms, 2),
+      fixed(result.sql.requestsPerSecond, 1),
+      fixed(result.sql.p50Ms, 2),
+      fixed(result.sql.p99Ms, 2),
+      `${fixed(latency, 2)}x`,
+      `${fixed(throughput, 2)}x`,
+    ];
+  });
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    `| ${cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (column === 0 ? ':' : '-').padEnd(width + 1, '-') + (column === 0 ? '-' : ':')).join('|')}|`;
+  const notes = results.flatMap((result) =>
+    (['engine', 'sql'] as const)
+      .filter((side) => result[side].errors > 0)
+      .map(
+        (side) =>
+          `  ! ${result.name} (${side}): ${result[side].errors} failed requests, first: ${result[side].firstError ?? ''}`,
+      ),
+  );
+  return [line(header), rule, ...rows.map(line), ...notes].join('\n');
+};
+
+export const writeReport = async (file: string, report: BenchReport): Promise<void> => {
+  await mkdir(path.dirname(file), { recursive: true });
+  const results = report.results.map((result) => ({ ...result, ratios: ratios(result) }));
+  await writeFile(file, `${JSON.stringify({ ...report, results }, null, 2)}\n`);
+};

@@ -1,0 +1,426 @@
+import type pg from 'pg';
+import type { BenchUser, SeededFleet, SeedInfo } from './seed.js';
+
+// Each scenario does the same work twice: through the real HTTP server and OData engine, and
+// through hand-written SQL on a plain pg Pool (the baseline). Later issues append their own
+// scenarios (e.g. the device protocol) to the list returned here.
+export type Scenario = {
+  name: string;
+  engine: () => Promise<void>;
+  sql: () => Promise<void>;
+  // Runs both sides once on a fixed sample and returns the differences (empty when they agree).
+  verify?: () => Promise<string[]>;
+};
+
+export type BenchEnv = {
+  baseUrl: string;
+  pool: pg.Pool;
+  seed: SeedInfo;
+  tokens: { admin: string; member: string };
+  random: () => number;
+};
+
+type Caller = { label: string; user: BenchUser; token: string; fleets: SeededFleet[] };
+
+// A small seeded PRNG (mulberry32), so every run picks the same sequence of fleets and devices.
+export const seededRandom = (seed: number): (() => number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+};
+
+const pick = <T>(items: readonly T[], random: () => number): T => {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick from an empty list');
+  return item;
+};
+
+// ---------------------------------------------------------------------------------------------
+// HTTP side
+// ---------------------------------------------------------------------------------------------
+
+// OData literals as the SDK sends them: spaces percent-encoded, the rest left readable.
+const odata = (text: string): string => text.replace(/ /g, '%20');
+
+const call = async (
+  env: BenchEnv,
+  method: 'GET' | 'PATCH',
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<string> => {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${env.baseUrl}/v7${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new Error(`${method} ${path.slice(0, 160)} answered ${response.status}: ${text.slice(0, 300)}`);
+  }
+  return text;
+};
+
+const getRows = async <Row>(env: BenchEnv, path: string, token: string): Promise<Row[]> =>
+  (JSON.parse(await call(env, 'GET', path, token)) as { d: Row[] }).d;
+
+const getCount = async (env: BenchEnv, path: string, token: string): Promise<number> =>
+  (JSON.parse(await call(env, 'GET', path, token)) as { d: number }).d;
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written SQL side
+// ---------------------------------------------------------------------------------------------
+
+// The fleets a user may read, written by hand against the same view the engine uses.
+const readableFleets = `SELECT fa."application" FROM "fleet_access" fa WHERE fa."user" = $1`;
+
+const vpnControlNames = `('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN_CONTROL')`;
+
+// device.overall_status as an application would write it (same rules as the model's).
+const overallStatus = `CASE
+    WHEN NOT d."is_active" THEN 'inactive'
+    WHEN d."provisioning_state" = 'Post-Provisioning' THEN 'post-provisioning'
+    WHEN d."api_heartbeat_state" = 'unknown' AND d."last_connectivity_event" IS NULL THEN 'configuring'
+    WHEN d."api_heartbeat_state" IN ('offline', 'unknown') THEN 'disconnected'
+    WHEN d."download_progress" < 100
+      OR d."status" IN ('Downloading', 'Updating')
+      OR d."update_status" IN ('downloading', 'applying changes')
+      OR EXISTS (SELECT 1 FROM "image_install" ii WHERE ii."device" = d."id"
+                   AND (ii."status" = 'Downloading' OR ii."download_progress" < 100)) THEN 'updating'
+    WHEN d."provisioning_progress" IS NOT NULL THEN 'configuring'
+    WHEN d."api_heartbeat_state" = 'timeout'
+      OR (d."api_heartbeat_state" = 'online' AND NOT d."is_connected_to_vpn" AND coalesce(
+            (SELECT v."value" FROM "device_config_variable" v
+              WHERE v."device" = d."id" AND v."name" IN ${vpnControlNames} ORDER BY v."name" LIMIT 1),
+            (SELECT v."value" FROM "application_config_variable" v
+              WHERE v."application" = d."belongs_to__application" AND v."name" IN ${vpnControlNames}
+              ORDER BY v."name" LIMIT 1),
+            'true') <> 'false') THEN 'reduced-functionality'
+    ELSE 'operational'
+  END`;
+
+// Seeded releases are final, so raw_version is the semver plus "+rev<n>" for re-used versions.
+const rawVersion = `r."semver" || CASE WHEN coalesce(r."revision", 0) > 0 THEN '+rev' || r."revision" ELSE '' END`;
+
+const pageFilterSql = `d."belongs_to__application" = $2 AND d."is_online"
+   AND d."belongs_to__application" IN (${readableFleets})`;
+
+const pageSql = `
+  SELECT d."id", d."uuid", d."device_name", ${overallStatus} AS "overall_status",
+         d."last_connectivity_event",
+         json_build_array(json_build_object('slug', dt."slug", 'name', dt."name")) AS "is_of__device_type",
+         CASE WHEN r."id" IS NULL THEN '[]'::json
+              ELSE json_build_array(json_build_object('commit', r."commit", 'raw_version', ${rawVersion}))
+         END AS "is_running__release"
+    FROM "device" d
+    JOIN "device_type" dt ON dt."id" = d."is_of__device_type"
+    LEFT JOIN "release" r ON r."id" = d."is_running__release"
+   WHERE ${pageFilterSql}
+   ORDER BY d."device_name" ASC
+   LIMIT 50 OFFSET $3`;
+
+const countSql = `SELECT count(*) AS "n" FROM "device" d WHERE ${pageFilterSql}`;
+
+const byUuidSql = `
+  SELECT d.*, s."overall_status",
+         CASE s."overall_status"
+           WHEN 'updating' THEN greatest(d."download_progress",
+             (SELECT max(ii."download_progress") FROM "image_install" ii WHERE ii."device" = d."id"
+                AND (ii."status" = 'Downloading' OR ii."download_progress" < 100)))
+           WHEN 'configuring' THEN d."provisioning_progress"
+         END AS "overall_progress",
+         coalesce(d."is_pinned_on__release", a."should_be_running__release") AS "should_be_running__release",
+         json_build_array(json_build_object('slug', a."slug")) AS "belongs_to__application",
+         json_build_array(json_build_object('slug', dt."slug")) AS "is_of__device_type",
+         (SELECT coalesce(json_agg(json_build_object('tag_key', t."tag_key", 'value', t."value")), '[]'::json)
+            FROM "device_tag" t WHERE t."device" = d."id") AS "device_tag"
+    FROM "device" d
+    CROSS JOIN LATERAL (SELECT ${overallStatus} AS "overall_status") s
+    JOIN "application" a ON a."id" = d."belongs_to__application"
+    JOIN "device_type" dt ON dt."id" = d."is_of__device_type"
+   WHERE d."uuid" = $2 AND d."belongs_to__application" IN (${readableFleets})`;
+
+// Every fleet role but observer may update devices.
+const bulkUpdateSql = `
+  UPDATE "device" d SET "note" = $2
+   WHERE d."id" = ANY($3::integer[])
+     AND d."belongs_to__application" IN (${readableFleets} AND fa."role" <> 'observer')`;
+
+const floorSql = `SELECT d."id" FROM "device" d WHERE d."id" = $2 AND d."belongs_to__application" IN (${readableFleets})`;
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------------------------
+
+type PageRow = {
+  id: number;
+  overall_status: string;
+  is_of__device_type: { slug: string }[];
+  is_running__release: { commit: string }[];
+};
+
+type PageSample = { fleet: number; skip: number };
+
+const pageOf = (fleet: SeededFleet, random: () => number): PageSample => {
+  const pages = Math.max(1, Math.ceil(fleet.onlineCount / 50));
+  return { fleet: fleet.id, skip: 50 * Math.floor(random() * pages) };
+};
+
+const pageFilter = (fleet: number): string =>
+  odata(`belongs_to__application eq ${fleet} and is_online eq true`);
+
+const pagePath = ({ fleet, skip }: PageSample): string =>
+  `/device?$filter=${pageFilter(fleet)}` +
+  '&$expand=is_of__device_type($select=slug,name),is_running__release($select=commit,raw_version)' +
+  '&$select=id,uuid,device_name,overall_status,last_connectivity_event' +
+  `&$orderby=${odata('device_name asc')}&$top=50&$skip=${skip}`;
+
+const countPath = (fleet: number): string => `/device/$count?$filter=${pageFilter(fleet)}`;
+
+// What both sides must agree on: the rows in order, their status and expanded keys, the count.
+const pageDigest = (rows: PageRow[], count: number): string =>
+  JSON.stringify({
+    count,
+    rows: rows.map((row) => [
+      row.id,
+      row.overall_status,
+      row.is_of__device_type.map((type) => type.slug),
+      row.is_running__release.map((release) => release.commit),
+    ]),
+  });
+
+const enginePage = async (env: BenchEnv, caller: Caller, sample: PageSample) => {
+  const [rows, count] = await Promise.all([
+    getRows<PageRow>(env, pagePath(sample), caller.token),
+    getCount(env, countPath(sample.fleet), caller.token),
+  ]);
+  return { rows, count };
+};
+
+const sqlPage = async (env: BenchEnv, caller: Caller, sample: PageSample) => {
+  const [page, count] = await Promise.all([
+    env.pool.query<PageRow>(pageSql, [caller.user.userId, sample.fleet, sample.skip]),
+    env.pool.query<{ n: number }>(countSql, [caller.user.userId, sample.fleet]),
+  ]);
+  return { rows: page.rows, count: Number(count.rows[0]?.n ?? 0) };
+};
+
+const difference = (label: string, engine: string, sql: string): string[] =>
+  engine === sql ? [] : [`${label}:\n    engine ${engine.slice(0, 400)}\n    sql    ${sql.slice(0, 400)}`];
+
+const dashboardPage = (env: BenchEnv, caller: Caller, outsider: SeededFleet | undefined): Scenario => ({
+  name: `dashboard device page + $count (${caller.label})`,
+  async engine() {
+    await enginePage(env, caller, pageOf(pick(caller.fleets, env.random), env.random));
+  },
+  async sql() {
+    await sqlPage(env, caller, pageOf(pick(caller.fleets, env.random), env.random));
+  },
+  async verify() {
+    const first = caller.fleets[0];
+    if (!first) return ['no fleets for the sample'];
+    const samples: PageSample[] = [
+      { fleet: first.id, skip: 0 },
+      { fleet: first.id, skip: 50 },
+    ];
+    // A fleet the caller may not read: both sides must return nothing.
+    if (outsider) samples.push({ fleet: outsider.id, skip: 0 });
+    const problems: string[] = [];
+    for (const sample of samples) {
+      const engine = await enginePage(env, caller, sample);
+      const sql = await sqlPage(env, caller, sample);
+      if (sample.fleet !== outsider?.id && engine.rows.length === 0) {
+        problems.push(`fleet ${sample.fleet} skip ${sample.skip}: the engine returned no rows`);
+      }
+      problems.push(
+        ...difference(
+          `fleet ${sample.fleet} skip ${sample.skip}`,
+          pageDigest(engine.rows, engine.count),
+          pageDigest(sql.rows, sql.count),
+        ),
+      );
+    }
+    return problems;
+  },
+});
+
+type DeviceRow = {
+  id: number;
+  overall_status: string;
+  overall_progress: number | null;
+  belongs_to__application: { slug: string }[];
+  is_of__device_type: { slug: string }[];
+  device_tag: { tag_key: string; value: string }[];
+};
+
+const byUuidPath = (uuid: string): string =>
+  `/device(uuid='${uuid}')?$expand=belongs_to__application($select=slug),` +
+  'is_of__device_type($select=slug),device_tag($select=tag_key,value)';
+
+const deviceDigest = (rows: DeviceRow[]): string =>
+  JSON.stringify(
+    rows.map((row) => [
+      row.id,
+      row.overall_status,
+      row.overall_progress,
+      row.belongs_to__application.map((fleet) => fleet.slug),
+      row.is_of__device_type.map((type) => type.slug),
+      row.device_tag.map((tag) => `${tag.tag_key}=${tag.value}`).sort(),
+    ]),
+  );
+
+const hiddenColumns = ['api_port', 'api_secret'];
+
+const sqlDevice = async (env: BenchEnv, caller: Caller, uuid: string): Promise<DeviceRow[]> => {
+  const { rows } = await env.pool.query<DeviceRow & Record<string, unknown>>(byUuidSql, [
+    caller.user.userId,
+    uuid,
+  ]);
+  // Columns the API never serves are dropped in JS, as a hand-written handler would.
+  for (const row of rows) for (const column of hiddenColumns) delete row[column];
+  return rows;
+};
+
+const deviceByUuid = (env: BenchEnv, caller: Caller, outsider: SeededFleet | undefined): Scenario => {
+  const uuids = caller.fleets.flatMap((fleet) => fleet.deviceUuids);
+  return {
+    name: `device by uuid with expansions (${caller.label})`,
+    async engine() {
+      const rows = await getRows<DeviceRow>(env, byUuidPath(pick(uuids, env.random)), caller.token);
+      if (rows.length !== 1) throw new Error(`expected one device, got ${rows.length}`);
+    },
+    async sql() {
+      const rows = await sqlDevice(env, caller, pick(uuids, env.random));
+      if (rows.length !== 1) throw new Error(`expected one device, got ${rows.length}`);
+    },
+    async verify() {
+      const samples = [uuids[0], uuids[uuids.length - 1], outsider?.deviceUuids[0]];
+      const problems: string[] = [];
+      for (const uuid of samples) {
+        if (uuid === undefined) continue;
+        const engine = await getRows<DeviceRow>(env, byUuidPath(uuid), caller.token);
+        const sql = await sqlDevice(env, caller, uuid);
+        const expected = uuid === outsider?.deviceUuids[0] ? 0 : 1;
+        if (engine.length !== expected) {
+          problems.push(`uuid ${uuid}: the engine returned ${engine.length} rows, expected ${expected}`);
+        }
+        problems.push(...difference(`uuid ${uuid}`, deviceDigest(engine), deviceDigest(sql)));
+        const engineKeys = Object.keys(engine[0] ?? {}).sort();
+        const sqlKeys = Object.keys(sql[0] ?? {}).sort();
+        problems.push(...difference(`uuid ${uuid} fields`, engineKeys.join(','), sqlKeys.join(',')));
+      }
+      return problems;
+    },
+  };
+};
+
+const bulkSize = 200;
+
+// Consecutive calls take consecutive fleets, so the concurrent PATCHes never wait on each other's
+// row locks: the scenario measures the write path, not lock queues.
+const bulkTargets = (fleets: readonly SeededFleet[], random: () => number) => {
+  let next = 0;
+  return (): number[] => {
+    const fleet = fleets[next++ % fleets.length];
+    if (!fleet) throw new Error('no fleets');
+    const ids = [...fleet.deviceIds];
+    // Partial Fisher-Yates: bulkSize random devices of the fleet.
+    for (let i = 0; i < Math.min(bulkSize, ids.length); i++) {
+      const j = i + Math.floor(random() * (ids.length - i));
+      [ids[i], ids[j]] = [ids[j] as number, ids[i] as number];
+    }
+    return ids.slice(0, bulkSize);
+  };
+};
+
+const patchPath = (ids: readonly number[]): string => `/device?$filter=${odata(`id in (${ids.join(',')})`)}`;
+
+const bulkPatch = (env: BenchEnv, caller: Caller): Scenario => {
+  const engineTargets = bulkTargets(caller.fleets, env.random);
+  const sqlTargets = bulkTargets(caller.fleets, env.random);
+  const note = (): string => `bench note ${Math.floor(env.random() * 1e9)}`;
+  const sqlUpdate = async (ids: number[], value: string): Promise<void> => {
+    const result = await env.pool.query(bulkUpdateSql, [caller.user.userId, value, ids]);
+    if (result.rowCount !== ids.length) {
+      throw new Error(`updated ${result.rowCount} of ${ids.length} devices`);
+    }
+  };
+  const notedIds = async (value: string): Promise<string> => {
+    const { rows } = await env.pool.query<{ id: number }>(
+      'SELECT "id" FROM "device" WHERE "note" = $1 ORDER BY "id"',
+      [value],
+    );
+    return rows.map((row) => row.id).join(',');
+  };
+  return {
+    name: `bulk PATCH of ${bulkSize} devices (${caller.label})`,
+    async engine() {
+      await call(env, 'PATCH', patchPath(engineTargets()), caller.token, { note: note() });
+    },
+    async sql() {
+      await sqlUpdate(sqlTargets(), note());
+    },
+    async verify() {
+      const ids = engineTargets().sort((a, b) => a - b);
+      const expected = ids.join(',');
+      await call(env, 'PATCH', patchPath(ids), caller.token, { note: 'bench verify engine' });
+      const engine = await notedIds('bench verify engine');
+      await sqlUpdate(ids, 'bench verify sql');
+      const sql = await notedIds('bench verify sql');
+      return [
+        ...difference('rows changed by the engine PATCH', engine, expected),
+        ...difference('rows changed by the SQL UPDATE', sql, expected),
+      ];
+    },
+  };
+};
+
+// The cheapest useful read: shows the fixed cost of the HTTP stack, token check and OData
+// compilation, against which the other scenarios' overhead can be read.
+const floor = (env: BenchEnv, caller: Caller): Scenario => {
+  const ids = caller.fleets.flatMap((fleet) => fleet.deviceIds);
+  return {
+    name: `floor: device(<id>)?$select=id (${caller.label})`,
+    async engine() {
+      const rows = await getRows<{ id: number }>(
+        env,
+        `/device(${pick(ids, env.random)})?$select=id`,
+        caller.token,
+      );
+      if (rows.length !== 1) throw new Error(`expected one device, got ${rows.length}`);
+    },
+    async sql() {
+      const { rows } = await env.pool.query(floorSql, [caller.user.userId, pick(ids, env.random)]);
+      if (rows.length !== 1) throw new Error(`expected one device, got ${rows.length}`);
+    },
+  };
+};
+
+export const buildScenarios = (env: BenchEnv): Scenario[] => {
+  const { seed, tokens } = env;
+  const memberFleets = seed.fleets.filter((fleet) => seed.memberFleetIds.includes(fleet.id));
+  const outsider = seed.fleets.find((fleet) => !seed.memberFleetIds.includes(fleet.id));
+  const admin: Caller = { label: 'org admin', user: seed.admin, token: tokens.admin, fleets: seed.fleets };
+  const member: Caller = {
+    label: 'fleet member',
+    user: seed.member,
+    token: tokens.member,
+    fleets: memberFleets,
+  };
+  return [
+    floor(env, admin),
+    dashboardPage(env, admin, undefined),
+    dashboardPage(env, member, outsider),
+    deviceByUuid(env, admin, undefined),
+    deviceByUuid(env, member, outsider),
+    // Writes last: their dead tuples must not slow the read scenarios down.
+    bulkPatch(env, admin),
+  ];
+};

@@ -1,0 +1,214 @@
+import type pg from 'pg';
+
+// The benchmark's world, written with set-based SQL (generate_series, INSERT ... SELECT) so that
+// 100,000 devices take seconds, not minutes. Ids are explicit: the database is a fresh throwaway
+// one, and fixed ids keep the layout easy to reason about (fleet f owns devices
+// (f-1)*devicesPerFleet+1 .. f*devicesPerFleet, release f, actor f).
+
+export type SeedOptions = {
+  organizations: number;
+  fleets: number;
+  devices: number;
+  tagsPerDevice: number;
+  // Fleets the plain member belongs to (1-based fleet numbers).
+  memberFleets: readonly number[];
+};
+
+export const defaultSeedOptions: SeedOptions = {
+  organizations: 20,
+  fleets: 200,
+  devices: 100_000,
+  tagsPerDevice: 3,
+  memberFleets: [7, 84, 151],
+};
+
+export type BenchUser = { userId: number; actorId: number; jwtSecret: string; username: string };
+
+export type SeededFleet = {
+  id: number;
+  deviceIds: number[];
+  deviceUuids: string[];
+  // How many devices of the fleet are online (the dashboard filter).
+  onlineCount: number;
+};
+
+export type SeedInfo = {
+  fleets: SeededFleet[];
+  memberFleetIds: number[];
+  admin: BenchUser;
+  member: BenchUser;
+  counts: Record<string, number>;
+};
+
+const tagKeys = ['location', 'rack', 'owner', 'customer', 'batch', 'firmware'];
+
+const deviceTypeSlugs = ['raspberrypi4-64', 'raspberrypi3', 'raspberrypi5', 'raspberry-pi2'];
+
+const assertEmpty = async (client: pg.ClientBase): Promise<void> => {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM "actor") + (SELECT count(*) FROM "organization")
+          + (SELECT count(*) FROM "application") + (SELECT count(*) FROM "user") AS n`,
+  );
+  if (Number(rows[0]?.n ?? 0) !== 0) {
+    throw new Error('The benchmark seeds a fresh database only (fixed ids); this one has rows');
+  }
+};
+
+// Identity columns accept explicit ids but do not advance their sequence: move every sequence we
+// bypassed past the rows, so later inserts through the API do not collide.
+const sequenceTables = [
+  'actor',
+  'organization',
+  'application',
+  'release',
+  'device',
+  'user',
+  'device_tag',
+  'organization_membership',
+  'user_application_membership',
+];
+
+export const seedBenchData = async (
+  client: pg.ClientBase,
+  options: SeedOptions = defaultSeedOptions,
+): Promise<SeedInfo> => {
+  const { organizations, fleets, devices, tagsPerDevice } = options;
+  if (devices % fleets !== 0) throw new Error('devices must be a multiple of fleets');
+  if (tagsPerDevice > tagKeys.length) throw new Error(`at most ${tagKeys.length} tags per device`);
+  const perFleet = devices / fleets;
+  const fleetsPerOrganization = Math.ceil(fleets / organizations);
+  // Actor layout: fleets 1..F, devices F+1..F+D, users after them.
+  const deviceActorBase = fleets;
+  const userActorBase = fleets + devices;
+
+  await assertEmpty(client);
+  await client.query('BEGIN');
+  try {
+    await client.query(`INSERT INTO "actor" ("id") SELECT g FROM generate_series(1, $1::int) g`, [
+      userActorBase + 2,
+    ]);
+    await client.query(
+      `INSERT INTO "organization" ("id", "name", "handle")
+       SELECT g, 'Bench organization ' || g, 'bench-org-' || g FROM generate_series(1, $1::int) g`,
+      [organizations],
+    );
+    await client.query(
+      `INSERT INTO "application" ("id", "actor", "organization", "app_name", "slug", "is_for__device_type", "uuid")
+       SELECT f, f, o, 'fleet-' || f, 'bench-org-' || o || '/fleet-' || f, dt."id", md5('fleet' || f)
+         FROM generate_series(1, $1::int) f
+         CROSS JOIN LATERAL (SELECT (f - 1) / $2::int + 1 AS o) org
+         JOIN "device_type" dt ON dt."slug" = ($3::text[])[f % cardinality($3::text[]) + 1]`,
+      [fleets, fleetsPerOrganization, deviceTypeSlugs],
+    );
+    // One final release per fleet (the release trigger parses the semver and numbers revisions).
+    await client.query(
+      `INSERT INTO "release" ("id", "belongs_to__application", "commit", "status", "source", "semver")
+       SELECT f, f, md5('release' || f), 'success', 'cloud', '1.' || (f % 10) || '.0'
+         FROM generate_series(1, $1::int) f`,
+      [fleets],
+    );
+    await client.query(`UPDATE "application" SET "should_be_running__release" = "id"`);
+    // Two devices in three online; a few are downloading an update so overall_status varies.
+    await client.query(
+      `INSERT INTO "device" (
+         "id", "actor", "uuid", "device_name", "is_of__device_type", "belongs_to__application",
+         "is_online", "api_heartbeat_state", "is_connected_to_vpn", "last_connectivity_event",
+         "is_running__release", "os_version", "os_variant", "supervisor_version", "status",
+         "download_progress", "ip_address", "mac_address", "memory_total", "memory_usage",
+         "cpu_usage", "cpu_temp", "note")
+       SELECT d, $2::int + d, md5('device' || d), 'dev-' || substr(md5('name' || d), 1, 12),
+              a."is_for__device_type", a."id",
+              d % 3 <> 0, CASE WHEN d % 3 <> 0 THEN 'online' ELSE 'offline' END, d % 3 <> 0,
+              now() - make_interval(secs => d % 86400),
+              a."id", 'balenaOS 5.3.' || (d % 20), 'prod', '16.4.' || (d % 7),
+              CASE WHEN d % 50 = 1 THEN 'Downloading' ELSE 'Idle' END,
+              CASE WHEN d % 50 = 1 THEN 40 END,
+              '10.' || (d / 65536) % 256 || '.' || (d / 256) % 256 || '.' || d % 256,
+              lpad(to_hex(d), 12, '0'), 4096, 1000 + d % 2000, d % 100, 40 + d % 30,
+              CASE WHEN d % 10 = 0 THEN 'benchmark device ' || d END
+         FROM generate_series(1, $1::int) d
+         JOIN "application" a ON a."id" = (d - 1) / $3::int + 1`,
+      [devices, deviceActorBase, perFleet],
+    );
+    await client.query(
+      `INSERT INTO "device_tag" ("device", "tag_key", "value")
+       SELECT d, k, k || '-' || (d * (i + 7)) % 97
+         FROM generate_series(1, $1::int) d
+         CROSS JOIN unnest(($2::text[])[1:$3::int]) WITH ORDINALITY AS t(k, i)`,
+      [devices, tagKeys, tagsPerDevice],
+    );
+    const { rows: users } = await client.query<BenchUser>(
+      `INSERT INTO "user" ("id", "actor", "username", "email")
+       VALUES (1, $1::int + 1, 'bench_admin', 'bench_admin@example.com'),
+              (2, $1::int + 2, 'bench_member', 'bench_member@example.com')
+       RETURNING "id" AS "userId", "actor" AS "actorId", "jwt_secret" AS "jwtSecret", "username"`,
+      [userActorBase],
+    );
+    // The administrator reaches every fleet through its organizations (fleet_access, first
+    // branch); the member through direct fleet memberships (second branch).
+    await client.query(
+      `INSERT INTO "organization_membership" ("user", "is_member_of__organization", "organization_membership_role")
+       SELECT 1, o, r."id" FROM generate_series(1, $1::int) o
+         JOIN "organization_membership_role" r ON r."name" = 'administrator'`,
+      [organizations],
+    );
+    await client.query(
+      `INSERT INTO "user_application_membership" ("user", "is_member_of__application", "application_membership_role")
+       SELECT 2, f, r."id" FROM unnest($1::int[]) f
+         JOIN "application_membership_role" r ON r."name" = 'developer'`,
+      [[...options.memberFleets]],
+    );
+    for (const table of sequenceTables) {
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT coalesce(max("id"), 0) + 1 FROM "${table}"), false)`,
+        [`"${table}"`],
+      );
+    }
+    await client.query('COMMIT');
+    const admin = users.find((user) => user.userId === 1);
+    const member = users.find((user) => user.userId === 2);
+    if (!admin || !member) throw new Error('benchmark users were not created');
+
+    await client.query('ANALYZE');
+
+    const { rows: deviceRows } = await client.query<{
+      id: number;
+      uuid: string;
+      fleet: number;
+      online: boolean;
+    }>(
+      `SELECT "id", "uuid", "belongs_to__application" AS "fleet", "is_online" AS "online"
+         FROM "device" ORDER BY "id"`,
+    );
+    const byFleet = new Map<number, SeededFleet>();
+    for (const row of deviceRows) {
+      let fleet = byFleet.get(row.fleet);
+      if (!fleet) {
+        fleet = { id: row.fleet, deviceIds: [], deviceUuids: [], onlineCount: 0 };
+        byFleet.set(row.fleet, fleet);
+      }
+      fleet.deviceIds.push(row.id);
+      fleet.deviceUuids.push(row.uuid);
+      if (row.online) fleet.onlineCount += 1;
+    }
+    const { rows: countRows } = await client.query<{ name: string; n: number }>(
+      `SELECT 'organization' AS name, count(*)::int AS n FROM "organization"
+       UNION ALL SELECT 'application', count(*)::int FROM "application"
+       UNION ALL SELECT 'release', count(*)::int FROM "release"
+       UNION ALL SELECT 'device', count(*)::int FROM "device"
+       UNION ALL SELECT 'device_tag', count(*)::int FROM "device_tag"
+       UNION ALL SELECT 'actor', count(*)::int FROM "actor"
+       UNION ALL SELECT 'user', count(*)::int FROM "user"`,
+    );
+    return {
+      fleets: [...byFleet.values()].sort((a, b) => a.id - b.id),
+      memberFleetIds: [...options.memberFleets],
+      admin,
+      member,
+      counts: Object.fromEntries(countRows.map((row) => [row.name, row.n])),
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+};

@@ -1,0 +1,14 @@
+// `npm run bench`: install what is missing, then run the benchmark (packages/server/bench) from
+// TypeScript sources. The `source` export condition makes @flotilla/shared resolve to its .ts
+// files, so nothing needs building first.
+import { ensureDependencies, run } from './ensure-deps.mjs';
+
+ensureDependencies();
+try {
+  run(
+    'npx tsx --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts',
+  );
+} catch (error) {
+  // The benchmark printed its own diagnostics; keep its exit code without a stack trace.
+  process.exit(typeof error?.status === 'number' ? error.status : 1);
+}
