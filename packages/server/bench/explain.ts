@@ -1,19 +1,20 @@
 import type pg from 'pg';
 import type { Database, Queryable, SqlValue } from '../src/infra/db/database.js';
 
-// Diagnostics for BENCH_EXPLAIN=1: records the statements the engine sends while one scenario
-// runs once, then prints EXPLAIN ANALYZE of each (writes inside a rolled-back transaction).
+// Diagnostics for BENCH_EXPLAIN=1: records the statements each side sends while a scenario runs
+// once, then prints EXPLAIN ANALYZE of each (inside a rolled-back transaction, so writes vanish).
 
 export type Statement = { sql: string; params: readonly SqlValue[] };
 
 export type StatementRecorder = {
-  database: Database;
-  record<T>(work: () => Promise<T>): Promise<{ result: T; statements: Statement[] }>;
+  queryable(target: Queryable): Queryable;
+  database(target: Database): Database;
+  record(work: () => Promise<unknown>): Promise<Statement[]>;
 };
 
-export const createStatementRecorder = (db: Database): StatementRecorder => {
+export const createStatementRecorder = (): StatementRecorder => {
   let sink: Statement[] | undefined;
-  const wrap = (target: Queryable): Queryable => ({
+  const queryable = (target: Queryable): Queryable => ({
     query<Row extends object = Record<string, unknown>>(
       sql: string,
       params: readonly SqlValue[] = [],
@@ -23,22 +24,35 @@ export const createStatementRecorder = (db: Database): StatementRecorder => {
     },
   });
   return {
-    database: {
-      ...db,
-      query: wrap(db).query,
-      transaction: (work) => db.transaction((tx) => work(wrap(tx))),
-    },
+    queryable,
+    database: (target) => ({
+      ...target,
+      query: queryable(target).query,
+      transaction: (work) => target.transaction((tx) => work(queryable(tx))),
+    }),
     async record(work) {
       const statements: Statement[] = [];
       sink = statements;
       try {
-        return { result: await work(), statements };
+        await work();
+        return statements;
       } finally {
         sink = undefined;
       }
     },
   };
 };
+
+// The baseline's pg Pool behind the same small interface the server's database has.
+export const poolQueryable = (pool: pg.Pool): Queryable => ({
+  async query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+  ) {
+    const result = await pool.query<Row>(sql, params as unknown[]);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  },
+});
 
 const explainable = (sql: string): boolean => /^\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\b/i.test(sql);
 
@@ -58,7 +72,7 @@ export const explainStatements = async (
           statement.params as unknown[],
         );
         out.push(
-          `-- ${statement.sql.replace(/\s+/g, ' ').slice(0, 2000)}`,
+          `-- ${statement.sql.replace(/\s+/g, ' ').trim().slice(0, 3000)}`,
           `-- params: ${JSON.stringify(statement.params).slice(0, 300)}`,
           ...rows.map((row) => row['QUERY PLAN']),
           '',

@@ -23,7 +23,7 @@ import { migrate } from '../src/infra/db/migrate.js';
 import { createHookRegistry } from '../src/infra/odata/hooks.js';
 import { v7Model } from '../src/model/v7-model.js';
 import { buildServer } from '../src/server.js';
-import { createStatementRecorder, explainStatements } from './explain.js';
+import { createStatementRecorder, explainStatements, poolQueryable } from './explain.js';
 import { type LoadOptions, runLoad } from './measure.js';
 import { type BenchReport, formatTable, type ScenarioResult, writeReport } from './report.js';
 import { buildScenarios, type BenchEnv, seededRandom } from './scenarios.js';
@@ -35,7 +35,8 @@ const numberFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a non-negative number`);
   return value;
 };
 
@@ -110,7 +111,10 @@ const sessionToken = (ctx: AppContext, user: BenchUser): Promise<string> =>
 
 const gitCommit = (): string => {
   try {
-    return execSync('git rev-parse --short HEAD', { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] })
+    return execSync('git rev-parse --short HEAD', {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .trim();
   } catch {
@@ -145,9 +149,10 @@ const main = async (): Promise<number> => {
       .join(', ')} (and ANALYZEd) in ${seconds(seedMs)}`,
   );
 
-  const recorder = createStatementRecorder(rawDb);
+  // Statement recording costs a closure call per query; only wired in when explaining.
+  const recorder = createStatementRecorder();
   const ctx: AppContext = {
-    db: explain ? recorder.database : rawDb,
+    db: explain ? recorder.database(rawDb) : rawDb,
     config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), loginRateLimitPerMinute: 1000 },
     model: v7Model,
     hooks: createHookRegistry(),
@@ -164,9 +169,12 @@ const main = async (): Promise<number> => {
 
   const env: BenchEnv = {
     baseUrl,
-    pool,
+    sql: explain ? recorder.queryable(poolQueryable(pool)) : poolQueryable(pool),
     seed,
-    tokens: { admin: await sessionToken(ctx, seed.admin), member: await sessionToken(ctx, seed.member) },
+    tokens: {
+      admin: await sessionToken(ctx, seed.admin),
+      member: await sessionToken(ctx, seed.member),
+    },
     random: seededRandom(20_240_611),
   };
   const only = process.env.BENCH_ONLY;
@@ -175,11 +183,14 @@ const main = async (): Promise<number> => {
   // Correctness first: numbers for an engine answering something else would mean nothing.
   const problems: string[] = [];
   for (const scenario of scenarios) {
-    for (const problem of (await scenario.verify?.()) ?? []) problems.push(`${scenario.name}: ${problem}`);
+    for (const problem of (await scenario.verify?.()) ?? [])
+      problems.push(`${scenario.name}: ${problem}`);
   }
   if (problems.length > 0) {
     console.error(`\n${'!'.repeat(100)}`);
-    console.error('!!! ENGINE AND HAND-WRITTEN SQL DISAGREE: the benchmark is not comparing the same work');
+    console.error(
+      '!!! ENGINE AND HAND-WRITTEN SQL DISAGREE: the benchmark is not comparing the same work',
+    );
     for (const problem of problems) console.error(`!!! ${problem}`);
     console.error(`${'!'.repeat(100)}\n`);
     return 1;
@@ -188,13 +199,17 @@ const main = async (): Promise<number> => {
 
   if (explain) {
     for (const scenario of scenarios) {
-      const { statements } = await recorder.record(() => scenario.engine());
-      console.log(`\n===== EXPLAIN ANALYZE: ${scenario.name} =====`);
-      console.log(await explainStatements(pool, statements));
+      for (const side of ['engine', 'sql'] as const) {
+        const statements = await recorder.record(() => scenario[side]());
+        console.log(`\n===== EXPLAIN ANALYZE (${side}): ${scenario.name} =====`);
+        console.log(await explainStatements(pool, statements));
+      }
     }
   }
 
-  const pgVersion = (await pool.query<{ v: string }>('SHOW server_version')).rows[0]?.v ?? '?';
+  const pgVersion =
+    (await pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ??
+    '?';
   console.log(
     `\nMeasuring ${scenarios.length} scenarios: ${load.concurrency} in flight, ` +
       `${seconds(load.warmupMs)} warm-up + ${seconds(load.durationMs)} per side\n`,

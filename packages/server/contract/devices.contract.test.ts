@@ -114,17 +114,22 @@ describe('devices: balena-sdk device model against Flotilla', () => {
       uuid,
     });
 
-    // The new device is in the fleet, of the fleet's device type, registered by the user.
+    // The new device is in the fleet, of the fleet's device type.
     const got = await sdk.models.device.get(uuid, {
-      $select: ['id', 'uuid', 'belongs_to__application', 'is_of__device_type', 'belongs_to__user'],
+      $select: ['id', 'uuid', 'belongs_to__application', 'is_of__device_type'],
     });
     expect(got).toEqual({
       id: registration.id,
       uuid,
       belongs_to__application: { __id: fleet.id },
       is_of__device_type: { __id: deviceTypeId },
-      belongs_to__user: { __id: userId },
     });
+  });
+
+  it('register records the user the SDK names in the body as the device owner', async () => {
+    const registration = await register();
+    const got = await sdk.models.device.get(registration.uuid, { $select: 'belongs_to__user' });
+    expect(got).toEqual({ belongs_to__user: { __id: userId } });
   });
 
   it('a removed registered device loses its api key', async () => {

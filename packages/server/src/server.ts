@@ -8,6 +8,7 @@ import { registerDeviceRegistration } from './features/devices/register-device.j
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolver } from './infra/auth/resolve-actor.js';
 import { createApp } from './infra/http/create-app.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
@@ -16,6 +17,7 @@ import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerOrganizationHooks(ctx.hooks);
   registerFleetHooks(ctx.hooks);
+  registerVariableHooks(ctx.hooks);
 
   const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: ctx.config.logLevel });
   registerHealth(app);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
 import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
+import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
 import { loadConfig } from '../infra/config/config.js';
@@ -62,6 +63,7 @@ export const createODataTestApp = (db: Database): ODataTestApp => {
   const hooks = createHookRegistry();
   registerOrganizationHooks(hooks);
   registerFleetHooks(hooks);
+  registerVariableHooks(hooks);
   const ctx: AppContext = {
     db,
     config: loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }),

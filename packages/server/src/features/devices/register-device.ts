@@ -85,9 +85,12 @@ export const registerDeviceRegistration = (app: FastifyInstance, ctx: AppContext
     try {
       const result = await ctx.db.transaction(async (tx) => {
         const { rows } = await tx.query<{ id: number; actor: number }>(
+          // The owner the client names is kept only when that user has a role on the fleet.
           `INSERT INTO "device" ("uuid", "device_name", "belongs_to__application", "is_of__device_type",
-             "supervisor_version", "os_version", "os_variant", "mac_address")
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING "id", "actor"`,
+             "supervisor_version", "os_version", "os_variant", "mac_address", "belongs_to__user")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+             (SELECT fa."user" FROM "fleet_access" fa WHERE fa."user" = $9 AND fa."application" = $3 LIMIT 1))
+           RETURNING "id", "actor"`,
           [
             body.uuid,
             body.uuid.slice(0, 7),
@@ -97,6 +100,7 @@ export const registerDeviceRegistration = (app: FastifyInstance, ctx: AppContext
             body.os_version ?? null,
             body.os_variant ?? null,
             body.mac_address ?? null,
+            body.user ?? null,
           ],
         );
         const device = rows[0];

@@ -27,6 +27,7 @@ export type AppOptions = {
 };
 
 export const maxUrlLength = 16_384;
+export const defaultBodyLimit = 1_048_576;
 
 const bearerToken = (authorization: string | undefined, query: unknown): string | undefined => {
   if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim();
@@ -46,8 +47,11 @@ const statusOfFastifyError = (error: FastifyError): number =>
 export const createApp = (options: AppOptions): FastifyInstance => {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
-    bodyLimit: options.bodyLimitBytes ?? 1_048_576,
+    bodyLimit: options.bodyLimitBytes ?? defaultBodyLimit,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxUrlLength },
+    // Room for the longest URL we accept plus headers, so an overlong URL gets our clear 400
+    // rather than Node's bare 431.
+    http: { maxHeaderSize: maxUrlLength + 16_384 },
   });
 
   void app.register(cors, {
@@ -110,6 +114,12 @@ export const createApp = (options: AppOptions): FastifyInstance => {
       const status = httpStatusOf[error.code];
       if (status >= 500) request.log.error({ err: error }, error.message);
       return reply.status(status).type('text/plain; charset=utf-8').send(error.message);
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply
+        .status(400)
+        .type('text/plain; charset=utf-8')
+        .send(`Request body larger than ${options.bodyLimitBytes ?? defaultBodyLimit} bytes`);
     }
     const status = statusOfFastifyError(error);
     if (status >= 500) {

@@ -2,7 +2,13 @@ import type { ODataOptions } from '@balena/odata-parser';
 import type { Resource } from '../../model/model-types.js';
 import type { Queryable } from '../db/database.js';
 import { forbidden } from '../errors/api-error.js';
-import { type CompileContext, fromClause, readFilter, type RowScope } from './compile-context.js';
+import {
+  type CompileContext,
+  fromClause,
+  readFilter,
+  resourceOf,
+  type RowScope,
+} from './compile-context.js';
 import { compileFilter } from './compile-filter.js';
 import { keyCondition } from './compile-read.js';
 import type { HookRegistry, Values, WriteContext } from './hooks.js';
@@ -76,6 +82,27 @@ const assertStillPermitted = async (
   if (rows[0]?.n !== ids.length) throw forbidden();
 };
 
+// Every foreign key a client sets must point at a row it may read: checked before writing, so a
+// conflict (409) can never reveal that someone else's row exists.
+const assertReferencesVisible = async (
+  tx: Queryable,
+  makeContext: () => CompileContext,
+  values: ReturnType<typeof writableValues>,
+): Promise<void> => {
+  for (const { field, value } of values.values()) {
+    if (!field.references || value === null) continue;
+    const ctx = makeContext();
+    const target = resourceOf(ctx.model, field.references);
+    const scope: RowScope = { alias: ctx.nextAlias(), resource: target };
+    const idParam = ctx.params.add(value);
+    const { rowCount } = await tx.query(
+      `SELECT 1 FROM ${fromClause(scope)} WHERE ${scope.alias}."id" = ${idParam}::integer AND ${readFilter(ctx, scope)}`,
+      ctx.params.values(),
+    );
+    if (rowCount === 0) throw forbidden();
+  }
+};
+
 type WriteDeps = {
   tx: Queryable;
   hooks: HookRegistry;
@@ -91,7 +118,9 @@ export const createRow = async (
 ): Promise<number> => {
   const ctx = deps.makeContext();
   requirePermission(ctx, { alias: '"x"', resource }, 'create');
-  const values = plainValues(writableValues(resource, body, 'create'));
+  const validated = writableValues(resource, body, 'create');
+  await assertReferencesVisible(deps.tx, deps.makeContext, validated);
+  const values = plainValues(validated);
   for (const hooks of deps.hooks.of(resource.name))
     await hooks.beforeCreate?.(deps.writeContext, values);
   const columns = Object.keys(values);
@@ -122,6 +151,7 @@ export const updateRows = async (
   const validated = writableValues(resource, body, 'update');
   const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'update');
   if (ids.length === 0) return ids;
+  await assertReferencesVisible(deps.tx, deps.makeContext, validated);
   const values = plainValues(validated);
   for (const hooks of deps.hooks.of(resource.name))
     await hooks.beforeUpdate?.(deps.writeContext, ids, values);
