@@ -7,7 +7,13 @@ import {
   resourceOf,
   type RowScope,
 } from './compile-context.js';
-import { bindOperand, isBindReference, listBind, type SqlOperand } from './odata-values.js';
+import {
+  bindOperand,
+  isBindReference,
+  listBind,
+  listArray,
+  type SqlOperand,
+} from './odata-values.js';
 import { quoteIdentifier } from './sql-params.js';
 
 // Lambda variables in scope (e.g. `a` in `belongs_to__application/any(a: a/slug eq 'x')`).
@@ -271,6 +277,9 @@ export const compileFilter = (
   if (op === 'eqany' || op === 'in') {
     const left = operand(ctx, from, args[0], variables);
     if (!isBindReference(args[1])) throw badRequest("'in' expects a list of values");
+    // One array parameter plans far faster than hundreds of scalars (the SDK sends 200 ids).
+    const array = listArray(ctx, args[1]);
+    if (array) return `(${left.sql} = ANY(${ctx.params.add(array.values)}::${array.type}[]))`;
     const values = listBind(ctx, args[1]);
     if (values.length === 0) return 'false';
     return `(${left.sql} IN (${values.map((value) => value.sql).join(', ')}))`;

@@ -165,12 +165,19 @@ export const collectionSql = (ctx: CompileContext, collection: Collection): stri
 
   const conditions = [...collection.conditions, readFilter(ctx, scope)];
   if (options.$filter !== undefined) conditions.push(compileFilter(ctx, scope, options.$filter));
-  let sql = `SELECT ${columns.join(', ')} FROM ${fromClause(scope)} WHERE ${conditions.join(' AND ')}`;
-  if (options.$orderby) sql += ` ORDER BY ${orderBySql(ctx, scope, options.$orderby)}`;
-  if (options.$top !== undefined) sql += ` LIMIT ${nonNegativeInteger(ctx, options.$top, '$top')}`;
-  if (options.$skip !== undefined)
-    sql += ` OFFSET ${nonNegativeInteger(ctx, options.$skip, '$skip')}`;
-  return sql;
+  const where = `WHERE ${conditions.join(' AND ')}`;
+  const orderBy = options.$orderby ? ` ORDER BY ${orderBySql(ctx, scope, options.$orderby)}` : '';
+  let page = '';
+  if (options.$top !== undefined) page += ` LIMIT ${nonNegativeInteger(ctx, options.$top, '$top')}`;
+  if (options.$skip !== undefined) {
+    page += ` OFFSET ${nonNegativeInteger(ctx, options.$skip, '$skip')}`;
+  }
+  const select = `SELECT ${columns.join(', ')}`;
+  if (!page) return `${select} FROM ${fromClause(scope)} ${where}${orderBy}`;
+  // Pick the page first, then compute expansions and computed fields for its rows only
+  // (PostgreSQL would otherwise evaluate them for every skipped row as well).
+  const pageRows = `(SELECT ${scope.alias}.* FROM ${fromClause(scope)} ${where}${orderBy}${page})`;
+  return `${select} FROM ${pageRows} ${scope.alias}${orderBy}`;
 };
 
 const checkOptions = (options: ODataOptions): void => {

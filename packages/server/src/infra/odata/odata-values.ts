@@ -59,3 +59,24 @@ export const listBind = (ctx: CompileContext, reference: BindReference): SqlOper
     return literalOperand(ctx, [item[0], item[1]]);
   });
 };
+
+// A list literal of only whole numbers or only strings, as one array parameter's values.
+export const listArray = (
+  ctx: CompileContext,
+  reference: BindReference,
+): { type: 'bigint' | 'text'; values: (number | string)[] } | undefined => {
+  const [type, items] = bindOf(ctx, reference);
+  if (type !== 'List' || !Array.isArray(items) || items.length === 0) return undefined;
+  const pairs = items.map((item: unknown) => (Array.isArray(item) ? item : []));
+  if (
+    pairs.every(
+      ([kind, value]) => (kind === 'Real' || kind === 'Integer') && Number.isSafeInteger(value),
+    )
+  ) {
+    return { type: 'bigint', values: pairs.map(([, value]) => Number(value)) };
+  }
+  if (pairs.every(([kind, value]) => kind === 'Text' && typeof value === 'string')) {
+    return { type: 'text', values: pairs.map(([, value]) => String(value)) };
+  }
+  return undefined;
+};
