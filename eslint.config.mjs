@@ -1,9 +1,23 @@
 import js from '@eslint/js';
-import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// Dependency direction: shared ← sdk ← web (and agent); shared ← server.
+const forbid = (...packages) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: packages.map((name) => ({
+        group: [`@flotilla/${name}`, `@flotilla/${name}/*`],
+        message: 'Breaks the dependency direction (docs/ARCHITECTURE.md).',
+      })),
+    },
+  ],
+});
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -21,15 +35,23 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['packages/shared/**/*.ts'], rules: forbid('sdk', 'server', 'web', 'agent') },
+  { files: ['packages/sdk/**/*.ts'], rules: forbid('server', 'web', 'agent') },
+  { files: ['packages/server/**/*.ts'], rules: forbid('sdk', 'web', 'agent') },
   {
-    // shared must not import any other workspace package (dependency direction).
-    files: ['packages/shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['@flotilla/*'] }],
-    },
+    files: ['packages/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules, ...forbid('server', 'agent') },
   },
   {
-    files: ['**/*.config.ts', '**/*.config.mjs', 'eslint.config.mjs'],
+    // Tools' configuration files must default-export their config.
+    files: [
+      '**/*.config.ts',
+      '**/*.config.mjs',
+      'eslint.config.mjs',
+      'packages/web/vite.config.ts',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -12,7 +12,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
         },
       },
@@ -32,10 +32,23 @@ export default defineConfig({
         ssr,
         test: {
           name: 'contract',
-          include: ['packages/server/contract/**/*.test.ts'],
+          include: ['packages/server/contract/**/*.test.ts', 'packages/e2e/api/**/*.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        resolve,
+        ssr,
+        test: {
+          name: 'browser',
+          include: ['packages/e2e/tests/**/*.e2e.test.ts'],
+          globalSetup: ['packages/e2e/support/server-global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One Chromium at a time on a 2-core machine.
           fileParallelism: false,
         },
       },

@@ -1,9 +1,13 @@
-// `npm test`: install what is missing, then type-check, lint and run every test project
-// (unit, integration against a real PostgreSQL, and the balena-sdk contract tests).
+// `npm test`: install what is missing (npm packages, Debian's chromium), type-check, lint, build
+// the console (which enforces its size budget), then run every test project: unit, integration
+// against a real PostgreSQL, the balena-sdk contract tests and the browser tests.
+import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
-run('npx tsc -b packages/server packages/server/tsconfig.test.json');
+ensureChromium();
+run('npm run typecheck');
 run('npx eslint . --max-warnings 0');
 run('npx prettier --check .');
+run('npm run build');
 run('npx vitest run');

@@ -4,6 +4,7 @@ import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
+import { registerConsole } from './features/console/register-console.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -27,5 +28,6 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
   registerODataRoutes(app, ctx);
+  registerConsole(app);
   return app;
 };

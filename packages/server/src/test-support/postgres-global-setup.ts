@@ -6,15 +6,6 @@ import { startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
 import { openDatabase } from '../infra/db/database.js';
 import { migrate } from '../infra/db/migrate.js';
 
-// Declaration merging only works with an interface, hence the lint exception.
-declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
-  export interface ProvidedContext {
-    postgresAdminUrl: string;
-    postgresTemplate: string;
-  }
-}
-
 const templateName = 'flotilla_test_template';
 
 // One PostgreSQL for the whole run: DATABASE_URL when given (CI's second pass runs against

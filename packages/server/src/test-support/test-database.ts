@@ -3,6 +3,15 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../infra/db/database.js';
 
+// Declaration merging only works with an interface, hence the lint exception.
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  export interface ProvidedContext {
+    postgresAdminUrl: string;
+    postgresTemplate: string;
+  }
+}
+
 // A fresh, migrated database for one test file (cloned from the run's template).
 export const createTestDatabase = async (): Promise<Database> => {
   const adminUrl = inject('postgresAdminUrl');

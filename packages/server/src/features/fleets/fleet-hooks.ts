@@ -1,20 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { fleetNameLength } from '@flotilla/shared/constants/limits';
+import { applicationClasses, fleetNameProblem } from '@flotilla/shared/fleets/fleet-name';
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry, WriteContext } from '../../infra/odata/hooks.js';
-
-export const applicationClasses = ['fleet', 'app', 'block'] as const;
-
-// Seed 001 section 5: 4 to 100 characters, a letter or digit first, then letters, digits, _ or -.
-export const fleetNameProblem = (name: string): string | undefined => {
-  if (name.length === 0) return 'name required';
-  if (name.length < fleetNameLength.min) return `at least ${fleetNameLength.min} characters`;
-  if (name.length > fleetNameLength.max) return `maximum ${fleetNameLength.max} characters`;
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) {
-    return 'must start with a letter or digit and contain only letters, digits, underscores or hyphens';
-  }
-  return undefined;
-};
 
 export const newUuid = (): string => randomBytes(16).toString('hex');
 

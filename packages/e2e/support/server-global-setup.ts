@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defaultConsoleDir } from '@flotilla/server/features/console/register-console';
+import { loadConfig } from '@flotilla/server/infra/config/config';
+import { startServer } from '@flotilla/server/start-server';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminEmail: string;
+    adminPassword: string;
+  }
+}
+
+const adminEmail = 'admin@e2e.flotilla.test';
+const adminPassword = 'e2e-admin-password-1';
+
+// The whole product as a user gets it: the built console and the API on one port, on a throwaway
+// embedded PostgreSQL.
+export const setup = async (project: TestProject): Promise<() => Promise<void>> => {
+  if (!existsSync(path.join(defaultConsoleDir, 'index.html'))) {
+    throw new Error(
+      'The console is not built: run `npm run build` (npm test does) before the browser tests.',
+    );
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-e2e-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FLOTILLA_DATA_DIR: dataDir,
+    FLOTILLA_ADMIN_EMAIL: adminEmail,
+    FLOTILLA_ADMIN_PASSWORD: adminPassword,
+    FLOTILLA_LOG_LEVEL: 'warn',
+  });
+  const server = await startServer(config, () => undefined);
+  project.provide('baseUrl', server.url);
+  project.provide('adminEmail', adminEmail);
+  project.provide('adminPassword', adminPassword);
+  return async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+};

@@ -1,0 +1,61 @@
+import type { RequestFn } from './request.js';
+
+// GET /config: public settings of the installation.
+export type PublicConfig = {
+  deployment: string | null;
+  // Base of the public device URLs.
+  deviceUrlsBase: string;
+  signupCodeRequired: boolean;
+  supportedSocialProviders: string[];
+};
+
+// One option of the OS image configuration form (device-type.json `options`).
+export type DeviceTypeOption = {
+  name: string;
+  message: string;
+  type?: string;
+  default?: string | number | boolean;
+  min?: number;
+  max?: number;
+  hidden?: boolean;
+  choices?: Array<string | number>;
+  choicesLabels?: Record<string, string>;
+  when?: Record<string, string | number | boolean>;
+  isGroup?: boolean;
+  isCollapsible?: boolean;
+  collapsed?: boolean;
+  options?: DeviceTypeOption[];
+};
+
+// GET /device-types/v1: one device-type.json manifest per device type.
+export type DeviceTypeManifest = {
+  slug: string;
+  name: string;
+  aliases: string[];
+  arch: string;
+  state?: string;
+  private?: boolean;
+  isDependent?: boolean;
+  options?: DeviceTypeOption[];
+  initialization?: {
+    options?: DeviceTypeOption[];
+    operations?: Array<{ command: string }>;
+  };
+  yocto: {
+    machine?: string;
+    image?: string;
+    fstype?: string;
+    deployArtifact: string;
+    compressed?: boolean;
+    archive?: boolean;
+  };
+};
+
+// Public: sent without the token, as balena's SDK does (an expired token would turn it into a
+// 401).
+export const fetchPublicConfig = (request: RequestFn): Promise<PublicConfig> =>
+  request<PublicConfig>({ path: '/config', auth: false });
+
+// Sent with the token: private device types are listed for those who may see them.
+export const fetchDeviceTypes = (request: RequestFn): Promise<DeviceTypeManifest[]> =>
+  request<DeviceTypeManifest[]>({ path: '/device-types/v1' });

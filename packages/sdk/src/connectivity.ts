@@ -1,0 +1,146 @@
+import type { Clock, TimerHandle } from './clock.js';
+
+export type ConnectivityState = { lost: boolean; failures: number };
+
+export type ConnectivityListener = (state: ConnectivityState) => void;
+
+export type Connectivity = {
+  getState(): ConnectivityState;
+  subscribe(listener: ConnectivityListener): () => void;
+  // Ping now instead of waiting for the next scheduled retry.
+  retryNow(): void;
+  // Listens for the browser coming back online; returns the stop function, which also cancels a
+  // scheduled retry.
+  start(): () => void;
+};
+
+export type ConnectivityController = Connectivity & {
+  // A request got no answer: start pinging unless already doing so.
+  reportFailure(): void;
+  // The server answered something: the connection is back.
+  reportSuccess(): void;
+  // Holds a GET that failed for lack of network until the connection is back, then resends it.
+  enqueue<T>(resend: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+};
+
+// Seed 000 sections 4 and 9: retry after 200 ms x min(failures, 10); lost at 3 failures.
+export const pingRetryStepMs = 200;
+export const pingRetryMaxSteps = 10;
+export const lostAfterFailures = 3;
+
+// `ping` resolves when the server answered and rejects when it could not be reached.
+export const createConnectivity = (
+  clock: Clock,
+  ping: () => Promise<void>,
+): ConnectivityController => {
+  let state: ConnectivityState = { lost: false, failures: 0 };
+  let checking = false;
+  let pinging = false;
+  let timer: TimerHandle | null = null;
+  // Bumped on recovery and on stop so that the answer of a ping sent before is ignored.
+  let generation = 0;
+  const listeners = new Set<ConnectivityListener>();
+  const queue = new Set<() => void>();
+
+  const setState = (next: ConnectivityState) => {
+    if (next.lost === state.lost && next.failures === state.failures) return;
+    state = next;
+    for (const listener of [...listeners]) listener(state);
+  };
+
+  const cancelTimer = () => {
+    if (timer !== null) clock.clearTimer(timer);
+    timer = null;
+  };
+
+  const recover = () => {
+    if (!checking && queue.size === 0 && state.failures === 0 && !state.lost) return;
+    generation += 1;
+    checking = false;
+    pinging = false;
+    cancelTimer();
+    setState({ lost: false, failures: 0 });
+    const resends = [...queue];
+    queue.clear();
+    for (const resend of resends) resend();
+  };
+
+  const runPing = () => {
+    timer = null;
+    pinging = true;
+    const sentIn = generation;
+    ping().then(
+      () => {
+        if (sentIn === generation) recover();
+      },
+      () => {
+        if (sentIn !== generation) return;
+        pinging = false;
+        const failures = state.failures + 1;
+        setState({ lost: state.lost || failures >= lostAfterFailures, failures });
+        timer = clock.setTimer(runPing, pingRetryStepMs * Math.min(failures, pingRetryMaxSteps));
+      },
+    );
+  };
+
+  const check = () => {
+    if (checking) return;
+    checking = true;
+    runPing();
+  };
+
+  const retryNow = () => {
+    if (!checking) {
+      check();
+      return;
+    }
+    if (pinging) return;
+    cancelTimer();
+    runPing();
+  };
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    retryNow,
+    start() {
+      const target = typeof window === 'undefined' ? null : window;
+      target?.addEventListener('online', retryNow);
+      return () => {
+        target?.removeEventListener('online', retryNow);
+        // Queued requests stay queued; the next failure or success picks them up.
+        generation += 1;
+        cancelTimer();
+        checking = false;
+        pinging = false;
+      };
+    },
+    reportFailure: check,
+    reportSuccess: recover,
+    enqueue(resend, signal) {
+      return new Promise((resolve, reject) => {
+        const onAbort = () => {
+          queue.delete(send);
+          reject(signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
+        };
+        const send = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resend().then(resolve, reject);
+        };
+        if (signal?.aborted) {
+          onAbort();
+          return;
+        }
+        queue.add(send);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        // The failure that queued this may have been the last one before recovery.
+        if (!checking) check();
+      });
+    },
+  };
+};

@@ -1,0 +1,164 @@
+import { errorTextCap } from '@flotilla/shared/constants/limits';
+import type { ErrorCode } from '@flotilla/shared/errors/error-codes';
+import { htmlErrorText, looksLikeHtml } from './html-text.js';
+
+// The shared code for an HTTP status (the server maps each code to a status exactly once; this
+// is the way back). "forbidden" comes back as 401 from balena-compatible servers, so only an
+// explicit 403 yields it.
+export const errorCodeOfStatus = (status: number): ErrorCode => {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 423:
+      return 'locked';
+    case 429:
+      return 'rate_limited';
+    case 501:
+      return 'not_implemented';
+    case 503:
+      return 'device_offline';
+    default:
+      return status >= 500 ? 'internal' : 'bad_request';
+  }
+};
+
+export type ApiErrorInit = {
+  status: number;
+  // The response body as received (text).
+  body: string;
+  // The readable error text taken from the body (see messageOfErrorBody).
+  message: string;
+  retryAfterSeconds?: number;
+  method: string;
+  path: string;
+  // Whether the request carried a token: a 401 without one means "not logged in".
+  sentToken: boolean;
+};
+
+// An HTTP answer with status >= 400.
+export class FlotillaApiError extends Error {
+  readonly status: number;
+  readonly body: string;
+  readonly retryAfterSeconds?: number;
+  readonly code: ErrorCode;
+  readonly method: string;
+  readonly path: string;
+  readonly sentToken: boolean;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.name = 'FlotillaApiError';
+    this.status = init.status;
+    this.body = init.body;
+    if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    this.code = errorCodeOfStatus(init.status);
+    this.method = init.method;
+    this.path = init.path;
+    this.sentToken = init.sentToken;
+  }
+}
+
+export type NetworkFailure = 'network' | 'timeout';
+
+// No HTTP answer at all: the server could not be reached or did not answer in time.
+export class FlotillaNetworkError extends Error {
+  readonly kind: NetworkFailure;
+
+  constructor(kind: NetworkFailure, options: { cause?: unknown } = {}) {
+    super(kind === 'timeout' ? 'The server did not answer in time' : 'Could not reach the server');
+    this.name = 'FlotillaNetworkError';
+    this.kind = kind;
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+export type SessionFailure = 'not-logged-in' | 'expired' | 'malformed';
+
+const sessionMessages: Record<SessionFailure, string> = {
+  'not-logged-in': 'You have to log in',
+  expired: 'Your authentication token has expired',
+  malformed: 'Malformed token',
+};
+
+// A session problem detected on the client, before or instead of a request.
+export class FlotillaSessionError extends Error {
+  readonly reason: SessionFailure;
+
+  constructor(reason: SessionFailure) {
+    super(sessionMessages[reason]);
+    this.name = 'FlotillaSessionError';
+    this.reason = reason;
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// Where balena-compatible servers put the error text: body.error.text, else body.message, else
+// body.error when it is a string, else the body itself (HTML pages reduced to their text).
+export const messageOfErrorBody = (parsed: unknown, raw: string): string => {
+  let message = raw;
+  if (typeof parsed === 'string') message = parsed;
+  else if (isRecord(parsed)) {
+    const { error } = parsed;
+    if (isRecord(error) && typeof error.text === 'string') message = error.text;
+    else if (typeof parsed.message === 'string') message = parsed.message;
+    else if (typeof error === 'string') message = error;
+  }
+  return looksLikeHtml(message) ? htmlErrorText(message) : message.trim();
+};
+
+const fallbackText = 'An error has occurred';
+
+// Server texts that are already one of the console's messages (seed 000 section 8.2).
+const verbatimMessages = [
+  /^Your session has expired$/,
+  /^Malformed token$/,
+  /^Invalid login credentials$/,
+  /^Invalid parameter: .* is not a valid value for parameter '.*'$/s,
+  /^Key not found/,
+  /^Role .+ not found$/,
+  /^Invalid device type: /,
+  /^Discontinued device type: /,
+];
+
+const apiErrorText = (error: FlotillaApiError, message: string): string => {
+  if (error.status === 429) return 'Too Many Requests. Try again later';
+  if (error.status === 401) {
+    if (error.path.startsWith('/login_')) return 'Invalid login credentials';
+    if (!error.sentToken) return 'You have to log in';
+    if (message === 'The token expired') return sessionMessages.expired;
+  }
+  if (verbatimMessages.some((pattern) => pattern.test(message))) return message;
+  return `Request error: ${message === '' ? String(error.status) : message}`;
+};
+
+const rawMessageOf = (error: unknown): string | undefined => {
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return error.message;
+  if (isRecord(error) && typeof error.message === 'string') return error.message;
+  return undefined;
+};
+
+const cap = (text: string): string =>
+  text.length > errorTextCap ? `${text.slice(0, errorTextCap - 1)}…` : text;
+
+// The text the console shows for an error (seed 000 section 8.1): known SDK and HTTP situations
+// get their fixed message, other texts are trimmed, HTML reduced to its error text and capped at
+// 500 characters. "skip" means show nothing (null); anything unreadable gets the generic message.
+export const errorText = (error: unknown): string | null => {
+  const raw = rawMessageOf(error);
+  if (raw === undefined) return fallbackText;
+  const message = looksLikeHtml(raw) ? htmlErrorText(raw) : raw.trim();
+  if (message === 'skip') return null;
+  if (error instanceof FlotillaApiError) return cap(apiErrorText(error, message));
+  return message === '' ? fallbackText : cap(message);
+};

@@ -1,0 +1,59 @@
+import type { Application } from './application.js';
+import type { Device } from './device.js';
+import type { DateTime, JsonObject, OptionalToOne, ToOne } from './field-types.js';
+import type { User } from './user.js';
+
+export type ReleasePhase = 'next' | 'current' | 'sunset' | 'end-of-life';
+
+// v7 release.
+export type Release = {
+  id: number;
+  created_at: DateTime;
+  belongs_to__application: ToOne<Application>;
+  commit: string;
+  composition: JsonObject | null;
+  status: string;
+  source: string;
+  build_log: string | null;
+  is_invalidated: boolean;
+  start_timestamp: DateTime;
+  end_timestamp: DateTime | null;
+  update_timestamp: DateTime;
+  release_version: string | null;
+  contract: JsonObject | null;
+  is_passing_tests: boolean;
+  is_finalized_at__date: DateTime | null;
+  phase: ReleasePhase | null;
+  is_final: boolean;
+  semver: string;
+  semver_major: number;
+  semver_minor: number;
+  semver_patch: number;
+  semver_prerelease: string;
+  semver_build: string;
+  variant: string;
+  revision: number | null;
+  raw_version: string;
+  version: JsonObject;
+  known_issue_list: string | null;
+  note: string | null;
+  invalidation_reason: string | null;
+  is_created_by__user: OptionalToOne<User>;
+  // Reverse navigations, present only when expanded.
+  is_running_on__device?: Device[];
+  should_be_running_on__application?: Application[];
+};
+
+// What the console may change on a release.
+export type ReleaseWrite = {
+  note: string | null;
+  known_issue_list: string | null;
+  is_invalidated: boolean;
+  invalidation_reason: string | null;
+  is_passing_tests: boolean;
+  release_version: string | null;
+  is_final: boolean;
+  semver: string;
+  variant: string;
+  phase: ReleasePhase | null;
+};

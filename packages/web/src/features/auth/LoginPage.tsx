@@ -1,0 +1,84 @@
+import { errorText } from '@flotilla/sdk/errors';
+import GitHubIcon from '@mui/icons-material/GitHub';
+import GoogleIcon from '@mui/icons-material/Google';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AuthFrame } from './AuthFrame.js';
+
+export const LoginPage = () => {
+  usePageTitle('Log in');
+  const client = useClient();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useMutation({
+    mutationFn: () => client.auth.login({ email: email.trim(), password }),
+  });
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    login.mutate();
+  };
+  return (
+    <AuthFrame title="Log in" subtitle="Your first 10 devices are always free.">
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={2}>
+          {login.isError ? (
+            <Alert severity="error">{errorText(login.error) ?? 'Could not log in'}</Alert>
+          ) : null}
+          <TextField
+            label="E-mail"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+            autoFocus
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={login.isPending || !email || !password}
+          >
+            {login.isPending ? 'Logging in…' : 'Log in'}
+          </Button>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
+            <Link component={RouterLink} to="/password-reset">
+              Forgot password?
+            </Link>
+            <Link component={RouterLink} to="/signup">
+              Sign up
+            </Link>
+          </Box>
+          <Divider>or</Divider>
+          <Button variant="outlined" startIcon={<GitHubIcon />} href="/auth/github">
+            Log in with GitHub
+          </Button>
+          <Button variant="outlined" startIcon={<GoogleIcon />} href="/auth/google">
+            Log in with Google
+          </Button>
+          <Link component={RouterLink} to="/saml" sx={{ textAlign: 'center' }}>
+            Log in with enterprise SSO
+          </Link>
+        </Stack>
+      </Box>
+    </AuthFrame>
+  );
+};

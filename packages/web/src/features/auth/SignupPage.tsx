@@ -1,0 +1,94 @@
+import { emailProblem, passwordProblem } from '@flotilla/shared/auth/credentials';
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AuthFrame } from './AuthFrame.js';
+import { captchaResponse } from './captcha.js';
+
+export const SignupPage = () => {
+  usePageTitle('Sign up');
+  const client = useClient();
+  const [email, setEmail] = useState(() => {
+    // An e-mail in the query is used only when it looks like an address (seed 000 section 5).
+    const fromQuery = new URLSearchParams(window.location.search).get('email') ?? '';
+    return emailProblem(fromQuery) ? '' : fromQuery;
+  });
+  const [password, setPassword] = useState('');
+  const [newsletter, setNewsletter] = useState(true);
+  const [touched, setTouched] = useState(false);
+  const signup = useMutation({
+    mutationFn: async () =>
+      client.auth.register({
+        email: email.trim(),
+        password,
+        captchaResponse: await captchaResponse(),
+        hasDisabledNewsletter: !newsletter,
+      }),
+  });
+  const emailError = touched ? emailProblem(email) : undefined;
+  const passwordError = touched ? passwordProblem(password) : undefined;
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    setTouched(true);
+    if (emailProblem(email) || passwordProblem(password)) return;
+    signup.mutate();
+  };
+  return (
+    <AuthFrame title="Create your account" subtitle="Your first 10 devices are always free.">
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={2}>
+          {signup.isError ? (
+            <Alert severity="error">{errorText(signup.error) ?? 'Could not sign up'}</Alert>
+          ) : null}
+          <TextField
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={Boolean(emailError)}
+            helperText={emailError}
+            required
+            autoFocus
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={Boolean(passwordError)}
+            helperText={passwordError ?? '8 to 64 characters'}
+            required
+          />
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={newsletter}
+                onChange={(event) => setNewsletter(event.target.checked)}
+              />
+            }
+            label="Send me product news"
+          />
+          <Button type="submit" variant="contained" size="large" disabled={signup.isPending}>
+            {signup.isPending ? 'Creating account…' : 'Sign up'}
+          </Button>
+          <Link component={RouterLink} to="/login" sx={{ textAlign: 'center' }}>
+            Already have an account? Log in
+          </Link>
+        </Stack>
+      </Box>
+    </AuthFrame>
+  );
+};

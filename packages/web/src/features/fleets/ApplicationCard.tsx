@@ -1,0 +1,105 @@
+import PushPinIcon from '@mui/icons-material/PushPin';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import type { ApplicationListItem, DeviceStatus } from './application-queries.js';
+import { deviceStatuses } from './application-queries.js';
+import { applicationPath } from './class-names.js';
+
+export const statusLabels: Record<DeviceStatus, string> = {
+  operational: 'Online',
+  updating: 'Updating',
+  configuring: 'Configuring',
+  'post-provisioning': 'Post-provisioning',
+  'reduced-functionality': 'Reduced functionality',
+  disconnected: 'Offline',
+  inactive: 'Inactive',
+};
+
+export const statusColors: Record<
+  DeviceStatus,
+  'success' | 'info' | 'warning' | 'error' | 'default'
+> = {
+  operational: 'success',
+  updating: 'info',
+  configuring: 'info',
+  'post-provisioning': 'info',
+  'reduced-functionality': 'warning',
+  disconnected: 'error',
+  inactive: 'default',
+};
+
+export const ApplicationCard = ({
+  application,
+  counts,
+}: {
+  application: ApplicationListItem;
+  counts: Record<DeviceStatus, number> | undefined;
+}) => {
+  const release = application.should_be_running__release[0];
+  const deviceType = application.is_for__device_type[0];
+  const organization = application.organization[0];
+  return (
+    <Card sx={{ height: 324, display: 'flex' }}>
+      <CardActionArea
+        component={RouterLink}
+        to={applicationPath(application.is_of__class, application.id)}
+        sx={{
+          p: 2.5,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'stretch',
+          justifyContent: 'flex-start',
+        }}
+      >
+        <Typography variant="h3" noWrap title={application.app_name}>
+          {application.app_name}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" noWrap>
+          {organization?.name ?? ''} · {deviceType?.name ?? 'Unknown device type'}
+        </Typography>
+        <Box sx={{ mt: 3 }}>
+          <Typography variant="overline" color="text.secondary">
+            Devices
+          </Typography>
+          <Typography variant="h2" component="p" aria-label={`${application.owns__device} devices`}>
+            {application.owns__device}
+          </Typography>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75, mt: 1 }}>
+            {deviceStatuses
+              .filter((status) => (counts?.[status] ?? 0) > 0)
+              .map((status) => (
+                <Chip
+                  key={status}
+                  size="small"
+                  color={statusColors[status]}
+                  variant="outlined"
+                  label={`${counts?.[status] ?? 0} ${statusLabels[status]}`}
+                />
+              ))}
+          </Stack>
+        </Box>
+        <Box sx={{ mt: 'auto' }}>
+          <Typography variant="overline" color="text.secondary">
+            Release
+          </Typography>
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+            {release && !application.should_track_latest_release ? (
+              <Tooltip title="Pinned to this release">
+                <PushPinIcon fontSize="small" color="action" aria-label="Pinned" />
+              </Tooltip>
+            ) : null}
+            <Typography variant="body2" sx={{ fontFamily: 'monospace' }} noWrap>
+              {release ? (release.raw_version ?? release.commit.slice(0, 7)) : 'No release'}
+            </Typography>
+          </Stack>
+        </Box>
+      </CardActionArea>
+    </Card>
+  );
+};

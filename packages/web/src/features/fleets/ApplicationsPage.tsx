@@ -1,0 +1,106 @@
+import { errorText } from '@flotilla/sdk/errors';
+import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+import AddIcon from '@mui/icons-material/Add';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useClient } from '../../app/client.js';
+import { fleetListPolling } from '../../ui/polling.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { ApplicationCard } from './ApplicationCard.js';
+import { fetchApplications, fetchStatusCounts } from './application-queries.js';
+import { classLabels } from './class-names.js';
+import { CreateApplicationDialog } from './CreateApplicationDialog.js';
+
+const grid = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(370px, 100%), 370px))',
+} as const;
+
+const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
+  const labels = classLabels[className];
+  usePageTitle(labels.many);
+  const client = useClient();
+  const [creating, setCreating] = useState(false);
+  const applications = useQuery({
+    queryKey: ['applications', className],
+    queryFn: () => fetchApplications(client, className),
+    ...fleetListPolling(),
+  });
+  const counts = useQuery({
+    queryKey: ['applications', className, 'status-counts'],
+    queryFn: () => fetchStatusCounts(client, className),
+    ...fleetListPolling(),
+  });
+  const create = (
+    <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+      Create {labels.one.toLowerCase()}
+    </Button>
+  );
+  return (
+    <Box>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 3 }}>
+        <Typography variant="h1">{labels.many}</Typography>
+        {applications.data?.length ? create : null}
+      </Stack>
+      {applications.isPending ? (
+        <Box sx={grid} aria-busy="true" aria-label={`Loading ${labels.many.toLowerCase()}`}>
+          {[0, 1, 2].map((index) => (
+            <Skeleton key={index} variant="rounded" height={324} />
+          ))}
+        </Box>
+      ) : applications.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void applications.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {errorText(applications.error) ?? `Could not load the ${labels.many.toLowerCase()}`}
+        </Alert>
+      ) : applications.data.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 6, textAlign: 'center' }}>
+          <Typography variant="h2" gutterBottom>
+            No {labels.many.toLowerCase()} yet
+          </Typography>
+          <Typography color="text.secondary" sx={{ mb: 3 }}>
+            {className === 'fleet'
+              ? 'A fleet groups devices that run the same software. Create one to add your first device.'
+              : `Create your first ${labels.one.toLowerCase()} to get started.`}
+          </Typography>
+          {create}
+        </Paper>
+      ) : (
+        <Box sx={grid}>
+          {applications.data.map((application) => (
+            <ApplicationCard
+              key={application.id}
+              application={application}
+              counts={counts.data?.get(application.id)}
+            />
+          ))}
+        </Box>
+      )}
+      {creating ? (
+        <CreateApplicationDialog
+          className={className}
+          existingNames={applications.data?.map((application) => application.app_name) ?? []}
+          onClose={() => setCreating(false)}
+        />
+      ) : null}
+    </Box>
+  );
+};
+
+export const FleetsPage = () => <ApplicationsList className="fleet" />;
+export const AppsPage = () => <ApplicationsList className="app" />;
+export const BlocksPage = () => <ApplicationsList className="block" />;

@@ -1,0 +1,103 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+
+// The seven overall device statuses, in the order the cards show them (seed 001 section 3).
+export const deviceStatuses = [
+  'operational',
+  'updating',
+  'configuring',
+  'post-provisioning',
+  'reduced-functionality',
+  'disconnected',
+  'inactive',
+] as const;
+export type DeviceStatus = (typeof deviceStatuses)[number];
+
+export type ApplicationListItem = {
+  id: number;
+  app_name: string;
+  slug: string;
+  is_of__class: ApplicationClass;
+  created_at: string;
+  should_track_latest_release: boolean;
+  organization: { id: number; name: string; handle: string }[];
+  is_for__device_type: { slug: string; name: string }[];
+  should_be_running__release: { id: number; commit: string; raw_version: string | null }[];
+  owns__device: number;
+};
+
+const accessible = { $any: { $alias: 'dau', $expr: { 1: 1 } } };
+
+// The applications of one class the user can access (optionally in one organization).
+export const fetchApplications = (
+  client: FlotillaClient,
+  className: ApplicationClass,
+  organizationHandle?: string,
+): Promise<ApplicationListItem[]> =>
+  client.pine.get({
+    resource: 'application',
+    options: {
+      $select: [
+        'id',
+        'app_name',
+        'slug',
+        'is_of__class',
+        'created_at',
+        'should_track_latest_release',
+      ],
+      $filter: {
+        is_of__class: className,
+        is_directly_accessible_by__user: accessible,
+        ...(organizationHandle
+          ? {
+              organization: { $any: { $alias: 'o', $expr: { o: { handle: organizationHandle } } } },
+            }
+          : {}),
+      },
+      $expand: {
+        organization: { $select: ['id', 'name', 'handle'] },
+        is_for__device_type: { $select: ['slug', 'name'] },
+        should_be_running__release: { $select: ['id', 'commit', 'raw_version'] },
+        owns__device: { $count: {} },
+      },
+      $orderby: { app_name: 'asc' },
+    },
+  }) as Promise<ApplicationListItem[]>;
+
+// Devices per status for every listed application: one count query per status for the whole
+// list (not per card), so the page costs seven small requests however many fleets it shows.
+export const fetchStatusCounts = async (
+  client: FlotillaClient,
+  className: ApplicationClass,
+): Promise<Map<number, Record<DeviceStatus, number>>> => {
+  const perStatus = await Promise.all(
+    deviceStatuses.map(
+      async (status) =>
+        [
+          status,
+          (await client.pine.get({
+            resource: 'application',
+            options: {
+              $select: ['id'],
+              $filter: { is_of__class: className, is_directly_accessible_by__user: accessible },
+              $expand: { owns__device: { $count: { $filter: { overall_status: status } } } },
+            },
+          })) as { id: number; owns__device: number }[],
+        ] as const,
+    ),
+  );
+  const counts = new Map<number, Record<DeviceStatus, number>>();
+  for (const [status, rows] of perStatus) {
+    for (const row of rows) {
+      const entry =
+        counts.get(row.id) ??
+        (Object.fromEntries(deviceStatuses.map((name) => [name, 0])) as Record<
+          DeviceStatus,
+          number
+        >);
+      entry[status] = row.owns__device;
+      counts.set(row.id, entry);
+    }
+  }
+  return counts;
+};

@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+import { cleanup, screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApplicationLayout } from './ApplicationLayout.js';
+import { fakeClient, fleetFixture, renderWithClient } from './test-helpers.js';
+import { useApplicationContext } from './useApplicationContext.js';
+
+afterEach(cleanup);
+
+const Where = () => <p data-testid="where">{useLocation().pathname}</p>;
+const Child = ({ name }: { name: string }) => (
+  <p>
+    {name} of {useApplicationContext().application.app_name}
+  </p>
+);
+
+const routes = (
+  <Routes>
+    {['/fleets', '/apps', '/blocks'].map((prefix) => (
+      <Route key={prefix} path={`${prefix}/:applicationId`} element={<ApplicationLayout />}>
+        <Route index element={<Child name="summary" />} />
+        <Route path="settings" element={<Child name="settings" />} />
+      </Route>
+    ))}
+  </Routes>
+);
+
+const renderAt = (path: string, applications: unknown[]) => {
+  const { client } = fakeClient({
+    application: applications,
+    user_application_membership: [{ id: 1, application_membership_role: [{ name: 'developer' }] }],
+  });
+  renderWithClient(
+    client,
+    <>
+      {routes}
+      <Where />
+    </>,
+    path,
+  );
+};
+
+describe('ApplicationLayout', () => {
+  it('shows the application and its child page', async () => {
+    renderAt('/fleets/12', [fleetFixture()]);
+    expect(await screen.findByText('summary of garden-sensors')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'garden-sensors' })).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Settings' })).toBeTruthy();
+  });
+
+  it('rewrites a path whose class prefix is wrong', async () => {
+    renderAt('/fleets/12/settings', [fleetFixture({ is_of__class: 'block' })]);
+    expect(await screen.findByText('settings of garden-sensors')).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/blocks/12/settings');
+  });
+
+  it('rejects a non-numeric id', () => {
+    renderAt('/apps/abc', [fleetFixture()]);
+    expect(screen.getByRole('alert').textContent).toContain('invalid id passed in url');
+    expect(screen.getByRole('link', { name: 'Back to apps' })).toBeTruthy();
+  });
+
+  it('shows not found with a way back when the application is not visible', async () => {
+    renderAt('/fleets/99', [fleetFixture()]);
+    expect(await screen.findByText('Fleet not found')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to fleets' }).getAttribute('href')).toBe(
+      '/fleets',
+    );
+  });
+});

@@ -1,0 +1,115 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApplicationSettings } from './ApplicationSettings.js';
+import { needsRepositoryReason } from './RepositorySettings.js';
+import { fakeClient, fleetFixture, renderWithClient } from './test-helpers.js';
+
+afterEach(cleanup);
+
+const role = (name: string) => [{ id: 1, application_membership_role: [{ name }] }];
+const organizationRole = (name: string) => [{ id: 2, organization_membership_role: [{ name }] }];
+
+const baseRows = {
+  application_type: [
+    {
+      id: 1,
+      slug: 'microservices',
+      name: 'Microservices',
+      description: null,
+      is_legacy: false,
+      requires_payment: false,
+      supports_multicontainer: true,
+    },
+    {
+      id: 2,
+      slug: 'essentials',
+      name: 'Essentials',
+      description: null,
+      is_legacy: false,
+      requires_payment: false,
+      supports_multicontainer: false,
+    },
+  ],
+  device_type: [{ id: 30, slug: 'raspberrypi4-64', name: 'Raspberry Pi 4 (64bit)' }],
+  application: [{ id: 12, app_name: 'garden-sensors' }],
+};
+
+const renderSettings = async (rows: Record<string, unknown>) => {
+  const { client, pine } = fakeClient({ ...baseRows, ...rows });
+  renderWithClient(client, <ApplicationSettings application={fleetFixture()} />);
+  // The role queries resolve once the progress bar is gone.
+  await waitFor(() => expect(screen.queryByLabelText('Checking your permissions')).toBeNull());
+  return { pine };
+};
+
+const buttonsOf = (element: HTMLElement): HTMLButtonElement[] =>
+  within(element).queryAllByRole('button') as HTMLButtonElement[];
+
+describe('ApplicationSettings permission gating', () => {
+  it('gives an observer (through a team) no enabled action', async () => {
+    await renderSettings({
+      team_application_access: role('observer'),
+      organization_membership: organizationRole('member'),
+    });
+    await screen.findByText(/does not allow changing its settings/);
+    const danger = screen.getByRole('region', { name: 'Danger zone' });
+    expect(buttonsOf(danger).length).toBeGreaterThan(0);
+    expect(buttonsOf(danger).every((button) => button.disabled)).toBe(true);
+    // Transfer is hidden without the permission; without a direct role there is nothing to leave.
+    expect(within(danger).queryByRole('heading', { name: 'Transfer ownership' })).toBeNull();
+    expect(within(danger).queryByRole('button', { name: 'Remove my access' })).toBeNull();
+    // Nothing in the general settings is usable either.
+    const general = screen.getByRole('region', { name: 'Settings' });
+    expect(buttonsOf(general).every((button) => button.disabled)).toBe(true);
+    expect((screen.getByRole('textbox', { name: 'Fleet name' }) as HTMLInputElement).disabled).toBe(
+      true,
+    );
+    expect((screen.getByRole('switch') as HTMLInputElement).disabled).toBe(true);
+    // Disabled controls explain why.
+    expect(screen.getAllByLabelText(/do not have permission/).length).toBeGreaterThan(0);
+  });
+
+  it('lets an observer with a direct role leave, and nothing else', async () => {
+    await renderSettings({ user_application_membership: role('observer') });
+    const danger = screen.getByRole('region', { name: 'Danger zone' });
+    const leave = within(danger).getByRole('button', {
+      name: 'Remove my access',
+    }) as HTMLButtonElement;
+    expect(leave.disabled).toBe(false);
+    const deleteButton = within(danger).getByRole('button', {
+      name: 'Delete fleet',
+    }) as HTMLButtonElement;
+    expect(deleteButton.disabled).toBe(true);
+  });
+
+  it('lets a developer rename but not delete; public needs a repository URL', async () => {
+    await renderSettings({ user_application_membership: role('developer') });
+    const name = screen.getByRole('textbox', { name: 'Fleet name' }) as HTMLInputElement;
+    await screen.findByText(/Support access is off/);
+    await userEvent.setup().type(name, '-2');
+    const rename = screen.getByRole('button', { name: 'Rename' }) as HTMLButtonElement;
+    expect(rename.disabled).toBe(false);
+    const danger = screen.getByRole('region', { name: 'Danger zone' });
+    expect(
+      (within(danger).getByRole('button', { name: 'Delete fleet' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    expect(screen.getByLabelText(needsRepositoryReason)).toBeTruthy();
+    expect((screen.getByRole('switch') as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it('gives an organization administrator delete and transfer', async () => {
+    await renderSettings({ organization_membership: organizationRole('administrator') });
+    const danger = screen.getByRole('region', { name: 'Danger zone' });
+    const deleteButton = within(danger).getByRole('button', {
+      name: 'Delete fleet',
+    }) as HTMLButtonElement;
+    expect(deleteButton.disabled).toBe(false);
+    expect(within(danger).getByRole('heading', { name: 'Transfer ownership' })).toBeTruthy();
+    // No other organization to receive the fleet.
+    expect(
+      await within(danger).findByText('no organizations with matching resource name'),
+    ).toBeTruthy();
+  });
+});

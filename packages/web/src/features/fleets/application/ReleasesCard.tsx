@@ -1,0 +1,136 @@
+import { errorText } from '@flotilla/sdk/errors';
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Link,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router';
+import { useClient } from '../../../app/client.js';
+import { polling } from '../../../ui/polling.js';
+import { applicationPath } from '../class-names.js';
+import {
+  type ApplicationDetail,
+  applicationKey,
+  fetchReleasesOverview,
+  shortCommit,
+} from './application-detail.js';
+import { recentReleaseCount, releaseCardRefreshMs } from './application-limits.js';
+
+type ChipColor = 'success' | 'info' | 'error' | 'default';
+
+// Release statuses (seed 001 section 9): success green, running blue, failed kinds red.
+const statusColor = (status: string): ChipColor => {
+  if (status === 'success') return 'success';
+  if (status === 'running') return 'info';
+  if (['failed', 'error', 'interrupted', 'cancelled', 'timeout'].includes(status)) return 'error';
+  return 'default';
+};
+
+// Success and running counts plus the newest releases.
+export const ReleasesCard = ({ application }: { application: ApplicationDetail }) => {
+  const client = useClient();
+  const overview = useQuery({
+    queryKey: [...applicationKey(application.id), 'releases-overview'],
+    queryFn: () => fetchReleasesOverview(client, application.id),
+    ...polling(releaseCardRefreshMs),
+  });
+  const base = applicationPath(application.is_of__class, application.id);
+  const releasePath = (id: number): string => `${base}/releases/${id}`;
+  const newest = overview.data?.recent[0];
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="releases-card-title">
+      <CardContent>
+        <Typography id="releases-card-title" variant="h3" gutterBottom>
+          Releases
+        </Typography>
+        {overview.isPending ? (
+          <Stack spacing={1} aria-busy="true" aria-label="Loading releases">
+            {Array.from({ length: 3 }, (_, index) => (
+              <Skeleton key={index} variant="rounded" height={28} />
+            ))}
+          </Stack>
+        ) : overview.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void overview.refetch()}>
+                Retry
+              </Button>
+            }
+          >
+            {errorText(overview.error) ?? 'Could not load the releases'}
+          </Alert>
+        ) : overview.data.recent.length === 0 ? (
+          <Typography color="text.secondary">No releases yet</Typography>
+        ) : (
+          <>
+            <Stack direction="row" spacing={1} sx={{ mb: 1.5 }}>
+              <Chip
+                size="small"
+                color="success"
+                variant="outlined"
+                label={`${overview.data.successCount} successful`}
+              />
+              <Chip
+                size="small"
+                color="info"
+                variant="outlined"
+                label={`${overview.data.runningCount} running`}
+              />
+            </Stack>
+            {newest?.status === 'running' ? (
+              <Alert severity="info" sx={{ mb: 1.5 }}>
+                A build is in progress.{' '}
+                <Link component={RouterLink} to={releasePath(newest.id)}>
+                  View build
+                </Link>
+              </Alert>
+            ) : null}
+            <Table size="small" aria-label={`Latest ${recentReleaseCount} releases`}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Commit</TableCell>
+                  <TableCell>Version</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>Created</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {overview.data.recent.map((release) => (
+                  <TableRow key={release.id}>
+                    <TableCell sx={{ fontFamily: 'monospace' }}>
+                      <Link component={RouterLink} to={releasePath(release.id)}>
+                        {shortCommit(release.commit)}
+                      </Link>
+                    </TableCell>
+                    <TableCell>{release.raw_version ?? '—'}</TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        color={statusColor(release.status)}
+                        label={release.status}
+                      />
+                    </TableCell>
+                    <TableCell>{new Date(release.created_at).toLocaleString()}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+};

@@ -1,0 +1,180 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+import { type DeviceStatus, deviceStatuses } from '../application-queries.js';
+import { recentReleaseCount } from './application-limits.js';
+
+export type ApplicationType = {
+  id: number;
+  slug: string;
+  name: string;
+  description: string | null;
+  is_legacy: boolean;
+  requires_payment: boolean;
+  supports_multicontainer: boolean;
+};
+
+export type ReleaseSummary = {
+  id: number;
+  commit: string;
+  raw_version: string | null;
+  status: string;
+  created_at: string;
+};
+
+export type ApplicationDetail = {
+  id: number;
+  app_name: string;
+  slug: string;
+  is_of__class: ApplicationClass;
+  created_at: string;
+  is_host: boolean;
+  is_public: boolean;
+  should_track_latest_release: boolean;
+  is_stored_at__repository_url: string | null;
+  is_accessible_by_support_until__date: string | null;
+  organization: { id: number; name: string; handle: string }[];
+  is_for__device_type: {
+    id: number;
+    slug: string;
+    name: string;
+    is_of__cpu_architecture: { id: number; slug: string }[];
+  }[];
+  application_type: ApplicationType[];
+  should_be_running__release: ReleaseSummary[];
+  owns__device: number;
+};
+
+export const applicationTypeSelect = [
+  'id',
+  'slug',
+  'name',
+  'description',
+  'is_legacy',
+  'requires_payment',
+  'supports_multicontainer',
+] as const;
+
+const releaseSelect = ['id', 'commit', 'raw_version', 'status', 'created_at'] as const;
+
+// Every query of one application lives under this key, so invalidating ['applications'] (as
+// every fleet write does) refreshes the list and the open application alike.
+export const applicationKey = (id: number) => ['applications', 'detail', id] as const;
+
+// The application, or undefined when it does not exist or the user cannot see it.
+export const fetchApplication = async (
+  client: FlotillaClient,
+  id: number,
+): Promise<ApplicationDetail | undefined> =>
+  (await client.pine.get({
+    resource: 'application',
+    id,
+    options: {
+      $select: [
+        'id',
+        'app_name',
+        'slug',
+        'is_of__class',
+        'created_at',
+        'is_host',
+        'is_public',
+        'should_track_latest_release',
+        'is_stored_at__repository_url',
+        'is_accessible_by_support_until__date',
+      ],
+      $expand: {
+        organization: { $select: ['id', 'name', 'handle'] },
+        is_for__device_type: {
+          $select: ['id', 'slug', 'name'],
+          $expand: { is_of__cpu_architecture: { $select: ['id', 'slug'] } },
+        },
+        application_type: { $select: [...applicationTypeSelect] },
+        should_be_running__release: { $select: [...releaseSelect] },
+        owns__device: { $count: {} },
+      },
+    },
+  })) as ApplicationDetail | undefined;
+
+const countOf = async (
+  client: FlotillaClient,
+  id: number,
+  navigation: 'owns__device' | 'owns__release',
+  filter: Record<string, string>,
+): Promise<number> => {
+  const row = (await client.pine.get({
+    resource: 'application',
+    id,
+    options: { $select: ['id'], $expand: { [navigation]: { $count: { $filter: filter } } } },
+  })) as Record<string, number> | undefined;
+  return row?.[navigation] ?? 0;
+};
+
+// One small count query per status, as the fleet list does (seed 001 "Fleet list").
+export const fetchDeviceStatusCounts = async (
+  client: FlotillaClient,
+  id: number,
+): Promise<Record<DeviceStatus, number>> => {
+  const counts = await Promise.all(
+    deviceStatuses.map(async (status) => [
+      status,
+      await countOf(client, id, 'owns__device', { overall_status: status }),
+    ]),
+  );
+  return Object.fromEntries(counts) as Record<DeviceStatus, number>;
+};
+
+export type ReleasesOverview = {
+  recent: ReleaseSummary[];
+  successCount: number;
+  runningCount: number;
+};
+
+// The newest releases plus the success and running counts of the releases card.
+export const fetchReleasesOverview = async (
+  client: FlotillaClient,
+  id: number,
+): Promise<ReleasesOverview> => {
+  const [recent, successCount, runningCount] = await Promise.all([
+    client.pine.get({
+      resource: 'release',
+      options: {
+        $select: [...releaseSelect],
+        $filter: { belongs_to__application: id },
+        $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
+        $top: recentReleaseCount,
+      },
+    }) as Promise<ReleaseSummary[]>,
+    countOf(client, id, 'owns__release', { status: 'success' }),
+    countOf(client, id, 'owns__release', { status: 'running' }),
+  ]);
+  return { recent, successCount, runningCount };
+};
+
+// Releases a fleet may be pinned to: successful, final and valid (seed 001 "Other UI").
+export const fetchPinnableReleases = (
+  client: FlotillaClient,
+  id: number,
+  pageSize: number,
+): Promise<ReleaseSummary[]> =>
+  client.pine.get({
+    resource: 'release',
+    options: {
+      $select: [...releaseSelect],
+      $filter: {
+        belongs_to__application: id,
+        status: 'success',
+        is_final: true,
+        is_invalidated: false,
+      },
+      $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
+      $top: pageSize,
+    },
+  }) as Promise<ReleaseSummary[]>;
+
+// Resources missing from the SDK's typed model answer loosely typed rows: the query's $select
+// and $expand decide their shape, which the caller names here.
+export const rowsOf = async <T>(answer: Promise<unknown>): Promise<T> => (await answer) as T;
+
+export const shortCommit = (commit: string): string => commit.slice(0, 7);
+
+export const releaseLabel = (release: Pick<ReleaseSummary, 'commit' | 'raw_version'>): string =>
+  release.raw_version ?? shortCommit(release.commit);

@@ -1,0 +1,75 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useState } from 'react';
+import { Link as RouterLink, Outlet } from 'react-router';
+import { CookieBanner, OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
+import { Sidebar } from './Sidebar.js';
+import { UserMenu } from './UserMenu.js';
+
+const collapsedKey = 'flotilla.sidebarCollapsed';
+
+// The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners.
+export const AppLayout = () => {
+  const theme = useTheme();
+  const isMobile = useMediaQuery(theme.breakpoints.down('md'));
+  const [collapsed, setCollapsed] = useState(
+    () => window.localStorage.getItem(collapsedKey) === 'true',
+  );
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const toggle = (): void => {
+    setCollapsed((value) => {
+      window.localStorage.setItem(collapsedKey, String(!value));
+      return !value;
+    });
+  };
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar position="fixed" sx={{ zIndex: theme.zIndex.drawer + 1 }}>
+        <Toolbar sx={{ gap: 1 }}>
+          {isMobile ? (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label="Open navigation"
+              onClick={() => setMobileOpen(true)}
+            >
+              <MenuIcon />
+            </IconButton>
+          ) : null}
+          <Typography
+            variant="h6"
+            component={RouterLink}
+            to="/"
+            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
+          >
+            Flotilla
+          </Typography>
+          <UserMenu />
+        </Toolbar>
+      </AppBar>
+      <Sidebar
+        collapsed={collapsed}
+        onToggle={toggle}
+        mobileOpen={mobileOpen}
+        onMobileClose={() => setMobileOpen(false)}
+        isMobile={isMobile}
+      />
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
+        <Toolbar />
+        <OfflineBanner />
+        <ThrottleNotice />
+        <OutOfDateBanner />
+        <Box sx={{ p: { xs: 2, md: 3 } }}>
+          <Outlet />
+        </Box>
+      </Box>
+      <CookieBanner />
+    </Box>
+  );
+};

@@ -1,0 +1,139 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Collapse from '@mui/material/Collapse';
+import { useEffect, useState } from 'react';
+import { useClient } from '../../app/client.js';
+import { useStore } from './useExternalStore.js';
+
+export const OfflineBanner = () => {
+  const client = useClient();
+  const lost = useStore(
+    (listener) => client.connectivity.subscribe(() => listener()),
+    () => client.connectivity.getState().lost,
+  );
+  return (
+    <Collapse in={lost} unmountOnExit>
+      <Alert
+        severity="warning"
+        variant="filled"
+        square
+        action={
+          <Button color="inherit" size="small" onClick={() => client.connectivity.retryNow()}>
+            Retry
+          </Button>
+        }
+      >
+        We are offline, trying to reconnect...
+      </Alert>
+    </Collapse>
+  );
+};
+
+export const ThrottleNotice = () => {
+  const client = useClient();
+  const until = useStore(
+    (listener) => client.throttle.subscribe(() => listener()),
+    () => client.throttle.getNotice()?.until ?? null,
+  );
+  return (
+    <Collapse in={until !== null} unmountOnExit>
+      <Alert severity="info" square>
+        We are currently throttling API requests. Please wait a few seconds.
+      </Alert>
+    </Collapse>
+  );
+};
+
+const versionCheckEveryMs = 600_000;
+
+// Polls the deployed build time; a different one means a newer console is available.
+export const OutOfDateBanner = () => {
+  const [outdated, setOutdated] = useState(false);
+  useEffect(() => {
+    if (import.meta.env.DEV) return undefined;
+    const check = async (): Promise<void> => {
+      try {
+        const response = await fetch(`/buildtime.txt?${Date.now()}`, { cache: 'no-store' });
+        if (!response.ok) return;
+        const deployed = (await response.text()).trim();
+        if (deployed && deployed !== __FLOTILLA_BUILD_TIME__) setOutdated(true);
+      } catch {
+        // Offline: the offline banner speaks for it.
+      }
+    };
+    void check();
+    const timer = window.setInterval(() => void check(), versionCheckEveryMs);
+    return () => window.clearInterval(timer);
+  }, []);
+  return (
+    <Collapse in={outdated} unmountOnExit>
+      <Alert
+        severity="info"
+        square
+        action={
+          <Button color="inherit" size="small" onClick={() => window.location.reload()}>
+            Reload
+          </Button>
+        }
+      >
+        The dashboard is out of date: a newer version has been deployed.
+      </Alert>
+    </Collapse>
+  );
+};
+
+const cookieChoiceKey = 'flotilla.cookies';
+type CookieChoice = { essentials: true; analytics: boolean };
+
+const readChoice = (): CookieChoice | null => {
+  try {
+    const raw = window.localStorage.getItem(cookieChoiceKey);
+    return raw ? (JSON.parse(raw) as CookieChoice) : null;
+  } catch {
+    return null;
+  }
+};
+
+export const CookieBanner = () => {
+  const [choice, setChoice] = useState<CookieChoice | null>(readChoice);
+  const save = (analytics: boolean): void => {
+    const next: CookieChoice = { essentials: true, analytics };
+    try {
+      window.localStorage.setItem(cookieChoiceKey, JSON.stringify(next));
+    } catch {
+      // Without storage the banner simply shows again next time.
+    }
+    setChoice(next);
+  };
+  if (choice) return null;
+  return (
+    <Alert
+      severity="info"
+      role="region"
+      aria-label="Cookie choices"
+      sx={{
+        position: 'fixed',
+        bottom: 16,
+        left: 16,
+        right: 16,
+        zIndex: 1400,
+        maxWidth: 720,
+        mx: 'auto',
+        boxShadow: 3,
+      }}
+      action={
+        <>
+          <Button color="inherit" size="small" onClick={() => save(false)}>
+            Essentials only
+          </Button>
+          <Button color="inherit" size="small" variant="outlined" onClick={() => save(true)}>
+            Accept analytics
+          </Button>
+        </>
+      }
+    >
+      Flotilla uses essential cookies to keep you signed in, and optional analytics to improve the
+      product.
+    </Alert>
+  );
+};

@@ -1,0 +1,24 @@
+import {
+  defaultPollingMs,
+  fleetListRefreshMs,
+  pollingGrace,
+} from '@flotilla/shared/constants/limits';
+
+export type PollingOptions = {
+  refetchInterval: number;
+  refetchIntervalInBackground: false;
+  refetchOnWindowFocus: true;
+  staleTime: number;
+};
+
+// The one polling rule of the console (seed 000 section 9): poll every `intervalMs` only while the
+// tab is visible; data younger than the grace (0.33 of the interval) is not fetched again when the
+// tab comes back or another screen asks for it.
+export const polling = (intervalMs: number = defaultPollingMs): PollingOptions => ({
+  refetchInterval: intervalMs,
+  refetchIntervalInBackground: false,
+  refetchOnWindowFocus: true,
+  staleTime: Math.round(intervalMs * pollingGrace),
+});
+
+export const fleetListPolling = (): PollingOptions => polling(fleetListRefreshMs);

@@ -1,0 +1,15 @@
+import { useEffect } from 'react';
+
+export const productName = 'Flotilla';
+
+// "{page} | Flotilla" with the optional deployment tag in brackets (seed 000 section 1).
+export const pageTitle = (page: string | undefined, deploymentTag?: string | null): string => {
+  const product = deploymentTag ? `${productName} [${deploymentTag}]` : productName;
+  return page ? `${page} | ${product}` : product;
+};
+
+export const usePageTitle = (page: string | undefined, deploymentTag?: string | null): void => {
+  useEffect(() => {
+    document.title = pageTitle(page, deploymentTag);
+  }, [page, deploymentTag]);
+};

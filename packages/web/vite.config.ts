@@ -1,0 +1,35 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { buildInfoPlugin } from './scripts/build-info-plugin.js';
+
+// The console is served by the Flotilla server from packages/web/dist (same origin as the API).
+// `npm run dev -w packages/web` serves it with hot reload and proxies API calls to FLOTILLA_API.
+const api = process.env.FLOTILLA_API ?? 'http://localhost:8080';
+const apiPaths = [
+  '/v7',
+  '/login_',
+  '/actor',
+  '/user',
+  '/api-key',
+  '/config',
+  '/device-types',
+  '/device',
+  '/supervisor',
+  '/ping',
+  '/auth',
+  '/application',
+];
+
+// One timestamp baked into the bundle and written to buildtime.txt, compared by the version check.
+const buildTime = new Date().toISOString();
+
+export default defineConfig({
+  plugins: [react(), buildInfoPlugin(buildTime)],
+  define: { __FLOTILLA_BUILD_TIME__: JSON.stringify(buildTime) },
+  resolve: { conditions: ['source'] },
+  build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 600 },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: api, changeOrigin: true }])),
+  },
+});
