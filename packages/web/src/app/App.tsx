@@ -1,25 +1,38 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { errorText } from '@flotilla/sdk/errors';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { type ToastKind, ToastProvider, useToasts } from '../ui/toasts.js';
+import { BootGate } from './BootGate.js';
 import { ClientProvider } from './client.js';
 import { createConsoleRouter } from './router.js';
 import { theme } from './theme.js';
 
-export const createQueryClient = (): QueryClient =>
+// Mutations report failures as error toasts unless they show the error themselves
+// (`meta: { inlineError: true }`).
+export const createQueryClient = (
+  notify: (kind: ToastKind, text: string | null) => void = () => undefined,
+): QueryClient =>
   new QueryClient({
     defaultOptions: {
       // The SDK already retries network failures (connectivity queue) and rate limits.
       queries: { retry: false, refetchOnWindowFocus: false },
       mutations: { retry: false },
     },
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        if (mutation.meta?.inlineError === true) return;
+        notify('error', errorText(error));
+      },
+    }),
   });
 
-export const App = ({ client }: { client: FlotillaClient }) => {
-  const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createConsoleRouter);
+const DataProviders = ({ client, children }: { client: FlotillaClient; children: ReactNode }) => {
+  const toasts = useToasts();
+  const [queryClient] = useState(() => createQueryClient(toasts.show));
   useEffect(() => {
     const stopWatch = client.auth.startTokenWatch();
     const stopConnectivity = client.connectivity.start();
@@ -33,13 +46,22 @@ export const App = ({ client }: { client: FlotillaClient }) => {
       unsubscribe();
     };
   }, [client, queryClient]);
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+};
+
+export const App = ({ client }: { client: FlotillaClient }) => {
+  const [router] = useState(createConsoleRouter);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <ClientProvider client={client}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <ToastProvider>
+          <DataProviders client={client}>
+            <BootGate>
+              <RouterProvider router={router} />
+            </BootGate>
+          </DataProviders>
+        </ToastProvider>
       </ClientProvider>
     </ThemeProvider>
   );

@@ -63,6 +63,24 @@ export const routes: RouteObject[] = [
                 ),
               },
               // One application (seed 001 section 2); the layout rewrites a wrong class prefix.
+              {
+                path: '/orgs/:organizationId/fleets',
+                lazy: lazyPage(
+                  () => import('../features/fleets/ApplicationsPage.js'),
+                  'FleetsPage',
+                ),
+              },
+              {
+                path: '/orgs/:organizationId/apps',
+                lazy: lazyPage(() => import('../features/fleets/ApplicationsPage.js'), 'AppsPage'),
+              },
+              {
+                path: '/orgs/:organizationId/blocks',
+                lazy: lazyPage(
+                  () => import('../features/fleets/ApplicationsPage.js'),
+                  'BlocksPage',
+                ),
+              },
               ...['/fleets', '/apps', '/blocks'].map((prefix): RouteObject => {
                 const summary = lazyPage(
                   () => import('../features/fleets/application/ApplicationSummaryPage.js'),

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useDeploymentTag } from './deployment-tag.js';
 
 export const productName = 'Flotilla';
 
@@ -8,7 +9,8 @@ export const pageTitle = (page: string | undefined, deploymentTag?: string | nul
   return page ? `${page} | ${product}` : product;
 };
 
-export const usePageTitle = (page: string | undefined, deploymentTag?: string | null): void => {
+export const usePageTitle = (page: string | undefined): void => {
+  const [deploymentTag] = useDeploymentTag();
   useEffect(() => {
     document.title = pageTitle(page, deploymentTag);
   }, [page, deploymentTag]);

@@ -90,7 +90,9 @@ const assertReferencesVisible = async (
   values: ReturnType<typeof writableValues>,
 ): Promise<void> => {
   for (const { field, value } of values.values()) {
-    if (!field.references || value === null) continue;
+    // Users are addressed to be added as members before they share anything with the caller,
+    // so a user reference is exempt (it reveals nothing: the row written stays permission-checked).
+    if (!field.references || field.references === 'user' || value === null) continue;
     const ctx = makeContext();
     const target = resourceOf(ctx.model, field.references);
     const scope: RowScope = { alias: ctx.nextAlias(), resource: target };

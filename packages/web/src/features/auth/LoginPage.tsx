@@ -21,6 +21,8 @@ export const LoginPage = () => {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = useMutation({
+    // The screen shows this error itself.
+    meta: { inlineError: true },
     mutationFn: () => client.auth.login({ email: email.trim(), password }),
   });
   const submit = (event: FormEvent): void => {

@@ -28,6 +28,8 @@ export const SignupPage = () => {
   const [newsletter, setNewsletter] = useState(true);
   const [touched, setTouched] = useState(false);
   const signup = useMutation({
+    // The screen shows this error itself.
+    meta: { inlineError: true },
     mutationFn: async () =>
       client.auth.register({
         email: email.trim(),

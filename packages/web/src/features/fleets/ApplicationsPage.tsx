@@ -10,6 +10,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useParams } from 'react-router';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { useClient } from '../../app/client.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -28,15 +30,34 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
   const labels = classLabels[className];
   usePageTitle(labels.many);
   const client = useClient();
+  // /orgs/:organizationId/fleets (and apps, blocks) list one organization's applications.
+  const { organizationId: organizationParam } = useParams();
+  const organizationId =
+    organizationParam && /^\d+$/.test(organizationParam) ? Number(organizationParam) : undefined;
+  const organization = useQuery({
+    queryKey: ['organization', organizationId],
+    enabled: organizationId !== undefined,
+    queryFn: async () =>
+      ((await client.pine.get({
+        resource: 'organization',
+        id: organizationId ?? 0,
+        options: { $select: ['id', 'name'] },
+      })) as { id: number; name: string } | undefined) ?? null,
+  });
+  useBreadcrumbs(
+    organization.data
+      ? [{ label: organization.data.name, to: `/orgs/${organization.data.id}${labels.path}` }]
+      : [],
+  );
   const [creating, setCreating] = useState(false);
   const applications = useQuery({
-    queryKey: ['applications', className],
-    queryFn: () => fetchApplications(client, className),
+    queryKey: ['applications', className, organizationId],
+    queryFn: () => fetchApplications(client, className, organizationId),
     ...fleetListPolling(),
   });
   const counts = useQuery({
-    queryKey: ['applications', className, 'status-counts'],
-    queryFn: () => fetchStatusCounts(client, className),
+    queryKey: ['applications', className, organizationId, 'status-counts'],
+    queryFn: () => fetchStatusCounts(client, className, organizationId),
     ...fleetListPolling(),
   });
   const create = (
@@ -47,7 +68,9 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
   return (
     <Box>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 3 }}>
-        <Typography variant="h1">{labels.many}</Typography>
+        <Typography variant="h1">
+          {organization.data ? `${labels.many} of ${organization.data.name}` : labels.many}
+        </Typography>
         {applications.data?.length ? create : null}
       </Stack>
       {applications.isPending ? (

@@ -105,6 +105,8 @@ export const CreateApplicationDialog = ({
     [name, namesInOrganization.data, className],
   );
   const create = useMutation({
+    // The screen shows this error itself.
+    meta: { inlineError: true },
     mutationFn: async () => {
       if (organizationId === '' || !deviceType || !name)
         throw new Error('missing required attributes');

@@ -32,7 +32,7 @@ const accessible = { $any: { $alias: 'dau', $expr: { 1: 1 } } };
 export const fetchApplications = (
   client: FlotillaClient,
   className: ApplicationClass,
-  organizationHandle?: string,
+  organizationId?: number,
 ): Promise<ApplicationListItem[]> =>
   client.pine.get({
     resource: 'application',
@@ -48,11 +48,7 @@ export const fetchApplications = (
       $filter: {
         is_of__class: className,
         is_directly_accessible_by__user: accessible,
-        ...(organizationHandle
-          ? {
-              organization: { $any: { $alias: 'o', $expr: { o: { handle: organizationHandle } } } },
-            }
-          : {}),
+        ...(organizationId === undefined ? {} : { organization: organizationId }),
       },
       $expand: {
         organization: { $select: ['id', 'name', 'handle'] },
@@ -69,6 +65,7 @@ export const fetchApplications = (
 export const fetchStatusCounts = async (
   client: FlotillaClient,
   className: ApplicationClass,
+  organizationId?: number,
 ): Promise<Map<number, Record<DeviceStatus, number>>> => {
   const perStatus = await Promise.all(
     deviceStatuses.map(
@@ -79,7 +76,11 @@ export const fetchStatusCounts = async (
             resource: 'application',
             options: {
               $select: ['id'],
-              $filter: { is_of__class: className, is_directly_accessible_by__user: accessible },
+              $filter: {
+                is_of__class: className,
+                is_directly_accessible_by__user: accessible,
+                ...(organizationId === undefined ? {} : { organization: organizationId }),
+              },
               $expand: { owns__device: { $count: { $filter: { overall_status: status } } } },
             },
           })) as { id: number; owns__device: number }[],

@@ -8,6 +8,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useState } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
+import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { CookieBanner, OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
@@ -29,47 +30,50 @@ export const AppLayout = () => {
     });
   };
   return (
-    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <AppBar position="fixed" sx={{ zIndex: theme.zIndex.drawer + 1 }}>
-        <Toolbar sx={{ gap: 1 }}>
-          {isMobile ? (
-            <IconButton
-              color="inherit"
-              edge="start"
-              aria-label="Open navigation"
-              onClick={() => setMobileOpen(true)}
+    <BreadcrumbProvider>
+      <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+        <AppBar position="fixed" sx={{ zIndex: theme.zIndex.drawer + 1 }}>
+          <Toolbar sx={{ gap: 1 }}>
+            {isMobile ? (
+              <IconButton
+                color="inherit"
+                edge="start"
+                aria-label="Open navigation"
+                onClick={() => setMobileOpen(true)}
+              >
+                <MenuIcon />
+              </IconButton>
+            ) : null}
+            <Typography
+              variant="h6"
+              component={RouterLink}
+              to="/"
+              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
             >
-              <MenuIcon />
-            </IconButton>
-          ) : null}
-          <Typography
-            variant="h6"
-            component={RouterLink}
-            to="/"
-            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
-          >
-            Flotilla
-          </Typography>
-          <UserMenu />
-        </Toolbar>
-      </AppBar>
-      <Sidebar
-        collapsed={collapsed}
-        onToggle={toggle}
-        mobileOpen={mobileOpen}
-        onMobileClose={() => setMobileOpen(false)}
-        isMobile={isMobile}
-      />
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
-        <Toolbar />
-        <OfflineBanner />
-        <ThrottleNotice />
-        <OutOfDateBanner />
-        <Box sx={{ p: { xs: 2, md: 3 } }}>
-          <Outlet />
+              Flotilla
+            </Typography>
+            <UserMenu />
+          </Toolbar>
+        </AppBar>
+        <Sidebar
+          collapsed={collapsed}
+          onToggle={toggle}
+          mobileOpen={mobileOpen}
+          onMobileClose={() => setMobileOpen(false)}
+          isMobile={isMobile}
+        />
+        <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Toolbar />
+          <OfflineBanner />
+          <ThrottleNotice />
+          <OutOfDateBanner />
+          <Box sx={{ p: { xs: 2, md: 3 } }}>
+            <Breadcrumbs />
+            <Outlet />
+          </Box>
         </Box>
+        <CookieBanner />
       </Box>
-      <CookieBanner />
-    </Box>
+    </BreadcrumbProvider>
   );
 };

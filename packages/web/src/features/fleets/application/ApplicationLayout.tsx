@@ -21,6 +21,7 @@ import {
   useLocation,
   useParams,
 } from 'react-router';
+import { useBreadcrumbs } from '../../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../../ui/usePageTitle.js';
 import { classLabels } from '../class-names.js';
 import type { ApplicationContext } from './useApplicationContext.js';
@@ -65,6 +66,21 @@ export const ApplicationLayout = () => {
   const application = useApplication(id);
   const access = useFleetRole(id ?? 0);
   usePageTitle(application.data?.app_name ?? classLabels[urlClass].one);
+  const organization = application.data?.organization[0];
+  useBreadcrumbs(
+    application.data && organization
+      ? [
+          {
+            label: organization.name,
+            to: `/orgs/${organization.id}${classLabels[application.data.is_of__class].path}`,
+          },
+          {
+            label: application.data.app_name,
+            to: `${classLabels[application.data.is_of__class].path}/${application.data.id}`,
+          },
+        ]
+      : [],
+  );
 
   if (id === null) {
     return <Centered title="Invalid id" text="invalid id passed in url" back={urlClass} />;

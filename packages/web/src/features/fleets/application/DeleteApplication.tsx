@@ -42,6 +42,8 @@ export const DeleteApplication = ({
       ).map((device) => device.device_name),
   });
   const remove = useMutation({
+    // The screen shows this error itself.
+    meta: { inlineError: true },
     mutationFn: async () => {
       await client.pine.delete({ resource: 'application', id: application.id });
     },

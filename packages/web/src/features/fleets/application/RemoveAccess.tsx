@@ -25,6 +25,8 @@ export const RemoveAccess = ({
   const [open, setOpen] = useState(false);
   const label = classLabels[application.is_of__class].one.toLowerCase();
   const remove = useMutation({
+    // The screen shows this error itself.
+    meta: { inlineError: true },
     mutationFn: async () => {
       await client.pine.delete({ resource: 'user_application_membership', id: membershipId });
     },

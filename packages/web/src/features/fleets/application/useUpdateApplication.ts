@@ -18,6 +18,8 @@ export const useUpdateApplication = (id: number) => {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
+    // The screen shows this error itself.
+    meta: { inlineError: true },
     mutationFn: async (body: ApplicationPatch) => {
       await client.pine.patch({ resource: 'application', id, body });
     },

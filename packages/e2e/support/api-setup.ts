@@ -1,0 +1,60 @@
+import { createFlotillaClient, type FlotillaClient } from '@flotilla/sdk/create-client';
+import { baseUrl, uniqueEmail } from './browser.js';
+
+// Scenario data is set up through the API (our SDK), never through the database.
+export type ApiUser = { client: FlotillaClient; email: string; password: string; userId: number };
+
+export const registerUser = async (prefix: string): Promise<ApiUser> => {
+  const client = createFlotillaClient({ apiUrl: baseUrl() });
+  const email = uniqueEmail(prefix);
+  const password = 'a-good-password';
+  const session = await client.auth.register({ email, password });
+  return { client, email, password, userId: session.userId };
+};
+
+export const createFleet = async (owner: ApiUser, name: string): Promise<number> => {
+  const [organization] = (await owner.client.pine.get({
+    resource: 'organization',
+    options: { $select: ['id'], $orderby: { id: 'asc' }, $top: 1 },
+  })) as { id: number }[];
+  const [deviceType] = (await owner.client.pine.get({
+    resource: 'device_type',
+    options: { $select: ['id'], $filter: { slug: 'raspberrypi4-64' } },
+  })) as { id: number }[];
+  const created = (await owner.client.pine.post({
+    resource: 'application',
+    body: { app_name: name, organization: organization?.id, is_for__device_type: deviceType?.id },
+  })) as { id: number };
+  return created.id;
+};
+
+export const addFleetMember = async (
+  owner: ApiUser,
+  fleetId: number,
+  member: ApiUser,
+  role: string,
+): Promise<void> => {
+  const [roleRow] = (await owner.client.pine.get({
+    resource: 'application_membership_role',
+    options: { $select: ['id'], $filter: { name: role } },
+  })) as { id: number }[];
+  await owner.client.pine.post({
+    resource: 'user_application_membership',
+    body: {
+      user: member.userId,
+      is_member_of__application: fleetId,
+      application_membership_role: roleRow?.id,
+    },
+  });
+};
+
+export const logInAs = async (
+  page: import('playwright-core').Page,
+  user: ApiUser,
+): Promise<void> => {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
+};

@@ -1,0 +1,61 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFleetMember, createFleet, logInAs, registerUser } from '../support/api-setup.js';
+import { launchBrowser, newPage } from '../support/browser.js';
+import { applicationPage } from '../support/pages/application-page.js';
+import { fleetsPage } from '../support/pages/fleets-page.js';
+
+describe('managing a fleet', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('opens a fleet, renames it and deletes it', async () => {
+    const owner = await registerUser('owner');
+    const fleetId = await createFleet(owner, 'Orchard-North');
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    await fleetsPage(page).card('Orchard-North').click();
+    await page.waitForURL(`**/fleets/${fleetId}**`);
+    const fleet = applicationPage(page);
+    await fleet.heading('Orchard-North').waitFor();
+    expect(await page.title()).toMatch(/Orchard-North \| Flotilla$/);
+    await page.screenshot({ path: 'data/e2e-screens/fleet-summary.png', fullPage: true });
+
+    await fleet.openSettings();
+    await page.screenshot({ path: 'data/e2e-screens/fleet-settings.png', fullPage: true });
+    await fleet.rename('Orchard-South');
+    await fleet.heading('Orchard-South').waitFor();
+
+    await fleet.delete('Orchard-South');
+    await page.waitForURL('**/fleets');
+    await fleetsPage(page).emptyState().waitFor();
+    const remaining = await owner.client.pine.get({
+      resource: 'application',
+      options: { $select: ['id'], $filter: { id: fleetId } },
+    });
+    expect(remaining).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows an observer the fleet but no way to change or delete it', async () => {
+    const owner = await registerUser('admin');
+    const observer = await registerUser('viewer');
+    const fleetId = await createFleet(owner, 'Shared-Readonly');
+    await addFleetMember(owner, fleetId, observer, 'observer');
+    const page = await newPage(browser);
+    await logInAs(page, observer);
+    await fleetsPage(page).card('Shared-Readonly').waitFor();
+    await applicationPage(page).open(fleetId, 'settings');
+    await page.getByRole('heading', { name: 'Shared-Readonly', level: 1 }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/fleet-settings-observer.png', fullPage: true });
+    expect(await page.getByRole('button', { name: 'Delete fleet' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Rename' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: /Transfer/ }).count()).toBe(0);
+    await page.context().close();
+  });
+});
