@@ -35,6 +35,7 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     FLOTILLA_ADMIN_EMAIL: adminEmail,
     FLOTILLA_ADMIN_PASSWORD: adminPassword,
     FLOTILLA_LOG_LEVEL: 'warn',
+    FLOTILLA_DEMO: 'off',
   });
   const server = await startServer(config, () => undefined);
   project.provide('baseUrl', server.url);

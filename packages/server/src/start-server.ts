@@ -8,6 +8,7 @@ import { migrate } from './infra/db/migrate.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
+import { seedDemo } from './features/demo/seed-demo.js';
 import { ensureFirstAdmin } from './features/users/ensure-first-admin.js';
 
 export type RunningServer = {
@@ -47,6 +48,7 @@ export const startServer = async (
       jwtSecret: await loadSigningSecret(config),
     };
     await ensureFirstAdmin(db, config, print);
+    if (config.demo) await seedDemo(db, config.dataDir, print);
     const app = buildServer(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
     const openDb = db;

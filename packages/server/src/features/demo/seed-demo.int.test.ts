@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../infra/db/database.js';
+import { hashApiKey } from '../../infra/auth/api-key-tokens.js';
+import { createTestDatabase } from '../../test-support/test-database.js';
+import { ensureFirstAdmin } from '../users/ensure-first-admin.js';
+import { type DemoFleet, demoFileName, seedDemo } from './seed-demo.js';
+
+describe('the npm start demo', () => {
+  let db: Database;
+  let dataDir: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-demo-'));
+  });
+  afterAll(async () => {
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('does nothing before there is an administrator', async () => {
+    expect(await seedDemo(db, dataDir, () => undefined)).toEqual([]);
+  });
+
+  it('creates the organization and fleets once, with fresh working provisioning keys each start', async () => {
+    await ensureFirstAdmin(
+      db,
+      { adminEmail: 'root@example.com', adminPassword: 'a-long-password' },
+      () => undefined,
+    );
+    const printed: string[] = [];
+    const first = await seedDemo(db, dataDir, (line) => printed.push(line));
+    expect(first.map((fleet) => fleet.slug)).toEqual([
+      'demo/greenhouse-sensors',
+      'demo/warehouse-gateways',
+      'demo/retail-kiosks',
+    ]);
+    expect(printed.join('\n')).toMatch(/Demo organization created/);
+    const file = JSON.parse(
+      await readFile(path.join(dataDir, demoFileName), 'utf8'),
+    ) as DemoFleet[];
+    expect(file).toEqual(first);
+    const second = await seedDemo(db, dataDir, () => undefined);
+    expect(second).toHaveLength(3);
+    const organizations = await db.query('SELECT 1 FROM "organization" WHERE "handle" = $1', [
+      'demo',
+    ]);
+    expect(organizations.rowCount).toBe(1);
+    // Only the latest key of each fleet is valid.
+    const stale = await db.query('SELECT 1 FROM "api_key" WHERE "key_hash" = $1', [
+      hashApiKey(first[0]?.provisioningKey ?? ''),
+    ]);
+    const fresh = await db.query('SELECT 1 FROM "api_key" WHERE "key_hash" = $1', [
+      hashApiKey(second[0]?.provisioningKey ?? ''),
+    ]);
+    expect([stale.rowCount, fresh.rowCount]).toEqual([0, 1]);
+    // The administrator administers the demo organization.
+    const admin = await db.query(
+      `SELECT 1 FROM "organization_access" oa JOIN "organization" o ON o."id" = oa."organization"
+       WHERE o."handle" = 'demo' AND oa."role" = 'administrator'`,
+    );
+    expect(admin.rowCount).toBe(1);
+  });
+});
