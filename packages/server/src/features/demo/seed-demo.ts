@@ -47,6 +47,7 @@ export const seedDemo = async (
         [demoOrganizationHandle],
       );
       const organizationId = organization.rows[0]?.id;
+      if (organizationId === undefined) throw new Error('demo organization insert returned no id');
       await tx.query(
         `INSERT INTO "organization_membership" ("user", "is_member_of__organization", "organization_membership_role")
          SELECT $1, $2, r."id" FROM "organization_membership_role" r WHERE r."name" = 'administrator'`,
