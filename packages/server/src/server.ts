@@ -5,6 +5,7 @@ import { registerAuth } from './features/auth/register-auth.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
 import { registerConsole } from './features/console/register-console.js';
+import { registerDownloadConfig } from './features/device-config/register-download-config.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -27,6 +28,7 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerConfigRoutes(app, ctx);
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
+  registerDownloadConfig(app, ctx);
   registerODataRoutes(app, ctx);
   registerConsole(app);
   return app;
