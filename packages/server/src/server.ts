@@ -9,6 +9,7 @@ import { registerDownloadConfig } from './features/device-config/register-downlo
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
+import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolver } from './infra/auth/resolve-actor.js';
@@ -20,6 +21,7 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerOrganizationHooks(ctx.hooks);
   registerFleetHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
+  registerMembershipHooks(ctx.hooks);
 
   const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: ctx.config.logLevel });
   registerHealth(app);

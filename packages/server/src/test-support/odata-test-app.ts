@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
+import { registerMembershipHooks } from '../features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
 import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
@@ -64,6 +65,7 @@ export const createODataTestApp = (db: Database): ODataTestApp => {
   registerOrganizationHooks(hooks);
   registerFleetHooks(hooks);
   registerVariableHooks(hooks);
+  registerMembershipHooks(hooks);
   const ctx: AppContext = {
     db,
     config: loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }),

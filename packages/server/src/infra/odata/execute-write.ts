@@ -120,6 +120,12 @@ export const createRow = async (
 ): Promise<number> => {
   const ctx = deps.makeContext();
   requirePermission(ctx, { alias: '"x"', resource }, 'create');
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const editable = body as Record<string, unknown>;
+    for (const hooks of deps.hooks.of(resource.name)) {
+      await hooks.prepareCreate?.(deps.writeContext, editable);
+    }
+  }
   const validated = writableValues(resource, body, 'create');
   await assertReferencesVisible(deps.tx, deps.makeContext, validated);
   const values = plainValues(validated);

@@ -14,6 +14,8 @@ export type Values = Record<string, SqlValue>;
 // Business rules around /v7 writes (slug generation, creator memberships, track-latest...).
 // Hooks run inside the write's transaction; throwing an ApiError rolls the whole write back.
 export type ResourceHooks = {
+  // Rewrites a POST body before it is validated (write-only conveniences such as `username`).
+  prepareCreate?: (ctx: WriteContext, body: Record<string, unknown>) => Promise<void>;
   beforeCreate?: (ctx: WriteContext, values: Values) => Promise<void>;
   afterCreate?: (ctx: WriteContext, id: number, values: Values) => Promise<void>;
   beforeUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
