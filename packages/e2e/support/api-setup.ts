@@ -1,4 +1,5 @@
 import { createFlotillaClient, type FlotillaClient } from '@flotilla/sdk/create-client';
+import type { Page } from 'playwright-core';
 import { baseUrl, uniqueEmail } from './browser.js';
 
 // Scenario data is set up through the API (our SDK), never through the database.
@@ -49,7 +50,7 @@ export const addFleetMember = async (
 };
 
 export const logInAs = async (
-  page: import('playwright-core').Page,
+  page: Page,
   user: ApiUser,
 ): Promise<void> => {
   await page.goto('/login');

@@ -86,20 +86,47 @@ const readableFleets = `SELECT fa."application" FROM "fleet_access" fa WHERE fa.
 
 const vpnControlNames = `('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN_CONTROL')`;
 
+// The heartbeat, as an application would write it (same rules as the model's): a device stays
+// online for 1.5 poll intervals (+ 10 s, the granularity of the stored contact) after its last
+// contact, then times out for one more interval, then is offline; never contacted is unknown.
+// Connected (is_online) means online or timing out.
+const onlineAfter = `now() - (d."poll_interval_ms" * 1.5 + 10000) * interval '1 millisecond'`;
+const connectedAfter = `now() - (d."poll_interval_ms" * 2.5 + 10000) * interval '1 millisecond'`;
+
+const isOnlineSql = `coalesce(d."last_contact_at" >= ${connectedAfter}, false)`;
+
+// api_heartbeat_state, is_online, last_connectivity_event (when it became connected, or when it
+// was last seen once disconnected) and changed_api_heartbeat_state_on__date, named "hb_*" so they
+// do not clash with the stored columns of the same names that d.* still returns.
+const heartbeatSql = `
+  CROSS JOIN LATERAL (SELECT
+    CASE WHEN d."last_contact_at" IS NULL THEN 'unknown'
+         WHEN d."last_contact_at" >= ${onlineAfter} THEN 'online'
+         WHEN d."last_contact_at" >= ${connectedAfter} THEN 'timeout'
+         ELSE 'offline' END AS "hb_state",
+    ${isOnlineSql} AS "hb_online") hb
+  CROSS JOIN LATERAL (SELECT
+    CASE WHEN hb."hb_online" THEN d."connected_since" ELSE d."last_contact_at" END AS "hb_connectivity_event",
+    CASE hb."hb_state"
+      WHEN 'online' THEN d."online_since"
+      WHEN 'timeout' THEN d."last_contact_at" + (d."poll_interval_ms" * 1.5 + 10000) * interval '1 millisecond'
+      WHEN 'offline' THEN d."last_contact_at" + (d."poll_interval_ms" * 2.5 + 10000) * interval '1 millisecond'
+    END AS "hb_changed_at") hbt`;
+
 // device.overall_status as an application would write it (same rules as the model's).
 const overallStatus = `CASE
     WHEN NOT d."is_active" THEN 'inactive'
     WHEN d."provisioning_state" = 'Post-Provisioning' THEN 'post-provisioning'
-    WHEN d."api_heartbeat_state" = 'unknown' AND d."last_connectivity_event" IS NULL THEN 'configuring'
-    WHEN d."api_heartbeat_state" IN ('offline', 'unknown') THEN 'disconnected'
+    WHEN d."last_contact_at" IS NULL THEN 'configuring'
+    WHEN d."last_contact_at" < ${connectedAfter} THEN 'disconnected'
     WHEN d."download_progress" < 100
       OR d."status" IN ('Downloading', 'Updating')
       OR d."update_status" IN ('downloading', 'applying changes')
       OR EXISTS (SELECT 1 FROM "image_install" ii WHERE ii."device" = d."id"
                    AND (ii."status" = 'Downloading' OR ii."download_progress" < 100)) THEN 'updating'
     WHEN d."provisioning_progress" IS NOT NULL THEN 'configuring'
-    WHEN d."api_heartbeat_state" = 'timeout'
-      OR (d."api_heartbeat_state" = 'online' AND NOT d."is_connected_to_vpn" AND coalesce(
+    WHEN d."last_contact_at" < ${onlineAfter}
+      OR (NOT d."is_connected_to_vpn" AND coalesce(
             (SELECT v."value" FROM "device_config_variable" v
               WHERE v."device" = d."id" AND v."name" IN ${vpnControlNames} ORDER BY v."name" LIMIT 1),
             (SELECT v."value" FROM "application_config_variable" v
@@ -112,12 +139,15 @@ const overallStatus = `CASE
 // Seeded releases are final, so raw_version is the semver plus "+rev<n>" for re-used versions.
 const rawVersion = `r."semver" || CASE WHEN coalesce(r."revision", 0) > 0 THEN '+rev' || r."revision" ELSE '' END`;
 
-const pageFilterSql = `d."belongs_to__application" = $2 AND d."is_online"
+// `is_online eq true`: contacted within the connected window (NULL, never contacted, is out).
+const pageFilterSql = `d."belongs_to__application" = $2
+   AND d."last_contact_at" >= ${connectedAfter}
    AND d."belongs_to__application" IN (${readableFleets})`;
 
 const pageSql = `
   SELECT d."id", d."uuid", d."device_name", ${overallStatus} AS "overall_status",
-         d."last_connectivity_event",
+         CASE WHEN ${isOnlineSql} THEN d."connected_since" ELSE d."last_contact_at" END
+           AS "last_connectivity_event",
          json_build_array(json_build_object('slug', dt."slug", 'name', dt."name")) AS "is_of__device_type",
          CASE WHEN r."id" IS NULL THEN '[]'::json
               ELSE json_build_array(json_build_object('commit', r."commit", 'raw_version', ${rawVersion}))
@@ -132,7 +162,8 @@ const pageSql = `
 const countSql = `SELECT count(*) AS "n" FROM "device" d WHERE ${pageFilterSql}`;
 
 const byUuidSql = `
-  SELECT d.*, s."overall_status",
+  SELECT d.*, s."overall_status", hb."hb_state", hb."hb_online", hbt."hb_connectivity_event",
+         hbt."hb_changed_at",
          CASE s."overall_status"
            WHEN 'updating' THEN greatest(d."download_progress",
              (SELECT max(ii."download_progress") FROM "image_install" ii WHERE ii."device" = d."id"
@@ -145,7 +176,7 @@ const byUuidSql = `
          (SELECT coalesce(json_agg(json_build_object('tag_key', t."tag_key", 'value', t."value")), '[]'::json)
             FROM "device_tag" t WHERE t."device" = d."id") AS "device_tag"
     FROM "device" d
-    CROSS JOIN LATERAL (SELECT ${overallStatus} AS "overall_status") s
+    CROSS JOIN LATERAL (SELECT ${overallStatus} AS "overall_status") s ${heartbeatSql}
     JOIN "application" a ON a."id" = d."belongs_to__application"
     JOIN "device_type" dt ON dt."id" = d."is_of__device_type"
    WHERE d."uuid" = $2 AND d."belongs_to__application" IN (${readableFleets})`;
@@ -162,9 +193,16 @@ const floorSql = `SELECT d."id" FROM "device" d WHERE d."id" = $2 AND d."belongs
 // Scenarios
 // ---------------------------------------------------------------------------------------------
 
+// Dates come back as ISO strings from the API and as Date objects from pg.
+type DateValue = string | Date | null;
+
+const isoDate = (value: DateValue): string | null =>
+  value === null ? null : new Date(value).toISOString();
+
 type PageRow = {
   id: number;
   overall_status: string;
+  last_connectivity_event: DateValue;
   is_of__device_type: { slug: string }[];
   is_running__release: { commit: string }[];
 };
@@ -194,6 +232,7 @@ const pageDigest = (rows: PageRow[], count: number): string =>
     rows: rows.map((row) => [
       row.id,
       row.overall_status,
+      isoDate(row.last_connectivity_event),
       row.is_of__device_type.map((type) => type.slug),
       row.is_running__release.map((release) => release.commit),
     ]),
@@ -265,6 +304,10 @@ type DeviceRow = {
   id: number;
   overall_status: string;
   overall_progress: number | null;
+  api_heartbeat_state: string;
+  is_online: boolean;
+  last_connectivity_event: DateValue;
+  changed_api_heartbeat_state_on__date: DateValue;
   belongs_to__application: { slug: string }[];
   is_of__device_type: { slug: string }[];
   device_tag: { tag_key: string; value: string }[];
@@ -280,19 +323,58 @@ const deviceDigest = (rows: DeviceRow[]): string =>
       row.id,
       row.overall_status,
       row.overall_progress,
+      row.api_heartbeat_state,
+      row.is_online,
+      isoDate(row.last_connectivity_event),
+      isoDate(row.changed_api_heartbeat_state_on__date),
       row.belongs_to__application.map((fleet) => fleet.slug),
       row.is_of__device_type.map((type) => type.slug),
       row.device_tag.map((tag) => `${tag.tag_key}=${tag.value}`).sort(),
     ]),
   );
 
+// What byUuidSql returns beyond the served fields: columns the API never serves, and the
+// computed heartbeat fields under their "hb_*" names.
+type SqlDeviceRow = DeviceRow & {
+  api_port?: unknown;
+  api_secret?: unknown;
+  last_contact_at?: unknown;
+  poll_interval_ms?: unknown;
+  online_since?: unknown;
+  connected_since?: unknown;
+  metrics_reported_at?: unknown;
+  hb_state: string;
+  hb_online: boolean;
+  hb_connectivity_event: Date | null;
+  hb_changed_at: Date | null;
+};
+
 const sqlDevice = async (env: BenchEnv, caller: Caller, uuid: string): Promise<DeviceRow[]> => {
-  const { rows } = await env.sql.query<DeviceRow & { api_port?: unknown; api_secret?: unknown }>(
-    byUuidSql,
-    [caller.user.userId, uuid],
+  const { rows } = await env.sql.query<SqlDeviceRow>(byUuidSql, [caller.user.userId, uuid]);
+  // Columns the API never serves are dropped in JS, and the computed heartbeat fields replace
+  // the stale stored columns of the same names, as a hand-written handler would.
+  return rows.map(
+    ({
+      api_port: _port,
+      api_secret: _secret,
+      last_contact_at: _contact,
+      poll_interval_ms: _interval,
+      online_since: _onlineSince,
+      connected_since: _connectedSince,
+      metrics_reported_at: _metrics,
+      hb_state,
+      hb_online,
+      hb_connectivity_event,
+      hb_changed_at,
+      ...row
+    }) => ({
+      ...row,
+      api_heartbeat_state: hb_state,
+      is_online: hb_online,
+      last_connectivity_event: hb_connectivity_event,
+      changed_api_heartbeat_state_on__date: hb_changed_at,
+    }),
   );
-  // Columns the API never serves are dropped in JS, as a hand-written handler would.
-  return rows.map(({ api_port: _port, api_secret: _secret, ...row }) => row);
 };
 
 const deviceByUuid = (
@@ -312,7 +394,16 @@ const deviceByUuid = (
       if (rows.length !== 1) throw new Error(`expected one device, got ${rows.length}`);
     },
     async verify() {
-      const samples = [uuids[0], uuids[uuids.length - 1], outsider?.deviceUuids[0]];
+      // The first 60 devices cover every heartbeat layout of seed.ts but the never-contacted one
+      // (ids divisible by 300), which is added when the caller has one.
+      const ids = caller.fleets.flatMap((fleet) => fleet.deviceIds);
+      const neverContacted = ids.findIndex((id) => id % 300 === 0);
+      const samples = [
+        ...uuids.slice(0, 60),
+        neverContacted >= 0 ? uuids[neverContacted] : undefined,
+        uuids[uuids.length - 1],
+        outsider?.deviceUuids[0],
+      ];
       const problems: string[] = [];
       for (const uuid of samples) {
         if (uuid === undefined) continue;

@@ -61,6 +61,9 @@ const sequenceTables = [
   'organization',
   'application',
   'release',
+  'service',
+  'image',
+  'release_image',
   'device',
   'user',
   'device_tag',
@@ -108,18 +111,57 @@ export const seedBenchData = async (
       [fleets],
     );
     await client.query(`UPDATE "application" SET "should_be_running__release" = "id"`);
-    // Two devices in three online; a few are downloading an update so overall_status varies.
+    // Two services per fleet release, with images and a compose file, so target states and
+    // state reports carry what a real fleet's do (services, image installs).
+    await client.query(
+      `INSERT INTO "service" ("id", "application", "service_name")
+       SELECT 2 * (f - 1) + s, f, (ARRAY['main', 'proxy'])[s]
+         FROM generate_series(1, $1::int) f CROSS JOIN generate_series(1, 2) s`,
+      [fleets],
+    );
+    await client.query(
+      `INSERT INTO "image" ("id", "is_a_build_of__service", "is_stored_at__image_location",
+                            "content_hash", "status", "image_size", "project_type")
+       SELECT s."id", s."id", 'registry.flotilla.local/v2/' || md5('image' || s."id"),
+              'sha256:' || md5('content' || s."id") || md5('hash' || s."id"), 'success',
+              80000000 + s."id", 'dockerfile'
+         FROM "service" s`,
+    );
+    await client.query(
+      `INSERT INTO "release_image" ("id", "image", "is_part_of__release")
+       SELECT s."id", s."id", s."application" FROM "service" s`,
+    );
+    await client.query(
+      `UPDATE "release" SET "composition" = '{"version": "2.1", "services": {
+         "main": {"build": "./main", "restart": "always", "privileged": true,
+                  "labels": {"io.balena.features.supervisor-api": "1"}},
+         "proxy": {"build": "./proxy", "restart": "always", "ports": ["80:80"]}}}'::jsonb`,
+    );
+    // The heartbeat is computed from last_contact_at and poll_interval_ms
+    // (migrations/0004-device-protocol.sql); the stored is_online, api_heartbeat_state and
+    // last_connectivity_event are no longer read, so they keep their defaults. Two devices in
+    // three (d % 3 <> 0) are online, i.e. contacted within 2.5 poll intervals + 10 s:
+    //   online   contacted 0-5 min ago, 10 min interval (online for >= 10 more minutes);
+    //   timeout  d % 29 = 0: 16 min ago, 10 min interval; d % 31 = 0: 9 min ago, 5 min interval
+    //            (still timing out >= 3 min later; a rule ignoring the per-device interval would
+    //            call the latter online);
+    //   offline  contacted an hour or more ago; d % 9 = 3: 10 min ago with a 1 min interval;
+    //   unknown  d % 300 = 0: never contacted (overall_status 'configuring').
+    // Every sample is minutes away from a state boundary, so both sides of the sanity check see
+    // the same states however long seeding takes. A few online devices are not connected to the
+    // VPN (reduced functionality) and a few are downloading, so overall_status varies.
     await client.query(
       `INSERT INTO "device" (
          "id", "actor", "uuid", "device_name", "is_of__device_type", "belongs_to__application",
-         "is_online", "api_heartbeat_state", "is_connected_to_vpn", "last_connectivity_event",
-         "is_running__release", "os_version", "os_variant", "supervisor_version", "status",
-         "download_progress", "ip_address", "mac_address", "memory_total", "memory_usage",
-         "cpu_usage", "cpu_temp", "note")
+         "last_contact_at", "poll_interval_ms", "online_since", "connected_since",
+         "is_connected_to_vpn", "is_running__release", "os_version", "os_variant",
+         "supervisor_version", "status", "download_progress", "ip_address", "mac_address",
+         "memory_total", "memory_usage", "cpu_usage", "cpu_temp", "note")
        SELECT d, $2::int + d, md5('device' || d), 'dev-' || substr(md5('name' || d), 1, 12),
               a."is_for__device_type", a."id",
-              d % 3 <> 0, CASE WHEN d % 3 <> 0 THEN 'online' ELSE 'offline' END, d % 3 <> 0,
-              now() - make_interval(secs => d % 86400),
+              c."at", c."interval", c."at" - make_interval(mins => d % 2880),
+              c."at" - make_interval(mins => d % 2880, hours => d % 240),
+              d % 3 <> 0 AND d % 11 <> 0,
               a."id", 'balenaOS 5.3.' || (d % 20), 'prod', '16.4.' || (d % 7),
               CASE WHEN d % 50 = 1 THEN 'Downloading' ELSE 'Idle' END,
               CASE WHEN d % 50 = 1 THEN 40 END,
@@ -127,7 +169,21 @@ export const seedBenchData = async (
               lpad(to_hex(d), 12, '0'), 4096, 1000 + d % 2000, d % 100, 40 + d % 30,
               CASE WHEN d % 10 = 0 THEN 'benchmark device ' || d END
          FROM generate_series(1, $1::int) d
-         JOIN "application" a ON a."id" = (d - 1) / $3::int + 1`,
+         JOIN "application" a ON a."id" = (d - 1) / $3::int + 1
+         CROSS JOIN LATERAL (SELECT
+           CASE
+             WHEN d % 300 = 0 THEN NULL
+             WHEN d % 9 = 3 THEN now() - make_interval(mins => 10, secs => d % 60)
+             WHEN d % 3 = 0 THEN now() - make_interval(hours => 1, secs => d % 86400)
+             WHEN d % 29 = 0 THEN now() - make_interval(mins => 16, secs => d % 30)
+             WHEN d % 31 = 0 THEN now() - make_interval(mins => 9, secs => d % 20)
+             ELSE now() - make_interval(secs => d % 300)
+           END AS "at",
+           CASE
+             WHEN d % 9 = 3 THEN 60000
+             WHEN d % 3 <> 0 AND d % 29 <> 0 AND d % 31 = 0 THEN 300000
+             ELSE 600000
+           END AS "interval") c`,
       [devices, deviceActorBase, perFleet],
     );
     await client.query(
@@ -171,13 +227,15 @@ export const seedBenchData = async (
 
     await client.query('ANALYZE');
 
+    // Online as laid out above (the sanity check compares the engine's count with the SQL's).
     const { rows: deviceRows } = await client.query<{
       id: number;
       uuid: string;
       fleet: number;
       online: boolean;
     }>(
-      `SELECT "id", "uuid", "belongs_to__application" AS "fleet", "is_online" AS "online"
+      `SELECT "id", "uuid", "belongs_to__application" AS "fleet",
+              "id" % 3 <> 0 AS "online"
          FROM "device" ORDER BY "id"`,
     );
     const byFleet = new Map<number, SeededFleet>();
@@ -195,6 +253,7 @@ export const seedBenchData = async (
       `SELECT 'organization' AS name, count(*)::int AS n FROM "organization"
        UNION ALL SELECT 'application', count(*)::int FROM "application"
        UNION ALL SELECT 'release', count(*)::int FROM "release"
+       UNION ALL SELECT 'image', count(*)::int FROM "image"
        UNION ALL SELECT 'device', count(*)::int FROM "device"
        UNION ALL SELECT 'device_tag', count(*)::int FROM "device_tag"
        UNION ALL SELECT 'actor', count(*)::int FROM "actor"

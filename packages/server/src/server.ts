@@ -6,6 +6,10 @@ import { registerConfigRoutes } from './features/config/register-config-routes.j
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
 import { registerConsole } from './features/console/register-console.js';
 import { registerDownloadConfig } from './features/device-config/register-download-config.js';
+import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
+import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
+import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
+import { registerDeviceState } from './features/device-state/register-device-state.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -31,6 +35,10 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);
+  registerDeviceState(app, ctx);
+  registerDeviceLogs(app, ctx);
+  const cloudlink = registerCloudlink(app, ctx);
+  registerDeviceActions(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
   registerConsole(app);
   return app;

@@ -18,4 +18,19 @@ export const fleetsPage = (page: Page) => ({
     await page.getByRole('option', { name: deviceType }).click();
     await dialog.getByRole('button', { name: 'Create new fleet' }).click();
   },
+  // Selection mode and its batch actions.
+  startSelection: () => page.getByRole('button', { name: 'Select', exact: true }).click(),
+  select: (name: string) => page.getByRole('checkbox', { name: `Select ${name}` }).check(),
+  batchToolbar: () => page.getByRole('toolbar', { name: /Batch actions/ }),
+  selectedCount: () => page.getByRole('toolbar', { name: /Batch actions/ }).getByRole('status'),
+  batchDelete: async (confirmText: string) => {
+    await page
+      .getByRole('toolbar', { name: /Batch actions/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: /^Delete / });
+    await dialog.getByLabel(`Type "${confirmText}" to confirm`).fill(confirmText);
+    await dialog.getByRole('button', { name: /^Delete / }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  },
 });

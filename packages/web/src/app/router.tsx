@@ -105,6 +105,27 @@ export const routes: RouteObject[] = [
                   ],
                 };
               }),
+              // Devices (issue 4): the fleet's devices tab and the device page.
+              {
+                path: '/fleets/:applicationId/devices',
+                lazy: lazyPage(
+                  () => import('../features/fleets/application/ApplicationLayout.js'),
+                  'ApplicationLayout',
+                ),
+                children: [
+                  {
+                    index: true,
+                    lazy: lazyPage(
+                      () => import('../features/devices/FleetDevicesPage.js'),
+                      'FleetDevicesPage',
+                    ),
+                  },
+                ],
+              },
+              {
+                path: '/devices/:uuid',
+                lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
+              },
             ],
           },
         ],

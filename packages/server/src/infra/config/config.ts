@@ -11,6 +11,7 @@ const schema = z.object({
   FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
   FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
+  FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   FLOTILLA_LOG_LEVEL: z
@@ -29,6 +30,8 @@ export type Config = {
   adminPassword: string | undefined;
   deviceUrlsBase: string;
   loginRateLimitPerMinute: number;
+  // Log lines kept per device.
+  logRetention: number;
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
@@ -56,6 +59,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     demo: values.FLOTILLA_DEMO === 'on',
+    logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,
   };
 };

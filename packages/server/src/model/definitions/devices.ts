@@ -10,7 +10,15 @@ import {
   ref,
   text,
 } from './field-kinds.js';
-import { overallProgress, overallStatus, shouldBeRunningRelease } from './device-status.js';
+import {
+  heartbeatChangedAt,
+  heartbeatState,
+  isOnline,
+  lastConnectivityEvent,
+  overallProgress,
+  overallStatus,
+  shouldBeRunningRelease,
+} from './device-status.js';
 import { applicationOfDevice } from './sql-helpers.js';
 
 const deviceScoped = {
@@ -26,17 +34,17 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       created_at: createdAt,
       modified_at: modifiedAt,
       actor: ref('actor', 'is_of__device', { readOnly: true }),
-      // Maintained by the heartbeat tracker, never by clients.
-      api_heartbeat_state: text({ readOnly: true }),
-      changed_api_heartbeat_state_on__date: date({ readOnly: true }),
+      // Derived from the device's last contact (features/heartbeat), never written by clients.
+      api_heartbeat_state: text({ readOnly: true, computed: heartbeatState }),
+      changed_api_heartbeat_state_on__date: date({ readOnly: true, computed: heartbeatChangedAt }),
       uuid: text({ createOnly: true }),
       local_id: text(),
       device_name: text({ required: true }),
       note: text(),
       is_of__device_type: ref('device_type', ['device', 'describes__device'], { required: true }),
       belongs_to__application: ref('application', 'owns__device', { required: true }),
-      is_online: bool(),
-      last_connectivity_event: date(),
+      is_online: bool({ readOnly: true, computed: isOnline }),
+      last_connectivity_event: date({ readOnly: true, computed: lastConnectivityEvent }),
       is_connected_to_vpn: bool({ readOnly: true }),
       last_vpn_event: date({ readOnly: true }),
       is_locked_until__date: date(),

@@ -2,6 +2,7 @@ import PushPinIcon from '@mui/icons-material/PushPin';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
@@ -37,15 +38,37 @@ export const statusColors: Record<
 export const ApplicationCard = ({
   application,
   counts,
+  selection,
 }: {
   application: ApplicationListItem;
   counts: Record<DeviceStatus, number> | undefined;
+  // In selection mode: the card's checkbox state.
+  selection?: { selected: boolean; onToggle: () => void } | undefined;
 }) => {
   const release = application.should_be_running__release[0];
   const deviceType = application.is_for__device_type[0];
   const organization = application.organization[0];
+  const selected = selection?.selected === true;
   return (
-    <Card sx={{ height: 324, display: 'flex' }}>
+    <Card
+      sx={{
+        height: 324,
+        display: 'flex',
+        position: 'relative',
+        outline: selected ? 2 : 0,
+        outlineColor: 'primary.main',
+        outlineOffset: -2,
+      }}
+    >
+      {selection ? (
+        // Beside the link, not inside it: ticking the box never opens the fleet.
+        <Checkbox
+          checked={selected}
+          onChange={selection.onToggle}
+          slotProps={{ input: { 'aria-label': `Select ${application.app_name}` } }}
+          sx={{ position: 'absolute', top: 8, right: 8, zIndex: 1 }}
+        />
+      ) : null}
       <CardActionArea
         component={RouterLink}
         to={applicationPath(application.is_of__class, application.id)}
@@ -57,10 +80,10 @@ export const ApplicationCard = ({
           justifyContent: 'flex-start',
         }}
       >
-        <Typography variant="h3" noWrap title={application.app_name}>
+        <Typography variant="h3" noWrap title={application.app_name} sx={{ pr: selection ? 5 : 0 }}>
           {application.app_name}
         </Typography>
-        <Typography variant="body2" color="text.secondary" noWrap>
+        <Typography variant="body2" color="text.secondary" noWrap sx={{ pr: selection ? 5 : 0 }}>
           {organization?.name ?? ''} · {deviceType?.name ?? 'Unknown device type'}
         </Typography>
         <Box sx={{ mt: 3 }}>

@@ -1,6 +1,7 @@
 import { errorText } from '@flotilla/sdk/errors';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import AddIcon from '@mui/icons-material/Add';
+import ChecklistIcon from '@mui/icons-material/Checklist';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,7 +10,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { useClient } from '../../app/client.js';
@@ -17,6 +18,8 @@ import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { ApplicationCard } from './ApplicationCard.js';
 import { fetchApplications, fetchStatusCounts } from './application-queries.js';
+import { BatchActions } from './batch/BatchActions.js';
+import { useSelection } from './batch/useSelection.js';
 import { classLabels } from './class-names.js';
 import { CreateApplicationDialog } from './CreateApplicationDialog.js';
 
@@ -55,6 +58,11 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
     queryFn: () => fetchApplications(client, className, organizationId),
     ...fleetListPolling(),
   });
+  const listIds = useMemo(
+    () => applications.data?.map((application) => application.id) ?? [],
+    [applications.data],
+  );
+  const selection = useSelection(listIds);
   const counts = useQuery({
     queryKey: ['applications', className, organizationId, 'status-counts'],
     queryFn: () => fetchStatusCounts(client, className, organizationId),
@@ -71,8 +79,24 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
         <Typography variant="h1">
           {organization.data ? `${labels.many} of ${organization.data.name}` : labels.many}
         </Typography>
-        {applications.data?.length ? create : null}
+        {applications.data?.length ? (
+          <Stack direction="row" spacing={1}>
+            {selection.active ? null : (
+              <Button variant="outlined" startIcon={<ChecklistIcon />} onClick={selection.start}>
+                Select
+              </Button>
+            )}
+            {create}
+          </Stack>
+        ) : null}
       </Stack>
+      {selection.active && applications.data?.length ? (
+        <BatchActions
+          className={className}
+          applications={applications.data}
+          selection={selection}
+        />
+      ) : null}
       {applications.isPending ? (
         <Box sx={grid} aria-busy="true" aria-label={`Loading ${labels.many.toLowerCase()}`}>
           {[0, 1, 2].map((index) => (
@@ -109,6 +133,14 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
               key={application.id}
               application={application}
               counts={counts.data?.get(application.id)}
+              selection={
+                selection.active
+                  ? {
+                      selected: selection.isSelected(application.id),
+                      onToggle: () => selection.toggle(application.id),
+                    }
+                  : undefined
+              }
             />
           ))}
         </Box>

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { CookieBanner, OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
+import { HelpMenu } from './HelpMenu.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -52,6 +53,7 @@ export const AppLayout = () => {
             >
               Flotilla
             </Typography>
+            <HelpMenu />
             <UserMenu />
           </Toolbar>
         </AppBar>

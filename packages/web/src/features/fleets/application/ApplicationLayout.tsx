@@ -132,6 +132,8 @@ export const ApplicationLayout = () => {
 
   const base = `${classLabels[detail.is_of__class].path}/${detail.id}`;
   const onSettings = matchPath({ path: `${base}/settings`, end: false }, location.pathname);
+  // The devices tab exists for fleets only (seed 001 route table).
+  const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
   // Settings are hidden from observers (seed 001 section 2), unless they can leave from there.
   const showSettings =
     access.roles.length > 0 &&
@@ -149,11 +151,14 @@ export const ApplicationLayout = () => {
         {detail.organization[0]?.name ?? ''}
       </Typography>
       <Tabs
-        value={onSettings ? 'settings' : 'summary'}
+        value={onSettings ? 'settings' : onDevices ? 'devices' : 'summary'}
         aria-label={`${classLabels[detail.is_of__class].one} sections`}
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab label="Summary" value="summary" component={RouterLink} to={base} />
+        {detail.is_of__class === 'fleet' ? (
+          <Tab label="Devices" value="devices" component={RouterLink} to={`${base}/devices`} />
+        ) : null}
         {showSettings || onSettings ? (
           <Tab label="Settings" value="settings" component={RouterLink} to={`${base}/settings`} />
         ) : null}

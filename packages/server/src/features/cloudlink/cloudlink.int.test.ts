@@ -1,0 +1,371 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../app-context.js';
+import { type Database, openDatabase } from '../../infra/db/database.js';
+import { buildServer } from '../../server.js';
+import * as fx from '../../test-support/fixtures.js';
+import { createTestContext } from '../../test-support/test-context.js';
+import { createTestDatabase } from '../../test-support/test-database.js';
+import { createApiKey } from '../api-keys/store-api-key.js';
+import { CloudlinkError } from './cloudlink-error.js';
+import type { CloudlinkOptions } from './cloudlink-options.js';
+import {
+  connectFakeDevice,
+  type FakeDevice,
+  type FakeDeviceOptions,
+} from '../../test-support/fake-device-client.js';
+import { type Cloudlink, registerCloudlink } from './register-cloudlink.js';
+
+type Node = { app: FastifyInstance; ctx: AppContext; cloudlink: Cloudlink; url: string };
+
+// Short timings so timeouts, sweeps and keep-alives happen within a test.
+const fast: Partial<CloudlinkOptions> = {
+  actionTimeoutMs: 1_000,
+  nodeHeartbeatMs: 200,
+  nodeStaleAfterMs: 2_000,
+};
+
+// One server process: the whole app plus the cloudlink (a no-op if server.ts already wires it).
+const startNode = async (
+  db: Database,
+  options: Partial<CloudlinkOptions> = fast,
+): Promise<Node> => {
+  const ctx = createTestContext(db);
+  const app = buildServer(ctx);
+  const cloudlink = registerCloudlink(app, ctx, options);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, ctx, cloudlink, url };
+};
+
+const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+const failureOf = async (work: Promise<unknown>): Promise<CloudlinkError> => {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof CloudlinkError) return error;
+    throw error;
+  }
+  throw new Error('expected a CloudlinkError');
+};
+
+let db: Database;
+let fleet: fx.FleetFixture;
+let userKey: string;
+
+type Device = fx.DeviceFixture & { key: string };
+const newDevice = async (): Promise<Device> => {
+  const device = await fx.createDevice(db, fleet.id, `dev-${randomBytes(3).toString('hex')}`);
+  return { ...device, key: await createApiKey(db, device.actorId, { name: 'device key' }) };
+};
+
+const vpnState = async (deviceId: number) => {
+  const { rows } = await db.query<{ connected: boolean; event: Date | null }>(
+    'SELECT "is_connected_to_vpn" AS connected, "last_vpn_event" AS event FROM "device" WHERE "id" = $1',
+    [deviceId],
+  );
+  return rows[0];
+};
+const isConnected = async (deviceId: number): Promise<boolean> =>
+  (await vpnState(deviceId))?.connected === true;
+const sessionOf = async (deviceId: number) =>
+  (
+    await db.query<{ node_id: string; connection_id: string }>(
+      'SELECT "node_id", "connection_id" FROM "cloudlink_session" WHERE "device" = $1',
+      [deviceId],
+    )
+  ).rows[0];
+
+// Connects and waits until the server has recorded the session (the handshake alone does not).
+const connect = async (
+  node: Node,
+  device: Device,
+  options: FakeDeviceOptions = {},
+): Promise<FakeDevice> => {
+  const fake = await connectFakeDevice(node.url, device.key, { uuid: device.uuid, ...options });
+  await waitFor(
+    'the session',
+    async () => (await sessionOf(device.id))?.node_id === node.cloudlink.nodeId,
+  );
+  return fake;
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const organization = await fx.createOrganization(db, 'Linkers');
+  fleet = await fx.createFleet(db, organization, 'Linked');
+  const user = await fx.createUser(db, 'linker');
+  await fx.addFleetMember(db, user.userId, fleet.id, 'operator');
+  userKey = await createApiKey(db, user.actorId, { name: 'user key' });
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('cloudlink on one server', () => {
+  let node: Node;
+  beforeAll(async () => {
+    node = await startNode(db);
+  });
+  afterAll(async () => {
+    await node?.app.close();
+  });
+
+  it('marks the device connected while its cloudlink lasts', async () => {
+    const device = await newDevice();
+    expect(await vpnState(device.id)).toEqual({ connected: false, event: null });
+    const fake = await connect(node, device);
+    const connected = await vpnState(device.id);
+    expect(connected?.connected).toBe(true);
+    expect(connected?.event).toBeInstanceOf(Date);
+    expect(node.cloudlink.localConnectionCount()).toBeGreaterThanOrEqual(1);
+
+    await fake.close();
+    await waitFor('the disconnect', async () => !(await isConnected(device.id)));
+    expect(await sessionOf(device.id)).toBeUndefined();
+    expect((await vpnState(device.id))?.event?.getTime()).toBeGreaterThanOrEqual(
+      connected?.event?.getTime() ?? 0,
+    );
+  });
+
+  it('counts the connection as a heartbeat contact', async () => {
+    const device = await newDevice();
+    const fake = await connect(node, device);
+    await waitFor('the contact', async () => {
+      const { rows } = await db.query<{ contact: Date | null }>(
+        'SELECT "last_contact_at" AS contact FROM "device" WHERE "id" = $1',
+        [device.id],
+      );
+      return rows[0]?.contact instanceof Date;
+    });
+    await fake.close();
+  });
+
+  it('closes a connection whose hello names another device', async () => {
+    const device = await newDevice();
+    const fake = await connectFakeDevice(node.url, device.key, { uuid: 'f'.repeat(32) });
+    expect(await fake.closed).toEqual({
+      code: 4403,
+      reason: 'The hello names another device than the key',
+    });
+    await waitFor('the disconnect', async () => (await sessionOf(device.id)) === undefined);
+  });
+
+  it('refuses anything but a device key before upgrading', async () => {
+    await expect(connectFakeDevice(node.url, userKey)).rejects.toThrow(/401/);
+    await expect(connectFakeDevice(node.url, 'not-a-key')).rejects.toThrow(/401/);
+    await expect(connectFakeDevice(node.url, '')).rejects.toThrow(/401/);
+  });
+
+  it('sends actions and returns the device’s answers, 423 included', async () => {
+    const device = await newDevice();
+    const fake = await connect(node, device);
+    fake.answer = (request) =>
+      request.action === 'reboot' && request.params.force !== true
+        ? { status: 423, body: 'Updates are locked' }
+        : { status: 200, body: { Data: 'OK', Error: null } };
+
+    const done = await node.cloudlink.sendAction(device.id, 'reboot', { force: true });
+    expect(done).toMatchObject({ type: 'result', status: 200, body: { Data: 'OK', Error: null } });
+    const locked = await node.cloudlink.sendAction(device.id, 'reboot', {});
+    expect(locked).toMatchObject({ status: 423, body: 'Updates are locked' });
+    expect(fake.received).toEqual([
+      { type: 'action', id: expect.any(String), action: 'reboot', params: { force: true } },
+      { type: 'action', id: expect.any(String), action: 'reboot', params: {} },
+    ]);
+    await fake.close();
+  });
+
+  it('lets a newer connection replace the older one', async () => {
+    const device = await newDevice();
+    const older = await connect(node, device);
+    const olderSession = await sessionOf(device.id);
+    const newer = await connectFakeDevice(node.url, device.key);
+    expect(await older.closed).toEqual({ code: 4409, reason: 'Replaced by a newer connection' });
+    await waitFor(
+      'the newer session',
+      async () => (await sessionOf(device.id))?.connection_id !== olderSession?.connection_id,
+    );
+    // The older socket's close must not disconnect the device.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await isConnected(device.id)).toBe(true);
+    await node.cloudlink.sendAction(device.id, 'blink', {});
+    expect(older.received).toEqual([]);
+    expect(newer.received.map((request) => request.action)).toEqual(['blink']);
+    await newer.close();
+  });
+
+  it('fails at once for a device without a cloudlink', async () => {
+    const device = await newDevice();
+    const started = Date.now();
+    const error = await failureOf(node.cloudlink.sendAction(device.id, 'ping', {}));
+    expect(error.failure).toBe('offline');
+    expect(error.message).toBe('No online device(s) found');
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('times out a device that does not answer', async () => {
+    const device = await newDevice();
+    const fake = await connect(node, device, { answer: () => undefined });
+    const started = Date.now();
+    const error = await failureOf(node.cloudlink.sendAction(device.id, 'purge', { appId: 1 }));
+    expect(error.failure).toBe('timeout');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(fake.received).toHaveLength(1);
+    await fake.close();
+  });
+
+  it('fails waiting requests when the device disconnects', async () => {
+    const device = await newDevice();
+    const fake = await connect(node, device, { answer: () => undefined });
+    const pending = failureOf(node.cloudlink.sendAction(device.id, 'shutdown', {}, 10_000));
+    await waitFor('the request', () => Promise.resolve(fake.received.length === 1));
+    fake.socket.terminate();
+    expect((await pending).failure).toBe('disconnected');
+  });
+
+  it('ignores a session held by a node that stopped heartbeating, and sweeps it', async () => {
+    const device = await newDevice();
+    const deadNode = randomBytes(8).toString('hex');
+    await db.query(
+      `INSERT INTO "cloudlink_node" ("node_id", "seen_at") VALUES ($1, now() - interval '1 hour')`,
+      [deadNode],
+    );
+    await db.query(
+      `INSERT INTO "cloudlink_session" ("device", "node_id", "connection_id", "connected_at")
+       VALUES ($1, $2, 'gone', now())`,
+      [device.id, deadNode],
+    );
+    await db.query('UPDATE "device" SET "is_connected_to_vpn" = true WHERE "id" = $1', [device.id]);
+    const started = Date.now();
+    expect((await failureOf(node.cloudlink.sendAction(device.id, 'ping', {}))).failure).toBe(
+      'offline',
+    );
+    expect(Date.now() - started).toBeLessThan(500);
+    await waitFor('the sweep', async () => !(await isConnected(device.id)));
+    expect(await sessionOf(device.id)).toBeUndefined();
+    const nodes = await db.query('SELECT 1 FROM "cloudlink_node" WHERE "node_id" = $1', [deadNode]);
+    expect(nodes.rowCount).toBe(0);
+  });
+
+  it('times out a request to a node that heartbeats but never answers', async () => {
+    const device = await newDevice();
+    const silentNode = randomBytes(8).toString('hex');
+    await db.query(
+      `INSERT INTO "cloudlink_node" ("node_id", "seen_at") VALUES ($1, now() + interval '1 hour')`,
+      [silentNode],
+    );
+    await db.query(
+      `INSERT INTO "cloudlink_session" ("device", "node_id", "connection_id", "connected_at")
+       VALUES ($1, $2, 'silent', now())`,
+      [device.id, silentNode],
+    );
+    const started = Date.now();
+    const error = await failureOf(node.cloudlink.sendAction(device.id, 'ping', {}));
+    expect(error.failure).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await db.query('DELETE FROM "cloudlink_node" WHERE "node_id" = $1', [silentNode]);
+  });
+});
+
+describe('cloudlink keep-alive and shutdown', () => {
+  it('drops a connection that stops answering pings', async () => {
+    const pool = openDatabase(db.url, { max: 3 });
+    const node = await startNode(pool, { ...fast, pingIntervalMs: 100 });
+    try {
+      const device = await newDevice();
+      const fake = await connect(node, device, { autoPong: false });
+      expect((await fake.closed).code).toBe(1006);
+      await waitFor('the disconnect', async () => !(await isConnected(device.id)));
+    } finally {
+      await node.app.close();
+      await pool.close();
+    }
+  });
+
+  it('closes every cloudlink and disconnects its devices when the server stops', async () => {
+    const pool = openDatabase(db.url, { max: 3 });
+    const node = await startNode(pool);
+    const device = await newDevice();
+    const fake = await connect(node, device);
+    await node.app.close();
+    expect(await fake.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+    expect(await isConnected(device.id)).toBe(false);
+    expect(await sessionOf(device.id)).toBeUndefined();
+    const nodes = await db.query('SELECT 1 FROM "cloudlink_node" WHERE "node_id" = $1', [
+      node.cloudlink.nodeId,
+    ]);
+    expect(nodes.rowCount).toBe(0);
+    await pool.close();
+  });
+});
+
+describe('cloudlink across two server processes', () => {
+  let poolB: Database;
+  let nodeA: Node;
+  let nodeB: Node;
+  beforeAll(async () => {
+    poolB = openDatabase(db.url, { max: 5 });
+    nodeA = await startNode(db);
+    nodeB = await startNode(poolB);
+  });
+  afterAll(async () => {
+    await nodeB?.app.close();
+    await nodeA?.app.close();
+    await poolB?.close();
+  });
+
+  it('routes a request to the process holding the device', async () => {
+    const device = await newDevice();
+    const fake = await connect(nodeA, device, {
+      answer: () => ({ status: 200, body: { status: 'Idle', api_port: 48484 } }),
+    });
+    const result = await nodeB.cloudlink.sendAction(device.id, 'device-state', {});
+    expect(result).toMatchObject({ status: 200, body: { status: 'Idle', api_port: 48484 } });
+    expect(fake.received).toMatchObject([{ action: 'device-state', params: {} }]);
+    await fake.close();
+  });
+
+  it('carries replies larger than a NOTIFY payload through the reply table', async () => {
+    const device = await newDevice();
+    const large = { lines: Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(40)}`) };
+    const fake = await connect(nodeA, device, { answer: () => ({ status: 200, body: large }) });
+    const result = await nodeB.cloudlink.sendAction(device.id, 'device-state', {});
+    expect(result.body).toEqual(large);
+    expect((await db.query('SELECT 1 FROM "cloudlink_reply"')).rowCount).toBe(0);
+    await fake.close();
+  });
+
+  it('passes the holder’s timeout and offline answers back', async () => {
+    const device = await newDevice();
+    const fake = await connect(nodeA, device, { answer: () => undefined });
+    const timedOut = await failureOf(nodeB.cloudlink.sendAction(device.id, 'reboot', {}, 500));
+    expect(timedOut.failure).toBe('timeout');
+    expect(timedOut.message).toBe('Device did not answer within 1 s');
+    await fake.close();
+    await waitFor('the disconnect', async () => !(await isConnected(device.id)));
+    expect((await failureOf(nodeB.cloudlink.sendAction(device.id, 'reboot', {}))).failure).toBe(
+      'offline',
+    );
+  });
+
+  it('replaces a connection held by the other process', async () => {
+    const device = await newDevice();
+    const onA = await connect(nodeA, device);
+    const onB = await connect(nodeB, device);
+    expect(await onA.closed).toEqual({ code: 4409, reason: 'Replaced by a newer connection' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await isConnected(device.id)).toBe(true);
+    await nodeA.cloudlink.sendAction(device.id, 'blink', {});
+    expect(onB.received.map((request) => request.action)).toEqual(['blink']);
+    expect(onA.received).toEqual([]);
+    await onB.close();
+  });
+});

@@ -1,0 +1,31 @@
+import type { DeviceMessage } from '@flotilla/shared/cloudlink/messages';
+import { z } from 'zod';
+
+const resultMessage = z.object({
+  type: z.literal('result'),
+  id: z.string().min(1).max(100),
+  // Passed through as the HTTP status of /supervisor/* answers, so no 1xx.
+  status: z.number().int().min(200).max(599),
+  body: z.unknown(),
+});
+
+const helloMessage = z.object({
+  type: z.literal('hello'),
+  uuid: z.string().max(100),
+  agentVersion: z.string().max(100),
+});
+
+const deviceMessage = z.discriminatedUnion('type', [resultMessage, helloMessage]);
+
+// One frame from a device, or undefined when it is not a message this server understands (bad
+// JSON, an unknown type from a newer agent): such frames are ignored, never fatal.
+export const parseDeviceMessage = (data: string): DeviceMessage | undefined => {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const parsed = deviceMessage.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+};

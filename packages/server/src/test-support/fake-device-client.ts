@@ -1,0 +1,83 @@
+import {
+  type ActionRequest,
+  cloudlinkPath,
+  type DeviceMessage,
+} from '@flotilla/shared/cloudlink/messages';
+import { WebSocket } from 'ws';
+
+// What a fake device answers to one action; undefined leaves the request unanswered.
+export type FakeAnswer = (
+  request: ActionRequest,
+) => { status: number; body: unknown } | undefined | Promise<{ status: number; body: unknown }>;
+
+export type FakeDevice = {
+  socket: WebSocket;
+  // Every action the server sent, in order.
+  received: ActionRequest[];
+  // Replaceable at any time.
+  answer: FakeAnswer;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): Promise<void>;
+};
+
+export type FakeDeviceOptions = {
+  // Sent in the hello message after connecting.
+  uuid?: string;
+  answer?: FakeAnswer;
+  // false: ignore the server's pings, like a device whose network silently died.
+  autoPong?: boolean;
+};
+
+const defaultAnswer: FakeAnswer = () => ({ status: 200, body: 'OK' });
+
+// A minimal cloudlink client speaking the agent's protocol: integration tests, contract tests and
+// the bench stand it in for real agents. Resolves once the websocket is open; rejects when the
+// server refuses the upgrade (the error names the HTTP status, e.g. 401).
+export const connectFakeDevice = (
+  baseUrl: string,
+  deviceKey: string,
+  options: FakeDeviceOptions = {},
+): Promise<FakeDevice> => {
+  const url = new URL(cloudlinkPath, baseUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  const socket = new WebSocket(url, {
+    headers: { authorization: `Bearer ${deviceKey}` },
+    autoPong: options.autoPong ?? true,
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  const device: FakeDevice = {
+    socket,
+    received: [],
+    answer: options.answer ?? defaultAnswer,
+    closed,
+    async close() {
+      if (socket.readyState !== socket.CLOSED) socket.close(1000, 'bye');
+      await closed;
+    },
+  };
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as ActionRequest;
+    if (message.type !== 'action') return;
+    device.received.push(message);
+    void Promise.resolve(device.answer(message)).then((answer) => {
+      if (!answer || socket.readyState !== socket.OPEN) return;
+      const reply: DeviceMessage = { type: 'result', id: message.id, ...answer };
+      socket.send(JSON.stringify(reply));
+    });
+  });
+  return new Promise<FakeDevice>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('open', () => {
+      socket.off('error', reject);
+      // A later error (server gone) surfaces as the close event.
+      socket.on('error', () => undefined);
+      if (options.uuid !== undefined) {
+        const hello: DeviceMessage = { type: 'hello', uuid: options.uuid, agentVersion: 'fake' };
+        socket.send(JSON.stringify(hello));
+      }
+      resolve(device);
+    });
+  });
+};

@@ -1,0 +1,179 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { canRunArchitecture } from '@flotilla/shared/device-types/cpu-architectures';
+import DownloadIcon from '@mui/icons-material/Download';
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useClient } from '../../app/client.js';
+import type { ApplicationDetail } from '../fleets/application/application-detail.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { CopyableText } from './CopyableText.js';
+
+type DeviceTypeOption = {
+  id: number;
+  slug: string;
+  name: string;
+  is_of__cpu_architecture: { slug: string }[];
+};
+
+export const agentCommand = 'npx flotilla-agent --config config.json';
+
+// Minutes between target-state polls offered for the agent (the server accepts 1 to 1440).
+export const pollIntervals = [1, 5, 10, 15, 30, 60] as const;
+const defaultPollInterval = 10;
+
+// Hands a JSON object to the browser as a file download.
+const downloadJson = (value: unknown, fileName: string): void => {
+  const url = URL.createObjectURL(
+    new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' }),
+  );
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  anchor.click();
+  // Revoked after the click has been handled.
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+};
+
+// Add device (seed 001 section 2): choose a device type the fleet's architecture runs on, download
+// the agent's config.json (it carries a new provisioning key) and run the agent with it.
+export const AddDeviceDialog = ({
+  application,
+  downloadDenied,
+  onClose,
+}: {
+  application: ApplicationDetail;
+  // Why the user may not create the provisioning key the configuration holds, or null.
+  downloadDenied: string | null;
+  onClose: () => void;
+}) => {
+  const client = useClient();
+  const titleId = useId();
+  const fleetType = application.is_for__device_type[0];
+  const fleetArchitecture = fleetType?.is_of__cpu_architecture[0]?.slug;
+  const deviceTypes = useQuery({
+    queryKey: ['device-types', 'with-architecture'],
+    staleTime: 60_000,
+    queryFn: () =>
+      client.pine.get({
+        resource: 'device_type',
+        options: {
+          $select: ['id', 'slug', 'name'],
+          $expand: { is_of__cpu_architecture: { $select: ['slug'] } },
+          $orderby: { name: 'asc' },
+        },
+      }) as Promise<DeviceTypeOption[]>,
+  });
+  // Devices whose CPU can run the fleet's images (same architecture family).
+  const compatible = (deviceTypes.data ?? []).filter((type) => {
+    const architecture = type.is_of__cpu_architecture[0]?.slug;
+    return (
+      fleetArchitecture === undefined ||
+      (architecture !== undefined && canRunArchitecture(architecture, fleetArchitecture))
+    );
+  });
+  const [chosen, setChosen] = useState<DeviceTypeOption | null>(null);
+  const [pollInterval, setPollInterval] = useState<number>(defaultPollInterval);
+  const deviceType =
+    chosen ?? compatible.find((type) => type.slug === fleetType?.slug) ?? compatible[0] ?? null;
+  const download = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () =>
+      client.request<unknown>({
+        method: 'POST',
+        path: '/download-config',
+        body: {
+          appId: application.id,
+          deviceType: deviceType?.slug,
+          appUpdatePollInterval: pollInterval,
+        },
+      }),
+    onSuccess: (config) => downloadJson(config, 'config.json'),
+  });
+  const noneCompatible = deviceTypes.isSuccess && compatible.length === 0;
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>Add device</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2.5} sx={{ pt: 1 }}>
+          <Typography color="text.secondary">
+            Download the configuration of {application.app_name} and start the Flotilla agent with
+            it on the device. The device joins the fleet on its first contact.
+          </Typography>
+          {deviceTypes.isError ? (
+            <Alert severity="error">
+              {errorText(deviceTypes.error) ?? 'Could not load the device types'}
+            </Alert>
+          ) : null}
+          {noneCompatible ? (
+            <Alert severity="warning">Could not find compatible cpu architecture</Alert>
+          ) : null}
+          <Autocomplete
+            options={compatible}
+            value={deviceType}
+            onChange={(_event, value) => setChosen(value)}
+            getOptionLabel={(option) => option.name}
+            isOptionEqualToValue={(option, value) => option.id === value.id}
+            loading={deviceTypes.isPending}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                label="Device type"
+                helperText="Device types able to run this fleet's releases"
+              />
+            )}
+          />
+          <TextField
+            select
+            label="Check for updates every"
+            value={pollInterval}
+            onChange={(event) => setPollInterval(Number(event.target.value))}
+          >
+            {pollIntervals.map((minutes) => (
+              <MenuItem key={minutes} value={minutes}>
+                {minutes === 1 ? '1 minute' : `${minutes} minutes`}
+              </MenuItem>
+            ))}
+          </TextField>
+          {download.isError ? (
+            <Alert severity="error">
+              {errorText(download.error) ?? 'Could not download the configuration'}
+            </Alert>
+          ) : null}
+          <Box>
+            <DisabledReason reason={downloadDenied}>
+              <Button
+                variant="contained"
+                startIcon={<DownloadIcon />}
+                disabled={downloadDenied !== null || deviceType === null || download.isPending}
+                onClick={() => download.mutate()}
+              >
+                {download.isPending ? 'Preparing…' : 'Download config.json'}
+              </Button>
+            </DisabledReason>
+          </Box>
+          <Box>
+            <Typography variant="subtitle2" component="h3" gutterBottom>
+              Then run the agent on the device (Node 20 or later), next to config.json:
+            </Typography>
+            <CopyableText value={agentCommand} label="agent command" />
+          </Box>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+};

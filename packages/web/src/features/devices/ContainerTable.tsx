@@ -1,0 +1,159 @@
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import StopIcon from '@mui/icons-material/Stop';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import { useClient } from '../../app/client.js';
+import { useToasts } from '../../ui/toasts.js';
+import {
+  type ActionDevice,
+  type ContainerActionId,
+  containerActionBlock,
+  type Denied,
+} from './device-action-rules.js';
+import { type ActionTarget, runContainerAction } from './device-actions.js';
+import { containerStatusColor, containerStatusText, releaseLabel } from './device-format.js';
+import { devicesKey } from './device-queries.js';
+import type { ImageInstall } from './device-rows.js';
+
+const buttons: { action: ContainerActionId; label: string; icon: ReactElement }[] = [
+  { action: 'start', label: 'Start', icon: <PlayArrowIcon fontSize="small" /> },
+  { action: 'stop', label: 'Stop', icon: <StopIcon fontSize="small" /> },
+  { action: 'restart', label: 'Restart', icon: <RestartAltIcon fontSize="small" /> },
+];
+
+const serviceName = (install: ImageInstall): string =>
+  install.installs__image[0]?.is_a_build_of__service[0]?.service_name ?? 'Unknown service';
+
+const doneText: Record<ContainerActionId, string> = {
+  start: 'Starting',
+  stop: 'Stopping',
+  restart: 'Restarting',
+};
+
+// The device's services (one row per image install): status, release, download progress and
+// start / stop / restart (seed 001 section 4).
+export const ContainerTable = ({
+  installs,
+  device,
+  target,
+  denied,
+}: {
+  installs: readonly ImageInstall[];
+  device: ActionDevice;
+  target: ActionTarget;
+  denied: Denied;
+}) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const { show } = useToasts();
+  const control = useMutation({
+    mutationFn: ({ action, install }: { action: ContainerActionId; install: ImageInstall }) =>
+      runContainerAction(client, action, target, install.installs__image[0]?.id ?? 0),
+    onSuccess: (_result, { action, install }) => {
+      show('success', `${doneText[action]} ${serviceName(install)}`);
+      void queryClient.invalidateQueries({ queryKey: devicesKey });
+    },
+  });
+  const rows = installs
+    .filter((install) => install.status !== 'Deleted')
+    .toSorted((a, b) => serviceName(a).localeCompare(serviceName(b)) || a.id - b.id);
+  return (
+    <Card component="section" aria-labelledby="containers-title">
+      <CardContent>
+        <Typography id="containers-title" variant="h3" component="h2" gutterBottom>
+          Services
+        </Typography>
+        {rows.length === 0 ? (
+          <Typography color="text.secondary">No services installed</Typography>
+        ) : (
+          <TableContainer>
+            <Table size="small" aria-labelledby="containers-title">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Service</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>Release</TableCell>
+                  <TableCell align="right">Actions</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((install) => {
+                  const name = serviceName(install);
+                  const downloading =
+                    install.download_progress !== null && install.download_progress < 100;
+                  return (
+                    <TableRow key={install.id}>
+                      <TableCell sx={{ fontWeight: 500 }}>{name}</TableCell>
+                      <TableCell>
+                        <Chip
+                          size="small"
+                          variant="outlined"
+                          color={containerStatusColor(install.status)}
+                          label={containerStatusText(install.status, install.download_progress)}
+                        />
+                        {downloading ? (
+                          <LinearProgress
+                            variant="determinate"
+                            value={install.download_progress ?? 0}
+                            aria-label={`${name} download progress`}
+                            sx={{ mt: 0.5, maxWidth: 140 }}
+                          />
+                        ) : null}
+                      </TableCell>
+                      <TableCell sx={{ fontFamily: 'monospace' }}>
+                        {releaseLabel(install.is_provided_by__release[0])}
+                      </TableCell>
+                      <TableCell align="right">
+                        <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+                          {buttons.map(({ action, label, icon }) => {
+                            const block = containerActionBlock(
+                              action,
+                              install.status,
+                              control.isPending,
+                              device,
+                              denied,
+                            );
+                            return (
+                              <Tooltip key={action} title={block ?? `${label} ${name}`}>
+                                {/* A span: disabled buttons fire no events for the tooltip. */}
+                                <span tabIndex={block === null ? undefined : 0}>
+                                  <IconButton
+                                    size="small"
+                                    aria-label={`${label} ${name}`}
+                                    disabled={block !== null}
+                                    onClick={() => control.mutate({ action, install })}
+                                  >
+                                    {icon}
+                                  </IconButton>
+                                </span>
+                              </Tooltip>
+                            );
+                          })}
+                        </Stack>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </CardContent>
+    </Card>
+  );
+};

@@ -1,0 +1,149 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import { fakeClient, renderWithClient } from '../fleets/application/test-helpers.js';
+import { DevicePage } from './DevicePage.js';
+import type { DeviceDetail } from './device-rows.js';
+import { deviceDetail } from './test-fixtures.js';
+
+afterEach(cleanup);
+
+const role = (name: string) => [{ id: 1, application_membership_role: [{ name }] }];
+
+const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
+  const { client, pine } = fakeClient({
+    device: devices,
+    user_application_membership: role(roleName),
+  });
+  const request = vi.fn(async () => 'OK');
+  Object.assign(client, { request });
+  renderWithClient(
+    client,
+    <Routes>
+      <Route path="/" element={<p>Home</p>} />
+      <Route path="/fleets/12" element={<p>Fleet page</p>} />
+      <Route path="/devices/:uuid" element={<DevicePage />} />
+    </Routes>,
+    `/devices/${devices[0]?.uuid ?? 'missing'}`,
+  );
+  return { pine, request };
+};
+
+// The role query settles after the device: wait until the permission-gated controls are ready.
+const ready = () =>
+  waitFor(() =>
+    expect(
+      (screen.getByRole('button', { name: 'Rename device' }) as HTMLButtonElement).disabled,
+    ).toBe(false),
+  );
+
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+
+describe('DevicePage', () => {
+  it('shows the summary card fields', async () => {
+    renderDevice([deviceDetail()]);
+    expect(await screen.findByRole('heading', { name: 'brave-otter', level: 1 })).toBeTruthy();
+    const summary = screen.getByRole('region', { name: 'Device summary' });
+    for (const text of [
+      'Connected',
+      'Online',
+      'Raspberry Pi 4 (64bit)',
+      'balenaOS 5.3.1',
+      '16.4.2',
+      '203.0.113.7',
+      'dc:a6:32:00:00:01',
+      'Amsterdam (52.37, 4.89)',
+      'site: north',
+      'Off',
+    ]) {
+      expect(within(summary).getAllByText(text).length).toBeGreaterThan(0);
+    }
+    expect(within(summary).getByRole('button', { name: 'Copy UUID' })).toBeTruthy();
+  });
+
+  it('applies the container button rules', async () => {
+    renderDevice([deviceDetail()]);
+    await ready();
+    await waitFor(() => expect(button('Stop main').disabled).toBe(false));
+    expect(button('Start main').disabled).toBe(true);
+    expect(button('Restart main').disabled).toBe(false);
+    expect(button('Start worker').disabled).toBe(false);
+    expect(button('Stop worker').disabled).toBe(true);
+    expect(button('Restart worker').disabled).toBe(true);
+    expect(screen.getByText('Downloading (42%)')).toBeTruthy();
+  });
+
+  it('sends a container action with the image id and disables the buttons meanwhile', async () => {
+    const { request } = renderDevice([deviceDetail()]);
+    await ready();
+    let finish: (value: string) => void = () => undefined;
+    request.mockImplementationOnce(
+      () =>
+        new Promise<string>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    await userEvent.click(button('Restart main'));
+    expect(request).toHaveBeenCalledWith({
+      method: 'POST',
+      path: '/supervisor/v2/applications/12/restart-service',
+      body: { deviceId: 101, appId: 12, data: { appId: 12, imageId: 101 } },
+    });
+    await waitFor(() => expect(button('Start worker').disabled).toBe(true));
+    finish('OK');
+    await waitFor(() => expect(button('Start worker').disabled).toBe(false));
+  });
+
+  it('disables supervisor actions of an offline device with the catalogue message', async () => {
+    renderDevice([deviceDetail({ is_connected_to_vpn: false, api_heartbeat_state: 'offline' })]);
+    await ready();
+    expect(button('Stop main').disabled).toBe(true);
+    await userEvent.click(button('Actions'));
+    const reboot = await screen.findByRole('menuitem', { name: /Reboot/ });
+    expect(reboot.getAttribute('aria-disabled')).toBe('true');
+    expect(reboot.textContent).toContain('Device must be online');
+    const remove = screen.getByRole('menuitem', { name: /Delete device/ });
+    expect(remove.getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('gives an observer no rename, notes or actions', async () => {
+    renderDevice([deviceDetail()], 'observer');
+    await screen.findByRole('heading', { name: 'brave-otter', level: 1 });
+    await waitFor(() =>
+      expect(screen.getAllByLabelText(/do not have permission/).length).toBeGreaterThan(0),
+    );
+    expect(button('Rename device').disabled).toBe(true);
+    expect((screen.getByRole('textbox', { name: 'Notes' }) as HTMLTextAreaElement).disabled).toBe(
+      true,
+    );
+  });
+
+  it('renames the device in place', async () => {
+    const { pine } = renderDevice([deviceDetail()]);
+    await ready();
+    await userEvent.click(button('Rename device'));
+    const field = screen.getByRole('textbox', { name: 'Device name' });
+    await userEvent.clear(field);
+    expect(screen.getByText('The device name cannot be empty')).toBeTruthy();
+    await userEvent.type(field, 'quiet-lynx{Enter}');
+    await waitFor(() =>
+      expect(pine.patch).toHaveBeenCalledWith({
+        resource: 'device',
+        id: 101,
+        body: { device_name: 'quiet-lynx' },
+      }),
+    );
+  });
+
+  it('redirects to / when the device does not exist', async () => {
+    renderDevice([]);
+    expect(await screen.findByText('Home')).toBeTruthy();
+  });
+
+  it('redirects a frozen device to its fleet', async () => {
+    renderDevice([deviceDetail({ is_frozen: true })]);
+    expect(await screen.findByText('Fleet page')).toBeTruthy();
+  });
+});

@@ -1,0 +1,150 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useParams } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
+import { fleetListPolling } from '../../ui/polling.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { classLabels } from '../fleets/class-names.js';
+import { ContainerTable } from './ContainerTable.js';
+import { actionDeviceOf, actionPermissions } from './device-action-rules.js';
+import type { ActionTarget } from './device-actions.js';
+import { deviceKey, fetchDevice } from './device-queries.js';
+import { DeviceActionsMenu } from './DeviceActionsMenu.js';
+import { DeviceMetrics } from './DeviceMetrics.js';
+import { DeviceName } from './DeviceName.js';
+import { DeviceNotes } from './DeviceNotes.js';
+import { DeviceSummaryCard } from './DeviceSummaryCard.js';
+import { LockNotice } from './LockNotice.js';
+import { useDeviceActions } from './useDeviceActions.js';
+
+// /devices/:uuid: summary, notes, metrics and services of one device, refreshed like the lists
+// so that a reboot is seen going offline and coming back.
+export const DevicePage = () => {
+  const { uuid = '' } = useParams();
+  const client = useClient();
+  const device = useQuery({
+    queryKey: deviceKey(uuid),
+    queryFn: () => fetchDevice(client, uuid),
+    ...fleetListPolling(),
+  });
+  const detail = device.data ?? null;
+  const fleet = detail?.belongs_to__application[0];
+  const access = useFleetRole(fleet?.id ?? 0);
+  const actions = useDeviceActions();
+  usePageTitle(detail?.device_name ?? 'Device');
+  const organization = fleet?.organization[0];
+  const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
+  useBreadcrumbs(
+    detail && fleet && organization
+      ? [
+          { label: organization.name, to: `/orgs/${organization.id}/fleets` },
+          { label: fleet.app_name, to: fleetPath },
+          // The devices crumb keeps the table's search and filter (the URL it was left with).
+          { label: 'Devices', to: `${fleetPath}/devices` },
+          { label: detail.device_name, to: `/devices/${detail.uuid}` },
+        ]
+      : [],
+  );
+
+  if (device.isPending) {
+    return (
+      <Box aria-busy="true" aria-label="Loading">
+        <Skeleton variant="text" width={280} height={48} />
+        <Skeleton variant="rounded" height={240} sx={{ mt: 2 }} />
+      </Box>
+    );
+  }
+  if (device.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void device.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {errorText(device.error) ?? 'Could not load the device'}
+      </Alert>
+    );
+  }
+  // Seed 001 section 2: a device not found goes to /, a frozen one to its fleet.
+  if (!detail || !fleet) return <Navigate to="/" replace />;
+  if (detail.is_frozen) return <Navigate to={fleetPath} replace />;
+
+  const state = actionDeviceOf(detail);
+  const target: ActionTarget = {
+    id: detail.id,
+    uuid: detail.uuid,
+    name: detail.device_name,
+    applicationId: fleet.id,
+  };
+  const permissionDenied = (action: keyof typeof actionPermissions): string | null =>
+    access.denied(actionPermissions[action].resource, actionPermissions[action].action);
+  const offline = detail.api_heartbeat_state === 'offline' || !detail.is_connected_to_vpn;
+  return (
+    <Stack spacing={2}>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}
+      >
+        <DeviceName
+          deviceId={detail.id}
+          name={detail.device_name}
+          denied={permissionDenied('rename')}
+        />
+        <DeviceActionsMenu
+          target={target}
+          device={state}
+          denied={access.denied}
+          actions={actions}
+          fleetPath={fleetPath}
+        />
+      </Stack>
+      <LockNotice actions={actions} />
+      {offline ? (
+        <Alert severity="info">
+          This device is offline: actions that reach the device are unavailable until it reconnects.
+        </Alert>
+      ) : null}
+      {detail.is_undervolted ? (
+        <Alert severity="warning">
+          This device is undervolted: its power supply does not deliver enough voltage, which can
+          corrupt data or make it unstable.
+        </Alert>
+      ) : null}
+      <DeviceSummaryCard device={detail} />
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', lg: 'minmax(280px, 1fr) 2fr' },
+          alignItems: 'start',
+        }}
+      >
+        <DeviceMetrics device={detail} />
+        <DeviceNotes
+          key={detail.id}
+          deviceId={detail.id}
+          uuid={detail.uuid}
+          note={detail.note}
+          denied={permissionDenied('notes')}
+        />
+      </Box>
+      <ContainerTable
+        installs={detail.image_install}
+        device={state}
+        target={target}
+        denied={access.denied}
+      />
+    </Stack>
+  );
+};

@@ -1,0 +1,206 @@
+import PushPinIcon from '@mui/icons-material/PushPin';
+import Checkbox from '@mui/material/Checkbox';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { absoluteTime, addressList, lastSeenText, releaseLabel } from './device-format.js';
+import type { SortColumn } from './device-queries.js';
+import type { DeviceListRow } from './device-rows.js';
+import { DeviceStatusChip } from './DeviceStatusChip.js';
+import { TagChips } from './TagChips.js';
+import { type DeviceListParams, pageSizes } from './useDeviceListParams.js';
+
+type Column = { label: string; sort?: SortColumn };
+
+const columns: Column[] = [
+  { label: 'Name', sort: 'device_name' },
+  { label: 'Status', sort: 'overall_status' },
+  { label: 'Device type' },
+  { label: 'Release' },
+  { label: 'OS', sort: 'os_version' },
+  { label: 'Supervisor', sort: 'supervisor_version' },
+  { label: 'Last seen', sort: 'last_connectivity_event' },
+  { label: 'IP address', sort: 'ip_address' },
+  { label: 'Tags' },
+];
+
+const mono = { fontFamily: 'monospace', fontSize: '0.8125rem' } as const;
+
+const DeviceRow = ({
+  device,
+  selected,
+  onToggle,
+  onFrozen,
+}: {
+  device: DeviceListRow;
+  selected: boolean;
+  onToggle: () => void;
+  onFrozen: () => void;
+}) => {
+  const release = device.is_running__release[0];
+  const addresses = addressList(device.ip_address);
+  return (
+    <TableRow hover selected={selected}>
+      <TableCell padding="checkbox">
+        <Checkbox
+          checked={selected}
+          onChange={onToggle}
+          slotProps={{ input: { 'aria-label': `Select ${device.device_name}` } }}
+        />
+      </TableCell>
+      <TableCell sx={{ maxWidth: 240 }}>
+        <Link
+          component={RouterLink}
+          to={`/devices/${device.uuid}`}
+          underline="hover"
+          sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
+          onClick={(event) => {
+            // Frozen devices cannot be opened: explain why instead.
+            if (!device.is_frozen) return;
+            event.preventDefault();
+            onFrozen();
+          }}
+        >
+          {device.device_name}
+        </Link>
+        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', ...mono }}>
+          {device.uuid.slice(0, 7)}
+        </Typography>
+      </TableCell>
+      <TableCell>
+        <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
+      </TableCell>
+      <TableCell>{device.is_of__device_type[0]?.name ?? ''}</TableCell>
+      <TableCell>
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          {device.is_pinned_on__release ? (
+            <Tooltip title="Pinned to a release">
+              <PushPinIcon fontSize="inherit" color="action" aria-label="Pinned" />
+            </Tooltip>
+          ) : null}
+          <Typography sx={mono}>{release ? releaseLabel(release) : '—'}</Typography>
+        </Stack>
+      </TableCell>
+      <TableCell>{device.os_version ?? '—'}</TableCell>
+      <TableCell>{device.supervisor_version ?? '—'}</TableCell>
+      <TableCell>
+        {device.last_connectivity_event ? (
+          <Tooltip title={absoluteTime(device.last_connectivity_event)}>
+            <span>{lastSeenText(device)}</span>
+          </Tooltip>
+        ) : (
+          'Never'
+        )}
+      </TableCell>
+      <TableCell sx={mono}>
+        {addresses.length === 0
+          ? '—'
+          : addresses.map((address) => <div key={address}>{address}</div>)}
+      </TableCell>
+      <TableCell>
+        <TagChips tags={device.device_tag} />
+      </TableCell>
+    </TableRow>
+  );
+};
+
+// The fleet's devices, one server page at a time, sorted on the server.
+export const DevicesTable = ({
+  rows,
+  total,
+  params,
+  onParams,
+  selected,
+  onToggle,
+  onTogglePage,
+  onFrozen,
+}: {
+  rows: readonly DeviceListRow[];
+  total: number;
+  params: DeviceListParams;
+  onParams: (changes: Partial<DeviceListParams>) => void;
+  selected: ReadonlySet<number>;
+  onToggle: (device: DeviceListRow) => void;
+  onTogglePage: (select: boolean) => void;
+  onFrozen: (device: DeviceListRow) => void;
+}) => {
+  const selectedOnPage = rows.filter((row) => selected.has(row.id)).length;
+  return (
+    <>
+      <TableContainer>
+        <Table size="small" aria-label="Devices">
+          <TableHead>
+            <TableRow>
+              <TableCell padding="checkbox">
+                <Checkbox
+                  checked={rows.length > 0 && selectedOnPage === rows.length}
+                  indeterminate={selectedOnPage > 0 && selectedOnPage < rows.length}
+                  disabled={rows.length === 0}
+                  onChange={(event) => onTogglePage(event.target.checked)}
+                  slotProps={{ input: { 'aria-label': 'Select all devices on this page' } }}
+                />
+              </TableCell>
+              {columns.map((column) => {
+                const active = column.sort !== undefined && params.sort === column.sort;
+                return (
+                  <TableCell
+                    key={column.label}
+                    sortDirection={active ? params.direction : false}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    {column.sort === undefined ? (
+                      column.label
+                    ) : (
+                      <TableSortLabel
+                        active={active}
+                        direction={active ? params.direction : 'asc'}
+                        onClick={() =>
+                          onParams({
+                            sort: column.sort,
+                            direction: active && params.direction === 'asc' ? 'desc' : 'asc',
+                          })
+                        }
+                      >
+                        {column.label}
+                      </TableSortLabel>
+                    )}
+                  </TableCell>
+                );
+              })}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((device) => (
+              <DeviceRow
+                key={device.id}
+                device={device}
+                selected={selected.has(device.id)}
+                onToggle={() => onToggle(device)}
+                onFrozen={() => onFrozen(device)}
+              />
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={total}
+        page={params.page}
+        rowsPerPage={params.pageSize}
+        rowsPerPageOptions={[...pageSizes]}
+        onPageChange={(_event, page) => onParams({ page })}
+        onRowsPerPageChange={(event) => onParams({ pageSize: Number(event.target.value) })}
+      />
+    </>
+  );
+};

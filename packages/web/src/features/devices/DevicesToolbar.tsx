@@ -1,0 +1,79 @@
+import SearchIcon from '@mui/icons-material/Search';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useEffect, useState } from 'react';
+import { deviceStatuses } from '../fleets/application-queries.js';
+import { statusLabel } from './device-format.js';
+import type { DeviceListParams } from './useDeviceListParams.js';
+
+// Typing waits this long before the URL (and the query) follow.
+const searchDelayMs = 300;
+
+// Search by name or uuid and filter by status; both live in the URL.
+export const DevicesToolbar = ({
+  params,
+  onParams,
+}: {
+  params: DeviceListParams;
+  onParams: (changes: Partial<DeviceListParams>) => void;
+}) => {
+  const [search, setSearch] = useState(params.search);
+  // What this field last wrote to the URL, and the URL value last seen: a URL change that this
+  // field did not write (back button, breadcrumb) replaces the typed text.
+  const [sent, setSent] = useState(params.search);
+  const [seen, setSeen] = useState(params.search);
+  if (seen !== params.search) {
+    setSeen(params.search);
+    if (params.search !== sent) {
+      setSent(params.search);
+      setSearch(params.search);
+    }
+  }
+  useEffect(() => {
+    if (search === sent) return undefined;
+    const timer = window.setTimeout(() => {
+      setSent(search);
+      onParams({ search });
+    }, searchDelayMs);
+    return () => window.clearTimeout(timer);
+  }, [search, sent, onParams]);
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ flexWrap: 'wrap' }}>
+      <TextField
+        size="small"
+        type="search"
+        label="Search devices"
+        placeholder="Name or UUID"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            ),
+          },
+        }}
+        sx={{ minWidth: 240 }}
+      />
+      <TextField
+        select
+        size="small"
+        label="Status"
+        value={params.status}
+        onChange={(event) => onParams({ status: event.target.value })}
+        sx={{ minWidth: 200 }}
+      >
+        <MenuItem value="">All statuses</MenuItem>
+        {deviceStatuses.map((status) => (
+          <MenuItem key={status} value={status}>
+            {statusLabel(status)}
+          </MenuItem>
+        ))}
+      </TextField>
+    </Stack>
+  );
+};

@@ -1,0 +1,140 @@
+// @vitest-environment jsdom
+import { FlotillaApiError } from '@flotilla/sdk/errors';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Outlet, Route, Routes } from 'react-router';
+import { ToastProvider } from '../../ui/toasts.js';
+import { fakeClient, fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
+import { FleetDevicesPage } from './FleetDevicesPage.js';
+import { deviceRow } from './test-fixtures.js';
+
+afterEach(cleanup);
+
+const operator = [{ id: 1, application_membership_role: [{ name: 'operator' }] }];
+const observer = [{ id: 1, application_membership_role: [{ name: 'observer' }] }];
+
+const renderPage = (devices: unknown[], memberships: unknown[] = operator) => {
+  const { client, pine } = fakeClient(
+    { device: devices, user_application_membership: memberships },
+    { device: devices.length },
+  );
+  const request = vi.fn(async () => 'OK');
+  Object.assign(client, { request });
+  renderWithClient(
+    client,
+    <ToastProvider>
+      <Routes>
+        <Route element={<Outlet context={{ application: fleetFixture() }} />}>
+          <Route path="/fleets/12/devices" element={<FleetDevicesPage />} />
+        </Route>
+      </Routes>
+    </ToastProvider>,
+    '/fleets/12/devices',
+  );
+  return { pine, request };
+};
+
+const devices = [
+  deviceRow(),
+  deviceRow({
+    id: 102,
+    uuid: 'b'.repeat(32),
+    device_name: 'calm-heron',
+    is_connected_to_vpn: false,
+  }),
+  deviceRow({ id: 103, uuid: 'c'.repeat(32), device_name: 'frozen-fox', is_frozen: true }),
+];
+
+describe('FleetDevicesPage', () => {
+  it('lists the devices with their columns and the total from the count query', async () => {
+    const { pine } = renderPage(devices);
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    expect(within(table).getByRole('link', { name: 'brave-otter' }).getAttribute('href')).toBe(
+      `/devices/${devices[0]?.uuid ?? ''}`,
+    );
+    expect(within(table).getAllByText('Raspberry Pi 4 (64bit)')).toHaveLength(3);
+    expect(within(table).getAllByText('1.2.0')).toHaveLength(3);
+    expect(within(table).getAllByText('site: north')).toHaveLength(3);
+    expect(screen.getByRole('heading', { name: 'Devices (3)' })).toBeTruthy();
+    // Paged and sorted on the server.
+    const [listCall] = pine.get.mock.calls.filter(
+      ([params]) => params.resource === 'device' && params.options?.$count === undefined,
+    );
+    expect(listCall?.[0].options).toMatchObject({
+      $top: 50,
+      $skip: 0,
+      $orderby: [{ device_name: 'asc' }, { id: 'asc' }],
+      $filter: { belongs_to__application: 12 },
+    });
+  });
+
+  it('opens the frozen-device dialog instead of the device', async () => {
+    renderPage(devices);
+    await userEvent.click(await screen.findByRole('link', { name: 'frozen-fox' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Frozen device' });
+    expect(within(dialog).getByText(/frozen-fox is frozen/)).toBeTruthy();
+  });
+
+  it('shows the empty state with the Add device button', async () => {
+    renderPage([]);
+    expect(await screen.findByText('No devices yet')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Add device' }).length).toBeGreaterThan(0);
+  });
+
+  it('identifies the selected online devices and skips the offline one', async () => {
+    const { request } = renderPage(devices);
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select calm-heron' }));
+    expect(screen.getByText('2 devices selected')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Identify' }));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    expect(request).toHaveBeenCalledWith({
+      method: 'POST',
+      path: '/supervisor/v1/blink',
+      body: { uuid: devices[0]?.uuid },
+    });
+    expect(await screen.findByText('Identifying brave-otter')).toBeTruthy();
+  });
+
+  it('offers force after an update lock refused a reboot', async () => {
+    const { request } = renderPage(devices);
+    request.mockRejectedValueOnce(
+      new FlotillaApiError({
+        status: 423,
+        body: 'locked',
+        message: 'locked',
+        method: 'POST',
+        path: '/supervisor/v1/reboot',
+        sentToken: true,
+      }),
+    );
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Reboot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reboot' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reboot' }));
+    const notice = await screen.findByText(/update lock is set/);
+    expect(notice).toBeTruthy();
+    await userEvent.click(await screen.findByRole('button', { name: 'Force reboot' }));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(2));
+    expect(request).toHaveBeenLastCalledWith({
+      method: 'POST',
+      path: '/supervisor/v1/reboot',
+      body: { deviceId: 101, data: { force: true } },
+    });
+  });
+
+  it('disables the batch actions of an observer with the reason', async () => {
+    renderPage(devices, observer);
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
+    // The role query settles before the menu reflects it.
+    await waitFor(async () => {
+      await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+      const reboot = await screen.findByRole('menuitem', { name: /Reboot/ });
+      expect(reboot.getAttribute('aria-disabled')).toBe('true');
+      expect(reboot.textContent).toMatch(/do not have permission/);
+    });
+  });
+});

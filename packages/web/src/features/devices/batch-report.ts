@@ -1,0 +1,53 @@
+import { errorText, FlotillaApiError } from '@flotilla/sdk/errors';
+import type { ToastKind } from '../../ui/toasts.js';
+import type { Outcome } from '../fleets/batch/run-with-concurrency.js';
+import { plural } from './device-format.js';
+import type { ActionSpec } from './device-actions.js';
+
+// 423: the device refused because an update lock is set; the action can be forced.
+export const isUpdateLocked = (error: unknown): boolean =>
+  error instanceof FlotillaApiError && error.status === 423;
+
+export const updateLockMessage =
+  'Some devices did not run the action because an update lock is set';
+
+export type BatchReport<T> = {
+  toast: { kind: ToastKind; text: string } | null;
+  // Devices an update lock stopped: offered again with force.
+  locked: T[];
+};
+
+// The outcome of an action on one or several devices (seed 001 section 4): every device fails →
+// error; some fail → warning naming how many; update-lock refusals are set apart for the force
+// link rather than counted as failures.
+export const batchReport = <T extends { name: string }>(
+  spec: ActionSpec,
+  outcomes: readonly Outcome<T, unknown>[],
+): BatchReport<T> => {
+  const succeeded = outcomes.filter((outcome) => outcome.ok);
+  const locked: T[] = [];
+  const failures: unknown[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.ok) continue;
+    if (spec.forceable && isUpdateLocked(outcome.error)) locked.push(outcome.item);
+    else failures.push(outcome.error);
+  }
+  const [firstFailure] = failures;
+  if (failures.length === 0) {
+    const [only] = succeeded;
+    if (only === undefined) return { toast: null, locked };
+    const subject = succeeded.length === 1 ? only.item.name : plural(succeeded.length, 'device');
+    return { toast: { kind: 'success', text: spec.done(subject) }, locked };
+  }
+  const message = errorText(firstFailure) ?? 'An error has occurred';
+  if (succeeded.length === 0 && locked.length === 0) {
+    return { toast: { kind: 'error', text: message }, locked };
+  }
+  return {
+    toast: {
+      kind: 'warning',
+      text: `Operation failed for ${failures.length} of the selected items with ${message}`,
+    },
+    locked,
+  };
+};

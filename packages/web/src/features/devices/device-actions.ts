@@ -1,0 +1,157 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type { ContainerActionId, SupervisorActionId } from './device-action-rules.js';
+
+// The actions of the Actions menu and of the table's batch menu.
+export type MenuActionId = SupervisorActionId | 'delete';
+
+export type ActionSpec = {
+  id: MenuActionId;
+  label: string;
+  // Confirmation dialog: title, what happens, the button.
+  title: string;
+  blurb: string;
+  confirmLabel: string;
+  // Asks for confirmation first (destructive or disruptive actions).
+  confirm: boolean;
+  destructive: boolean;
+  // Refused by an update lock (423) and worth repeating with force.
+  forceable: boolean;
+  // Success toast; `subject` is the device name or "N devices".
+  done: (subject: string) => string;
+};
+
+const updateLockNote =
+  'If an update lock is set on a device, the action is blocked there; you can then force it.';
+
+export const actionSpecs: Record<MenuActionId, ActionSpec> = {
+  restart: {
+    id: 'restart',
+    label: 'Restart services',
+    title: 'Restart services',
+    blurb: 'The services of the release are stopped and started again.',
+    confirmLabel: 'Restart services',
+    confirm: true,
+    destructive: false,
+    forceable: true,
+    done: (subject) => `Restarting the services of ${subject}`,
+  },
+  reboot: {
+    id: 'reboot',
+    label: 'Reboot',
+    title: 'Reboot',
+    blurb: `The device restarts and is offline for a while. ${updateLockNote}`,
+    confirmLabel: 'Reboot',
+    confirm: true,
+    destructive: false,
+    forceable: true,
+    done: (subject) => `Rebooting ${subject}`,
+  },
+  shutdown: {
+    id: 'shutdown',
+    label: 'Shutdown',
+    title: 'Shutdown',
+    blurb: `The device powers off and stays offline until someone turns it on again. ${updateLockNote}`,
+    confirmLabel: 'Shut down',
+    confirm: true,
+    destructive: true,
+    forceable: true,
+    done: (subject) => `Shutting down ${subject}`,
+  },
+  identify: {
+    id: 'identify',
+    label: 'Identify',
+    title: 'Identify',
+    blurb: 'The device blinks its LED for a few seconds.',
+    confirmLabel: 'Identify',
+    confirm: false,
+    destructive: false,
+    forceable: false,
+    done: (subject) => `Identifying ${subject}`,
+  },
+  purge: {
+    id: 'purge',
+    label: 'Purge data',
+    title: 'Purge data',
+    blurb:
+      'The data the services stored on the device (their volumes) is deleted and the services restart. This cannot be undone.',
+    confirmLabel: 'Purge data',
+    confirm: true,
+    destructive: true,
+    forceable: true,
+    done: (subject) => `Purging the data of ${subject}`,
+  },
+  delete: {
+    id: 'delete',
+    label: 'Delete device',
+    title: 'Delete device',
+    blurb:
+      'The device is removed from the fleet with its variables, tags and history. It cannot reconnect with its current key. This cannot be undone.',
+    confirmLabel: 'Delete',
+    confirm: true,
+    destructive: true,
+    forceable: false,
+    done: (subject) => `Deleted ${subject}`,
+  },
+};
+
+export const menuActions: readonly MenuActionId[] = [
+  'restart',
+  'reboot',
+  'shutdown',
+  'identify',
+  'purge',
+  'delete',
+];
+
+// What an action needs to know of its device.
+export type ActionTarget = { id: number; uuid: string; name: string; applicationId: number };
+
+const supervisor = (client: FlotillaClient, path: string, body: unknown): Promise<unknown> =>
+  client.request<unknown>({ method: 'POST', path: `/supervisor${path}`, body });
+
+// One action on one device (wire contract section 6). An update lock answers 423.
+export const runMenuAction = async (
+  client: FlotillaClient,
+  action: MenuActionId,
+  target: ActionTarget,
+  force: boolean,
+): Promise<void> => {
+  const { id: deviceId, applicationId: appId } = target;
+  // Sent only when forcing, as balena's SDK does for restart and purge.
+  const forced = force ? { force: true } : {};
+  switch (action) {
+    case 'identify':
+      await supervisor(client, '/v1/blink', { uuid: target.uuid });
+      return;
+    case 'reboot':
+      await supervisor(client, '/v1/reboot', { deviceId, data: { force } });
+      return;
+    case 'shutdown':
+      await supervisor(client, '/v1/shutdown', { deviceId, appId, data: { force } });
+      return;
+    case 'restart':
+      await supervisor(client, '/v1/restart', { deviceId, appId, data: { appId, ...forced } });
+      return;
+    case 'purge':
+      await supervisor(client, '/v1/purge', { deviceId, appId, data: { appId, ...forced } });
+      return;
+    case 'delete':
+      await client.pine.delete({ resource: 'device', id: deviceId });
+      return;
+  }
+};
+
+// Start, stop or restart one service (one image install) of a device.
+export const runContainerAction = async (
+  client: FlotillaClient,
+  action: ContainerActionId,
+  target: ActionTarget,
+  imageId: number,
+): Promise<void> => {
+  const { id: deviceId, applicationId: appId } = target;
+  await supervisor(client, `/v2/applications/${appId}/${action}-service`, {
+    deviceId,
+    appId,
+    data: { appId, imageId },
+  });
+};

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import {
+  containerStatusColor,
+  containerStatusText,
+  lastSeenText,
+  metricColor,
+  percentOf,
+  supportAccessText,
+} from './device-format.js';
+import { parseListParams } from './useDeviceListParams.js';
+
+describe('device formatting', () => {
+  it('colours metrics by the seed thresholds', () => {
+    expect(metricColor(0)).toBe('success');
+    expect(metricColor(60)).toBe('success');
+    expect(metricColor(61)).toBe('warning');
+    expect(metricColor(80)).toBe('warning');
+    expect(metricColor(81)).toBe('error');
+    expect(percentOf(900, 1000)).toBe(90);
+    expect(percentOf(null, 1000)).toBeNull();
+    expect(percentOf(5, 0)).toBeNull();
+  });
+
+  it('colours container statuses: running and idle green, stopped red, others blue', () => {
+    expect(containerStatusColor('Running')).toBe('success');
+    expect(containerStatusColor('Idle')).toBe('success');
+    expect(containerStatusColor('Stopped')).toBe('error');
+    expect(containerStatusColor('exited')).toBe('info');
+    expect(containerStatusColor('Downloading')).toBe('info');
+    expect(containerStatusText('Downloading', 42)).toBe('Downloading (42%)');
+    expect(containerStatusText('Running', 100)).toBe('Running');
+  });
+
+  it('says when a device was last seen', () => {
+    const now = Date.parse('2024-05-01T12:00:00.000Z');
+    expect(
+      lastSeenText({ is_online: true, last_connectivity_event: '2024-05-01T09:00:00.000Z' }, now),
+    ).toBe('Online (for 3 hours)');
+    expect(
+      lastSeenText({ is_online: false, last_connectivity_event: '2024-05-01T11:55:00.000Z' }, now),
+    ).toBe('5 minutes ago');
+    expect(lastSeenText({ is_online: false, last_connectivity_event: null }, now)).toBe('Never');
+  });
+
+  it('describes support access', () => {
+    const now = Date.parse('2024-05-01T12:00:00.000Z');
+    expect(supportAccessText(null, now)).toBe('Off');
+    expect(supportAccessText('2024-05-06T12:00:00.000Z', now)).toMatch(/^Expires on /);
+    expect(supportAccessText('2024-04-06T12:00:00.000Z', now)).toMatch(/^Expired on /);
+  });
+});
+
+describe('parseListParams', () => {
+  it('reads the table state from the URL with safe defaults', () => {
+    expect(parseListParams(new URLSearchParams(''))).toEqual({
+      search: '',
+      status: '',
+      sort: 'device_name',
+      direction: 'asc',
+      page: 0,
+      pageSize: 50,
+    });
+    expect(
+      parseListParams(
+        new URLSearchParams(
+          'search=pi&status=disconnected&sort=os_version&dir=desc&page=3&size=25',
+        ),
+      ),
+    ).toEqual({
+      search: 'pi',
+      status: 'disconnected',
+      sort: 'os_version',
+      direction: 'desc',
+      page: 2,
+      pageSize: 25,
+    });
+    expect(
+      parseListParams(new URLSearchParams('status=bogus&sort=api_key&page=-4&size=7')),
+    ).toMatchObject({ status: '', sort: 'device_name', page: 0, pageSize: 50 });
+  });
+});

@@ -1,0 +1,178 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type { PagedParams } from '@flotilla/sdk/pine';
+import type { DeviceDetail, DeviceListRow } from './device-rows.js';
+
+// Every device query lives under ['devices'], so one invalidation after an action refreshes the
+// table and the device page alike.
+export const devicesKey = ['devices'] as const;
+export const fleetDevicesKey = (applicationId: number) =>
+  [...devicesKey, 'fleet', applicationId] as const;
+export const deviceKey = (uuid: string) => [...devicesKey, 'detail', uuid] as const;
+
+// Local mode is not a device field: the supervisor reads it from these config variables.
+export const localModeVariables = [
+  'RESIN_SUPERVISOR_LOCAL_MODE',
+  'BALENA_SUPERVISOR_LOCAL_MODE',
+] as const;
+
+type PineOptions = NonNullable<PagedParams['options']>;
+type PineFilter = NonNullable<PineOptions['$filter']>;
+
+const releaseSelect = { $select: ['id', 'commit', 'raw_version'] };
+
+const listSelect = [
+  'id',
+  'uuid',
+  'device_name',
+  'overall_status',
+  'overall_progress',
+  'api_heartbeat_state',
+  'is_online',
+  'is_connected_to_vpn',
+  'is_frozen',
+  'os_version',
+  'os_variant',
+  'supervisor_version',
+  'ip_address',
+  'last_connectivity_event',
+  'is_pinned_on__release',
+  'belongs_to__application',
+];
+
+const listExpand = {
+  is_of__device_type: { $select: ['id', 'slug', 'name'] },
+  is_running__release: releaseSelect,
+  device_tag: { $select: ['id', 'tag_key', 'value'], $orderby: { tag_key: 'asc' as const } },
+  device_config_variable: {
+    $select: ['name', 'value'],
+    $filter: { name: { $in: [...localModeVariables] } },
+  },
+};
+
+// Columns the table sorts on the server (computed fields sort like the others).
+export const sortableColumns = [
+  'device_name',
+  'overall_status',
+  'os_version',
+  'supervisor_version',
+  'last_connectivity_event',
+  'ip_address',
+] as const;
+export type SortColumn = (typeof sortableColumns)[number];
+
+export type DeviceListQuery = {
+  applicationId: number;
+  search: string;
+  status: string;
+  sort: SortColumn;
+  direction: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+};
+
+// Name contains the text (any case), or the uuid starts with it (uuids are lower-case hex).
+export const deviceFilter = (
+  query: Pick<DeviceListQuery, 'applicationId' | 'search' | 'status'>,
+): PineFilter => {
+  const search = query.search.trim().toLowerCase();
+  return {
+    belongs_to__application: query.applicationId,
+    ...(search === ''
+      ? {}
+      : {
+          $or: [
+            { $contains: [{ $tolower: { $: 'device_name' } }, search] },
+            { $startswith: [{ $: 'uuid' }, search] },
+          ],
+        }),
+    ...(query.status === '' ? {} : { overall_status: query.status }),
+  };
+};
+
+export type DevicePage = { rows: DeviceListRow[]; total: number };
+
+// One page of the fleet's devices and the total that matches, from a separate count query.
+export const fetchDevicePage = async (
+  client: FlotillaClient,
+  query: DeviceListQuery,
+): Promise<DevicePage> => {
+  const $filter = deviceFilter(query);
+  // The id breaks ties so that pages never overlap.
+  const options: PineOptions = {
+    $select: listSelect,
+    $expand: listExpand,
+    $filter,
+    $orderby: [{ [query.sort]: query.direction }, { id: 'asc' }],
+    $top: query.pageSize,
+    $skip: query.page * query.pageSize,
+  };
+  const [rows, total] = await Promise.all([
+    client.pine.get({ resource: 'device', options }) as Promise<DeviceListRow[]>,
+    client.pine.get({ resource: 'device', options: { $count: { $filter } } }) as Promise<number>,
+  ]);
+  return { rows, total };
+};
+
+// The device with everything the device page shows, or null when it does not exist (or is not
+// visible to the user).
+export const fetchDevice = async (
+  client: FlotillaClient,
+  uuid: string,
+): Promise<DeviceDetail | null> => {
+  const rows = (await client.pine.get({
+    resource: 'device',
+    options: {
+      $filter: { uuid },
+      $top: 1,
+      $select: [
+        ...listSelect.filter(
+          (name) => name !== 'is_pinned_on__release' && name !== 'belongs_to__application',
+        ),
+        'note',
+        'is_active',
+        'is_web_accessible',
+        'is_undervolted',
+        'public_address',
+        'mac_address',
+        'last_vpn_event',
+        'changed_api_heartbeat_state_on__date',
+        'update_status',
+        'last_update_status_event',
+        'is_accessible_by_support_until__date',
+        'latitude',
+        'longitude',
+        'custom_latitude',
+        'custom_longitude',
+        'location',
+        'cpu_usage',
+        'cpu_temp',
+        'memory_usage',
+        'memory_total',
+        'storage_usage',
+        'storage_total',
+        'created_at',
+      ],
+      $expand: {
+        ...listExpand,
+        is_of__device_type: { $select: ['id', 'slug', 'name', 'contract'] },
+        belongs_to__application: {
+          $select: ['id', 'app_name', 'slug', 'is_of__class'],
+          $expand: { organization: { $select: ['id', 'name'] } },
+        },
+        is_pinned_on__release: releaseSelect,
+        should_be_running__release: releaseSelect,
+        image_install: {
+          $select: ['id', 'status', 'download_progress', 'install_date'],
+          $expand: {
+            installs__image: {
+              $select: ['id'],
+              $expand: { is_a_build_of__service: { $select: ['id', 'service_name'] } },
+            },
+            is_provided_by__release: releaseSelect,
+          },
+        },
+      },
+    },
+  })) as DeviceDetail[];
+  return rows[0] ?? null;
+};
