@@ -18,6 +18,8 @@ const apiPaths = [
   '/ping',
   '/auth',
   '/application',
+  '/download-config',
+  '/cloudlink',
 ];
 
 // One timestamp baked into the bundle and written to buildtime.txt, compared by the version check.

@@ -41,7 +41,8 @@ const ready = () =>
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
-describe('DevicePage', () => {
+// Dialogs, menus and transitions make these slower than the default 5 s on a busy machine.
+describe('DevicePage', { timeout: 20_000 }, () => {
   it('shows the summary card fields', async () => {
     renderDevice([deviceDetail()]);
     expect(await screen.findByRole('heading', { name: 'brave-otter', level: 1 })).toBeTruthy();

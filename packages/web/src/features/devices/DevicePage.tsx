@@ -88,7 +88,7 @@ export const DevicePage = () => {
   };
   const permissionDenied = (action: keyof typeof actionPermissions): string | null =>
     access.denied(actionPermissions[action].resource, actionPermissions[action].action);
-  const offline = detail.api_heartbeat_state === 'offline' || !detail.is_connected_to_vpn;
+  const offline = detail.api_heartbeat_state === 'offline';
   return (
     <Stack spacing={2}>
       <Stack
@@ -110,9 +110,10 @@ export const DevicePage = () => {
         />
       </Stack>
       <LockNotice actions={actions} />
-      {offline ? (
+      {offline || !detail.is_connected_to_vpn ? (
         <Alert severity="info">
-          This device is offline: actions that reach the device are unavailable until it reconnects.
+          {offline ? 'This device is offline' : 'This device is not connected to the cloudlink'}:
+          actions that reach the device are unavailable until it reconnects.
         </Alert>
       ) : null}
       {detail.is_undervolted ? (

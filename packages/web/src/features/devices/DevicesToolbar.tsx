@@ -65,6 +65,8 @@ export const DevicesToolbar = ({
         label="Status"
         value={params.status}
         onChange={(event) => onParams({ status: event.target.value })}
+        // "All statuses" shows as the value when no filter is set.
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         sx={{ minWidth: 200 }}
       >
         <MenuItem value="">All statuses</MenuItem>
