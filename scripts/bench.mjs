@@ -1,12 +1,13 @@
 // `npm run bench`: install what is missing, then run the benchmark (packages/server/bench) from
 // TypeScript sources. The `source` export condition makes @flotilla/shared resolve to its .ts
-// files, so nothing needs building first.
+// files, so nothing needs building first; --expose-gc lets the cloudlink scenario measure memory
+// after a full collection.
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
 try {
   run(
-    'npx tsx --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts',
+    'npx tsx --expose-gc --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts',
   );
 } catch (error) {
   // The benchmark printed its own diagnostics; keep its exit code without a stack trace.

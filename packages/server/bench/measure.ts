@@ -55,8 +55,10 @@ export const summarize = (
 const describe = (error: unknown): string =>
   error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300);
 
-export const runLoad = async (
-  task: () => Promise<void>,
+// Runs `next()`'s tasks back to back on `concurrency` workers for the warm-up plus the measured
+// window, or until `next()` has nothing left. Only tasks that start inside the window count.
+const runWorkers = async (
+  next: () => (() => Promise<void>) | undefined,
   options: LoadOptions,
 ): Promise<LoadStats> => {
   const start = performance.now();
@@ -71,6 +73,8 @@ export const runLoad = async (
     for (;;) {
       const begun = performance.now();
       if (begun >= windowEnd) return;
+      const task = next();
+      if (!task) return;
       let failed = false;
       try {
         await task();
@@ -93,4 +97,23 @@ export const runLoad = async (
   // Throughput over the span from the window's start to the last recorded completion (which
   // runs slightly past windowEnd: in-flight work is allowed to finish).
   return summarize(latencies, lastFinish - windowStart, errors, firstError);
+};
+
+export const runLoad = (task: () => Promise<void>, options: LoadOptions): Promise<LoadStats> =>
+  runWorkers(() => task, options);
+
+// Each item once, in order, while the window lasts (e.g. every device's first poll). With no
+// warm-up the window starts at once, so every item that is handled is measured.
+export const runEach = <T>(
+  items: readonly T[],
+  task: (item: T) => Promise<void>,
+  options: LoadOptions,
+): Promise<LoadStats> => {
+  let index = 0;
+  return runWorkers(() => {
+    const item = items[index];
+    if (item === undefined) return undefined;
+    index += 1;
+    return () => task(item);
+  }, options);
 };

@@ -2,10 +2,16 @@
 // in-process, and measures each scenario through the HTTP API and OData engine against the same
 // work done with hand-written SQL. A report, not a test: timings are never asserted.
 //
+// Then the device protocol (issue 4) against the same server, in a second table: state reports,
+// target-state polls, log ingest and cloudlink memory (protocol.ts).
+//
 // Knobs (environment): DATABASE_URL (use that server instead of an embedded one),
-// BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (1000), BENCH_CONCURRENCY (8), BENCH_DEVICES (100000,
-// a multiple of 200, for quick trial runs), BENCH_ONLY (substring of the scenario names to run),
-// BENCH_EXPLAIN=1 (print EXPLAIN ANALYZE of the engine's statements for every scenario).
+// BENCH_DURATION_MS (5000), BENCH_WARMUP_MS (1000), BENCH_CONCURRENCY (8), BENCH_DEVICES (100000,
+// a multiple of 200, for quick trial runs), BENCH_ONLY (comma-separated substrings of the names
+// of the scenarios to run, in both tables, e.g. "floor,cloudlink"), BENCH_EXPLAIN=1 (print
+// EXPLAIN ANALYZE of the engine's statements for every scenario), BENCH_PROTOCOL_DEVICES (10000
+// simulated devices with keys; 0 skips the protocol table), BENCH_LOG_STREAMS (96 concurrent log
+// uploads, each offering 450 lines/s), BENCH_CLOUDLINK_CONNECTIONS (2000).
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -25,7 +31,14 @@ import { v7Model } from '../src/model/v7-model.js';
 import { buildServer } from '../src/server.js';
 import { createStatementRecorder, explainStatements, poolQueryable } from './explain.js';
 import { type LoadOptions, runLoad } from './measure.js';
-import { type BenchReport, formatTable, type ScenarioResult, writeReport } from './report.js';
+import { type ProtocolOptions, type ProtocolResult, runProtocolScenarios } from './protocol.js';
+import {
+  type BenchReport,
+  formatProtocolTable,
+  formatTable,
+  type ScenarioResult,
+  writeReport,
+} from './report.js';
 import { buildScenarios, type BenchEnv, seededRandom } from './scenarios.js';
 import { type BenchUser, defaultSeedOptions, seedBenchData } from './seed.js';
 
@@ -42,8 +55,14 @@ const numberFromEnv = (name: string, fallback: number): number => {
 
 const load: LoadOptions = {
   warmupMs: numberFromEnv('BENCH_WARMUP_MS', 1000),
-  durationMs: numberFromEnv('BENCH_DURATION_MS', 8000),
+  durationMs: numberFromEnv('BENCH_DURATION_MS', 5000),
   concurrency: numberFromEnv('BENCH_CONCURRENCY', 8),
+};
+const protocolOptions: ProtocolOptions = {
+  devices: numberFromEnv('BENCH_PROTOCOL_DEVICES', 10_000),
+  logStreams: numberFromEnv('BENCH_LOG_STREAMS', 96),
+  cloudlinkConnections: numberFromEnv('BENCH_CLOUDLINK_CONNECTIONS', 2000),
+  load,
 };
 // Both sides get the same number of connections: the server's pool and the baseline's.
 const poolSize = 10;
@@ -177,8 +196,14 @@ const main = async (): Promise<number> => {
     },
     random: seededRandom(20_240_611),
   };
-  const only = process.env.BENCH_ONLY;
-  const scenarios = buildScenarios(env).filter((scenario) => !only || scenario.name.includes(only));
+  // BENCH_ONLY: comma-separated substrings; a scenario runs when its name contains one.
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const selected = (name: string): boolean =>
+    only.length === 0 || only.some((part) => name.includes(part));
+  const scenarios = buildScenarios(env).filter((scenario) => selected(scenario.name));
 
   // Correctness first: numbers for an engine answering something else would mean nothing.
   const problems: string[] = [];
@@ -225,10 +250,27 @@ const main = async (): Promise<number> => {
     );
   }
 
-  console.log(`\n${formatTable(results)}\n`);
-  console.log(
-    'p50 ratio = engine p50 / SQL p50; req/s ratio = SQL req/s / engine req/s (1.00x = no overhead).',
-  );
+  // The device protocol last: its writes (reports, logs, sessions) must not slow the above.
+  let protocol: ProtocolResult[] = [];
+  if (protocolOptions.devices > 0) {
+    console.log(
+      `\nDevice protocol: ${protocolOptions.devices.toLocaleString('en')} simulated devices, ` +
+        `${protocolOptions.logStreams} log streams, ` +
+        `${protocolOptions.cloudlinkConnections.toLocaleString('en')} cloudlink connections\n`,
+    );
+    protocol = await runProtocolScenarios(
+      { baseUrl, sql: poolQueryable(pool), options: protocolOptions, log: console.log },
+      selected,
+    );
+  }
+
+  if (results.length > 0) {
+    console.log(`\n${formatTable(results)}\n`);
+    console.log(
+      'p50 ratio = engine p50 / SQL p50; req/s ratio = SQL req/s / engine req/s (1.00x = no overhead).',
+    );
+  }
+  if (protocol.length > 0) console.log(`\n${formatProtocolTable(protocol)}\n`);
 
   const report: BenchReport = {
     startedAt: startedAt.toISOString(),
@@ -243,11 +285,19 @@ const main = async (): Promise<number> => {
     load,
     seed: { seconds: seedMs / 1000, counts: seed.counts },
     results,
+    protocolOptions: {
+      devices: protocolOptions.devices,
+      logStreams: protocolOptions.logStreams,
+      cloudlinkConnections: protocolOptions.cloudlinkConnections,
+    },
+    protocol,
   };
   const file = path.join(repoRoot, 'bench-results', 'latest.json');
   await writeReport(file, report);
   console.log(`Wrote ${path.relative(process.cwd(), file)}`);
-  return 0;
+  const crashed = protocol.filter((result) => result.failed !== undefined);
+  for (const result of crashed) console.error(`!!! ${result.name} crashed: ${result.failed}`);
+  return crashed.length > 0 ? 1 : 0;
 };
 
 let exitCode = 1;

@@ -2,8 +2,8 @@ import type { Queryable } from '../src/infra/db/database.js';
 import type { BenchUser, SeededFleet, SeedInfo } from './seed.js';
 
 // Each scenario does the same work twice: through the real HTTP server and OData engine, and
-// through hand-written SQL on a plain pg Pool (the baseline). Later issues append their own
-// scenarios (e.g. the device protocol) to the list returned here.
+// through hand-written SQL on a plain pg Pool (the baseline). The device protocol, which has no
+// SQL twin, has its own scenarios and table (protocol.ts).
 export type Scenario = {
   name: string;
   engine: () => Promise<void>;
