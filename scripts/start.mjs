@@ -1,8 +1,46 @@
-// `npm start`: install what is missing, build the server and the console, then run the server
-// (which starts the embedded PostgreSQL, migrates, creates the first administrator and serves the
-// console and the API on one port).
+// `npm start`: install what is missing, build everything, run the server (which starts the
+// embedded PostgreSQL, migrates, creates the first administrator and the demo fleets, and serves
+// the console and the API on one port), then simulated devices streaming state and logs into the
+// demo fleets (FLOTILLA_SIMULATED_DEVICES, default 25; 0 turns them off).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
 run('npm run build');
 await import('../packages/server/dist/main.js');
+
+const count = Number(process.env.FLOTILLA_SIMULATED_DEVICES ?? '25');
+const dataDir = path.resolve(process.env.FLOTILLA_DATA_DIR ?? './data');
+const demoFile = path.join(dataDir, 'demo-fleets.json');
+if (
+  Number.isInteger(count) &&
+  count > 0 &&
+  existsSync(demoFile) &&
+  process.env.FLOTILLA_DEMO !== 'off'
+) {
+  const { startSimulator } = await import('../packages/agent/dist/simulator.js');
+  const fleets = JSON.parse(readFileSync(demoFile, 'utf8'));
+  let left = count;
+  const plan = fleets.map((fleet, index) => {
+    const share = index === fleets.length - 1 ? left : Math.round(count * fleet.share);
+    left -= share;
+    return {
+      slug: fleet.slug,
+      provisioningKey: fleet.provisioningKey,
+      count: share,
+      deviceType: fleet.deviceType,
+    };
+  });
+  const port = process.env.PORT ?? '8080';
+  const simulator = await startSimulator({
+    api: `http://127.0.0.1:${port}`,
+    fleets: plan.filter((fleet) => fleet.count > 0),
+    // Keeps the simulated devices' identities, so a restart does not register new ones.
+    stateDir: path.join(dataDir, 'simulator'),
+  });
+  console.log(`Simulating ${simulator.devices.length} devices in the demo fleets.`);
+  const stop = () => void simulator.stop();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

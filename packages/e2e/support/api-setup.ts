@@ -49,10 +49,7 @@ export const addFleetMember = async (
   });
 };
 
-export const logInAs = async (
-  page: Page,
-  user: ApiUser,
-): Promise<void> => {
+export const logInAs = async (page: Page, user: ApiUser): Promise<void> => {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(user.email);
   await page.getByLabel('Password').fill(user.password);

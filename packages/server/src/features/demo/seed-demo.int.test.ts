@@ -62,5 +62,12 @@ describe('the npm start demo', () => {
        WHERE o."handle" = 'demo' AND oa."role" = 'administrator'`,
     );
     expect(admin.rowCount).toBe(1);
+    // Each demo fleet runs a first release with two services.
+    const targets = await db.query<{ services: number }>(
+      `SELECT count(ri."id")::int AS services FROM "application" a
+       JOIN "release_image" ri ON ri."is_part_of__release" = a."should_be_running__release"
+       WHERE a."slug" LIKE 'demo/%' GROUP BY a."id"`,
+    );
+    expect(targets.rows.map((row) => row.services)).toEqual([2, 2, 2]);
   });
 });

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../../infra/db/database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import { seedDemoRelease } from './demo-release.js';
 
 export const demoOrganizationHandle = 'demo';
 
@@ -54,11 +55,14 @@ export const seedDemo = async (
         [adminId, organizationId],
       );
       for (const fleet of demoFleets) {
-        await tx.query(
+        const application = await tx.query<{ id: number }>(
           `INSERT INTO "application" ("app_name", "slug", "uuid", "organization", "is_for__device_type", "is_of__class")
-           SELECT $1, $2, md5(random()::text), $3, dt."id", 'fleet' FROM "device_type" dt WHERE dt."slug" = $4`,
+           SELECT $1, $2, md5(random()::text), $3, dt."id", 'fleet' FROM "device_type" dt WHERE dt."slug" = $4
+           RETURNING "id"`,
           [fleet.name, `${demoOrganizationHandle}/${fleet.name}`, organizationId, fleet.deviceType],
         );
+        const applicationId = application.rows[0]?.id;
+        if (applicationId !== undefined) await seedDemoRelease(tx, applicationId);
       }
     }
     const rows = await tx.query<{ slug: string; actor: number }>(

@@ -1,0 +1,212 @@
+import type { ActionRequest } from '@flotilla/shared/cloudlink/messages';
+import { ApiClient } from './api-client.js';
+import type { BackoffPolicy } from './backoff.js';
+import type { Random } from './clock.js';
+import { CloudlinkClient } from './cloudlink.js';
+import { StateReporter } from './current-state.js';
+import { errorText, type Logger } from './logger.js';
+import { LogStream, type LogStreamOptions } from './log-stream.js';
+import type { DeviceRuntime, PowerAction, RuntimeEvents } from './runtime/device-runtime.js';
+import type { Scheduler } from './scheduler.js';
+import { TargetStatePoller } from './target-state.js';
+import { configuredPollInterval } from './target-types.js';
+
+// starting → online; a reboot goes offline and comes back, a shutdown stays 'off' until the
+// process restarts; 'stopped' after stop().
+export type AgentPhase = 'starting' | 'online' | 'rebooting' | 'off' | 'stopped';
+
+export type LogTuning = Pick<
+  LogStreamOptions,
+  'maxBufferedLines' | 'flushDelayMs' | 'cooldownMs' | 'idleCloseMs' | 'compression'
+>;
+
+export type DeviceAgentOptions = {
+  baseUrl: string;
+  uuid: string;
+  deviceApiKey: string;
+  runtime: DeviceRuntime;
+  scheduler: Scheduler;
+  random: Random;
+  logger: Logger;
+  pollIntervalMs: number;
+  // Simulator: the configured interval is a ceiling the poll-interval variable cannot raise.
+  // Real device: the variable wins, as on balena.
+  pollIntervalIsCeiling?: boolean;
+  reportIntervalMs?: number;
+  metricsIntervalMs?: number;
+  pollErrorBaseMs?: number;
+  requestTimeoutMs?: number;
+  logStream?: LogTuning;
+  cloudlink?: { reconnect?: BackoffPolicy; pingIntervalMs?: number; stableAfterMs?: number };
+  // Let the action's reply leave before the device goes away.
+  powerDelayMs?: number;
+  onPhase?: (phase: AgentPhase) => void;
+  onCloudlink?: (connected: boolean) => void;
+};
+
+type Session = {
+  poller: TargetStatePoller;
+  reporter: StateReporter;
+  logs: LogStream;
+  cloudlink: CloudlinkClient;
+};
+
+// One device's protocol side: target-state polling, state reports, the log stream and the
+// cloudlink, around a runtime (simulated or host). A boot creates a fresh session, like a
+// supervisor starting: new ETag, full first report, new connections.
+export class DeviceAgent {
+  readonly #options: DeviceAgentOptions;
+  readonly #api: ApiClient;
+  #session: Session | null = null;
+  #phase: AgentPhase = 'stopped';
+  #targetConfig: Readonly<Record<string, string>> = {};
+
+  constructor(options: DeviceAgentOptions) {
+    this.#options = options;
+    this.#api = new ApiClient({
+      baseUrl: options.baseUrl,
+      token: options.deviceApiKey,
+      clock: options.scheduler.clock,
+      random: options.random,
+      timeoutMs: options.requestTimeoutMs,
+    });
+  }
+
+  get phase(): AgentPhase {
+    return this.#phase;
+  }
+
+  get cloudlinkConnected(): boolean {
+    return this.#session?.cloudlink.connected ?? false;
+  }
+
+  get logStream(): LogStream | null {
+    return this.#session?.logs ?? null;
+  }
+
+  start(): void {
+    if (this.#phase !== 'stopped') return;
+    this.#boot();
+  }
+
+  async stop(): Promise<void> {
+    this.#setPhase('stopped');
+    await this.#teardown();
+    this.#options.runtime.stop();
+  }
+
+  pollIntervalMs(): number {
+    const configured = this.#options.pollIntervalMs;
+    const fromVariable = configuredPollInterval(this.#targetConfig);
+    if (fromVariable === null) return configured;
+    return this.#options.pollIntervalIsCeiling ? Math.min(configured, fromVariable) : fromVariable;
+  }
+
+  #boot(): void {
+    const { scheduler, random, logger, runtime, uuid, baseUrl, deviceApiKey } = this.#options;
+    this.#setPhase('starting');
+    const poller = new TargetStatePoller({
+      api: this.#api,
+      uuid,
+      scheduler,
+      random,
+      logger,
+      pollIntervalMs: () => this.pollIntervalMs(),
+      onTarget: (target, force) => {
+        this.#targetConfig = target.config;
+        runtime.applyTarget(target, force);
+      },
+      errorBackoff:
+        this.#options.pollErrorBaseMs === undefined
+          ? undefined
+          : { baseMs: this.#options.pollErrorBaseMs },
+    });
+    const reporter = new StateReporter({
+      api: this.#api,
+      uuid,
+      scheduler,
+      random,
+      logger,
+      info: () => runtime.info(),
+      metrics: () => runtime.metrics(),
+      reportIntervalMs: this.#options.reportIntervalMs,
+      metricsIntervalMs: this.#options.metricsIntervalMs,
+    });
+    const logs = new LogStream({
+      baseUrl,
+      uuid,
+      deviceApiKey,
+      scheduler,
+      random,
+      logger,
+      ...this.#options.logStream,
+    });
+    const cloudlink = new CloudlinkClient({
+      baseUrl,
+      uuid,
+      deviceApiKey,
+      scheduler,
+      random,
+      logger,
+      handler: (request) => this.#handle(request),
+      onConnectedChange: (connected) => this.#options.onCloudlink?.(connected),
+      ...this.#options.cloudlink,
+    });
+    const session: Session = { poller, reporter, logs, cloudlink };
+    this.#session = session;
+    const events: RuntimeEvents = {
+      log: (line) => {
+        if (this.#session === session) logs.write(line);
+      },
+      changed: () => {
+        if (this.#session === session) reporter.changed();
+      },
+      pollNow: (force) => {
+        if (this.#session === session) poller.trigger(force);
+      },
+    };
+    runtime.start(events);
+    poller.start();
+    reporter.start();
+    cloudlink.start();
+    this.#setPhase('online');
+  }
+
+  async #teardown(): Promise<void> {
+    const session = this.#session;
+    this.#session = null;
+    if (!session) return;
+    session.poller.stop();
+    session.reporter.stop();
+    await Promise.all([session.cloudlink.stop(), session.logs.close()]);
+  }
+
+  async #handle(request: ActionRequest): Promise<{ status: number; body: unknown }> {
+    const outcome = await this.#options.runtime.handleAction(request.action, request.params);
+    const power = outcome.then;
+    if (power) {
+      this.#options.scheduler.after(this.#options.powerDelayMs ?? 500, () => {
+        void this.#powerCycle(power).catch((error: unknown) =>
+          this.#options.logger.error(`${power} failed: ${errorText(error)}`),
+        );
+      });
+    }
+    return { status: outcome.status, body: outcome.body };
+  }
+
+  async #powerCycle(action: PowerAction): Promise<void> {
+    if (this.#phase !== 'online') return;
+    this.#setPhase(action === 'reboot' ? 'rebooting' : 'off');
+    await this.#teardown();
+    const result = await this.#options.runtime.powerCycle(action);
+    // stop() may have happened meanwhile (the getter escapes the narrowing above).
+    const now = this.phase;
+    if (result === 'back' && (now === 'rebooting' || now === 'off')) this.#boot();
+  }
+
+  #setPhase(phase: AgentPhase): void {
+    if (this.#phase === phase) return;
+    this.#phase = phase;
+    this.#options.onPhase?.(phase);
+  }
+}

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from './clock.js';
+import { silentLogger } from './logger.js';
+import { LogStream, type LogStreamOptions } from './log-stream.js';
+import { Scheduler } from './scheduler.js';
+import { FakeApi } from './test-support/fake-api.js';
+
+const uuid = 'e'.repeat(32);
+
+describe('LogStream', () => {
+  let api: FakeApi;
+  let scheduler: Scheduler;
+  let stream: LogStream;
+
+  const open = (options: Partial<LogStreamOptions> = {}): LogStream => {
+    stream = new LogStream({
+      baseUrl: api.url,
+      uuid,
+      deviceApiKey: 'device-key',
+      scheduler,
+      random: () => 0,
+      logger: silentLogger,
+      flushDelayMs: 5,
+      cooldownMs: 50,
+      confirmAfterMs: 100,
+      ...options,
+    });
+    return stream;
+  };
+  const line = (message: string) => ({ message, timestamp: Date.now(), isSystem: false });
+
+  beforeEach(async () => {
+    api = await new FakeApi().listen();
+    scheduler = new Scheduler(systemClock);
+  });
+  afterEach(async () => {
+    await stream.close();
+    scheduler.stop();
+    await api.close();
+  });
+
+  it('streams gzip NDJSON lines on one long-lived request', async () => {
+    open();
+    stream.write({ message: 'hello', timestamp: 1, isStdErr: true, serviceId: 5 });
+    stream.write(line('world'));
+    await api.waitForLogLines(2);
+    stream.write(line('again'));
+    await api.waitForLogLines(3);
+    expect(api.logStreams).toHaveLength(1);
+    const request = api.requests[0];
+    expect(request?.path).toBe(`/device/v2/${uuid}/log-stream`);
+    expect(request?.headers).toMatchObject({
+      authorization: 'Bearer device-key',
+      'content-type': 'application/x-ndjson',
+      'content-encoding': 'gzip',
+    });
+    expect(api.logLines[0]).toEqual({
+      message: 'hello',
+      timestamp: 1,
+      isStdErr: true,
+      serviceId: 5,
+    });
+    expect(api.logLines.map((entry) => entry.message)).toEqual(['hello', 'world', 'again']);
+  });
+
+  it('buffers while disconnected and delivers after the cooldown', async () => {
+    open();
+    stream.write(line('before'));
+    await api.waitForLogLines(1);
+    // Past the confirmation window, then the server drops the connection.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    api.logStreams[0]?.socket.destroy();
+    await api.waitFor(() => !stream.connected, 'the disconnect');
+    stream.write(line('while down 1'));
+    stream.write(line('while down 2'));
+    expect(stream.buffered).toBe(2);
+    await api.waitForLogLines(3);
+    expect(api.logStreams).toHaveLength(2);
+    expect(api.logLines.map((entry) => entry.message)).toEqual([
+      'before',
+      'while down 1',
+      'while down 2',
+    ]);
+  });
+
+  it('drops the oldest lines beyond the buffer bound and says so', async () => {
+    api.logStreamRefusal = 503;
+    open({ maxBufferedLines: 3 });
+    for (let index = 1; index <= 5; index++) stream.write(line(`line ${index}`));
+    await api.waitFor(() => api.requests.length >= 1 && !stream.connected, 'a refused stream');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stream.buffered).toBe(3);
+    expect(stream.dropped).toBe(2);
+    api.logStreamRefusal = null;
+    await api.waitForLogLines(4);
+    expect(api.logLines.map((entry) => entry.message)).toEqual([
+      '2 log lines were dropped while the log stream was disconnected',
+      'line 3',
+      'line 4',
+      'line 5',
+    ]);
+  });
+
+  it('ends an idle request and opens a new one for the next line', async () => {
+    open({ idleCloseMs: 100 });
+    stream.write(line('first'));
+    await api.waitForLogLines(1);
+    await api.waitFor(() => api.logStreams[0]?.complete === true, 'the idle close');
+    stream.write(line('second'));
+    await api.waitForLogLines(2);
+    expect(api.logStreams).toHaveLength(2);
+  });
+});

@@ -1,0 +1,114 @@
+import { ApiClient } from './api-client.js';
+import { systemClock } from './clock.js';
+import { type AgentConfig, loadAgentConfig, updateConfigFile } from './config.js';
+import { DeviceAgent } from './device-agent.js';
+import { errorText, type Logger } from './logger.js';
+import {
+  type DeviceIdentity,
+  type IdentityStore,
+  provision,
+  ProvisioningError,
+} from './provisioning.js';
+import { type CommandRunner, execFileRunner } from './runtime/command-runner.js';
+import { HostDevice } from './runtime/host-device.js';
+import { hostNetwork } from './runtime/host-metrics.js';
+import { Scheduler } from './scheduler.js';
+import { supervisorCompatVersion } from './version.js';
+
+export type RealAgent = { agent: DeviceAgent; uuid: string; stop(): Promise<void> };
+
+export type RealAgentOptions = {
+  configPath: string;
+  logger: Logger;
+  // Injected by tests; defaults to running argv with execFile.
+  runner?: CommandRunner;
+  // Aborts a registration that is still retrying (Ctrl-C while the server is unreachable).
+  signal?: AbortSignal;
+};
+
+// The identity lives in config.json as on balena: uuid, deviceApiKey, deviceId, registered_at.
+const configFileStore = (path: string, config: AgentConfig): IdentityStore => ({
+  load: async () => ({
+    ...(config.uuid ? { uuid: config.uuid } : {}),
+    ...(config.deviceApiKey ? { deviceApiKey: config.deviceApiKey } : {}),
+    deviceId: config.deviceId,
+    registered: config.registeredAt !== null && config.deviceApiKey !== null,
+  }),
+  save: async (identity: DeviceIdentity) => {
+    await updateConfigFile(path, {
+      uuid: identity.uuid,
+      deviceApiKey: identity.deviceApiKey,
+      ...(identity.deviceId === null ? {} : { deviceId: identity.deviceId }),
+      ...(identity.registered ? { registered_at: Date.now() } : {}),
+    });
+  },
+});
+
+// Real mode: this Linux machine is the device. Registers if needed, then runs until stopped.
+export const startRealAgent = async (options: RealAgentOptions): Promise<RealAgent> => {
+  const { configPath, logger } = options;
+  const config = await loadAgentConfig(configPath);
+  const scheduler = new Scheduler(systemClock, (error) =>
+    logger.error(`task failed: ${errorText(error)}`),
+  );
+  const api = new ApiClient({ baseUrl: config.apiEndpoint });
+  const store = configFileStore(configPath, config);
+  const known = await store.load();
+  if (!known.registered && config.provisioningApiKey === null) {
+    throw new ProvisioningError(
+      'the device is not registered yet and config.json has no apiKey (provisioning key)',
+    );
+  }
+  const host = new HostDevice({
+    settings: config.host,
+    runner: options.runner ?? execFileRunner(),
+    scheduler,
+    logger,
+    supervisorVersion: supervisorCompatVersion,
+  });
+  await host.prepare();
+  const identity = await provision(
+    api,
+    store,
+    {
+      applicationId: config.applicationId,
+      deviceType: config.deviceType,
+      provisioningKey: config.provisioningApiKey ?? '',
+      userId: config.userId,
+      supervisorVersion: supervisorCompatVersion,
+      osVersion: host.info().os_version,
+      osVariant: config.host.osVariant ?? undefined,
+      macAddress: hostNetwork().macAddress || undefined,
+    },
+    {
+      signal: options.signal,
+      onRetry: (error, delay) =>
+        logger.warn(`registration: ${error.message}; retrying in ${Math.round(delay / 1000)} s`),
+    },
+  );
+  logger.info(
+    `device ${identity.uuid} registered${identity.deviceId === null ? '' : ` (id ${identity.deviceId})`}`,
+  );
+  const agent = new DeviceAgent({
+    baseUrl: config.apiEndpoint,
+    uuid: identity.uuid,
+    deviceApiKey: identity.deviceApiKey,
+    runtime: host,
+    scheduler,
+    random: Math.random,
+    logger,
+    pollIntervalMs: config.appUpdatePollInterval,
+    onPhase: (phase) => logger.info(`agent ${phase}`),
+    onCloudlink: (connected) =>
+      logger.info(`cloudlink ${connected ? 'connected' : 'disconnected'}`),
+  });
+  agent.start();
+  return {
+    agent,
+    uuid: identity.uuid,
+    stop: async () => {
+      await agent.stop();
+      scheduler.stop();
+    },
+  };
+};

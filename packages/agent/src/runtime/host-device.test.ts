@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { defaultHostSettings, type HostSettings } from '../config.js';
+import { silentLogger } from '../logger.js';
+import { Scheduler } from '../scheduler.js';
+import type { DeviceTarget } from '../target-types.js';
+import { ManualClock } from '../test-support/manual-clock.js';
+import type { CommandRunner } from './command-runner.js';
+import { HostDevice } from './host-device.js';
+
+const target: DeviceTarget = {
+  name: 'gateway',
+  config: {},
+  app: {
+    uuid: 'app-uuid',
+    id: 7,
+    name: 'demo',
+    release: {
+      commit: 'c1',
+      id: 1,
+      services: [
+        { name: 'web', id: 1, imageId: 11, image: 'web:1', running: true },
+        { name: 'db', id: 2, imageId: 12, image: 'db:1', running: true },
+      ],
+    },
+  },
+};
+
+const setup = (settings: Partial<HostSettings> = {}, locked = false) => {
+  const clock = new ManualClock(0);
+  const scheduler = new Scheduler(clock);
+  const commands: string[][] = [];
+  const down = new Set(['db']);
+  const runner: CommandRunner = async (command) => {
+    commands.push([...command]);
+    const failed = command[0] === 'is-active' && down.has(command[1] ?? '');
+    return { exitCode: failed ? 3 : 0, stdout: '', stderr: '' };
+  };
+  const device = new HostDevice({
+    settings: { ...defaultHostSettings, ...settings },
+    runner,
+    scheduler,
+    logger: silentLogger,
+    supervisorVersion: '17.1.0',
+    powerGraceMs: 1000,
+    fileExists: async (path) => locked && path === '/tmp/balena/updates.lock',
+  });
+  let changes = 0;
+  const polls: boolean[] = [];
+  device.start({
+    log: () => undefined,
+    changed: () => changes++,
+    pollNow: (force) => polls.push(force),
+  });
+  const settle = async (): Promise<void> => {
+    for (let index = 0; index < 10; index++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { clock, device, commands, down, polls, settle, changes: () => changes };
+};
+
+const withStatus = {
+  serviceCommands: {
+    status: ['is-active', '{service}'],
+    start: null,
+    stop: null,
+    restart: ['restart', '{service}'],
+  },
+};
+
+describe('HostDevice', () => {
+  it('claims no release without a way to observe services', () => {
+    const { device } = setup();
+    device.applyTarget(target);
+    expect(device.info()).toMatchObject({
+      status: 'Idle',
+      supervisor_version: '17.1.0',
+      apps: { 'app-uuid': { releases: {} } },
+    });
+  });
+
+  it('reports services through the status command; the release counts once all run', async () => {
+    const { clock, device, down, settle } = setup(withStatus);
+    device.applyTarget(target);
+    clock.advance(0);
+    await settle();
+    expect(device.info().apps['app-uuid']).toEqual({
+      releases: {
+        c1: {
+          services: {
+            web: { image: 'web:1', status: 'Running', download_progress: null },
+            db: { image: 'db:1', status: 'exited', download_progress: null },
+          },
+        },
+      },
+    });
+    down.clear();
+    clock.advance(30_000);
+    await settle();
+    expect(device.info().apps['app-uuid']).toMatchObject({
+      release_uuid: 'c1',
+      releases: { c1: { update_status: 'done' } },
+    });
+  });
+
+  it('refuses power actions while a lock file exists, unless forced', async () => {
+    const { device } = setup({}, true);
+    expect((await device.handleAction('reboot', {})).status).toBe(423);
+    expect(await device.handleAction('reboot', { force: true })).toMatchObject({
+      status: 200,
+      then: 'reboot',
+    });
+  });
+
+  it('reboots through the configured command and comes back if the OS did not', async () => {
+    const { clock, device, commands, settle } = setup({ rebootCommand: ['fake-reboot', 'now'] });
+    const result = device.powerCycle('reboot');
+    await settle();
+    expect(commands).toEqual([['fake-reboot', 'now']]);
+    clock.advance(1000);
+    await expect(result).resolves.toBe('back');
+  });
+
+  it('runs service commands, and says what it cannot do', async () => {
+    const { device, commands, polls } = setup(withStatus);
+    device.applyTarget(target);
+    expect((await device.handleAction('restart-service', { serviceName: 'web' })).status).toBe(200);
+    expect(commands).toContainEqual(['restart', 'web']);
+    expect((await device.handleAction('stop-service', { serviceName: 'web' })).status).toBe(501);
+    expect((await device.handleAction('purge', {})).status).toBe(501);
+    expect((await device.handleAction('update', { force: true })).status).toBe(200);
+    expect(polls).toEqual([true]);
+    expect((await device.handleAction('device-state', {})).body).toMatchObject({
+      api_port: 48484,
+      status: 'Idle',
+    });
+  });
+
+  it('reads real metrics from the machine', async () => {
+    const { device } = setup();
+    const metrics = await device.metrics();
+    expect(metrics.memory_total).toBeGreaterThan(0);
+    expect(metrics.memory_usage).toBeGreaterThan(0);
+    expect(metrics.cpu_usage).toBeGreaterThanOrEqual(0);
+    expect(metrics.cpu_usage).toBeLessThanOrEqual(100);
+  });
+});

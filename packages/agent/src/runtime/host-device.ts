@@ -1,0 +1,297 @@
+import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
+import { access } from 'node:fs/promises';
+import type { HostSettings } from '../config.js';
+import { errorText, type Logger } from '../logger.js';
+import type { Scheduler, TaskHandle } from '../scheduler.js';
+import { type DeviceTarget, type TargetService, updateLockOverridden } from '../target-types.js';
+import type { CommandRunner } from './command-runner.js';
+import { withService } from './command-runner.js';
+import {
+  type ActionOutcome,
+  type AppReport,
+  type DeviceInfo,
+  type DeviceMetrics,
+  type DeviceRuntime,
+  failure,
+  lockedOutcome,
+  ok,
+  type PowerAction,
+  type RuntimeEvents,
+  type ServiceStatus,
+} from './device-runtime.js';
+import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
+
+export type HostDeviceOptions = {
+  settings: HostSettings;
+  runner: CommandRunner;
+  scheduler: Scheduler;
+  logger: Logger;
+  supervisorVersion: string;
+  // How often service statuses are re-read when a status command is configured.
+  serviceCheckMs?: number;
+  // After a successful reboot/shutdown command the OS should stop us; if it has not after
+  // this long, the agent comes back online.
+  powerGraceMs?: number;
+  fileExists?: (path: string) => Promise<boolean>;
+};
+
+const exists = async (path: string): Promise<boolean> => {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const notSupported = (what: string): ActionOutcome =>
+  failure(501, `${what} is not supported by this device's agent (no command configured)`);
+
+// The Linux machine the agent runs on. It does not run containers: it reports real metrics
+// and addresses, reboots and shuts down through configured commands, and reports the target's
+// services only through a configured status command (never assumed to run).
+export class HostDevice implements DeviceRuntime {
+  readonly #options: HostDeviceOptions;
+  readonly #metrics = new HostMetrics();
+  readonly #fileExists: (path: string) => Promise<boolean>;
+  #events: RuntimeEvents | null = null;
+  #target: DeviceTarget | null = null;
+  #statuses = new Map<string, ServiceStatus>();
+  #network: NetworkInfo = { ipAddress: '', macAddress: '' };
+  #osVersion: string;
+  #check: TaskHandle | null = null;
+
+  constructor(options: HostDeviceOptions) {
+    this.#options = options;
+    this.#fileExists = options.fileExists ?? exists;
+    this.#osVersion = options.settings.osVersion ?? 'Linux';
+  }
+
+  async prepare(): Promise<void> {
+    this.#network = hostNetwork();
+    this.#osVersion = this.#options.settings.osVersion ?? (await hostOsVersion());
+  }
+
+  start(events: RuntimeEvents): void {
+    this.#events = events;
+    this.#log('Flotilla agent starting (host mode: containers are not managed)');
+    this.#armServiceCheck(0);
+  }
+
+  stop(): void {
+    this.#check?.cancel();
+    this.#check = null;
+    this.#events = null;
+  }
+
+  applyTarget(target: DeviceTarget): void {
+    this.#target = target;
+    this.#events?.changed();
+    this.#armServiceCheck(0);
+  }
+
+  info(): DeviceInfo {
+    const { settings, supervisorVersion } = this.#options;
+    return {
+      status: 'Idle',
+      os_version: this.#osVersion,
+      ...(settings.osVariant ? { os_variant: settings.osVariant } : {}),
+      supervisor_version: supervisorVersion,
+      ip_address: this.#network.ipAddress,
+      mac_address: this.#network.macAddress,
+      apps: this.#apps(),
+    };
+  }
+
+  async metrics(): Promise<DeviceMetrics> {
+    const network = hostNetwork();
+    if (
+      network.ipAddress !== this.#network.ipAddress ||
+      network.macAddress !== this.#network.macAddress
+    ) {
+      this.#network = network;
+      this.#events?.changed();
+    }
+    return this.#metrics.read();
+  }
+
+  async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
+    const force = params.force === true;
+    if (
+      ['reboot', 'shutdown', 'update', 'restart-services'].includes(action) &&
+      (await this.#locked(force))
+    ) {
+      return lockedOutcome();
+    }
+    const commands = this.#options.settings.serviceCommands;
+    switch (action) {
+      case 'ping':
+        return ok();
+      case 'blink':
+        this.#log('Identify: blink requested');
+        if (this.#options.settings.blinkCommand) {
+          await this.#run(this.#options.settings.blinkCommand);
+        }
+        return ok();
+      case 'update':
+        this.#events?.pollNow(force);
+        return ok({ Data: 'OK', Error: null });
+      case 'reboot':
+        this.#log('Rebooting');
+        return { ...ok({ Data: 'OK', Error: null }), then: 'reboot' };
+      case 'shutdown':
+        this.#log('Shutting down');
+        return { ...ok({ Data: 'OK', Error: null }), then: 'shutdown' };
+      case 'device-state':
+        return ok(this.#deviceState());
+      case 'purge':
+        return notSupported('Purging application data');
+      case 'restart-services': {
+        if (!commands.restart) return notSupported('Restarting services');
+        return this.#onServices(this.#services(), commands.restart);
+      }
+      case 'start-service':
+      case 'stop-service':
+      case 'restart-service': {
+        const command =
+          action === 'start-service'
+            ? commands.start
+            : action === 'stop-service'
+              ? commands.stop
+              : commands.restart;
+        if (!command) return notSupported(`${action}`);
+        const service = this.#services().find(
+          (candidate) =>
+            (params.imageId !== undefined && candidate.imageId === params.imageId) ||
+            (params.serviceName !== undefined && candidate.name === params.serviceName),
+        );
+        if (!service) return failure(404, 'Service not found');
+        return this.#onServices([service], command);
+      }
+    }
+  }
+
+  async powerCycle(action: PowerAction): Promise<'back' | 'off'> {
+    const { settings, scheduler, logger } = this.#options;
+    this.stop();
+    const command = action === 'reboot' ? settings.rebootCommand : settings.shutdownCommand;
+    const result = await this.#run(command);
+    if (result) {
+      // The OS is taking the machine down; should it not, come back after a grace period.
+      await new Promise<void>((resolve) =>
+        scheduler.after(this.#options.powerGraceMs ?? 120_000, resolve),
+      );
+      logger.warn(
+        `still running ${action === 'reboot' ? 'after reboot' : 'after shutdown'} command`,
+      );
+    }
+    return 'back';
+  }
+
+  #services(): TargetService[] {
+    return this.#target?.app?.release?.services ?? [];
+  }
+
+  #apps(): Record<string, AppReport> {
+    const app = this.#target?.app;
+    if (!app) return {};
+    const release = app.release;
+    // Without a status command nothing is claimed: no release counts as running.
+    if (!release || !this.#options.settings.serviceCommands.status)
+      return { [app.uuid]: { releases: {} } };
+    const services = Object.fromEntries(
+      release.services.map((service) => [
+        service.name,
+        {
+          image: service.image,
+          status: this.#statuses.get(service.name) ?? 'Unknown',
+          download_progress: null,
+        },
+      ]),
+    );
+    const allRunning = release.services.every(
+      (service) => !service.running || this.#statuses.get(service.name) === 'Running',
+    );
+    const report: AppReport = { releases: { [release.commit]: { services } } };
+    if (allRunning) {
+      report.release_uuid = release.commit;
+      report.releases[release.commit] = { services, update_status: 'done' };
+    }
+    return { [app.uuid]: report };
+  }
+
+  async #onServices(services: TargetService[], command: readonly string[]): Promise<ActionOutcome> {
+    for (const service of services) {
+      if (!(await this.#run(withService(command, service.name)))) {
+        return failure(500, `command failed for service ${service.name}`);
+      }
+    }
+    this.#armServiceCheck(0);
+    return ok();
+  }
+
+  #armServiceCheck(delayMs: number): void {
+    const status = this.#options.settings.serviceCommands.status;
+    if (!status || !this.#events) return;
+    this.#check?.cancel();
+    this.#check = this.#options.scheduler.after(delayMs, () => {
+      this.#check = null;
+      void this.#readStatuses(status).then(() =>
+        this.#armServiceCheck(this.#options.serviceCheckMs ?? 30_000),
+      );
+    });
+  }
+
+  async #readStatuses(command: readonly string[]): Promise<void> {
+    let changed = false;
+    for (const service of this.#services()) {
+      const result = await this.#options.runner(withService(command, service.name));
+      const status: ServiceStatus = result.exitCode === 0 ? 'Running' : 'exited';
+      if (this.#statuses.get(service.name) !== status) changed = true;
+      this.#statuses.set(service.name, status);
+    }
+    if (changed) this.#events?.changed();
+  }
+
+  async #run(command: readonly string[]): Promise<boolean> {
+    try {
+      const result = await this.#options.runner(command);
+      if (result.exitCode === 0) return true;
+      this.#options.logger.error(
+        `${command.join(' ')} exited with ${result.exitCode}: ${result.stderr.trim()}`,
+      );
+    } catch (error) {
+      this.#options.logger.error(`${command.join(' ')} failed: ${errorText(error)}`);
+    }
+    return false;
+  }
+
+  async #locked(force: boolean): Promise<boolean> {
+    if (force || updateLockOverridden(this.#target?.config ?? {})) return false;
+    for (const path of this.#options.settings.updateLockPaths) {
+      if (await this.#fileExists(path)) return true;
+    }
+    return false;
+  }
+
+  #deviceState(): Record<string, unknown> {
+    const release = this.#apps()[this.#target?.app?.uuid ?? '']?.release_uuid ?? null;
+    return {
+      api_port: 48484,
+      ip_address: this.#network.ipAddress,
+      mac_address: this.#network.macAddress,
+      os_version: this.#osVersion,
+      supervisor_version: this.#options.supervisorVersion,
+      update_pending: false,
+      update_downloaded: false,
+      update_failed: false,
+      commit: release,
+      status: 'Idle',
+      download_progress: null,
+    };
+  }
+
+  #log(message: string): void {
+    this.#events?.log({ message, timestamp: this.#options.scheduler.now(), isSystem: true });
+  }
+}

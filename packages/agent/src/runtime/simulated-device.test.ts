@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { Scheduler } from '../scheduler.js';
+import type { DeviceTarget } from '../target-types.js';
+import { ManualClock } from '../test-support/manual-clock.js';
+import type { LogLine } from './device-runtime.js';
+import { SimulatedDevice } from './simulated-device.js';
+
+const target = (
+  commit: string,
+  services = ['web', 'sensor-reader'],
+  config: Record<string, string> = {},
+): DeviceTarget => ({
+  name: 'misty-river',
+  config,
+  app: {
+    uuid: 'app-uuid',
+    id: 7,
+    name: 'demo',
+    release: {
+      commit,
+      id: 1,
+      services: services.map((name, index) => ({
+        name,
+        id: index + 1,
+        imageId: 100 + index,
+        image: `registry/${name}-${commit}@sha256:${'0'.repeat(64)}`,
+        running: true,
+      })),
+    },
+  },
+});
+
+const setup = (updateLocked = false) => {
+  const clock = new ManualClock(0);
+  const scheduler = new Scheduler(clock);
+  const device = new SimulatedDevice({
+    profile: {
+      name: 'misty-river',
+      deviceType: 'raspberrypi4-64',
+      osVersion: 'balenaOS 6.0.13',
+      osVariant: 'prod',
+      supervisorVersion: '17.0.1',
+      ipAddress: '192.168.1.20',
+      macAddress: 'DC:A6:32:01:02:03',
+      metrics: {
+        memoryTotalMb: 3796,
+        storageTotalMb: 29_664,
+        storageBlockDevice: '/dev/mmcblk0',
+        mayUndervolt: true,
+      },
+    },
+    scheduler,
+    random: () => 0.5,
+    timing: {
+      downloadMs: [1000, 1000],
+      stepMs: 100,
+      lockRetryMs: 5000,
+      rebootOfflineMs: [10_000, 10_000],
+      logIntervalMs: [2000, 2000],
+    },
+    updateLocked,
+  });
+  const logs: LogLine[] = [];
+  const polls: boolean[] = [];
+  let changes = 0;
+  device.start({
+    log: (line) => logs.push(line),
+    changed: () => changes++,
+    pollNow: (force) => polls.push(force),
+  });
+  return { clock, device, logs, polls, changes: () => changes };
+};
+
+const statuses = (device: SimulatedDevice): string[] =>
+  device.app.services.map((service) => service.status);
+
+describe('SimulatedDevice', () => {
+  it('downloads a release with progress, then installs and runs its services', () => {
+    const { clock, device, logs } = setup();
+    device.applyTarget(target('c1'), false);
+    expect(device.info()).toMatchObject({
+      status: 'Downloading',
+      apps: { 'app-uuid': { releases: { c1: { update_status: 'downloading' } } } },
+    });
+    clock.advance(400);
+    const progress =
+      device.info().apps['app-uuid']?.releases.c1?.services.web?.download_progress ?? 0;
+    expect(progress).toBeGreaterThan(20);
+    expect(progress).toBeLessThan(100);
+    clock.advance(5000);
+    expect(device.info()).toMatchObject({
+      status: 'Idle',
+      apps: {
+        'app-uuid': {
+          release_uuid: 'c1',
+          releases: {
+            c1: {
+              update_status: 'done',
+              services: { web: { status: 'Running', download_progress: null } },
+            },
+          },
+        },
+      },
+    });
+    const messages = logs.map((line) => line.message);
+    expect(messages).toContain(`Downloading image 'registry/web-c1@sha256:${'0'.repeat(64)}'`);
+    expect(messages).toContain("Started service 'web sha256:000000000000'");
+    // Running services produce application logs.
+    clock.advance(4000);
+    expect(logs.some((line) => !line.isSystem && line.serviceId !== undefined)).toBe(true);
+  });
+
+  it('holds a downloaded update while locked, and applies it when forced', () => {
+    const { clock, device, logs } = setup(true);
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    expect(device.info().apps['app-uuid']?.releases.c1?.update_status).toBe('downloaded');
+    expect(logs.map((line) => line.message)).toContain('Updates are locked, retrying in 5s');
+    device.applyTarget(target('c1'), true);
+    clock.advance(2000);
+    expect(device.info().apps['app-uuid']).toMatchObject({
+      release_uuid: 'c1',
+      releases: { c1: { update_status: 'done' } },
+    });
+  });
+
+  it('answers 423 to locked actions unless forced, and honours the override variable', async () => {
+    const { device, polls } = setup(true);
+    expect((await device.handleAction('reboot', {})).status).toBe(423);
+    expect((await device.handleAction('shutdown', {})).status).toBe(423);
+    expect((await device.handleAction('restart-services', {})).status).toBe(423);
+    expect((await device.handleAction('update', {})).status).toBe(423);
+    expect(polls).toEqual([]);
+    expect(await device.handleAction('reboot', { force: true })).toMatchObject({
+      status: 200,
+      then: 'reboot',
+    });
+    expect((await device.handleAction('update', { force: true })).status).toBe(200);
+    expect(polls).toEqual([true]);
+    expect((await device.handleAction('blink', {})).status).toBe(200);
+    device.applyTarget(target('c1', ['web'], { BALENA_SUPERVISOR_OVERRIDE_LOCK: '1' }), false);
+    expect(await device.handleAction('shutdown', {})).toMatchObject({
+      status: 200,
+      then: 'shutdown',
+    });
+  });
+
+  it('starts, stops and restarts one service, and restarts all of them', async () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    expect((await device.handleAction('stop-service', { imageId: 100 })).status).toBe(200);
+    clock.advance(500);
+    expect(statuses(device)).toEqual(['exited', 'Running']);
+    expect((await device.handleAction('start-service', { serviceName: 'web' })).status).toBe(200);
+    clock.advance(500);
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    expect((await device.handleAction('restart-services', {})).status).toBe(200);
+    expect(statuses(device)).toEqual(['Stopping', 'Stopping']);
+    clock.advance(500);
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    expect((await device.handleAction('restart-service', { imageId: 999 })).status).toBe(404);
+    expect((await device.handleAction('restart-service', {})).status).toBe(400);
+  });
+
+  it('reports a /v1/device-like state and wandering metrics', async () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    const state = await device.handleAction('device-state', {});
+    expect(state.body).toMatchObject({
+      api_port: 48484,
+      commit: 'c1',
+      status: 'Idle',
+      os_version: 'balenaOS 6.0.13',
+      supervisor_version: '17.0.1',
+      update_pending: false,
+      ip_address: '192.168.1.20',
+    });
+    const first = await device.metrics();
+    expect(first).toMatchObject({
+      memory_total: 3796,
+      storage_total: 29_664,
+      storage_block_device: '/dev/mmcblk0',
+    });
+    expect(first.cpu_usage).toBeGreaterThan(0);
+    expect(first.memory_usage).toBeLessThan(3796);
+  });
+
+  it('goes quiet while powered off and boots its services again after a reboot', async () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    const back = device.powerCycle('reboot');
+    expect(statuses(device)).toEqual(['Installed', 'Installed']);
+    clock.advance(10_000);
+    await expect(back).resolves.toBe('back');
+    const logs: LogLine[] = [];
+    device.start({
+      log: (line) => logs.push(line),
+      changed: () => undefined,
+      pollNow: () => undefined,
+    });
+    clock.advance(500);
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    expect(logs[0]?.message).toBe('Supervisor starting');
+    await expect(device.powerCycle('shutdown')).resolves.toBe('off');
+  });
+});

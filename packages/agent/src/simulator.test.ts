@@ -1,0 +1,232 @@
+import type { ActionResult, Hello } from '@flotilla/shared/cloudlink/messages';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import { type Simulator, type SimulatorOptions, startSimulator } from './simulator.js';
+import { FakeApi, json } from './test-support/fake-api.js';
+
+type Link = { socket: WebSocket; uuid: string | null; results: ActionResult[]; closed: boolean };
+
+const target = (uuid: string) => ({
+  [uuid]: {
+    name: uuid.slice(0, 7),
+    config: {},
+    apps: {
+      'app-uuid': {
+        id: 7,
+        name: 'demo',
+        class: 'fleet',
+        releases: {
+          c0ffee: {
+            id: 1,
+            services: {
+              'web-frontend': {
+                id: 11,
+                image_id: 21,
+                image: `registry/web@sha256:${'ab'.repeat(32)}`,
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+describe('startSimulator', () => {
+  let api: FakeApi;
+  let links: Link[];
+  let simulator: Simulator | null;
+  let registrations: number;
+  let reports: Record<string, Record<string, unknown>>[];
+
+  const options = (extra: Partial<SimulatorOptions> = {}): SimulatorOptions => ({
+    api: api.url,
+    fleets: [{ slug: 'admin/demo', provisioningKey: 'provisioning-key', count: 2 }],
+    seed: 4,
+    pollIntervalMs: 200,
+    reportIntervalMs: 50,
+    downloadMs: [100, 150],
+    stepMs: 20,
+    rebootOfflineMs: [300, 400],
+    logIntervalMs: [50, 100],
+    startSpreadMs: 0,
+    powerDelayMs: 20,
+    cloudlink: { reconnect: { baseMs: 50, maxMs: 200 } },
+    logStream: { cooldownMs: 50, flushDelayMs: 10 },
+    ...extra,
+  });
+
+  const linkOf = (uuid: string | null): Link | undefined =>
+    links.filter((link) => link.uuid === uuid && !link.closed).at(-1);
+
+  const act = async (
+    uuid: string | null,
+    action: string,
+    params: Record<string, unknown> = {},
+  ): Promise<ActionResult> => {
+    const link = linkOf(uuid);
+    if (!link) throw new Error(`no cloudlink for ${uuid}`);
+    const id = `${action}-${Math.random()}`;
+    link.socket.send(JSON.stringify({ type: 'action', id, action, params }));
+    await api.waitFor(
+      () => link.results.some((result) => result.id === id),
+      `the ${action} result`,
+    );
+    const result = link.results.find((candidate) => candidate.id === id);
+    if (!result) throw new Error('no result');
+    return result;
+  };
+
+  beforeEach(async () => {
+    api = await new FakeApi().listen();
+    links = [];
+    simulator = null;
+    registrations = 0;
+    reports = [];
+    api.on((request, response) => {
+      if (request.method === 'GET' && request.path.startsWith('/v7/application?')) {
+        expect(decodeURIComponent(request.path)).toContain("slug eq 'admin/demo'");
+        return json(response, 200, {
+          d: [
+            {
+              id: 7,
+              slug: 'admin/demo',
+              is_for__device_type: [
+                { slug: 'raspberrypi4-64', is_of__cpu_architecture: [{ slug: 'aarch64' }] },
+              ],
+            },
+          ],
+        });
+      }
+      if (request.path === '/device/register') {
+        registrations++;
+        const body = request.body as { uuid: string; api_key: string };
+        return json(response, 201, { id: registrations, uuid: body.uuid, api_key: body.api_key });
+      }
+      if (request.method === 'PATCH' && request.path.startsWith('/v7/device('))
+        return json(response, 200, {});
+      const state = /^\/device\/v3\/([0-9a-f]+)\/state$/.exec(request.path);
+      if (state?.[1]) {
+        if (request.headers['if-none-match'] === '"v1"') {
+          response.writeHead(304).end();
+          return true;
+        }
+        return json(response, 200, target(state[1]), { etag: '"v1"' });
+      }
+      if (request.method === 'PATCH' && request.path === '/device/v3/state') {
+        reports.push(request.body as Record<string, Record<string, unknown>>);
+        return json(response, 200, {});
+      }
+    });
+    api.wss.on('connection', (socket) => {
+      const link: Link = { socket, uuid: null, results: [], closed: false };
+      links.push(link);
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as Hello | ActionResult;
+        if (message.type === 'hello') link.uuid = message.uuid;
+        else link.results.push(message);
+      });
+      socket.on('close', () => (link.closed = true));
+    });
+  });
+
+  afterEach(async () => {
+    await simulator?.stop();
+    await api.close();
+  });
+
+  it('registers, names and runs its devices, which report, log and keep a cloudlink', async () => {
+    simulator = await startSimulator(options());
+    const [first, second] = simulator.devices;
+    if (!first || !second) throw new Error('two devices expected');
+    await Promise.all([first.waitFor('online', 3000), second.waitFor('online', 3000)]);
+    expect(first.name).toMatch(/^[a-z]+-[a-z]+$/);
+    expect(first.deviceType === 'raspberrypi4-64' || first.deviceType.length > 0).toBe(true);
+    await api.waitFor(
+      () => links.filter((link) => link.uuid !== null).length === 2,
+      'two cloudlinks',
+    );
+    expect(registrations).toBe(2);
+    const naming = api.requests.find(
+      (request) => request.method === 'PATCH' && request.path === '/v7/device(1)',
+    );
+    expect(naming?.body).toMatchObject({ device_name: expect.stringMatching(/^[a-z]+-[a-z]+$/) });
+
+    const uuid = first.uuid ?? '';
+    await api.waitFor(
+      () =>
+        reports.some((report) =>
+          JSON.stringify(report[uuid] ?? {}).includes('"update_status":"done"'),
+        ),
+      'a finished update',
+    );
+    const firstReport = reports.find((report) => report[uuid])?.[uuid];
+    expect(firstReport).toMatchObject({
+      os_version: expect.stringMatching(/^balenaOS /),
+      supervisor_version: expect.any(String),
+      ip_address: expect.any(String),
+      mac_address: expect.stringMatching(/^[0-9A-F:]{17}/),
+      memory_total: expect.any(Number),
+    });
+    await api.waitFor(
+      () =>
+        api.logLines.some(
+          (line) => line.message === "Started service 'web-frontend sha256:abababababab'",
+        ),
+      'service logs',
+    );
+    expect((await act(uuid, 'ping')).status).toBe(200);
+    expect((await act(uuid, 'blink')).status).toBe(200);
+    expect(first.device.blinks).toBe(1);
+  });
+
+  it('goes offline during a reboot and comes back; a lock refuses unless forced; shutdown stays off', async () => {
+    simulator = await startSimulator(options());
+    const [first, second] = simulator.devices;
+    if (!first || !second) throw new Error('two devices expected');
+    await api.waitFor(
+      () => links.filter((link) => link.uuid !== null).length === 2,
+      'two cloudlinks',
+    );
+
+    const rebooting = linkOf(first.uuid);
+    expect((await act(first.uuid, 'reboot')).status).toBe(200);
+    await first.waitFor('rebooting', 1000);
+    await api.waitFor(() => rebooting?.closed === true, 'the cloudlink to drop');
+    expect(first.agent?.cloudlinkConnected).toBe(false);
+    await first.waitFor('online', 2000);
+    await api.waitFor(() => linkOf(first.uuid) !== undefined, 'the cloudlink to return');
+    expect(linkOf(first.uuid)).not.toBe(rebooting);
+
+    second.setUpdateLock(true);
+    const refused = await act(second.uuid, 'reboot');
+    expect(refused.status).toBe(423);
+    expect(second.phase).toBe('online');
+    expect((await act(second.uuid, 'shutdown', { force: true })).status).toBe(200);
+    await second.waitFor('off', 1000);
+    await api.waitFor(() => linkOf(second.uuid) === undefined, 'the cloudlink to close');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(second.phase).toBe('off');
+    expect(linkOf(second.uuid)).toBeUndefined();
+  });
+
+  it('reuses registered devices from its state dir', async () => {
+    const stateDir = await mkdtemp(path.join(tmpdir(), 'flotilla-sim-'));
+    try {
+      simulator = await startSimulator(options({ stateDir }));
+      await Promise.all(simulator.devices.map((device) => device.waitFor('online', 3000)));
+      const before = simulator.devices.map((device) => [device.uuid, device.name]);
+      await simulator.stop();
+      simulator = await startSimulator(options({ stateDir, seed: 99 }));
+      await Promise.all(simulator.devices.map((device) => device.waitFor('online', 3000)));
+      expect(simulator.devices.map((device) => [device.uuid, device.name])).toEqual(before);
+      expect(registrations).toBe(2);
+    } finally {
+      await simulator?.stop();
+      await rm(stateDir, { recursive: true, force: true });
+    }
+  });
+});

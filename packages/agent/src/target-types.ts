@@ -1,0 +1,98 @@
+// The parts of the v3 target state (GET /device/v3/:uuid/state) the agent acts on, reduced
+// from { [uuid]: { name, config, apps: { [appUuid]: { releases: { [commit]: … } } } } }.
+
+export type TargetService = {
+  name: string;
+  id: number | null;
+  imageId: number | null;
+  image: string;
+  // A service the release declares but does not want started (target `running: false`).
+  running: boolean;
+};
+
+export type TargetRelease = { commit: string; id: number | null; services: TargetService[] };
+
+// The fleet's user app; host-OS and supervisor apps are ignored (OS updates are out of scope).
+export type TargetApp = {
+  uuid: string;
+  id: number | null;
+  name: string;
+  release: TargetRelease | null;
+};
+
+export type DeviceTarget = {
+  name: string | null;
+  config: Readonly<Record<string, string>>;
+  app: TargetApp | null;
+};
+
+type Raw = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+const parseServices = (raw: unknown): TargetService[] =>
+  Object.entries(isRecord(raw) ? raw : {}).map(([name, service]) => {
+    const fields = isRecord(service) ? service : {};
+    return {
+      name,
+      id: numberOrNull(fields.id),
+      imageId: numberOrNull(fields.image_id),
+      image: typeof fields.image === 'string' ? fields.image : `${name}:latest`,
+      running: fields.running !== false,
+    };
+  });
+
+const parseApp = (uuid: string, raw: Raw): TargetApp => {
+  const releases = isRecord(raw.releases) ? Object.entries(raw.releases) : [];
+  const first = releases[0];
+  let release: TargetRelease | null = null;
+  if (first) {
+    const [commit, body] = first;
+    const fields = isRecord(body) ? body : {};
+    release = { commit, id: numberOrNull(fields.id), services: parseServices(fields.services) };
+  }
+  return {
+    uuid,
+    id: numberOrNull(raw.id),
+    name: typeof raw.name === 'string' ? raw.name : uuid,
+    release,
+  };
+};
+
+// Tolerant on purpose: a field we do not understand never stops the device from updating.
+export const parseTargetState = (body: unknown, uuid: string): DeviceTarget | null => {
+  if (!isRecord(body)) return null;
+  const device = body[uuid];
+  if (!isRecord(device)) return null;
+  const config: Record<string, string> = {};
+  if (isRecord(device.config)) {
+    for (const [key, value] of Object.entries(device.config)) {
+      if (typeof value === 'string') config[key] = value;
+      else if (typeof value === 'number' || typeof value === 'boolean') config[key] = String(value);
+    }
+  }
+  let app: TargetApp | null = null;
+  if (isRecord(device.apps)) {
+    for (const [appUuid, raw] of Object.entries(device.apps)) {
+      if (!isRecord(raw) || raw.is_host === true) continue;
+      if (raw.class !== undefined && raw.class !== 'fleet') continue;
+      app = parseApp(appUuid, raw);
+      break;
+    }
+  }
+  return { name: typeof device.name === 'string' ? device.name : null, config, app };
+};
+
+// The fleet or device config variable that overrides the poll interval (balena's name, with
+// the legacy prefix), when valid.
+export const configuredPollInterval = (config: Readonly<Record<string, string>>): number | null => {
+  const value = config.BALENA_SUPERVISOR_POLL_INTERVAL ?? config.RESIN_SUPERVISOR_POLL_INTERVAL;
+  if (value === undefined || !/^\d+$/.test(value)) return null;
+  return Number(value);
+};
+
+export const updateLockOverridden = (config: Readonly<Record<string, string>>): boolean =>
+  (config.BALENA_SUPERVISOR_OVERRIDE_LOCK ?? config.RESIN_SUPERVISOR_OVERRIDE_LOCK) === '1';

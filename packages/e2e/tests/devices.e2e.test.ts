@@ -1,0 +1,94 @@
+import type { Simulator } from '@flotilla/agent/simulator';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
+import { launchBrowser, newPage } from '../support/browser.js';
+import { devicePage, fleetDevicesPage } from '../support/pages/device-pages.js';
+import {
+  registeredDevices,
+  type SimulatedDevice,
+  simulateDevices,
+} from '../support/simulated-fleet.js';
+
+describe('live devices', () => {
+  let browser: Browser;
+  let owner: ApiUser;
+  let fleetId: number;
+  let simulator: Simulator;
+  let devices: SimulatedDevice[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    owner = await registerUser('fleetops');
+    fleetId = await createFleet(owner, 'Live-Sensors');
+    const [fleet] = (await owner.client.pine.get({
+      resource: 'application',
+      options: { $select: ['id', 'slug'], $filter: { id: fleetId } },
+    })) as { id: number; slug: string }[];
+    if (!fleet) throw new Error('fleet missing');
+    simulator = await simulateDevices(owner, fleet, 3);
+    devices = await registeredDevices(owner, fleetId, 3);
+  });
+  afterAll(async () => {
+    await simulator.stop();
+    await browser.close();
+  });
+
+  it('shows simulated devices online in the fleet’s device table', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const table = fleetDevicesPage(page);
+    await table.open(fleetId);
+    for (const device of devices) {
+      await expect
+        .poll(() => table.statusOf(device.device_name).textContent(), { timeout: 30_000 })
+        .toMatch(/Online/);
+    }
+    await page.screenshot({ path: 'data/e2e-screens/devices-table.png', fullPage: true });
+    await page.context().close();
+  });
+
+  it('reboots a device from its page: it goes offline and comes back', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const device = devices[0];
+    if (!device) throw new Error('no device');
+    const view = devicePage(page);
+    await view.open(device.uuid);
+    await view.heading(device.device_name).waitFor();
+    await expect
+      .poll(() => view.field('Cloudlink').textContent(), { timeout: 30_000 })
+      .toMatch(/Connected/i);
+    await page.screenshot({ path: 'data/e2e-screens/device-page.png', fullPage: true });
+    await view.run('Reboot');
+    await expect
+      .poll(() => view.field('Cloudlink').textContent(), { timeout: 30_000 })
+      .toMatch(/Disconnected/i);
+    await expect
+      .poll(() => view.field('Cloudlink').textContent(), { timeout: 60_000 })
+      .toMatch(/^Connected/i);
+    await page.context().close();
+  });
+
+  it('identifies three devices at once from the table', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const table = fleetDevicesPage(page);
+    await table.open(fleetId);
+    for (const device of devices) {
+      await expect
+        .poll(() => table.statusOf(device.device_name).textContent(), { timeout: 60_000 })
+        .toMatch(/Online/);
+    }
+    await table.selectPage();
+    await table.batch('Identify');
+    await table.toast(/Identif/).waitFor({ timeout: 30_000 });
+    expect(await table.toast(/fail/i).count()).toBe(0);
+    // Each simulated device received the identify and blinked.
+    for (const device of devices) {
+      const handle = simulator.devices.find((candidate) => candidate.uuid === device.uuid);
+      await expect.poll(() => handle?.device.blinks ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+    }
+    await page.context().close();
+  });
+});
