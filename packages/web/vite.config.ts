@@ -19,6 +19,7 @@ const apiPaths = [
   '/auth',
   '/application',
   '/download-config',
+  '/docs/v1',
   '/cloudlink',
 ];
 

@@ -3,6 +3,7 @@ import type { AppContext } from './app-context.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
+import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
 import { registerConsole } from './features/console/register-console.js';
 import { registerDownloadConfig } from './features/device-config/register-download-config.js';
@@ -32,6 +33,7 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
+  registerDocs(app);
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);

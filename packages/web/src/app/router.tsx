@@ -126,6 +126,10 @@ export const routes: RouteObject[] = [
                 path: '/devices/:uuid',
                 lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
               },
+              {
+                path: '/docs/:page',
+                lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),
+              },
             ],
           },
         ],

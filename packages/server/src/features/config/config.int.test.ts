@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../infra/config/config.js';
 import type { Database } from '../../infra/db/database.js';
 import { createUser } from '../../test-support/fixtures.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerConfigRoutes } from './register-config-routes.js';
 
@@ -65,5 +67,58 @@ describe('GET /config/vars', () => {
     expect(
       nuc.json<{ configVarSchema: { properties: object } }>().configVarSchema.properties,
     ).not.toHaveProperty('BALENA_HOST_CONFIG_gpu_mem');
+  });
+});
+
+describe('GET /config helpLinks', () => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  const helpLinksOf = async (server: TestServer): Promise<unknown> => {
+    const response = await fetch(`${server.url}/config`);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { helpLinks?: unknown }).helpLinks;
+  };
+
+  it('defaults to the built-in documentation pages and hides the rest', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    expect(await helpLinksOf(server)).toEqual({
+      gettingStarted: '/docs/getting-started',
+      docs: '/docs/agent',
+      featureRequests: null,
+      forums: null,
+      help: null,
+    });
+  });
+
+  it('serves the links the environment sets', async () => {
+    const config = loadConfig({
+      FLOTILLA_LOG_LEVEL: 'silent',
+      FLOTILLA_LINK_GETTING_STARTED: 'https://wiki.example.com/flotilla/start',
+      FLOTILLA_LINK_DOCS: 'https://wiki.example.com/flotilla',
+      FLOTILLA_LINK_FEATURE_REQUESTS: 'https://github.example.com/flotilla/issues',
+      FLOTILLA_LINK_FORUMS: 'http://forums.internal:8080/c/flotilla',
+      // Empty counts as unset.
+      FLOTILLA_LINK_HELP: '',
+    });
+    const server = await startTestServer({ config });
+    servers.push(server);
+    expect(await helpLinksOf(server)).toEqual({
+      gettingStarted: 'https://wiki.example.com/flotilla/start',
+      docs: 'https://wiki.example.com/flotilla',
+      featureRequests: 'https://github.example.com/flotilla/issues',
+      forums: 'http://forums.internal:8080/c/flotilla',
+      help: null,
+    });
+  });
+
+  it('refuses a link that is not an http(s) URL', () => {
+    expect(() => loadConfig({ FLOTILLA_LINK_HELP: 'javascript:alert(1)' })).toThrow(
+      /FLOTILLA_LINK_HELP: must be an http\(s\) URL/,
+    );
+    expect(() => loadConfig({ FLOTILLA_LINK_FORUMS: '/forums' })).toThrow(/FLOTILLA_LINK_FORUMS/);
   });
 });

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+// A help link set from the environment: an http(s) URL; an empty value counts as unset.
+const linkUrl = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -17,7 +23,31 @@ const schema = z.object({
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
+  FLOTILLA_LINK_GETTING_STARTED: linkUrl,
+  FLOTILLA_LINK_DOCS: linkUrl,
+  FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
+  FLOTILLA_LINK_FORUMS: linkUrl,
+  FLOTILLA_LINK_HELP: linkUrl,
 });
+
+// The console header's help links (seed 000 section 2.3), served by GET /config. A path starts
+// with / and is a page of the console itself; null hides the entry.
+export type HelpLinks = {
+  gettingStarted: string;
+  docs: string;
+  featureRequests: string | null;
+  forums: string | null;
+  help: string | null;
+};
+
+// The built-in documentation pages (features/docs serves their Markdown).
+export const defaultHelpLinks: HelpLinks = {
+  gettingStarted: '/docs/getting-started',
+  docs: '/docs/agent',
+  featureRequests: null,
+  forums: null,
+  help: null,
+};
 
 export type Config = {
   port: number;
@@ -35,6 +65,7 @@ export type Config = {
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
+  helpLinks: HelpLinks;
 };
 
 // Every environment variable the server reads is here (and documented in README.md).
@@ -61,5 +92,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,
+    helpLinks: {
+      gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
+      docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,
+      featureRequests: values.FLOTILLA_LINK_FEATURE_REQUESTS ?? null,
+      forums: values.FLOTILLA_LINK_FORUMS ?? null,
+      help: values.FLOTILLA_LINK_HELP ?? null,
+    },
   };
 };

@@ -3,6 +3,7 @@ import type { ConnectivityListener, ConnectivityState } from '@flotilla/sdk/conn
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { HelpMenu, helpLinksOf } from './HelpMenu.js';
@@ -31,22 +32,43 @@ const clientWith = (config: unknown) => {
   return { client, setLost, retryNow };
 };
 
+const Where = () => <p data-testid="where">{useLocation().pathname}</p>;
+
+// What GET /config answers with every link configured (paths are console pages).
+const allLinks = {
+  gettingStarted: '/docs/getting-started',
+  docs: '/docs/agent',
+  featureRequests: 'https://ideas.example.com/flotilla',
+  forums: 'https://forums.example.com',
+  help: 'mailto:help@example.com',
+};
+
 describe('helpLinksOf', () => {
   it('keeps only configured entries with a usable URL, in menu order', () => {
     expect(helpLinksOf({ deployment: null })).toEqual([]);
+    expect(helpLinksOf({ helpLinks: null })).toEqual([]);
     expect(
       helpLinksOf({
         helpLinks: {
           forums: 'https://forums.example.com',
-          documentation: '/docs',
+          docs: '/docs/agent',
+          gettingStarted: '//evil.example/start',
           help: 'javascript:alert(1)',
           featureRequests: 42,
         },
       }),
     ).toEqual([
-      { label: 'Documentation', href: '/docs' },
-      { label: 'Forums', href: 'https://forums.example.com' },
+      { label: 'Documentation', href: '/docs/agent', inApp: true },
+      { label: 'Forums', href: 'https://forums.example.com', inApp: false },
     ]);
+  });
+
+  it('leaves out the entries the server sends as null', () => {
+    expect(
+      helpLinksOf({
+        helpLinks: { ...allLinks, featureRequests: null, forums: null, help: null },
+      }).map((link) => link.label),
+    ).toEqual(['Getting started', 'Documentation']);
   });
 });
 
@@ -70,6 +92,50 @@ describe('HelpMenu', () => {
     expect(
       screen.getByRole('button', { name: 'Help and status: Connection problems' }),
     ).toBeTruthy();
+  });
+
+  it('shows the five entries; console pages open in the app, other URLs in a new tab', async () => {
+    const user = userEvent.setup();
+    const { client } = clientWith({
+      deployment: null,
+      helpLinks: { ...allLinks, help: 'https://help.example.com/' },
+    });
+    renderWithClient(
+      client,
+      <>
+        <HelpMenu />
+        <Where />
+      </>,
+    );
+    const open = () => user.click(screen.getByRole('button', { name: /Help and status/ }));
+    await open();
+    await screen.findByRole('menuitem', { name: 'Getting started' });
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Getting started',
+      'Documentation',
+      'Feature requests',
+      'Forums',
+      'Help',
+      'All systems operationalAPI status',
+    ]);
+    for (const [name, href] of [
+      ['Feature requests', 'https://ideas.example.com/flotilla'],
+      ['Forums', 'https://forums.example.com'],
+      ['Help', 'https://help.example.com/'],
+    ] as const) {
+      const item = screen.getByRole('menuitem', { name });
+      expect(item.getAttribute('href')).toBe(href);
+      expect(item.getAttribute('target')).toBe('_blank');
+      expect(item.getAttribute('rel')).toBe('noopener noreferrer');
+    }
+    const docs = screen.getByRole('menuitem', { name: 'Documentation' });
+    expect(docs.getAttribute('href')).toBe('/docs/agent');
+    expect(docs.getAttribute('target')).toBeNull();
+    await user.click(docs);
+    expect(screen.getByTestId('where').textContent).toBe('/docs/agent');
+    await open();
+    await user.click(await screen.findByRole('menuitem', { name: 'Getting started' }));
+    expect(screen.getByTestId('where').textContent).toBe('/docs/getting-started');
   });
 
   it('offers only the status without configured links', async () => {

@@ -9,33 +9,39 @@ import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { useStore } from './useExternalStore.js';
 
-// Seed 000 section 2.3: the header's help links, in this order.
+// Seed 000 section 2.3: the header's help links, in this order; the keys of `helpLinks` in
+// GET /config (the server's FLOTILLA_LINK_* settings).
 const helpEntries = [
   { key: 'gettingStarted', label: 'Getting started' },
-  { key: 'documentation', label: 'Documentation' },
+  { key: 'docs', label: 'Documentation' },
   { key: 'featureRequests', label: 'Feature requests' },
   { key: 'forums', label: 'Forums' },
   { key: 'help', label: 'Help' },
 ] as const;
 
-export type HelpLink = { label: string; href: string };
+// `inApp`: a path of the console itself, followed inside the app; otherwise an external http(s)
+// URL, opened in a new tab.
+export type HelpLink = { label: string; href: string; inApp: boolean };
 
-const isLinkTarget = (value: unknown): value is string =>
-  typeof value === 'string' && /^(https?:\/\/|\/)/.test(value);
+const isAppPath = (value: string): boolean => /^\/(?![/\\])/.test(value);
+const isExternalUrl = (value: string): boolean => /^https?:\/\//i.test(value);
 
 // The links an installation configures under `helpLinks` of GET /config; an entry without a
-// usable URL is left out rather than pointing somewhere made up.
+// usable URL (null when unset) is left out rather than pointing somewhere made up.
 export const helpLinksOf = (config: unknown): HelpLink[] => {
   if (typeof config !== 'object' || config === null || !('helpLinks' in config)) return [];
   const links: unknown = config.helpLinks;
   if (typeof links !== 'object' || links === null) return [];
   const byKey = new Map<string, unknown>(Object.entries(links));
-  return helpEntries.flatMap(({ key, label }) => {
+  return helpEntries.flatMap(({ key, label }): HelpLink[] => {
     const href = byKey.get(key);
-    return isLinkTarget(href) ? [{ label, href }] : [];
+    if (typeof href !== 'string') return [];
+    if (isAppPath(href)) return [{ label, href, inApp: true }];
+    return isExternalUrl(href) ? [{ label, href, inApp: false }] : [];
   });
 };
 
@@ -84,18 +90,24 @@ export const HelpMenu = () => {
         </IconButton>
       </Tooltip>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
-        {links.map((link) => (
-          <MenuItem
-            key={link.label}
-            component="a"
-            href={link.href}
-            target="_blank"
-            rel="noopener noreferrer"
-            onClick={close}
-          >
-            {link.label}
-          </MenuItem>
-        ))}
+        {links.map((link) =>
+          link.inApp ? (
+            <MenuItem key={link.label} component={RouterLink} to={link.href} onClick={close}>
+              {link.label}
+            </MenuItem>
+          ) : (
+            <MenuItem
+              key={link.label}
+              component="a"
+              href={link.href}
+              target="_blank"
+              rel="noopener noreferrer"
+              onClick={close}
+            >
+              {link.label}
+            </MenuItem>
+          ),
+        )}
         {links.length > 0 ? <Divider /> : null}
         <MenuItem
           onClick={() => {

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+
+// The repository's own Markdown, served to the console's documentation pages (/docs/:page).
+// Paths are relative to this module: the same from src/ and dist/.
+const repositoryFile = (relative: string): string =>
+  fileURLToPath(new URL(`../../../../../${relative}`, import.meta.url));
+
+export const defaultDocPages: Readonly<Record<string, string>> = {
+  'getting-started': repositoryFile('README.md'),
+  architecture: repositoryFile('docs/ARCHITECTURE.md'),
+  agent: repositoryFile('packages/agent/README.md'),
+};
+
+const isMissing = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'EISDIR');
+
+// GET /docs/v1/:page: one known page as text/markdown; an unknown page, or a page whose file is
+// not there (an installation without the repository's docs), answers 404 as text.
+export const registerDocs = (
+  app: FastifyInstance,
+  pages: Readonly<Record<string, string>> = defaultDocPages,
+): void => {
+  app.get<{ Params: { page: string } }>(
+    '/docs/v1/:page',
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const { page } = request.params;
+      const file = Object.hasOwn(pages, page) ? pages[page] : undefined;
+      let text: string | undefined;
+      if (file !== undefined) {
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+        }
+      }
+      if (text === undefined) {
+        return reply
+          .status(404)
+          .type('text/plain; charset=utf-8')
+          .send(`No documentation page named ${page}`);
+      }
+      void reply.header('Cache-Control', 'no-cache');
+      return reply.type('text/markdown; charset=utf-8').send(text);
+    },
+  );
+};

@@ -1,0 +1,113 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { MarkdownText } from '../devices/MarkdownText.js';
+import { docPageOf, docPages, docSegments } from './doc-source.js';
+
+export const docKey = (page: string) => ['docs', page] as const;
+
+// /docs/:page: one of the built-in documentation pages (the repository's Markdown, served by
+// GET /docs/v1/:page), rendered with the console's safe Markdown subset.
+export const DocsPage = () => {
+  const { page = '' } = useParams();
+  const client = useClient();
+  const doc = docPageOf(page);
+  usePageTitle(doc?.title ?? 'Documentation');
+  const source = useQuery({
+    queryKey: docKey(page),
+    // Public, sent without the token (as GET /config).
+    queryFn: async () => {
+      const text: unknown = await client.request<unknown>({
+        path: `/docs/v1/${encodeURIComponent(page)}`,
+        auth: false,
+      });
+      if (typeof text !== 'string') throw new Error('The documentation page is not Markdown');
+      return text;
+    },
+    enabled: doc !== undefined,
+    staleTime: 5 * 60_000,
+  });
+  if (!doc) return <Navigate to="/404" replace />;
+
+  let content;
+  if (source.isPending) {
+    content = (
+      <Box
+        role="status"
+        aria-label="Loading the documentation"
+        sx={{ display: 'grid', placeItems: 'center', minHeight: 240 }}
+      >
+        <CircularProgress />
+      </Box>
+    );
+  } else if (source.isError) {
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void source.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {errorText(source.error) ?? 'Could not load the documentation'}
+      </Alert>
+    );
+  } else {
+    content = docSegments(source.data, doc.file, window.location.origin).map((segment, index) =>
+      segment.kind === 'markdown' ? (
+        <MarkdownText key={index} source={segment.text} />
+      ) : (
+        <Box
+          key={index}
+          component="pre"
+          sx={{
+            p: 1,
+            my: 1,
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            overflowX: 'auto',
+            fontSize: '0.8rem',
+          }}
+        >
+          {segment.text}
+        </Box>
+      ),
+    );
+  }
+
+  return (
+    <Box component="article" sx={{ maxWidth: 960 }}>
+      <Typography variant="h1" gutterBottom>
+        {doc.title}
+      </Typography>
+      <Box
+        component="nav"
+        aria-label="Documentation pages"
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}
+      >
+        {Object.entries(docPages).map(([key, other]) => (
+          <Link
+            key={key}
+            component={RouterLink}
+            to={`/docs/${key}`}
+            underline={key === page ? 'none' : 'hover'}
+            color={key === page ? 'text.primary' : 'primary'}
+            {...(key === page ? { 'aria-current': 'page' as const } : {})}
+          >
+            {other.title}
+          </Link>
+        ))}
+      </Box>
+      {content}
+    </Box>
+  );
+};
