@@ -7,6 +7,14 @@ export type PublicConfig = {
   deviceUrlsBase: string;
   signupCodeRequired: boolean;
   supportedSocialProviders: string[];
+  // The header's help links (null = not configured); see the server's FLOTILLA_LINK_* variables.
+  helpLinks?: {
+    gettingStarted: string | null;
+    docs: string | null;
+    featureRequests: string | null;
+    forums: string | null;
+    help: string | null;
+  };
 };
 
 // One option of the OS image configuration form (device-type.json `options`).
