@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { connectFakeDevice, type FakeDevice } from '../src/test-support/fake-device-client.js';
 
-// The cloudlink scenario's devices (protocol.ts forks this file): holds many agent websockets in
-// a process of their own, so the server process's memory shows the server's cost alone.
+// The cloudlink scenario's devices (protocol-cloudlink.ts forks this file): holds many agent
+// websockets in a process of their own, so the server process's memory shows the server's cost
+// alone.
 // Messages: parent → child ClientRequest, child → parent ClientReport.
 
 export type ClientRequest =

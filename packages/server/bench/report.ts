@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadOptions, LoadStats } from './measure.js';
-import type { ProtocolOptions, ProtocolResult } from './protocol.js';
+import type { ProtocolOptions, ProtocolResult } from './protocol-types.js';
 
 export type ScenarioResult = { name: string; engine: LoadStats; sql: LoadStats };
 

@@ -31,7 +31,8 @@ import { v7Model } from '../src/model/v7-model.js';
 import { buildServer } from '../src/server.js';
 import { createStatementRecorder, explainStatements, poolQueryable } from './explain.js';
 import { type LoadOptions, runLoad } from './measure.js';
-import { type ProtocolOptions, type ProtocolResult, runProtocolScenarios } from './protocol.js';
+import { runProtocolScenarios } from './protocol.js';
+import type { ProtocolOptions, ProtocolResult } from './protocol-types.js';
 import {
   type BenchReport,
   formatProtocolTable,
@@ -39,7 +40,8 @@ import {
   type ScenarioResult,
   writeReport,
 } from './report.js';
-import { buildScenarios, type BenchEnv, seededRandom } from './scenarios.js';
+import { type BenchEnv, seededRandom } from './scenario-env.js';
+import { buildScenarios } from './scenarios.js';
 import { type BenchUser, defaultSeedOptions, seedBenchData } from './seed.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
