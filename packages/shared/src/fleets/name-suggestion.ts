@@ -1,6 +1,6 @@
 // Two-word name suggestions for new fleets, apps and blocks (seed 001 section 2): about 120 words
 // in each list; gives up after 500 collisions.
-const adjectives = [
+export const nameAdjectives = [
   'amber',
   'ancient',
   'autumn',
@@ -123,7 +123,7 @@ const adjectives = [
   'zippy',
 ];
 
-const nouns = [
+export const nameNouns = [
   'anchor',
   'arrow',
   'aurora',
@@ -258,7 +258,7 @@ export const suggestName = (
   const pick = (words: readonly string[]): string =>
     words[Math.floor(random() * words.length)] ?? words[0] ?? 'fleet';
   for (let attempt = 0; attempt < maxSuggestionAttempts; attempt++) {
-    const name = `${pick(adjectives)}-${pick(nouns)}`;
+    const name = `${pick(nameAdjectives)}-${pick(nameNouns)}`;
     if (!taken.has(name)) return name;
   }
   return undefined;
