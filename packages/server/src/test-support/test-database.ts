@@ -5,7 +5,7 @@ import { type Database, openDatabase } from '../infra/db/database.js';
 
 // Declaration merging only works with an interface, hence the lint exception.
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   export interface ProvidedContext {
     postgresAdminUrl: string;
     postgresTemplate: string;

@@ -7,11 +7,11 @@ import { allows, type RouteAccess } from './access.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
-  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyRequest {
     actor: Actor;
   }
-  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyContextConfig {
     access?: RouteAccess;
   }

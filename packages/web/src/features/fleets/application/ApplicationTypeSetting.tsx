@@ -13,6 +13,7 @@ import {
 import { DisabledReason } from './DisabledReason.js';
 import { SettingRow } from './SettingRow.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
+import { MutationError } from './MutationError.js';
 
 export type TypeOptionState =
   'ok' | 'current' | 'discontinued' | 'needs-multicontainer' | 'needs-plan-upgrade';
@@ -122,11 +123,10 @@ export const ApplicationTypeSetting = ({
             {errorText(types.error ?? services.error) ?? 'Could not load the application types'}
           </Alert>
         ) : null}
-        {update.isError ? (
-          <Alert severity="error">
-            {errorText(update.error) ?? 'Could not change the application type'}
-          </Alert>
-        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not change the application type'}
+        />
       </Stack>
     </SettingRow>
   );

@@ -13,6 +13,7 @@ import {
 import { releasePickerPageSize, releasePickerRefreshMs } from './application-limits.js';
 import { DisabledReason } from './DisabledReason.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
+import { MutationError } from './MutationError.js';
 
 type Option = { id: number | null; label: string; detail: string };
 
@@ -107,9 +108,10 @@ export const DefaultReleaseSelector = ({
           renderInput={(params) => <TextField {...params} label={label} />}
         />
       </DisabledReason>
-      {update.isError ? (
-        <Alert severity="error">{errorText(update.error) ?? 'Could not change the release'}</Alert>
-      ) : null}
+      <MutationError
+        error={update.isError ? update.error : null}
+        fallback={'Could not change the release'}
+      />
       {releases.isError ? (
         <Alert severity="warning">
           {errorText(releases.error) ?? 'Could not load the releases'}

@@ -7,6 +7,7 @@ import type { ApplicationDetail } from './application-detail.js';
 import { DisabledReason } from './DisabledReason.js';
 import { SettingRow } from './SettingRow.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
+import { MutationError } from './MutationError.js';
 
 type DeviceTypeOption = { id: number; slug: string; name: string };
 
@@ -81,11 +82,10 @@ export const DeviceTypeSetting = ({
             {errorText(deviceTypes.error) ?? 'Could not load the device types'}
           </Alert>
         ) : null}
-        {update.isError ? (
-          <Alert severity="error">
-            {errorText(update.error) ?? 'Could not change the default device type'}
-          </Alert>
-        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not change the default device type'}
+        />
       </Stack>
     </SettingRow>
   );

@@ -1,4 +1,3 @@
-import { errorText } from '@flotilla/sdk/errors';
 import { fleetNameClash, fleetNameProblem } from '@flotilla/shared/fleets/fleet-name';
 import { Alert, Button, Stack, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -9,6 +8,7 @@ import type { ApplicationDetail } from './application-detail.js';
 import { DisabledReason } from './DisabledReason.js';
 import { SettingRow } from './SettingRow.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
+import { MutationError } from './MutationError.js';
 
 export const legacyRenameReason = 'cannot rename classic and legacy applications';
 
@@ -79,9 +79,7 @@ export const RenameSetting = ({
             </Button>
           </DisabledReason>
         </Stack>
-        {update.isError ? (
-          <Alert severity="error">{errorText(update.error) ?? 'Could not rename'}</Alert>
-        ) : null}
+        <MutationError error={update.isError ? update.error : null} fallback={'Could not rename'} />
         {update.isSuccess && !changed ? <Alert severity="success">Renamed</Alert> : null}
       </Stack>
     </SettingRow>

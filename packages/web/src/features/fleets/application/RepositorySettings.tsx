@@ -1,10 +1,10 @@
-import { errorText } from '@flotilla/sdk/errors';
-import { Alert, Button, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { Button, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { useState } from 'react';
 import type { ApplicationDetail } from './application-detail.js';
 import { DisabledReason } from './DisabledReason.js';
 import { SettingRow } from './SettingRow.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
+import { MutationError } from './MutationError.js';
 
 export const needsRepositoryReason = 'must first enter repo url';
 
@@ -76,11 +76,10 @@ const RepositoryUrl = ({
             </Button>
           </DisabledReason>
         </Stack>
-        {update.isError ? (
-          <Alert severity="error">
-            {errorText(update.error) ?? 'Could not save the repository URL'}
-          </Alert>
-        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not save the repository URL'}
+        />
       </Stack>
     </SettingRow>
   );
@@ -119,11 +118,10 @@ const PublicFlag = ({
             }
           />
         </DisabledReason>
-        {update.isError ? (
-          <Alert severity="error">
-            {errorText(update.error) ?? 'Could not change the public flag'}
-          </Alert>
-        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not change the public flag'}
+        />
       </Stack>
     </SettingRow>
   );

@@ -1,11 +1,11 @@
-import { errorText } from '@flotilla/sdk/errors';
-import { Alert, Button, Stack, TextField, Typography } from '@mui/material';
+import { Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import type { ApplicationDetail } from './application-detail.js';
 import { supportAccessDefaultDays } from './application-limits.js';
 import { DisabledReason } from './DisabledReason.js';
 import { SettingRow } from './SettingRow.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
+import { MutationError } from './MutationError.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
 const pad = (value: number): string => String(value).padStart(2, '0');
@@ -85,11 +85,10 @@ export const SupportAccessSetting = ({
             </DisabledReason>
           ) : null}
         </Stack>
-        {update.isError ? (
-          <Alert severity="error">
-            {errorText(update.error) ?? 'Could not change the support access'}
-          </Alert>
-        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not change the support access'}
+        />
       </Stack>
     </SettingRow>
   );
