@@ -1,7 +1,16 @@
 import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFleetMember, addOrganizationMember } from '../src/test-support/fixtures.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
-import { inOneYear, newSdk, registerUser, uniqueSuffix } from './contract-helpers.js';
+import {
+  createFleet,
+  createOrganization,
+  expectBalenaError,
+  inOneYear,
+  newSdk,
+  registerUser,
+  uniqueSuffix,
+} from './contract-helpers.js';
 
 describe('api keys: balena-sdk apiKey model against Flotilla', () => {
   let server: TestServer;
@@ -130,5 +139,152 @@ describe('api keys: balena-sdk apiKey model against Flotilla', () => {
       [created.id],
     );
     expect(await (await sdkWithKey(key)).auth.isLoggedIn()).toBe(false);
+  });
+});
+
+// Issue 7: a fleet's provisioning keys and its devices' keys are listed, renamed and revoked by the
+// fleet roles holding resin.api_key.read/update/delete (safe-operator and up), through the SDK's
+// own calls; other roles get nothing; a revoked key fails on its very next request.
+describe("api keys: a fleet's provisioning and device keys", () => {
+  let server: TestServer;
+  let owner: BalenaSDK;
+  let fleet: Awaited<ReturnType<typeof createFleet>>;
+  const members = new Map<string, BalenaSDK>();
+
+  const memberSdk = (label: string): BalenaSDK => {
+    const sdk = members.get(label);
+    if (!sdk) throw new Error(`no member ${label}`);
+    return sdk;
+  };
+
+  const loggedIn = async (key: string): Promise<boolean> => {
+    const sdk = newSdk(server.url);
+    await sdk.auth.loginWithToken(key);
+    return sdk.auth.isLoggedIn();
+  };
+
+  // A provisioning key and a device registered with it, with the device's own key.
+  const fleetKeys = async () => {
+    const keyName = `prov-${uniqueSuffix()}`;
+    const provisioningKey = await owner.models.application.generateProvisioningKey({
+      slugOrUuidOrId: fleet.id,
+      keyExpiryDate: inOneYear(),
+      keyName,
+    });
+    const uuid = owner.models.device.generateUniqueKey();
+    const registration = await owner.models.device.register(fleet.id, uuid);
+    return { keyName, provisioningKey, uuid, deviceKey: registration.api_key };
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    owner = (await registerUser(server.url, 'fleetowner')).sdk;
+    const org = await createOrganization(owner, 'Keys org');
+    fleet = await createFleet(owner, org.id, 'keys');
+    for (const role of ['developer', 'safe-operator', 'observer', 'stranger']) {
+      const sdk = (await registerUser(server.url, role)).sdk;
+      if (role !== 'stranger') {
+        const { id } = await sdk.auth.getUserInfo();
+        // Memberships are written directly: inviting has its own tests.
+        await addOrganizationMember(server.ctx.db, id, org.id, 'member');
+        await addFleetMember(server.ctx.db, id, fleet.id, role);
+      }
+      members.set(role, sdk);
+    }
+    members.set('administrator', owner);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each(['administrator', 'developer', 'safe-operator'])(
+    'a fleet %s lists, renames and revokes them, and a revoked key fails at once',
+    async (role) => {
+      const sdk = memberSdk(role);
+      const keys = await fleetKeys();
+      const provisioning = await sdk.models.apiKey.getProvisioningApiKeysByApplication(fleet.id);
+      const listed = provisioning.find((key) => key.name === keys.keyName);
+      expect(listed).toBeDefined();
+      expect(JSON.stringify(provisioning)).not.toContain(keys.provisioningKey);
+      const deviceKeys = await sdk.models.apiKey.getDeviceApiKeysByDevice(keys.uuid);
+      expect(deviceKeys).toHaveLength(1);
+      expect(JSON.stringify(deviceKeys)).not.toContain(keys.deviceKey);
+
+      await sdk.models.apiKey.update(listed?.id ?? 0, { name: 'renamed', description: 'by role' });
+      expect(
+        (await owner.models.apiKey.getProvisioningApiKeysByApplication(fleet.id)).find(
+          (key) => key.id === listed?.id,
+        ),
+      ).toMatchObject({ name: 'renamed', description: 'by role' });
+
+      // The device works until its key is revoked, and not one request longer.
+      const stateUrl = `${server.url}/device/v3/${keys.uuid}/state`;
+      const asDevice = { headers: { authorization: `Bearer ${keys.deviceKey}` } };
+      expect((await fetch(stateUrl, asDevice)).status).toBe(200);
+      await sdk.models.apiKey.revoke(deviceKeys[0]?.id ?? 0);
+      expect((await fetch(stateUrl, asDevice)).status).toBe(401);
+      expect(await loggedIn(keys.deviceKey)).toBe(false);
+      expect(await sdk.models.apiKey.getDeviceApiKeysByDevice(keys.uuid)).toEqual([]);
+
+      expect(await loggedIn(keys.provisioningKey)).toBe(true);
+      await sdk.models.apiKey.revoke(listed?.id ?? 0);
+      expect(await loggedIn(keys.provisioningKey)).toBe(false);
+    },
+  );
+
+  it('an observer sees none of them and changes nothing', async () => {
+    const sdk = memberSdk('observer');
+    const keys = await fleetKeys();
+    expect(await sdk.models.apiKey.getProvisioningApiKeysByApplication(fleet.id)).toEqual([]);
+    expect(await sdk.models.apiKey.getDeviceApiKeysByDevice(keys.uuid)).toEqual([]);
+    const [provisioning] = (
+      await owner.models.apiKey.getProvisioningApiKeysByApplication(fleet.id)
+    ).filter((key) => key.name === keys.keyName);
+    const [device] = await owner.models.apiKey.getDeviceApiKeysByDevice(keys.uuid);
+    for (const key of [provisioning, device]) {
+      await sdk.models.apiKey.update(key?.id ?? 0, { name: 'observed' }).catch(() => undefined);
+      await sdk.models.apiKey.revoke(key?.id ?? 0).catch(() => undefined);
+    }
+    expect(await loggedIn(keys.provisioningKey)).toBe(true);
+    expect(await loggedIn(keys.deviceKey)).toBe(true);
+    expect(
+      (await owner.models.apiKey.getProvisioningApiKeysByApplication(fleet.id)).find(
+        (key) => key.id === provisioning?.id,
+      )?.name,
+    ).toBe(keys.keyName);
+  });
+
+  it('a stranger cannot find the fleet, its device or their keys', async () => {
+    const sdk = memberSdk('stranger');
+    const keys = await fleetKeys();
+    await expectBalenaError(
+      sdk.models.apiKey.getProvisioningApiKeysByApplication(fleet.id),
+      'BalenaApplicationNotFound',
+    );
+    await expectBalenaError(
+      sdk.models.apiKey.getDeviceApiKeysByDevice(keys.uuid),
+      'BalenaDeviceNotFound',
+    );
+    const [device] = await owner.models.apiKey.getDeviceApiKeysByDevice(keys.uuid);
+    await sdk.models.apiKey.revoke(device?.id ?? 0).catch(() => undefined);
+    expect(await loggedIn(keys.deviceKey)).toBe(true);
+  });
+
+  it('a provisioning key cannot take over a registered device (sibling impersonation)', async () => {
+    const keys = await fleetKeys();
+    const { id } = await owner.models.device.get(keys.uuid, { $select: 'id' });
+    const stolen = `stolen${uniqueSuffix()}${uniqueSuffix()}`;
+    const response = await fetch(`${server.url}/api-key/device/${id}/device-key`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${keys.provisioningKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ apiKey: stolen }),
+    });
+    expect(response.status).toBe(401);
+    expect(await loggedIn(stolen)).toBe(false);
+    expect(await owner.models.apiKey.getDeviceApiKeysByDevice(keys.uuid)).toHaveLength(1);
   });
 });

@@ -317,6 +317,37 @@ describe('isolation: one user never sees nor changes another user’s data', () 
     expect((await alice.models.apiKey.getAll()).find((k) => k.id === keyId)?.name).toBe(name);
   });
 
+  it("a device key cannot move its device into another organization's public fleet", async () => {
+    // The reported attack (issue 7): move into a public fleet, then read its secret variables.
+    const bobOrg = await createOrganization(bob, 'Bob public');
+    const publicFleet = await createFleet(bob, bobOrg.id, 'public');
+    await server.ctx.db.query('UPDATE "application" SET "is_public" = true WHERE "id" = $1', [
+      publicFleet.id,
+    ]);
+    await bob.models.application.envVar.set(publicFleet.id, 'PUBLIC_FLEET_SECRET', 'bob-secret');
+    const asDevice = newSdk(server.url);
+    await asDevice.auth.loginWithToken(
+      await alice.models.device.generateDeviceKey(aliceDevice.uuid),
+    );
+    const error = await failureOf(
+      asDevice.pine.patch({
+        resource: 'device',
+        id: aliceDevice.id,
+        body: { belongs_to__application: publicFleet.id },
+      }),
+    );
+    expect(error.statusCode).toBe(401);
+    const device = await alice.models.device.get(aliceDevice.uuid, {
+      $select: 'belongs_to__application',
+    });
+    expect(device.belongs_to__application).toEqual({ __id: aliceFleet.id });
+    const leaked = await asDevice.pine.get({
+      resource: 'application_environment_variable',
+      options: { $select: 'value', $filter: { application: publicFleet.id } },
+    });
+    expect(leaked).toEqual([]);
+  });
+
   it("a logged-out SDK lists none of the user's fleets", async () => {
     const anonymous = newSdk(server.url);
     let apps: { id: number }[] = [];

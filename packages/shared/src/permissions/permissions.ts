@@ -38,9 +38,11 @@ const fleetReadableResources = [
 
 const observer: Permission[] = fleetReadableResources.flatMap((resource) => p(resource, 'read'));
 
+// Seed 000 section 6.2 gives safe-operators "API keys" unqualified (like "tags"): they create, list,
+// rename and revoke the fleet's provisioning keys and its devices' keys (api_key's fleet scope).
 const safeOperator: Permission[] = [
   ...observer,
-  ...p('api_key', 'create', 'read'),
+  ...p('api_key', 'all'),
   ...p('device', 'create', 'update', 'access_diagnostics', 'ssh', 'actions-proxy-hup'),
   ...p('device_environment_variable', 'all'),
   ...p('device_service_environment_variable', 'all'),
@@ -174,14 +176,16 @@ export const provisioningKeyPermissions: readonly Permission[] = [
 ];
 
 // A device key acts for one device: itself, its own state rows, and read access to its fleet.
+// Which fields of its rows it may write is narrowed further in field-permissions.ts. Installs are
+// written by the server from state reports, so the device only reads them.
 export const deviceKeyPermissions: readonly Permission[] = [
   ...p('device', 'read', 'update'),
   ...p('device_tag', 'all'),
-  ...p('device_config_variable', 'all'),
+  ...p('device_config_variable', 'create', 'read'),
   ...p('device_environment_variable', 'read'),
   ...p('device_service_environment_variable', 'read'),
-  ...p('image_install', 'all'),
-  ...p('service_install', 'all'),
+  ...p('image_install', 'read'),
+  ...p('service_install', 'read'),
   ...p('application', 'read'),
   ...p('application_config_variable', 'read'),
   ...p('application_environment_variable', 'read'),

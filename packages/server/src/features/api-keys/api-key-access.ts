@@ -1,8 +1,10 @@
 import { fleetRolePermissions, grants } from '@flotilla/shared/permissions/permissions';
 import { type FleetRole, fleetRoles } from '@flotilla/shared/permissions/roles';
 import type { Actor } from '../../infra/auth/actor.js';
-import type { Queryable } from '../../infra/db/database.js';
+import { hashApiKey } from '../../infra/auth/api-key-tokens.js';
+import type { Database, Queryable } from '../../infra/db/database.js';
 import { forbidden } from '../../infra/errors/api-error.js';
+import { type ApiKeyDetails, registerGivenApiKey } from './store-api-key.js';
 
 const isFleetRole = (role: string): role is FleetRole => fleetRoles.some((known) => known === role);
 
@@ -46,8 +48,10 @@ export const provisioningTarget = async (
   return fleetActor;
 };
 
-// The device's actor, once the caller may mint keys for it: a user allowed to update the
-// fleet's devices, a provisioning key of the device's fleet, or the device's own key.
+// The device's actor, once the caller may mint keys for it: a user allowed to update the fleet's
+// devices. Neither a provisioning key (it would impersonate any device of its fleet) nor a device
+// key (the shared table gives device keys no api_key permission) mints device keys; a
+// provisioning key only completes balena-supervisor's key exchange (exchangeDeviceKey).
 export const deviceKeyTarget = async (
   db: Queryable,
   actor: Actor,
@@ -60,18 +64,47 @@ export const deviceKeyTarget = async (
   const device = rows[0];
   const allowed =
     device !== undefined &&
-    ((actor.kind === 'user' &&
-      (await userMayOnFleet(
-        db,
-        actor.userId,
-        device.belongs_to__application,
-        'device',
-        'update',
-      ))) ||
-      (actor.kind === 'application' && actor.applicationId === device.belongs_to__application) ||
-      (actor.kind === 'device' && actor.deviceId === deviceId));
+    actor.kind === 'user' &&
+    (await userMayOnFleet(db, actor.userId, device.belongs_to__application, 'device', 'update'));
   if (!device || !allowed) {
     throw forbidden('You do not have the required permission to create keys for this device');
   }
   return device.actor;
 };
+
+type ExchangeRow = { actor: number; belongs_to__application: number };
+
+// balena-supervisor's key exchange (wire contract section 7.3): when POST /device/register answers
+// 409 for its uuid and its own key does not work, it registers that key with POST
+// /api-key/device/:id/device-key {apiKey}, authenticated by the provisioning key. That is needed
+// only for a device of the key's fleet that has no key yet (created without one); a device that
+// has a key would be taken over, so that is a 401. Registering the key the device already has
+// succeeds again (a retried exchange).
+export const exchangeDeviceKey = async (
+  db: Database,
+  provisioningKey: Extract<Actor, { kind: 'application' }>,
+  deviceId: number,
+  apiKey: string,
+  details: ApiKeyDetails,
+): Promise<void> =>
+  db.transaction(async (tx) => {
+    // Locked first, keys read by a later statement: two exchanges for one device run one after
+    // the other, and the second sees the key the first registered.
+    const { rows } = await tx.query<ExchangeRow>(
+      'SELECT "actor", "belongs_to__application" FROM "device" WHERE "id" = $1 FOR UPDATE',
+      [deviceId],
+    );
+    const device = rows[0];
+    if (!device || device.belongs_to__application !== provisioningKey.applicationId) {
+      throw forbidden('You do not have the required permission to create keys for this device');
+    }
+    const keys = await tx.query<{ key_hash: string }>(
+      'SELECT "key_hash" FROM "api_key" WHERE "is_of__actor" = $1',
+      [device.actor],
+    );
+    if (keys.rows.some((key) => key.key_hash === hashApiKey(apiKey))) return;
+    if (keys.rows.length > 0) {
+      throw forbidden('This device already has a key; a provisioning key cannot add another');
+    }
+    await registerGivenApiKey(tx, device.actor, apiKey, details);
+  });

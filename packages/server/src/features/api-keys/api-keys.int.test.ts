@@ -239,42 +239,118 @@ describe('POST /api-key/device/:deviceId/device-key', () => {
     );
   });
 
-  it('registers the key a device agent exchanges with its provisioning key', async () => {
-    const provisioningKey = keyFrom(
-      await post(`/api-key/application/${fleet.id}/provisioning`, sessionOf(owner)),
+  const keysOf = async (deviceActorId: number): Promise<number> => {
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::integer AS n FROM "api_key" WHERE "is_of__actor" = $1',
+      [deviceActorId],
     );
+    return rows[0]?.n ?? -1;
+  };
+  const provisioningKeyOf = async (applicationId: number): Promise<string> =>
+    keyFrom(await post(`/api-key/application/${applicationId}/provisioning`, sessionOf(owner)));
+  const newKey = (fill: string): string => fill.repeat(32);
+
+  it("completes balena-supervisor's key exchange for a device of its fleet with no key", async () => {
+    const provisioningKey = await provisioningKeyOf(fleet.id);
+    const fresh = await createDevice(db, fleet.id, 'keyless');
     const deviceKey = '0123456789abcdef0123456789abcdef';
-    const exchange = await post(`/api-key/device/${device.id}/device-key`, provisioningKey, {
+    const exchange = await post(`/api-key/device/${fresh.id}/device-key`, provisioningKey, {
       apiKey: deviceKey,
     });
     expect(exchange.statusCode).toBe(200);
     expect(exchange.json()).toBe(deviceKey);
-    expect(await whoami(deviceKey)).toMatchObject({ actorType: 'device', actorTypeId: device.id });
-    // A retried exchange succeeds; the device's own key may also mint keys for itself.
+    expect(await whoami(deviceKey)).toMatchObject({ actorType: 'device', actorTypeId: fresh.id });
+    // A retried exchange of the same key succeeds and adds nothing.
+    const retried = await post(`/api-key/device/${fresh.id}/device-key`, provisioningKey, {
+      apiKey: deviceKey,
+    });
+    expect(retried.statusCode).toBe(200);
+    expect(await keysOf(fresh.actorId)).toBe(1);
+  });
+
+  it('refuses a provisioning key a key for a device that has one (sibling impersonation)', async () => {
+    const provisioningKey = await provisioningKeyOf(fleet.id);
+    const sibling = await createDevice(db, fleet.id, 'sibling');
+    const siblingKey = keyFrom(
+      await post(`/api-key/device/${sibling.id}/device-key`, sessionOf(owner)),
+    );
+    const attempts = [
+      post(`/api-key/device/${sibling.id}/device-key`, provisioningKey, { apiKey: newKey('s') }),
+      post(`/api-key/device/${sibling.id}/device-key`, provisioningKey),
+      post('/api-key/v2/', provisioningKey, {
+        actorType: 'device',
+        actorTypeId: sibling.id,
+        roles: ['device-api-key'],
+      }),
+    ];
+    for (const response of await Promise.all(attempts)) expect(response.statusCode).toBe(401);
     expect(
-      (
-        await post(`/api-key/device/${device.id}/device-key`, provisioningKey, {
-          apiKey: deviceKey,
-        })
-      ).statusCode,
-    ).toBe(200);
-    keyFrom(await post(`/api-key/device/${device.id}/device-key`, deviceKey));
+      (await app.inject({ url: '/actor/v1/whoami', headers: bearer(newKey('s')) })).statusCode,
+    ).toBe(401);
+    expect(await keysOf(sibling.actorId)).toBe(1);
+    expect(await whoami(siblingKey)).toMatchObject({ actorTypeId: sibling.id });
+  });
+
+  it('never lets a provisioning key mint a key of its own choosing, even for a keyless device', async () => {
+    const provisioningKey = await provisioningKeyOf(fleet.id);
+    const fresh = await createDevice(db, fleet.id, 'keyless-2');
+    for (const response of [
+      await post(`/api-key/device/${fresh.id}/device-key`, provisioningKey),
+      await post('/api-key/v1', provisioningKey, {
+        actorType: 'device',
+        actorTypeId: fresh.id,
+        roles: ['device-api-key'],
+      }),
+    ]) {
+      expect(response.statusCode).toBe(401);
+    }
+    expect(await keysOf(fresh.actorId)).toBe(0);
+  });
+
+  it('lets exactly one of two concurrent exchanges for one device win', async () => {
+    const provisioningKey = await provisioningKeyOf(fleet.id);
+    const fresh = await createDevice(db, fleet.id, 'raced');
+    const [first, second] = await Promise.all(
+      [newKey('a'), newKey('b')].map((apiKey) =>
+        post(`/api-key/device/${fresh.id}/device-key`, provisioningKey, { apiKey }),
+      ),
+    );
+    expect([first?.statusCode, second?.statusCode].sort()).toEqual([200, 401]);
+    expect(await keysOf(fresh.actorId)).toBe(1);
+  });
+
+  it('does not let a device key mint keys, for itself or a sibling', async () => {
+    const provisioningKey = await provisioningKeyOf(fleet.id);
+    const fresh = await createDevice(db, fleet.id, 'self-minting');
+    const deviceKey = newKey('d');
+    keyFrom(
+      await post(`/api-key/device/${fresh.id}/device-key`, provisioningKey, { apiKey: deviceKey }),
+    );
+    const keyless = await createDevice(db, fleet.id, 'keyless-3');
+    for (const [id, body] of [
+      [fresh.id, {}],
+      [keyless.id, {}],
+      [keyless.id, { apiKey: newKey('e') }],
+    ] as const) {
+      expect((await post(`/api-key/device/${id}/device-key`, deviceKey, body)).statusCode).toBe(
+        401,
+      );
+    }
+    expect(await keysOf(fresh.actorId)).toBe(1);
+    expect(await keysOf(keyless.actorId)).toBe(0);
   });
 
   it("refuses another fleet's provisioning key and a key already owned elsewhere", async () => {
-    const foreignKey = keyFrom(
-      await post(`/api-key/application/${otherFleet.id}/provisioning`, sessionOf(owner)),
-    );
+    const foreignKey = await provisioningKeyOf(otherFleet.id);
+    const fresh = await createDevice(db, fleet.id, 'keyless-4');
     expect(
-      (
-        await post(`/api-key/device/${device.id}/device-key`, foreignKey, {
-          apiKey: 'a'.repeat(32),
-        })
-      ).statusCode,
+      (await post(`/api-key/device/${fresh.id}/device-key`, foreignKey, { apiKey: newKey('f') }))
+        .statusCode,
     ).toBe(401);
-    const otherDevice = await createDevice(db, fleet.id, 'dev-2');
-    const taken = await post(`/api-key/device/${otherDevice.id}/device-key`, sessionOf(owner), {
-      apiKey: '0123456789abcdef0123456789abcdef',
+    expect(await keysOf(fresh.actorId)).toBe(0);
+    const owned = keyFrom(await post(`/api-key/device/${device.id}/device-key`, sessionOf(owner)));
+    const taken = await post(`/api-key/device/${fresh.id}/device-key`, sessionOf(owner), {
+      apiKey: owned,
     });
     expect(taken.statusCode).toBe(409);
     const malformed = await post(`/api-key/device/${device.id}/device-key`, sessionOf(owner), {

@@ -12,7 +12,7 @@ import {
   keyDetailsBody,
   userKeyBody,
 } from './api-key-bodies.js';
-import { deviceKeyTarget, provisioningTarget } from './api-key-access.js';
+import { deviceKeyTarget, exchangeDeviceKey, provisioningTarget } from './api-key-access.js';
 import { type ApiKeyDetails, createApiKey, registerGivenApiKey } from './store-api-key.js';
 
 // Keys are answered as a JSON string, like balena's API (the SDK accepts JSON or text).
@@ -93,12 +93,19 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
       const { deviceId } = parseBody(z.object({ deviceId: idParam }), request.params);
       const body = parseBody(deviceKeyBody, request.body);
       const details = detailsOf(body, ctx.now());
+      if (body.apiKey !== undefined && !isAcceptableApiKey(body.apiKey)) {
+        throw new ApiError('bad_request', 'apiKey: must be 16 to 128 letters, digits, - or _');
+      }
+      if (request.actor.kind === 'application') {
+        if (body.apiKey === undefined) {
+          throw forbidden('A provisioning key only registers the key a new device brings');
+        }
+        await exchangeDeviceKey(ctx.db, request.actor, deviceId, body.apiKey, details);
+        return sendKey(reply, body.apiKey);
+      }
       const deviceActor = await deviceKeyTarget(ctx.db, request.actor, deviceId);
       if (body.apiKey === undefined) {
         return sendKey(reply, await createApiKey(ctx.db, deviceActor, details));
-      }
-      if (!isAcceptableApiKey(body.apiKey)) {
-        throw new ApiError('bad_request', 'apiKey: must be 16 to 128 letters, digits, - or _');
       }
       await registerGivenApiKey(ctx.db, deviceActor, body.apiKey, details);
       return sendKey(reply, body.apiKey);

@@ -14,7 +14,9 @@ import { keyCondition } from './compile-read.js';
 import type { HookRegistry, Values, WriteContext } from './hooks.js';
 import type { KeyReference } from './parse-request.js';
 import { quoteIdentifier } from './sql-params.js';
-import { writableValues } from './write-values.js';
+import { fieldChangeConditions } from './field-change-rules.js';
+import { keyWritableFields } from './permissions.js';
+import { assertFieldsAllowed, writableValues } from './write-values.js';
 
 export type WriteTarget = {
   resource: Resource;
@@ -37,24 +39,29 @@ const targetConditions = (ctx: CompileContext, scope: RowScope, target: WriteTar
   return conditions;
 };
 
-const plainValues = (values: ReturnType<typeof writableValues>): Values =>
+type WrittenValues = ReturnType<typeof writableValues>;
+
+const plainValues = (values: WrittenValues): Values =>
   Object.fromEntries([...values].map(([column, { value }]) => [column, value]));
 
-// The rows a bulk or keyed write may touch: those matching the target that the actor may act on.
-// Rows the actor can see but may not change make the whole request a 401 (nothing is written).
+// The rows a bulk or keyed write may touch: those matching the target that the actor may act on
+// and, for an update, whose fields with a change rule it may change to the new values. Rows the
+// actor can see but may not change make the whole request a 401 (nothing is written).
 const permittedIds = async (
   tx: Queryable,
   ctx: CompileContext,
   target: WriteTarget,
   action: string,
+  values: WrittenValues = new Map(),
 ): Promise<number[]> => {
   const scope: RowScope = { alias: ctx.nextAlias(), resource: target.resource };
   const permitted = requirePermission(ctx, scope, action);
+  const fieldsPermitted = fieldChangeConditions(ctx, scope, values);
   const conditions = targetConditions(ctx, scope, target);
   const visible = readFilter(ctx, scope);
   const where = conditions.length > 0 ? `${conditions.join(' AND ')} AND ` : '';
   const { rows } = await tx.query<{ id: number; permitted: boolean }>(
-    `SELECT ${scope.alias}."id" AS id, coalesce(${permitted}, false) AS permitted FROM ${fromClause(scope)} WHERE ${where}(${visible} OR ${permitted}) ORDER BY ${scope.alias}."id" FOR UPDATE OF ${scope.alias}`,
+    `SELECT ${scope.alias}."id" AS id, coalesce(${permitted} AND ${fieldsPermitted}, false) AS permitted FROM ${fromClause(scope)} WHERE ${where}(${visible} OR ${permitted}) ORDER BY ${scope.alias}."id" FOR UPDATE OF ${scope.alias}`,
     ctx.params.values(),
   );
   if (rows.some((row) => !row.permitted)) throw forbidden();
@@ -87,7 +94,7 @@ const assertStillPermitted = async (
 const assertReferencesVisible = async (
   tx: Queryable,
   makeContext: () => CompileContext,
-  values: ReturnType<typeof writableValues>,
+  values: WrittenValues,
 ): Promise<void> => {
   for (const { field, value } of values.values()) {
     // Users are addressed to be added as members before they share anything with the caller,
@@ -127,6 +134,11 @@ export const createRow = async (
     }
   }
   const validated = writableValues(resource, body, 'create');
+  assertFieldsAllowed(
+    resource,
+    validated,
+    keyWritableFields(deps.writeContext.actor, resource.name, 'create'),
+  );
   await assertReferencesVisible(deps.tx, deps.makeContext, validated);
   const values = plainValues(validated);
   for (const hooks of deps.hooks.of(resource.name))
@@ -157,7 +169,12 @@ export const updateRows = async (
 ): Promise<number[]> => {
   const resource = target.resource;
   const validated = writableValues(resource, body, 'update');
-  const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'update');
+  assertFieldsAllowed(
+    resource,
+    validated,
+    keyWritableFields(deps.writeContext.actor, resource.name, 'update'),
+  );
+  const ids = await permittedIds(deps.tx, deps.makeContext(), target, 'update', validated);
   if (ids.length === 0) return ids;
   await assertReferencesVisible(deps.tx, deps.makeContext, validated);
   const values = plainValues(validated);

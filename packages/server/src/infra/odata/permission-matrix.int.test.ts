@@ -7,6 +7,10 @@ import {
   deviceKeyPermissions,
   provisioningKeyPermissions,
 } from '@flotilla/shared/permissions/permissions';
+import {
+  deviceKeyWritableFields,
+  provisioningKeyWritableFields,
+} from '@flotilla/shared/permissions/field-permissions';
 import type { FleetRole, OrganizationRole } from '@flotilla/shared/permissions/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
@@ -228,6 +232,36 @@ describe('row-level permissions', () => {
       Object.values(users).map((user) => ({ id: user.userId, user: user.userId })),
     );
 
+    // Provisioning keys (the fleet's actor), device keys (the device's actor) and named user keys.
+    const keyOf = async (actorId: number): Promise<number> => {
+      const { rows } = await db.query<{ id: number }>(
+        `INSERT INTO "api_key" ("is_of__actor", "key_hash", "key_prefix")
+         VALUES ($1, md5(random()::text), 'matrix') RETURNING "id"`,
+        [actorId],
+      );
+      return rows[0]?.id ?? 0;
+    };
+    const keyRows: RowFacts[] = [];
+    for (const fleet of [a1, a2, b1, pub]) {
+      const organization = fleetOrg.get(fleet.id);
+      keyRows.push({ id: await keyOf(fleet.actorId), application: fleet.id, organization });
+    }
+    for (const row of deviceRows) {
+      const { rows } = await db.query<{ actor: number }>(
+        'SELECT "actor" FROM "device" WHERE "id" = $1',
+        [row.id],
+      );
+      keyRows.push({
+        id: await keyOf(rows[0]?.actor ?? 0),
+        application: row.application,
+        organization: row.organization,
+      });
+    }
+    for (const name of ['alice', 'erin', 'zed']) {
+      keyRows.push({ id: await keyOf(u(name).actorId), user: u(name).userId });
+    }
+    facts.set('api_key', keyRows);
+
     for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'zed']) {
       api.actors.set(name, userActor(u(name)));
       callers.set(name, { kind: 'user', userId: u(name).userId });
@@ -267,6 +301,7 @@ describe('row-level permissions', () => {
     'organization',
     'organization_membership',
     'user',
+    'api_key',
   ];
   const as = (caller: string): string | undefined => (caller === 'anonymous' ? undefined : caller);
   const idsOf = (body: unknown): number[] =>
@@ -352,7 +387,14 @@ describe('row-level permissions', () => {
       const changed = after
         .filter((row, index) => row.note !== before[index]?.note)
         .map((row) => row.id);
-      if (readable.some((id) => !updatable.includes(id))) {
+      const who = callers.get(caller);
+      const keyMayWriteNote =
+        who?.kind === 'device'
+          ? (deviceKeyWritableFields.device?.update ?? []).includes('note')
+          : who?.kind === 'application'
+            ? (provisioningKeyWritableFields.device?.update ?? []).includes('note')
+            : true;
+      if (readable.some((id) => !updatable.includes(id)) || !keyMayWriteNote) {
         expect(response.status, response.text).toBe(401);
         expect(changed).toEqual([]);
       } else if (updatable.length === 0) {

@@ -10,6 +10,11 @@ import {
   publicPermissions,
 } from '@flotilla/shared/permissions/permissions';
 import {
+  deviceKeyWritableFields,
+  type KeyWritableFields,
+  provisioningKeyWritableFields,
+} from '@flotilla/shared/permissions/field-permissions';
+import {
   fleetRoles,
   organizationRoles,
   platformPermissionOf,
@@ -18,6 +23,7 @@ import {
 import type { Actor } from '../auth/actor.js';
 import type { Resource } from '../../model/model-types.js';
 import type { SqlParams } from './sql-params.js';
+import type { WriteMode } from './write-values.js';
 
 // The row filter an actor has for one action on one resource, as SQL over the row's alias, or
 // null when the actor holds the action on no row at all (the API then answers 401).
@@ -154,4 +160,19 @@ export const createPermissionFilter = (actor: Actor, params: SqlParams): Permiss
     }
     return anyOf(conditions);
   };
+};
+
+// The fields an API key may write on a resource (shared field-permissions table), or undefined for
+// users, whom the row and field-change rules alone govern. For a key, a resource missing from its
+// table has no writable field: granting a key a new write needs its fields listed too.
+export const keyWritableFields = (
+  actor: Actor,
+  resource: string,
+  mode: WriteMode,
+): readonly string[] | undefined => {
+  let table: Readonly<Record<string, KeyWritableFields>>;
+  if (actor.kind === 'device') table = deviceKeyWritableFields;
+  else if (actor.kind === 'application') table = provisioningKeyWritableFields;
+  else return undefined;
+  return table[resource]?.[mode] ?? [];
 };

@@ -1,6 +1,6 @@
 import type { Field, Resource } from '../../model/model-types.js';
 import type { SqlValue } from '../db/database.js';
-import { badRequest } from '../errors/api-error.js';
+import { badRequest, forbidden } from '../errors/api-error.js';
 
 export type WriteMode = 'create' | 'update';
 
@@ -77,4 +77,20 @@ export const writableValues = (
     values.set(field.column, { field, value: coerceValue(resource, field, value) });
   }
   return values;
+};
+
+// Refuses (401, nothing written) a body naming a field outside `allowed` (undefined: no limit).
+export const assertFieldsAllowed = (
+  resource: Resource,
+  values: ReadonlyMap<string, { field: Field }>,
+  allowed: readonly string[] | undefined,
+): void => {
+  if (allowed === undefined) return;
+  const refused = [...values.values()]
+    .map(({ field }) => field)
+    .filter((field) => !allowed.includes(field.column))
+    .map((field) => `'${field.name}'`);
+  if (refused.length > 0) {
+    throw forbidden(`This key may not write ${refused.join(', ')} of '${resource.name}'`);
+  }
 };
