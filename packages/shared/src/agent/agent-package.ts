@@ -1,0 +1,12 @@
+// Where the server serves the device agent as an npm package (scripts/build-agent-package.mjs
+// builds it), and the one command a device runs with it: npx installs the package from the
+// server alone (it has no dependencies, so the npm registry is never asked) and starts it with
+// the fleet's config.json.
+export const agentPackagePath = '/agent/flotilla-agent.tgz';
+
+// The oldest Node.js the packaged agent runs on (it uses AbortSignal.any, new in 20.3).
+export const agentNodeVersion = '20.3';
+
+// serverUrl: the server's public base URL as the device reaches it, e.g. http://10.0.0.5:8080.
+export const agentInstallCommand = (serverUrl: string): string =>
+  `npx --yes ${serverUrl.replace(/\/+$/, '')}${agentPackagePath} --config config.json`;
