@@ -18,18 +18,24 @@ export const launchBrowser = (): Promise<Browser> =>
 
 export const baseUrl = (): string => inject('baseUrl').replace('127.0.0.1', 'localhost');
 
-// A fresh browser context per scenario (its own storage and cookies), cookie banner answered.
-export const newPage = async (browser: Browser): Promise<Page> => {
+// A fresh browser context per scenario (its own storage and cookies), cookie banner answered
+// unless `cookieBanner: 'unanswered'`.
+export const newPage = async (
+  browser: Browser,
+  { cookieBanner = 'answered' }: { cookieBanner?: 'answered' | 'unanswered' } = {},
+): Promise<Page> => {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: 1366, height: 860 },
   });
-  await context.addInitScript(() => {
-    window.localStorage.setItem(
-      'flotilla.cookies',
-      JSON.stringify({ essentials: true, analytics: false }),
-    );
-  });
+  if (cookieBanner === 'answered') {
+    await context.addInitScript(() => {
+      window.localStorage.setItem(
+        'flotilla.cookies',
+        JSON.stringify({ essentials: true, analytics: null }),
+      );
+    });
+  }
   return context.newPage();
 };
 

@@ -69,6 +69,58 @@ describe('the console: sign-up, sign-in, fleets', () => {
     await page.context().close();
   });
 
+  it('shows the cookie notice in the page, under every dialog, with no analytics to offer', async () => {
+    const page = await newPage(browser, { cookieBanner: 'unanswered' });
+    await signupPage(page).open();
+    await signupPage(page).signUp(uniqueEmail('hedy'), 'a-good-password');
+    const fleets = fleetsPage(page);
+    await fleets.emptyState().waitFor();
+    const banner = shell(page).cookieBanner();
+    await banner.waitFor();
+    expect(await banner.textContent()).not.toMatch(/analytics/i);
+    await page
+      .getByRole('button', { name: /Create fleet/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Create fleet' });
+    await dialog.getByLabel('Fleet name').fill('');
+    await dialog.getByText('name required').waitFor();
+    // What is on top at the centre of each of the dialog's buttons is the dialog itself.
+    for (const name of ['Cancel', 'Create new fleet']) {
+      const box = await dialog.getByRole('button', { name }).boundingBox();
+      if (!box) throw new Error(`no box for ${name}`);
+      const inDialog = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('[role="dialog"]') !== null,
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      );
+      expect(inDialog, name).toBe(true);
+    }
+    await page.screenshot({ path: 'data/e2e-screens/cookie-notice-dialog.png' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await banner.getByRole('button', { name: 'OK' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await page.reload();
+    await fleets.emptyState().waitFor();
+    expect(await banner.count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('notices the browser going offline at once and checks again when it is back', async () => {
+    const page = await newPage(browser);
+    await signupPage(page).open();
+    await signupPage(page).signUp(uniqueEmail('katherine'), 'a-good-password');
+    await fleetsPage(page).emptyState().waitFor();
+    await shell(page).status('All systems operational').waitFor();
+    await page.context().setOffline(true);
+    await shell(page).offlineBanner().waitFor();
+    await shell(page).status('Connection problems').waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/browser-offline.png' });
+    await page.context().setOffline(false);
+    await shell(page).offlineBanner().waitFor({ state: 'detached' });
+    await shell(page).status('All systems operational').waitFor();
+    await page.context().close();
+  });
+
   it('shows the not-found page for unknown routes, with a way home', async () => {
     const page = await newPage(browser);
     await page.goto('/no/such/page');

@@ -15,6 +15,9 @@ export type PublicConfig = {
     forums: string | null;
     help: string | null;
   };
+  // The name of the console's analytics adapter, null (or absent) when there is none, as in
+  // every Flotilla installation today: the cookie banner then offers no analytics choice.
+  analytics?: string | null;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

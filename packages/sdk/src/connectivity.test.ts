@@ -1,15 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { type ConnectivityState, createConnectivity } from './connectivity.js';
+import { type ConnectivityState, createConnectivity, type NetworkStatus } from './connectivity.js';
 import { createFakeClock } from './test-support/fake-clock.js';
 
-const setup = () => {
+// The browser's network state, driven by the test: go(false) fires "offline".
+const fakeNetwork = (initiallyOnline = true) => {
+  let online = initiallyOnline;
+  const listeners = new Set<(online: boolean) => void>();
+  const network: NetworkStatus = {
+    isOnline: () => online,
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+  };
+  return {
+    network,
+    listeners,
+    go(next: boolean) {
+      online = next;
+      for (const listener of [...listeners]) listener(next);
+    },
+  };
+};
+
+const setup = (network: NetworkStatus | null = null) => {
   const clock = createFakeClock();
   let reachable = false;
   const pings: number[] = [];
-  const connectivity = createConnectivity(clock, async () => {
-    pings.push(clock.now());
-    if (!reachable) throw new Error('unreachable');
-  });
+  const connectivity = createConnectivity(
+    clock,
+    async () => {
+      pings.push(clock.now());
+      if (!reachable) throw new Error('unreachable');
+    },
+    network,
+  );
   const states: ConnectivityState[] = [];
   connectivity.subscribe((state) => states.push(state));
   return {
@@ -117,5 +142,54 @@ describe('createConnectivity', () => {
     stop();
     await clock.advance(10_000);
     expect(pings).toHaveLength(1);
+  });
+
+  describe('with the browser network state', () => {
+    it('is lost at once when the browser goes offline, and pings on', async () => {
+      const browser = fakeNetwork();
+      const { clock, connectivity, pings, states } = setup(browser.network);
+      connectivity.start();
+      expect(connectivity.getState().lost).toBe(false);
+      browser.go(false);
+      expect(connectivity.getState().lost).toBe(true);
+      expect(states.map((state) => state.lost)).toEqual([true]);
+      await clock.advance(600);
+      // The pings still run (200 ms x failures) while offline, and keep it lost.
+      expect(pings.length).toBeGreaterThanOrEqual(3);
+      expect(connectivity.getState().lost).toBe(true);
+    });
+
+    it('pings at once when the browser comes back online, and recovers on the answer', async () => {
+      const browser = fakeNetwork();
+      const { clock, connectivity, pings, setReachable } = setup(browser.network);
+      connectivity.start();
+      browser.go(false);
+      await clock.advance(3000);
+      const before = pings.length;
+      setReachable(true);
+      browser.go(true);
+      await clock.advance(0);
+      expect(pings).toHaveLength(before + 1);
+      expect(connectivity.getState()).toEqual({ lost: false, failures: 0 });
+    });
+
+    it('starts lost when the browser is already offline', async () => {
+      const browser = fakeNetwork(false);
+      const { connectivity } = setup(browser.network);
+      expect(connectivity.getState().lost).toBe(false);
+      connectivity.start();
+      expect(connectivity.getState().lost).toBe(true);
+    });
+
+    it('stops listening on stop', () => {
+      const browser = fakeNetwork();
+      const { connectivity } = setup(browser.network);
+      const stop = connectivity.start();
+      expect(browser.listeners.size).toBe(1);
+      stop();
+      expect(browser.listeners.size).toBe(0);
+      browser.go(false);
+      expect(connectivity.getState().lost).toBe(false);
+    });
   });
 });

@@ -9,9 +9,35 @@ export type Connectivity = {
   subscribe(listener: ConnectivityListener): () => void;
   // Ping now instead of waiting for the next scheduled retry.
   retryNow(): void;
-  // Listens for the browser coming back online; returns the stop function, which also cancels a
-  // scheduled retry.
+  // Follows the browser's network state (see NetworkStatus); returns the stop function, which
+  // also cancels a scheduled retry.
   start(): () => void;
+};
+
+// The browser's own view of the network: navigator.onLine and the window's online/offline
+// events. "Offline" is reliable (no network at all); "online" only means "worth trying again".
+export type NetworkStatus = {
+  isOnline(): boolean;
+  // Calls onChange on every online/offline event; returns the unsubscribe function.
+  subscribe(onChange: (online: boolean) => void): () => void;
+};
+
+// The page's network status, or null outside a browser (Node has no online/offline events).
+export const browserNetworkStatus = (): NetworkStatus | null => {
+  if (typeof window === 'undefined' || typeof navigator === 'undefined') return null;
+  return {
+    isOnline: () => navigator.onLine !== false,
+    subscribe(onChange) {
+      const online = () => onChange(true);
+      const offline = () => onChange(false);
+      window.addEventListener('online', online);
+      window.addEventListener('offline', offline);
+      return () => {
+        window.removeEventListener('online', online);
+        window.removeEventListener('offline', offline);
+      };
+    },
+  };
 };
 
 export type ConnectivityController = Connectivity & {
@@ -28,10 +54,13 @@ export const pingRetryStepMs = 200;
 export const pingRetryMaxSteps = 10;
 export const lostAfterFailures = 3;
 
-// `ping` resolves when the server answered and rejects when it could not be reached.
+// `ping` resolves when the server answered and rejects when it could not be reached. `network`
+// (default: the browser's, read when start() is called) declares the connection lost at once
+// when the browser goes offline, and pings at once when it comes back.
 export const createConnectivity = (
   clock: Clock,
   ping: () => Promise<void>,
+  network?: NetworkStatus | null,
 ): ConnectivityController => {
   let state: ConnectivityState = { lost: false, failures: 0 };
   let checking = false;
@@ -99,6 +128,13 @@ export const createConnectivity = (
     runPing();
   };
 
+  // No network at all: lost now, without waiting for three failed pings; the pings go on, and
+  // the first one answered (or the online event's) clears it.
+  const goOffline = () => {
+    setState({ lost: true, failures: state.failures });
+    check();
+  };
+
   return {
     getState: () => state,
     subscribe(listener) {
@@ -109,10 +145,11 @@ export const createConnectivity = (
     },
     retryNow,
     start() {
-      const target = typeof window === 'undefined' ? null : window;
-      target?.addEventListener('online', retryNow);
+      const source = network === undefined ? browserNetworkStatus() : network;
+      const unsubscribe = source?.subscribe((online) => (online ? retryNow() : goOffline()));
+      if (source && !source.isOnline()) goOffline();
       return () => {
-        target?.removeEventListener('online', retryNow);
+        unsubscribe?.();
         // Queued requests stay queued; the next failure or success picks them up.
         generation += 1;
         cancelTimer();

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.js';
+import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
@@ -34,6 +35,7 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
+  registerAgentPackage(app);
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);

@@ -105,7 +105,8 @@ export const addDeviceDialog = (page: Page) => {
         config: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
       };
     },
-    agentCommand: () => dialog.getByText('npx flotilla-agent --config config.json'),
+    agentCommand: () =>
+      dialog.getByText(/^npx --yes http\S+\/agent\/flotilla-agent\.tgz --config config\.json$/),
     close: () => dialog.getByRole('button', { name: 'Close' }).click(),
   };
 };

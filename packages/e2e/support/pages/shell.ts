@@ -6,5 +6,8 @@ export const shell = (page: Page) => ({
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
   },
   offlineBanner: () => page.getByText('We are offline, trying to reconnect...'),
+  // The help button carries the API status: 'All systems operational' or 'Connection problems'.
+  status: (status: string) => page.getByRole('button', { name: `Help and status: ${status}` }),
+  cookieBanner: () => page.getByRole('region', { name: 'Cookies and storage' }),
   retry: () => page.getByRole('button', { name: 'Retry' }).click(),
 });

@@ -32,6 +32,11 @@ describe('GET /config', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ deviceUrlsBase: 'devices.example.test' });
   });
+
+  it('names no analytics adapter: Flotilla has none', async () => {
+    const response = await app.inject({ url: '/config' });
+    expect(response.json()).toMatchObject({ analytics: null });
+  });
 });
 
 describe('GET /config/vars', () => {

@@ -20,13 +20,16 @@ const varsQuery = z.object({ deviceType: z.string().min(1).max(255).optional() }
 export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   // The SDK reads deviceUrlsBase (device URLs, host-OS updates); the rest mirrors the shape of
   // balena's answer without any third-party service keys. helpLinks (a Flotilla addition) are
-  // the console header's help menu: a path is a console page, null hides the entry.
+  // the console header's help menu: a path is a console page, null hides the entry. analytics
+  // (also ours) names the console's analytics adapter; Flotilla has none, so it is null and the
+  // cookie banner speaks of essential storage only.
   app.get('/config', { config: { access: 'public' } }, async () => ({
     deployment: null,
     deviceUrlsBase: ctx.config.deviceUrlsBase,
     signupCodeRequired: false,
     supportedSocialProviders: [],
     helpLinks: { ...ctx.config.helpLinks },
+    analytics: null,
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

@@ -1,4 +1,9 @@
 import { errorText } from '@flotilla/sdk/errors';
+import {
+  agentInstallCommand,
+  agentNodeVersion,
+  isLoopbackUrl,
+} from '@flotilla/shared/agent/agent-package';
 import { canRunArchitecture } from '@flotilla/shared/device-types/cpu-architectures';
 import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
@@ -26,8 +31,6 @@ type DeviceTypeOption = {
   name: string;
   is_of__cpu_architecture: { slug: string }[];
 };
-
-export const agentCommand = 'npx flotilla-agent --config config.json';
 
 // Minutes between target-state polls offered for the agent (the server accepts 1 to 1440).
 export const pollIntervals = [1, 5, 10, 15, 30, 60] as const;
@@ -102,6 +105,9 @@ export const AddDeviceDialog = ({
     onSuccess: (config) => downloadJson(config, 'config.json'),
   });
   const noneCompatible = deviceTypes.isSuccess && compatible.length === 0;
+  // The server as this browser reaches it: what download-config writes as apiEndpoint too.
+  const serverUrl = client.apiUrl || window.location.origin;
+  const agentCommand = agentInstallCommand(serverUrl);
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
       <DialogTitle id={titleId}>Add device</DialogTitle>
@@ -111,6 +117,14 @@ export const AddDeviceDialog = ({
             Download the configuration of {application.app_name} and start the Flotilla agent with
             it on the device. The device joins the fleet on its first contact.
           </Typography>
+          {isLoopbackUrl(serverUrl) ? (
+            <Alert severity="warning">
+              This console is open at {new URL(serverUrl).host}, an address only this machine
+              reaches, and config.json and the command below will carry it. For a device on your
+              network, open the console by the server&apos;s network address (the server listens on
+              it with HOST=0.0.0.0).
+            </Alert>
+          ) : null}
           {deviceTypes.isError ? (
             <Alert severity="error">
               {errorText(deviceTypes.error) ?? 'Could not load the device types'}
@@ -165,9 +179,13 @@ export const AddDeviceDialog = ({
           </Box>
           <Box>
             <Typography variant="subtitle2" component="h3" gutterBottom>
-              Then run the agent on the device (Node 20 or later), next to config.json:
+              Then run the agent on the device (Node.js {agentNodeVersion} or later), next to
+              config.json:
             </Typography>
             <CopyableText value={agentCommand} label="agent command" />
+            <Typography variant="body2" color="text.secondary">
+              npx installs the agent from this server; the device needs no other download.
+            </Typography>
           </Box>
         </Stack>
       </DialogContent>

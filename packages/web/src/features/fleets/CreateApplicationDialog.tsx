@@ -77,6 +77,9 @@ export const CreateApplicationDialog = ({
   });
   const [chosenOrganization, setOrganizationId] = useState<number | ''>('');
   const [name, setName] = useState(() => suggestName(existingNames) ?? '');
+  // The name's problem shows once the user edited it (or when it is not empty), so that an
+  // emptied field says "name required" while an untouched empty one does not start in red.
+  const [nameEdited, setNameEdited] = useState(false);
   const [chosenDeviceType, setDeviceType] = useState<DeviceType | null>(null);
   // Until the user chooses: the first administered organization and a common device type.
   const organizationId =
@@ -104,6 +107,7 @@ export const CreateApplicationDialog = ({
       fleetNameClash(name, namesInOrganization.data?.map((row) => row.app_name) ?? [], className),
     [name, namesInOrganization.data, className],
   );
+  const showNameError = (nameEdited || name.length > 0) && Boolean(nameError);
   const create = useMutation({
     // The screen shows this error itself.
     meta: { inlineError: true },
@@ -167,10 +171,14 @@ export const CreateApplicationDialog = ({
           <TextField
             label={`${classLabels[className].one} name`}
             value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={name.length > 0 && Boolean(nameError)}
+            onChange={(event) => {
+              setName(event.target.value);
+              setNameEdited(true);
+            }}
+            onBlur={() => setNameEdited(true)}
+            error={showNameError}
             helperText={
-              (name.length > 0 && nameError) || '4 to 100 characters: letters, digits, _ and -'
+              (showNameError && nameError) || '4 to 100 characters: letters, digits, _ and -'
             }
             slotProps={{ htmlInput: { maxLength: 120 } }}
           />

@@ -9,7 +9,8 @@ import { useTheme } from '@mui/material/styles';
 import { useState } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
-import { CookieBanner, OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
+import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
+import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
@@ -69,12 +70,12 @@ export const AppLayout = () => {
           <OfflineBanner />
           <ThrottleNotice />
           <OutOfDateBanner />
+          <CookieBanner />
           <Box sx={{ p: { xs: 2, md: 3 } }}>
             <Breadcrumbs />
             <Outlet />
           </Box>
         </Box>
-        <CookieBanner />
       </Box>
     </BreadcrumbProvider>
   );

@@ -88,8 +88,12 @@ describe('ApplicationSettings permission gating', () => {
     await renderSettings({ user_application_membership: role('developer') });
     const name = screen.getByRole('textbox', { name: 'Fleet name' }) as HTMLInputElement;
     await screen.findByText(/Support access is off/);
-    await userEvent.setup().type(name, '-2');
+    const user = userEvent.setup();
     const rename = screen.getByRole('button', { name: 'Rename' }) as HTMLButtonElement;
+    await user.clear(name);
+    expect(screen.getByText('name required')).toBeTruthy();
+    expect(rename.disabled).toBe(true);
+    await user.type(name, 'garden-sensors-2');
     expect(rename.disabled).toBe(false);
     const danger = screen.getByRole('region', { name: 'Danger zone' });
     expect(

@@ -198,6 +198,8 @@ describe('BatchActions toolbar', () => {
     const field = within(dialog).getByLabelText('Fleet name');
     const submit = within(dialog).getByRole('button', { name: 'Rename' }) as HTMLButtonElement;
     await user.clear(field);
+    expect(within(dialog).getByText('name required')).toBeTruthy();
+    expect(submit.disabled).toBe(true);
     await user.type(field, 'TAKEN-Name');
     expect(within(dialog).getByText(/already used by another fleet/)).toBeTruthy();
     expect(submit.disabled).toBe(true);

@@ -1,0 +1,79 @@
+// Builds the device agent as one installable npm package, packages/agent/dist/flotilla-agent.tgz,
+// which the server serves at GET /agent/flotilla-agent.tgz so that a device can run
+// `npx --yes http://<server>/agent/flotilla-agent.tgz --config config.json`.
+// Everything (the agent, @flotilla/shared, ws) is bundled into one file and the package has no
+// dependencies: installing it needs nothing but the server, never the npm registry.
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const agentDir = path.join(root, 'packages/agent');
+const outFile = path.join(agentDir, 'dist/flotilla-agent.tgz');
+// The oldest Node the agent runs on: agentNodeVersion in packages/shared/src/agent/agent-package.ts
+// (the contract test checks that they agree).
+const nodeRange = '>=20.3';
+
+const agentManifest = JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8'));
+const versionSource = await readFile(path.join(agentDir, 'src/version.ts'), 'utf8');
+if (!versionSource.includes(`agentVersion = '${agentManifest.version}'`)) {
+  throw new Error(
+    `packages/agent/package.json (${agentManifest.version}) and src/version.ts disagree on the agent version`,
+  );
+}
+
+const staging = await mkdtemp(path.join(tmpdir(), 'flotilla-agent-package-'));
+try {
+  await build({
+    entryPoints: [path.join(agentDir, 'src/cli.ts')],
+    outfile: path.join(staging, 'cli.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Workspace packages resolve to their TypeScript sources, as in the tests.
+    conditions: ['source'],
+    // ws loads these optional native speed-ups inside try/catch; without them it uses plain JS.
+    external: ['bufferutil', 'utf-8-validate'],
+    // ws is CommonJS and requires Node's built-ins: give the ES module bundle a real require.
+    banner: {
+      js: "import { createRequire as flotillaCreateRequire } from 'node:module';\nconst require = flotillaCreateRequire(import.meta.url);",
+    },
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  const manifest = {
+    name: 'flotilla-agent',
+    version: agentManifest.version,
+    description:
+      'Flotilla device agent: joins a Flotilla fleet with a config.json and speaks balena-supervisor’s cloud protocol',
+    license: 'Apache-2.0',
+    type: 'module',
+    bin: { 'flotilla-agent': 'cli.js' },
+    engines: { node: nodeRange },
+  };
+  await writeFile(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await copyFile(path.join(agentDir, 'README.md'), path.join(staging, 'README.md'));
+  const wsLicense = await readFile(path.join(root, 'node_modules/ws/LICENSE'), 'utf8');
+  await writeFile(
+    path.join(staging, 'THIRD-PARTY-NOTICES.md'),
+    `# Third-party notices\n\ncli.js bundles ws (https://github.com/websockets/ws), under this license:\n\n\`\`\`\n${wsLicense.trim()}\n\`\`\`\n`,
+  );
+  // npm pack writes the registry's tarball format (package/ prefix, fixed file times).
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', staging], {
+      cwd: staging,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  const [{ filename }] = packed;
+  await mkdir(path.dirname(outFile), { recursive: true });
+  await rename(path.join(staging, filename), outFile);
+  console.log(`Built ${path.relative(root, outFile)} (flotilla-agent ${agentManifest.version})`);
+} finally {
+  await rm(staging, { recursive: true, force: true });
+}
