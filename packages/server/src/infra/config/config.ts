@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
@@ -7,28 +8,67 @@ const linkUrl = z.preprocess(
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 );
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.string().url().optional(),
-  FLOTILLA_DATA_DIR: z.string().min(1).default('./data'),
-  FLOTILLA_EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
-  FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
-  FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
-  FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
-  FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
-  FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
-  FLOTILLA_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
-  FLOTILLA_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .default('info'),
-  FLOTILLA_LINK_GETTING_STARTED: linkUrl,
-  FLOTILLA_LINK_DOCS: linkUrl,
-  FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
-  FLOTILLA_LINK_FORUMS: linkUrl,
-  FLOTILLA_LINK_HELP: linkUrl,
-});
+// An optional secret or key: an empty value counts as unset.
+const optionalText = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.string().trim().min(1).optional(),
+);
+
+const limit = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+
+export const defaultRecaptchaVerifyUrl = 'https://www.google.com/recaptcha/api/siteverify';
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: z.string().url().optional(),
+    FLOTILLA_DATA_DIR: z.string().min(1).default('./data'),
+    FLOTILLA_EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
+    FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
+    FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
+    FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
+    FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
+    FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
+    FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
+    FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
+    FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
+    FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
+    FLOTILLA_TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, context) => {
+        const parsed = parseTrustProxy(value);
+        if (parsed === undefined) context.addIssue({ code: 'custom', message: trustProxyProblem });
+        return parsed ?? false;
+      }),
+    FLOTILLA_RECAPTCHA_SITE_KEY: optionalText,
+    FLOTILLA_RECAPTCHA_SECRET: optionalText,
+    FLOTILLA_RECAPTCHA_VERIFY_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .default(defaultRecaptchaVerifyUrl),
+    FLOTILLA_LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    FLOTILLA_LINK_GETTING_STARTED: linkUrl,
+    FLOTILLA_LINK_DOCS: linkUrl,
+    FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
+    FLOTILLA_LINK_FORUMS: linkUrl,
+    FLOTILLA_LINK_HELP: linkUrl,
+  })
+  .refine(
+    (values) =>
+      (values.FLOTILLA_RECAPTCHA_SITE_KEY === undefined) ===
+      (values.FLOTILLA_RECAPTCHA_SECRET === undefined),
+    {
+      path: ['FLOTILLA_RECAPTCHA_SECRET'],
+      message: 'set both FLOTILLA_RECAPTCHA_SITE_KEY and FLOTILLA_RECAPTCHA_SECRET, or neither',
+    },
+  );
+
+// reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
+export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
 
 // The console header's help links (seed 000 section 2.3), served by GET /config. A path starts
 // with / and is a page of the console itself; null hides the entry.
@@ -59,7 +99,16 @@ export type Config = {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   deviceUrlsBase: string;
+  // Failed logins per minute per account from one client address (README "API limits").
   loginRateLimitPerMinute: number;
+  // Failed logins per minute per account from all addresses together.
+  loginAccountRateLimitPerMinute: number;
+  // Failed logins per minute from one client address, whatever the account.
+  loginAddressRateLimitPerMinute: number;
+  // Sign-up requests per hour from one client address.
+  signupRateLimitPerHour: number;
+  trustProxy: TrustProxy;
+  recaptcha: RecaptchaConfig | undefined;
   // Log lines kept per device.
   logRetention: number;
   // Create the demo organization and fleets at start (npm start's demo).
@@ -89,6 +138,19 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
+    loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
+    loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,
+    signupRateLimitPerHour: values.FLOTILLA_SIGNUP_RATE_LIMIT,
+    trustProxy: values.FLOTILLA_TRUST_PROXY,
+    recaptcha:
+      values.FLOTILLA_RECAPTCHA_SITE_KEY !== undefined &&
+      values.FLOTILLA_RECAPTCHA_SECRET !== undefined
+        ? {
+            siteKey: values.FLOTILLA_RECAPTCHA_SITE_KEY,
+            secret: values.FLOTILLA_RECAPTCHA_SECRET,
+            verifyUrl: values.FLOTILLA_RECAPTCHA_VERIFY_URL,
+          }
+        : undefined,
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,
