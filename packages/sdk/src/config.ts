@@ -15,6 +15,8 @@ export type PublicConfig = {
     forums: string | null;
     help: string | null;
   };
+  // reCAPTCHA site key for the sign-up widget; null when sign-up needs no captcha.
+  recaptchaSiteKey?: string | null;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).
