@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../infra/config/config.js';
+import type { Config, RecaptchaConfig } from '../../infra/config/config.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
@@ -128,7 +128,7 @@ afterAll(async () => {
 });
 
 describe('reCAPTCHA on sign-up (FLOTILLA_RECAPTCHA_*)', () => {
-  const recaptcha = (): Config['recaptcha'] => ({ siteKey, secret, verifyUrl: siteverify.url });
+  const recaptcha = (): RecaptchaConfig => ({ siteKey, secret, verifyUrl: siteverify.url });
 
   it('serves the site key in /config, and null without one', async () => {
     const withKey = await appWith({ recaptcha: recaptcha() });
