@@ -157,6 +157,26 @@ describe('login rate limit', () => {
   });
 });
 
+describe('passwords given to POST /user/v1/refresh-token', () => {
+  it("count in the account's login buckets", async () => {
+    const token = (await login('alice', 'alice-password', owner)).body;
+    const refresh = (password: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/user/v1/refresh-token',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { password },
+        remoteAddress: attacker,
+      });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await refresh('guess')).statusCode).toBe(401);
+    }
+    expect((await refresh('alice-password')).statusCode).toBe(429);
+    expect((await login('alice', 'alice-password')).statusCode).toBe(429);
+    expect((await login('alice', 'alice-password', owner)).statusCode).toBe(200);
+  });
+});
+
 describe('client address behind a proxy (FLOTILLA_TRUST_PROXY)', () => {
   const proxy = '10.0.0.2';
 
