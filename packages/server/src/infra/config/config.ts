@@ -18,54 +18,44 @@ const limit = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000
 
 export const defaultRecaptchaVerifyUrl = 'https://www.google.com/recaptcha/api/siteverify';
 
-const schema = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_URL: z.string().url().optional(),
-    FLOTILLA_DATA_DIR: z.string().min(1).default('./data'),
-    FLOTILLA_EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-    FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
-    FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
-    FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
-    FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
-    FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
-    FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
-    FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
-    FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
-    FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
-    FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
-    FLOTILLA_TRUST_PROXY: z
-      .string()
-      .optional()
-      .transform((value, context) => {
-        const parsed = parseTrustProxy(value);
-        if (parsed === undefined) context.addIssue({ code: 'custom', message: trustProxyProblem });
-        return parsed ?? false;
-      }),
-    FLOTILLA_RECAPTCHA_SITE_KEY: optionalText,
-    FLOTILLA_RECAPTCHA_SECRET: optionalText,
-    FLOTILLA_RECAPTCHA_VERIFY_URL: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-      .default(defaultRecaptchaVerifyUrl),
-    FLOTILLA_LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
-    FLOTILLA_LINK_GETTING_STARTED: linkUrl,
-    FLOTILLA_LINK_DOCS: linkUrl,
-    FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
-    FLOTILLA_LINK_FORUMS: linkUrl,
-    FLOTILLA_LINK_HELP: linkUrl,
-  })
-  .refine(
-    (values) =>
-      (values.FLOTILLA_RECAPTCHA_SITE_KEY === undefined) ===
-      (values.FLOTILLA_RECAPTCHA_SECRET === undefined),
-    {
-      path: ['FLOTILLA_RECAPTCHA_SECRET'],
-      message: 'set both FLOTILLA_RECAPTCHA_SITE_KEY and FLOTILLA_RECAPTCHA_SECRET, or neither',
-    },
-  );
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional(),
+  FLOTILLA_DATA_DIR: z.string().min(1).default('./data'),
+  FLOTILLA_EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
+  FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
+  FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
+  FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
+  FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
+  FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
+  FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
+  FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
+  FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
+  FLOTILLA_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === undefined) context.addIssue({ code: 'custom', message: trustProxyProblem });
+      return parsed ?? false;
+    }),
+  FLOTILLA_RECAPTCHA_SITE_KEY: optionalText,
+  FLOTILLA_RECAPTCHA_SECRET: optionalText,
+  FLOTILLA_RECAPTCHA_VERIFY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default(defaultRecaptchaVerifyUrl),
+  FLOTILLA_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+  FLOTILLA_LINK_GETTING_STARTED: linkUrl,
+  FLOTILLA_LINK_DOCS: linkUrl,
+  FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
+  FLOTILLA_LINK_FORUMS: linkUrl,
+  FLOTILLA_LINK_HELP: linkUrl,
+});
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
 export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
@@ -127,6 +117,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const values = parsed.data;
+  if (
+    (values.FLOTILLA_RECAPTCHA_SITE_KEY === undefined) !==
+    (values.FLOTILLA_RECAPTCHA_SECRET === undefined)
+  ) {
+    throw new Error(
+      'Invalid configuration: set both FLOTILLA_RECAPTCHA_SITE_KEY and FLOTILLA_RECAPTCHA_SECRET, or neither',
+    );
+  }
   return {
     port: values.PORT,
     host: values.HOST,
