@@ -36,6 +36,8 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     FLOTILLA_ADMIN_PASSWORD: adminPassword,
     FLOTILLA_LOG_LEVEL: 'warn',
     FLOTILLA_DEMO: 'off',
+    // Every browser and API test signs its users up from this one address.
+    FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
   });
   const server = await startServer(config, () => undefined);
   project.provide('baseUrl', server.url);

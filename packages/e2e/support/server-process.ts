@@ -70,6 +70,8 @@ export const startServerProcess = async (options: ServerProcessOptions): Promise
       FLOTILLA_DEMO: 'off',
       FLOTILLA_JWT_SECRET: options.jwtSecret,
       FLOTILLA_LOGIN_RATE_LIMIT: '1000',
+      FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: '1000',
+      FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
       FLOTILLA_LOG_LEVEL: 'warn',
       ...options.env,
     },

@@ -18,6 +18,8 @@ export type PublicConfig = {
   // The name of the console's analytics adapter, null (or absent) when there is none, as in
   // every Flotilla installation today: the cookie banner then offers no analytics choice.
   analytics?: string | null;
+  // reCAPTCHA site key for the sign-up widget; null when sign-up needs no captcha.
+  recaptchaSiteKey?: string | null;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

@@ -17,6 +17,7 @@ import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolver } from './infra/auth/resolve-actor.js';
 import { createApp } from './infra/http/create-app.js';
@@ -28,8 +29,13 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerFleetHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
+  registerUserHooks(ctx.hooks);
 
-  const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: ctx.config.logLevel });
+  const app = createApp({
+    resolveActor: createActorResolver(ctx),
+    logLevel: ctx.config.logLevel,
+    trustProxy: ctx.config.trustProxy,
+  });
   registerHealth(app);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
 import { registerMembershipHooks } from '../features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
+import { registerUserHooks } from '../features/users/user-hooks.js';
 import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
@@ -66,6 +67,7 @@ export const createODataTestApp = (db: Database): ODataTestApp => {
   registerFleetHooks(hooks);
   registerVariableHooks(hooks);
   registerMembershipHooks(hooks);
+  registerUserHooks(hooks);
   const ctx: AppContext = {
     db,
     config: loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }),

@@ -38,7 +38,11 @@ export const createTestApp = async (
   ctx: AppContext,
   ...features: FeatureRegistration[]
 ): Promise<FastifyInstance> => {
-  const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: 'silent' });
+  const app = createApp({
+    resolveActor: createActorResolver(ctx),
+    logLevel: 'silent',
+    trustProxy: ctx.config.trustProxy,
+  });
   for (const register of features) register(app, ctx);
   await app.ready();
   return app;

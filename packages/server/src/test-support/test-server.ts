@@ -22,7 +22,14 @@ export const startTestServer = async (overrides: Partial<AppContext> = {}): Prom
   const db = await createTestDatabase();
   const ctx: AppContext = {
     db,
-    config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), loginRateLimitPerMinute: 1000 },
+    // Contract tests sign up and log in many users from one address: limits out of the way.
+    config: {
+      ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }),
+      loginRateLimitPerMinute: 1000,
+      loginAccountRateLimitPerMinute: 1000,
+      loginAddressRateLimitPerMinute: 1000,
+      signupRateLimitPerHour: 1000,
+    },
     model: v7Model,
     hooks: createHookRegistry(),
     now: () => new Date(),

@@ -9,6 +9,8 @@ export const errorCodes = [
   'payload_too_large',
   'rate_limited',
   'device_offline',
+  // A third-party service the request needs (the captcha provider) did not answer usably.
+  'service_unavailable',
   'not_implemented',
   'internal',
 ] as const;
@@ -27,6 +29,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   device_offline: 503,
+  service_unavailable: 503,
   not_implemented: 501,
   internal: 500,
 };

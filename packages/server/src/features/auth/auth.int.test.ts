@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await db.query('DELETE FROM "login_attempt"');
+  await db.query('DELETE FROM "rate_limit_hit"');
 });
 
 describe('POST /login_', () => {

@@ -1,53 +1,65 @@
-import type { Queryable } from '../../infra/db/database.js';
-import { ApiError } from '../../infra/errors/api-error.js';
+import type { Config } from '../../infra/config/config.js';
+import type { RateLimitBucket, RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 
 const windowMs = 60_000;
-const maxKeyLength = 255;
+const maxNameLength = 255;
 
-export const rateLimitMessage = 'Too Many Requests. Try again later';
+export type LoginLimits = Pick<
+  Config,
+  'loginRateLimitPerMinute' | 'loginAccountRateLimitPerMinute' | 'loginAddressRateLimitPerMinute'
+>;
 
-// Attempts are counted per username as typed, case-insensitively, whether or not it exists, so
-// the limiter's answers reveal nothing about which accounts exist.
-export const usernameKey = (username: string): string =>
-  username.trim().toLowerCase().slice(0, maxKeyLength);
+// Whose bucket an attempt counts in: the account the typed name resolves to, so its e-mail and
+// its username share one bucket; a name that is no account counts as typed (trimmed, lower-case),
+// so the limiter answers alike whether or not an account exists.
+export const loginAccountKey = (userId: number | undefined, typedName: string): string =>
+  userId !== undefined
+    ? `user:${userId}`
+    : `name:${typedName.trim().toLowerCase().slice(0, maxNameLength)}`;
 
-export type LoginRateLimiter = {
-  // Throws 429 with Retry-After while `limit` failures happened within the last minute.
-  assertAllowed(username: string, now: Date): Promise<void>;
-  recordFailure(username: string, now: Date): Promise<void>;
-  recordSuccess(username: string): Promise<void>;
+// The policy (README "API limits"), all over a sliding minute:
+// - per account from one client address: FLOTILLA_LOGIN_RATE_LIMIT, so whoever floods an account
+//   from their address locks out that address only;
+// - per account from all addresses: FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT, a higher ceiling against
+//   attacks spread over many addresses;
+// - per client address over all accounts: FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT, against one address
+//   trying passwords on many accounts.
+export const loginBuckets = (
+  limits: LoginLimits,
+  account: string,
+  address: string,
+): RateLimitBucket[] => [
+  {
+    key: `login:account-address:${account}|${address}`,
+    limit: limits.loginRateLimitPerMinute,
+    windowMs,
+  },
+  { key: `login:account:${account}`, limit: limits.loginAccountRateLimitPerMinute, windowMs },
+  { key: `login:address:${address}`, limit: limits.loginAddressRateLimitPerMinute, windowMs },
+];
+
+export type LoginAttempt = {
+  // The password was right: the attempt is uncounted, with the earlier failures of this account
+  // from this address (the owner's own typos).
+  succeeded(): Promise<void>;
 };
 
-export const createLoginRateLimiter = (
-  db: Queryable,
-  limitPerMinute: number,
-): LoginRateLimiter => ({
-  async assertAllowed(username, now) {
-    // The limit-th most recent failure inside the window: once it ages out, attempts resume.
-    const { rows } = await db.query<{ attempted_at: Date }>(
-      `SELECT "attempted_at" FROM "login_attempt"
-        WHERE "username_key" = $1 AND "attempted_at" > $2
-        ORDER BY "attempted_at" DESC
-        OFFSET $3 LIMIT 1`,
-      [usernameKey(username), new Date(now.getTime() - windowMs), limitPerMinute - 1],
-    );
-    const blocking = rows[0];
-    if (!blocking) return;
-    const waitMs = blocking.attempted_at.getTime() + windowMs - now.getTime();
-    throw new ApiError('rate_limited', rateLimitMessage, {
-      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-    });
-  },
-  async recordFailure(username, now) {
-    await db.query(
-      `WITH expired AS (DELETE FROM "login_attempt" WHERE "attempted_at" <= $3)
-       INSERT INTO "login_attempt" ("username_key", "attempted_at") VALUES ($1, $2)`,
-      [usernameKey(username), now, new Date(now.getTime() - windowMs)],
-    );
-  },
-  async recordSuccess(username) {
-    await db.query('DELETE FROM "login_attempt" WHERE "username_key" = $1', [
-      usernameKey(username),
-    ]);
+export type LoginThrottle = {
+  // Counts the attempt before the password is checked, so concurrent attempts can never check
+  // more passwords than the limits allow; throws 429 (nothing counted) when a bucket is full.
+  begin(account: string, address: string): Promise<LoginAttempt>;
+};
+
+export const createLoginThrottle = (limiter: RateLimiter, limits: LoginLimits): LoginThrottle => ({
+  async begin(account, address) {
+    const buckets = loginBuckets(limits, account, address);
+    const ticket = await limiter.take(buckets);
+    return {
+      async succeeded() {
+        await limiter.refund(ticket);
+        const [ownAddress] = buckets;
+        if (ownAddress) await limiter.clear(ownAddress.key);
+      },
+    };
   },
 });

@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { verifyAgainstDummy, verifyPassword } from '../../infra/auth/passwords.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { ApiError } from '../../infra/errors/api-error.js';
+import { clientAddressKey } from '../../infra/http/client-address.js';
+import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { issueSessionToken } from './issue-session-token.js';
-import { createLoginRateLimiter } from './login-rate-limit.js';
+import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
 
 export const invalidCredentialsMessage = 'Invalid login credentials';
 
@@ -26,11 +29,27 @@ const isClientError = (error: unknown): boolean =>
 
 type UserRow = { id: number; password_hash: string | null };
 
+// The one account a login name means: the user with that e-mail, else the user with that
+// username. Both are unique ignoring case (user_email_key, user_username_lower_key) and a username
+// cannot contain "@", so at most one row matches each way (the e-mail match wins).
+const findAccount = async (db: Queryable, name: string): Promise<UserRow | undefined> => {
+  const { rows } = await db.query<UserRow>(
+    `SELECT "id", "password_hash" FROM (
+       SELECT "id", "password_hash", 0 AS "rank" FROM "user" WHERE lower("email") = lower($1)
+       UNION ALL
+       SELECT "id", "password_hash", 1 FROM "user" WHERE lower("username") = lower($1)
+     ) AS "matches"
+     ORDER BY "rank", "id" LIMIT 1`,
+    [name.trim()],
+  );
+  return rows[0];
+};
+
 // POST /login_ {username, password}: the username may be the e-mail or the username. Every
 // failure, including a malformed body, is 401 "Invalid login credentials" (the SDK maps 401 to
 // BalenaInvalidLoginCredentials); the token is a text/plain body.
 export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
-  const limiter = createLoginRateLimiter(ctx.db, ctx.config.loginRateLimitPerMinute);
+  const throttle = createLoginThrottle(createRateLimiter(ctx.db, ctx.now), ctx.config);
 
   const routeOptions = {
     config: { access: 'public' as const },
@@ -45,27 +64,17 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
     const parsed = loginBody.safeParse(request.body);
     if (!parsed.success) throw new ApiError('unauthorized', invalidCredentialsMessage);
     const { username, password } = parsed.data;
-    await limiter.assertAllowed(username, ctx.now());
-    const { rows } = await ctx.db.query<UserRow>(
-      // An e-mail match wins over a username match.
-      `SELECT "id", "password_hash" FROM (
-         SELECT "id", "password_hash", 0 AS "rank" FROM "user" WHERE lower("email") = lower($1)
-         UNION ALL
-         SELECT "id", "password_hash", 1 FROM "user" WHERE lower("username") = lower($1)
-       ) AS "matches"
-       ORDER BY "rank" LIMIT 1`,
-      [username.trim()],
+    const user = await findAccount(ctx.db, username);
+    const attempt = await throttle.begin(
+      loginAccountKey(user?.id, username),
+      clientAddressKey(request.ip),
     );
-    const user = rows[0];
     // Unknown users and users without a password spend the same time as a wrong password.
     const valid = user?.password_hash
       ? await verifyPassword(password, user.password_hash)
       : await verifyAgainstDummy(password);
-    if (!user || !valid) {
-      await limiter.recordFailure(username, ctx.now());
-      throw new ApiError('unauthorized', invalidCredentialsMessage);
-    }
-    await limiter.recordSuccess(username);
+    if (!user || !valid) throw new ApiError('unauthorized', invalidCredentialsMessage);
+    await attempt.succeeded();
     const token = await issueSessionToken(ctx, ctx.db, user.id);
     return reply.type('text/plain; charset=utf-8').send(token);
   });

@@ -4,8 +4,11 @@ import type { AppContext } from '../../app-context.js';
 import { verifyPassword } from '../../infra/auth/passwords.js';
 import { verifySessionToken } from '../../infra/auth/session-token.js';
 import { ApiError } from '../../infra/errors/api-error.js';
+import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { issueSessionToken } from './issue-session-token.js';
+import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
 
 const refreshBody = z.object({ password: z.string().min(1).max(4096).optional() });
 
@@ -18,6 +21,9 @@ const bearerOf = (request: FastifyRequest): string | undefined => {
 // The claims carry over (authTime, actualUser, twoFactorRequired) unless the password is given
 // again, which renews authTime (the console's re-authentication window).
 export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): void => {
+  // A password given here is a login attempt too: counted in the same buckets as /login_, so a
+  // stolen session cannot be used to guess the password past the login limits.
+  const throttle = createLoginThrottle(createRateLimiter(ctx.db, ctx.now), ctx.config);
   const refresh = async (request: FastifyRequest, password: string | undefined) => {
     const actor = request.actor;
     const token = bearerOf(request);
@@ -29,6 +35,10 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
     const claims = await verifySessionToken(ctx.jwtSecret, token, ctx.now());
     let authTime = claims.authTime;
     if (password !== undefined) {
+      const attempt = await throttle.begin(
+        loginAccountKey(actor.userId, ''),
+        clientAddressKey(request.ip),
+      );
       const { rows } = await ctx.db.query<{ password_hash: string | null }>(
         'SELECT "password_hash" FROM "user" WHERE "id" = $1',
         [actor.userId],
@@ -36,6 +46,7 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
       if (!(await verifyPassword(password, rows[0]?.password_hash))) {
         throw new ApiError('unauthorized', 'Invalid password');
       }
+      await attempt.succeeded();
       authTime = ctx.now().getTime();
     }
     return issueSessionToken(ctx, ctx.db, actor.userId, {

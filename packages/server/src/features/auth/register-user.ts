@@ -1,14 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { passwordLength } from '@flotilla/shared/constants/limits';
+import { usernameProblem, usernameRuleText } from '@flotilla/shared/users/username';
 import type { AppContext } from '../../app-context.js';
 import { hashPassword } from '../../infra/auth/passwords.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
+import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
-import { createUserWithPersonalOrganization, usernamePattern } from '../users/create-user.js';
+import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { createUserWithPersonalOrganization } from '../users/create-user.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { issueSessionToken } from './issue-session-token.js';
+import { throttleAccountRequest } from './request-throttle.js';
 
 // Sign-up payload (seed 000 sections 3.3 and 5). Invitation fields are accepted and ignored here:
 // invitations are accepted by their own endpoints once signed in.
@@ -26,21 +30,28 @@ const registerBody = z.object({
   has_disabled_newsletter: z.boolean().optional(),
   username: z
     .string()
-    .regex(usernamePattern, 'Username must be 3 to 30 letters, digits or underscores')
+    .refine((username) => usernameProblem(username) === undefined, usernameRuleText)
     .optional(),
   invitationType: z.enum(['organization', 'application']).optional(),
   invitationToken: z.string().max(2048).optional(),
 });
 
 // POST /user/register: creates the account with its personal organization and answers, like
-// /login_, 200 with the session token as a text body.
+// /login_, 200 with the session token as a text body. Throttled per client address
+// (FLOTILLA_SIGNUP_RATE_LIMIT) before the captcha is asked, so floods never reach its provider.
 export const registerSignUp = (
   app: FastifyInstance,
   ctx: AppContext,
   captcha: CaptchaVerifier,
 ): void => {
+  const limiter = createRateLimiter(ctx.db, ctx.now);
   app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
     const body = parseBody(registerBody, request.body);
+    await throttleAccountRequest(limiter, {
+      kind: 'signup',
+      clientAddress: clientAddressKey(request.ip),
+      limitPerHour: ctx.config.signupRateLimitPerHour,
+    });
     if (!(await captcha.verify(body['g-recaptcha-response'], request.ip))) {
       throw new ApiError('bad_request', 'Invalid captcha response');
     }

@@ -19,10 +19,10 @@ const varsQuery = z.object({ deviceType: z.string().min(1).max(255).optional() }
 // GET /config and GET /config/vars: public configuration the SDK and CLI read.
 export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   // The SDK reads deviceUrlsBase (device URLs, host-OS updates); the rest mirrors the shape of
-  // balena's answer without any third-party service keys. helpLinks (a Flotilla addition) are
-  // the console header's help menu: a path is a console page, null hides the entry. analytics
-  // (also ours) names the console's analytics adapter; Flotilla has none, so it is null and the
-  // cookie banner speaks of essential storage only.
+  // balena's answer; the only third-party key is the (public) captcha site key. helpLinks (a
+  // Flotilla addition) are the console header's help menu: a path is a console page, null hides
+  // the entry. analytics (also ours) names the console's analytics adapter; Flotilla has none,
+  // so it is null and the cookie banner speaks of essential storage only.
   app.get('/config', { config: { access: 'public' } }, async () => ({
     deployment: null,
     deviceUrlsBase: ctx.config.deviceUrlsBase,
@@ -30,6 +30,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     supportedSocialProviders: [],
     helpLinks: { ...ctx.config.helpLinks },
     analytics: null,
+    // The reCAPTCHA site key sign-up pages render the widget with (FLOTILLA_RECAPTCHA_SITE_KEY);
+    // null when sign-up needs no captcha.
+    recaptchaSiteKey: ctx.config.recaptcha?.siteKey ?? null,
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

@@ -20,6 +20,7 @@ export const registerMembershipHooks = (hooks: HookRegistry): void => {
           throw badRequest("'username' must be a non-empty string");
         }
         if (body.user !== undefined) throw badRequest("Give either 'user' or 'username', not both");
+        // Usernames are unique ignoring case (user_username_lower_key): at most one row.
         const { rows } = await ctx.tx.query<{ id: number }>(
           'SELECT "id" FROM "user" WHERE lower("username") = lower($1)',
           [username],

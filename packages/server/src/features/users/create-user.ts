@@ -1,5 +1,6 @@
+import { usernameLength, usernameProblem } from '@flotilla/shared/users/username';
 import type { Queryable } from '../../infra/db/database.js';
-import { conflict } from '../../infra/errors/api-error.js';
+import { badRequest, conflict } from '../../infra/errors/api-error.js';
 
 export type NewUser = {
   email: string;
@@ -20,8 +21,6 @@ export type CreatedUser = {
   organizationId: number;
 };
 
-export const usernamePattern = /^[A-Za-z0-9_]{3,30}$/;
-const maxUsernameLength = 30;
 const maxSuffixAttempts = 100;
 
 // "Jane.Doe+fleet@example.com" -> "jane_doe_fleet": lowercase letters, digits and single
@@ -33,7 +32,7 @@ export const usernameBaseFromEmail = (email: string): string => {
     .replace(/[^a-z0-9_]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^_|_$/g, '')
-    .slice(0, maxUsernameLength);
+    .slice(0, usernameLength.max);
   return cleaned.length > 0 ? cleaned : 'user';
 };
 
@@ -50,12 +49,13 @@ const isFree = async (tx: Queryable, name: string): Promise<boolean> => {
   return rows.length === 0;
 };
 
+// The base itself when it is valid and free, else base_1, base_2... (a base shorter than the
+// minimum, such as "x" from x@example.com, starts at x_1).
 const uniqueUsername = async (tx: Queryable, base: string): Promise<string> => {
-  if (await isFree(tx, base)) return base;
-  for (let suffix = 1; suffix <= maxSuffixAttempts; suffix += 1) {
-    const tail = `_${suffix}`;
-    const candidate = base.slice(0, maxUsernameLength - tail.length) + tail;
-    if (await isFree(tx, candidate)) return candidate;
+  for (let suffix = 0; suffix <= maxSuffixAttempts; suffix += 1) {
+    const tail = suffix === 0 ? '' : `_${suffix}`;
+    const candidate = base.slice(0, usernameLength.max - tail.length) + tail;
+    if (usernameProblem(candidate) === undefined && (await isFree(tx, candidate))) return candidate;
   }
   throw conflict('"username" must be unique.');
 };
@@ -92,6 +92,8 @@ export const createUserWithPersonalOrganization = async (
   if (taken.length > 0) throw conflict('"email" must be unique.');
   let username: string;
   if (input.username !== undefined) {
+    const problem = usernameProblem(input.username);
+    if (problem !== undefined) throw badRequest(`username: ${problem}`);
     if (!(await isFree(tx, input.username))) throw conflict('"username" must be unique.');
     username = input.username;
   } else {

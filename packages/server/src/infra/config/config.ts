@@ -1,11 +1,22 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
   (value) => (value === '' ? undefined : value),
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 );
+
+// An optional secret or key: an empty value counts as unset.
+const optionalText = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.string().trim().min(1).optional(),
+);
+
+const limit = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+
+export const defaultRecaptchaVerifyUrl = 'https://www.google.com/recaptcha/api/siteverify';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -19,7 +30,23 @@ const schema = z.object({
   FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
-  FLOTILLA_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
+  FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
+  FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
+  FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
+  FLOTILLA_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === undefined) context.addIssue({ code: 'custom', message: trustProxyProblem });
+      return parsed ?? false;
+    }),
+  FLOTILLA_RECAPTCHA_SITE_KEY: optionalText,
+  FLOTILLA_RECAPTCHA_SECRET: optionalText,
+  FLOTILLA_RECAPTCHA_VERIFY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default(defaultRecaptchaVerifyUrl),
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -29,6 +56,9 @@ const schema = z.object({
   FLOTILLA_LINK_FORUMS: linkUrl,
   FLOTILLA_LINK_HELP: linkUrl,
 });
+
+// reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
+export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
 
 // The console header's help links (seed 000 section 2.3), served by GET /config. A path starts
 // with / and is a page of the console itself; null hides the entry.
@@ -59,7 +89,16 @@ export type Config = {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   deviceUrlsBase: string;
+  // Failed logins per minute per account from one client address (README "API limits").
   loginRateLimitPerMinute: number;
+  // Failed logins per minute per account from all addresses together.
+  loginAccountRateLimitPerMinute: number;
+  // Failed logins per minute from one client address, whatever the account.
+  loginAddressRateLimitPerMinute: number;
+  // Sign-up requests per hour from one client address.
+  signupRateLimitPerHour: number;
+  trustProxy: TrustProxy;
+  recaptcha: RecaptchaConfig | undefined;
   // Log lines kept per device.
   logRetention: number;
   // Create the demo organization and fleets at start (npm start's demo).
@@ -78,6 +117,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const values = parsed.data;
+  if (
+    (values.FLOTILLA_RECAPTCHA_SITE_KEY === undefined) !==
+    (values.FLOTILLA_RECAPTCHA_SECRET === undefined)
+  ) {
+    throw new Error(
+      'Invalid configuration: set both FLOTILLA_RECAPTCHA_SITE_KEY and FLOTILLA_RECAPTCHA_SECRET, or neither',
+    );
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -89,6 +136,19 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
+    loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
+    loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,
+    signupRateLimitPerHour: values.FLOTILLA_SIGNUP_RATE_LIMIT,
+    trustProxy: values.FLOTILLA_TRUST_PROXY,
+    recaptcha:
+      values.FLOTILLA_RECAPTCHA_SITE_KEY !== undefined &&
+      values.FLOTILLA_RECAPTCHA_SECRET !== undefined
+        ? {
+            siteKey: values.FLOTILLA_RECAPTCHA_SITE_KEY,
+            secret: values.FLOTILLA_RECAPTCHA_SECRET,
+            verifyUrl: values.FLOTILLA_RECAPTCHA_VERIFY_URL,
+          }
+        : undefined,
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,

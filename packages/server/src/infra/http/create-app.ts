@@ -3,6 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import { ApiError } from '../errors/api-error.js';
 import { type Actor, anonymous } from '../auth/actor.js';
+import { fastifyTrustProxy, type TrustProxy } from '../config/trust-proxy.js';
 import { allows, type RouteAccess } from './access.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
@@ -24,6 +25,8 @@ export type AppOptions = {
   logLevel?: string;
   // Largest accepted request body; documented in README.md.
   bodyLimitBytes?: number;
+  // Proxies trusted for X-Forwarded-For (FLOTILLA_TRUST_PROXY); none by default.
+  trustProxy?: TrustProxy;
 };
 
 export const maxUrlLength = 16_384;
@@ -48,6 +51,7 @@ export const createApp = (options: AppOptions): FastifyInstance => {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: options.bodyLimitBytes ?? defaultBodyLimit,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxUrlLength },
     // Room for the longest URL we accept plus headers, so an overlong URL gets our clear 400
     // rather than Node's bare 431.

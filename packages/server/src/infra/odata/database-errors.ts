@@ -15,16 +15,19 @@ const isPgError = (error: unknown): error is PgError =>
   typeof error.code === 'string' &&
   /^[0-9A-Z]{5}$/.test(error.code);
 
+// "Key (lower(username))=(bob) already exists.": the key's columns, without the lower() of the
+// case-insensitive unique indexes.
+const uniqueKeyOf = (detail: string): string | undefined =>
+  /^Key \((.*?)\)=\(/.exec(detail)?.[1]?.replace(/lower\(([^()]*)\)/g, '$1');
+
 // Maps a PostgreSQL error raised by a client's request to the API's answer. The SDK's upserts
 // need 409 with "unique" in the body; references to rows the caller cannot see are 401.
 export const mapDatabaseError = (error: unknown): unknown => {
   if (error instanceof ApiError || !isPgError(error)) return error;
   const detail = error.detail ?? '';
   switch (error.code) {
-    case '23505': {
-      const columns = /^Key \(([^)]*)\)/.exec(detail)?.[1];
-      return conflict(`"${columns ?? error.constraint ?? 'value'}" must be unique.`);
-    }
+    case '23505':
+      return conflict(`"${uniqueKeyOf(detail) ?? error.constraint ?? 'value'}" must be unique.`);
     case '23503':
       return detail.includes('is still referenced')
         ? conflict(

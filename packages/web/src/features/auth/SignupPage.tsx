@@ -5,16 +5,18 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from './AuthFrame.js';
 import { captchaResponse } from './captcha.js';
+import { RecaptchaField } from './RecaptchaField.js';
 
 export const SignupPage = () => {
   usePageTitle('Sign up');
@@ -27,6 +29,15 @@ export const SignupPage = () => {
   const [password, setPassword] = useState('');
   const [newsletter, setNewsletter] = useState(true);
   const [touched, setTouched] = useState(false);
+  const config = useQuery({
+    queryKey: ['public-config'],
+    queryFn: () => client.config(),
+    staleTime: Infinity,
+  });
+  // With a site key the server checks reCAPTCHA answers; without one, the built-in adapter's.
+  const siteKey = config.data?.recaptchaSiteKey ?? undefined;
+  const [recaptchaAnswer, setRecaptchaAnswer] = useState<string | undefined>(undefined);
+  const [recaptchaRound, setRecaptchaRound] = useState(0);
   const signup = useMutation({
     // The screen shows this error itself.
     meta: { inlineError: true },
@@ -34,16 +45,22 @@ export const SignupPage = () => {
       client.auth.register({
         email: email.trim(),
         password,
-        captchaResponse: await captchaResponse(),
+        captchaResponse: siteKey === undefined ? await captchaResponse() : recaptchaAnswer,
         hasDisabledNewsletter: !newsletter,
       }),
+    // The server used up the answer: a new attempt needs a new one.
+    onError: () => {
+      setRecaptchaAnswer(undefined);
+      setRecaptchaRound((round) => round + 1);
+    },
   });
   const emailError = touched ? emailProblem(email) : undefined;
   const passwordError = touched ? passwordProblem(password) : undefined;
+  const captchaMissing = siteKey !== undefined && recaptchaAnswer === undefined;
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     setTouched(true);
-    if (emailProblem(email) || passwordProblem(password)) return;
+    if (emailProblem(email) || passwordProblem(password) || captchaMissing) return;
     signup.mutate();
   };
   return (
@@ -83,7 +100,27 @@ export const SignupPage = () => {
             }
             label="Send me product news"
           />
-          <Button type="submit" variant="contained" size="large" disabled={signup.isPending}>
+          {siteKey === undefined ? null : (
+            <Box>
+              <RecaptchaField
+                key={recaptchaRound}
+                siteKey={siteKey}
+                onAnswer={setRecaptchaAnswer}
+              />
+              {touched && captchaMissing ? (
+                <FormHelperText error sx={{ textAlign: 'center' }}>
+                  Confirm that you are not a robot
+                </FormHelperText>
+              ) : null}
+            </Box>
+          )}
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            // Until /config tells whether a captcha is needed.
+            disabled={signup.isPending || config.isPending}
+          >
             {signup.isPending ? 'Creating account…' : 'Sign up'}
           </Button>
           <Link component={RouterLink} to="/login" sx={{ textAlign: 'center' }}>

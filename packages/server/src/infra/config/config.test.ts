@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRecaptchaVerifyUrl, loadConfig } from './config.js';
+
+describe('loadConfig: identity settings', () => {
+  it('defaults to the documented limits, no trusted proxy and no captcha provider', () => {
+    expect(loadConfig({})).toMatchObject({
+      loginRateLimitPerMinute: 10,
+      loginAccountRateLimitPerMinute: 100,
+      loginAddressRateLimitPerMinute: 30,
+      signupRateLimitPerHour: 20,
+      trustProxy: false,
+      recaptcha: undefined,
+    });
+  });
+
+  it('reads FLOTILLA_TRUST_PROXY as off, a hop count or proxy addresses', () => {
+    const trust = (value: string) => loadConfig({ FLOTILLA_TRUST_PROXY: value }).trustProxy;
+    expect(trust('off')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('1')).toBe(1);
+    expect(trust('10.0.0.0/8, 127.0.0.1,loopback')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'loopback',
+    ]);
+    for (const refused of ['on', 'true', '11', '10.0.0.0/8,nonsense']) {
+      expect(() => trust(refused), refused).toThrow(/FLOTILLA_TRUST_PROXY: must be off/);
+    }
+  });
+
+  it('enables reCAPTCHA with a site key and a secret, never with only one', () => {
+    expect(
+      loadConfig({ FLOTILLA_RECAPTCHA_SITE_KEY: 'site', FLOTILLA_RECAPTCHA_SECRET: 'secret' })
+        .recaptcha,
+    ).toEqual({ siteKey: 'site', secret: 'secret', verifyUrl: defaultRecaptchaVerifyUrl });
+    expect(() => loadConfig({ FLOTILLA_RECAPTCHA_SITE_KEY: 'site' })).toThrow(
+      /set both FLOTILLA_RECAPTCHA_SITE_KEY and FLOTILLA_RECAPTCHA_SECRET, or neither/,
+    );
+    expect(
+      loadConfig({ FLOTILLA_RECAPTCHA_SITE_KEY: '', FLOTILLA_RECAPTCHA_SECRET: '' }).recaptcha,
+    ).toBeUndefined();
+  });
+
+  it('refuses limits below 1', () => {
+    expect(() => loadConfig({ FLOTILLA_SIGNUP_RATE_LIMIT: '0' })).toThrow(
+      /FLOTILLA_SIGNUP_RATE_LIMIT/,
+    );
+  });
+});

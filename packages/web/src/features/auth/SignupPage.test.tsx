@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { act, cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { recaptchaOnloadName, type RecaptchaParameters, recaptchaScriptUrl } from './recaptcha.js';
+import { SignupPage } from './SignupPage.js';
+
+afterEach(cleanup);
+
+const recaptchaScripts = () =>
+  [...document.querySelectorAll('script')].filter((script) =>
+    script.src.startsWith(recaptchaScriptUrl),
+  );
+
+// Only what the page uses of the client: /config and registration.
+const clientWith = (config: unknown) => {
+  const register = vi.fn(async () => ({ userId: 1 }));
+  const client = { config: async () => config, auth: { register } } as unknown as FlotillaClient;
+  return { client, register };
+};
+
+const fillIn = async (): Promise<void> => {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText(/E-mail/), 'grace@example.com');
+  await user.type(screen.getByLabelText(/Password/), 'a-good-password');
+};
+
+const submit = async (): Promise<void> => {
+  const button = await screen.findByRole('button', { name: 'Sign up' });
+  await vi.waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+  await userEvent.setup().click(button);
+};
+
+describe('SignupPage captcha', () => {
+  // First in the file: the script, once added, stays on the page.
+  it('never loads a captcha script without a site key, and sends the built-in answer', async () => {
+    const { client, register } = clientWith({ recaptchaSiteKey: null });
+    renderWithClient(client, <SignupPage />, '/signup');
+    await fillIn();
+    await submit();
+    await vi.waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(register).toHaveBeenCalledWith(
+      expect.objectContaining({ captchaResponse: 'flotilla-no-captcha' }),
+    );
+    expect(recaptchaScripts()).toEqual([]);
+    expect(screen.queryByTestId('recaptcha')).toBeNull();
+  });
+
+  it('renders the reCAPTCHA widget with the site key and sends its answer', async () => {
+    const { client, register } = clientWith({ recaptchaSiteKey: 'site-key-1' });
+    const rendered: RecaptchaParameters[] = [];
+    renderWithClient(client, <SignupPage />, '/signup');
+    await vi.waitFor(() => expect(recaptchaScripts()).toHaveLength(1));
+    expect(recaptchaScripts()[0]?.src).toBe(
+      `${recaptchaScriptUrl}?render=explicit&onload=${recaptchaOnloadName}`,
+    );
+    // What Google's script does once loaded: define grecaptcha and call the onload callback.
+    await act(async () => {
+      Reflect.set(window, 'grecaptcha', {
+        render: (_container: HTMLElement, parameters: RecaptchaParameters) =>
+          rendered.push(parameters),
+      });
+      const onload: unknown = Reflect.get(window, recaptchaOnloadName);
+      if (typeof onload === 'function') onload();
+    });
+    await vi.waitFor(() => expect(rendered).toHaveLength(1));
+    expect(rendered[0]?.sitekey).toBe('site-key-1');
+
+    await fillIn();
+    await submit();
+    expect(await screen.findByText('Confirm that you are not a robot')).toBeTruthy();
+    expect(register).not.toHaveBeenCalled();
+
+    act(() => rendered[0]?.callback('answer-from-google'));
+    await submit();
+    await vi.waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(register).toHaveBeenCalledWith(
+      expect.objectContaining({ captchaResponse: 'answer-from-google' }),
+    );
+  });
+});
