@@ -20,6 +20,7 @@ const schema = z.object({
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  FLOTILLA_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -60,6 +61,8 @@ export type Config = {
   adminPassword: string | undefined;
   deviceUrlsBase: string;
   loginRateLimitPerMinute: number;
+  // Longest a /v7 request's database statement may run before it is cancelled (400).
+  statementTimeoutMs: number;
   // Log lines kept per device.
   logRetention: number;
   // Create the demo organization and fleets at start (npm start's demo).
@@ -89,6 +92,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
+    statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,
