@@ -2,8 +2,18 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import { ApiError } from '../errors/api-error.js';
+import { mapDatabaseError } from '../odata/database-errors.js';
 import { type Actor, anonymous } from '../auth/actor.js';
 import { allows, type RouteAccess } from './access.js';
+import {
+  headersHaveNul,
+  jsonHasNul,
+  jsonTextMayHaveNul,
+  nulInBodyMessage,
+  nulInHeaderMessage,
+  nulInUrlMessage,
+  urlHasNul,
+} from './nul-guard.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
@@ -14,6 +24,9 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyContextConfig {
     access?: RouteAccess;
+    // The handler takes JSON strings with NUL itself (device log lines drop it), so the body's
+    // NUL guard is skipped.
+    acceptsNul?: boolean;
   }
 }
 
@@ -72,14 +85,19 @@ export const createApp = (options: AppOptions): FastifyInstance => {
 
   // An empty JSON body (DELETE from some clients) is no body; malformed JSON is a clear 400.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text) as unknown);
+      parsed = JSON.parse(text);
     } catch {
-      done(new ApiError('bad_request', 'The request body is not valid JSON'), undefined);
+      return done(new ApiError('bad_request', 'The request body is not valid JSON'), undefined);
     }
+    if (!request.routeOptions.config.acceptsNul && jsonTextMayHaveNul(text) && jsonHasNul(parsed)) {
+      return done(new ApiError('bad_request', nulInBodyMessage), undefined);
+    }
+    done(null, parsed);
   });
 
   // Fastify 5 forbids object defaults on decorators; every request sets it in onRequest below.
@@ -98,6 +116,8 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     if (request.url.length > maxUrlLength) {
       throw new ApiError('bad_request', `URL longer than ${maxUrlLength} characters`);
     }
+    if (urlHasNul(request.url)) throw new ApiError('bad_request', nulInUrlMessage);
+    if (headersHaveNul(request.headers)) throw new ApiError('bad_request', nulInHeaderMessage);
     const access = request.routeOptions.config.access;
     if (!access) return;
     request.actor = await options.resolveActor(
@@ -106,7 +126,10 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     if (!allows(access, request.actor)) throw new ApiError('unauthorized', 'Unauthorized');
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | ApiError, request, reply) => {
+    // A PostgreSQL error that a client's input caused, on any route, is a 4xx in our words.
+    const mapped = mapDatabaseError(thrown);
+    const error = mapped instanceof ApiError ? mapped : thrown;
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) {
         void reply.header('Retry-After', String(error.retryAfterSeconds));
