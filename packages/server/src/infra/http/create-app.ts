@@ -5,6 +5,7 @@ import { ApiError } from '../errors/api-error.js';
 import { mapDatabaseError } from '../odata/database-errors.js';
 import { type Actor, anonymous } from '../auth/actor.js';
 import { allows, type RouteAccess } from './access.js';
+import { jsonDepthMessage, jsonNestsDeeperThan, maxJsonDepth } from './json-depth.js';
 import {
   headersHaveNul,
   jsonHasNul,
@@ -65,6 +66,16 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     // Room for the longest URL we accept plus headers, so an overlong URL gets our clear 400
     // rather than Node's bare 431.
     http: { maxHeaderSize: maxUrlLength + 16_384 },
+    // A URL the router cannot decode (bad percent-encoding) is a 400 in our words. Fastify
+    // answers these before any hook runs (its default is a JSON body), so this writes directly.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'The URL is not validly percent-encoded'
+          : 'The URL could not be routed';
+      reply.raw.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      reply.raw.end(message);
+    },
   });
 
   void app.register(cors, {
@@ -88,6 +99,9 @@ export const createApp = (options: AppOptions): FastifyInstance => {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    if (jsonNestsDeeperThan(text, maxJsonDepth)) {
+      return done(new ApiError('bad_request', jsonDepthMessage), undefined);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
