@@ -3,6 +3,7 @@ import { createApiKey } from '../../features/api-keys/store-api-key.js';
 import { issueSessionToken } from '../../features/auth/issue-session-token.js';
 import * as fx from '../../test-support/fixtures.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { jsonDepthMessage } from './json-depth.js';
 import { nulInBodyMessage, nulInHeaderMessage, nulInUrlMessage } from './nul-guard.js';
 
 // Findings of the security review (issue 7, part 3): each of these answered 500.
@@ -88,6 +89,21 @@ describe('hostile input on the non-/v7 routes', () => {
     expect(response.statusCode, response.body).toBe(201);
     const history = await call('GET', `/device/v2/${device.uuid}/logs`);
     expect(history.json()).toMatchObject([{ message: 'nulhere' }]);
+  });
+
+  it('refuses deeply nested JSON and undecodable URLs with a 400 in our words', async () => {
+    // Found by the fuzz: a body of 100,000 nested arrays exhausted the stack (500).
+    const deep = await server.app.inject({
+      method: 'POST',
+      url: '/supervisor/v1/blink',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: `${'['.repeat(100_000)}"\\u0000"${']'.repeat(100_000)}`,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.body).toBe(jsonDepthMessage);
+    const badUrl = await call('GET', '/v7/%ED%A0%80');
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.body).toBe('The URL is not validly percent-encoded');
   });
 
   it('refuses out-of-range numbers in parameters with a 400 naming them', async () => {
