@@ -4,7 +4,7 @@ import { badRequest } from '../errors/api-error.js';
 // What one /v7 request may ask for, checked on the parsed request before anything is compiled
 // (README "API limits"). Each nested navigation is a correlated subquery with its own permission
 // filter, so depth multiplies the work PostgreSQL does per row; the part count bounds how much
-// SQL a request can make. balena-sdk and the console nest at most 2 levels in $filter and 3 in
+// SQL a request can make. balena-sdk and the console nest at most 2 levels in $filter and 4 in
 // $expand (request catalogue; packages/web/src), well within these.
 export const maxExpandDepth = 6;
 export const maxExpandItems = 50;

@@ -23,8 +23,9 @@ export const createRandom = (seed: number): Random => {
     int,
     chance: (probability) => next() < probability,
     pick<T>(items: readonly T[]): T {
-      if (items.length === 0) throw new Error('pick from an empty list');
-      return items[int(0, items.length - 1)] as T;
+      const item = items[int(0, items.length - 1)];
+      if (item === undefined) throw new Error('pick from an empty list');
+      return item;
     },
   };
 };
