@@ -39,7 +39,8 @@ const slowModel = buildModel(
   v7ResourceSynonyms,
 );
 
-const timeoutMs = 300;
+// Far above what a fast statement takes on a busy machine, far below the nap.
+const timeoutMs = 1_000;
 
 // Polls (no fixed sleep as proof) until `check` holds or the deadline passes.
 const eventually = async (check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> => {
