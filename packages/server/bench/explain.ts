@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { QueryLimits } from '../src/infra/db/cancellable-query.js';
 import type { Database, Queryable, SqlValue } from '../src/infra/db/database.js';
 
 // Diagnostics for BENCH_EXPLAIN=1: records the statements each side sends while a scenario runs
@@ -18,9 +19,10 @@ export const createStatementRecorder = (): StatementRecorder => {
     query<Row extends object = Record<string, unknown>>(
       sql: string,
       params: readonly SqlValue[] = [],
+      limits?: QueryLimits,
     ) {
       sink?.push({ sql, params });
-      return target.query<Row>(sql, params);
+      return target.query<Row>(sql, params, limits);
     },
   });
   return {
@@ -28,7 +30,7 @@ export const createStatementRecorder = (): StatementRecorder => {
     database: (target) => ({
       ...target,
       query: queryable(target).query,
-      transaction: (work) => target.transaction((tx) => work(queryable(tx))),
+      transaction: (work, limits) => target.transaction((tx) => work(queryable(tx)), limits),
     }),
     async record(work) {
       const statements: Statement[] = [];

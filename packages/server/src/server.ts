@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { AppContext } from './app-context.js';
 import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
@@ -23,8 +23,13 @@ import { createActorResolver } from './infra/auth/resolve-actor.js';
 import { createApp } from './infra/http/create-app.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
+export type ServerObservers = {
+  // Sees every route as it is registered (the hostile-request fuzz test enumerates them).
+  onRoute?: (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => void;
+};
+
 // The composition root: every feature is registered here, explicitly, in one place.
-export const buildServer = (ctx: AppContext): FastifyInstance => {
+export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): FastifyInstance => {
   registerOrganizationHooks(ctx.hooks);
   registerFleetHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
@@ -36,6 +41,7 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
   });
+  if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
   registerHealth(app);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);

@@ -20,6 +20,9 @@ export type FieldDefinition = {
   required?: boolean;
   // Never returned nor filterable (secrets such as password hashes).
   hidden?: boolean;
+  // Longest text a client may write, in characters; text fields default to
+  // textLengthLimits.text (shared/constants/limits.ts).
+  maxLength?: number;
   // SQL expression of a computed field; `row` is the quoted alias of the resource's row.
   computed?: (row: string) => string;
 };

@@ -8,11 +8,12 @@ import { registerUserHooks } from '../features/users/user-hooks.js';
 import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
-import { loadConfig } from '../infra/config/config.js';
+import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
 import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
+import type { Model } from '../model/model-types.js';
 import { v7Model } from '../model/v7-model.js';
 import type { DeviceFixture, FleetFixture, UserFixture } from './fixtures.js';
 
@@ -60,7 +61,13 @@ const parse = (text: string): unknown => {
   }
 };
 
-export const createODataTestApp = (db: Database): ODataTestApp => {
+// Tests of limits swap in a model (e.g. with a deliberately slow computed field) or settings.
+export type ODataTestOverrides = { model?: Model; config?: Partial<Config> };
+
+export const createODataTestApp = (
+  db: Database,
+  overrides: ODataTestOverrides = {},
+): ODataTestApp => {
   const actors = new Map<string, Actor>();
   const hooks = createHookRegistry();
   registerOrganizationHooks(hooks);
@@ -70,8 +77,8 @@ export const createODataTestApp = (db: Database): ODataTestApp => {
   registerUserHooks(hooks);
   const ctx: AppContext = {
     db,
-    config: loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }),
-    model: v7Model,
+    config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), ...overrides.config },
+    model: overrides.model ?? v7Model,
     hooks,
     now: () => new Date(),
     jwtSecret: randomBytes(32),

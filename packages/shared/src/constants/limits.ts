@@ -15,3 +15,16 @@ export const usernameDisplay = { truncateTo: 17, over: 20 } as const;
 export const ssoIdentifierMinLength = 3;
 export const apiKeyExpiryPresetDays = [1, 7, 30, 90] as const;
 export const dashboardVersion = '31.3.9';
+
+// Longest accepted text values, in characters, checked by the server on every /v7 write (README
+// "API limits") and usable by the console's forms.
+export const textLengthLimits = {
+  // Names and keys: variable names, tag and label keys, device, team and organization names,
+  // API key names, usernames.
+  name: 255,
+  // Every other text field: values of variables and tags, notes, descriptions. A process
+  // environment holds one variable of at most 128 KiB, so a value is bounded well below that.
+  text: 100_000,
+  // Build logs and Dockerfiles, bounded only by the request body (1 MiB).
+  long: 1_048_576,
+} as const;

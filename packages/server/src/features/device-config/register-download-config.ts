@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { badRequest, forbidden } from '../../infra/errors/api-error.js';
-import { parseBody } from '../../infra/http/validate.js';
+import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { provisioningTarget } from '../api-keys/api-key-access.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 
 // The SDK's os.getConfig options (balena-sdk ImgConfigOptions); appUpdatePollInterval is in minutes.
 const configRequest = z.object({
-  appId: z.coerce.number().int().positive(),
+  appId: z.coerce.number().int().positive().max(maxRowId),
   deviceType: z.string().min(1).max(100).optional(),
   version: z.string().max(100).optional(),
   network: z.enum(['ethernet', 'wifi']).optional(),

@@ -13,21 +13,26 @@ export type LogsQuery = { count: number; start: number | undefined; stream: bool
 
 // The SDK's defaults: history 1000 lines, a subscription none (count=0).
 const defaultHistoryCount = 1000;
+const maxDateMs = 8.64e15;
 
 const parseCount = (raw: string | undefined, stream: boolean, retention: number): number => {
   if (raw === undefined || raw === '') {
     return stream ? 0 : Math.min(defaultHistoryCount, retention);
   }
   if (raw === 'all') return retention;
-  if (!/^\d+$/.test(raw)) throw badRequest(`count must be a number or 'all', got '${raw}'`);
+  if (!/^\d+$/.test(raw)) {
+    throw badRequest(`count must be a number or 'all', got '${raw.slice(0, 100)}'`);
+  }
   return Math.min(Number(raw), retention);
 };
 
 const parseStart = (raw: string | undefined): number | undefined => {
   if (raw === undefined || raw === '') return undefined;
   const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (!Number.isFinite(ms))
-    throw badRequest(`start must be milliseconds or an ISO date, got '${raw}'`);
+  // Whole milliseconds a date can hold (JavaScript's range, well within PostgreSQL's bigint).
+  if (!Number.isSafeInteger(ms) || Math.abs(ms) > maxDateMs) {
+    throw badRequest(`start must be milliseconds or an ISO date, got '${raw.slice(0, 100)}'`);
+  }
   return ms;
 };
 

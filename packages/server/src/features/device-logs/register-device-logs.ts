@@ -122,7 +122,9 @@ export const registerDeviceLogs = (
   });
 
   // Older agents: one JSON array of lines per request.
-  app.post('/device/v2/:uuid/logs', { config: { access: 'device' } }, async (request, reply) => {
+  // NUL in a message is dropped with the line kept (toStoredLine), not refused.
+  const batchConfig = { access: 'device' as const, acceptsNul: true };
+  app.post('/device/v2/:uuid/logs', { config: batchConfig }, async (request, reply) => {
     const { uuid } = parseBody(uuidParams, request.params);
     const device = await ownDevice(request, uuid);
     if (!Array.isArray(request.body)) throw badRequest('The body must be a JSON array of lines');

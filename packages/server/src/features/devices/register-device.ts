@@ -6,14 +6,14 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { isAcceptableApiKey } from '../../infra/auth/api-key-tokens.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, forbidden } from '../../infra/errors/api-error.js';
-import { parseBody } from '../../infra/http/validate.js';
+import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { userMayOnFleet } from '../api-keys/api-key-access.js';
 import { createApiKey, registerGivenApiKey } from '../api-keys/store-api-key.js';
 
 const registrationBody = z.object({
-  user: z.number().int().optional(),
-  application: z.number().int().positive(),
+  user: z.number().int().min(-maxRowId).max(maxRowId).optional(),
+  application: z.number().int().positive().max(maxRowId),
   uuid: z
     .string()
     .regex(/^[0-9a-f]{32}([0-9a-f]{30})?$/, 'must be 32 or 62 lower-case hex characters'),

@@ -47,6 +47,7 @@ const schema = z.object({
   FLOTILLA_RECAPTCHA_VERIFY_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default(defaultRecaptchaVerifyUrl),
+  FLOTILLA_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -99,6 +100,8 @@ export type Config = {
   signupRateLimitPerHour: number;
   trustProxy: TrustProxy;
   recaptcha: RecaptchaConfig | undefined;
+  // Longest a /v7 request's database statement may run before it is cancelled (400).
+  statementTimeoutMs: number;
   // Log lines kept per device.
   logRetention: number;
   // Create the demo organization and fleets at start (npm start's demo).
@@ -149,6 +152,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             verifyUrl: values.FLOTILLA_RECAPTCHA_VERIFY_URL,
           }
         : undefined,
+    statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,

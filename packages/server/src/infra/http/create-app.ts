@@ -2,9 +2,20 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import { ApiError } from '../errors/api-error.js';
+import { mapDatabaseError } from '../odata/database-errors.js';
 import { type Actor, anonymous } from '../auth/actor.js';
 import { fastifyTrustProxy, type TrustProxy } from '../config/trust-proxy.js';
 import { allows, type RouteAccess } from './access.js';
+import { jsonDepthMessage, jsonNestsDeeperThan, maxJsonDepth } from './json-depth.js';
+import {
+  headersHaveNul,
+  jsonHasNul,
+  jsonTextMayHaveNul,
+  nulInBodyMessage,
+  nulInHeaderMessage,
+  nulInUrlMessage,
+  urlHasNul,
+} from './nul-guard.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
@@ -15,6 +26,9 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyContextConfig {
     access?: RouteAccess;
+    // The handler takes JSON strings with NUL itself (device log lines drop it), so the body's
+    // NUL guard is skipped.
+    acceptsNul?: boolean;
   }
 }
 
@@ -56,6 +70,16 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     // Room for the longest URL we accept plus headers, so an overlong URL gets our clear 400
     // rather than Node's bare 431.
     http: { maxHeaderSize: maxUrlLength + 16_384 },
+    // A URL the router cannot decode (bad percent-encoding) is a 400 in our words. Fastify
+    // answers these before any hook runs (its default is a JSON body), so this writes directly.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'The URL is not validly percent-encoded'
+          : 'The URL could not be routed';
+      reply.raw.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      reply.raw.end(message);
+    },
   });
 
   void app.register(cors, {
@@ -76,14 +100,22 @@ export const createApp = (options: AppOptions): FastifyInstance => {
 
   // An empty JSON body (DELETE from some clients) is no body; malformed JSON is a clear 400.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch {
-      done(new ApiError('bad_request', 'The request body is not valid JSON'), undefined);
+    if (jsonNestsDeeperThan(text, maxJsonDepth)) {
+      return done(new ApiError('bad_request', jsonDepthMessage), undefined);
     }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return done(new ApiError('bad_request', 'The request body is not valid JSON'), undefined);
+    }
+    if (!request.routeOptions.config.acceptsNul && jsonTextMayHaveNul(text) && jsonHasNul(parsed)) {
+      return done(new ApiError('bad_request', nulInBodyMessage), undefined);
+    }
+    done(null, parsed);
   });
 
   // Fastify 5 forbids object defaults on decorators; every request sets it in onRequest below.
@@ -102,6 +134,8 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     if (request.url.length > maxUrlLength) {
       throw new ApiError('bad_request', `URL longer than ${maxUrlLength} characters`);
     }
+    if (urlHasNul(request.url)) throw new ApiError('bad_request', nulInUrlMessage);
+    if (headersHaveNul(request.headers)) throw new ApiError('bad_request', nulInHeaderMessage);
     const access = request.routeOptions.config.access;
     if (!access) return;
     request.actor = await options.resolveActor(
@@ -110,7 +144,10 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     if (!allows(access, request.actor)) throw new ApiError('unauthorized', 'Unauthorized');
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | ApiError, request, reply) => {
+    // A PostgreSQL error that a client's input caused, on any route, is a 4xx in our words.
+    const mapped = mapDatabaseError(thrown);
+    const error = mapped instanceof ApiError ? mapped : thrown;
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) {
         void reply.header('Retry-After', String(error.retryAfterSeconds));

@@ -15,3 +15,6 @@ export const parseBody = <Schema extends z.ZodType>(
   if (result.success) return result.data;
   throw new ApiError('bad_request', result.error.issues.map(describeIssue).join('; '));
 };
+
+// Row ids are PostgreSQL integers: a larger number can name no row, and PostgreSQL refuses it.
+export const maxRowId = 2_147_483_647;

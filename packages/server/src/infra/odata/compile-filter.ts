@@ -14,6 +14,13 @@ import {
   listArray,
   type SqlOperand,
 } from './odata-values.js';
+import {
+  arithmeticOperand,
+  expectComparable,
+  expectKind,
+  isArithmetic,
+  type ValueKind,
+} from './operand-types.js';
 import { quoteIdentifier } from './sql-params.js';
 
 // Lambda variables in scope (e.g. `a` in `belongs_to__application/any(a: a/slug eq 'x')`).
@@ -38,8 +45,6 @@ const comparison: Record<string, string> = {
   lt: '<',
   le: '<=',
 };
-
-const arithmetic: Record<string, string> = { add: '+', sub: '-', mul: '*', div: '/', mod: '%' };
 
 export const visibleField = (resource: Resource, name: string): Field | undefined => {
   const field = resource.fields.get(name);
@@ -151,6 +156,70 @@ const endsInLambda = (node: PathNode, variables: Variables): boolean =>
   node.lambda !== undefined ||
   (node.property !== undefined && endsInLambda(node.property, variables));
 
+// Argument kinds of each function; the result is what the SQL yields.
+const signatures: Record<string, { args: ValueKind[]; type: SqlOperand['type'] }> = {
+  startswith: { args: ['text', 'text'], type: 'boolean' },
+  endswith: { args: ['text', 'text'], type: 'boolean' },
+  contains: { args: ['text', 'text'], type: 'boolean' },
+  substringof: { args: ['text', 'text'], type: 'boolean' },
+  tolower: { args: ['text'], type: 'text' },
+  toupper: { args: ['text'], type: 'text' },
+  trim: { args: ['text'], type: 'text' },
+  length: { args: ['text'], type: 'integer' },
+  indexof: { args: ['text', 'text'], type: 'integer' },
+  concat: { args: ['text', 'text'], type: 'text' },
+  substring: { args: ['text', 'number', 'number'], type: 'text' },
+  year: { args: ['date'], type: 'integer' },
+  month: { args: ['date'], type: 'integer' },
+  day: { args: ['date'], type: 'integer' },
+  hour: { args: ['date'], type: 'integer' },
+  minute: { args: ['date'], type: 'integer' },
+  second: { args: ['date'], type: 'integer' },
+  now: { args: [], type: 'date' },
+  round: { args: ['number'], type: 'real' },
+  floor: { args: ['number'], type: 'real' },
+  ceiling: { args: ['number'], type: 'real' },
+};
+
+const functionSql = (method: string, [a, b, c]: readonly string[], count: number): string => {
+  switch (method) {
+    case 'startswith':
+      return `starts_with(${a}, ${b})`;
+    case 'endswith':
+      return `(right(${a}, length(${b})) = ${b})`;
+    case 'contains':
+      return `(strpos(${a}, ${b}) > 0)`;
+    case 'substringof':
+      return `(strpos(${b}, ${a}) > 0)`;
+    case 'tolower':
+      return `lower(${a})`;
+    case 'toupper':
+      return `upper(${a})`;
+    case 'trim':
+      return `btrim(${a})`;
+    case 'length':
+      return `length(${a})`;
+    case 'indexof':
+      return `(strpos(${a}, ${b}) - 1)`;
+    case 'concat':
+      return `(${a} || ${b})`;
+    case 'substring':
+      // Integer positions: a fractional one would make PostgreSQL look for another substr().
+      return count === 2
+        ? `substr(${a}, (${b})::integer + 1)`
+        : `substr(${a}, (${b})::integer + 1, (${c})::integer)`;
+    case 'now':
+      return 'now()';
+    case 'ceiling':
+      return `ceil(${a})`;
+    case 'round':
+    case 'floor':
+      return `${method}(${a})`;
+    default:
+      return `extract(${method} from ${a})::integer`;
+  }
+};
+
 const callOperand = (
   ctx: CompileContext,
   from: RowScope,
@@ -158,67 +227,24 @@ const callOperand = (
   args: unknown[],
   variables: Variables,
 ): SqlOperand => {
-  const values = args.map((arg) => operand(ctx, from, arg, variables).sql);
-  const arity = (count: number): void => {
-    if (values.length !== count) throw badRequest(`${method}() takes ${count} argument(s)`);
-  };
-  const [a, b, c] = values;
-  switch (method) {
-    case 'startswith':
-      arity(2);
-      return { sql: `starts_with(${a}, ${b})`, type: 'boolean' };
-    case 'endswith':
-      arity(2);
-      return { sql: `(right(${a}, length(${b})) = ${b})`, type: 'boolean' };
-    case 'contains':
-      arity(2);
-      return { sql: `(strpos(${a}, ${b}) > 0)`, type: 'boolean' };
-    case 'substringof':
-      arity(2);
-      return { sql: `(strpos(${b}, ${a}) > 0)`, type: 'boolean' };
-    case 'tolower':
-      arity(1);
-      return { sql: `lower(${a})`, type: 'text' };
-    case 'toupper':
-      arity(1);
-      return { sql: `upper(${a})`, type: 'text' };
-    case 'trim':
-      arity(1);
-      return { sql: `btrim(${a})`, type: 'text' };
-    case 'length':
-      arity(1);
-      return { sql: `length(${a})`, type: 'integer' };
-    case 'indexof':
-      arity(2);
-      return { sql: `(strpos(${a}, ${b}) - 1)`, type: 'integer' };
-    case 'concat':
-      arity(2);
-      return { sql: `(${a} || ${b})`, type: 'text' };
-    case 'substring':
-      if (values.length === 2) return { sql: `substr(${a}, (${b}) + 1)`, type: 'text' };
-      arity(3);
-      return { sql: `substr(${a}, (${b}) + 1, ${c})`, type: 'text' };
-    case 'year':
-    case 'month':
-    case 'day':
-    case 'hour':
-    case 'minute':
-    case 'second':
-      arity(1);
-      return { sql: `extract(${method} from ${a})::integer`, type: 'integer' };
-    case 'now':
-      arity(0);
-      return { sql: 'now()', type: 'date' };
-    case 'round':
-    case 'floor':
-      arity(1);
-      return { sql: `${method}(${a})`, type: 'real' };
-    case 'ceiling':
-      arity(1);
-      return { sql: `ceil(${a})`, type: 'real' };
-    default:
-      throw badRequest(`Unsupported function ${method}()`);
+  const signature = Object.hasOwn(signatures, method) ? signatures[method] : undefined;
+  if (!signature) throw badRequest(`Unsupported function ${method}()`);
+  // substring() takes its length optionally.
+  const optional = method === 'substring' ? 1 : 0;
+  const arity = signature.args.length;
+  if (args.length > arity || args.length < arity - optional) {
+    throw badRequest(`${method}() takes ${arity} argument(s)`);
   }
+  const operands = args.map((arg) => operand(ctx, from, arg, variables));
+  operands.forEach((value, index) => {
+    expectKind(value, signature.args[index] ?? 'any', `${method}() in $filter`);
+  });
+  const sql = functionSql(
+    method,
+    operands.map((value) => value.sql),
+    operands.length,
+  );
+  return { sql, type: signature.type };
 };
 
 export const operand = (
@@ -244,9 +270,11 @@ export const operand = (
       }
       return callOperand(ctx, from, call.method, call.args, variables);
     }
-    if (typeof op === 'string' && arithmetic[op]) {
-      const [left, right] = args.map((arg) => operand(ctx, from, arg, variables).sql);
-      return { sql: `(${left} ${arithmetic[op]} ${right})`, type: 'real' };
+    if (isArithmetic(op)) {
+      return arithmeticOperand(
+        op,
+        args.map((arg) => operand(ctx, from, arg, variables)),
+      );
     }
     return { sql: compileFilter(ctx, from, node, variables), type: 'boolean' };
   }
@@ -279,8 +307,12 @@ export const compileFilter = (
     if (!isBindReference(args[1])) throw badRequest("'in' expects a list of values");
     // One array parameter plans far faster than hundreds of scalars (the SDK sends 200 ids).
     const array = listArray(ctx, args[1]);
-    if (array) return `(${left.sql} = ANY(${ctx.params.add(array.values)}::${array.type}[]))`;
+    if (array) {
+      expectKind(left, array.type === 'text' ? 'text' : 'number', "'in' in $filter");
+      return `(${left.sql} = ANY(${ctx.params.add(array.values)}::${array.type}[]))`;
+    }
     const values = listBind(ctx, args[1]);
+    for (const value of values) expectComparable(left, value, "'in' in $filter");
     if (values.length === 0) return 'false';
     return `(${left.sql} IN (${values.map((value) => value.sql).join(', ')}))`;
   }
@@ -292,6 +324,7 @@ export const compileFilter = (
       const other = left.type === 'null' ? right : left;
       return `(${other.sql} IS ${op === 'eq' ? '' : 'NOT '}NULL)`;
     }
+    expectComparable(left, right, `'${op}' in $filter`);
     return `(${left.sql} ${comparison[op]} ${right.sql})`;
   }
   if (op === 'call') return operand(ctx, from, node, variables).sql;

@@ -1,6 +1,7 @@
 import odataParser from '@balena/odata-parser';
 import type { BindReference, ODataBinds, ODataOptions } from '@balena/odata-parser';
 import { badRequest } from '../errors/api-error.js';
+import { checkQueryLimits } from './query-limits.js';
 
 export type KeyReference = BindReference | Record<string, BindReference>;
 
@@ -63,7 +64,8 @@ export const withExplicitOrderDirections = (query: string): string => {
 const parserMessage = (error: unknown): string =>
   error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 300) : 'unparseable';
 
-// Parses the part of a /v7 URL after the prefix, e.g. `/device(uuid='x')?$select=id`.
+// Parses the part of a /v7 URL after the prefix, e.g. `/device(uuid='x')?$select=id`, and
+// refuses requests over the documented limits (query-limits.ts) before anything is compiled.
 export const parseODataRequest = (pathAndQuery: string): ODataRequest => {
   const queryStart = pathAndQuery.indexOf('?');
   const path = queryStart === -1 ? pathAndQuery : pathAndQuery.slice(0, queryStart);
@@ -92,12 +94,14 @@ export const parseODataRequest = (pathAndQuery: string): ODataRequest => {
     }
   }
   if (tree.link !== undefined) throw badRequest('OData $links are not supported');
+  const options = tree.options ?? {};
+  checkQueryLimits(options);
   return {
     resource: tree.resource,
     key: tree.key,
     count: tree.count === true,
     action,
-    options: tree.options ?? {},
+    options,
     binds: parsed.binds,
   };
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import type { QueryLimits } from '../db/cancellable-query.js';
 import { badRequest, forbidden } from '../errors/api-error.js';
 import { createCompileContext, resourceOf } from './compile-context.js';
 import { countOnlySql, readSql } from './compile-read.js';
@@ -12,6 +13,16 @@ import { createSqlParams } from './sql-params.js';
 export const v7Prefix = '/v7';
 
 const rawPath = (request: FastifyRequest): string => (request.raw.url ?? '').slice(v7Prefix.length);
+
+// Every statement of a /v7 request runs under the configured timeout and is cancelled when the
+// client goes away (the response closed before it was written).
+const requestLimits = (reply: FastifyReply, timeoutMs: number): QueryLimits => {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return { signal: controller.signal, timeoutMs };
+};
 
 // The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
 // statement (or a transaction for writes) and answered with balena's envelope.
@@ -35,13 +46,14 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void
     const resource = resourceOf(ctx.model, parsed.resource);
     const compile = contextFor(request, parsed.binds);
     if (compile.permission(resource, 'read', '"x"') === null) throw forbidden();
+    const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
     if (parsed.count) {
       const sql = countOnlySql(compile, resource, parsed.options, parsed.key);
-      const { rows } = await ctx.db.query<{ n: number }>(sql, compile.params.values());
+      const { rows } = await ctx.db.query<{ n: number }>(sql, compile.params.values(), limits);
       return reply.type('application/json').send(`{"d":${rows[0]?.n ?? 0}}`);
     }
     const sql = readSql(compile, resource, parsed.options, parsed.key);
-    const { rows } = await ctx.db.query<{ d: string }>(sql, compile.params.values());
+    const { rows } = await ctx.db.query<{ d: string }>(sql, compile.params.values(), limits);
     return reply.type('application/json').send(`{"d":${rows[0]?.d ?? '[]'}}`);
   };
 
@@ -54,6 +66,7 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void
     const resource = resourceOf(ctx.model, parsed.resource);
     if (parsed.count) throw badRequest('$count cannot be written');
     const now = ctx.now();
+    const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
     const result = await ctx.db.transaction(async (tx) => {
       const deps = {
         tx,
@@ -91,7 +104,7 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void
         default:
           throw badRequest(`Unsupported method ${request.method}`);
       }
-    });
+    }, limits);
     if ('created' in result) {
       if (typeof result.created === 'object') return reply.status(201).send(result.created);
       void reply.header('Location', `${v7Prefix}/${resource.name}(${result.created})`);

@@ -1,3 +1,4 @@
+import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import type { Field, Resource } from '../../model/model-types.js';
 import type { SqlValue } from '../db/database.js';
 import { badRequest, forbidden } from '../errors/api-error.js';
@@ -34,6 +35,11 @@ export const coerceValue = (resource: Resource, field: Field, value: unknown): S
       if (typeof value !== 'string')
         throw badRequest(`${where} must be a string, got ${describe(value)}`);
       if (value.includes('\u0000')) throw badRequest(`${where} must not contain NUL characters`);
+      if (value.length > (field.maxLength ?? textLengthLimits.text)) {
+        throw badRequest(
+          `${where} is longer than ${field.maxLength ?? textLengthLimits.text} characters`,
+        );
+      }
       return value;
     case 'boolean':
       if (typeof value === 'boolean') return value;

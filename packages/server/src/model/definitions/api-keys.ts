@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { createdAt, date, id, ref, text } from './field-kinds.js';
+import { createdAt, date, id, ref, shortText, text } from './field-kinds.js';
 import { alias } from './sql-helpers.js';
 
 // API keys belong to an actor: a user (named keys), a fleet (provisioning keys) or a device (device
@@ -11,7 +11,7 @@ export const apiKeyResources: Record<string, ResourceDefinition> = {
       created_at: createdAt,
       expiry_date: date(),
       is_of__actor: ref('actor', 'api_key', { readOnly: true }),
-      name: text(),
+      name: shortText(),
       description: text(),
       // Only a hash of the secret is stored; the prefix lets a user recognise a key.
       key_hash: text({ hidden: true }),

@@ -8,6 +8,7 @@ import {
   keyValue,
   modifiedAt,
   ref,
+  shortText,
   text,
 } from './field-kinds.js';
 import {
@@ -39,7 +40,7 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       changed_api_heartbeat_state_on__date: date({ readOnly: true, computed: heartbeatChangedAt }),
       uuid: text({ createOnly: true }),
       local_id: text(),
-      device_name: text({ required: true }),
+      device_name: shortText({ required: true }),
       note: text(),
       is_of__device_type: ref('device_type', ['device', 'describes__device'], { required: true }),
       belongs_to__application: ref('application', 'owns__device', { required: true }),

@@ -1,3 +1,4 @@
+import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import type { FieldDefinition } from '../model-types.js';
 
 // Short constructors so each resource reads like the v7 typings.
@@ -8,6 +9,12 @@ export const text = (extra: Partial<FieldDefinition> = {}): FieldDefinition => (
   type: 'text',
   ...extra,
 });
+// Names and keys people choose (variable names, tag keys, device names...).
+export const shortText = (extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  text({ maxLength: textLengthLimits.name, ...extra });
+// Build logs and Dockerfiles: as long as a request body allows.
+export const longText = (extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  text({ maxLength: textLengthLimits.long, ...extra });
 export const integer = (extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
   type: 'integer',
   ...extra,
@@ -46,6 +53,6 @@ export const ref = (
 });
 // The `name`/`value` or `tag_key`/`value` pair of variables, tags and labels.
 export const keyValue = (key: string): Record<string, FieldDefinition> => ({
-  [key]: text({ required: true }),
+  [key]: shortText({ required: true }),
   value: text({ required: true }),
 });

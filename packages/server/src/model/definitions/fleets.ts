@@ -1,3 +1,4 @@
+import { fleetNameLength } from '@flotilla/shared/constants/limits';
 import type { ResourceDefinition } from '../model-types.js';
 import {
   bool,
@@ -22,7 +23,7 @@ export const fleetResources: Record<string, ResourceDefinition> = {
       should_track_latest_release: bool(),
       is_of__class: text({ createOnly: true }),
       organization: ref('organization', ['is_of__application', 'application'], { required: true }),
-      app_name: text({ required: true }),
+      app_name: text({ required: true, maxLength: fleetNameLength.max }),
       // Generated as "<org handle>/<lower-cased name>" by a hook when not given.
       slug: text({ createOnly: true }),
       is_for__device_type: ref('device_type', 'is_default_for__application', { required: true }),

@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { bool, id, ref, text } from './field-kinds.js';
+import { bool, id, ref, shortText, text } from './field-kinds.js';
 
 // SAML single sign-on: identity providers, the organizations they authorize, and the accounts
 // they create.
@@ -9,7 +9,7 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
   identity_provider: {
     fields: {
       id,
-      sso_identifier: text({ required: true }),
+      sso_identifier: shortText({ required: true }),
       entry_point: text({ required: true }),
       issuer: text({ required: true }),
       certificate: text({ required: true }),

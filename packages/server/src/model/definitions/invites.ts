@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { id, ref, text } from './field-kinds.js';
+import { id, ref, shortText, text } from './field-kinds.js';
 import { alias } from './sql-helpers.js';
 
 // The signed-up user (if any) whose e-mail an invitee row names: they may read their invitations.
@@ -20,7 +20,7 @@ const userOfInvitee = (inviteeIdSql: string, row: string): string => {
 // a hook finds or creates the invitee row and substitutes its id.
 export const inviteResources: Record<string, ResourceDefinition> = {
   invitee: {
-    fields: { id, email: text({ required: true, createOnly: true }) },
+    fields: { id, email: shortText({ required: true, createOnly: true }) },
     scope: { user: (row) => userOfInviteeEmail(`${row}."email"`, row) },
   },
   invitee__is_invited_to__application: {

@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { bool, createdAt, date, id, json, keyValue, ref, text } from './field-kinds.js';
+import { bool, createdAt, date, id, json, keyValue, ref, shortText, text } from './field-kinds.js';
 import { alias, everyone, lookup } from './sql-helpers.js';
 
 // Billing seat role of a member: "administrator" for organization administrators, else the highest
@@ -34,10 +34,10 @@ export const organizationResources: Record<string, ResourceDefinition> = {
     fields: {
       id,
       created_at: createdAt,
-      name: text({ required: true }),
+      name: shortText({ required: true }),
       // Generated from the name by a hook when not given.
-      handle: text({ createOnly: true }),
-      company_name: text(),
+      handle: shortText({ createOnly: true }),
+      company_name: shortText(),
       billing_account_code: text({ readOnly: true }),
       has_past_due_invoice_since__date: date({ readOnly: true }),
       is_frozen: bool({ readOnly: true }),

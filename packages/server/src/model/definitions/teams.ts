@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { createdAt, id, ref, text } from './field-kinds.js';
+import { createdAt, id, ref, shortText, text } from './field-kinds.js';
 import { alias, lookup } from './sql-helpers.js';
 
 const organizationOfTeam = (teamIdSql: string, row: string): string =>
@@ -15,7 +15,7 @@ export const teamResources: Record<string, ResourceDefinition> = {
         required: true,
         createOnly: true,
       }),
-      name: text({ required: true }),
+      name: shortText({ required: true }),
       description: text(),
     },
     scope: { organization: (row) => `${row}."belongs_to__organization"` },

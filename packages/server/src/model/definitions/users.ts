@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { bool, createdAt, id, ref, text } from './field-kinds.js';
+import { bool, createdAt, id, ref, shortText, text } from './field-kinds.js';
 import { alias } from './sql-helpers.js';
 
 // Users, their actor identity and their own rows (profile, SSH keys, linked social accounts).
@@ -16,7 +16,7 @@ export const userResources: Record<string, ResourceDefinition> = {
       id,
       created_at: createdAt,
       actor: ref('actor', 'is_of__user', { readOnly: true }),
-      username: text({ required: true }),
+      username: shortText({ required: true }),
       has_legacy_link_to__organization: ref('organization', 'includes_legacy_link_to__user', {
         readOnly: true,
       }),
@@ -68,7 +68,7 @@ export const userResources: Record<string, ResourceDefinition> = {
         createOnly: true,
       }),
       public_key: text({ required: true, createOnly: true }),
-      title: text({ required: true }),
+      title: shortText({ required: true }),
     },
     scope: { user: (row) => `${row}."user"` },
   },
