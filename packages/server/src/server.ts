@@ -19,6 +19,7 @@ import { registerOrganizationHooks } from './features/organizations/organization
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolver } from './infra/auth/resolve-actor.js';
 import { createApp } from './infra/http/create-app.js';
+import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 // The composition root: every feature is registered here, explicitly, in one place.
@@ -28,8 +29,12 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
 
-  const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: ctx.config.logLevel });
-  registerHealth(app);
+  const app = createApp({
+    resolveActor: createActorResolver(ctx),
+    logLevel: ctx.config.logLevel,
+    logFormat: resolveLogFormat(ctx.config.logFormat),
+  });
+  registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);

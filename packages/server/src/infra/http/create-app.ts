@@ -3,6 +3,9 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import { ApiError } from '../errors/api-error.js';
 import { type Actor, anonymous } from '../auth/actor.js';
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '../db/connection-errors.js';
+import { type LogFormat, loggerOptions } from '../logging/logger-options.js';
+import { QuietRequestLog } from '../logging/request-log.js';
 import { allows, type RouteAccess } from './access.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
@@ -22,6 +25,8 @@ export type ActorResolver = (token: string | undefined) => Promise<Actor>;
 export type AppOptions = {
   resolveActor: ActorResolver;
   logLevel?: string;
+  // Default json (tests, collectors); the server resolves FLOTILLA_LOG_FORMAT.
+  logFormat?: LogFormat;
   // Largest accepted request body; documented in README.md.
   bodyLimitBytes?: number;
 };
@@ -46,7 +51,9 @@ const statusOfFastifyError = (error: FastifyError): number =>
 // mapping from errors to responses (text bodies, as balena's API answers).
 export const createApp = (options: AppOptions): FastifyInstance => {
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'info' },
+    logger: loggerOptions(options.logLevel ?? 'info', options.logFormat ?? 'json'),
+    // Request lines at debug only (request-log.ts).
+    logController: new QuietRequestLog(),
     bodyLimit: options.bodyLimitBytes ?? defaultBodyLimit,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxUrlLength },
     // Room for the longest URL we accept plus headers, so an overlong URL gets our clear 400
@@ -114,6 +121,15 @@ export const createApp = (options: AppOptions): FastifyInstance => {
       const status = httpStatusOf[error.code];
       if (status >= 500) request.log.error({ err: error }, error.message);
       return reply.status(status).type('text/plain; charset=utf-8').send(error.message);
+    }
+    // PostgreSQL unreachable (stopped, restarting, network cut): not our bug, and it passes.
+    if (isDatabaseUnavailable(error)) {
+      request.log.debug({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(databaseRetryAfterSeconds))
+        .type('text/plain; charset=utf-8')
+        .send('The database is unavailable; try again shortly');
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
