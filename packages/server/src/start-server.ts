@@ -102,8 +102,11 @@ export const startServer = async (
       embeddedPostgresPid: () => openEmbedded?.pid(),
       async stop() {
         await app.close();
+        log.debug('Stopped the HTTP server: device links, log streams and requests are done');
         await openDb.close();
+        log.debug('Closed the database pool');
         await openEmbedded?.stop();
+        if (openEmbedded) log.debug('Stopped the embedded PostgreSQL');
       },
       abandon: () => openEmbedded?.abandon(),
     };

@@ -145,7 +145,7 @@ const initCluster = async (
         '--builtin-locale=C.UTF-8',
         '--lc-messages=C',
       ],
-      log.debug,
+      (line) => log.debug(line),
     );
   } finally {
     await rm(passwordFile, { force: true });
@@ -190,7 +190,13 @@ export const startEmbeddedPostgres = async (
   }
   const port = options.port === 0 ? await freePort() : options.port;
   const start = (): Promise<PostgresProcess> =>
-    startPostgresProcess({ runner, postgres: binaries.postgres, pgDir, port, log: log.debug });
+    startPostgresProcess({
+      runner,
+      postgres: binaries.postgres,
+      pgDir,
+      port,
+      log: (line) => log.debug(line),
+    });
 
   const policy = options.restart === false ? undefined : (options.restart ?? defaultRestartPolicy);
   const first = await start();

@@ -9,10 +9,11 @@ describe('log format', () => {
     expect(resolveLogFormat('pretty', false)).toBe('pretty');
   });
 
-  it('writes JSON to stdout, and pretty lines through pino-pretty', () => {
-    expect(loggerOptions('info', 'json')).toEqual({ level: 'info' });
+  it('writes to a stream of its own, unless silent', () => {
+    expect(loggerOptions('info', 'json').stream).toBeDefined();
     const pretty = loggerOptions('debug', 'pretty');
     expect(pretty.level).toBe('debug');
     expect(pretty.stream).toBeDefined();
+    expect(loggerOptions('silent', 'pretty')).toEqual({ level: 'silent' });
   });
 });

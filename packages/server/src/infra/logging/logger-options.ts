@@ -1,4 +1,4 @@
-import { type DestinationStream, type Logger, pino } from 'pino';
+import { type DestinationStream, destination, type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 
 // How the server's log lines look: human-readable on a terminal, JSON lines (one object per
@@ -12,8 +12,12 @@ export const resolveLogFormat = (
   isTerminal = process.stdout.isTTY === true,
 ): LogFormat => (setting === 'auto' ? (isTerminal ? 'pretty' : 'json') : setting);
 
-// Fastify's `logger` option: pino options plus the stream they write to (stdout if none).
+// Fastify's `logger` option: pino options plus the stream they write to.
 export type LoggerSettings = { level: string; stream?: DestinationStream };
+
+// Written at once, in order: pino's default stdout writes asynchronously, and a line written
+// just before process.exit() could land after a later one (or not at all).
+const jsonStream = (): DestinationStream => destination({ dest: 1, sync: true });
 
 const prettyStream = (): DestinationStream =>
   pretty({
@@ -21,12 +25,14 @@ const prettyStream = (): DestinationStream =>
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname',
     singleLine: true,
-    // Written at once, so nothing is lost when the process exits right after a line.
+    // Written at once, as the JSON lines are.
     sync: true,
   });
 
-export const loggerOptions = (level: string, format: LogFormat): LoggerSettings =>
-  format === 'pretty' && level !== 'silent' ? { level, stream: prettyStream() } : { level };
+export const loggerOptions = (level: string, format: LogFormat): LoggerSettings => {
+  if (level === 'silent') return { level };
+  return { level, stream: format === 'pretty' ? prettyStream() : jsonStream() };
+};
 
 // The process's own logger (start-up, the embedded database, shutdown), formatted like the
 // HTTP server's.
