@@ -63,7 +63,7 @@ export const startServer = async (
   let db: Database | undefined;
   try {
     db = openDatabase(databaseUrl);
-    db.onAvailabilityChange((available, cause) => {
+    const stopReporting = db.onAvailabilityChange((available, cause) => {
       if (available) log.info('The database answers again');
       else {
         const why = cause instanceof Error ? cause.message : String(cause);
@@ -103,6 +103,8 @@ export const startServer = async (
       async stop() {
         await app.close();
         log.debug('Stopped the HTTP server: device links, log streams and requests are done');
+        // From here on the database going away is the plan, not news.
+        stopReporting();
         await openDb.close();
         log.debug('Closed the database pool');
         await openEmbedded?.stop();
