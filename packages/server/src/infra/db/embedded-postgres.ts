@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -123,10 +123,13 @@ const initCluster = async (
   log: EmbeddedLog,
 ): Promise<void> => {
   const owner = clusterOwnerOf(runner);
-  // A half-written cluster (killed during initdb) cannot be started; begin again.
+  // Built aside and renamed when complete: an interrupted initdb never leaves a cluster that
+  // looks whole but cannot start. What an interrupted one left is thrown away here.
+  const building = `${pgDir}.initdb`;
+  await rm(building, { recursive: true, force: true });
   await rm(pgDir, { recursive: true, force: true });
-  await mkdir(pgDir, { mode: 0o700 });
-  await chown(pgDir, owner.uid, owner.gid);
+  await mkdir(building, { mode: 0o700 });
+  await chown(building, owner.uid, owner.gid);
   const passwordFile = path.join(dataDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
   await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   await chown(passwordFile, owner.uid, owner.gid);
@@ -135,7 +138,7 @@ const initCluster = async (
       runner,
       initdb,
       [
-        `--pgdata=${pgDir}`,
+        `--pgdata=${building}`,
         '--username=flotilla',
         `--pwfile=${passwordFile}`,
         '--auth=scram-sha-256',
@@ -150,6 +153,7 @@ const initCluster = async (
   } finally {
     await rm(passwordFile, { force: true });
   }
+  await rename(building, pgDir);
 };
 
 const ensureDatabase = async (adminUrl: string, database: string): Promise<void> => {
