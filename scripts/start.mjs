@@ -1,14 +1,16 @@
 // `npm start`: install what is missing, build everything, run the server (which starts the
 // embedded PostgreSQL, migrates, creates the first administrator and the demo fleets, and serves
 // the console and the API on one port), then simulated devices streaming state and logs into the
-// demo fleets (FLOTILLA_SIMULATED_DEVICES, default 25; 0 turns them off).
+// demo fleets (FLOTILLA_SIMULATED_DEVICES, default 25; 0 turns them off). Ctrl-C stops the
+// devices, then the server, then the database; a second Ctrl-C forces the exit.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
 run('npm run build');
-await import('../packages/server/dist/main.js');
+const { runServerProcess } = await import('../packages/server/dist/run-server.js');
+const running = await runServerProcess();
 
 const count = Number(process.env.FLOTILLA_SIMULATED_DEVICES ?? '25');
 const dataDir = path.resolve(process.env.FLOTILLA_DATA_DIR ?? './data');
@@ -32,15 +34,14 @@ if (
       deviceType: fleet.deviceType,
     };
   });
-  const port = process.env.PORT ?? '8080';
   const simulator = await startSimulator({
-    api: `http://127.0.0.1:${port}`,
+    // The server's port (PORT=0 picks one at start), over loopback whatever HOST is.
+    api: `http://127.0.0.1:${new URL(running.server.url).port}`,
     fleets: plan.filter((fleet) => fleet.count > 0),
     // Keeps the simulated devices' identities, so a restart does not register new ones.
     stateDir: path.join(dataDir, 'simulator'),
   });
-  console.log(`Simulating ${simulator.devices.length} devices in the demo fleets.`);
-  const stop = () => void simulator.stop();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Devices go first, so the server never sees them fail while it stops.
+  running.beforeStop(() => simulator.stop());
+  running.printBanner({ simulatedDevices: simulator.devices.length });
 }

@@ -21,6 +21,7 @@ import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolver } from './infra/auth/resolve-actor.js';
 import { createApp } from './infra/http/create-app.js';
+import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 export type ServerObservers = {
@@ -40,9 +41,10 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     resolveActor: createActorResolver(ctx),
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
+    logFormat: resolveLogFormat(ctx.config.logFormat),
   });
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
-  registerHealth(app);
+  registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);

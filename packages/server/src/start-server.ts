@@ -1,28 +1,53 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.js';
 import { type Config } from './infra/config/config.js';
 import { loadSigningSecret } from './infra/auth/signing-secret.js';
 import { type Database, openDatabase } from './infra/db/database.js';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from './infra/db/embedded-postgres.js';
+import {
+  type EmbeddedDatabase,
+  type EmbeddedLog,
+  startEmbeddedPostgres,
+} from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
 import { seedDemo } from './features/demo/seed-demo.js';
 import { ensureFirstAdmin } from './features/users/ensure-first-admin.js';
+import { consoleUrl, databaseLocation, type StartBannerInfo } from './start-banner.js';
 
 export type RunningServer = {
   app: FastifyInstance;
   ctx: AppContext;
   url: string;
+  // What the start banner shows (start-banner.ts).
+  banner: StartBannerInfo;
+  // The embedded PostgreSQL's postmaster pid (undefined with DATABASE_URL or while it is down).
+  embeddedPostgresPid(): number | undefined;
+  // In order: stop accepting, close device links and log streams, let requests finish (Fastify's
+  // preClose / close / onClose), close the pool, then stop the embedded PostgreSQL.
   stop(): Promise<void>;
+  // The process exits now (a second Ctrl-C): ask the embedded PostgreSQL to stop, do not wait.
+  abandon(): void;
 };
+
+// Where the process reports what happens to its database (a pino logger fits).
+export type ServerLog = EmbeddedLog & { error(message: string): void };
+
+const printingLog = (print: (line: string) => void): ServerLog => ({
+  debug: () => undefined,
+  info: print,
+  warn: print,
+  error: print,
+});
 
 // Starts everything a Flotilla process needs: the database (embedded unless DATABASE_URL is
 // set), migrations, the first administrator, and the HTTP server.
 export const startServer = async (
   config: Config,
   print: (line: string) => void = (line) => console.log(line),
+  log: ServerLog = printingLog(print),
 ): Promise<RunningServer> => {
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
@@ -31,12 +56,20 @@ export const startServer = async (
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       port: config.embeddedPostgresPort,
+      log,
     });
     databaseUrl = embedded.url;
   }
   let db: Database | undefined;
   try {
     db = openDatabase(databaseUrl);
+    const stopReporting = db.onAvailabilityChange((available, cause) => {
+      if (available) log.info('The database answers again');
+      else {
+        const why = cause instanceof Error ? cause.message : String(cause);
+        log.warn(`${why}; requests answer 503 until it is back`);
+      }
+    });
     const { applied } = await migrate(db);
     if (applied.length > 0) print(`Applied migrations: ${applied.join(', ')}`);
     const ctx: AppContext = {
@@ -47,20 +80,37 @@ export const startServer = async (
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
     };
-    await ensureFirstAdmin(db, config, print);
+    const admin = await ensureFirstAdmin(db, config, print);
     if (config.demo) await seedDemo(db, config.dataDir, print);
     const app = buildServer(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
     const openDb = db;
+    const openEmbedded = embedded;
     return {
       app,
       ctx,
       url: address,
+      banner: {
+        url: consoleUrl(address),
+        adminEmail: admin.email,
+        generatedPassword: admin.kind === 'created' ? admin.generatedPassword : undefined,
+        database: openEmbedded
+          ? { kind: 'embedded', dir: path.join(config.dataDir, 'postgres') }
+          : { kind: 'external', location: databaseLocation(databaseUrl) },
+        dataDir: config.dataDir,
+      },
+      embeddedPostgresPid: () => openEmbedded?.pid(),
       async stop() {
         await app.close();
+        log.debug('Stopped the HTTP server: device links, log streams and requests are done');
+        // From here on the database going away is the plan, not news.
+        stopReporting();
         await openDb.close();
-        await embedded?.stop();
+        log.debug('Closed the database pool');
+        await openEmbedded?.stop();
+        if (openEmbedded) log.debug('Stopped the embedded PostgreSQL');
       },
+      abandon: () => openEmbedded?.abandon(),
     };
   } catch (error) {
     await db?.close().catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Database } from '../../infra/db/database.js';
+import { logFailure } from '../../infra/logging/log-failure.js';
 import { type BusMessage, parseBusMessage } from './bus-messages.js';
 
 // NOTIFY payloads must stay below 8000 bytes; leave room for the channel name and framing.
@@ -33,7 +34,7 @@ export const createNodeBus = (
     if (stopped) return;
     retry = setTimeout(() => {
       listen().catch((error: unknown) => {
-        log.warn({ err: error }, 'cloudlink: LISTEN reconnect failed; retrying');
+        logFailure(log, error, 'cloudlink: LISTEN reconnect failed; retrying');
         scheduleRetry();
       });
     }, 1_000);
@@ -46,7 +47,7 @@ export const createNodeBus = (
       client = undefined;
       connection.release(error ?? true);
       if (stopped) return;
-      log.warn({ err: error }, 'cloudlink: LISTEN connection lost; reconnecting');
+      if (error) logFailure(log, error, 'cloudlink: LISTEN connection lost; reconnecting');
       scheduleRetry();
     };
     client = connection;

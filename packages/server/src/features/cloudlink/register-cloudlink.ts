@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
+import { logFailure } from '../../infra/logging/log-failure.js';
 import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
 import { createActionRouter, type SendAction } from './action-router.js';
 import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-options.js';
@@ -67,7 +68,7 @@ export const registerCloudlink = (
   const track = (work: Promise<unknown>, what: string): void => {
     const settled: Promise<void> = work.then(
       () => undefined,
-      (error: unknown) => app.log.error({ err: error }, `cloudlink: ${what} failed`),
+      (error: unknown) => logFailure(app.log, error, `cloudlink: ${what} failed`),
     );
     inFlight.add(settled);
     void settled.finally(() => inFlight.delete(settled));
@@ -140,7 +141,11 @@ export const registerCloudlink = (
         await recordDeviceContact(ctx.db, deviceId, now);
         return session.uuid;
       } catch (error) {
-        app.log.error({ err: error, deviceId }, 'cloudlink: could not record the connection');
+        logFailure(
+          app.log,
+          error,
+          `cloudlink: could not record the connection of device ${deviceId}`,
+        );
         link.close(closeCodes.serverError, 'Server error');
         return undefined;
       }

