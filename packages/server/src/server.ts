@@ -28,7 +28,11 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
 
-  const app = createApp({ resolveActor: createActorResolver(ctx), logLevel: ctx.config.logLevel });
+  const app = createApp({
+    resolveActor: createActorResolver(ctx),
+    logLevel: ctx.config.logLevel,
+    corsOrigins: ctx.config.corsOrigins,
+  });
   registerHealth(app);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
@@ -42,6 +46,9 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
-  registerConsole(app);
+  registerConsole(app, {
+    dir: ctx.config.consoleDir,
+    serveSourceMaps: ctx.config.serveSourceMaps,
+  });
   return app;
 };
