@@ -44,6 +44,27 @@ describe('planCarryOver', () => {
     expect(byAge.carry).toEqual(['assets/a.js', 'assets/b.js', 'assets/c.js']);
   });
 
+  it('keeps three earlier builds for two weeks by default', () => {
+    const plan = planCarryOver({
+      presentFiles: ['assets/a.js', 'assets/b.js', 'assets/c.js', 'assets/d.js'],
+      generations: [
+        { retiredAt: daysAgo(1), files: ['assets/b.js'] },
+        { retiredAt: daysAgo(13), files: ['assets/c.js'] },
+        { retiredAt: daysAgo(13.5), files: ['assets/d.js'] },
+      ],
+      newFiles: new Set(['assets/new.js']),
+      now,
+    });
+    expect(plan.carry).toEqual(['assets/a.js', 'assets/b.js', 'assets/c.js']);
+    const aged = planCarryOver({
+      presentFiles: ['assets/b.js'],
+      generations: [{ retiredAt: daysAgo(15), files: ['assets/b.js'] }],
+      newFiles: new Set(['assets/new.js']),
+      now,
+    });
+    expect(aged.carry).toEqual([]);
+  });
+
   it('forgets files that are gone from disk or belong to the new build again', () => {
     const plan = planCarryOver({
       presentFiles: ['assets/same.js', 'assets/back.js'],
