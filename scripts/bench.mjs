@@ -6,6 +6,8 @@ import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
 try {
+  // The console's cold-load line measures the built console: build the current one (seconds).
+  run('npm run build -w packages/web');
   run(
     'npx tsx --expose-gc --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts',
   );

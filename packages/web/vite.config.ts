@@ -1,6 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { buildInfoPlugin } from './scripts/build-info-plugin.js';
+import { precompressPlugin } from './scripts/precompress-plugin.js';
+import { previousAssetsPlugin } from './scripts/previous-assets-plugin.js';
 
 // The console is served by the Flotilla server from packages/web/dist (same origin as the API).
 // `npm run dev -w packages/web` serves it with hot reload and proxies API calls to FLOTILLA_API.
@@ -27,10 +29,12 @@ const apiPaths = [
 const buildTime = new Date().toISOString();
 
 export default defineConfig({
-  plugins: [react(), buildInfoPlugin(buildTime)],
+  plugins: [react(), buildInfoPlugin(buildTime), precompressPlugin(), previousAssetsPlugin()],
   define: { __FLOTILLA_BUILD_TIME__: JSON.stringify(buildTime) },
   resolve: { conditions: ['source'] },
-  build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 600 },
+  // 'hidden' source maps: written beside the bundle, but no sourceMappingURL comment; the server
+  // serves them (and points at them with a SourceMap header) only with FLOTILLA_SERVE_SOURCE_MAPS.
+  build: { outDir: 'dist', sourcemap: 'hidden', manifest: true, chunkSizeWarningLimit: 600 },
   server: {
     port: 5173,
     proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: api, changeOrigin: true }])),

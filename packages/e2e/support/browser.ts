@@ -1,5 +1,5 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { inject, onTestFinished } from 'vitest';
 
 // Debian's Chromium, headless, with nothing reaching out to the network.
 export const launchBrowser = (): Promise<Browser> =>
@@ -18,17 +18,60 @@ export const launchBrowser = (): Promise<Browser> =>
 
 export const baseUrl = (): string => inject('baseUrl').replace('127.0.0.1', 'localhost');
 
+const cspViolationsOf = new WeakMap<BrowserContext, string[]>();
+
+// The Content-Security-Policy violations the pages of this page's context reported so far.
+export const cspViolations = (page: Page): readonly string[] =>
+  cspViolationsOf.get(page.context()) ?? [];
+
+// Every page of the context reports CSP violations to the console: the browser's own
+// "Refused to ..." messages, and, from an init script, each `securitypolicyviolation` event.
+const watchCsp = async (context: BrowserContext): Promise<string[]> => {
+  const violations: string[] = [];
+  cspViolationsOf.set(context, violations);
+  context.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|^CSP violation/.test(text)) violations.push(text);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        console.warn(
+          `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} ` +
+            `(${event.sourceFile}:${event.lineNumber})`,
+        );
+      },
+      true,
+    );
+  });
+  return violations;
+};
+
+export type PageOptions = {
+  // For the test that provokes a violation on purpose; every other test fails on one.
+  expectCspViolations?: boolean;
+  // The cookie banner is answered unless 'unanswered'.
+  cookieBanner?: 'answered' | 'unanswered';
+};
+
 // A fresh browser context per scenario (its own storage and cookies), cookie banner answered
 // unless `cookieBanner: 'unanswered'`.
-export const newPage = async (
-  browser: Browser,
-  { cookieBanner = 'answered' }: { cookieBanner?: 'answered' | 'unanswered' } = {},
-): Promise<Page> => {
+// The test fails if any of its pages violated the Content-Security-Policy (issue 7 section 4).
+export const newPage = async (browser: Browser, options: PageOptions = {}): Promise<Page> => {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: 1366, height: 860 },
   });
-  if (cookieBanner === 'answered') {
+  const violations = await watchCsp(context);
+  if (!options.expectCspViolations) {
+    onTestFinished(() => {
+      if (violations.length > 0) {
+        throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+      }
+    });
+  }
+  if (options.cookieBanner !== 'unanswered') {
     await context.addInitScript(() => {
       window.localStorage.setItem(
         'flotilla.cookies',

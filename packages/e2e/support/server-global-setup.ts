@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultConsoleDir } from '@flotilla/server/features/console/register-console';
@@ -13,6 +13,8 @@ declare module 'vitest' {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    // The served copy of the built console, which a test may change (a "new build").
+    consoleDir: string;
   }
 }
 
@@ -28,7 +30,11 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     );
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-e2e-'));
+  // A copy, so a test can simulate an upgrade without touching packages/web/dist.
+  const consoleDir = path.join(dataDir, 'console');
+  await cp(defaultConsoleDir, consoleDir, { recursive: true });
   const config = loadConfig({
+    FLOTILLA_CONSOLE_DIR: consoleDir,
     PORT: '0',
     HOST: '127.0.0.1',
     FLOTILLA_DATA_DIR: dataDir,
@@ -43,6 +49,7 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
   project.provide('baseUrl', server.url);
   project.provide('adminEmail', adminEmail);
   project.provide('adminPassword', adminPassword);
+  project.provide('consoleDir', consoleDir);
   return async () => {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -11,7 +11,8 @@
 // of the scenarios to run, in both tables, e.g. "floor,cloudlink"), BENCH_EXPLAIN=1 (print
 // EXPLAIN ANALYZE of the engine's statements for every scenario), BENCH_PROTOCOL_DEVICES (10000
 // simulated devices with keys; 0 skips the protocol table), BENCH_LOG_STREAMS (96 concurrent log
-// uploads, each offering 450 lines/s), BENCH_CLOUDLINK_CONNECTIONS (2000).
+// uploads, each offering 450 lines/s), BENCH_CLOUDLINK_CONNECTIONS (2000),
+// BENCH_COLD_LOAD_ROUNDS (10 rounds of the console's cold load, console-cold-load.ts).
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -29,6 +30,7 @@ import { migrate } from '../src/infra/db/migrate.js';
 import { createHookRegistry } from '../src/infra/odata/hooks.js';
 import { v7Model } from '../src/model/v7-model.js';
 import { buildServer } from '../src/server.js';
+import { runConsoleColdLoad } from './console-cold-load.js';
 import { createStatementRecorder, explainStatements, poolQueryable } from './explain.js';
 import { type LoadOptions, runLoad } from './measure.js';
 import { runProtocolScenarios } from './protocol.js';
@@ -250,6 +252,18 @@ const main = async (): Promise<number> => {
       `  ${scenario.name}: engine ${engine.requestsPerSecond.toFixed(1)} req/s p50 ${engine.p50Ms.toFixed(2)} ms, ` +
         `SQL ${sql.requestsPerSecond.toFixed(1)} req/s p50 ${sql.p50Ms.toFixed(2)} ms`,
     );
+  }
+
+  // The console's cold load (issue 8 section 3), before the device protocol's writes.
+  if (selected('console-cold-load')) {
+    console.log('');
+    await runConsoleColdLoad({
+      baseUrl,
+      token: env.tokens.member,
+      fleetCount: seed.memberFleetIds.length,
+      rounds: numberFromEnv('BENCH_COLD_LOAD_ROUNDS', 10),
+      log: console.log,
+    });
   }
 
   // The device protocol last: its writes (reports, logs, sessions) must not slow the above.

@@ -41,6 +41,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     resolveActor: createActorResolver(ctx),
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
+    corsOrigins: ctx.config.corsOrigins,
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
@@ -58,6 +59,9 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
-  registerConsole(app);
+  registerConsole(app, {
+    dir: ctx.config.consoleDir,
+    serveSourceMaps: ctx.config.serveSourceMaps,
+  });
   return app;
 };

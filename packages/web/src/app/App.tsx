@@ -2,7 +2,12 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { errorText } from '@flotilla/sdk/errors';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  MutationCache,
+  QueryClient,
+  QueryClientProvider,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { type ToastKind, ToastProvider, useToasts } from '../ui/toasts.js';
@@ -49,17 +54,26 @@ const DataProviders = ({ client, children }: { client: FlotillaClient; children:
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 };
 
+// The router starts matching (and loading the route's code and data) as soon as it exists, so
+// it is created here, before the boot finishes; its loaders fill the same query cache.
+const ConsoleRouter = ({ client }: { client: FlotillaClient }) => {
+  const queryClient = useQueryClient();
+  const [router] = useState(() => createConsoleRouter({ client, queryClient }));
+  return (
+    <BootGate>
+      <RouterProvider router={router} />
+    </BootGate>
+  );
+};
+
 export const App = ({ client }: { client: FlotillaClient }) => {
-  const [router] = useState(createConsoleRouter);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <ClientProvider client={client}>
         <ToastProvider>
           <DataProviders client={client}>
-            <BootGate>
-              <RouterProvider router={router} />
-            </BootGate>
+            <ConsoleRouter client={client} />
           </DataProviders>
         </ToastProvider>
       </ClientProvider>

@@ -37,10 +37,13 @@ export const BootGate = ({ children }: { children: ReactNode }) => {
     queryFn: () =>
       withTimeout(
         (async () => {
-          const config = await client.config();
+          // Both requests at once: the boot is on the path of every first screen.
+          const [config] = await Promise.all([
+            client.config(),
+            // An expired or refused session is not a boot failure: the guards ask to log in.
+            client.auth.getToken() ? client.auth.whoami().catch(() => undefined) : undefined,
+          ]);
           setDeploymentTag(typeof config.deployment === 'string' ? config.deployment : null);
-          // An expired or refused session is not a boot failure: the guards ask to log in.
-          if (client.auth.getToken()) await client.auth.whoami().catch(() => undefined);
           return true;
         })(),
         bootTimeoutMs,

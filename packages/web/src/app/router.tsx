@@ -1,17 +1,32 @@
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { createBrowserRouter, createPath, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 import { RequireGuest, RequireSession } from '../features/session/guards.js';
+import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
+import { applicationListLoader, type RouteData, signedInLoader } from './route-prefetch.js';
+
+type LazyPage = <Name extends string>(
+  load: () => Promise<Record<Name, React.ComponentType>>,
+  name: Name,
+) => () => Promise<{ Component: React.ComponentType }>;
 
 // Screens are code-split per route: the initial bundle holds only the shell and the guards.
-const lazyPage =
-  <Name extends string>(load: () => Promise<Record<Name, React.ComponentType>>, name: Name) =>
+// `recover` is what a failed chunk load does (chunk-recovery.ts).
+const lazyPages =
+  (recover: () => boolean): LazyPage =>
+  (load, name) =>
   async () => {
-    const module = await load();
+    const module = await loadRouteChunk(load, recover);
     return { Component: module[name] };
   };
 
-export const routes: RouteObject[] = [
+// `data` lets loaders start a screen's queries in parallel with its code (route-prefetch.ts).
+export const consoleRoutes = (
+  data?: RouteData,
+  recover: () => boolean = () => false,
+): RouteObject[] => routeTable(data, lazyPages(recover));
+
+const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObject[] => [
   {
     errorElement: <RouteErrorScreen />,
     children: [
@@ -39,6 +54,7 @@ export const routes: RouteObject[] = [
             <Outlet />
           </RequireSession>
         ),
+        loader: signedInLoader(data),
         children: [
           {
             lazy: lazyPage(() => import('../features/shell/AppLayout.js'), 'AppLayout'),
@@ -46,6 +62,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <Navigate to="/fleets" replace /> },
               {
                 path: '/fleets',
+                loader: applicationListLoader(data, 'fleet'),
                 lazy: lazyPage(
                   () => import('../features/fleets/ApplicationsPage.js'),
                   'FleetsPage',
@@ -53,10 +70,12 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/apps',
+                loader: applicationListLoader(data, 'app'),
                 lazy: lazyPage(() => import('../features/fleets/ApplicationsPage.js'), 'AppsPage'),
               },
               {
                 path: '/blocks',
+                loader: applicationListLoader(data, 'block'),
                 lazy: lazyPage(
                   () => import('../features/fleets/ApplicationsPage.js'),
                   'BlocksPage',
@@ -65,6 +84,7 @@ export const routes: RouteObject[] = [
               // One application (seed 001 section 2); the layout rewrites a wrong class prefix.
               {
                 path: '/orgs/:organizationId/fleets',
+                loader: applicationListLoader(data, 'fleet'),
                 lazy: lazyPage(
                   () => import('../features/fleets/ApplicationsPage.js'),
                   'FleetsPage',
@@ -72,10 +92,12 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/orgs/:organizationId/apps',
+                loader: applicationListLoader(data, 'app'),
                 lazy: lazyPage(() => import('../features/fleets/ApplicationsPage.js'), 'AppsPage'),
               },
               {
                 path: '/orgs/:organizationId/blocks',
+                loader: applicationListLoader(data, 'block'),
                 lazy: lazyPage(
                   () => import('../features/fleets/ApplicationsPage.js'),
                   'BlocksPage',
@@ -140,4 +162,14 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createConsoleRouter = () => createBrowserRouter(routes);
+// A chunk that fails to load (gone after an upgrade) reloads the tab once, at the page the user
+// was going to (the pending navigation's location, else the current one).
+export const createConsoleRouter = (data?: RouteData) => {
+  const router = createBrowserRouter(
+    consoleRoutes(
+      data,
+      reloadTabTo(() => createPath(router.state.navigation.location ?? router.state.location)),
+    ),
+  );
+  return router;
+};

@@ -1,41 +1,67 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { consoleContentSecurityPolicyHeader } from '../../infra/http/security-headers.js';
 
 // The built console (packages/web/dist), the same relative path from src/ and dist/.
 export const defaultConsoleDir = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
 
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json',
-  '.woff2': 'font/woff2',
+export type ConsoleOptions = {
+  // Directory of the built console (default: defaultConsoleDir).
+  dir?: string;
+  // Serve the .js.map files the build leaves beside the bundle (FLOTILLA_SERVE_SOURCE_MAPS).
+  serveSourceMaps?: boolean;
 };
 
-const fileIn = (root: string, urlPath: string): string | undefined => {
+// Hashed bundle files: their name changes with their content, so browsers keep them for a year.
+const immutable = 'public, max-age=31536000, immutable';
+// Everything else (index.html, buildtime.txt, favicon) is revalidated on every use (ETag and
+// Last-Modified make that a 304), so a new deployment is picked up at once.
+const revalidate = 'no-cache';
+
+// The file a URL path names inside the console directory, as a path relative to it; undefined
+// when there is none or it must not be served (dot-directories such as .vite, source maps
+// unless enabled, anything outside the directory).
+const servableFile = (
+  root: string,
+  urlPath: string,
+  serveSourceMaps: boolean,
+): string | undefined => {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
     return undefined;
   }
-  const candidate = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
-  if (!candidate.startsWith(root) || !existsSync(candidate)) return undefined;
-  return statSync(candidate).isFile() ? candidate : undefined;
+  const normalized = path.posix.normalize(`/${decoded}`);
+  if (normalized.split('/').some((segment) => segment.startsWith('.'))) return undefined;
+  if (!serveSourceMaps && normalized.endsWith('.map')) return undefined;
+  const candidate = path.resolve(root, `.${normalized}`);
+  if (!candidate.startsWith(`${root}${path.sep}`) || !existsSync(candidate)) return undefined;
+  return statSync(candidate).isFile() ? path.relative(root, candidate) : undefined;
 };
 
 // Serves the console on the API's origin: files from the build, and index.html for every other
-// GET so deep links (/fleets/12/settings) load the app, which routes them itself.
-export const registerConsole = (app: FastifyInstance, consoleDir = defaultConsoleDir): void => {
-  const root = path.resolve(consoleDir);
+// page navigation so deep links (/fleets/12/settings) load the app, which routes them itself.
+// The build writes .br and .gz beside each text file; @fastify/static picks the best one the
+// browser accepts (brotli first) and sets Content-Encoding, Vary, ETag and Last-Modified.
+// Files are streams, which the dynamic compression leaves alone; the console's CSP replaces the
+// API's stricter one.
+export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = {}): void => {
+  const root = path.resolve(options.dir ?? defaultConsoleDir);
+  const serveSourceMaps = options.serveSourceMaps ?? false;
   const index = path.join(root, 'index.html');
+  void app.register(fastifyStatic, {
+    root,
+    serve: false,
+    preCompressed: true,
+    cacheControl: false,
+    index: false,
+    // The route answers its own message when the console is not built.
+    suppressWarning: true,
+  });
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     if (!existsSync(index)) {
       return reply
@@ -46,21 +72,21 @@ export const registerConsole = (app: FastifyInstance, consoleDir = defaultConsol
         );
     }
     const urlPath = (request.raw.url ?? '/').split('?')[0] ?? '/';
-    const found = urlPath === '/' ? index : fileIn(root, urlPath);
-    // Only page navigations fall back to the app; an API client asking an unknown path gets 404.
-    if (!found && !(request.headers.accept ?? '').includes('text/html')) {
+    const found = urlPath === '/' ? 'index.html' : servableFile(root, urlPath, serveSourceMaps);
+    const isAsset = urlPath.startsWith('/assets/');
+    // Only page navigations fall back to the app. A missing bundle file is a plain 404 (never
+    // index.html), so a stale tab notices its chunk is gone; an API client gets 404 too.
+    if (!found && (isAsset || !(request.headers.accept ?? '').includes('text/html'))) {
       return reply.status(404).type('text/plain; charset=utf-8').send(`Not found: GET ${urlPath}`);
     }
-    const file = found ?? index;
-    const extension = path.extname(file);
-    // Hashed bundle files never change; index.html and buildtime.txt must always be fresh.
-    const immutable = urlPath.startsWith('/assets/');
-    void reply.header(
-      'Cache-Control',
-      immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    );
-    return reply
-      .type(contentTypes[extension] ?? 'application/octet-stream')
-      .send(createReadStream(file));
+    const file = found ?? 'index.html';
+    void reply.header('Content-Security-Policy', consoleContentSecurityPolicyHeader);
+    void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
+    if (serveSourceMaps && file.endsWith('.js') && existsSync(path.join(root, `${file}.map`))) {
+      // The build leaves no sourceMappingURL comment in the bundle ('hidden' maps): this header
+      // tells the browser's developer tools where the map is, only when maps are served.
+      void reply.header('SourceMap', `/${file.split(path.sep).join('/')}.map`);
+    }
+    return reply.sendFile(file, root);
   });
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
+import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
@@ -57,6 +58,9 @@ const schema = z.object({
   FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
   FLOTILLA_LINK_FORUMS: linkUrl,
   FLOTILLA_LINK_HELP: linkUrl,
+  FLOTILLA_CORS_ORIGINS: z.string().default('*'),
+  FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
+  FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
 });
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
@@ -82,6 +86,12 @@ export const defaultHelpLinks: HelpLinks = {
 };
 
 export type Config = {
+  // Browser origins allowed to call the API from another origin (CORS); see cors.ts.
+  corsOrigins: CorsOrigins;
+  // Serve the console's .js.map files (off: they stay on disk only).
+  serveSourceMaps: boolean;
+  // The built console to serve; undefined = packages/web/dist of this checkout.
+  consoleDir: string | undefined;
   port: number;
   host: string;
   databaseUrl: string | undefined;
@@ -131,7 +141,17 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       'Invalid configuration: set both FLOTILLA_RECAPTCHA_SITE_KEY and FLOTILLA_RECAPTCHA_SECRET, or neither',
     );
   }
+  const corsOrigins = parseCorsOrigins(values.FLOTILLA_CORS_ORIGINS);
+  if (typeof corsOrigins === 'string') {
+    throw new Error(`Invalid configuration: FLOTILLA_CORS_ORIGINS: ${corsOrigins}`);
+  }
   return {
+    corsOrigins,
+    serveSourceMaps: values.FLOTILLA_SERVE_SOURCE_MAPS === 'on',
+    consoleDir:
+      values.FLOTILLA_CONSOLE_DIR === undefined
+        ? undefined
+        : path.resolve(values.FLOTILLA_CONSOLE_DIR),
     port: values.PORT,
     host: values.HOST,
     databaseUrl: values.DATABASE_URL,

@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import { ApiError } from '../errors/api-error.js';
@@ -19,6 +18,11 @@ import {
   nulInUrlMessage,
   urlHasNul,
 } from './nul-guard.js';
+import type { CorsOrigins } from '../config/cors-origins.js';
+import { registerCompression } from './compression.js';
+import { registerCors } from './cors.js';
+import { redactingLoggerOptions } from './log-redaction.js';
+import { registerSecurityHeaders } from './security-headers.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
@@ -46,6 +50,10 @@ export type AppOptions = {
   bodyLimitBytes?: number;
   // Proxies trusted for X-Forwarded-For (FLOTILLA_TRUST_PROXY); none by default.
   trustProxy?: TrustProxy;
+  // Browser origins allowed to call from elsewhere (default: any, without credentials).
+  corsOrigins?: CorsOrigins;
+  // Where log lines go (default stdout); tests capture them.
+  logStream?: { write(line: string): void };
 };
 
 export const maxUrlLength = 16_384;
@@ -64,11 +72,16 @@ const bearerToken = (authorization: string | undefined, query: unknown): string 
 const statusOfFastifyError = (error: FastifyError): number =>
   error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
 
-// Builds the HTTP server: CORS, actor resolution, the per-route access check, and the single
-// mapping from errors to responses (text bodies, as balena's API answers).
+// Builds the HTTP server: transport (headers, CORS, compression), actor resolution, the
+// per-route access check, and the single mapping from errors to responses (text bodies, as
+// balena's API answers).
 export const createApp = (options: AppOptions): FastifyInstance => {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? 'info', options.logFormat ?? 'json'),
+    logger: {
+      ...loggerOptions(options.logLevel ?? 'info', options.logFormat ?? 'json'),
+      ...redactingLoggerOptions,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // Request lines at debug only (request-log.ts).
     logController: new QuietRequestLog(),
     bodyLimit: options.bodyLimitBytes ?? defaultBodyLimit,
@@ -89,21 +102,10 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     },
   });
 
-  void app.register(cors, {
-    origin: true,
-    credentials: true,
-    allowedHeaders: [
-      'Content-Type',
-      'Authorization',
-      'Application-Record-Count',
-      'MaxDataServiceVersion',
-      'X-Requested-With',
-      'X-Balena-Client',
-      'If-None-Match',
-    ],
-    exposedHeaders: ['Retry-After', 'ETag', 'Location'],
-    maxAge: 86_400,
-  });
+  // Transport: security headers, CORS, response compression (each in its own file).
+  registerSecurityHeaders(app);
+  registerCors(app, options.corsOrigins ?? { kind: 'any' });
+  registerCompression(app);
 
   // An empty JSON body (DELETE from some clients) is no body; malformed JSON is a clear 400.
   app.removeContentTypeParser('application/json');

@@ -1,8 +1,10 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { redactUrl } from '../http/log-redaction.js';
 
 // Fastify's per-request log lines, quieter: devices poll all the time, so request lines at info
 // would bury everything else (25 simulated devices made ~300 lines a minute). One line per
-// answered request at debug; the query string is left out, as it may hold an apikey. Clients
+// answered request at debug; the query string is left out (it may hold an apikey) and secret
+// path segments (invitation tokens...) are redacted. Clients
 // going away mid-stream (log streams, closed tabs) are normal: debug too.
 export class QuietRequestLog extends LogController {
   override incomingRequest(): void {
@@ -16,7 +18,7 @@ export class QuietRequestLog extends LogController {
   ): void {
     const line = {
       method: request.method,
-      url: request.url.split('?')[0],
+      url: redactUrl(request.url.split('?')[0] ?? ''),
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
@@ -26,7 +28,10 @@ export class QuietRequestLog extends LogController {
 
   override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
     if ('code' in error && error.code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      reply.log.debug({ url: request.url.split('?')[0] }, 'client left a streamed response');
+      reply.log.debug(
+        { url: redactUrl(request.url.split('?')[0] ?? '') },
+        'client left a streamed response',
+      );
     } else {
       super.streamError(error, request, reply);
     }

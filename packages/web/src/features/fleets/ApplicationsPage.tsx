@@ -17,7 +17,11 @@ import { useClient } from '../../app/client.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { ApplicationCard } from './ApplicationCard.js';
-import { fetchApplications, fetchStatusCounts } from './application-queries.js';
+import {
+  applicationListQuery,
+  applicationStatusCountsQuery,
+  organizationIdParam,
+} from './application-queries.js';
 import { BatchActions } from './batch/BatchActions.js';
 import { useSelection } from './batch/useSelection.js';
 import { classLabels } from './class-names.js';
@@ -33,10 +37,7 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
   const labels = classLabels[className];
   usePageTitle(labels.many);
   const client = useClient();
-  // /orgs/:organizationId/fleets (and apps, blocks) list one organization's applications.
-  const { organizationId: organizationParam } = useParams();
-  const organizationId =
-    organizationParam && /^\d+$/.test(organizationParam) ? Number(organizationParam) : undefined;
+  const organizationId = organizationIdParam(useParams().organizationId);
   const organization = useQuery({
     queryKey: ['organization', organizationId],
     enabled: organizationId !== undefined,
@@ -54,8 +55,7 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
   );
   const [creating, setCreating] = useState(false);
   const applications = useQuery({
-    queryKey: ['applications', className, organizationId],
-    queryFn: () => fetchApplications(client, className, organizationId),
+    ...applicationListQuery(client, className, organizationId),
     ...fleetListPolling(),
   });
   const listIds = useMemo(
@@ -64,8 +64,7 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
   );
   const selection = useSelection(listIds);
   const counts = useQuery({
-    queryKey: ['applications', className, organizationId, 'status-counts'],
-    queryFn: () => fetchStatusCounts(client, className, organizationId),
+    ...applicationStatusCountsQuery(client, className, organizationId),
     ...fleetListPolling(),
   });
   const create = (

@@ -1,5 +1,7 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+import { queryOptions } from '@tanstack/react-query';
+import { fleetListPolling } from '../../ui/polling.js';
 
 // The seven overall device statuses, in the order the cards show them (seed 001 section 3).
 export const deviceStatuses = [
@@ -102,3 +104,31 @@ export const fetchStatusCounts = async (
   }
   return counts;
 };
+
+// /orgs/:organizationId/fleets (and apps, blocks) list one organization's applications.
+export const organizationIdParam = (value: string | undefined): number | undefined =>
+  value && /^\d+$/.test(value) ? Number(value) : undefined;
+
+// The list screen's two queries, shared by the screen and the route's loader (router.tsx), which
+// starts them while the screen's code is still loading.
+export const applicationListQuery = (
+  client: FlotillaClient,
+  className: ApplicationClass,
+  organizationId: number | undefined,
+) =>
+  queryOptions({
+    queryKey: ['applications', className, organizationId],
+    queryFn: () => fetchApplications(client, className, organizationId),
+    staleTime: fleetListPolling().staleTime,
+  });
+
+export const applicationStatusCountsQuery = (
+  client: FlotillaClient,
+  className: ApplicationClass,
+  organizationId: number | undefined,
+) =>
+  queryOptions({
+    queryKey: ['applications', className, organizationId, 'status-counts'],
+    queryFn: () => fetchStatusCounts(client, className, organizationId),
+    staleTime: fleetListPolling().staleTime,
+  });

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useQuery } from '@tanstack/react-query';
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useClient } from '../../app/client.js';
@@ -31,21 +32,24 @@ export type EmailVerification = { must_be_verified: boolean; is_verified: boolea
 export const emailVerificationKey = (userId: number) =>
   ['user-profile', userId, 'email-verification'] as const;
 
-const useEmailVerification = (userId: number | null) => {
-  const client = useClient();
-  return useQuery({
-    queryKey: emailVerificationKey(userId ?? 0),
+// Shared with the router, which starts this read together with the first screen's code.
+export const emailVerificationQuery = (client: FlotillaClient, userId: number) =>
+  queryOptions({
+    queryKey: emailVerificationKey(userId),
     queryFn: async (): Promise<EmailVerification | null> => {
       const row: unknown = await client.pine.get({
         resource: 'user_profile',
-        id: userId ?? 0,
+        id: userId,
         options: { $select: ['must_be_verified', 'is_verified'] },
       });
       return (row as EmailVerification | undefined) ?? null;
     },
-    enabled: userId !== null,
     staleTime: Infinity,
   });
+
+const useEmailVerification = (userId: number | null) => {
+  const client = useClient();
+  return useQuery({ ...emailVerificationQuery(client, userId ?? 0), enabled: userId !== null });
 };
 
 export const mustVerifyEmail = (verification: EmailVerification | null | undefined): boolean =>
