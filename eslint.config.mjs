@@ -2,19 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-// Dependency direction: shared ← sdk ← web (and agent); shared ← server.
-const forbid = (...packages) => ({
-  'no-restricted-imports': [
-    'error',
-    {
-      patterns: packages.map((name) => ({
-        group: [`@flotilla/${name}`, `@flotilla/${name}/*`],
-        message: 'Breaks the dependency direction (docs/ARCHITECTURE.md).',
-      })),
-    },
-  ],
-});
+import { flotillaPlugin } from './scripts/eslint/import-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench-results/**'] },
@@ -35,14 +23,18 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['packages/shared/**/*.ts'], rules: forbid('sdk', 'server', 'web', 'agent') },
-  { files: ['packages/sdk/**/*.ts'], rules: forbid('server', 'web', 'agent') },
-  { files: ['packages/server/**/*.ts'], rules: forbid('sdk', 'web', 'agent') },
+  {
+    // Dependency direction between packages, no relative import out of a package, and the
+    // layers inside one (scripts/eslint/import-boundaries.mjs; docs/ARCHITECTURE.md).
+    files: ['packages/**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { flotilla: flotillaPlugin },
+    rules: { 'flotilla/import-boundaries': 'error' },
+  },
   {
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules, ...forbid('server', 'agent') },
+    rules: reactHooks.configs.recommended.rules,
   },
   {
     // Tools' configuration files must default-export their config.

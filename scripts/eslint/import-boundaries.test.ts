@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Lints snippets with the project's own eslint.config.mjs, as if they lived at the given path,
+// so "ESLint enforces the direction" (docs/ARCHITECTURE.md) is a checked claim.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, overrideConfigFile: 'eslint.config.mjs' });
+});
+
+const boundaryErrors = async (filePath: string, code: string): Promise<string[]> => {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'flotilla/import-boundaries')
+    .map((message) => message.message);
+};
+
+const importing = (specifier: string) =>
+  `import { thing } from '${specifier}';\nexport const used = thing;`;
+
+describe('import boundaries', () => {
+  const forbidden: [from: string, specifier: string][] = [
+    ['packages/shared/src/a/a.ts', '@flotilla/sdk/pine'],
+    ['packages/shared/src/a/a.ts', '@flotilla/server/server'],
+    ['packages/sdk/src/a.ts', '@flotilla/server/server'],
+    ['packages/sdk/src/a.ts', '@flotilla/web/app/App'],
+    ['packages/sdk/src/a.ts', '@flotilla/agent/cli'],
+    ['packages/server/src/a.ts', '@flotilla/sdk/pine'],
+    ['packages/server/src/a.ts', '@flotilla/agent/cli'],
+    ['packages/server/contract/a.test.ts', '@flotilla/web/app/App'],
+    ['packages/agent/src/a.ts', '@flotilla/server/server'],
+    ['packages/agent/src/a.ts', '@flotilla/web/app/App'],
+    ['packages/web/src/a.ts', '@flotilla/server/server'],
+    ['packages/web/src/a.ts', '@flotilla/agent/cli'],
+  ];
+  it.each(forbidden)('refuses %s importing %s', async (from, specifier) => {
+    expect(await boundaryErrors(from, importing(specifier))).toEqual([
+      expect.stringContaining('may not be imported from'),
+    ]);
+  });
+
+  const allowed: [from: string, specifier: string][] = [
+    ['packages/sdk/src/a.ts', '@flotilla/shared/constants/limits'],
+    ['packages/server/src/a.ts', '@flotilla/shared/constants/limits'],
+    ['packages/agent/src/a.ts', '@flotilla/shared/constants/limits'],
+    ['packages/agent/src/a.ts', '@flotilla/sdk/pine'],
+    ['packages/web/src/a.ts', '@flotilla/sdk/pine'],
+    ['packages/e2e/tests/a.ts', '@flotilla/server/server'],
+    ['packages/e2e/tests/a.ts', '@flotilla/agent/cli'],
+    ['packages/web/src/features/a/a.ts', '../../ui/polling.js'],
+  ];
+  it.each(allowed)('lets %s import %s', async (from, specifier) => {
+    expect(await boundaryErrors(from, importing(specifier))).toEqual([]);
+  });
+
+  it('refuses relative imports that leave the package, in every import form', async () => {
+    const from = 'packages/web/src/features/devices/a.ts';
+    const leaving = '../../../../shared/src/permissions/permissions.js';
+    for (const code of [
+      importing(leaving),
+      `export { thing } from '${leaving}';`,
+      `export * from '${leaving}';`,
+      `export const load = () => import('${leaving}');`,
+      `export type T = import('${leaving}').Permission;`,
+    ]) {
+      expect(await boundaryErrors(from, code), code).toEqual([
+        expect.stringContaining('Relative import leaves packages/web'),
+      ]);
+    }
+    expect(
+      await boundaryErrors('packages/server/src/a.ts', importing('../../e2e/support/a.js')),
+    ).toHaveLength(1);
+  });
+
+  it('refuses ui importing features', async () => {
+    expect(
+      await boundaryErrors('packages/web/src/ui/a.ts', importing('../features/devices/x.js')),
+    ).toEqual([expect.stringContaining('packages/web/src/ui/ may not import')]);
+  });
+});
