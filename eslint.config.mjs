@@ -4,6 +4,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { flotillaPlugin } from './scripts/eslint/import-boundaries.mjs';
 
+const baseSyntaxRules = [
+  { selector: 'TSEnumDeclaration', message: 'Use a string union instead of an enum.' },
+  { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench-results/**'] },
   js.configs.recommended,
@@ -16,11 +21,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Use a string union instead of an enum.' },
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
-      ],
+      'no-restricted-syntax': ['error', ...baseSyntaxRules],
     },
   },
   {
@@ -34,7 +35,19 @@ export default tseslint.config(
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-syntax': [
+        'error',
+        ...baseSyntaxRules,
+        {
+          // The SDK types every answer from the query (resources/v7-model.ts).
+          selector:
+            'TSAsExpression:not([typeAnnotation.typeName.name="const"]) CallExpression[callee.object.property.name="pine"]',
+          message: 'The SDK types pine results from the query; do not cast them.',
+        },
+      ],
+    },
   },
   {
     // Tools' configuration files must default-export their config.

@@ -11,12 +11,15 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: root, overrideConfigFile: 'eslint.config.mjs' });
 });
 
-const boundaryErrors = async (filePath: string, code: string): Promise<string[]> => {
+const errorsOf = async (rule: string, filePath: string, code: string): Promise<string[]> => {
   const [result] = await eslint.lintText(`${code}\n`, { filePath });
   return (result?.messages ?? [])
-    .filter((message) => message.ruleId === 'flotilla/import-boundaries')
+    .filter((message) => message.ruleId === rule)
     .map((message) => message.message);
 };
+
+const boundaryErrors = (filePath: string, code: string): Promise<string[]> =>
+  errorsOf('flotilla/import-boundaries', filePath, code);
 
 const importing = (specifier: string) =>
   `import { thing } from '${specifier}';\nexport const used = thing;`;
@@ -79,5 +82,30 @@ describe('import boundaries', () => {
     expect(
       await boundaryErrors('packages/web/src/ui/a.ts', importing('../features/devices/x.js')),
     ).toEqual([expect.stringContaining('packages/web/src/ui/ may not import')]);
+  });
+});
+
+describe('pine results in the console', () => {
+  const file = 'packages/web/src/features/a/a.ts';
+  const query = "client.pine.get({ resource: 'device', options: { $select: ['id'] } })";
+
+  it('refuses casting them', async () => {
+    for (const code of [
+      `export const rows = (await ${query}) as { id: number }[];`,
+      `export const rows = ${query} as Promise<{ id: number }[]>;`,
+    ]) {
+      expect(await errorsOf('no-restricted-syntax', file, code), code).toEqual([
+        expect.stringContaining('do not cast them'),
+      ]);
+    }
+  });
+
+  it('accepts typed reads and `as const` options', async () => {
+    expect(
+      await errorsOf('no-restricted-syntax', file, `export const rows = await ${query};`),
+    ).toEqual([]);
+    expect(
+      await errorsOf('no-restricted-syntax', file, "export const select = ['id'] as const;"),
+    ).toEqual([]);
   });
 });
