@@ -9,6 +9,19 @@ const baseSyntaxRules = [
   { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
 ];
 
+// The console's SDK types every answer from the query (packages/sdk/src/resources/v7-model.ts).
+const noPineCasts = {
+  selector:
+    'TSAsExpression:not([typeAnnotation.typeName.name="const"]) CallExpression[callee.object.property.name="pine"]',
+  message: 'The SDK types pine results from the query; do not cast them.',
+};
+
+// Polling follows seed 000 section 9 in one place.
+const pollingOnlyInUi = {
+  selector: 'Property[key.name=/^refetchInterval/]',
+  message: 'Poll through ui/polling.ts (seed 000 section 9).',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench-results/**'] },
   js.configs.recommended,
@@ -37,17 +50,12 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-syntax': [
-        'error',
-        ...baseSyntaxRules,
-        {
-          // The SDK types every answer from the query (resources/v7-model.ts).
-          selector:
-            'TSAsExpression:not([typeAnnotation.typeName.name="const"]) CallExpression[callee.object.property.name="pine"]',
-          message: 'The SDK types pine results from the query; do not cast them.',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...baseSyntaxRules, noPineCasts, pollingOnlyInUi],
     },
+  },
+  {
+    files: ['packages/web/src/ui/polling.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...baseSyntaxRules, noPineCasts] },
   },
   {
     // Tools' configuration files must default-export their config.

@@ -3,7 +3,8 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // Lints snippets with the project's own eslint.config.mjs, as if they lived at the given path,
-// so "ESLint enforces the direction" (docs/ARCHITECTURE.md) is a checked claim.
+// so what docs/ARCHITECTURE.md says lint enforces (dependency direction, no pine casts, polling
+// in one place) is a checked claim.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let eslint: ESLint;
@@ -106,6 +107,19 @@ describe('pine results in the console', () => {
     ).toEqual([]);
     expect(
       await errorsOf('no-restricted-syntax', file, "export const select = ['id'] as const;"),
+    ).toEqual([]);
+  });
+});
+
+describe('polling in the console', () => {
+  const options = 'export const options = { refetchInterval: 1000 };';
+
+  it('goes through ui/polling.ts only', async () => {
+    expect(
+      await errorsOf('no-restricted-syntax', 'packages/web/src/features/a/a.ts', options),
+    ).toEqual([expect.stringContaining('ui/polling.ts')]);
+    expect(
+      await errorsOf('no-restricted-syntax', 'packages/web/src/ui/polling.ts', options),
     ).toEqual([]);
   });
 });
