@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +84,46 @@ describe('import boundaries', () => {
     expect(
       await boundaryErrors('packages/web/src/ui/a.ts', importing('../features/devices/x.js')),
     ).toEqual([expect.stringContaining('packages/web/src/ui/ may not import')]);
+  });
+});
+
+// The "may import" column of the Packages table in docs/ARCHITECTURE.md.
+const documentedImports = (): Map<string, string[] | 'anything'> => {
+  const doc = readFileSync(new URL('../../docs/ARCHITECTURE.md', import.meta.url), 'utf8');
+  const table = new Map<string, string[] | 'anything'>();
+  for (const match of doc.matchAll(/^\| `packages\/([a-z0-9]+)` \|.*\| ([^|]+) \|$/gm)) {
+    const [, name = '', imports = ''] = match;
+    table.set(
+      name,
+      imports.trim() === 'anything'
+        ? 'anything'
+        : [...imports.matchAll(/`([a-z0-9]+)`/g)].map((item) => item[1] ?? ''),
+    );
+  }
+  return table;
+};
+
+describe('docs/ARCHITECTURE.md', () => {
+  it('states the dependency direction the lint rule enforces', async () => {
+    const table = documentedImports();
+    const packages = [...table.keys()];
+    expect(packages.sort()).toEqual(['agent', 'e2e', 'sdk', 'server', 'shared', 'web']);
+    const disagreements: string[] = [];
+    for (const [from, allowed] of table) {
+      for (const to of packages.filter((name) => name !== from)) {
+        const documented = allowed === 'anything' || allowed.includes(to);
+        const errors = await boundaryErrors(
+          `packages/${from}/src/a.ts`,
+          importing(`@flotilla/${to}/x`),
+        );
+        if (documented !== (errors.length === 0)) {
+          disagreements.push(
+            `${from} → ${to}: documented ${documented}, lint ${errors.length === 0}`,
+          );
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
   });
 });
 
