@@ -2,19 +2,25 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { flotillaPlugin } from './scripts/eslint/import-boundaries.mjs';
 
-// Dependency direction: shared ← sdk ← web (and agent); shared ← server.
-const forbid = (...packages) => ({
-  'no-restricted-imports': [
-    'error',
-    {
-      patterns: packages.map((name) => ({
-        group: [`@flotilla/${name}`, `@flotilla/${name}/*`],
-        message: 'Breaks the dependency direction (docs/ARCHITECTURE.md).',
-      })),
-    },
-  ],
-});
+const baseSyntaxRules = [
+  { selector: 'TSEnumDeclaration', message: 'Use a string union instead of an enum.' },
+  { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+];
+
+// The console's SDK types every answer from the query (packages/sdk/src/resources/v7-model.ts).
+const noPineCasts = {
+  selector:
+    'TSAsExpression:not([typeAnnotation.typeName.name="const"]) CallExpression[callee.object.property.name="pine"]',
+  message: 'The SDK types pine results from the query; do not cast them.',
+};
+
+// Polling follows seed 000 section 9 in one place.
+const pollingOnlyInUi = {
+  selector: 'Property[key.name=/^refetchInterval/]',
+  message: 'Poll through ui/polling.ts (seed 000 section 9).',
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench-results/**'] },
@@ -28,21 +34,28 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Use a string union instead of an enum.' },
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
-      ],
+      'no-restricted-syntax': ['error', ...baseSyntaxRules],
     },
   },
-  { files: ['packages/shared/**/*.ts'], rules: forbid('sdk', 'server', 'web', 'agent') },
-  { files: ['packages/sdk/**/*.ts'], rules: forbid('server', 'web', 'agent') },
-  { files: ['packages/server/**/*.ts'], rules: forbid('sdk', 'web', 'agent') },
+  {
+    // Dependency direction between packages, no relative import out of a package, and the
+    // layers inside one (scripts/eslint/import-boundaries.mjs; docs/ARCHITECTURE.md).
+    files: ['packages/**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { flotilla: flotillaPlugin },
+    rules: { 'flotilla/import-boundaries': 'error' },
+  },
   {
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules, ...forbid('server', 'agent') },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-syntax': ['error', ...baseSyntaxRules, noPineCasts, pollingOnlyInUi],
+    },
+  },
+  {
+    files: ['packages/web/src/ui/polling.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...baseSyntaxRules, noPineCasts] },
   },
   {
     // Tools' configuration files must default-export their config.

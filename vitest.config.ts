@@ -12,7 +12,11 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.{ts,tsx}', 'packages/web/scripts/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.{ts,tsx}',
+            'packages/web/scripts/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
         },
       },

@@ -45,20 +45,20 @@ describe('the Flotilla SDK against the server', () => {
   });
 
   it('reads through pine and pages long lists at the paging limit', async () => {
-    const [organization] = (await client.pine.get({
+    const [organization] = await client.pine.get({
       resource: 'organization',
       options: { $select: ['id'] },
-    })) as { id: number }[];
-    const created = (await client.pine.post({
+    });
+    const created = await client.pine.post({
       resource: 'application',
       body: { app_name: 'sdk-fleet', organization: organization?.id, is_for__device_type: 1 },
-    })) as { id: number };
+    });
     const total = apiPagingLimit + 25;
     await server.db.query(
       `INSERT INTO "application_tag" ("application", "tag_key", "value") SELECT $1, 'k' || n, 'v' FROM generate_series(1, $2) n`,
       [created.id, total],
     );
-    const all = await client.pine.getAllPaged<{ id: number }>({
+    const all = await client.pine.getAllPaged({
       resource: 'application_tag',
       options: { $select: ['id'], $filter: { application: created.id } },
     });

@@ -14,18 +14,18 @@ export const registerUser = async (prefix: string): Promise<ApiUser> => {
 };
 
 export const createFleet = async (owner: ApiUser, name: string): Promise<number> => {
-  const [organization] = (await owner.client.pine.get({
+  const [organization] = await owner.client.pine.get({
     resource: 'organization',
     options: { $select: ['id'], $orderby: { id: 'asc' }, $top: 1 },
-  })) as { id: number }[];
-  const [deviceType] = (await owner.client.pine.get({
+  });
+  const [deviceType] = await owner.client.pine.get({
     resource: 'device_type',
     options: { $select: ['id'], $filter: { slug: 'raspberrypi4-64' } },
-  })) as { id: number }[];
-  const created = (await owner.client.pine.post({
+  });
+  const created = await owner.client.pine.post({
     resource: 'application',
     body: { app_name: name, organization: organization?.id, is_for__device_type: deviceType?.id },
-  })) as { id: number };
+  });
   return created.id;
 };
 
@@ -35,10 +35,10 @@ export const addFleetMember = async (
   member: ApiUser,
   role: string,
 ): Promise<void> => {
-  const [roleRow] = (await owner.client.pine.get({
+  const [roleRow] = await owner.client.pine.get({
     resource: 'application_membership_role',
     options: { $select: ['id'], $filter: { name: role } },
-  })) as { id: number }[];
+  });
   await owner.client.pine.post({
     resource: 'user_application_membership',
     body: {

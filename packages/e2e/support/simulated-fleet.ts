@@ -44,14 +44,14 @@ export const registeredDevices = async (
   count: number,
 ): Promise<SimulatedDevice[]> => {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const devices = (await owner.client.pine.get({
+    const devices: SimulatedDevice[] = await owner.client.pine.get({
       resource: 'device',
       options: {
         $select: ['id', 'uuid', 'device_name'],
         $filter: { belongs_to__application: fleetId },
         $orderby: { id: 'asc' },
       },
-    })) as SimulatedDevice[];
+    });
     if (devices.length >= count) return devices;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

@@ -21,10 +21,10 @@ describe('live devices', () => {
     browser = await launchBrowser();
     owner = await registerUser('fleetops');
     fleetId = await createFleet(owner, 'Live-Sensors');
-    const [fleet] = (await owner.client.pine.get({
+    const [fleet] = await owner.client.pine.get({
       resource: 'application',
       options: { $select: ['id', 'slug'], $filter: { id: fleetId } },
-    })) as { id: number; slug: string }[];
+    });
     if (!fleet) throw new Error('fleet missing');
     simulator = await simulateDevices(owner, fleet, 3);
     devices = await registeredDevices(owner, fleetId, 3);

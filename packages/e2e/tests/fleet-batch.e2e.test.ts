@@ -54,10 +54,10 @@ describe('batch actions on the fleet list', () => {
     await fleets.card('Batch-Keep').waitFor();
     expect(await fleets.selectedCount().textContent()).toBe('0 selected');
 
-    const remaining = (await owner.client.pine.get({
+    const remaining = await owner.client.pine.get({
       resource: 'application',
       options: { $select: ['id'], $filter: { id: { $in: [keptId, ...removedIds] } } },
-    })) as { id: number }[];
+    });
     expect(remaining.map((row) => row.id)).toEqual([keptId]);
     await page.context().close();
   });

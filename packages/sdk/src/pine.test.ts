@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { FlotillaApiError } from './errors.js';
 import { createTestClient } from './test-support/test-client.js';
 
@@ -23,6 +23,35 @@ describe('pine', () => {
     expect(call?.target).toBe(
       '/v7/application?$select=id,app_name,organization&$filter=app_name%20eq%20%27O%27%27Brien%27',
     );
+  });
+
+  it('types each answer by the query: $select, $expand, $count, by id', async () => {
+    const { client, server } = createTestClient('api-key');
+    server.on('GET', '/v7/device', { json: { d: [] } });
+    server.on('GET', /^\/v7\/application\(1\)$/, { json: { d: [] } });
+    server.on('GET', '/v7/device/$count', { json: { d: 0 } });
+    const devices = await client.pine.get({
+      resource: 'device',
+      options: {
+        $select: ['id', 'belongs_to__application'],
+        $expand: { is_of__device_type: { $select: ['slug'] }, device_tag: { $count: {} } },
+      },
+    });
+    expectTypeOf(devices).toEqualTypeOf<
+      ({ id: number; belongs_to__application: { __id: number } } & {
+        is_of__device_type: { slug: string }[];
+        device_tag: number;
+      })[]
+    >();
+    const application = await client.pine.get({
+      resource: 'application',
+      id: 1,
+      options: { $select: ['app_name'] },
+    });
+    expectTypeOf(application).toEqualTypeOf<{ app_name: string } | undefined>();
+    const count = await client.pine.get({ resource: 'device', options: { $count: {} } });
+    expectTypeOf(count).toEqualTypeOf<number>();
+    expect([devices, application, count]).toEqual([[], undefined, 0]);
   });
 
   it('gets one row by id and writes with PATCH, POST and DELETE', async () => {
@@ -77,7 +106,7 @@ describe('pine', () => {
       const skip = Number(call.url.searchParams.get('$skip'));
       return { json: { d: skip < 700 ? rows(skip, 350) : rows(skip, 12) } };
     });
-    const devices = await client.pine.getAllPaged<{ id: number }>({
+    const devices = await client.pine.getAllPaged({
       resource: 'device',
       options: { $select: ['id'], $filter: { is_online: true } },
     });

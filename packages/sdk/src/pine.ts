@@ -1,11 +1,14 @@
 import { apiPagingLimit } from '@flotilla/shared/constants/limits';
 import {
   type AnyObject,
+  type AnyResource,
   type ConstructorParams,
   type ODataOptions,
+  type OptionsToResponse,
   PinejsClientCore,
 } from 'pinejs-client-core';
 import type { HttpMethod, RequestFn } from './request.js';
+import type { V7Model, V7Resource } from './resources/v7-model.js';
 
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -16,17 +19,27 @@ const isHttpMethod = (method: string): method is HttpMethod =>
 // request function travels in backendParams.
 export type PineBackend = { request: RequestFn };
 
-export type PagedParams = {
-  resource: string;
-  options?: ODataOptions<AnyObject>;
+// The query options of one resource, typed by its fields and navigations.
+export type PineOptions<R extends V7Resource> = ODataOptions<V7Model[R]['Read']>;
+export type PineFilter<R extends V7Resource> = NonNullable<PineOptions<R>['$filter']>;
+
+export type PagedParams<R extends V7Resource, O extends PineOptions<R>> = {
+  resource: R;
+  options?: O;
   passthrough?: AnyObject;
 };
 
+// The rows a list query of resource R with options O answers.
+export type PineRows<R extends V7Resource, O extends PineOptions<R>> = OptionsToResponse<
+  V7Model[R]['Read'],
+  O,
+  undefined
+>;
+
 // The v7 resource API (pinejs-client) over the client's request: auth, errors, rate-limit
 // retries and connectivity apply to every call. Pass `passthrough: { signal }` to cancel.
-// Untyped on purpose (any resource name, loosely typed rows): callers state the row shape with
-// the types in resources/.
-export class FlotillaPine extends PinejsClientCore {
+// Typed by V7Model: the answer's type follows the query's $select and $expand.
+export class FlotillaPine extends PinejsClientCore<V7Model> {
   readonly #request: RequestFn;
 
   constructor(params: string | ConstructorParams, backendParams: PineBackend) {
@@ -54,19 +67,26 @@ export class FlotillaPine extends PinejsClientCore {
 
   // Every row of a list query, fetched 350 at a time (the API's paging limit) until a short
   // page. Ordered by id unless the query orders itself, so that pages do not overlap.
-  async getAllPaged<T = AnyObject>(params: PagedParams): Promise<T[]> {
-    const rows: T[] = [];
-    const options: ODataOptions<AnyObject> = { $orderby: 'id asc', ...params.options };
+  getAllPaged<R extends V7Resource, O extends PineOptions<R>>(
+    params: PagedParams<R, O>,
+  ): Promise<PineRows<R, O>>;
+  // The rows of every page as the API sends them; the overload above types them by the query.
+  async getAllPaged(params: {
+    resource: V7Resource;
+    options?: ODataOptions<AnyObject>;
+    passthrough?: AnyObject;
+  }): Promise<AnyObject[]> {
+    const rows: AnyObject[] = [];
+    const options: ODataOptions<AnyObject> = { $orderby: { id: 'asc' }, ...params.options };
     for (let skip = 0; ; skip += apiPagingLimit) {
-      const page: unknown[] = await this.get({
+      // One page through the untyped request; the rows are typed once, below.
+      const { d: page } = await this.request<AnyResource>({
         resource: params.resource,
         options: { ...options, $top: apiPagingLimit, $skip: skip },
         ...(params.passthrough !== undefined ? { passthrough: params.passthrough } : {}),
       });
-      // The caller names the row type; the API answers whatever the query selects.
-      const batch = page as T[];
-      rows.push(...batch);
-      if (batch.length < apiPagingLimit) return rows;
+      rows.push(...page);
+      if (page.length < apiPagingLimit) return rows;
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { ApplicationType } from './application-type.js';
 import type { Device } from './device.js';
+import type { Service } from './device-state.js';
 import type { DeviceType } from './device-type.js';
 import type { DateTime, OptionalToOne, ToOne } from './field-types.js';
 import type { Organization } from './organization.js';
@@ -32,6 +33,7 @@ export type Application = {
   owns__device?: Device[];
   owns__release?: Release[];
   is_directly_accessible_by__user?: User[];
+  service?: Service[];
 };
 
 export type ApplicationWrite = {

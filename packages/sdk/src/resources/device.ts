@@ -1,4 +1,5 @@
 import type { Application } from './application.js';
+import type { DeviceConfigVariable, DeviceTag, ImageInstall } from './device-state.js';
 import type { DeviceType } from './device-type.js';
 import type { DateTime, OptionalToOne, ToOne } from './field-types.js';
 import type { Release } from './release.js';
@@ -20,7 +21,7 @@ export type Device = {
   device_name: string;
   note: string | null;
   is_of__device_type: ToOne<DeviceType>;
-  belongs_to__application: OptionalToOne<Application>;
+  belongs_to__application: ToOne<Application>;
   belongs_to__user: OptionalToOne<User>;
   api_heartbeat_state: ApiHeartbeatState;
   changed_api_heartbeat_state_on__date: DateTime | null;
@@ -66,6 +67,10 @@ export type Device = {
   is_accessible_by_support_until__date: DateTime | null;
   is_active: boolean;
   is_frozen: boolean;
+  // Reverse navigations, present only when expanded.
+  device_tag?: DeviceTag[];
+  device_config_variable?: DeviceConfigVariable[];
+  image_install?: ImageInstall[];
 };
 
 // What the console may change on a device.

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import type { ScalarType } from './model-types.js';
 import { v7Definitions, v7Model, v7ResourceSynonyms } from './v7-model.js';
 
 // ---- v7.d.ts, the SDK's own typings of the v7 model ------------------------------------------
@@ -102,76 +101,6 @@ const notModelled: Record<string, readonly string[]> = {
   ],
 };
 
-// ---- 0001-schema.sql ----------------------------------------------------------------------------
-
-type Column = { name: string; type: string; references?: string };
-
-const schemaSql = readFileSync(
-  new URL('../../migrations/0001-schema.sql', import.meta.url),
-  'utf8',
-);
-
-const parseSchema = (sql: string) => {
-  const tables = new Map<string, Map<string, Column>>();
-  for (const match of sql.matchAll(/^CREATE TABLE "([^"]+)" \(\n([\s\S]*?)\n\);$/gm)) {
-    const [, table = '', body = ''] = match;
-    const columns = new Map<string, Column>();
-    for (const line of body.split('\n')) {
-      const column =
-        /^ {2}"([^"]+)" ([a-z ]+?)(?: (?:NOT|DEFAULT|REFERENCES|PRIMARY|GENERATED|UNIQUE)\b|,|$)/.exec(
-          line,
-        );
-      if (!column) continue;
-      const references = /REFERENCES "([^"]+)"/.exec(line)?.[1];
-      columns.set(column[1] ?? '', {
-        name: column[1] ?? '',
-        type: column[2] ?? '',
-        ...(references ? { references } : {}),
-      });
-    }
-    tables.set(table, columns);
-  }
-  // Views name their columns explicitly: CREATE VIEW "x" ("a", "b") AS
-  const views = new Map<string, Set<string>>();
-  for (const match of sql.matchAll(/^CREATE VIEW "([^"]+)" \(([^)]*)\) AS/gm)) {
-    views.set(
-      match[1] ?? '',
-      new Set([...(match[2] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '')),
-    );
-  }
-  // Foreign keys added after the fact.
-  for (const match of sql.matchAll(
-    /ALTER TABLE "([^"]+)" ADD CONSTRAINT "[^"]+"\s+FOREIGN KEY \("([^"]+)"\) REFERENCES "([^"]+)"/g,
-  )) {
-    const column = tables.get(match[1] ?? '')?.get(match[2] ?? '');
-    if (column) column.references = match[3] ?? '';
-  }
-  // Leading columns of every index, primary key and unique constraint.
-  const indexed = new Set<string>();
-  for (const match of sql.matchAll(/CREATE (?:UNIQUE )?INDEX "[^"]+" ON "([^"]+)" \("([^"]+)"/g)) {
-    indexed.add(`${match[1] ?? ''}.${match[2] ?? ''}`);
-  }
-  for (const [table] of tables) indexed.add(`${table}.id`);
-  for (const match of sql.matchAll(/^CREATE TABLE "([^"]+)" \(\n([\s\S]*?)\n\);$/gm)) {
-    for (const unique of (match[2] ?? '').matchAll(/UNIQUE \("([^"]+)"/g)) {
-      indexed.add(`${match[1] ?? ''}.${unique[1] ?? ''}`);
-    }
-  }
-  return { tables, views, indexed };
-};
-
-const schema = parseSchema(schemaSql);
-
-const sqlTypeOf: Record<ScalarType, string> = {
-  integer: 'integer',
-  bigint: 'bigint',
-  real: 'double precision',
-  text: 'text',
-  boolean: 'boolean',
-  date: 'timestamptz',
-  json: 'jsonb',
-};
-
 // Resources the SDK addresses or expands (wire contract, section 5).
 const contractResources = [
   'api_key',
@@ -221,7 +150,6 @@ describe('v7 model', () => {
     expect(v7Model.resources.size).toBe(Object.keys(v7Definitions).length);
     // Guards the parsers below against silently reading nothing.
     expect(v7.get('device')?.members.get('belongs_to__application')).toBe('to-one');
-    expect(schema.tables.get('device')?.get('uuid')?.type).toBe('text');
   });
 
   it('serves every resource the SDK touches', () => {
@@ -294,49 +222,6 @@ describe('v7 model', () => {
       .map(([name]) => name)
       .filter((name) => !(name in v7ResourceSynonyms));
     expect(unlisted).toEqual([]);
-  });
-
-  it('has a column of the right type for every stored field (0001-schema.sql)', () => {
-    const problems: string[] = [];
-    for (const [name, definition] of Object.entries(v7Definitions)) {
-      const table = schema.tables.get(name);
-      const view = schema.views.get(name);
-      if (!table && !view) {
-        problems.push(`${name}: no table or view`);
-        continue;
-      }
-      for (const [fieldName, field] of Object.entries(definition.fields)) {
-        if (field.computed) continue;
-        if (view) {
-          if (!view.has(fieldName)) problems.push(`${name}.${fieldName}: no view column`);
-          continue;
-        }
-        const column = table?.get(fieldName);
-        if (!column) {
-          problems.push(`${name}.${fieldName}: no column`);
-          continue;
-        }
-        if (column.type !== sqlTypeOf[field.type]) {
-          problems.push(`${name}.${fieldName}: ${column.type}, expected ${sqlTypeOf[field.type]}`);
-        }
-        if (column.references !== field.references) {
-          problems.push(`${name}.${fieldName}: references ${column.references ?? 'nothing'}`);
-        }
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-
-  it('indexes every foreign-key column', () => {
-    const unindexed: string[] = [];
-    for (const [table, columns] of schema.tables) {
-      for (const column of columns.values()) {
-        if (column.references && !schema.indexed.has(`${table}.${column.name}`)) {
-          unindexed.push(`${table}.${column.name}`);
-        }
-      }
-    }
-    expect(unindexed).toEqual([]);
   });
 
   it('produces SQL for every computed field, scope and extra navigation', () => {

@@ -7,7 +7,6 @@ import {
   applicationStatusCountsQuery,
   organizationIdParam,
 } from '../features/fleets/application-queries.js';
-import { emailVerificationQuery } from '../features/session/guards.js';
 
 // What route loaders need to start a screen's queries.
 export type RouteData = { client: FlotillaClient; queryClient: QueryClient };
@@ -21,15 +20,6 @@ const signedInUserId = (client: FlotillaClient): number | null => {
 // route's code: they only start the queries (into the TanStack Query cache the screens read) and
 // return at once, so nothing waits on them and a screen renders from the cache when both arrive.
 // A failed prefetch is not an error here: the screen's own query shows and retries it.
-
-// The signed-in area: the profile read its guard waits for.
-export const signedInLoader = (data: RouteData | undefined) => (): null => {
-  const userId = data ? signedInUserId(data.client) : null;
-  if (data && userId !== null) {
-    void data.queryClient.prefetchQuery(emailVerificationQuery(data.client, userId));
-  }
-  return null;
-};
 
 // The fleet (app, block) list and its device counts.
 export const applicationListLoader =

@@ -3,7 +3,7 @@ import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 import { RequireGuest, RequireSession } from '../features/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
-import { applicationListLoader, type RouteData, signedInLoader } from './route-prefetch.js';
+import { applicationListLoader, type RouteData } from './route-prefetch.js';
 
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
@@ -54,7 +54,6 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
             <Outlet />
           </RequireSession>
         ),
-        loader: signedInLoader(data),
         children: [
           {
             lazy: lazyPage(() => import('../features/shell/AppLayout.js'), 'AppLayout'),

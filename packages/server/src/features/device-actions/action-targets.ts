@@ -1,3 +1,5 @@
+import type { DeviceAction } from '@flotilla/shared/cloudlink/messages';
+import { cloudlinkActionPermissions } from '@flotilla/shared/devices/device-action-permissions';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
@@ -9,22 +11,22 @@ export type ActionTarget = { id: number; uuid: string };
 
 export type TargetFilter = { deviceId?: number; uuid?: string; appId?: number };
 
-// Device actions need resin.device.supervisor-proxy-write (seed 001 section 6).
-export const actionPermission = 'supervisor-proxy-write';
-
-// The devices matching `filter` that the actor may act on. As for writes through /v7, a matching
-// device the actor can see but may not act on makes the whole call a 401, and so does holding
-// the permission on no device at all; devices the actor cannot see are simply not there.
+// The devices matching `filter` that the actor may run `action` on (the permission comes from
+// shared/devices/device-action-permissions.ts, which the console's rules read too). As for writes
+// through /v7, a matching device the actor can see but may not act on makes the whole call a 401,
+// and so does holding the permission on no device at all; devices the actor cannot see are simply
+// not there.
 export const permittedTargets = async (
   ctx: AppContext,
   actor: Actor,
   filter: TargetFilter,
+  action: DeviceAction,
 ): Promise<ActionTarget[]> => {
   const params = createSqlParams();
   const permission = createPermissionFilter(actor, params);
   const device = resourceOf(ctx.model, 'device');
   const row = '"d"';
-  const permitted = permission(device, actionPermission, row);
+  const permitted = permission(device, cloudlinkActionPermissions[action].action, row);
   if (permitted === null) throw forbidden();
   const visible = permission(device, 'read', row) ?? 'false';
   const conditions: string[] = [];

@@ -1,4 +1,4 @@
-import type { ActionResult } from '@flotilla/shared/cloudlink/messages';
+import type { ActionResult, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, forbidden } from '../../infra/errors/api-error.js';
@@ -21,8 +21,9 @@ const reachableFleetDevices = async (
   cloudlink: Cloudlink,
   request: FastifyRequest,
   applicationId: number,
+  action: DeviceAction,
 ): Promise<ActionTarget[]> => {
-  const targets = await permittedTargets(ctx, request.actor, { appId: applicationId });
+  const targets = await permittedTargets(ctx, request.actor, { appId: applicationId }, action);
   if (targets.length === 0 && !(await fleetVisible(ctx, request.actor, applicationId))) {
     throw forbidden();
   }
@@ -40,11 +41,12 @@ const proxyHandler =
     const params = endpoint.params(body, pathAppId);
 
     if (body.uuid !== undefined || body.deviceId !== undefined) {
-      const [target] = await permittedTargets(ctx, request.actor, {
-        deviceId: body.deviceId,
-        uuid: body.uuid,
-        appId: body.appId,
-      });
+      const [target] = await permittedTargets(
+        ctx,
+        request.actor,
+        { deviceId: body.deviceId, uuid: body.uuid, appId: body.appId },
+        endpoint.action,
+      );
       // Unknown, invisible and forbidden devices all answer 401, as balena's proxy does.
       if (!target) throw forbidden();
       let result: ActionResult;
@@ -58,15 +60,21 @@ const proxyHandler =
 
     // appId alone: every reachable device of the fleet, one {statusCode, body} each.
     const applicationId = body.appId ?? 0;
-    const reachable = await reachableFleetDevices(ctx, cloudlink, request, applicationId);
+    const reachable = await reachableFleetDevices(
+      ctx,
+      cloudlink,
+      request,
+      applicationId,
+      endpoint.action,
+    );
     if (reachable.length === 0) throw new ApiError('device_offline', deviceOffline().message);
     const outcomes = await runOnDevices(cloudlink, reachable, endpoint.action, () => params);
     return reply.status(207).send(outcomes);
   };
 
 // POST /supervisor/* (balena's device proxy, forwarded over the cloudlink instead of a VPN) and
-// POST /application/:id/restart (application.restart). Every call needs
-// resin.device.supervisor-proxy-write on the devices it reaches.
+// POST /application/:id/restart (application.restart). Every call needs the permission
+// shared/devices/device-action-permissions.ts gives its action on the devices it reaches.
 export const registerDeviceActions = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -90,7 +98,13 @@ export const registerDeviceActions = (
     { config: { access: 'any-actor' } },
     async (request, reply) => {
       const { id } = parseBody(fleetIdParam, request.params);
-      const reachable = await reachableFleetDevices(ctx, cloudlink, request, id);
+      const reachable = await reachableFleetDevices(
+        ctx,
+        cloudlink,
+        request,
+        id,
+        'restart-services',
+      );
       const outcomes = await runOnDevices(cloudlink, reachable, 'restart-services', () => ({
         appId: id,
       }));

@@ -56,6 +56,16 @@ export type AppOptions = {
   logStream?: { write(line: string): void };
 };
 
+// One registered route and who may call it (docs/ROUTES.md lists them all; route-access.int.test.ts
+// compares).
+export type DeclaredRoute = { method: string; url: string; access: RouteAccess };
+
+const declaredByApp = new WeakMap<FastifyInstance, DeclaredRoute[]>();
+
+// Every route registered on the app so far, in registration order (complete after `ready()`).
+export const declaredRoutes = (app: FastifyInstance): readonly DeclaredRoute[] =>
+  declaredByApp.get(app) ?? [];
+
 export const maxUrlLength = 16_384;
 export const defaultBodyLimit = 1_048_576;
 
@@ -130,12 +140,19 @@ export const createApp = (options: AppOptions): FastifyInstance => {
   // Fastify 5 forbids object defaults on decorators; every request sets it in onRequest below.
   app.decorateRequest('actor');
 
+  const declared: DeclaredRoute[] = [];
+  declaredByApp.set(app, declared);
   app.addHook('onRoute', (route) => {
     // HEAD routes are generated from GET ones and inherit their config.
-    if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
-    if (!route.config?.access) {
+    const methods = [route.method]
+      .flat()
+      .filter((method) => method !== 'HEAD' && method !== 'OPTIONS');
+    if (methods.length === 0) return;
+    const access = route.config?.access;
+    if (!access) {
       throw new Error(`Route ${String(route.method)} ${route.url} does not declare its access`);
     }
+    for (const method of methods) declared.push({ method, url: route.url, access });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -1,10 +1,7 @@
 import { errorText } from '@flotilla/sdk/errors';
-import GitHubIcon from '@mui/icons-material/GitHub';
-import GoogleIcon from '@mui/icons-material/Google';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -61,24 +58,13 @@ export const LoginPage = () => {
           >
             {login.isPending ? 'Logging in…' : 'Log in'}
           </Button>
-          <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
-            <Link component={RouterLink} to="/password-reset">
-              Forgot password?
-            </Link>
+          {/* Password reset and single sign-on come with their pages (seed 000 section 2): the
+              console links only to routes it has. */}
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
             <Link component={RouterLink} to="/signup">
               Sign up
             </Link>
           </Box>
-          <Divider>or</Divider>
-          <Button variant="outlined" startIcon={<GitHubIcon />} href="/auth/github">
-            Log in with GitHub
-          </Button>
-          <Button variant="outlined" startIcon={<GoogleIcon />} href="/auth/google">
-            Log in with Google
-          </Button>
-          <Link component={RouterLink} to="/saml" sx={{ textAlign: 'center' }}>
-            Log in with enterprise SSO
-          </Link>
         </Stack>
       </Box>
     </AuthFrame>

@@ -76,7 +76,7 @@ export const AddDeviceDialog = ({
           $expand: { is_of__cpu_architecture: { $select: ['slug'] } },
           $orderby: { name: 'asc' },
         },
-      }) as Promise<DeviceTypeOption[]>,
+      }),
   });
   // Devices whose CPU can run the fleet's images (same architecture family).
   const compatible = (deviceTypes.data ?? []).filter((type) => {

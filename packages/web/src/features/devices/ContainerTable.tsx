@@ -1,3 +1,4 @@
+import type { ContainerActionId } from '@flotilla/shared/devices/device-action-permissions';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import StopIcon from '@mui/icons-material/Stop';
@@ -19,12 +20,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { useClient } from '../../app/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import {
-  type ActionDevice,
-  type ContainerActionId,
-  containerActionBlock,
-  type Denied,
-} from './device-action-rules.js';
+import { type ActionDevice, containerActionBlock, type Denied } from './device-action-rules.js';
 import { type ActionTarget, runContainerAction } from './device-actions.js';
 import { containerStatusColor, containerStatusText, releaseLabel } from './device-format.js';
 import { devicesKey } from './device-queries.js';

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeClient, renderWithClient } from '../fleets/application/test-helpers.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { DeviceNotes, notesDebounceMs } from './DeviceNotes.js';
 
 beforeEach(() => {
@@ -13,13 +14,13 @@ afterEach(() => {
 });
 
 const renderNotes = (denied: string | null = null) => {
-  const { client, pine } = fakeClient({});
+  const api = createFakeApi({ device: [{ id: 41, note: 'first' }] });
   const view = renderWithClient(
-    client,
+    api.client,
     <DeviceNotes deviceId={41} uuid="abc123" note="first" denied={denied} />,
   );
   const field = screen.getByRole('textbox', { name: 'Notes' });
-  return { pine, field, view };
+  return { api, field, view };
 };
 
 // Lets the save's promise chain settle under fake timers.
@@ -30,45 +31,42 @@ const settle = () =>
 
 describe('DeviceNotes', () => {
   it('saves 500 ms after typing stops, once, with the last text', async () => {
-    const { pine, field } = renderNotes();
+    const { api, field } = renderNotes();
     expect(notesDebounceMs).toBe(500);
     fireEvent.change(field, { target: { value: 'first line' } });
     act(() => vi.advanceTimersByTime(300));
     fireEvent.change(field, { target: { value: 'first line, more' } });
     act(() => vi.advanceTimersByTime(499));
-    expect(pine.patch).not.toHaveBeenCalled();
+    expect(api.writes).toEqual([]);
     expect(screen.getByRole('status').textContent).toBe('Saving…');
 
     act(() => vi.advanceTimersByTime(1));
     await settle();
-    expect(pine.patch).toHaveBeenCalledTimes(1);
-    expect(pine.patch).toHaveBeenCalledWith({
-      resource: 'device',
-      id: 41,
-      body: { note: 'first line, more' },
-    });
+    expect(api.writes).toEqual([
+      { method: 'PATCH', resource: 'device', id: 41, body: { note: 'first line, more' } },
+    ]);
     expect(screen.getByRole('status').textContent).toBe('Saved');
   });
 
   it('saves a pending change at once when the notes go away', async () => {
-    const { pine, field, view } = renderNotes();
+    const { api, field, view } = renderNotes();
     fireEvent.change(field, { target: { value: 'leaving now' } });
     view.unmount();
     await settle();
-    expect(pine.patch).toHaveBeenCalledWith({
-      resource: 'device',
-      id: 41,
-      body: { note: 'leaving now' },
-    });
+    expect(api.writes).toEqual([
+      { method: 'PATCH', resource: 'device', id: 41, body: { note: 'leaving now' } },
+    ]);
   });
 
   it('shows the error when saving fails', async () => {
-    const { pine, field } = renderNotes();
-    pine.patch.mockRejectedValueOnce(new Error('Device not found'));
+    const { api, field } = renderNotes();
+    api.refuseNext('PATCH', 'device', 41, 'Device not found', 404);
     fireEvent.change(field, { target: { value: 'x' } });
     act(() => vi.advanceTimersByTime(notesDebounceMs));
     await settle();
-    expect(screen.getByText('Could not save the note: Device not found')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Could not save the note: Request error: Device not found',
+    );
   });
 
   it('is read-only without the permission', () => {

@@ -3,24 +3,25 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
-import { fakeClient, renderWithClient } from '../fleets/application/test-helpers.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { fleetMember } from '../../test-support/fixtures.js';
+import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { DevicePage } from './DevicePage.js';
 import type { DeviceDetail } from './device-rows.js';
 import { deviceDetail } from './test-fixtures.js';
 
 afterEach(cleanup);
 
-const role = (name: string) => [{ id: 1, application_membership_role: [{ name }] }];
-
 const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
-  const { client, pine } = fakeClient({
+  const api = createFakeApi({
     device: devices,
-    user_application_membership: role(roleName),
+    user_application_membership: [fleetMember(roleName)],
   });
+  // The supervisor calls, as the console asks the SDK for them.
   const request = vi.fn(async () => 'OK');
-  Object.assign(client, { request });
+  Object.assign(api.client, { request });
   renderWithClient(
-    client,
+    api.client,
     <Routes>
       <Route path="/" element={<p>Home</p>} />
       <Route path="/fleets/12" element={<p>Fleet page</p>} />
@@ -28,7 +29,7 @@ const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
     </Routes>,
     `/devices/${devices[0]?.uuid ?? 'missing'}`,
   );
-  return { pine, request };
+  return { api, request };
 };
 
 // The role query settles after the device: wait until the permission-gated controls are ready.
@@ -122,7 +123,7 @@ describe('DevicePage', { timeout: 20_000 }, () => {
   });
 
   it('renames the device in place', async () => {
-    const { pine } = renderDevice([deviceDetail()]);
+    const { api } = renderDevice([deviceDetail()]);
     await ready();
     await userEvent.click(button('Rename device'));
     const field = screen.getByRole('textbox', { name: 'Device name' });
@@ -130,11 +131,9 @@ describe('DevicePage', { timeout: 20_000 }, () => {
     expect(screen.getByText('The device name cannot be empty')).toBeTruthy();
     await userEvent.type(field, 'quiet-lynx{Enter}');
     await waitFor(() =>
-      expect(pine.patch).toHaveBeenCalledWith({
-        resource: 'device',
-        id: 101,
-        body: { device_name: 'quiet-lynx' },
-      }),
+      expect(api.writes).toEqual([
+        { method: 'PATCH', resource: 'device', id: 101, body: { device_name: 'quiet-lynx' } },
+      ]),
     );
   });
 

@@ -1,3 +1,7 @@
+import {
+  type DeviceActionId,
+  deviceActionPermissions,
+} from '@flotilla/shared/devices/device-action-permissions';
 import { errorText } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -13,7 +17,7 @@ import { usePageTitle } from '../../ui/usePageTitle.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { classLabels } from '../fleets/class-names.js';
 import { ContainerTable } from './ContainerTable.js';
-import { actionDeviceOf, actionPermissions } from './device-action-rules.js';
+import { actionDeviceOf } from './device-action-rules.js';
 import type { ActionTarget } from './device-actions.js';
 import { deviceKey, fetchDevice } from './device-queries.js';
 import { DeviceActionsMenu } from './DeviceActionsMenu.js';
@@ -86,8 +90,8 @@ export const DevicePage = () => {
     name: detail.device_name,
     applicationId: fleet.id,
   };
-  const permissionDenied = (action: keyof typeof actionPermissions): string | null =>
-    access.denied(actionPermissions[action].resource, actionPermissions[action].action);
+  const permissionDenied = (action: DeviceActionId): string | null =>
+    access.denied(deviceActionPermissions[action].resource, deviceActionPermissions[action].action);
   const offline = detail.api_heartbeat_state === 'offline';
   return (
     <Stack spacing={2}>

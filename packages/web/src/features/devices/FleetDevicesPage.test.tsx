@@ -5,24 +5,22 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Outlet, Route, Routes } from 'react-router';
 import { ToastProvider } from '../../ui/toasts.js';
-import { fakeClient, fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeRow } from '../../test-support/fake-odata.js';
+import { fleetMember } from '../../test-support/fixtures.js';
+import { fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
 import { FleetDevicesPage } from './FleetDevicesPage.js';
 import { deviceRow } from './test-fixtures.js';
 
 afterEach(cleanup);
 
-const operator = [{ id: 1, application_membership_role: [{ name: 'operator' }] }];
-const observer = [{ id: 1, application_membership_role: [{ name: 'observer' }] }];
-
-const renderPage = (devices: unknown[], memberships: unknown[] = operator) => {
-  const { client, pine } = fakeClient(
-    { device: devices, user_application_membership: memberships },
-    { device: devices.length },
-  );
+const renderPage = (devices: FakeRow[], role = 'operator') => {
+  const api = createFakeApi({ device: devices, user_application_membership: [fleetMember(role)] });
+  // The supervisor calls, as the console asks the SDK for them.
   const request = vi.fn(async () => 'OK');
-  Object.assign(client, { request });
+  Object.assign(api.client, { request });
   renderWithClient(
-    client,
+    api.client,
     <ToastProvider>
       <Routes>
         <Route element={<Outlet context={{ application: fleetFixture() }} />}>
@@ -32,7 +30,7 @@ const renderPage = (devices: unknown[], memberships: unknown[] = operator) => {
     </ToastProvider>,
     '/fleets/12/devices',
   );
-  return { pine, request };
+  return { api, request };
 };
 
 const devices = [
@@ -49,7 +47,10 @@ const devices = [
 // Dialogs, menus and transitions make these slower than the default 5 s on a busy machine.
 describe('FleetDevicesPage', { timeout: 20_000 }, () => {
   it('lists the devices with their columns and the total from the count query', async () => {
-    const { pine } = renderPage(devices);
+    const { api } = renderPage([
+      ...devices,
+      deviceRow({ id: 104, device_name: 'other-fleet', belongs_to__application: { __id: 13 } }),
+    ]);
     const table = await screen.findByRole('table', { name: 'Devices' });
     expect(within(table).getByRole('link', { name: 'brave-otter' }).getAttribute('href')).toBe(
       `/devices/${devices[0]?.uuid ?? ''}`,
@@ -58,16 +59,12 @@ describe('FleetDevicesPage', { timeout: 20_000 }, () => {
     expect(within(table).getAllByText('1.2.0')).toHaveLength(3);
     expect(within(table).getAllByText('site: north')).toHaveLength(3);
     expect(screen.getByRole('heading', { name: 'Devices (3)' })).toBeTruthy();
-    // Paged and sorted on the server.
-    const [listCall] = pine.get.mock.calls.filter(
-      ([params]) => params.resource === 'device' && params.options?.$count === undefined,
-    );
-    expect(listCall?.[0].options).toMatchObject({
-      $top: 50,
-      $skip: 0,
-      $orderby: [{ device_name: 'asc' }, { id: 'asc' }],
-      $filter: { belongs_to__application: 12 },
-    });
+    // Paged and sorted on the server, the fleet's devices only.
+    const list = api.reads.find((url) => url.pathname === '/v7/device');
+    expect(list?.searchParams.get('$top')).toBe('50');
+    expect(list?.searchParams.get('$skip')).toBe('0');
+    expect(list?.searchParams.get('$orderby')).toBe('device_name asc,id asc');
+    expect(list?.searchParams.get('$filter')).toBe('belongs_to__application eq 12');
   });
 
   it('opens the frozen-device dialog instead of the device', async () => {
@@ -128,7 +125,7 @@ describe('FleetDevicesPage', { timeout: 20_000 }, () => {
   });
 
   it('disables the batch actions of an observer with the reason', async () => {
-    renderPage(devices, observer);
+    renderPage(devices, 'observer');
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
     // The role query settles before the menu reflects it.
     await waitFor(async () => {

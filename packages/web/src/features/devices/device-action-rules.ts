@@ -1,12 +1,17 @@
 import type { JsonObject } from '@flotilla/sdk/resources/field-types';
+import {
+  type ContainerActionId,
+  containerActionPermissions,
+  type DeviceActionId,
+  deviceActionPermissions,
+  isSupervisorAction,
+  type SupervisorActionId,
+} from '@flotilla/shared/devices/device-action-permissions';
 import type { ConfigVariable } from './device-rows.js';
 
 // When a device action is allowed (seed 001 sections 4, 5, 6 and 8). Pure: the screens pass the
-// permission answer of useFleetRole and the device's state.
-
-export type SupervisorActionId = 'restart' | 'reboot' | 'shutdown' | 'identify' | 'purge';
-export type DeviceActionId = SupervisorActionId | 'rename' | 'notes' | 'delete';
-export type ContainerActionId = 'start' | 'stop' | 'restart';
+// permission answer of useFleetRole and the device's state; the permission each action needs is
+// the server's (shared/devices/device-action-permissions.ts).
 
 // Texts of the error catalogue (seed 001 section 8) and of the container rules.
 export const actionMessages = {
@@ -21,20 +26,6 @@ export const actionMessages = {
   exited: 'The service is not running',
   pending: 'Another action is in progress',
 } as const;
-
-// Seed 001 section 6: the permission each action needs.
-export const actionPermissions: Record<DeviceActionId, { resource: string; action: string }> = {
-  restart: { resource: 'device', action: 'supervisor-proxy-write' },
-  reboot: { resource: 'device', action: 'supervisor-proxy-write' },
-  shutdown: { resource: 'device', action: 'supervisor-proxy-write' },
-  identify: { resource: 'device', action: 'supervisor-proxy-write' },
-  purge: { resource: 'device', action: 'supervisor-proxy-write' },
-  rename: { resource: 'device', action: 'update' },
-  notes: { resource: 'device', action: 'update' },
-  delete: { resource: 'device', action: 'delete' },
-};
-
-export const containerPermission = { resource: 'device', action: 'supervisor-proxy-write' };
 
 // useFleetRole's `denied`: null when allowed, else why not.
 export type Denied = (resource: string, action: string) => string | null;
@@ -67,9 +58,6 @@ export const supportsBlink = (contract: JsonObject | null | undefined): boolean 
   return data.led === false ? false : true;
 };
 
-const isSupervisorAction = (action: DeviceActionId): action is SupervisorActionId =>
-  actionPermissions[action].action === 'supervisor-proxy-write';
-
 // Why the device state blocks a supervisor action, or null. A device that never reported a
 // supervisor has not finished provisioning.
 const stateBlock = (action: SupervisorActionId, device: ActionDevice): string | null => {
@@ -90,7 +78,7 @@ export const deviceActionBlock = (
   device: ActionDevice,
   denied: Denied,
 ): string | null => {
-  const permission = actionPermissions[action];
+  const permission = deviceActionPermissions[action];
   const refusal = denied(permission.resource, permission.action);
   if (refusal !== null) return refusal;
   return isSupervisorAction(action) ? stateBlock(action, device) : null;
@@ -133,7 +121,8 @@ export const containerActionBlock = (
   device: ActionDevice,
   denied: Denied,
 ): string | null => {
-  const refusal = denied(containerPermission.resource, containerPermission.action);
+  const permission = containerActionPermissions[action];
+  const refusal = denied(permission.resource, permission.action);
   if (refusal !== null) return refusal;
   if (device.supervisorVersion === null) return actionMessages.notProvisioned;
   if (!device.isConnected) return actionMessages.offline;

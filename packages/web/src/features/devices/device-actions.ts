@@ -1,5 +1,8 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import type { ContainerActionId, SupervisorActionId } from './device-action-rules.js';
+import type {
+  ContainerActionId,
+  SupervisorActionId,
+} from '@flotilla/shared/devices/device-action-permissions';
 
 // The actions of the Actions menu and of the table's batch menu.
 export type MenuActionId = SupervisorActionId | 'delete';

@@ -1,5 +1,5 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import type { PagedParams } from '@flotilla/sdk/pine';
+import type { PineFilter, PineOptions } from '@flotilla/sdk/pine';
 import type { DeviceDetail, DeviceListRow } from './device-rows.js';
 
 // Every device query lives under ['devices'], so one invalidation after an action refreshes the
@@ -15,12 +15,10 @@ export const localModeVariables = [
   'BALENA_SUPERVISOR_LOCAL_MODE',
 ] as const;
 
-type PineOptions = NonNullable<PagedParams['options']>;
-type PineFilter = NonNullable<PineOptions['$filter']>;
+const releaseSelect = { $select: ['id', 'commit', 'raw_version'] } as const;
 
-const releaseSelect = { $select: ['id', 'commit', 'raw_version'] };
-
-const listSelect = [
+// The fields the table and the device page both show.
+const deviceFields = [
   'id',
   'uuid',
   'device_name',
@@ -35,19 +33,17 @@ const listSelect = [
   'supervisor_version',
   'ip_address',
   'last_connectivity_event',
-  'is_pinned_on__release',
-  'belongs_to__application',
-];
+] as const;
 
 const listExpand = {
   is_of__device_type: { $select: ['id', 'slug', 'name'] },
   is_running__release: releaseSelect,
-  device_tag: { $select: ['id', 'tag_key', 'value'], $orderby: { tag_key: 'asc' as const } },
+  device_tag: { $select: ['id', 'tag_key', 'value'], $orderby: { tag_key: 'asc' } },
   device_config_variable: {
     $select: ['name', 'value'],
     $filter: { name: { $in: [...localModeVariables] } },
   },
-};
+} as const satisfies PineOptions<'device'>['$expand'];
 
 // Columns the table sorts on the server (computed fields sort like the others).
 export const sortableColumns = [
@@ -73,7 +69,7 @@ export type DeviceListQuery = {
 // Name contains the text (any case), or the uuid starts with it (uuids are lower-case hex).
 export const deviceFilter = (
   query: Pick<DeviceListQuery, 'applicationId' | 'search' | 'status'>,
-): PineFilter => {
+): PineFilter<'device'> => {
   const search = query.search.trim().toLowerCase();
   return {
     belongs_to__application: query.applicationId,
@@ -97,18 +93,20 @@ export const fetchDevicePage = async (
   query: DeviceListQuery,
 ): Promise<DevicePage> => {
   const $filter = deviceFilter(query);
-  // The id breaks ties so that pages never overlap.
-  const options: PineOptions = {
-    $select: listSelect,
-    $expand: listExpand,
-    $filter,
-    $orderby: [{ [query.sort]: query.direction }, { id: 'asc' }],
-    $top: query.pageSize,
-    $skip: query.page * query.pageSize,
-  };
   const [rows, total] = await Promise.all([
-    client.pine.get({ resource: 'device', options }) as Promise<DeviceListRow[]>,
-    client.pine.get({ resource: 'device', options: { $count: { $filter } } }) as Promise<number>,
+    client.pine.get({
+      resource: 'device',
+      options: {
+        $select: [...deviceFields, 'is_pinned_on__release', 'belongs_to__application'],
+        $expand: listExpand,
+        $filter,
+        // The id breaks ties so that pages never overlap.
+        $orderby: [{ [query.sort]: query.direction }, { id: 'asc' }],
+        $top: query.pageSize,
+        $skip: query.page * query.pageSize,
+      },
+    }),
+    client.pine.get({ resource: 'device', options: { $count: { $filter } } }),
   ]);
   return { rows, total };
 };
@@ -119,15 +117,13 @@ export const fetchDevice = async (
   client: FlotillaClient,
   uuid: string,
 ): Promise<DeviceDetail | null> => {
-  const rows = (await client.pine.get({
+  const rows: DeviceDetail[] = await client.pine.get({
     resource: 'device',
     options: {
       $filter: { uuid },
       $top: 1,
       $select: [
-        ...listSelect.filter(
-          (name) => name !== 'is_pinned_on__release' && name !== 'belongs_to__application',
-        ),
+        ...deviceFields,
         'note',
         'is_active',
         'is_web_accessible',
@@ -173,6 +169,6 @@ export const fetchDevice = async (
         },
       },
     },
-  })) as DeviceDetail[];
+  });
   return rows[0] ?? null;
 };

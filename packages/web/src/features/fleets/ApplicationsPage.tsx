@@ -42,11 +42,11 @@ const ApplicationsList = ({ className }: { className: ApplicationClass }) => {
     queryKey: ['organization', organizationId],
     enabled: organizationId !== undefined,
     queryFn: async () =>
-      ((await client.pine.get({
+      (await client.pine.get({
         resource: 'organization',
         id: organizationId ?? 0,
         options: { $select: ['id', 'name'] },
-      })) as { id: number; name: string } | undefined) ?? null,
+      })) ?? null,
   });
   useBreadcrumbs(
     organization.data

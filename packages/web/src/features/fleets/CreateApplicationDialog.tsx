@@ -22,7 +22,6 @@ import { useClient } from '../../app/client.js';
 import { useSession } from '../session/useSession.js';
 import { applicationPath, classLabels } from './class-names.js';
 
-type Organization = { id: number; name: string; handle: string };
 type DeviceType = { id: number; slug: string; name: string };
 
 export const CreateApplicationDialog = ({
@@ -64,7 +63,7 @@ export const CreateApplicationDialog = ({
           },
           $orderby: { name: 'asc' },
         },
-      }) as Promise<Organization[]>,
+      }),
   });
   const deviceTypes = useQuery({
     queryKey: ['device-types'],
@@ -72,7 +71,7 @@ export const CreateApplicationDialog = ({
       client.pine.get({
         resource: 'device_type',
         options: { $select: ['id', 'slug', 'name'], $orderby: { name: 'asc' } },
-      }) as Promise<DeviceType[]>,
+      }),
     staleTime: 60_000,
   });
   const [chosenOrganization, setOrganizationId] = useState<number | ''>('');
@@ -99,7 +98,7 @@ export const CreateApplicationDialog = ({
           $select: ['app_name'],
           $filter: { organization: organizationId === '' ? 0 : organizationId },
         },
-      }) as Promise<{ app_name: string }[]>,
+      }),
   });
   const nameError = useMemo(
     () =>
@@ -114,7 +113,7 @@ export const CreateApplicationDialog = ({
     mutationFn: async () => {
       if (organizationId === '' || !deviceType || !name)
         throw new Error('missing required attributes');
-      const created = (await client.pine.post({
+      const created = await client.pine.post({
         resource: 'application',
         body: {
           app_name: name,
@@ -122,8 +121,7 @@ export const CreateApplicationDialog = ({
           is_for__device_type: deviceType.id,
           is_of__class: className,
         },
-      })) as { id?: number };
-      if (typeof created.id !== 'number') throw new Error('could not find id');
+      });
       return created.id;
     },
     onSuccess: async (id) => {

@@ -31,12 +31,12 @@ export type ApplicationListItem = {
 const accessible = { $any: { $alias: 'dau', $expr: { 1: 1 } } };
 
 // The applications of one class the user can access (optionally in one organization).
-export const fetchApplications = (
+export const fetchApplications = async (
   client: FlotillaClient,
   className: ApplicationClass,
   organizationId?: number,
 ): Promise<ApplicationListItem[]> =>
-  client.pine.get({
+  await client.pine.get({
     resource: 'application',
     options: {
       $select: [
@@ -60,7 +60,18 @@ export const fetchApplications = (
       },
       $orderby: { app_name: 'asc' },
     },
-  }) as Promise<ApplicationListItem[]>;
+  });
+
+// Every status at zero.
+export const noDevices = (): Record<DeviceStatus, number> => ({
+  operational: 0,
+  updating: 0,
+  configuring: 0,
+  'post-provisioning': 0,
+  'reduced-functionality': 0,
+  disconnected: 0,
+  inactive: 0,
+});
 
 // Devices per status for every listed application: one count query per status for the whole
 // list (not per card), so the page costs seven small requests however many fleets it shows.
@@ -74,7 +85,7 @@ export const fetchStatusCounts = async (
       async (status) =>
         [
           status,
-          (await client.pine.get({
+          await client.pine.get({
             resource: 'application',
             options: {
               $select: ['id'],
@@ -85,19 +96,14 @@ export const fetchStatusCounts = async (
               },
               $expand: { owns__device: { $count: { $filter: { overall_status: status } } } },
             },
-          })) as { id: number; owns__device: number }[],
+          }),
         ] as const,
     ),
   );
   const counts = new Map<number, Record<DeviceStatus, number>>();
   for (const [status, rows] of perStatus) {
     for (const row of rows) {
-      const entry =
-        counts.get(row.id) ??
-        (Object.fromEntries(deviceStatuses.map((name) => [name, 0])) as Record<
-          DeviceStatus,
-          number
-        >);
+      const entry = counts.get(row.id) ?? noDevices();
       entry[status] = row.owns__device;
       counts.set(row.id, entry);
     }

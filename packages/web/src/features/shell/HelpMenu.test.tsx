@@ -1,21 +1,25 @@
 // @vitest-environment jsdom
-import type { ConnectivityListener, ConnectivityState } from '@flotilla/sdk/connectivity';
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type {
+  Connectivity,
+  ConnectivityListener,
+  ConnectivityState,
+} from '@flotilla/sdk/connectivity';
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFakeApi } from '../../test-support/fake-api.js';
 import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { HelpMenu, helpLinksOf } from './HelpMenu.js';
 
 afterEach(cleanup);
 
-// Only config and connectivity: all the menu uses of the client.
+// GET /config answers `config`; the connectivity is a stand-in the test switches to lost.
 const clientWith = (config: unknown) => {
   let state: ConnectivityState = { lost: false, failures: 0 };
   const listeners = new Set<ConnectivityListener>();
   const retryNow = vi.fn();
-  const connectivity = {
+  const connectivity: Connectivity = {
     getState: () => state,
     subscribe: (listener: ConnectivityListener) => {
       listeners.add(listener);
@@ -24,7 +28,9 @@ const clientWith = (config: unknown) => {
     retryNow,
     start: () => () => undefined,
   };
-  const client = { config: async () => config, connectivity } as unknown as FlotillaClient;
+  const api = createFakeApi();
+  api.on('GET', '/config', () => ({ status: 200, body: config }));
+  const client = Object.assign(api.client, { connectivity });
   const setLost = (lost: boolean) => {
     state = { lost, failures: lost ? 3 : 0 };
     for (const listener of listeners) listener(state);

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
-import { isAdmin, useSession } from '../session/useSession.js';
+import { useSession } from '../session/useSession.js';
 
 // Over 20 characters: the first 17 and an ellipsis (seed 000 section 9).
 export const displayUsername = (username: string): string =>
@@ -55,25 +55,9 @@ export const UserMenu = () => {
             secondary={copied ? 'Copied to the clipboard' : 'Username (click to copy)'}
           />
         </MenuItem>
+        {/* Preferences and the admin pages come with their issues: no menu entry leads to a
+            page the console does not have. */}
         <Divider />
-        <MenuItem
-          onClick={() => {
-            setAnchor(null);
-            void navigate('/preferences');
-          }}
-        >
-          Preferences
-        </MenuItem>
-        {isAdmin(session) ? (
-          <MenuItem
-            onClick={() => {
-              setAnchor(null);
-              void navigate('/admin');
-            }}
-          >
-            Admin
-          </MenuItem>
-        ) : null}
         <MenuItem
           onClick={() => {
             setAnchor(null);

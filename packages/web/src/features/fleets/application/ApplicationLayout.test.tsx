@@ -2,8 +2,11 @@
 import { cleanup, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ApplicationDetail } from './application-detail.js';
+import { createFakeApi } from '../../../test-support/fake-api.js';
+import { fleetMember } from '../../../test-support/fixtures.js';
 import { ApplicationLayout } from './ApplicationLayout.js';
-import { fakeClient, fleetFixture, renderWithClient } from './test-helpers.js';
+import { applicationRow, fleetFixture, renderWithClient } from './test-helpers.js';
 import { useApplicationContext } from './useApplicationContext.js';
 
 afterEach(cleanup);
@@ -26,10 +29,10 @@ const routes = (
   </Routes>
 );
 
-const renderAt = (path: string, applications: unknown[]) => {
-  const { client } = fakeClient({
-    application: applications,
-    user_application_membership: [{ id: 1, application_membership_role: [{ name: 'developer' }] }],
+const renderAt = (path: string, applications: ApplicationDetail[]) => {
+  const { client } = createFakeApi({
+    application: applications.map((detail) => applicationRow(detail)),
+    user_application_membership: [fleetMember('developer')],
   });
   renderWithClient(
     client,

@@ -4,14 +4,19 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApplicationSettings } from './ApplicationSettings.js';
 import { needsRepositoryReason } from './RepositorySettings.js';
-import { fakeClient, fleetFixture, renderWithClient } from './test-helpers.js';
+import { createFakeApi } from '../../../test-support/fake-api.js';
+import type { FakeData } from '../../../test-support/fake-odata.js';
+import {
+  fleetMember,
+  organizationMember,
+  teamAccess,
+  testUserId,
+} from '../../../test-support/fixtures.js';
+import { applicationRow, fleetFixture, renderWithClient } from './test-helpers.js';
 
 afterEach(cleanup);
 
-const role = (name: string) => [{ id: 1, application_membership_role: [{ name }] }];
-const organizationRole = (name: string) => [{ id: 2, organization_membership_role: [{ name }] }];
-
-const baseRows = {
+const baseRows: FakeData = {
   application_type: [
     {
       id: 1,
@@ -32,16 +37,39 @@ const baseRows = {
       supports_multicontainer: false,
     },
   ],
-  device_type: [{ id: 30, slug: 'raspberrypi4-64', name: 'Raspberry Pi 4 (64bit)' }],
-  application: [{ id: 12, app_name: 'garden-sensors' }],
+  device_type: [
+    {
+      id: 30,
+      slug: 'raspberrypi4-64',
+      name: 'Raspberry Pi 4 (64bit)',
+      is_of__cpu_architecture: { __id: 4 },
+    },
+    { id: 31, slug: 'genericx86-64', name: 'Generic x86_64', is_of__cpu_architecture: { __id: 2 } },
+  ],
+  application: [applicationRow(fleetFixture())],
+  // The fleet's own organization, administered by the user: no other one to transfer to.
+  organization: [
+    {
+      id: 3,
+      name: 'Acme',
+      organization_membership: [
+        {
+          id: 1,
+          user: { __id: testUserId },
+          organization_membership_role: [{ name: 'administrator' }],
+        },
+      ],
+      application: [{ id: 12, app_name: 'garden-sensors' }],
+    },
+  ],
 };
 
-const renderSettings = async (rows: Record<string, unknown>) => {
-  const { client, pine } = fakeClient({ ...baseRows, ...rows });
-  renderWithClient(client, <ApplicationSettings application={fleetFixture()} />);
+const renderSettings = async (rows: FakeData) => {
+  const api = createFakeApi({ ...baseRows, ...rows });
+  renderWithClient(api.client, <ApplicationSettings application={fleetFixture()} />);
   // The role queries resolve once the progress bar is gone.
   await waitFor(() => expect(screen.queryByLabelText('Checking your permissions')).toBeNull());
-  return { pine };
+  return api;
 };
 
 const buttonsOf = (element: HTMLElement): HTMLButtonElement[] =>
@@ -50,8 +78,8 @@ const buttonsOf = (element: HTMLElement): HTMLButtonElement[] =>
 describe('ApplicationSettings permission gating', () => {
   it('gives an observer (through a team) no enabled action', async () => {
     await renderSettings({
-      team_application_access: role('observer'),
-      organization_membership: organizationRole('member'),
+      team_application_access: [teamAccess('observer')],
+      organization_membership: [organizationMember('member')],
     });
     await screen.findByText(/does not allow changing its settings/);
     const danger = screen.getByRole('region', { name: 'Danger zone' });
@@ -72,7 +100,7 @@ describe('ApplicationSettings permission gating', () => {
   });
 
   it('lets an observer with a direct role leave, and nothing else', async () => {
-    await renderSettings({ user_application_membership: role('observer') });
+    await renderSettings({ user_application_membership: [fleetMember('observer')] });
     const danger = screen.getByRole('region', { name: 'Danger zone' });
     const leave = within(danger).getByRole('button', {
       name: 'Remove my access',
@@ -85,7 +113,7 @@ describe('ApplicationSettings permission gating', () => {
   });
 
   it('lets a developer rename but not delete; public needs a repository URL', async () => {
-    await renderSettings({ user_application_membership: role('developer') });
+    await renderSettings({ user_application_membership: [fleetMember('developer')] });
     const name = screen.getByRole('textbox', { name: 'Fleet name' }) as HTMLInputElement;
     await screen.findByText(/Support access is off/);
     const user = userEvent.setup();
@@ -104,7 +132,7 @@ describe('ApplicationSettings permission gating', () => {
   });
 
   it('gives an organization administrator delete and transfer', async () => {
-    await renderSettings({ organization_membership: organizationRole('administrator') });
+    await renderSettings({ organization_membership: [organizationMember('administrator')] });
     const danger = screen.getByRole('region', { name: 'Danger zone' });
     const deleteButton = within(danger).getByRole('button', {
       name: 'Delete fleet',

@@ -8,7 +8,6 @@ import {
   applicationKey,
   type ApplicationType,
   applicationTypeSelect,
-  rowsOf,
 } from './application-detail.js';
 import { DisabledReason } from './DisabledReason.js';
 import { SettingRow } from './SettingRow.js';
@@ -58,17 +57,15 @@ export const ApplicationTypeSetting = ({
       client.pine.get({
         resource: 'application_type',
         options: { $select: [...applicationTypeSelect], $orderby: { name: 'asc' } },
-      }) as Promise<ApplicationType[]>,
+      }),
   });
   const services = useQuery({
     queryKey: [...applicationKey(application.id), 'service-count'],
     queryFn: () =>
-      rowsOf<number>(
-        client.pine.get({
-          resource: 'service',
-          options: { $count: { $filter: { application: application.id } } },
-        }),
-      ),
+      client.pine.get({
+        resource: 'service',
+        options: { $count: { $filter: { application: application.id } } },
+      }),
   });
   const value = chosen === '' ? (current?.id ?? '') : chosen;
   const loading = types.isPending || services.isPending;

@@ -30,7 +30,7 @@ export const DeleteApplication = ({
     enabled: open && devices > 0,
     queryFn: async () =>
       (
-        (await client.pine.get({
+        await client.pine.get({
           resource: 'device',
           options: {
             $select: ['device_name'],
@@ -38,7 +38,7 @@ export const DeleteApplication = ({
             $orderby: { device_name: 'asc' },
             $top: confirmListLimit,
           },
-        })) as { device_name: string }[]
+        })
       ).map((device) => device.device_name),
   });
   const remove = useMutation({

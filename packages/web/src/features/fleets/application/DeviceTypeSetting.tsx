@@ -9,8 +9,6 @@ import { SettingRow } from './SettingRow.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
 import { MutationError } from './MutationError.js';
 
-type DeviceTypeOption = { id: number; slug: string; name: string };
-
 // The default device type may change only to one of the same CPU architecture, so the fleet's
 // releases keep running on its devices.
 export const DeviceTypeSetting = ({
@@ -37,7 +35,7 @@ export const DeviceTypeSetting = ({
           $filter: { is_of__cpu_architecture: architecture?.id ?? 0 },
           $orderby: { name: 'asc' },
         },
-      }) as Promise<DeviceTypeOption[]>,
+      }),
   });
   const value = chosen === '' ? (current?.id ?? '') : chosen;
   const options = deviceTypes.data ?? (current ? [current] : []);

@@ -5,7 +5,6 @@ import {
   Card,
   CardContent,
   Chip,
-  Link,
   Skeleton,
   Stack,
   Table,
@@ -16,10 +15,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../../app/client.js';
 import { polling } from '../../../ui/polling.js';
-import { applicationPath } from '../class-names.js';
 import {
   type ApplicationDetail,
   applicationKey,
@@ -46,8 +43,7 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
     queryFn: () => fetchReleasesOverview(client, application.id),
     ...polling(releaseCardRefreshMs),
   });
-  const base = applicationPath(application.is_of__class, application.id);
-  const releasePath = (id: number): string => `${base}/releases/${id}`;
+  // No release page yet (a later issue): the card names releases without linking to them.
   const newest = overview.data?.recent[0];
   return (
     <Card variant="outlined" component="section" aria-labelledby="releases-card-title">
@@ -92,10 +88,7 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
             </Stack>
             {newest?.status === 'running' ? (
               <Alert severity="info" sx={{ mb: 1.5 }}>
-                A build is in progress.{' '}
-                <Link component={RouterLink} to={releasePath(newest.id)}>
-                  View build
-                </Link>
+                A build is in progress.
               </Alert>
             ) : null}
             <Table size="small" aria-label={`Latest ${recentReleaseCount} releases`}>
@@ -111,9 +104,7 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
                 {overview.data.recent.map((release) => (
                   <TableRow key={release.id}>
                     <TableCell sx={{ fontFamily: 'monospace' }}>
-                      <Link component={RouterLink} to={releasePath(release.id)}>
-                        {shortCommit(release.commit)}
-                      </Link>
+                      {shortCommit(release.commit)}
                     </TableCell>
                     <TableCell>{release.raw_version ?? '—'}</TableCell>
                     <TableCell>

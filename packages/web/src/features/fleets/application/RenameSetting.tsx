@@ -33,7 +33,7 @@ export const RenameSetting = ({
       client.pine.get({
         resource: 'application',
         options: { $select: ['id', 'app_name'], $filter: { organization: organizationId } },
-      }) as Promise<{ id: number; app_name: string }[]>,
+      }),
   });
   const otherNames = (others.data ?? [])
     .filter((row) => row.id !== application.id)

@@ -4,13 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DevicesCard } from './DevicesCard.js';
 import { ReleasesCard } from './ReleasesCard.js';
 import { SummaryCard } from './SummaryCard.js';
-import { fakeClient, fleetFixture, renderWithClient } from './test-helpers.js';
+import { createFakeApi } from '../../../test-support/fake-api.js';
+import { devicesWithStatus } from '../../../test-support/fixtures.js';
+import { applicationRow, fleetFixture, renderWithClient } from './test-helpers.js';
 
 afterEach(cleanup);
 
 describe('summary cards', () => {
   it('shows the block image reference and the release selector', () => {
-    const { client } = fakeClient({});
+    const { client } = createFakeApi({ release: [] });
     renderWithClient(
       client,
       <SummaryCard
@@ -27,30 +29,53 @@ describe('summary cards', () => {
   });
 
   it('counts devices per status', async () => {
-    const { client } = fakeClient({}, { device: 0 });
+    const { client } = createFakeApi({ application: [applicationRow(fleetFixture())] });
     renderWithClient(client, <DevicesCard application={fleetFixture({ owns__device: 0 })} />);
     expect(screen.getByLabelText('0 devices in total')).toBeTruthy();
     expect(await screen.findByText('No devices yet')).toBeTruthy();
+    cleanup();
+    const devices = devicesWithStatus('operational', 'operational', 'updating');
+    const some = createFakeApi({
+      application: [applicationRow(fleetFixture(), { owns__device: devices })],
+    });
+    renderWithClient(some.client, <DevicesCard application={fleetFixture({ owns__device: 3 })} />);
+    expect(await screen.findByText('2 Online')).toBeTruthy();
+    expect(screen.getByText('1 Updating')).toBeTruthy();
+    expect(screen.getByText('0 Configuring')).toBeTruthy();
   });
 
   it('has an empty state and lists the newest releases', async () => {
-    const empty = fakeClient({ release: [] });
+    const empty = createFakeApi({ application: [applicationRow(fleetFixture())] });
     renderWithClient(empty.client, <ReleasesCard application={fleetFixture()} />);
     expect(await screen.findByText('No releases yet')).toBeTruthy();
     cleanup();
-    const release = {
-      id: 5,
-      commit: 'abcdef1234567',
-      raw_version: '1.2.3',
-      status: 'running',
-      created_at: '2025-01-01T00:00:00Z',
-    };
-    const some = fakeClient({ release: [release] });
+    const release = (id: number, status: string, belongsTo = 12) => ({
+      id,
+      commit: `abcdef${id}234567`,
+      raw_version: `1.2.${id}`,
+      status,
+      created_at: `2025-01-0${id}T00:00:00Z`,
+      belongs_to__application: { __id: belongsTo },
+      is_final: true,
+      is_invalidated: false,
+    });
+    const releases = [release(1, 'success'), release(2, 'failed'), release(3, 'running')];
+    const some = createFakeApi({
+      application: [applicationRow(fleetFixture(), { owns__release: releases })],
+      release: [...releases, release(4, 'success', 13)],
+    });
     renderWithClient(some.client, <ReleasesCard application={fleetFixture()} />);
-    expect(await screen.findByText('abcdef1')).toBeTruthy();
-    expect(screen.getByText('1.2.3')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'View build' }).getAttribute('href')).toBe(
-      '/fleets/12/releases/5',
-    );
+    // Newest first; another fleet's release is not listed.
+    const rows = await screen.findAllByRole('row');
+    expect(rows.slice(1).map((row) => row.textContent?.slice(0, 7))).toEqual([
+      'abcdef3',
+      'abcdef2',
+      'abcdef1',
+    ]);
+    expect(screen.getByText('1 successful')).toBeTruthy();
+    expect(screen.getByText('1 running')).toBeTruthy();
+    expect(screen.getByText('A build is in progress.')).toBeTruthy();
+    // Releases have no page yet: the card links nowhere.
+    expect(screen.queryAllByRole('link')).toEqual([]);
   });
 });

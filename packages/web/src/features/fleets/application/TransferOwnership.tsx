@@ -71,7 +71,7 @@ export const TransferOwnership = ({ application }: { application: ApplicationDet
           },
           $orderby: { name: 'asc' },
         },
-      }) as Promise<OrganizationRow[]>,
+      }),
   });
   const targets = organizations.data ? transferTargets(organizations.data, application) : [];
   const target = targets.find((organization) => organization.id === chosen);

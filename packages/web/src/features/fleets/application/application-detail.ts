@@ -1,6 +1,7 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type { PineFilter } from '@flotilla/sdk/pine';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { type DeviceStatus, deviceStatuses } from '../application-queries.js';
+import { type DeviceStatus, deviceStatuses, noDevices } from '../application-queries.js';
 import { recentReleaseCount } from './application-limits.js';
 
 export type ApplicationType = {
@@ -65,7 +66,7 @@ export const fetchApplication = async (
   client: FlotillaClient,
   id: number,
 ): Promise<ApplicationDetail | undefined> =>
-  (await client.pine.get({
+  await client.pine.get({
     resource: 'application',
     id,
     options: {
@@ -92,20 +93,32 @@ export const fetchApplication = async (
         owns__device: { $count: {} },
       },
     },
-  })) as ApplicationDetail | undefined;
+  });
 
-const countOf = async (
+const deviceCount = async (
   client: FlotillaClient,
   id: number,
-  navigation: 'owns__device' | 'owns__release',
-  filter: Record<string, string>,
+  $filter: PineFilter<'device'>,
 ): Promise<number> => {
-  const row = (await client.pine.get({
+  const row = await client.pine.get({
     resource: 'application',
     id,
-    options: { $select: ['id'], $expand: { [navigation]: { $count: { $filter: filter } } } },
-  })) as Record<string, number> | undefined;
-  return row?.[navigation] ?? 0;
+    options: { $select: ['id'], $expand: { owns__device: { $count: { $filter } } } },
+  });
+  return row?.owns__device ?? 0;
+};
+
+const releaseCount = async (
+  client: FlotillaClient,
+  id: number,
+  $filter: PineFilter<'release'>,
+): Promise<number> => {
+  const row = await client.pine.get({
+    resource: 'application',
+    id,
+    options: { $select: ['id'], $expand: { owns__release: { $count: { $filter } } } },
+  });
+  return row?.owns__release ?? 0;
 };
 
 // One small count query per status, as the fleet list does (seed 001 "Fleet list").
@@ -113,13 +126,13 @@ export const fetchDeviceStatusCounts = async (
   client: FlotillaClient,
   id: number,
 ): Promise<Record<DeviceStatus, number>> => {
-  const counts = await Promise.all(
-    deviceStatuses.map(async (status) => [
-      status,
-      await countOf(client, id, 'owns__device', { overall_status: status }),
-    ]),
+  const counts = noDevices();
+  await Promise.all(
+    deviceStatuses.map(async (status) => {
+      counts[status] = await deviceCount(client, id, { overall_status: status });
+    }),
   );
-  return Object.fromEntries(counts) as Record<DeviceStatus, number>;
+  return counts;
 };
 
 export type ReleasesOverview = {
@@ -142,20 +155,20 @@ export const fetchReleasesOverview = async (
         $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
         $top: recentReleaseCount,
       },
-    }) as Promise<ReleaseSummary[]>,
-    countOf(client, id, 'owns__release', { status: 'success' }),
-    countOf(client, id, 'owns__release', { status: 'running' }),
+    }),
+    releaseCount(client, id, { status: 'success' }),
+    releaseCount(client, id, { status: 'running' }),
   ]);
   return { recent, successCount, runningCount };
 };
 
 // Releases a fleet may be pinned to: successful, final and valid (seed 001 "Other UI").
-export const fetchPinnableReleases = (
+export const fetchPinnableReleases = async (
   client: FlotillaClient,
   id: number,
   pageSize: number,
 ): Promise<ReleaseSummary[]> =>
-  client.pine.get({
+  await client.pine.get({
     resource: 'release',
     options: {
       $select: [...releaseSelect],
@@ -168,11 +181,7 @@ export const fetchPinnableReleases = (
       $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
       $top: pageSize,
     },
-  }) as Promise<ReleaseSummary[]>;
-
-// Resources missing from the SDK's typed model answer loosely typed rows: the query's $select
-// and $expand decide their shape, which the caller names here.
-export const rowsOf = async <T>(answer: Promise<unknown>): Promise<T> => (await answer) as T;
+  });
 
 export const shortCommit = (commit: string): string => commit.slice(0, 7);
 

@@ -2,70 +2,19 @@ import {
   fleetRolePermissions,
   grants,
   organizationRolePermissions,
-  type Permission,
-  platformRolePermissions,
 } from '@flotilla/shared/permissions/permissions';
 import {
-  type AnyRole,
   type FleetRole,
   fleetRoles,
   type OrganizationRole,
   organizationRoles,
-  platformPermissionOf,
-  type PlatformRole,
-  platformRoles,
-  rolePrecedence,
 } from '@flotilla/shared/permissions/roles';
-
-type RoleRow = { application_membership_role: { name: string }[] };
-
-// What the role queries of useFleetRole return.
-export type FleetAccessRows = {
-  memberships: ({ id: number } & RoleRow)[];
-  teamAccesses: RoleRow[];
-  organizationMemberships: { organization_membership_role: { name: string }[] }[];
-};
-
-const isFleetRole = (name: string): name is FleetRole =>
-  (fleetRoles as readonly string[]).includes(name);
 
 const isOrganizationRole = (name: string): name is OrganizationRole =>
   (organizationRoles as readonly string[]).includes(name);
 
-// Every role the user holds on the fleet, highest first: direct membership, team accesses, the
-// organization role (administering the organization makes one administrator of its fleets) and
-// the platform roles carried by the session.
-export const fleetRolesOf = (
-  rows: FleetAccessRows,
-  sessionPermissions: readonly string[],
-): AnyRole[] => {
-  const held = new Set<AnyRole>();
-  for (const row of [...rows.memberships, ...rows.teamAccesses]) {
-    const name = row.application_membership_role[0]?.name;
-    if (name !== undefined && isFleetRole(name)) held.add(name);
-  }
-  for (const row of rows.organizationMemberships) {
-    const name = row.organization_membership_role[0]?.name;
-    if (name !== undefined && isOrganizationRole(name)) held.add(name);
-  }
-  for (const role of platformRoles) {
-    if (sessionPermissions.includes(platformPermissionOf[role])) held.add(role);
-  }
-  return rolePrecedence.filter((role) => held.has(role));
-};
-
-const isPlatformRole = (role: AnyRole): role is PlatformRole =>
-  (platformRoles as readonly string[]).includes(role);
-
-// The permissions the roles give on the fleet's rows, read from the shared tables.
-export const fleetPermissionsOf = (roles: readonly AnyRole[]): Permission[] =>
-  roles.flatMap((role): readonly Permission[] => {
-    if (isPlatformRole(role)) return platformRolePermissions[role];
-    // Organization administrators hold the fleet role "administrator" on the whole organization.
-    if (role === 'administrator') return fleetRolePermissions.administrator;
-    if (isFleetRole(role)) return fleetRolePermissions[role];
-    return [];
-  });
+// The texts of the console's permission answers. Which roles and permissions a user holds on a
+// fleet is derived in shared/permissions/fleet-access.ts.
 
 const roleNames: Record<FleetRole, string> = {
   administrator: 'administrators',

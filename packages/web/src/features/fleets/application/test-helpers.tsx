@@ -1,51 +1,11 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import type { Session } from '@flotilla/sdk/session-token';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { vi } from 'vitest';
 import { ClientProvider } from '../../../app/client.js';
+import type { FakeRow } from '../../../test-support/fake-odata.js';
 import type { ApplicationDetail } from './application-detail.js';
-
-type GetParams = { resource: string; id?: number; options?: { $count?: unknown } };
-
-// A client whose pine answers fixed rows per resource (counts answer 0 unless given), enough
-// for the application pages; everything else of the SDK is absent.
-export const fakeClient = (
-  rows: Record<string, unknown>,
-  counts: Record<string, number> = {},
-  session: Partial<Session> = {},
-) => {
-  const pine = {
-    get: vi.fn(async (params: GetParams) => {
-      if (params.options?.$count !== undefined) return counts[params.resource] ?? 0;
-      const answer = rows[params.resource] ?? [];
-      // By id: the row with that id, or undefined as pine answers for an invisible row.
-      if (params.id === undefined || !Array.isArray(answer)) return answer;
-      return (answer as { id?: number }[]).find((row) => row.id === params.id);
-    }),
-    post: vi.fn(async () => ({ id: 1 })),
-    patch: vi.fn(async () => ''),
-    delete: vi.fn(async () => ''),
-  };
-  const fullSession: Session = {
-    userId: 7,
-    authTime: 0,
-    issuedAt: 0,
-    expiresAt: Number.MAX_SAFE_INTEGER,
-    permissions: [],
-    ...session,
-  };
-  const auth = {
-    subscribe: () => () => undefined,
-    getToken: () => 'test-token',
-    session: () => fullSession,
-  };
-  // Only the parts the pages use exist; the rest of the client type is not needed here.
-  const client = { pine, auth } as unknown as FlotillaClient;
-  return { client, pine };
-};
 
 export const renderWithClient = (client: FlotillaClient, ui: ReactNode, path = '/') =>
   render(
@@ -58,6 +18,7 @@ export const renderWithClient = (client: FlotillaClient, ui: ReactNode, path = '
     </ClientProvider>,
   );
 
+// The application as the application page's query answers it (the page's prop).
 export const fleetFixture = (overrides: Partial<ApplicationDetail> = {}): ApplicationDetail => ({
   id: 12,
   app_name: 'garden-sensors',
@@ -92,4 +53,16 @@ export const fleetFixture = (overrides: Partial<ApplicationDetail> = {}): Applic
   should_be_running__release: [],
   owns__device: 2,
   ...overrides,
+});
+
+// The application as a fixture row of the fake API: its devices and releases as navigations, and
+// directly accessible by the signed-in user.
+export const applicationRow = (
+  detail: ApplicationDetail,
+  navigations: { owns__device?: FakeRow[]; owns__release?: FakeRow[] } = {},
+): FakeRow => ({
+  ...detail,
+  owns__device: navigations.owns__device ?? [],
+  owns__release: navigations.owns__release ?? [],
+  is_directly_accessible_by__user: [{ id: 7 }],
 });

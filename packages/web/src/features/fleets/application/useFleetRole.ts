@@ -1,16 +1,16 @@
+import {
+  type FleetGrants,
+  fleetPermissionsOf,
+  rolesOnFleet,
+} from '@flotilla/shared/permissions/fleet-access';
 import { grants } from '@flotilla/shared/permissions/permissions';
 import type { AnyRole } from '@flotilla/shared/permissions/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useClient } from '../../../app/client.js';
 import { useSession } from '../../session/useSession.js';
-import { applicationKey, rowsOf } from './application-detail.js';
-import {
-  deniedReason,
-  type FleetAccessRows,
-  fleetPermissionsOf,
-  fleetRolesOf,
-} from './fleet-role.js';
+import { applicationKey } from './application-detail.js';
+import { deniedReason } from './fleet-role.js';
 
 export type FleetRoleState = {
   roles: AnyRole[];
@@ -23,8 +23,14 @@ export type FleetRoleState = {
   denied: (resource: string, action: string) => string | null;
 };
 
-// The user's roles on one fleet. There is no role endpoint: they come from the direct
-// membership, the accesses of the user's teams and the membership of the fleet's organization.
+type FleetRoleRows = { grants: FleetGrants; directMembershipId: number | null };
+
+const roleName = (role: readonly { name: string }[]): string[] => role.map((row) => row.name);
+
+// The user's roles on one fleet. There is no role endpoint: the memberships that concern the
+// fleet (direct, through the user's teams, of the fleet's organization) are read here, and the
+// roles and permissions derived by shared/permissions/fleet-access.ts, which the server's
+// fleet_access view agrees with.
 export const useFleetRole = (applicationId: number): FleetRoleState => {
   const client = useClient();
   const session = useSession();
@@ -33,42 +39,38 @@ export const useFleetRole = (applicationId: number): FleetRoleState => {
     queryKey: [...applicationKey(applicationId), 'role', userId],
     enabled: userId > 0 && applicationId > 0,
     staleTime: 30_000,
-    queryFn: async (): Promise<FleetAccessRows> => {
+    queryFn: async (): Promise<FleetRoleRows> => {
       const [memberships, teamAccesses, organizationMemberships] = await Promise.all([
-        rowsOf<FleetAccessRows['memberships']>(
-          client.pine.get({
-            resource: 'user_application_membership',
-            options: {
-              $select: ['id'],
-              $filter: { user: userId, is_member_of__application: applicationId },
-              $expand: { application_membership_role: { $select: ['name'] } },
-            },
-          }),
-        ),
-        rowsOf<FleetAccessRows['teamAccesses']>(
-          client.pine.get({
-            resource: 'team_application_access',
-            options: {
-              $select: ['id'],
-              $filter: {
-                grants_access_to__application: applicationId,
-                team: {
-                  $any: {
-                    $alias: 't',
-                    $expr: {
-                      t: {
-                        team_membership: {
-                          $any: { $alias: 'tm', $expr: { tm: { user: userId } } },
-                        },
+        client.pine.get({
+          resource: 'user_application_membership',
+          options: {
+            $select: ['id'],
+            $filter: { user: userId, is_member_of__application: applicationId },
+            $expand: { application_membership_role: { $select: ['name'] } },
+          },
+        }),
+        client.pine.get({
+          resource: 'team_application_access',
+          options: {
+            $select: ['id'],
+            $filter: {
+              grants_access_to__application: applicationId,
+              team: {
+                $any: {
+                  $alias: 't',
+                  $expr: {
+                    t: {
+                      team_membership: {
+                        $any: { $alias: 'tm', $expr: { tm: { user: userId } } },
                       },
                     },
                   },
                 },
               },
-              $expand: { application_membership_role: { $select: ['name'] } },
             },
-          }),
-        ),
+            $expand: { application_membership_role: { $select: ['name'] } },
+          },
+        }),
         client.pine.get({
           resource: 'organization_membership',
           options: {
@@ -90,20 +92,30 @@ export const useFleetRole = (applicationId: number): FleetRoleState => {
             },
             $expand: { organization_membership_role: { $select: ['name'] } },
           },
-        }) as Promise<FleetAccessRows['organizationMemberships']>,
+        }),
       ]);
-      return { memberships, teamAccesses, organizationMemberships };
+      return {
+        grants: {
+          fleetRoles: [...memberships, ...teamAccesses].flatMap((row) =>
+            roleName(row.application_membership_role),
+          ),
+          organizationRoles: organizationMemberships.flatMap((row) =>
+            roleName(row.organization_membership_role),
+          ),
+        },
+        directMembershipId: memberships[0]?.id ?? null,
+      };
     },
   });
   const sessionPermissions = session?.permissions;
   return useMemo((): FleetRoleState => {
-    const roles = rows.data ? fleetRolesOf(rows.data, sessionPermissions ?? []) : [];
+    const roles = rows.data ? rolesOnFleet(rows.data.grants, sessionPermissions ?? []) : [];
     const held = fleetPermissionsOf(roles);
     const can = (resource: string, action: string): boolean =>
       rows.isSuccess && grants(held, resource, action);
     return {
       roles,
-      directMembershipId: rows.data?.memberships[0]?.id ?? null,
+      directMembershipId: rows.data?.directMembershipId ?? null,
       isPending: rows.isPending,
       error: rows.error,
       can,

@@ -4,7 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../ui/toasts.js';
 import type { ApplicationListItem } from '../application-queries.js';
-import { fakeClient, renderWithClient } from '../application/test-helpers.js';
+import { createFakeApi } from '../../../test-support/fake-api.js';
+import type { FakeData } from '../../../test-support/fake-odata.js';
+import { fleetMember, organizationMember } from '../../../test-support/fixtures.js';
+import { renderWithClient } from '../application/test-helpers.js';
 import { BatchActions } from './BatchActions.js';
 import type { Selection } from './useSelection.js';
 
@@ -48,21 +51,17 @@ const selectionOf = (ids: number[]): Selection => ({
   stop: vi.fn(),
 });
 
-const membership = (applicationId: number, role: string) => ({
-  id: applicationId * 10,
-  is_member_of__application: { __id: applicationId },
-  application_membership_role: [{ name: role }],
-});
+const membership = (applicationId: number, role: string) =>
+  fleetMember(role, applicationId, applicationId * 10);
 
-const organizationRole = (role: string) => [
-  { is_member_of__organization: { __id: 3 }, organization_membership_role: [{ name: role }] },
-];
+// The user's role in organization 3, which owns every fleet here.
+const organizationRole = (role: string) => [organizationMember(role, 3, [1, 2, 3, 4])];
 
-const renderActions = (rows: Record<string, unknown>, selected: number[]) => {
-  const { client, pine } = fakeClient(rows);
+const renderActions = (rows: FakeData, selected: number[]) => {
+  const api = createFakeApi(rows);
   const selection = selectionOf(selected);
   renderWithClient(
-    client,
+    api.client,
     <ToastProvider>
       <BatchActions
         className="fleet"
@@ -71,7 +70,7 @@ const renderActions = (rows: Record<string, unknown>, selected: number[]) => {
       />
     </ToastProvider>,
   );
-  return { pine, selection };
+  return { api, selection };
 };
 
 const button = (name: RegExp | string) => screen.getByRole('button', { name }) as HTMLButtonElement;
@@ -120,7 +119,7 @@ describe('BatchActions toolbar', () => {
 
   it('deletes the selection of an organization administrator after typing the count', async () => {
     const user = userEvent.setup();
-    const { pine, selection } = renderActions(
+    const { api, selection } = renderActions(
       {
         application: [batchRow(1, 'alpha-one'), batchRow(2, 'beta-two')],
         organization_membership: organizationRole('administrator'),
@@ -141,8 +140,10 @@ describe('BatchActions toolbar', () => {
     await user.type(within(dialog).getByLabelText('Type "2" to confirm'), '2');
     await user.click(confirm);
     await screen.findByText('Deleted 2 fleets');
-    expect(pine.delete).toHaveBeenCalledTimes(2);
-    expect(pine.delete).toHaveBeenCalledWith({ resource: 'application', id: 1 });
+    expect(api.writes).toEqual([
+      { method: 'DELETE', resource: 'application', id: 1, body: undefined },
+      { method: 'DELETE', resource: 'application', id: 2, body: undefined },
+    ]);
     expect(selection.clear).toHaveBeenCalled();
   });
 
@@ -164,27 +165,26 @@ describe('BatchActions toolbar', () => {
 
   it('warns with the count and reason when some deletions fail', async () => {
     const user = userEvent.setup();
-    const { pine } = renderActions(
+    const { api } = renderActions(
       {
         application: [batchRow(1, 'alpha-one'), batchRow(2, 'beta-two')],
         organization_membership: organizationRole('administrator'),
       },
       [1, 2],
     );
-    // Calls start in selection order: the second fleet fails.
-    pine.delete.mockResolvedValueOnce('').mockRejectedValueOnce(new Error('Fleet is locked'));
+    api.refuseNext('DELETE', 'application', 2, 'Fleet is locked');
     await settled();
     await user.click(button('Delete'));
     await user.type(screen.getByLabelText('Type "2" to confirm'), '2');
     await user.click(screen.getByRole('button', { name: 'Delete fleets' }));
     await screen.findByText(
-      'Operation failed for 1 of the 2 selected fleets (beta-two) with Fleet is locked',
+      'Operation failed for 1 of the 2 selected fleets (beta-two) with Request error: Fleet is locked',
     );
   });
 
   it('renames one fleet with the name rules and the case-insensitive clash check', async () => {
     const user = userEvent.setup();
-    const { pine } = renderActions(
+    const { api } = renderActions(
       {
         // The organization's names come from the same resource: one other fleet is taken.
         application: [batchRow(1, 'alpha-one'), batchRow(4, 'taken-name')],
@@ -211,10 +211,8 @@ describe('BatchActions toolbar', () => {
     await waitFor(() => expect(submit.disabled).toBe(false));
     await user.click(submit);
     await screen.findByText('Renamed alpha-one to new-name');
-    expect(pine.patch).toHaveBeenCalledWith({
-      resource: 'application',
-      id: 1,
-      body: { app_name: 'new-name' },
-    });
+    expect(api.writes).toEqual([
+      { method: 'PATCH', resource: 'application', id: 1, body: { app_name: 'new-name' } },
+    ]);
   });
 });

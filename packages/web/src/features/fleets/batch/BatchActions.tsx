@@ -7,7 +7,8 @@ import type { ApplicationListItem } from '../application-queries.js';
 import { classLabels } from '../class-names.js';
 import { BatchDeviceTypeDialog } from './BatchDeviceTypeDialog.js';
 import { BatchRenameDialog } from './BatchRenameDialog.js';
-import { type BatchAction, batchGates } from './batch-rules.js';
+import type { FleetBatchAction } from '@flotilla/shared/fleets/fleet-action-permissions';
+import { batchGates } from './batch-rules.js';
 import { BatchToolbar } from './BatchToolbar.js';
 import { useBatchFleets } from './useBatchFleets.js';
 import { useBatchRun } from './useBatchRun.js';
@@ -32,7 +33,7 @@ export const BatchActions = ({
   const one = labels.one.toLowerCase();
   const many = labels.many.toLowerCase();
   const batch = useBatchFleets(selection.selected);
-  const [open, setOpen] = useState<BatchAction | null>(null);
+  const [open, setOpen] = useState<FleetBatchAction | null>(null);
   const run = useBatchRun(() => {
     setOpen(null);
     selection.clear();

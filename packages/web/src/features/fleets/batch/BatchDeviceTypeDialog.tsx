@@ -52,7 +52,7 @@ export const BatchDeviceTypeDialog = ({
           $filter: { is_of__cpu_architecture: architectureId },
           $orderby: { name: 'asc' },
         },
-      }) as Promise<DeviceTypeOption[]>,
+      }),
   });
   return (
     <Dialog

@@ -36,7 +36,7 @@ export const BatchRenameDialog = ({
       client.pine.get({
         resource: 'application',
         options: { $select: ['id', 'app_name'], $filter: { organization: fleet.organizationId } },
-      }) as Promise<{ id: number; app_name: string }[]>,
+      }),
   });
   const otherNames = (others.data ?? [])
     .filter((row) => row.id !== fleet.id)

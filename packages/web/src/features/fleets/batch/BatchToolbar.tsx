@@ -11,7 +11,8 @@ import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { DisabledReason } from '../application/DisabledReason.js';
-import type { BatchAction, BatchGates } from './batch-rules.js';
+import type { FleetBatchAction } from '@flotilla/shared/fleets/fleet-action-permissions';
+import type { BatchGates } from './batch-rules.js';
 
 const ActionButton = ({
   reason,
@@ -58,7 +59,7 @@ export const BatchToolbar = ({
   gates: BatchGates;
   onSelectAll: () => void;
   onClear: () => void;
-  onAction: (action: BatchAction) => void;
+  onAction: (action: FleetBatchAction) => void;
   onDone: () => void;
 }) => {
   const all = total > 0 && selectedCount === total;

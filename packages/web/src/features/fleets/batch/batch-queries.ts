@@ -1,11 +1,11 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+import {
+  grantsOnFleet,
+  rolesOnFleet,
+  type UserMemberships,
+} from '@flotilla/shared/permissions/fleet-access';
 import type { AnyRole } from '@flotilla/shared/permissions/roles';
-import { rowsOf } from '../application/application-detail.js';
-import { fleetRolesOf } from '../application/fleet-role.js';
-
-type ForeignKey = { __id: number };
-type RoleName = { name: string }[];
 
 // What the batch actions need of a selected application: the list rows lack the architecture,
 // the legacy flag and the user's roles.
@@ -25,20 +25,11 @@ export type BatchApplicationRow = {
 
 export type BatchRows = {
   applications: BatchApplicationRow[];
-  memberships: {
-    id: number;
-    is_member_of__application: ForeignKey;
-    application_membership_role: RoleName;
-  }[];
-  teamAccesses: {
-    grants_access_to__application: ForeignKey;
-    application_membership_role: RoleName;
-  }[];
-  organizationMemberships: {
-    is_member_of__organization: ForeignKey;
-    organization_membership_role: RoleName;
-  }[];
+  // The user's memberships that concern the selection.
+  memberships: UserMemberships;
 };
+
+const roleOf = (role: readonly { name: string }[]): string => role[0]?.name ?? '';
 
 export type BatchFleet = {
   id: number;
@@ -60,71 +51,80 @@ export const fetchBatchRows = async (
 ): Promise<BatchRows> => {
   const inIds = { $in: [...ids] };
   const [applications, memberships, teamAccesses, organizationMemberships] = await Promise.all([
-    rowsOf<BatchRows['applications']>(
-      client.pine.get({
-        resource: 'application',
-        options: {
-          $select: ['id', 'app_name', 'is_of__class'],
-          $filter: { id: inIds },
-          $expand: {
-            organization: { $select: ['id'] },
-            is_for__device_type: {
-              $select: ['id', 'slug', 'name'],
-              $expand: { is_of__cpu_architecture: { $select: ['id', 'slug'] } },
-            },
-            application_type: { $select: ['is_legacy'] },
+    client.pine.get({
+      resource: 'application',
+      options: {
+        $select: ['id', 'app_name', 'is_of__class'],
+        $filter: { id: inIds },
+        $expand: {
+          organization: { $select: ['id'] },
+          is_for__device_type: {
+            $select: ['id', 'slug', 'name'],
+            $expand: { is_of__cpu_architecture: { $select: ['id', 'slug'] } },
           },
-          $orderby: { app_name: 'asc' },
+          application_type: { $select: ['is_legacy'] },
         },
-      }),
-    ),
-    rowsOf<BatchRows['memberships']>(
-      client.pine.get({
-        resource: 'user_application_membership',
-        options: {
-          $select: ['id', 'is_member_of__application'],
-          $filter: { user: userId, is_member_of__application: inIds },
-          $expand: { application_membership_role: { $select: ['name'] } },
-        },
-      }),
-    ),
-    rowsOf<BatchRows['teamAccesses']>(
-      client.pine.get({
-        resource: 'team_application_access',
-        options: {
-          $select: ['id', 'grants_access_to__application'],
-          $filter: {
-            grants_access_to__application: inIds,
-            team: {
-              $any: {
-                $alias: 't',
-                $expr: {
-                  t: {
-                    team_membership: { $any: { $alias: 'tm', $expr: { tm: { user: userId } } } },
-                  },
+        $orderby: { app_name: 'asc' },
+      },
+    }),
+    client.pine.get({
+      resource: 'user_application_membership',
+      options: {
+        $select: ['id', 'is_member_of__application'],
+        $filter: { user: userId, is_member_of__application: inIds },
+        $expand: { application_membership_role: { $select: ['name'] } },
+      },
+    }),
+    client.pine.get({
+      resource: 'team_application_access',
+      options: {
+        $select: ['id', 'grants_access_to__application'],
+        $filter: {
+          grants_access_to__application: inIds,
+          team: {
+            $any: {
+              $alias: 't',
+              $expr: {
+                t: {
+                  team_membership: { $any: { $alias: 'tm', $expr: { tm: { user: userId } } } },
                 },
               },
             },
           },
-          $expand: { application_membership_role: { $select: ['name'] } },
         },
-      }),
-    ),
-    rowsOf<BatchRows['organizationMemberships']>(
-      client.pine.get({
-        resource: 'organization_membership',
-        options: {
-          $select: ['id', 'is_member_of__organization'],
-          $filter: { user: userId },
-          $expand: { organization_membership_role: { $select: ['name'] } },
-        },
-      }),
-    ),
+        $expand: { application_membership_role: { $select: ['name'] } },
+      },
+    }),
+    client.pine.get({
+      resource: 'organization_membership',
+      options: {
+        $select: ['id', 'is_member_of__organization'],
+        $filter: { user: userId },
+        $expand: { organization_membership_role: { $select: ['name'] } },
+      },
+    }),
   ]);
-  return { applications, memberships, teamAccesses, organizationMemberships };
+  return {
+    applications,
+    memberships: {
+      fleetMemberships: memberships.map((row) => ({
+        applicationId: row.is_member_of__application.__id,
+        role: roleOf(row.application_membership_role),
+      })),
+      teamAccesses: teamAccesses.map((row) => ({
+        applicationId: row.grants_access_to__application.__id,
+        role: roleOf(row.application_membership_role),
+      })),
+      organizationMemberships: organizationMemberships.map((row) => ({
+        organizationId: row.is_member_of__organization.__id,
+        role: roleOf(row.organization_membership_role),
+      })),
+    },
+  };
 };
 
-// Each application with the roles the user holds on it (same rules as useFleetRole).
+// Each application with the roles the user holds on it (shared/permissions/fleet-access.ts, as
+// useFleetRole).
 export const batchFleetsOf = (
   rows: BatchRows,
   sessionPermissions: readonly string[],
@@ -132,18 +132,8 @@ export const batchFleetsOf = (
   rows.applications.map((application) => {
     const organizationId = application.organization[0]?.id ?? 0;
     const deviceType = application.is_for__device_type[0];
-    const roles = fleetRolesOf(
-      {
-        memberships: rows.memberships.filter(
-          (row) => row.is_member_of__application.__id === application.id,
-        ),
-        teamAccesses: rows.teamAccesses.filter(
-          (row) => row.grants_access_to__application.__id === application.id,
-        ),
-        organizationMemberships: rows.organizationMemberships.filter(
-          (row) => row.is_member_of__organization.__id === organizationId,
-        ),
-      },
+    const roles = rolesOnFleet(
+      grantsOnFleet(rows.memberships, { id: application.id, organizationId }),
       sessionPermissions,
     );
     return {

@@ -164,29 +164,14 @@ describe('batch helpers', () => {
     });
     const rows: BatchRows = {
       applications: [application(1, 3), application(2, 3), application(3, 9)],
-      memberships: [
-        {
-          id: 5,
-          is_member_of__application: { __id: 1 },
-          application_membership_role: [{ name: 'observer' }],
-        },
-      ],
-      teamAccesses: [
-        {
-          grants_access_to__application: { __id: 2 },
-          application_membership_role: [{ name: 'operator' }],
-        },
-      ],
-      organizationMemberships: [
-        {
-          is_member_of__organization: { __id: 3 },
-          organization_membership_role: [{ name: 'member' }],
-        },
-        {
-          is_member_of__organization: { __id: 9 },
-          organization_membership_role: [{ name: 'administrator' }],
-        },
-      ],
+      memberships: {
+        fleetMemberships: [{ applicationId: 1, role: 'observer' }],
+        teamAccesses: [{ applicationId: 2, role: 'operator' }],
+        organizationMemberships: [
+          { organizationId: 3, role: 'member' },
+          { organizationId: 9, role: 'administrator' },
+        ],
+      },
     };
     const fleets = batchFleetsOf(rows, []);
     expect(fleets.map((entry) => entry.roles)).toEqual([

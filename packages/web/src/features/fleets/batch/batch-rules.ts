@@ -1,19 +1,14 @@
 import { errorText } from '@flotilla/sdk/errors';
+import {
+  type FleetBatchAction,
+  fleetBatchActionPermissions,
+} from '@flotilla/shared/fleets/fleet-action-permissions';
+import { fleetPermissionsOf } from '@flotilla/shared/permissions/fleet-access';
 import { grants } from '@flotilla/shared/permissions/permissions';
-import { deniedReason, fleetPermissionsOf } from '../application/fleet-role.js';
+import { deniedReason } from '../application/fleet-role.js';
 import { legacyRenameReason } from '../application/RenameSetting.js';
 import type { BatchFleet } from './batch-queries.js';
 import type { Outcome } from './run-with-concurrency.js';
-
-export type BatchAction = 'rename' | 'deviceType' | 'delete';
-
-// Seed 001 section 6: rename and default device type need resin.application.update, delete
-// needs resin.application.delete, on every selected fleet.
-export const batchActionPermission: Record<BatchAction, { resource: string; action: string }> = {
-  rename: { resource: 'application', action: 'update' },
-  deviceType: { resource: 'application', action: 'update' },
-  delete: { resource: 'application', action: 'delete' },
-};
 
 const namedLimit = 3;
 
@@ -56,7 +51,7 @@ export const sharedArchitecture = (fleets: readonly BatchFleet[]): ArchitectureC
   };
 };
 
-export type BatchGates = Record<BatchAction, string | null>;
+export type BatchGates = Record<FleetBatchAction, string | null>;
 
 // Null when the action may run on the whole selection, else why not (the disabled button's
 // tooltip). A fleet the user may not change blocks the action and is named.
@@ -76,8 +71,8 @@ export const batchGates = (
       `Could not check your permissions: ${errorText(loading.error) ?? 'unknown error'}`,
     );
   if (loading.pending || !fleets) return blockedForAll('Checking your permissions…');
-  const permissionReason = (action: BatchAction): string | null => {
-    const { resource, action: verb } = batchActionPermission[action];
+  const permissionReason = (action: FleetBatchAction): string | null => {
+    const { resource, action: verb } = fleetBatchActionPermissions[action];
     const denied = fleets.filter(
       (fleet) => !grants(fleetPermissionsOf(fleet.roles), resource, verb),
     );

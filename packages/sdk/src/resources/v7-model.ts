@@ -1,0 +1,63 @@
+import type { Application, ApplicationWrite } from './application.js';
+import type {
+  ApplicationMembershipRole,
+  UserApplicationMembership,
+  UserApplicationMembershipWrite,
+} from './application-membership.js';
+import type { ApplicationTag } from './application-tag.js';
+import type { ApplicationType } from './application-type.js';
+import type { Device, DeviceWrite } from './device.js';
+import type {
+  DeviceConfigVariable,
+  DeviceTag,
+  DeviceTagWrite,
+  Image,
+  ImageInstall,
+  Service,
+} from './device-state.js';
+import type { CpuArchitecture, DeviceType } from './device-type.js';
+import type { Organization, OrganizationWrite } from './organization.js';
+import type {
+  OrganizationMembership,
+  OrganizationMembershipRole,
+  OrganizationMembershipWrite,
+} from './organization-membership.js';
+import type { Release, ReleaseWrite } from './release.js';
+import type { Team, TeamApplicationAccess, TeamMembership } from './team.js';
+import type { User } from './user.js';
+import type { UserProfile } from './user-profile.js';
+
+// Read-only through the console: nothing to write.
+type NoWrite = Record<never, never>;
+
+// The v7 resources the typed client knows, in pinejs-client-core's shape: `get` infers each
+// answer's type from the query's $select and $expand, so callers never name (or cast) rows.
+export type V7Model = {
+  application: { Read: Application; Write: ApplicationWrite };
+  application_membership_role: { Read: ApplicationMembershipRole; Write: NoWrite };
+  application_tag: { Read: ApplicationTag; Write: NoWrite };
+  application_type: { Read: ApplicationType; Write: NoWrite };
+  cpu_architecture: { Read: CpuArchitecture; Write: NoWrite };
+  device: { Read: Device; Write: DeviceWrite };
+  device_config_variable: { Read: DeviceConfigVariable; Write: NoWrite };
+  device_tag: { Read: DeviceTag; Write: DeviceTagWrite };
+  device_type: { Read: DeviceType; Write: NoWrite };
+  image: { Read: Image; Write: NoWrite };
+  image_install: { Read: ImageInstall; Write: NoWrite };
+  organization: { Read: Organization; Write: OrganizationWrite };
+  organization_membership: { Read: OrganizationMembership; Write: OrganizationMembershipWrite };
+  organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
+  release: { Read: Release; Write: ReleaseWrite };
+  service: { Read: Service; Write: NoWrite };
+  team: { Read: Team; Write: NoWrite };
+  team_application_access: { Read: TeamApplicationAccess; Write: NoWrite };
+  team_membership: { Read: TeamMembership; Write: NoWrite };
+  user: { Read: User; Write: NoWrite };
+  user_application_membership: {
+    Read: UserApplicationMembership;
+    Write: UserApplicationMembershipWrite;
+  };
+  user_profile: { Read: UserProfile; Write: NoWrite };
+};
+
+export type V7Resource = keyof V7Model;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { deviceActions } from '../cloudlink/messages.js';
+import { fleetRolePermissions, grants } from '../permissions/permissions.js';
+import { fleetRoles } from '../permissions/roles.js';
+import {
+  cloudlinkActionPermissions,
+  containerActionPermissions,
+  deviceActionPermissions,
+} from './device-action-permissions.js';
+
+describe('device action permissions', () => {
+  it('names for every action a permission some fleet role holds, and not every role', () => {
+    const refs = [
+      ...deviceActions.map((action) => cloudlinkActionPermissions[action]),
+      ...Object.values(deviceActionPermissions),
+      ...Object.values(containerActionPermissions),
+    ];
+    for (const { resource, action } of refs) {
+      const holders = fleetRoles.filter((role) =>
+        grants(fleetRolePermissions[role], resource, action),
+      );
+      // A misspelt action would be held by no role and silently deny everyone.
+      expect(holders.length, `${resource}.${action}`).toBeGreaterThan(0);
+      expect(holders, `${resource}.${action}`).not.toContain('observer');
+    }
+  });
+
+  it('gives the console actions the permission of the cloudlink action they send', () => {
+    expect(deviceActionPermissions.identify).toBe(cloudlinkActionPermissions.blink);
+    expect(deviceActionPermissions.restart).toBe(cloudlinkActionPermissions['restart-services']);
+    expect(containerActionPermissions.stop).toBe(cloudlinkActionPermissions['stop-service']);
+    expect(deviceActionPermissions.delete).toEqual({ resource: 'device', action: 'delete' });
+  });
+});

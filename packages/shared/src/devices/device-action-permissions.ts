@@ -1,0 +1,70 @@
+import type { DeviceAction } from '../cloudlink/messages.js';
+import type { PermissionRef } from '../permissions/permission-ref.js';
+
+// What each device action needs (seed 001 section 6), read by the server's device-action routes
+// and by the console's action rules, so both answer "may this user do it" the same way.
+
+export type DevicePermissionRef = PermissionRef & { resource: 'device' };
+
+// Everything that travels to a device over the cloudlink acts on its supervisor.
+const supervisorProxyWrite: DevicePermissionRef = {
+  resource: 'device',
+  action: 'supervisor-proxy-write',
+};
+
+// The permission each cloudlink action needs on the device (POST /supervisor/*,
+// POST /application/:id/restart).
+export const cloudlinkActionPermissions: Record<DeviceAction, DevicePermissionRef> = {
+  ping: supervisorProxyWrite,
+  blink: supervisorProxyWrite,
+  'restart-services': supervisorProxyWrite,
+  reboot: supervisorProxyWrite,
+  shutdown: supervisorProxyWrite,
+  purge: supervisorProxyWrite,
+  update: supervisorProxyWrite,
+  'device-state': supervisorProxyWrite,
+  'start-service': supervisorProxyWrite,
+  'stop-service': supervisorProxyWrite,
+  'restart-service': supervisorProxyWrite,
+};
+
+// The console's actions on a device: those sent to the supervisor, and writes through /v7.
+export type SupervisorActionId = 'restart' | 'reboot' | 'shutdown' | 'identify' | 'purge';
+export type DeviceActionId = SupervisorActionId | 'rename' | 'notes' | 'delete';
+export type ContainerActionId = 'start' | 'stop' | 'restart';
+
+// The cloudlink action each console action sends.
+export const supervisorActionOf: Record<SupervisorActionId, DeviceAction> = {
+  restart: 'restart-services',
+  reboot: 'reboot',
+  shutdown: 'shutdown',
+  identify: 'blink',
+  purge: 'purge',
+};
+
+export const containerActionOf: Record<ContainerActionId, DeviceAction> = {
+  start: 'start-service',
+  stop: 'stop-service',
+  restart: 'restart-service',
+};
+
+export const deviceActionPermissions: Record<DeviceActionId, DevicePermissionRef> = {
+  restart: cloudlinkActionPermissions[supervisorActionOf.restart],
+  reboot: cloudlinkActionPermissions[supervisorActionOf.reboot],
+  shutdown: cloudlinkActionPermissions[supervisorActionOf.shutdown],
+  identify: cloudlinkActionPermissions[supervisorActionOf.identify],
+  purge: cloudlinkActionPermissions[supervisorActionOf.purge],
+  // Writes of the device row through /v7 (PATCH needs "update", DELETE "delete").
+  rename: { resource: 'device', action: 'update' },
+  notes: { resource: 'device', action: 'update' },
+  delete: { resource: 'device', action: 'delete' },
+};
+
+export const containerActionPermissions: Record<ContainerActionId, DevicePermissionRef> = {
+  start: cloudlinkActionPermissions[containerActionOf.start],
+  stop: cloudlinkActionPermissions[containerActionOf.stop],
+  restart: cloudlinkActionPermissions[containerActionOf.restart],
+};
+
+export const isSupervisorAction = (action: DeviceActionId): action is SupervisorActionId =>
+  action in supervisorActionOf;

@@ -1,0 +1,197 @@
+import { createFlotillaClient, type FlotillaClient } from '@flotilla/sdk/create-client';
+import { memoryTokenStorage } from '@flotilla/sdk/token-storage';
+import { configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import {
+  answerRead,
+  type FakeData,
+  FakeApiError,
+  type FakeRow,
+  writeTarget,
+} from './fake-odata.js';
+
+// The real SDK against a strict fake API: /v7 reads are evaluated on fixture rows (fake-odata.ts),
+// writes are recorded and applied, other paths answer only when a test registers them. Anything
+// the fake does not understand answers 400 and fails the test (see the afterEach below), so a
+// test never passes on an answer the real server would not give.
+
+export type FakeWrite = {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  resource: string;
+  id: number | undefined;
+  body: unknown;
+};
+
+// `text`: a plain-text (or Markdown) answer; `body`: a JSON one.
+export type FakeReply = { status: number; body?: unknown; text?: string };
+export type FakeHandler = (body: unknown) => FakeReply | Promise<FakeReply>;
+
+export type FakeApi = {
+  client: FlotillaClient;
+  data: FakeData;
+  // Every /v7 read's URL and every /v7 write, in order.
+  reads: URL[];
+  writes: FakeWrite[];
+  // Answers a non-/v7 path (e.g. POST /supervisor/v1/blink).
+  on(method: string, path: string, handler: FakeHandler): void;
+  // The next /v7 write of this method on this row fails with this text (and status, 400 unless
+  // given).
+  refuseNext(
+    method: FakeWrite['method'],
+    resource: string,
+    id: number | undefined,
+    text: string,
+    status?: number,
+  ): void;
+};
+
+export type FakeSession = {
+  userId?: number;
+  permissions?: string[];
+  twoFactorRequired?: boolean;
+};
+
+const base64url = (value: object): string =>
+  btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+
+// An unsigned session token: the console only decodes its claims.
+export const sessionToken = (claims: Record<string, unknown> = {}): string => {
+  const now = Math.floor(Date.now() / 1000);
+  return `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({
+    id: 7,
+    authTime: Date.now(),
+    iat: now,
+    exp: now + 3600,
+    permissions: [],
+    ...claims,
+  })}.signature`;
+};
+
+// Screens wait on answers that travel through the real SDK: on a busy machine that takes longer
+// than Testing Library's default of 1 s for findBy/waitFor (they still return on the signal).
+configure({ asyncUtilTimeout: 5_000 });
+
+// What the fake could not answer, reported after each test.
+const problems: string[] = [];
+afterEach(() => {
+  const found = problems.splice(0);
+  if (found.length > 0) throw new FakeApiError(found.join('\n'));
+});
+
+const json = (status: number, body: unknown): Response =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const textResponse = (status: number, text: string): Response =>
+  new Response(text, { status, headers: { 'content-type': 'text/plain' } });
+
+const isMethod = (method: string): method is FakeWrite['method'] =>
+  method === 'POST' || method === 'PATCH' || method === 'DELETE';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// `session` null: a guest (no token).
+export const createFakeApi = (data: FakeData = {}, session: FakeSession | null = {}): FakeApi => {
+  const reads: URL[] = [];
+  const writes: FakeWrite[] = [];
+  const handlers = new Map<string, FakeHandler>();
+  const refusals: {
+    method: string;
+    resource: string;
+    id: number | undefined;
+    text: string;
+    status: number;
+  }[] = [];
+  let nextId = 1000;
+
+  const write = (method: FakeWrite['method'], path: string, body: unknown): Response => {
+    const { resource, id } = writeTarget(path);
+    writes.push({ method, resource, id, body });
+    const refusal = refusals.findIndex(
+      (r) => r.method === method && r.resource === resource && r.id === id,
+    );
+    if (refusal !== -1) {
+      const [refused] = refusals.splice(refusal, 1);
+      if (refused) return textResponse(refused.status, refused.text);
+    }
+    const rows = data[resource] ?? [];
+    if (method === 'POST') {
+      const created: FakeRow = { ...(isRecord(body) ? body : {}), id: nextId++ };
+      data[resource] = [...rows, created];
+      return json(201, created);
+    }
+    if (id === undefined) throw new FakeApiError(`${method} ${path} without a key`);
+    data[resource] =
+      method === 'DELETE'
+        ? rows.filter((row) => row.id !== id)
+        : rows.map((row) => (row.id === id && isRecord(body) ? { ...row, ...body } : row));
+    return textResponse(200, 'OK');
+  };
+
+  const answer = async (url: URL, method: string, body: unknown): Promise<Response> => {
+    const target = `${url.pathname}${url.search}`;
+    if (url.pathname.startsWith('/v7/')) {
+      const path = decodeURIComponent(url.pathname.slice('/v7'.length));
+      if (method === 'GET') {
+        reads.push(url);
+        return json(200, { d: answerRead(data, `${path}${url.search}`) });
+      }
+      if (isMethod(method)) return write(method, path, body);
+    }
+    const handler = handlers.get(`${method} ${url.pathname}`);
+    if (handler) {
+      const reply = await handler(body);
+      return reply.text === undefined
+        ? json(reply.status, reply.body)
+        : textResponse(reply.status, reply.text);
+    }
+    throw new FakeApiError(`No fake answer for ${method} ${target}`);
+  };
+
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(
+      input instanceof Request ? input.url : String(input),
+      'http://console.test',
+    );
+    const method = init?.method ?? 'GET';
+    const raw = init?.body;
+    try {
+      return await answer(
+        url,
+        method,
+        typeof raw === 'string' ? (JSON.parse(raw) as unknown) : undefined,
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      problems.push(`${method} ${url.pathname}${url.search}: ${message}`);
+      return textResponse(400, message);
+    }
+  };
+
+  const token =
+    session === null
+      ? null
+      : sessionToken({
+          id: session.userId ?? 7,
+          permissions: session.permissions ?? [],
+          ...(session.twoFactorRequired === undefined
+            ? {}
+            : { twoFactorRequired: session.twoFactorRequired }),
+        });
+  const client = createFlotillaClient({ storage: memoryTokenStorage(token), fetch });
+  return {
+    client,
+    data,
+    reads,
+    writes,
+    on(method, path, handler) {
+      handlers.set(`${method} ${path}`, handler);
+    },
+    refuseNext(method, resource, id, text, status = 400) {
+      refusals.push({ method, resource, id, text, status });
+    },
+  };
+};

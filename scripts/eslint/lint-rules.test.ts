@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Lints snippets with the project's own eslint.config.mjs, as if they lived at the given path,
+// so what docs/ARCHITECTURE.md says lint enforces (dependency direction, no pine casts, polling
+// in one place) is a checked claim.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, overrideConfigFile: 'eslint.config.mjs' });
+});
+
+const errorsOf = async (rule: string, filePath: string, code: string): Promise<string[]> => {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === rule)
+    .map((message) => message.message);
+};
+
+const boundaryErrors = (filePath: string, code: string): Promise<string[]> =>
+  errorsOf('flotilla/import-boundaries', filePath, code);
+
+const importing = (specifier: string) =>
+  `import { thing } from '${specifier}';\nexport const used = thing;`;
+
+describe('import boundaries', () => {
+  const forbidden: [from: string, specifier: string][] = [
+    ['packages/shared/src/a/a.ts', '@flotilla/sdk/pine'],
+    ['packages/shared/src/a/a.ts', '@flotilla/server/server'],
+    ['packages/sdk/src/a.ts', '@flotilla/server/server'],
+    ['packages/sdk/src/a.ts', '@flotilla/web/app/App'],
+    ['packages/sdk/src/a.ts', '@flotilla/agent/cli'],
+    ['packages/server/src/a.ts', '@flotilla/sdk/pine'],
+    ['packages/server/src/a.ts', '@flotilla/agent/cli'],
+    ['packages/server/contract/a.test.ts', '@flotilla/web/app/App'],
+    ['packages/agent/src/a.ts', '@flotilla/server/server'],
+    ['packages/agent/src/a.ts', '@flotilla/web/app/App'],
+    ['packages/web/src/a.ts', '@flotilla/server/server'],
+    ['packages/web/src/a.ts', '@flotilla/agent/cli'],
+  ];
+  it.each(forbidden)('refuses %s importing %s', async (from, specifier) => {
+    expect(await boundaryErrors(from, importing(specifier))).toEqual([
+      expect.stringContaining('may not be imported from'),
+    ]);
+  });
+
+  const allowed: [from: string, specifier: string][] = [
+    ['packages/sdk/src/a.ts', '@flotilla/shared/constants/limits'],
+    ['packages/server/src/a.ts', '@flotilla/shared/constants/limits'],
+    ['packages/agent/src/a.ts', '@flotilla/shared/constants/limits'],
+    ['packages/agent/src/a.ts', '@flotilla/sdk/pine'],
+    ['packages/web/src/a.ts', '@flotilla/sdk/pine'],
+    ['packages/e2e/tests/a.ts', '@flotilla/server/server'],
+    ['packages/e2e/tests/a.ts', '@flotilla/agent/cli'],
+    ['packages/web/src/features/a/a.ts', '../../ui/polling.js'],
+  ];
+  it.each(allowed)('lets %s import %s', async (from, specifier) => {
+    expect(await boundaryErrors(from, importing(specifier))).toEqual([]);
+  });
+
+  it('refuses relative imports that leave the package, in every import form', async () => {
+    const from = 'packages/web/src/features/devices/a.ts';
+    const leaving = '../../../../shared/src/permissions/permissions.js';
+    for (const code of [
+      importing(leaving),
+      `export { thing } from '${leaving}';`,
+      `export * from '${leaving}';`,
+      `export const load = () => import('${leaving}');`,
+      `export type T = import('${leaving}').Permission;`,
+    ]) {
+      expect(await boundaryErrors(from, code), code).toEqual([
+        expect.stringContaining('Relative import leaves packages/web'),
+      ]);
+    }
+    expect(
+      await boundaryErrors('packages/server/src/a.ts', importing('../../e2e/support/a.js')),
+    ).toHaveLength(1);
+  });
+
+  it('refuses ui importing features', async () => {
+    expect(
+      await boundaryErrors('packages/web/src/ui/a.ts', importing('../features/devices/x.js')),
+    ).toEqual([expect.stringContaining('packages/web/src/ui/ may not import')]);
+  });
+});
+
+// The "may import" column of the Packages table in docs/ARCHITECTURE.md.
+const documentedImports = (): Map<string, string[] | 'anything'> => {
+  const doc = readFileSync(new URL('../../docs/ARCHITECTURE.md', import.meta.url), 'utf8');
+  const table = new Map<string, string[] | 'anything'>();
+  for (const match of doc.matchAll(/^\| `packages\/([a-z0-9]+)` \|.*\| ([^|]+) \|$/gm)) {
+    const [, name = '', imports = ''] = match;
+    table.set(
+      name,
+      imports.trim() === 'anything'
+        ? 'anything'
+        : [...imports.matchAll(/`([a-z0-9]+)`/g)].map((item) => item[1] ?? ''),
+    );
+  }
+  return table;
+};
+
+describe('docs/ARCHITECTURE.md', () => {
+  it('states the dependency direction the lint rule enforces', async () => {
+    const table = documentedImports();
+    const packages = [...table.keys()];
+    expect(packages.sort()).toEqual(['agent', 'e2e', 'sdk', 'server', 'shared', 'web']);
+    const disagreements: string[] = [];
+    for (const [from, allowed] of table) {
+      for (const to of packages.filter((name) => name !== from)) {
+        const documented = allowed === 'anything' || allowed.includes(to);
+        const errors = await boundaryErrors(
+          `packages/${from}/src/a.ts`,
+          importing(`@flotilla/${to}/x`),
+        );
+        if (documented !== (errors.length === 0)) {
+          disagreements.push(
+            `${from} → ${to}: documented ${documented}, lint ${errors.length === 0}`,
+          );
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+});
+
+describe('pine results in the console', () => {
+  const file = 'packages/web/src/features/a/a.ts';
+  const query = "client.pine.get({ resource: 'device', options: { $select: ['id'] } })";
+
+  it('refuses casting them', async () => {
+    for (const code of [
+      `export const rows = (await ${query}) as { id: number }[];`,
+      `export const rows = ${query} as Promise<{ id: number }[]>;`,
+    ]) {
+      expect(await errorsOf('no-restricted-syntax', file, code), code).toEqual([
+        expect.stringContaining('do not cast them'),
+      ]);
+    }
+  });
+
+  it('accepts typed reads and `as const` options', async () => {
+    expect(
+      await errorsOf('no-restricted-syntax', file, `export const rows = await ${query};`),
+    ).toEqual([]);
+    expect(
+      await errorsOf('no-restricted-syntax', file, "export const select = ['id'] as const;"),
+    ).toEqual([]);
+  });
+});
+
+describe('polling in the console', () => {
+  const options = 'export const options = { refetchInterval: 1000 };';
+
+  it('goes through ui/polling.ts only', async () => {
+    expect(
+      await errorsOf('no-restricted-syntax', 'packages/web/src/features/a/a.ts', options),
+    ).toEqual([expect.stringContaining('ui/polling.ts')]);
+    expect(
+      await errorsOf('no-restricted-syntax', 'packages/web/src/ui/polling.ts', options),
+    ).toEqual([]);
+  });
+});
