@@ -10,7 +10,10 @@ import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
 import { ClientProvider } from './client.js';
-import { routes } from './router.js';
+import { consoleRoutes } from './router.js';
+
+// The console's route table, without loaders (tests seed their own data).
+const routes = consoleRoutes();
 
 // Every in-app link the console's screens show leads to a route of the route table (not to the
 // catch-all "not found" route).

@@ -4,11 +4,14 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientProvider } from '../../app/client.js';
-import { routes } from '../../app/router.js';
+import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { deviceDetail } from '../devices/test-fixtures.js';
 import { rememberLastPath } from './last-path.js';
+
+// The console's route table, without loaders (tests seed their own data).
+const routes = consoleRoutes();
 
 // The guards as they sit in the console's own route table (app/router.tsx), against the fake API.
 const renderAt = (path: string, session: FakeSession | null) => {
