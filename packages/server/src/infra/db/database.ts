@@ -9,11 +9,17 @@ export type Queryable = {
   ): Promise<{ rows: Row[]; rowCount: number }>;
 };
 
+// A notice (RAISE NOTICE) the server sent to one of the pool's connections.
+export type DatabaseNotice = { message: string | undefined; detail: string | undefined };
+
 export type Database = Queryable & {
   // Runs `work` in one transaction; a thrown error rolls everything back.
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   // A dedicated connection for LISTEN and other session-bound work.
   connect(): Promise<pg.PoolClient>;
+  // Notices of every pooled connection, delivered before the statement raising them returns
+  // (the auth cache hears of this process's own changes this way; see actor-cache-feed.ts).
+  onNotice(listener: (notice: DatabaseNotice) => void): () => void;
   close(): Promise<void>;
   url: string;
 };
@@ -32,6 +38,12 @@ export const openDatabase = (url: string, options: { max?: number } = {}): Datab
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
+  const noticeListeners = new Set<(notice: DatabaseNotice) => void>();
+  pool.on('connect', (client) => {
+    client.on('notice', ({ message, detail }) => {
+      for (const listener of noticeListeners) listener({ message, detail });
+    });
+  });
   const { query } = wrap(pool);
   return {
     url,
@@ -51,6 +63,12 @@ export const openDatabase = (url: string, options: { max?: number } = {}): Datab
       }
     },
     connect: () => pool.connect(),
+    onNotice(listener) {
+      noticeListeners.add(listener);
+      return () => {
+        noticeListeners.delete(listener);
+      };
+    },
     close: () => pool.end(),
   };
 };
