@@ -19,8 +19,9 @@ import { registerMembershipHooks } from './features/memberships/membership-hooks
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
-import { createActorResolver } from './infra/auth/resolve-actor.js';
+import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
+import { registerNotificationBus } from './infra/http/register-notification-bus.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 // The composition root: every feature is registered here, explicitly, in one place.
@@ -31,11 +32,13 @@ export const buildServer = (ctx: AppContext): FastifyInstance => {
   registerMembershipHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
 
+  const actors = createActorResolution(ctx);
   const app = createApp({
-    resolveActor: createActorResolver(ctx),
+    resolveActor: actors.resolveActor,
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
   });
+  actors.attach(app, registerNotificationBus(app, ctx.db));
   registerHealth(app);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
