@@ -93,6 +93,13 @@ describe('actor cache feed', () => {
     const { key, actorId } = await deviceKey();
     await primed(key);
     applied.length = 0;
+    const notified = new Promise<void>((resolve) => {
+      const stop = actorCacheOf(app)?.feed.onApplied(({ subjects, source }) => {
+        if (source !== 'notification' || !subjects.includes(`actor:${actorId}`)) return;
+        stop?.();
+        resolve();
+      });
+    });
     await db.query('DELETE FROM "api_key" WHERE "key_hash" = $1', [hashApiKey(key)]);
     // (The notification may or may not have arrived too by now; the notice surely has.)
     expect(applied.filter(({ source }) => source === 'notice')).toEqual([
@@ -100,6 +107,8 @@ describe('actor cache feed', () => {
     ]);
     // No waiting for the notification: the very next request is refused.
     expect(await ask(key)).toBe(401);
+    // It comes all the same, from PostgreSQL, after the commit.
+    await notified;
   });
 
   it('stands aside while the LISTEN connection is down, and starts empty when back', async () => {

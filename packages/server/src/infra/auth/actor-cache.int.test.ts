@@ -52,12 +52,11 @@ const cacheOfB = () => {
   return attached;
 };
 
-// Resolves when B has applied a notification naming the subject (or everything).
+// Resolves when B has applied a notification naming the subject.
 const heardOnB = (subject: string): Promise<void> =>
   new Promise((resolve) => {
     const stop = cacheOfB().feed.onApplied(({ subjects, source }: AppliedInvalidation) => {
-      if (source !== 'notification') return;
-      if (!subjects.includes(subject) && !subjects.includes('*')) return;
+      if (source !== 'notification' || !subjects.includes(subject)) return;
       stop();
       resolve();
     });
@@ -71,11 +70,26 @@ const primeOnB = async (token: string): Promise<Actor> => {
   return actor;
 };
 
-// Runs a change through A's pool and waits until B has heard of it.
-const changeOnA = async (subject: string, sql: string, params: readonly SqlValue[] = []) => {
-  const heard = heardOnB(subject);
+// Runs a change through A's pool and waits until B has heard all of it: a barrier notification
+// sent after the change arrives after everything the change reported (commit order), so no late
+// invalidation can disturb what the test does next.
+let barriers = 0;
+const changeOnA = async (
+  subject: string,
+  sql: string,
+  params: readonly SqlValue[] = [],
+): Promise<void> => {
+  const heard: string[] = [];
+  const stop = cacheOfB().feed.onApplied(({ subjects, source }) => {
+    if (source === 'notification') heard.push(...subjects);
+  });
+  const barrier = `actor:${2_000_000_000 + (barriers += 1)}`;
+  const passed = heardOnB(barrier);
   await dbA.query(sql, params);
-  await heard;
+  await dbA.query(`SELECT pg_notify('flotilla_auth', $1)`, [barrier]);
+  await passed;
+  stop();
+  expect(heard).toContain(subject);
 };
 
 const keyFor = async (actorId: number, expiry: Date | null = null): Promise<string> => {
