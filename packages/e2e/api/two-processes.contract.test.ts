@@ -60,6 +60,8 @@ describe('two server processes on one database', () => {
     processB = await startServerProcess({
       databaseUrl: serverA.db.url,
       jwtSecret: secret,
+      // B may reuse a resolved token for 5 minutes: only A's notification can end it sooner.
+      env: { FLOTILLA_AUTH_CACHE_SECONDS: '300' },
       startTimeoutMs: 45_000,
     });
     const owner = await registerBalenaUser(serverA.url, 'two-processes');
@@ -130,6 +132,27 @@ describe('two server processes on one database', () => {
     } finally {
       onA.handle.setUpdateLock(false);
     }
+  });
+
+  it('an API key revoked through A is refused by B, which had it cached', async () => {
+    if (!processB) throw new Error('no process B');
+    const urlB = processB.url;
+    const name = `two-processes-${randomBytes(4).toString('hex')}`;
+    const key = await sdkA.models.apiKey.create({ name, expiryDate: null });
+    const whoamiOnB = async (): Promise<number> =>
+      (await fetch(`${urlB}/actor/v1/whoami`, { headers: { authorization: `Bearer ${key}` } }))
+        .status;
+    expect(await whoamiOnB()).toBe(200);
+    const [created] = (await sdkA.models.apiKey.getAllNamedUserApiKeys()).filter(
+      (apiKey) => apiKey.name === name,
+    );
+    if (!created) throw new Error('the new key is not listed');
+    await sdkA.models.apiKey.revoke(created.id);
+    // Well within B's 300 s cache lifetime: B refuses the key because A's change reached it.
+    await waitUntil('B refusing the revoked key', whoamiOnB, (status) => status === 401, {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
   });
 
   it('log lines uploaded to A appear in a logs.subscribe stream opened on B', async () => {

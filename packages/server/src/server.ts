@@ -19,9 +19,10 @@ import { registerMembershipHooks } from './features/memberships/membership-hooks
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
-import { createActorResolver } from './infra/auth/resolve-actor.js';
+import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
 import { resolveLogFormat } from './infra/logging/logger-options.js';
+import { registerNotificationBus } from './infra/http/register-notification-bus.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 export type ServerObservers = {
@@ -37,14 +38,16 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerMembershipHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
 
+  const actors = createActorResolution(ctx);
   const app = createApp({
-    resolveActor: createActorResolver(ctx),
+    resolveActor: actors.resolveActor,
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
     corsOrigins: ctx.config.corsOrigins,
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
+  actors.attach(app, registerNotificationBus(app, ctx.db));
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);

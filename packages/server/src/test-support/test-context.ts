@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
-import { createActorResolver } from '../infra/auth/resolve-actor.js';
+import { createActorResolution } from '../infra/auth/actor-resolution.js';
 import { createApp } from '../infra/http/create-app.js';
+import { registerNotificationBus } from '../infra/http/register-notification-bus.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { v7Model } from '../model/v7-model.js';
 
@@ -32,17 +33,20 @@ export const createTestContext = (
 
 export type FeatureRegistration = (app: FastifyInstance, ctx: AppContext) => void;
 
-// The real HTTP stack (actor resolution, access checks, error mapping) with the given features,
-// ready for app.inject.
+// The real HTTP stack (actor resolution with its cache, access checks, error mapping) with the
+// given features, ready for app.inject. Close the app before the database: it holds a LISTEN
+// connection.
 export const createTestApp = async (
   ctx: AppContext,
   ...features: FeatureRegistration[]
 ): Promise<FastifyInstance> => {
+  const actors = createActorResolution(ctx);
   const app = createApp({
-    resolveActor: createActorResolver(ctx),
+    resolveActor: actors.resolveActor,
     logLevel: 'silent',
     trustProxy: ctx.config.trustProxy,
   });
+  actors.attach(app, registerNotificationBus(app, ctx.db));
   for (const register of features) register(app, ctx);
   await app.ready();
   return app;

@@ -3,7 +3,8 @@ import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../db/database.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ActorResolver } from '../http/create-app.js';
-import { type Actor, anonymous } from './actor.js';
+import { anonymous } from './actor.js';
+import type { ActorCache, Resolution } from './actor-cache.js';
 import { hashApiKey } from './api-key-tokens.js';
 import { looksLikeJwt, SessionTokenError, verifySessionToken } from './session-token.js';
 
@@ -20,6 +21,7 @@ type SessionRow = { actor: number; jwt_secret: string; platform_roles: string[] 
 
 type ApiKeyRow = {
   actor: number;
+  expiry_date: Date | null;
   user_id: number | null;
   application_id: number | null;
   device_id: number | null;
@@ -32,7 +34,7 @@ const resolveSession = async (
   secret: Uint8Array,
   token: string,
   now: Date,
-): Promise<Actor> => {
+): Promise<Resolution> => {
   let claims;
   try {
     claims = await verifySessionToken(secret, token, now);
@@ -51,19 +53,24 @@ const resolveSession = async (
     throw new ApiError('unauthorized', 'Your session has expired');
   }
   return {
-    kind: 'user',
-    userId: claims.id,
-    actorId: row.actor,
-    platformPermissions: platformPermissionsOf(row.platform_roles),
-    via: 'session',
-    twoFactorPending: claims.twoFactorRequired === true,
+    actor: {
+      kind: 'user',
+      userId: claims.id,
+      actorId: row.actor,
+      platformPermissions: platformPermissionsOf(row.platform_roles),
+      via: 'session',
+      twoFactorPending: claims.twoFactorRequired === true,
+    },
+    dependsOn: [`user:${claims.id}`],
+    validUntil: claims.exp * 1000,
   };
 };
 
-const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Actor> => {
+const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Resolution> => {
   // One query: the key, and whichever of user, fleet or device owns its actor.
   const { rows } = await db.query<ApiKeyRow>(
     `SELECT k."is_of__actor" AS "actor",
+            k."expiry_date",
             u."id" AS "user_id",
             a."id" AS "application_id",
             d."id" AS "device_id",
@@ -78,25 +85,38 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Act
   );
   const row = rows[0];
   if (!row) throw new ApiError('unauthorized', 'Unauthorized');
+  const validUntil = row.expiry_date?.getTime() ?? null;
   if (row.user_id !== null) {
     return {
-      kind: 'user',
-      userId: row.user_id,
-      actorId: row.actor,
-      platformPermissions: platformPermissionsOf(row.platform_roles ?? []),
-      via: 'api-key',
-      twoFactorPending: false,
+      actor: {
+        kind: 'user',
+        userId: row.user_id,
+        actorId: row.actor,
+        platformPermissions: platformPermissionsOf(row.platform_roles ?? []),
+        via: 'api-key',
+        twoFactorPending: false,
+      },
+      dependsOn: [`actor:${row.actor}`, `user:${row.user_id}`],
+      validUntil,
     };
   }
   if (row.application_id !== null) {
-    return { kind: 'application', applicationId: row.application_id, actorId: row.actor };
+    return {
+      actor: { kind: 'application', applicationId: row.application_id, actorId: row.actor },
+      dependsOn: [`actor:${row.actor}`],
+      validUntil,
+    };
   }
   if (row.device_id !== null && row.device_application !== null) {
     return {
-      kind: 'device',
-      deviceId: row.device_id,
-      actorId: row.actor,
-      applicationId: row.device_application,
+      actor: {
+        kind: 'device',
+        deviceId: row.device_id,
+        actorId: row.actor,
+        applicationId: row.device_application,
+      },
+      dependsOn: [`actor:${row.actor}`],
+      validUntil,
     };
   }
   throw new ApiError('unauthorized', 'Unauthorized');
@@ -104,13 +124,19 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Act
 
 // Turns the bearer token of a request into who is calling: a session JWT (signature, expiry and
 // the user's current jwt_secret are checked) or an opaque API key (looked up by hash, expiry
-// honoured). One query per request either way.
+// honoured). One query on a miss; with a cache, none on a hit — the credential's own expiry is
+// still checked against the clock at every use, and the cache drops what a change invalidates.
 export const createActorResolver =
-  (ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now'>): ActorResolver =>
+  (ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now'>, cache?: ActorCache): ActorResolver =>
   async (token) => {
     if (token === undefined || token === '') return anonymous;
     const now = ctx.now();
-    return looksLikeJwt(token)
-      ? resolveSession(ctx.db, ctx.jwtSecret, token, now)
-      : resolveApiKey(ctx.db, token, now);
+    const cached = cache?.lookup(token, now);
+    if (cached) return cached;
+    const ticket = cache?.ticket();
+    const resolution = looksLikeJwt(token)
+      ? await resolveSession(ctx.db, ctx.jwtSecret, token, now)
+      : await resolveApiKey(ctx.db, token, now);
+    if (cache && ticket !== undefined) cache.store(token, resolution, ticket, now);
+    return resolution.actor;
   };

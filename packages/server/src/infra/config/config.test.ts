@@ -47,3 +47,16 @@ describe('loadConfig: identity settings', () => {
     );
   });
 });
+
+describe('loadConfig: FLOTILLA_AUTH_CACHE_SECONDS', () => {
+  it('defaults to 10 seconds, accepts 0 (off) to 300, refuses the rest', () => {
+    expect(loadConfig({}).authCacheSeconds).toBe(10);
+    expect(loadConfig({ FLOTILLA_AUTH_CACHE_SECONDS: '0' }).authCacheSeconds).toBe(0);
+    expect(loadConfig({ FLOTILLA_AUTH_CACHE_SECONDS: '300' }).authCacheSeconds).toBe(300);
+    for (const refused of ['-1', '301', '1.5', 'soon']) {
+      expect(() => loadConfig({ FLOTILLA_AUTH_CACHE_SECONDS: refused }), refused).toThrow(
+        /FLOTILLA_AUTH_CACHE_SECONDS/,
+      );
+    }
+  });
+});

@@ -35,6 +35,7 @@ const schema = z.object({
   FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
   FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
   FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
+  FLOTILLA_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   FLOTILLA_TRUST_PROXY: z
     .string()
     .optional()
@@ -110,6 +111,9 @@ export type Config = {
   // Sign-up requests per hour from one client address.
   signupRateLimitPerHour: number;
   trustProxy: TrustProxy;
+  // Longest a resolved session token or API key is reused without a change being reported
+  // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
+  authCacheSeconds: number;
   recaptcha: RecaptchaConfig | undefined;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
@@ -166,6 +170,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,
     signupRateLimitPerHour: values.FLOTILLA_SIGNUP_RATE_LIMIT,
     trustProxy: values.FLOTILLA_TRUST_PROXY,
+    authCacheSeconds: values.FLOTILLA_AUTH_CACHE_SECONDS,
     recaptcha:
       values.FLOTILLA_RECAPTCHA_SITE_KEY !== undefined &&
       values.FLOTILLA_RECAPTCHA_SECRET !== undefined

@@ -18,6 +18,9 @@ export type Queryable = {
   ): Promise<{ rows: Row[]; rowCount: number }>;
 };
 
+// A notice (RAISE NOTICE) the server sent to one of the pool's connections.
+export type DatabaseNotice = { message: string | undefined; detail: string | undefined };
+
 export type Database = Queryable & {
   // Runs `work` in one transaction; a thrown error rolls everything back. `limits` bound each of
   // its statements; a cancelled one rolls the whole transaction back.
@@ -32,6 +35,9 @@ export type Database = Queryable & {
   onAvailabilityChange(listener: (available: boolean, cause?: unknown) => void): () => void;
   // `SELECT 1` that gives up after `timeoutMs` (readiness probe).
   ping(timeoutMs: number): Promise<void>;
+  // Notices of every pooled connection, delivered before the statement raising them returns
+  // (the auth cache hears of this process's own changes this way; see actor-cache-feed.ts).
+  onNotice(listener: (notice: DatabaseNotice) => void): () => void;
   close(): Promise<void>;
   url: string;
 };
@@ -147,6 +153,13 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
         withClient((client, state) => observe(() => runOn<Row>(client, sql, params, limits, state)))
       : observe(() => run<Row>(pool, sql, params));
 
+  const noticeListeners = new Set<(notice: DatabaseNotice) => void>();
+  pool.on('connect', (client) => {
+    client.on('notice', ({ message, detail }) => {
+      for (const listener of noticeListeners) listener({ message, detail });
+    });
+  });
+
   return {
     url,
     query,
@@ -204,6 +217,12 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       } finally {
         clearTimeout(timer);
       }
+    },
+    onNotice(listener) {
+      noticeListeners.add(listener);
+      return () => {
+        noticeListeners.delete(listener);
+      };
     },
     close: () => pool.end(),
   };

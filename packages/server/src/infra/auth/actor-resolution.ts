@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import type { NotificationBus } from '../db/notification-bus.js';
+import type { ActorResolver } from '../http/create-app.js';
+import { type ActorCache, createActorCache } from './actor-cache.js';
+import { type ActorCacheFeed, feedActorCache } from './actor-cache-feed.js';
+import { createActorResolver } from './resolve-actor.js';
+
+// Room for every device of a large installation and its users; an entry is well under 1 kB.
+export const actorCacheMaxEntries = 20_000;
+
+export type ActorResolution = {
+  resolveActor: ActorResolver;
+  // Keeps the cache fed, for the app's lifetime, from the bus and this process's own changes.
+  attach(app: FastifyInstance, bus: NotificationBus): void;
+};
+
+type Attached = { cache: ActorCache; feed: ActorCacheFeed };
+const attached = new WeakMap<FastifyInstance, Attached>();
+
+// The actor resolver of an app, with its cache (FLOTILLA_AUTH_CACHE_SECONDS).
+export const createActorResolution = (
+  ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now' | 'config'>,
+): ActorResolution => {
+  const cache = createActorCache({
+    ttlMs: ctx.config.authCacheSeconds * 1000,
+    maxEntries: actorCacheMaxEntries,
+  });
+  return {
+    resolveActor: createActorResolver(ctx, cache),
+    attach(app, bus) {
+      const feed = feedActorCache(cache, bus, ctx.db);
+      attached.set(app, { cache, feed });
+      app.addHook('onClose', async () => feed.close());
+    },
+  };
+};
+
+// The actor cache of an app and its feed (tests wait on invalidations from other processes).
+export const actorCacheOf = (app: FastifyInstance): Attached | undefined => attached.get(app);
