@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeClient } from '../features/fleets/application/test-helpers.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeApi } from '../test-support/fake-api.js';
 import { BootGate } from './BootGate.js';
 import { ClientProvider } from './client.js';
 
@@ -10,25 +10,30 @@ afterEach(cleanup);
 
 describe('BootGate', () => {
   it('asks for the configuration and the session at once, then shows the app', async () => {
-    const { client } = fakeClient({});
+    const api = createFakeApi({});
     let whoamiAsked: () => void = () => undefined;
     const whoamiStarted = new Promise<void>((resolve) => {
       whoamiAsked = resolve;
     });
+    let configCalls = 0;
+    let whoamiCalls = 0;
     // The configuration answers only once whoami has been asked: a boot that waited for the
     // configuration before asking whoami would never finish.
-    const config = vi.fn(async () => {
+    api.on('GET', '/config', async () => {
+      configCalls += 1;
       await whoamiStarted;
-      return { deployment: null };
+      return { status: 200, body: { deployment: null } };
     });
-    const whoami = vi.fn(async () => {
+    api.on('GET', '/actor/v1/whoami', () => {
+      whoamiCalls += 1;
       whoamiAsked();
-      return { id: 1, actorType: 'user', actorTypeId: 7, username: 'ada', email: null };
+      return {
+        status: 200,
+        body: { id: 1, actorType: 'user', actorTypeId: 7, username: 'ada', email: null },
+      };
     });
-    Object.assign(client, { config });
-    Object.assign(client.auth, { whoami });
     render(
-      <ClientProvider client={client}>
+      <ClientProvider client={api.client}>
         <QueryClientProvider client={new QueryClient()}>
           <BootGate>
             <p>the app</p>
@@ -37,7 +42,7 @@ describe('BootGate', () => {
       </ClientProvider>,
     );
     await screen.findByText('the app');
-    expect(config).toHaveBeenCalledTimes(1);
-    expect(whoami).toHaveBeenCalledTimes(1);
+    expect(configCalls).toBe(1);
+    expect(whoamiCalls).toBe(1);
   });
 });

@@ -1,17 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { createFakeApi } from '../test-support/fake-api.js';
 import { applicationListLoader } from './route-prefetch.js';
 
-const fleetRow = {
-  id: 1,
-  app_name: 'Greenhouse',
-  slug: 'acme/greenhouse',
-  is_of__class: 'fleet',
-  is_host: false,
-  organization: 3,
-};
+// A fleet the signed-in user reaches directly, with the fields the list's queries read.
+const fleetRow = applicationRow(
+  fleetFixture({ id: 1, app_name: 'Greenhouse', slug: 'acme/greenhouse' }),
+);
 
 const args = (
   path: string,

@@ -93,8 +93,15 @@ const isMethod = (method: string): method is FakeWrite['method'] =>
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+// Where the console reaches the API: the page's own origin ('') unless a test says otherwise.
+export type FakeApiOptions = { apiUrl?: string };
+
 // `session` null: a guest (no token).
-export const createFakeApi = (data: FakeData = {}, session: FakeSession | null = {}): FakeApi => {
+export const createFakeApi = (
+  data: FakeData = {},
+  session: FakeSession | null = {},
+  options: FakeApiOptions = {},
+): FakeApi => {
   const reads: URL[] = [];
   const writes: FakeWrite[] = [];
   const handlers = new Map<string, FakeHandler>();
@@ -181,7 +188,11 @@ export const createFakeApi = (data: FakeData = {}, session: FakeSession | null =
             ? {}
             : { twoFactorRequired: session.twoFactorRequired }),
         });
-  const client = createFlotillaClient({ storage: memoryTokenStorage(token), fetch });
+  const client = createFlotillaClient({
+    apiUrl: options.apiUrl,
+    storage: memoryTokenStorage(token),
+    fetch,
+  });
   return {
     client,
     data,

@@ -1,15 +1,16 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeClient, fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
 import { AddDeviceDialog } from './AddDeviceDialog.js';
 
 afterEach(cleanup);
 
 const renderDialog = (apiUrl: string) => {
-  const { client } = fakeClient({ device_type: [] });
+  const api = createFakeApi({ device_type: [] }, {}, { apiUrl });
   renderWithClient(
-    { ...client, apiUrl },
+    api.client,
     <AddDeviceDialog
       application={fleetFixture()}
       downloadDenied={null}

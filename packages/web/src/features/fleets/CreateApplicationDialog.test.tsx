@@ -2,27 +2,44 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeClient, renderWithClient } from './application/test-helpers.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { testUserId } from '../../test-support/fixtures.js';
+import { renderWithClient } from './application/test-helpers.js';
 import { CreateApplicationDialog } from './CreateApplicationDialog.js';
 
 afterEach(cleanup);
 
+// The signed-in user administers Acme, which already has a fleet named "taken-name".
 const renderDialog = () => {
-  const { client, pine } = fakeClient({
-    organization: [{ id: 3, name: 'Acme', handle: 'acme' }],
+  const api = createFakeApi({
+    organization: [
+      {
+        id: 3,
+        name: 'Acme',
+        handle: 'acme',
+        organization_membership: [
+          {
+            id: 1,
+            user: { __id: testUserId },
+            organization_membership_role: [{ name: 'administrator' }],
+          },
+        ],
+      },
+    ],
     device_type: [{ id: 30, slug: 'raspberrypi4-64', name: 'Raspberry Pi 4 (64bit)' }],
-    application: [{ app_name: 'taken-name' }],
+    application: [{ id: 12, app_name: 'taken-name', organization: { __id: 3 } }],
   });
   renderWithClient(
-    client,
+    api.client,
     <CreateApplicationDialog className="fleet" existingNames={[]} onClose={() => undefined} />,
   );
   const field = screen.getByRole('textbox', { name: 'Fleet name' }) as HTMLInputElement;
   const create = screen.getByRole('button', { name: 'Create new fleet' }) as HTMLButtonElement;
-  return { field, create, pine };
+  return { field, create };
 };
 
-describe('CreateApplicationDialog', () => {
+// Rendering the dialog and typing into it take seconds on a busy machine (not the answers).
+describe('CreateApplicationDialog', { timeout: 20_000 }, () => {
   it('says "name required" when the name is emptied, and cannot create', async () => {
     const user = userEvent.setup();
     const { field, create } = renderDialog();

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import type { PublicConfig } from '@flotilla/sdk/config';
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { useQuery } from '@tanstack/react-query';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeClient, renderWithClient } from '../fleets/application/test-helpers.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { analyticsOf, cookieBannerNeeded, CookieBanner, cookieChoiceKey } from './CookieBanner.js';
 
 beforeEach(() => window.localStorage.clear());
@@ -25,11 +25,12 @@ const ConfigLoaded = () => {
   return config.isSuccess ? <p>config loaded</p> : null;
 };
 
+// The banner reads GET /config through the client, as in the console.
 const renderBanner = (config: PublicConfig) => {
-  const { client } = fakeClient({});
-  const withConfig: FlotillaClient = { ...client, config: async () => config };
+  const api = createFakeApi({});
+  api.on('GET', '/config', () => ({ status: 200, body: config }));
   renderWithClient(
-    withConfig,
+    api.client,
     <>
       <CookieBanner />
       <ConfigLoaded />

@@ -75,7 +75,8 @@ const renderSettings = async (rows: FakeData) => {
 const buttonsOf = (element: HTMLElement): HTMLButtonElement[] =>
   within(element).queryAllByRole('button') as HTMLButtonElement[];
 
-describe('ApplicationSettings permission gating', () => {
+// Rendering the settings and typing into them take seconds on a busy machine (not the answers).
+describe('ApplicationSettings permission gating', { timeout: 20_000 }, () => {
   it('gives an observer (through a team) no enabled action', async () => {
     await renderSettings({
       team_application_access: [teamAccess('observer')],
