@@ -1,6 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 // Workspace sources are imported through the "source" export condition, so tests never need a build.
+//
+// Deadlines hold on a busy machine (`npm run test:stress` runs the suite while busy loops occupy
+// every core): a deadline only bounds how long a broken test hangs, a passing one never waits for
+// it. No project retries a failed test: a retry would hide exactly the flakes this is about.
+// Workers: vitest's default (cores - 1) runs unit and integration files side by side, then the
+// contract and browser files one at a time (fileParallelism: false), so a 2-core machine runs one
+// test file at a time and never more test processes than it has cores.
 const resolve = { conditions: ['source'] };
 const ssr = { resolve: { conditions: ['source'], externalConditions: ['source'] } };
 
@@ -14,6 +21,10 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
+          // jsdom renders of MUI pages take seconds under load; see dom-setup.ts for the waits.
+          setupFiles: ['packages/web/src/test-support/dom-setup.ts'],
+          testTimeout: 30_000,
+          retry: 0,
         },
       },
       {
@@ -21,6 +32,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
+          retry: 0,
           include: ['packages/server/src/**/*.int.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 30_000,
@@ -32,6 +44,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'contract',
+          retry: 0,
           include: ['packages/server/contract/**/*.test.ts', 'packages/e2e/api/**/*.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 60_000,
@@ -44,6 +57,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'browser',
+          retry: 0,
           include: ['packages/e2e/tests/**/*.e2e.test.ts'],
           globalSetup: ['packages/e2e/support/server-global-setup.ts'],
           testTimeout: 60_000,
