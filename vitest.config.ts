@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 // contract and browser files one at a time (fileParallelism: false), so a 2-core machine runs one
 // test file at a time and never more test processes than it has cores.
 const resolve = { conditions: ['source'] };
+// expect.poll's default deadline (1 s) is sized for an idle machine.
+const underLoad = { retry: 0, expect: { poll: { timeout: 20_000 } } };
 const ssr = { resolve: { conditions: ['source'], externalConditions: ['source'] } };
 
 export default defineConfig({
@@ -24,7 +26,7 @@ export default defineConfig({
           // jsdom renders of MUI pages take seconds under load; see dom-setup.ts for the waits.
           setupFiles: ['packages/web/src/test-support/dom-setup.ts'],
           testTimeout: 30_000,
-          retry: 0,
+          ...underLoad,
         },
       },
       {
@@ -32,7 +34,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
-          retry: 0,
+          ...underLoad,
           include: ['packages/server/src/**/*.int.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 30_000,
@@ -44,11 +46,12 @@ export default defineConfig({
         ssr,
         test: {
           name: 'contract',
-          retry: 0,
+          ...underLoad,
           include: ['packages/server/contract/**/*.test.ts', 'packages/e2e/api/**/*.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Simulated devices power-cycle and npm installs the agent package within a test.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },
@@ -57,10 +60,11 @@ export default defineConfig({
         ssr,
         test: {
           name: 'browser',
-          retry: 0,
+          ...underLoad,
           include: ['packages/e2e/tests/**/*.e2e.test.ts'],
           globalSetup: ['packages/e2e/support/server-global-setup.ts'],
-          testTimeout: 60_000,
+          // A simulated device reboots while the page watches it go and come back.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           // One Chromium at a time on a 2-core machine.
           fileParallelism: false,
