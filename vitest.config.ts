@@ -9,9 +9,9 @@ import { defineConfig } from 'vitest/config';
 // contract and browser files one at a time (fileParallelism: false), so a 2-core machine runs one
 // test file at a time and never more test processes than it has cores.
 const resolve = { conditions: ['source'] };
-// expect.poll's default deadline (1 s) is sized for an idle machine.
-const underLoad = { retry: 0, expect: { poll: { timeout: 20_000 } } };
 const ssr = { resolve: { conditions: ['source'], externalConditions: ['source'] } };
+// Every project: no retries, and expect.poll's deadline (1 s by default) sized for load.
+const underLoad = { retry: 0, expect: { poll: { timeout: 20_000 } } };
 
 export default defineConfig({
   test: {
@@ -26,6 +26,7 @@ export default defineConfig({
           // jsdom renders of MUI pages take seconds under load; see dom-setup.ts for the waits.
           setupFiles: ['packages/web/src/test-support/dom-setup.ts'],
           testTimeout: 30_000,
+          hookTimeout: 30_000,
           ...underLoad,
         },
       },
