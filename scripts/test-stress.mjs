@@ -10,7 +10,7 @@
 //             missing install step, a stale build or an ignored file cannot help
 // --command   what to run instead of `npm test`, e.g. "npx vitest run path/to/file.test.ts"
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,6 +62,9 @@ if (values.fresh) {
   const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim();
   if (dirty) console.warn('Uncommitted changes are not part of the fresh clone.');
   workdir = mkdtempSync(join(tmpdir(), 'flotilla-stress-'));
+  // mkdtemp makes it private to us; run as root, the embedded PostgreSQL runs as the postgres
+  // user, which must reach its binaries inside.
+  chmodSync(workdir, 0o755);
   console.log(`Cloning ${head.slice(0, 12)} into ${workdir} ...`);
   execFileSync('git', ['clone', '--quiet', '--no-checkout', process.cwd(), workdir]);
   execFileSync('git', ['-C', workdir, 'checkout', '--quiet', '--detach', head]);
