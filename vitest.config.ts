@@ -1,8 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 // Workspace sources are imported through the "source" export condition, so tests never need a build.
+//
+// Deadlines hold on a busy machine (`npm run test:stress` runs the suite while busy loops occupy
+// every core): a deadline only bounds how long a broken test hangs, a passing one never waits for
+// it. No project retries a failed test: a retry would hide exactly the flakes this is about.
+// Workers: vitest's default (cores - 1) runs unit and integration files side by side, then the
+// contract and browser files one at a time (fileParallelism: false), so a 2-core machine runs one
+// test file at a time and never more test processes than it has cores.
 const resolve = { conditions: ['source'] };
 const ssr = { resolve: { conditions: ['source'], externalConditions: ['source'] } };
+// Every project: no retries, and expect.poll's deadline (1 s by default) sized for load.
+const underLoad = { retry: 0, expect: { poll: { timeout: 20_000 } } };
 
 export default defineConfig({
   test: {
@@ -18,6 +27,11 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
+          // jsdom renders of MUI pages take seconds under load; see dom-setup.ts for the waits.
+          setupFiles: ['packages/web/src/test-support/dom-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          ...underLoad,
         },
       },
       {
@@ -25,6 +39,7 @@ export default defineConfig({
         ssr,
         test: {
           name: 'integration',
+          ...underLoad,
           include: ['packages/server/src/**/*.int.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 30_000,
@@ -36,10 +51,12 @@ export default defineConfig({
         ssr,
         test: {
           name: 'contract',
+          ...underLoad,
           include: ['packages/server/contract/**/*.test.ts', 'packages/e2e/api/**/*.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Simulated devices power-cycle and npm installs the agent package within a test.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },
@@ -48,9 +65,11 @@ export default defineConfig({
         ssr,
         test: {
           name: 'browser',
+          ...underLoad,
           include: ['packages/e2e/tests/**/*.e2e.test.ts'],
           globalSetup: ['packages/e2e/support/server-global-setup.ts'],
-          testTimeout: 60_000,
+          // A simulated device reboots while the page watches it go and come back.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           // One Chromium at a time on a 2-core machine.
           fileParallelism: false,

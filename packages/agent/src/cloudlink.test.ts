@@ -1,11 +1,11 @@
 import type { ActionRequest, ActionResult, Hello } from '@flotilla/shared/cloudlink/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { systemClock } from './clock.js';
 import { CloudlinkClient, type CloudlinkOptions } from './cloudlink.js';
 import { silentLogger } from './logger.js';
 import { Scheduler } from './scheduler.js';
 import { FakeApi } from './test-support/fake-api.js';
+import { ManualClock } from './test-support/manual-clock.js';
 
 const uuid = 'f'.repeat(32);
 
@@ -17,8 +17,11 @@ const messages = (socket: WebSocket): Message[] => {
   return received;
 };
 
+// Time only moves when a test advances the manual clock: backoffs and ping intervals are exact,
+// and only the network is waited for.
 describe('CloudlinkClient', () => {
   let api: FakeApi;
+  let clock: ManualClock;
   let scheduler: Scheduler;
   let client: CloudlinkClient;
   let received: Message[][];
@@ -50,7 +53,8 @@ describe('CloudlinkClient', () => {
 
   beforeEach(async () => {
     api = await new FakeApi().listen();
-    scheduler = new Scheduler(systemClock);
+    clock = new ManualClock();
+    scheduler = new Scheduler(clock);
     received = [];
     headers = [];
     api.wss.on('connection', (socket, request) => {
@@ -59,7 +63,10 @@ describe('CloudlinkClient', () => {
     });
   });
   afterEach(async () => {
-    await client.stop();
+    // stop() gives a peer 2 s to complete the closing handshake; a paused one never does.
+    const stopping = client.stop();
+    clock.advance(2000);
+    await stopping;
     scheduler.stop();
     await api.close();
   });
@@ -103,10 +110,11 @@ describe('CloudlinkClient', () => {
     await api.waitFor(() => client.connected, 'first connection');
     api.sockets[0]?.terminate();
     await api.waitFor(() => !client.connected, 'the drop');
-    const droppedAt = Date.now();
+    // Equal jitter with random 0: half the 40 ms base.
+    clock.advance(19);
+    expect(clock.nextDueIn()).toBe(1);
+    clock.advance(1);
     await api.waitFor(() => client.connected && received.length === 2, 'reconnection');
-    // Equal jitter with random 0: at least half the 40 ms base.
-    expect(Date.now() - droppedAt).toBeGreaterThanOrEqual(15);
     await api.waitFor(() => received[1]?.length === 1, 'second hello');
     expect(received[1]?.[0]).toMatchObject({ type: 'hello', uuid });
     expect(changes).toEqual([true, false, true]);
@@ -118,18 +126,27 @@ describe('CloudlinkClient', () => {
     await api.waitFor(() => client.connected, 'first connection');
     api.sockets[0]?.close(4404, 'device deleted');
     await api.waitFor(() => !client.connected, 'the close');
-    const closedAt = Date.now();
+    // Not the first backoff step (20 ms) but the longest, 200 ms.
+    clock.advance(199);
+    expect(clock.nextDueIn()).toBe(1);
+    clock.advance(1);
     await api.waitFor(() => client.connections === 2, 'reconnection');
-    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(190);
   });
 
   it('keeps retrying when the upgrade is refused, then connects', async () => {
     api.cloudlinkRefusal = 401;
     start();
-    await api.waitFor(() => api.upgrades >= 3, 'repeated attempts');
-    expect(client.connected).toBe(false);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await api.waitFor(() => clock.pending === 1, `refusal ${attempt} and its retry timer`);
+      expect(api.upgrades).toBe(attempt);
+      expect(client.connected).toBe(false);
+      clock.advance(200);
+    }
+    await api.waitFor(() => clock.pending === 1, 'refusal 4 and its retry timer');
     api.cloudlinkRefusal = null;
+    clock.advance(200);
     await api.waitFor(() => client.connected, 'connection after refusals');
+    expect(api.upgrades).toBe(5);
   });
 
   it('replaces a link whose server stopped answering pings', async () => {
@@ -137,6 +154,12 @@ describe('CloudlinkClient', () => {
     await api.waitFor(() => client.connected, 'first connection');
     // A half-open link: the server's socket stops reading, so our pings go unanswered.
     api.sockets[0]?.pause();
-    await api.waitFor(() => client.connections === 2, 'a fresh connection', 2000);
+    clock.advance(50);
+    expect(client.connected).toBe(true);
+    // A whole interval without an answer: the link is given up and a new one opened.
+    clock.advance(50);
+    expect(client.connected).toBe(false);
+    clock.advance(20);
+    await api.waitFor(() => client.connections === 2, 'a fresh connection');
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from './api-client.js';
 import { memoryIdentityStore, provision, ProvisioningError } from './provisioning.js';
 import { FakeApi, json } from './test-support/fake-api.js';
+import { ManualClock } from './test-support/manual-clock.js';
 
 const details = {
   applicationId: 7,
@@ -103,12 +104,23 @@ describe('provision', () => {
       if (calls === 1) return json(response, 503, 'busy', { 'retry-after': '0.2' });
       return json(response, 201, { id: 3, uuid: 'u', api_key: 'k'.repeat(20) });
     });
-    const started = Date.now();
-    const identity = await provision(client, memoryIdentityStore(), details, {
-      policy: { baseMs: 10, maxMs: 20 },
-    });
+    const clock = new ManualClock();
+    const delays: number[] = [];
+    const provisioning = provision(
+      new ApiClient({ baseUrl: api.url, clock }),
+      memoryIdentityStore(),
+      details,
+      { policy: { baseMs: 10, maxMs: 20 }, onRetry: (_error, delayMs) => delays.push(delayMs) },
+    );
+    await api.waitFor(() => clock.pending === 1, 'the retry to be scheduled');
+    // Retry-After's 200 ms beat the backoff's 10-20 ms.
+    expect(delays).toEqual([200]);
+    clock.advance(199);
+    expect(clock.pending).toBe(1);
+    clock.advance(1);
+    expect(clock.pending).toBe(0);
+    const identity = await provisioning;
     expect(identity.deviceId).toBe(3);
     expect(calls).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
 });

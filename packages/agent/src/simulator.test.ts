@@ -7,6 +7,9 @@ import type { WebSocket } from 'ws';
 import { type Simulator, type SimulatorOptions, startSimulator } from './simulator.js';
 import { FakeApi, json } from './test-support/fake-api.js';
 
+// Generous: a phase change that takes 100 ms idle can take seconds on a busy machine.
+const phaseDeadlineMs = 15_000;
+
 type Link = { socket: WebSocket; uuid: string | null; results: ActionResult[]; closed: boolean };
 
 const target = (uuid: string) => ({
@@ -142,7 +145,10 @@ describe('startSimulator', () => {
     simulator = await startSimulator(options());
     const [first, second] = simulator.devices;
     if (!first || !second) throw new Error('two devices expected');
-    await Promise.all([first.waitFor('online', 3000), second.waitFor('online', 3000)]);
+    await Promise.all([
+      first.waitFor('online', phaseDeadlineMs),
+      second.waitFor('online', phaseDeadlineMs),
+    ]);
     expect(first.name).toMatch(/^[a-z]+-[a-z]+$/);
     expect(first.deviceType === 'raspberrypi4-64' || first.deviceType.length > 0).toBe(true);
     await api.waitFor(
@@ -194,10 +200,10 @@ describe('startSimulator', () => {
 
     const rebooting = linkOf(first.uuid);
     expect((await act(first.uuid, 'reboot')).status).toBe(200);
-    await first.waitFor('rebooting', 1000);
+    await first.waitFor('rebooting', phaseDeadlineMs);
     await api.waitFor(() => rebooting?.closed === true, 'the cloudlink to drop');
     expect(first.agent?.cloudlinkConnected).toBe(false);
-    await first.waitFor('online', 2000);
+    await first.waitFor('online', phaseDeadlineMs);
     await api.waitFor(() => linkOf(first.uuid) !== undefined, 'the cloudlink to return');
     expect(linkOf(first.uuid)).not.toBe(rebooting);
 
@@ -206,22 +212,26 @@ describe('startSimulator', () => {
     expect(refused.status).toBe(423);
     expect(second.phase).toBe('online');
     expect((await act(second.uuid, 'shutdown', { force: true })).status).toBe(200);
-    await second.waitFor('off', 1000);
+    await second.waitFor('off', phaseDeadlineMs);
     await api.waitFor(() => linkOf(second.uuid) === undefined, 'the cloudlink to close');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(second.phase).toBe('off');
-    expect(linkOf(second.uuid)).toBeUndefined();
+    // A shut-down device's power cycle ends 'off', never 'back' (simulated-device.test.ts), so
+    // nothing will boot it again: no wait here could prove that better.
+    expect(second.agent?.phase).toBe('off');
   });
 
   it('reuses registered devices from its state dir', async () => {
     const stateDir = await mkdtemp(path.join(tmpdir(), 'flotilla-sim-'));
     try {
       simulator = await startSimulator(options({ stateDir }));
-      await Promise.all(simulator.devices.map((device) => device.waitFor('online', 3000)));
+      await Promise.all(
+        simulator.devices.map((device) => device.waitFor('online', phaseDeadlineMs)),
+      );
       const before = simulator.devices.map((device) => [device.uuid, device.name]);
       await simulator.stop();
       simulator = await startSimulator(options({ stateDir, seed: 99 }));
-      await Promise.all(simulator.devices.map((device) => device.waitFor('online', 3000)));
+      await Promise.all(
+        simulator.devices.map((device) => device.waitFor('online', phaseDeadlineMs)),
+      );
       expect(simulator.devices.map((device) => [device.uuid, device.name])).toEqual(before);
       expect(registrations).toBe(2);
     } finally {

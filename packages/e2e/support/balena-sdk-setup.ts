@@ -73,12 +73,13 @@ export const failureOf = async (work: Promise<unknown>): Promise<SdkError> => {
 };
 
 // Polls `read` until `done` holds for its value, at most `timeoutMs`; returns that value or
-// throws with the last value seen (or the last error) and `what`.
+// throws with the last value seen (or the last error) and `what`. For states that only polling
+// can see; the default deadline holds on a busy machine and only bounds a broken test.
 export const waitUntil = async <T>(
   what: string,
   read: () => Promise<T> | T,
   done: (value: T) => boolean,
-  { timeoutMs = 20_000, intervalMs = 200 }: { timeoutMs?: number; intervalMs?: number } = {},
+  { timeoutMs = 30_000, intervalMs = 200 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   let last: string = 'nothing yet';

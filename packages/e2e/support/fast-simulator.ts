@@ -43,7 +43,7 @@ export type ReadyDevice = { handle: SimulatedDeviceHandle; uuid: string; id: num
 export const waitUntilConnected = async (
   sdk: BalenaSDK,
   handle: SimulatedDeviceHandle,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ): Promise<ReadyDevice> => {
   const started = Date.now();
   const registered = await waitUntil(

@@ -1,5 +1,6 @@
 import { startSimulator, type Simulator } from '@flotilla/agent/simulator';
 import type { ApiUser } from './api-setup.js';
+import { waitUntil } from './balena-sdk-setup.js';
 import { baseUrl } from './browser.js';
 
 export type SimulatedDevice = { id: number; uuid: string; device_name: string };
@@ -37,23 +38,37 @@ export const simulateDevices = async (
   });
 };
 
-// Waits until the fleet has `count` registered devices and answers them, through the API.
-export const registeredDevices = async (
+type DeviceRow = SimulatedDevice & { overall_status: string; is_connected_to_vpn: boolean };
+
+// Waits until the simulator's devices have registered and booted (their own signal), then until
+// the API shows each of them online with its cloudlink connected, which a page opened afterwards
+// shows on its first render. Deadlines are for a busy machine; each wait ends when it holds.
+export const devicesOnline = async (
   owner: ApiUser,
   fleetId: number,
-  count: number,
+  simulator: Simulator,
 ): Promise<SimulatedDevice[]> => {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const devices: SimulatedDevice[] = await owner.client.pine.get({
-      resource: 'device',
-      options: {
-        $select: ['id', 'uuid', 'device_name'],
-        $filter: { belongs_to__application: fleetId },
-        $orderby: { id: 'asc' },
-      },
-    });
-    if (devices.length >= count) return devices;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`the fleet never got ${count} devices`);
+  await Promise.all(simulator.devices.map((handle) => handle.waitFor('online', 60_000)));
+  const uuids = simulator.devices.map((handle) => handle.uuid);
+  const rows = await waitUntil(
+    'the simulated devices to show as online',
+    async () =>
+      (await owner.client.pine.get({
+        resource: 'device',
+        options: {
+          $select: ['id', 'uuid', 'device_name', 'overall_status', 'is_connected_to_vpn'],
+          $filter: { belongs_to__application: fleetId },
+          $orderby: { id: 'asc' },
+        },
+      })) as DeviceRow[],
+    (current) =>
+      uuids.every((uuid) =>
+        current.some(
+          (row) =>
+            row.uuid === uuid && row.overall_status === 'operational' && row.is_connected_to_vpn,
+        ),
+      ),
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  return rows.map(({ id, uuid, device_name }) => ({ id, uuid, device_name }));
 };

@@ -5,7 +5,7 @@ import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api
 import { launchBrowser, newPage } from '../support/browser.js';
 import { devicePage, fleetDevicesPage } from '../support/pages/device-pages.js';
 import {
-  registeredDevices,
+  devicesOnline,
   type SimulatedDevice,
   simulateDevices,
 } from '../support/simulated-fleet.js';
@@ -27,7 +27,7 @@ describe('live devices', () => {
     });
     if (!fleet) throw new Error('fleet missing');
     simulator = await simulateDevices(owner, fleet, 3);
-    devices = await registeredDevices(owner, fleetId, 3);
+    devices = await devicesOnline(owner, fleetId, simulator);
   });
   afterAll(async () => {
     await simulator.stop();
@@ -39,10 +39,9 @@ describe('live devices', () => {
     await logInAs(page, owner);
     const table = fleetDevicesPage(page);
     await table.open(fleetId);
+    // The API showed them online before the page opened.
     for (const device of devices) {
-      await expect
-        .poll(() => table.statusOf(device.device_name).textContent(), { timeout: 30_000 })
-        .toMatch(/Online/);
+      await expect.poll(() => table.statusOf(device.device_name).textContent()).toMatch(/Online/);
     }
     await page.screenshot({ path: 'data/e2e-screens/devices-table.png', fullPage: true });
     await page.context().close();
@@ -56,29 +55,32 @@ describe('live devices', () => {
     const view = devicePage(page);
     await view.open(device.uuid);
     await view.heading(device.device_name).waitFor();
-    await expect
-      .poll(() => view.field('Cloudlink').textContent(), { timeout: 30_000 })
-      .toMatch(/Connected/i);
+    await expect.poll(() => view.field('Cloudlink').textContent()).toMatch(/Connected/i);
     await page.screenshot({ path: 'data/e2e-screens/device-page.png', fullPage: true });
     await view.run('Reboot');
+    // The device stays off 20-22 s, the page refreshes every 8 s: it sees the device go (its
+    // simulator says when) and come back.
+    const handle = simulator.devices.find((candidate) => candidate.uuid === device.uuid);
+    await handle?.waitFor('rebooting', 30_000);
     await expect
       .poll(() => view.field('Cloudlink').textContent(), { timeout: 30_000 })
       .toMatch(/Disconnected/i);
+    await handle?.waitFor('online', 60_000);
     await expect
-      .poll(() => view.field('Cloudlink').textContent(), { timeout: 60_000 })
+      .poll(() => view.field('Cloudlink').textContent(), { timeout: 30_000 })
       .toMatch(/^Connected/i);
     await page.context().close();
   });
 
   it('identifies three devices at once from the table', async () => {
+    // The rebooted device is back (through the API) before the page opens.
+    await devicesOnline(owner, fleetId, simulator);
     const page = await newPage(browser);
     await logInAs(page, owner);
     const table = fleetDevicesPage(page);
     await table.open(fleetId);
     for (const device of devices) {
-      await expect
-        .poll(() => table.statusOf(device.device_name).textContent(), { timeout: 60_000 })
-        .toMatch(/Online/);
+      await expect.poll(() => table.statusOf(device.device_name).textContent()).toMatch(/Online/);
     }
     await table.selectPage();
     await table.batch('Identify');
@@ -87,7 +89,7 @@ describe('live devices', () => {
     // Each simulated device received the identify and blinked.
     for (const device of devices) {
       const handle = simulator.devices.find((candidate) => candidate.uuid === device.uuid);
-      await expect.poll(() => handle?.device.blinks ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => handle?.device.blinks ?? 0).toBeGreaterThan(0);
     }
     await page.context().close();
   });

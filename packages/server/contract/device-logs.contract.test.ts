@@ -59,21 +59,26 @@ describe('device logs through the balena-sdk', () => {
     expect(lastTwo.map((line) => line.message)).toEqual(['service started', 'disk almost full']);
   });
 
-  it('streams new lines to a subscriber', async () => {
-    const subscription = await owner.sdk.logs.subscribe(uuid, { count: 0 });
+  it('streams the newest history line, then new lines, to a subscriber', async () => {
+    await upload([{ message: 'before subscribing', timestamp: Date.now() }]);
+    const subscription = await owner.sdk.logs.subscribe(uuid, { count: 1 });
     const received: string[] = [];
-    const arrived = new Promise<void>((resolve) => {
-      subscription.on('line', (line: { message: string }) => {
-        received.push(line.message);
-        if (line.message === 'live line') resolve();
+    const arrival = (message: string): Promise<void> =>
+      new Promise((resolve) => {
+        subscription.on('line', (line: { message: string }) => {
+          if (line.message === message) resolve();
+        });
       });
-    });
-    // Give the stream a moment to open before the device writes.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    subscription.on('line', (line: { message: string }) => received.push(line.message));
+    const history = arrival('before subscribing');
+    const live = arrival('live line');
+    // The server subscribes to new lines before it sends the history: the history line is the
+    // signal that the stream is open.
+    await history;
     await upload([{ message: 'live line', timestamp: Date.now() }]);
-    await arrived;
+    await live;
     subscription.unsubscribe();
-    expect(received).toContain('live line');
+    expect(received).toEqual(['before subscribing', 'live line']);
   });
 
   it('shows another user nothing', async () => {

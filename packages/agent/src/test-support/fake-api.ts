@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGunzip } from 'node:zlib';
+import { cloudlinkPath } from '@flotilla/shared/cloudlink/messages';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 export type Received = {
@@ -12,10 +13,18 @@ export type Received = {
 
 export type Handler = (request: Received, response: http.ServerResponse) => boolean | undefined;
 
+// Deadlines of the waits: long enough for a busy machine, where a step that takes 20 ms idle can
+// take seconds; a wait ends as soon as its condition holds.
+const defaultWaitMs = 15_000;
+
 // A stand-in for the Flotilla API built on node:http: tests add handlers per route, every
 // request is recorded, log streams are gunzipped into lines, and the cloudlink is a ws server.
+// It is strict: a request no handler answers (or a websocket to another path) gets a 500 and
+// makes close() throw, so a test cannot pass on a request it did not expect.
 export class FakeApi {
   readonly requests: Received[] = [];
+  // "METHOD path" of every request no handler answered.
+  readonly unexpected: string[] = [];
   readonly logLines: Record<string, unknown>[] = [];
   readonly logStreams: http.IncomingMessage[] = [];
   readonly sockets: WebSocket[] = [];
@@ -28,6 +37,11 @@ export class FakeApi {
     this.wss = new WebSocketServer({ noServer: true });
     this.server.on('upgrade', (request, socket, head) => {
       this.upgrades++;
+      if (request.url !== cloudlinkPath) {
+        this.unexpected.push(`websocket ${request.url ?? ''}`);
+        socket.end('HTTP/1.1 500 Unexpected\r\nConnection: close\r\n\r\n');
+        return;
+      }
       if (this.cloudlinkRefusal !== null) {
         socket.end(`HTTP/1.1 ${this.cloudlinkRefusal} Refused\r\nConnection: close\r\n\r\n`);
         return;
@@ -60,6 +74,9 @@ export class FakeApi {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.unexpected.length > 0) {
+      throw new Error(`FakeApi had no handler for: ${this.unexpected.join(', ')}`);
+    }
   }
 
   on(handler: Handler): void {
@@ -67,11 +84,11 @@ export class FakeApi {
   }
 
   // Resolves once `count` log lines have arrived in total.
-  waitForLogLines(count: number, timeoutMs = 3000): Promise<void> {
+  waitForLogLines(count: number, timeoutMs = defaultWaitMs): Promise<void> {
     return this.#until(() => this.logLines.length >= count, timeoutMs, `${count} log lines`);
   }
 
-  waitFor(check: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  waitFor(check: () => boolean, what: string, timeoutMs = defaultWaitMs): Promise<void> {
     return this.#until(check, timeoutMs, what);
   }
 
@@ -109,7 +126,10 @@ export class FakeApi {
       for (const handler of this.#handlers) {
         if (handler(received, response) === true) return;
       }
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+      this.unexpected.push(`${received.method} ${path}`);
+      response
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end('{"error":"FakeApi has no handler for this request"}');
     });
   }
 

@@ -28,6 +28,12 @@ export class ManualClock implements Clock {
     return this.#timers.length;
   }
 
+  // How long until the next timer fires; null without timers.
+  nextDueIn(): number | null {
+    if (this.#timers.length === 0) return null;
+    return Math.min(...this.#timers.map((timer) => timer.at)) - this.#now;
+  }
+
   // Moves time forward, firing every timer that falls due on the way.
   advance(ms: number): void {
     const end = this.#now + ms;

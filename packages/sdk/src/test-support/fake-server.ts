@@ -1,4 +1,8 @@
-// A fake API behind an injected fetch: routes by method and path, records every call.
+import { onTestFinished } from 'vitest';
+
+// A fake API behind an injected fetch: routes by method and path, records every call. It is
+// strict: a request no route takes rejects, and fails the test that made it even if the code
+// under test swallowed the rejection (a fake that answered 404 would let a wrong path pass).
 
 export type FakeCall = {
   method: string;
@@ -25,6 +29,8 @@ export type FakeHandler = (call: FakeCall) => FakeReply | Promise<FakeReply>;
 export type FakeServer = {
   fetch: typeof fetch;
   calls: FakeCall[];
+  // "METHOD path" of every request no route took.
+  unexpected: string[];
   on(method: string, path: string | RegExp, handler: FakeHandler | FakeReply): void;
   // Every request fails as if the network were down (until set back to false).
   offline: boolean;
@@ -48,10 +54,12 @@ const toResponse = (reply: Exclude<FakeReply, 'network-error'>): Response => {
   return new Response(body, { status: reply.status ?? 200, headers });
 };
 
+// Create it inside a test (or a helper a test calls): it checks itself when the test ends.
 export const createFakeServer = (): FakeServer => {
   const routes: Array<{ method: string; path: string | RegExp; handler: FakeHandler }> = [];
   const server: FakeServer = {
     calls: [],
+    unexpected: [],
     offline: false,
     on(method, path, handler) {
       routes.unshift({
@@ -81,13 +89,20 @@ export const createFakeServer = (): FakeServer => {
             ? candidate.path === url.pathname
             : candidate.path.test(url.pathname)),
       );
-      const reply: FakeReply = route
-        ? await route.handler(call)
-        : { status: 404, text: `Not found: ${call.method} ${url.pathname}` };
+      if (!route) {
+        server.unexpected.push(`${call.method} ${url.pathname}`);
+        throw new Error(`the fake server has no route for ${call.method} ${url.pathname}`);
+      }
+      const reply = await route.handler(call);
       if (reply === 'network-error') throw new TypeError('fetch failed');
       return toResponse(reply);
     },
   };
+  onTestFinished(() => {
+    if (server.unexpected.length > 0) {
+      throw new Error(`the fake server had no route for: ${server.unexpected.join(', ')}`);
+    }
+  });
   return server;
 };
 

@@ -2,6 +2,7 @@ import {
   type ActionRequest,
   cloudlinkPath,
   type DeviceMessage,
+  isDeviceAction,
 } from '@flotilla/shared/cloudlink/messages';
 import { WebSocket } from 'ws';
 
@@ -14,9 +15,12 @@ export type FakeDevice = {
   socket: WebSocket;
   // Every action the server sent, in order.
   received: ActionRequest[];
+  // Messages that are not an action request of the protocol (left unanswered).
+  unexpected: string[];
   // Replaceable at any time.
   answer: FakeAnswer;
   closed: Promise<{ code: number; reason: string }>;
+  // Rejects after closing if the server sent anything but action requests.
   close(): Promise<void>;
 };
 
@@ -30,9 +34,30 @@ export type FakeDeviceOptions = {
 
 const defaultAnswer: FakeAnswer = () => ({ status: 200, body: 'OK' });
 
+const isActionRequest = (value: unknown): value is ActionRequest => {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, id, action, params } = value as Record<string, unknown>;
+  return (
+    type === 'action' &&
+    typeof id === 'string' &&
+    isDeviceAction(action) &&
+    typeof params === 'object' &&
+    params !== null
+  );
+};
+
+const parsed = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
 // A minimal cloudlink client speaking the agent's protocol: integration tests, contract tests and
 // the bench stand it in for real agents. Resolves once the websocket is open; rejects when the
-// server refuses the upgrade (the error names the HTTP status, e.g. 401).
+// server refuses the upgrade (the error names the HTTP status, e.g. 401). Strict: a message that
+// is not an action request is recorded, and makes close() reject, rather than being ignored.
 export const connectFakeDevice = (
   baseUrl: string,
   deviceKey: string,
@@ -50,16 +75,26 @@ export const connectFakeDevice = (
   const device: FakeDevice = {
     socket,
     received: [],
+    unexpected: [],
     answer: options.answer ?? defaultAnswer,
     closed,
     async close() {
       if (socket.readyState !== socket.CLOSED) socket.close(1000, 'bye');
       await closed;
+      if (device.unexpected.length > 0) {
+        throw new Error(
+          `the fake device got messages it does not understand: ${device.unexpected.join(', ')}`,
+        );
+      }
     },
   };
   socket.on('message', (data) => {
-    const message = JSON.parse(data.toString()) as ActionRequest;
-    if (message.type !== 'action') return;
+    const text = data.toString();
+    const message = parsed(text);
+    if (!isActionRequest(message)) {
+      device.unexpected.push(text.slice(0, 200));
+      return;
+    }
     device.received.push(message);
     void Promise.resolve(device.answer(message)).then((answer) => {
       if (!answer || socket.readyState !== socket.OPEN) return;

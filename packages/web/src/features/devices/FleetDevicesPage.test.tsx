@@ -44,8 +44,7 @@ const devices = [
   deviceRow({ id: 103, uuid: 'c'.repeat(32), device_name: 'frozen-fox', is_frozen: true }),
 ];
 
-// Dialogs, menus and transitions make these slower than the default 5 s on a busy machine.
-describe('FleetDevicesPage', { timeout: 20_000 }, () => {
+describe('FleetDevicesPage', () => {
   it('lists the devices with their columns and the total from the count query', async () => {
     const { api } = renderPage([
       ...devices,

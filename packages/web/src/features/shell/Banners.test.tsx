@@ -15,9 +15,10 @@ afterEach(() => {
 });
 
 // The real SDK client on a fetch that fails while `network.down`, and timers that never fire
-// (retries wait for the test): only the browser's online/offline events move it.
+// (retries wait for the test): only the browser's online/offline events move it. The fetch knows
+// /ping and /config; any other request is recorded and fails.
 const renderChrome = () => {
-  const network = { down: false, pings: 0, configs: 0 };
+  const network = { down: false, pings: 0, configs: 0, unexpected: [] as string[] };
   const client = createFlotillaClient({
     apiUrl: 'http://api.test',
     fetch: async (input) => {
@@ -31,7 +32,8 @@ const renderChrome = () => {
         network.configs += 1;
         return Response.json({ deployment: null, analytics: null });
       }
-      return new Response('not found', { status: 404 });
+      network.unexpected.push(path);
+      throw new Error(`unexpected request ${path}`);
     },
     setTimer: () => 0,
     clearTimer: () => undefined,
@@ -81,5 +83,6 @@ describe('offline detection from the browser', () => {
     await waitFor(() => expect(client.connectivity.getState().lost).toBe(false));
     expect(network.pings).toBe(pingsBefore + 1);
     expect(statusButton('All systems operational')).toBeTruthy();
+    expect(network.unexpected).toEqual([]);
   });
 });

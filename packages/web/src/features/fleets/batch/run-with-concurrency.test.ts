@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runWithConcurrency } from './run-with-concurrency.js';
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
@@ -18,12 +18,23 @@ describe('runWithConcurrency', () => {
   });
 
   it('answers one outcome per item, in input order, failures included', async () => {
-    const outcomes = await runWithConcurrency([3, 1, 2, 4], 2, async (item) => {
-      // Later items finish first: the order must still follow the input.
-      await new Promise((resolve) => setTimeout(resolve, (5 - item) * 2));
+    // Each call waits until the test releases it; the second of a pair is released first, so
+    // later items finish first and the order must still follow the input.
+    const waiting = new Map<number, () => void>();
+    const running = runWithConcurrency([3, 1, 2, 4], 2, async (item) => {
+      await new Promise<void>((resolve) => waiting.set(item, resolve));
       if (item % 2 === 0) throw new Error(`even ${item}`);
       return item * 10;
     });
+    const release = async (item: number): Promise<void> => {
+      await vi.waitFor(() => expect(waiting.has(item)).toBe(true));
+      waiting.get(item)?.();
+    };
+    await release(1);
+    await release(3);
+    await release(4);
+    await release(2);
+    const outcomes = await running;
     expect(outcomes.map((outcome) => outcome.item)).toEqual([3, 1, 2, 4]);
     expect(outcomes[0]).toEqual({ item: 3, ok: true, value: 30 });
     expect(outcomes[1]).toEqual({ item: 1, ok: true, value: 10 });
