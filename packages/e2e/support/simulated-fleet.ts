@@ -38,8 +38,6 @@ export const simulateDevices = async (
   });
 };
 
-type DeviceRow = SimulatedDevice & { overall_status: string; is_connected_to_vpn: boolean };
-
 // Waits until the simulator's devices have registered and booted (their own signal), then until
 // the API shows each of them online with its cloudlink connected, which a page opened afterwards
 // shows on its first render. Deadlines are for a busy machine; each wait ends when it holds.
@@ -53,14 +51,14 @@ export const devicesOnline = async (
   const rows = await waitUntil(
     'the simulated devices to show as online',
     async () =>
-      (await owner.client.pine.get({
+      await owner.client.pine.get({
         resource: 'device',
         options: {
           $select: ['id', 'uuid', 'device_name', 'overall_status', 'is_connected_to_vpn'],
           $filter: { belongs_to__application: fleetId },
           $orderby: { id: 'asc' },
         },
-      })) as DeviceRow[],
+      }),
     (current) =>
       uuids.every((uuid) =>
         current.some(
