@@ -5,10 +5,12 @@ import { loadSigningSecret } from './infra/auth/signing-secret.js';
 import { type Database, openDatabase } from './infra/db/database.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
+import { createNotificationFeed } from './infra/db/notification-feed.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
 import { seedDemo } from './features/demo/seed-demo.js';
+import { createDeviceContacts } from './features/heartbeat/device-contacts.js';
 import { ensureFirstAdmin } from './features/users/ensure-first-admin.js';
 
 export type RunningServer = {
@@ -46,6 +48,8 @@ export const startServer = async (
       hooks: createHookRegistry(),
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
+      notifications: createNotificationFeed(db),
+      contacts: createDeviceContacts(db),
     };
     await ensureFirstAdmin(db, config, print);
     if (config.demo) await seedDemo(db, config.dataDir, print);

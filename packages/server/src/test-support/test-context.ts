@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
+import { createNotificationFeed } from '../infra/db/notification-feed.js';
+import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createActorResolver } from '../infra/auth/resolve-actor.js';
 import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
@@ -26,6 +28,8 @@ export const createTestContext = (
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
+    notifications: createNotificationFeed(db, { reconnectDelayMs: 100 }),
+    contacts: createDeviceContacts(db),
     ...rest,
   };
 };

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
-import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
 import { createActionRouter, type SendAction } from './action-router.js';
 import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-options.js';
 import { closeCodes, createDeviceLink, type DeviceLink } from './device-link.js';
@@ -137,7 +136,7 @@ export const registerCloudlink = (
           });
         }
         // A live cloudlink is a contact, like a target-state poll (features/heartbeat).
-        await recordDeviceContact(ctx.db, deviceId, now);
+        ctx.contacts.record(deviceId, now);
         return session.uuid;
       } catch (error) {
         app.log.error({ err: error, deviceId }, 'cloudlink: could not record the connection');

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, SqlValue } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
+import type { AppContext } from '../../app-context.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
@@ -34,6 +35,7 @@ type DeviceState = Record<string, unknown>;
 describe('state reports: PATCH /device/v3/state', () => {
   let db: Database;
   let app: FastifyInstance;
+  let ctx: AppContext;
   let clock: Date;
   let fleet: fx.FleetFixture;
   let device: fx.DeviceFixture;
@@ -51,7 +53,8 @@ describe('state reports: PATCH /device/v3/state', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     clock = new Date('2030-01-01T00:00:00Z');
-    app = await createTestApp(createTestContext(db, { now: () => clock }), registerDeviceState);
+    ctx = createTestContext(db, { now: () => clock });
+    app = await createTestApp(ctx, registerDeviceState);
     const org = await fx.createOrganization(db, 'Reports');
     fleet = await fx.createFleet(db, org, 'Reporters');
     device = await fx.createDevice(db, fleet.id, 'reporter');
@@ -90,13 +93,17 @@ describe('state reports: PATCH /device/v3/state', () => {
     await db.close();
   });
 
-  const report = (body: unknown, key = deviceKey) =>
-    app.inject({
+  // A report, and the contact and metrics it recorded written (as the next flush would).
+  const report = async (body: unknown, key = deviceKey) => {
+    const response = await app.inject({
       method: 'PATCH',
       url: '/device/v3/state',
       headers: { authorization: `Bearer ${key}` },
       payload: body as Record<string, unknown>,
     });
+    await ctx.contacts.flush();
+    return response;
+  };
 
   const deviceRow = async (id = device.id): Promise<DeviceState> => {
     const { rows } = await db.query<DeviceState>('SELECT * FROM "device" WHERE "id" = $1', [id]);
