@@ -115,10 +115,10 @@ export const createTargetStateCache = (
       return entry;
     },
     begin: () => ({ seq, startedAt: clock() }),
+    // A build that raced a change, or ran while the feed was down, is stored all the same:
+    // lookup never serves it (it is stale, or the feed not live until the reset that forgets it).
     store(ticket, uuid, keys, etag) {
-      if (!feed.isLive()) return;
       const entry: Entry = { ...keys, etag, ...ticket };
-      if (stale(entry)) return;
       entries.delete(uuid);
       // Oldest first: the map keeps insertion order.
       if (entries.size >= maxEntries) {
