@@ -258,6 +258,51 @@ describe('state reports: PATCH /device/v3/state', () => {
     expect(await deviceRow()).toMatchObject({ memory_usage: 300, cpu_usage: 10 });
   });
 
+  it('writes nothing at all for a report that changes nothing', async () => {
+    const steady = {
+      [device.uuid]: {
+        status: 'Idle',
+        ip_address: '10.0.0.7',
+        cpu_id: 'cpu-1',
+        memory_usage: 100,
+        update_status: 'done',
+        apps: {
+          [fleet.uuid]: {
+            release_uuid: newCommit,
+            releases: {
+              [newCommit]: {
+                update_status: 'done',
+                services: {
+                  main: { image: 'x', status: 'Running' },
+                  cache: { image: 'y', status: 'Running' },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    clock = new Date(clock.getTime() + 120_000);
+    expect((await report(steady)).statusCode).toBe(200);
+    // Row versions: a rewritten row gets a new one even when its values stay the same.
+    const versions = async () =>
+      (
+        await db.query<{ v: string }>(
+          `SELECT 'device' AS "t", "xmin"::text AS "v" FROM "device" WHERE "id" = $1
+           UNION ALL SELECT 'image', "xmin"::text FROM "image_install" WHERE "device" = $1
+           UNION ALL SELECT 'service', "xmin"::text FROM "service_install" WHERE "device" = $1
+           ORDER BY 1, 2`,
+          [device.id],
+        )
+      ).rows;
+    const before = await versions();
+    expect(before.length).toBe(5);
+    // Within the contact and metrics intervals: the same report again writes no row.
+    clock = new Date(clock.getTime() + 5_000);
+    expect((await report(steady)).statusCode).toBe(200);
+    expect(await versions()).toEqual(before);
+  });
+
   it('refuses another device’s uuid (401) and bad types (400), writing nothing', async () => {
     const before = await deviceRow(other.id);
     const foreign = await report({ [other.uuid]: { status: 'hijacked' } });

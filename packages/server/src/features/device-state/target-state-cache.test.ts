@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedSubscriber, NotificationFeed } from '../../infra/db/notification-feed.js';
-import { createTargetStateCache, targetStateChannel } from './target-state-cache.js';
+import {
+  createTargetStateCache,
+  type TargetKeys,
+  targetStateChannel,
+} from './target-state-cache.js';
 
 // A feed driven by the test: it delivers what the test sends and is live when told.
 const fakeFeed = () => {
@@ -33,7 +37,7 @@ const fakeFeed = () => {
   };
 };
 
-const keys = { deviceId: 1, fleetId: 10, releaseId: 100 };
+const keys: TargetKeys = { deviceId: 1, fleetId: 10, releaseId: 100 };
 
 const setup = ({ ttlMs = 60_000, maxChanges = 100, maxEntries = 100 } = {}) => {
   const fake = fakeFeed();
@@ -44,7 +48,7 @@ const setup = ({ ttlMs = 60_000, maxChanges = 100, maxEntries = 100 } = {}) => {
     maxEntries,
     clock: () => now,
   });
-  const prime = (uuid = 'u1', entryKeys = keys, etag = '"e1"') =>
+  const prime = (uuid = 'u1', entryKeys: TargetKeys = keys, etag = '"e1"') =>
     cache.store(cache.begin(), uuid, entryKeys, etag);
   return {
     ...fake,

@@ -74,6 +74,7 @@ describe('notification feed', () => {
     await listening;
     const [pid, ...others] = await listeners();
     expect(others).toEqual([]);
+    if (pid === undefined) throw new Error('nobody listens');
     const lost = nextReset();
     await db.query('SELECT pg_terminate_backend($1)', [pid]);
     await lost;
