@@ -23,9 +23,10 @@ export const splitReport = (
 
 // Applies one device's state report in one round trip and one commit
 // (migrations/0009-apply-state-report.sql holds the rules): device columns, update status and its
-// event time, the running release, and the image installs when apps are reported. Only what
-// differs from the stored rows is written. False, with nothing written, when the device with this
-// id does not have this uuid.
+// event time, the running release, and the image installs when apps are reported (skipped when
+// nothing they depend on changed since the last report computed them). Only what differs from the
+// stored rows is written. False, with nothing written, when the device with this id does not have
+// this uuid.
 export const applyStateReport = async (
   db: Queryable,
   device: { id: number; uuid: string },

@@ -76,6 +76,7 @@ const fieldValues: Record<string, readonly unknown[]> = {
 type World = {
   fleetUuid: string;
   publicUuid: string;
+  // Commits reports name: the fleet's releases, and one created and deleted along the way.
   commits: string[];
   publicCommit: string;
 };
@@ -133,13 +134,17 @@ describe('state reports: the one-statement version writes what the legacy one wr
   let fleet: fx.FleetFixture;
   let world: World;
   let releases: number[];
+  let publicFleet: fx.FleetFixture;
+  let extra: number;
+  let main: number;
+  let comingCommit: string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     contacts = createDeviceContacts(db);
     const org = await fx.createOrganization(db, 'Equivalence');
     fleet = await fx.createFleet(db, org, 'Twins');
-    const publicFleet = await fx.createFleet(db, org, 'HostOS', { isPublic: true });
+    publicFleet = await fx.createFleet(db, org, 'HostOS', { isPublic: true });
     const commits = [0, 1, 2].map(() => randomBytes(16).toString('hex'));
     releases = [];
     for (const commit of commits) releases.push(await fx.createRelease(db, fleet.id, commit));
@@ -167,9 +172,9 @@ describe('state reports: the one-statement version writes what the legacy one wr
     };
     const [r1, r2, r3] = releases;
     if (r1 === undefined || r2 === undefined || r3 === undefined) throw new Error('no releases');
-    const main = await service(fleet.id, 'main');
+    main = await service(fleet.id, 'main');
     const cache = await service(fleet.id, 'cache');
-    const extra = await service(fleet.id, 'extra');
+    extra = await service(fleet.id, 'extra');
     await image(main, r1);
     await image(main, r2);
     await image(main, r3);
@@ -183,7 +188,13 @@ describe('state reports: the one-statement version writes what the legacy one wr
       fleet.id,
       r2,
     ]);
-    world = { fleetUuid: fleet.uuid, publicUuid: publicFleet.uuid, commits, publicCommit };
+    comingCommit = randomBytes(16).toString('hex');
+    world = {
+      fleetUuid: fleet.uuid,
+      publicUuid: publicFleet.uuid,
+      commits: [...commits, comingCommit],
+      publicCommit,
+    };
   });
   afterAll(async () => {
     await db.close();
@@ -196,7 +207,16 @@ describe('state reports: the one-statement version writes what the legacy one wr
       [deviceId],
     );
     // Everything but what differs between the two devices by construction.
-    const differs = new Set(['id', 'uuid', 'actor', 'device_name', 'created_at', 'modified_at']);
+    const differs = new Set([
+      'id',
+      'uuid',
+      'actor',
+      'device_name',
+      'created_at',
+      'modified_at',
+      // Bookkeeping of the one-statement version only.
+      'applied_apps_digest',
+    ]);
     const row = rows[0] ?? {};
     const columns = Object.fromEntries(Object.entries(row).filter(([name]) => !differs.has(name)));
     const modifiedAt = row.modified_at;
@@ -212,6 +232,94 @@ describe('state reports: the one-statement version writes what the legacy one wr
     return { columns, images: images.rows, services: services.rows, modifiedAt };
   };
 
+  const changeWorld = async (random: Random, devices: readonly number[]): Promise<void> => {
+    const [r1, , r3] = releases;
+    if (r1 === undefined || r3 === undefined) throw new Error('no releases');
+    const change = random.pick([
+      'coming release',
+      'release re-committed',
+      'release moved',
+      'image in release',
+      'image rebuilt',
+      'fleet uuid',
+      'service renamed',
+      'publicity',
+      'service installs removed',
+      'install rewritten',
+    ] as const);
+    if (change === 'coming release') {
+      // At most one coming release exists, in one fleet or the other, under one commit or the other.
+      const { rowCount } = await db.query(
+        `DELETE FROM "release" WHERE "belongs_to__application" IN ($1, $3) AND "commit" IN ($2, $2 || '-moved')`,
+        [fleet.id, comingCommit, publicFleet.id],
+      );
+      if (rowCount === 0) {
+        const id = await fx.createRelease(db, fleet.id, comingCommit);
+        await db.query(
+          `INSERT INTO "release_image" ("image", "is_part_of__release")
+           SELECT ri."image", $2 FROM "release_image" ri WHERE ri."is_part_of__release" = $1`,
+          [r1, id],
+        );
+      }
+    } else if (change === 'release re-committed') {
+      // The coming release's commit moves away and back.
+      await db.query(
+        `UPDATE "release" SET "commit" = CASE WHEN "commit" = $2 THEN $2 || '-moved' ELSE $2 END
+          WHERE "belongs_to__application" IN ($1, $3) AND "commit" IN ($2, $2 || '-moved')`,
+        [fleet.id, comingCommit, publicFleet.id],
+      );
+    } else if (change === 'release moved') {
+      // The coming release moves to the public fleet and back.
+      await db.query(
+        `UPDATE "release" SET "belongs_to__application" = CASE "belongs_to__application" WHEN $1 THEN $3 ELSE $1 END
+          WHERE "belongs_to__application" IN ($1, $3) AND "commit" IN ($2, $2 || '-moved')`,
+        [fleet.id, comingCommit, publicFleet.id],
+      );
+    } else if (change === 'image rebuilt') {
+      // The newest image of 'extra' in the last release is said to be a build of 'main', and back.
+      await db.query(
+        `UPDATE "image" SET "is_a_build_of__service" = CASE "is_a_build_of__service" WHEN $1 THEN $2 ELSE $1 END
+          WHERE "id" = (SELECT max(i."id") FROM "image" i WHERE i."is_a_build_of__service" IN ($1, $2)
+                          AND i."id" IN (SELECT ri."image" FROM "release_image" ri WHERE ri."is_part_of__release" = $3))`,
+        [extra, main, r3],
+      );
+    } else if (change === 'fleet uuid') {
+      await db.query(
+        `UPDATE "application" SET "uuid" = CASE "uuid" WHEN $2 THEN $2 || '-x' ELSE $2 END WHERE "id" = $1`,
+        [publicFleet.id, world.publicUuid],
+      );
+    } else if (change === 'image in release') {
+      const { rowCount } = await db.query(
+        `DELETE FROM "release_image" ri USING "image" i
+          WHERE ri."image" = i."id" AND i."is_a_build_of__service" = $1 AND ri."is_part_of__release" = $2`,
+        [extra, r1],
+      );
+      if (rowCount === 0) {
+        await db.query(
+          `INSERT INTO "release_image" ("image", "is_part_of__release")
+           SELECT min(i."id"), $2 FROM "image" i WHERE i."is_a_build_of__service" = $1`,
+          [extra, r1],
+        );
+      }
+    } else if (change === 'service renamed') {
+      await db.query(
+        `UPDATE "service" SET "service_name" = CASE "service_name" WHEN 'cache' THEN 'cache-renamed' ELSE 'cache' END
+          WHERE "application" = $1 AND "service_name" IN ('cache', 'cache-renamed')`,
+        [fleet.id],
+      );
+    } else if (change === 'publicity') {
+      await db.query('UPDATE "application" SET "is_public" = NOT "is_public" WHERE "id" = $1', [
+        publicFleet.id,
+      ]);
+    } else if (change === 'service installs removed') {
+      await db.query('DELETE FROM "service_install" WHERE "device" = ANY($1)', [devices]);
+    } else {
+      await db.query(`UPDATE "image_install" SET "status" = 'Tampered' WHERE "device" = ANY($1)`, [
+        devices,
+      ]);
+    }
+  };
+
   const parse = (uuid: string, raw: Record<string, unknown>): DeviceReport => {
     const report = stateReportBody.parse({ [uuid]: raw })[uuid];
     if (!report) throw new Error('no report');
@@ -225,17 +333,23 @@ describe('state reports: the one-statement version writes what the legacy one wr
       const current = await fx.createDevice(db, fleet.id, `current-${seed}`);
       let now = new Date('2031-01-01T00:00:00Z').getTime();
       let before = { legacy: await stateOf(legacy.id), current: await stateOf(current.id) };
-      for (let step = 0; step < 60; step += 1) {
-        if (random.chance(0.15)) {
+      let previous: Record<string, unknown> | undefined;
+      for (let step = 0; step < 80; step += 1) {
+        if (random.chance(0.2)) {
           const pinned = random.pick([...releases, null]);
           await db.query(
             'UPDATE "device" SET "is_pinned_on__release" = $3 WHERE "id" IN ($1, $2)',
             [legacy.id, current.id, pinned],
           );
         }
+        // What reports resolve to changes under them, and installs are written behind their back.
+        if (random.chance(0.3)) await changeWorld(random, [legacy.id, current.id]);
         now += random.pick([0, 5_000, 9_999, 10_000, 30_000, 61_000]);
         const at = new Date(now);
         const raw = rawReport(random, world);
+        // A device in steady state sends the same apps section again and again.
+        if (previous?.apps !== undefined && random.chance(0.6)) raw.apps = previous.apps;
+        previous = raw;
 
         await legacyApply(
           db,

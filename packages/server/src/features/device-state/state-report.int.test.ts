@@ -284,13 +284,14 @@ describe('state reports: PATCH /device/v3/state', () => {
     };
     clock = new Date(clock.getTime() + 120_000);
     expect((await report(steady)).statusCode).toBe(200);
-    // Row versions: a rewritten row gets a new one even when its values stay the same.
+    // Row versions: a rewritten row gets a new xmin even when its values stay the same, and a
+    // row locked for an update (ON CONFLICT DO UPDATE locks even when it changes nothing) an xmax.
     const versions = async () =>
       (
         await db.query<{ v: string }>(
-          `SELECT 'device' AS "t", "xmin"::text AS "v" FROM "device" WHERE "id" = $1
-           UNION ALL SELECT 'image', "xmin"::text FROM "image_install" WHERE "device" = $1
-           UNION ALL SELECT 'service', "xmin"::text FROM "service_install" WHERE "device" = $1
+          `SELECT 'device' AS "t", "xmin"::text || '/' || "xmax"::text AS "v" FROM "device" WHERE "id" = $1
+           UNION ALL SELECT 'image', "xmin"::text || '/' || "xmax"::text FROM "image_install" WHERE "device" = $1
+           UNION ALL SELECT 'service', "xmin"::text || '/' || "xmax"::text FROM "service_install" WHERE "device" = $1
            ORDER BY 1, 2`,
           [device.id],
         )
