@@ -302,6 +302,22 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
       'if-none-match': `"other", W/${String(etag)}`,
     });
     expect(listed.statusCode).toBe(304);
+    expect(listed.headers.etag).toBe(etag);
+    // A 304 from memory is a contact too, written with the next flush.
+    await ctx.notifications.sync();
+    await get(`/device/v3/${device.uuid}/state`, device.api_key);
+    await ctx.contacts.flush();
+    await db.query('UPDATE "device" SET "last_contact_at" = NULL WHERE "id" = $1', [device.id]);
+    const remembered = await get(`/device/v3/${device.uuid}/state`, device.api_key, {
+      'if-none-match': String(etag),
+    });
+    expect(remembered.statusCode).toBe(304);
+    await ctx.contacts.flush();
+    const seen = await db.query<{ seen: boolean }>(
+      'SELECT "last_contact_at" IS NOT NULL AS "seen" FROM "device" WHERE "id" = $1',
+      [device.id],
+    );
+    expect(seen.rows).toEqual([{ seen: true }]);
     await db.query(
       `INSERT INTO "device_environment_variable" ("device", "name", "value") VALUES ($1, 'NEW', '1')`,
       [device.id],
