@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../app-context.js';
 import type { Database, Queryable, SqlValue } from '../../infra/db/database.js';
-import { createNotificationFeed } from '../../infra/db/notification-feed.js';
-import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import * as fx from '../../test-support/fixtures.js';
-import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import {
+  devicePolls,
+  type PollingProcess,
+  startPollingProcesses,
+} from '../../test-support/target-state-processes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
-import { registerDeviceState } from './register-device-state.js';
-import { deviceTargetStateV3, etagOf } from './target-state-body.js';
-import { loadDeviceTarget } from './target-state-query.js';
 
 const one = async (db: Queryable, sql: string, params: SqlValue[] = []): Promise<number> => {
   const { rows } = await db.query<{ id: number }>(sql, params);
@@ -20,37 +17,14 @@ const one = async (db: Queryable, sql: string, params: SqlValue[] = []): Promise
   return id;
 };
 
-// The database as a process sees it, counting what it reads besides the caller's key (the actor
-// lookup, which the actor cache takes over).
-const countingDatabase = (db: Database): { db: Database; reads: () => number } => {
-  let reads = 0;
-  const counted: Database = {
-    ...db,
-    query: (sql, params) => {
-      if (!sql.includes('"api_key"')) reads += 1;
-      return db.query(sql, params);
-    },
-  };
-  return { db: counted, reads: () => reads };
-};
-
-const waitFor = async (what: string, check: () => boolean): Promise<void> => {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
-
-type Process = { name: string; app: FastifyInstance; ctx: AppContext; reads: () => number };
-
 // Two server processes on one database, each with its own target-state cache and LISTEN
 // connection. Every kind of change a target is built from is made (straight in the database, or
 // through process A's API); the next poll on either process must answer what a fresh build
 // answers: 200 with the new body when it changed, 304 when it did not.
 describe('target-state cache invalidation across processes', () => {
   let db: Database;
-  let processes: Process[];
+  let processes: PollingProcess[];
+  let polls: ReturnType<typeof devicePolls>;
   let fleet: fx.FleetFixture;
   let otherFleet: fx.FleetFixture;
   let device: fx.DeviceFixture;
@@ -85,15 +59,7 @@ describe('target-state cache invalidation across processes', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    processes = [];
-    for (const name of ['A', 'B']) {
-      const counting = countingDatabase(db);
-      // Reconnecting after 3 s leaves the 'down' test a window with nobody listening.
-      const notifications = createNotificationFeed(counting.db, { reconnectDelayMs: 3000 });
-      const ctx = createTestContext(counting.db, { notifications });
-      const app = await createTestApp(ctx, registerDeviceState, registerODataRoutes);
-      processes.push({ name, app, ctx, reads: counting.reads });
-    }
+    processes = await startPollingProcesses(db, ['A', 'B']);
     const org = await fx.createOrganization(db, 'Invalidation');
     fleet = await fx.createFleet(db, org, 'Watched');
     otherFleet = await fx.createFleet(db, org, 'Elsewhere');
@@ -118,65 +84,12 @@ describe('target-state cache invalidation across processes', () => {
       fleet.id,
       target,
     ]);
+    polls = devicePolls(db, processes, device, deviceKey);
   });
   afterAll(async () => {
     for (const { app } of processes ?? []) await app.close();
     await db?.close();
   });
-
-  const poll = (process: Process, etag?: string) =>
-    process.app.inject({
-      method: 'GET',
-      url: `/device/v3/${device.uuid}/state`,
-      headers: {
-        authorization: `Bearer ${deviceKey}`,
-        ...(etag === undefined ? {} : { 'if-none-match': etag }),
-      },
-    });
-
-  // What a fresh build answers now.
-  const fresh = async (): Promise<{ body: unknown; etag: string }> => {
-    const text = JSON.stringify(deviceTargetStateV3(await loadDeviceTarget(db, device.id)));
-    return { body: JSON.parse(text), etag: etagOf(text) };
-  };
-
-  // Both processes hold the current ETag and answer 304 from memory (no read at all).
-  const primeBoth = async (): Promise<string> => {
-    const { etag } = await fresh();
-    for (const process of processes) {
-      const first = await poll(process, etag);
-      expect([200, 304], process.name).toContain(first.statusCode);
-      const before = process.reads();
-      const cached = await poll(process, etag);
-      expect(cached.statusCode, `${process.name}: ${cached.body}`).toBe(304);
-      expect(process.reads() - before, `${process.name} read the database`).toBe(0);
-    }
-    return etag;
-  };
-
-  const syncBoth = async (): Promise<void> => {
-    for (const process of processes) await process.ctx.notifications.sync();
-  };
-
-  // The poll after a change answers what a fresh build answers, on both processes.
-  const expectCurrent = async (
-    name: string,
-    previous: string,
-    changesBody: boolean,
-  ): Promise<void> => {
-    const now = await fresh();
-    expect(now.etag !== previous, `${name}: whether the body changed`).toBe(changesBody);
-    for (const process of processes) {
-      const response = await poll(process, previous);
-      if (changesBody) {
-        expect(response.statusCode, `${name} on ${process.name}`).toBe(200);
-        expect(response.headers.etag).toBe(now.etag);
-        expect(response.json()).toEqual(now.body);
-      } else {
-        expect(response.statusCode, `${name} on ${process.name}`).toBe(304);
-      }
-    }
-  };
 
   const sql =
     (text: string, ...params: SqlValue[]) =>
@@ -465,17 +378,17 @@ describe('target-state cache invalidation across processes', () => {
 
   it('answers the new target on both processes after every kind of change', async () => {
     for (const change of changes()) {
-      const etag = await primeBoth();
+      const etag = await polls.primeAll();
       await change.apply();
-      await syncBoth();
+      await polls.syncAll();
       await expect
-        .soft(expectCurrent(change.name, etag, change.changesBody ?? true), change.name)
+        .soft(polls.expectCurrent(change.name, etag, change.changesBody ?? true), change.name)
         .resolves.toBeUndefined();
     }
   });
 
   it('keeps serving from memory when something else changes', async () => {
-    const etag = await primeBoth();
+    const etag = await polls.primeAll();
     const other = await fx.createDevice(db, fleet.id, 'neighbour');
     await db.query(
       `INSERT INTO "device_environment_variable" ("device", "name", "value") VALUES ($1, 'N', '1')`,
@@ -489,69 +402,11 @@ describe('target-state cache invalidation across processes', () => {
       `UPDATE "device" SET "last_contact_at" = now(), "ip_address" = '10.0.0.9', "status" = 'Idle' WHERE "id" = $1`,
       [device.id],
     );
-    await syncBoth();
+    await polls.syncAll();
     for (const process of processes) {
       const before = process.reads();
-      expect((await poll(process, etag)).statusCode).toBe(304);
+      expect((await polls.poll(process, etag)).statusCode).toBe(304);
       expect(process.reads() - before, process.name).toBe(0);
     }
-  });
-
-  it('reads the database while its notifications are down, and caches again once they are back', async () => {
-    const etag = await primeBoth();
-    const { rows } = await db.query<{ pid: number }>(
-      `SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "query" LIKE 'LISTEN%'`,
-    );
-    expect(rows).toHaveLength(processes.length);
-    await db.query('SELECT pg_terminate_backend("pid") FROM unnest($1::int[]) AS t("pid")', [
-      rows.map((row) => row.pid),
-    ]);
-    await waitFor('both feeds to notice', () =>
-      processes.every((process) => !process.ctx.notifications.isLive()),
-    );
-    // Made while nobody listens: no process is ever notified of them. What a process builds
-    // meanwhile is not kept either, so a second change is seen as well.
-    await db.query(`UPDATE "device" SET "device_name" = 'unnoticed' WHERE "id" = $1`, [device.id]);
-    await expectCurrent('renamed while deaf', etag, true);
-    const renamed = (await fresh()).etag;
-    await db.query(`UPDATE "device" SET "device_name" = 'unnoticed again' WHERE "id" = $1`, [
-      device.id,
-    ]);
-    await expectCurrent('renamed again while deaf', renamed, true);
-    expect(processes.some((process) => process.ctx.notifications.isLive())).toBe(false);
-    await waitFor('both feeds to listen again', () =>
-      processes.every((process) => process.ctx.notifications.isLive()),
-    );
-    await primeBoth();
-  });
-
-  it('notifies a fleet-level change once, writing no device row, however many devices', async () => {
-    const crowd = await fx.createFleet(db, await fx.createOrganization(db, 'Crowd'), 'Crowd');
-    for (let n = 0; n < 200; n += 1) await fx.createDevice(db, crowd.id, `crowd-${n}`);
-    const versions = async () =>
-      (
-        await db.query<{ v: string }>(
-          'SELECT "xmin"::text AS "v" FROM "device" WHERE "belongs_to__application" = $1 ORDER BY "id"',
-          [crowd.id],
-        )
-      ).rows.map((row) => row.v);
-    const before = await versions();
-    const listener = await db.connect();
-    const heard: string[] = [];
-    listener.on('notification', (message) => heard.push(message.payload ?? ''));
-    try {
-      await listener.query('LISTEN "target_state"');
-      await db.query(
-        `INSERT INTO "application_environment_variable" ("application", "name", "value") VALUES ($1, 'EVERYONE', '1')`,
-        [crowd.id],
-      );
-      // A notification sent after it arrives after it.
-      await db.query(`SELECT pg_notify('target_state', 'end')`);
-      await waitFor('the notifications', () => heard.includes('end'));
-    } finally {
-      listener.release(true);
-    }
-    expect(heard).toEqual([`f:${crowd.id}`, 'end']);
-    expect(await versions()).toEqual(before);
   });
 });
