@@ -27,6 +27,8 @@ import { loadConfig } from '../src/infra/config/config.js';
 import { openDatabase } from '../src/infra/db/database.js';
 import { startEmbeddedPostgres } from '../src/infra/db/embedded-postgres.js';
 import { migrate } from '../src/infra/db/migrate.js';
+import { createNotificationFeed } from '../src/infra/db/notification-feed.js';
+import { createDeviceContacts } from '../src/features/heartbeat/device-contacts.js';
 import { createHookRegistry } from '../src/infra/odata/hooks.js';
 import { v7Model } from '../src/model/v7-model.js';
 import { buildServer } from '../src/server.js';
@@ -181,6 +183,8 @@ const main = async (): Promise<number> => {
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
+    notifications: createNotificationFeed(rawDb),
+    contacts: createDeviceContacts(rawDb),
   };
   const app = buildServer(ctx);
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });

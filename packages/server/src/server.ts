@@ -15,6 +15,7 @@ import { registerDeviceState } from './features/device-state/register-device-sta
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
+import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
@@ -57,6 +58,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);
+  registerHeartbeat(app, ctx);
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
   const cloudlink = registerCloudlink(app, ctx);

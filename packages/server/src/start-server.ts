@@ -10,10 +10,12 @@ import {
   startEmbeddedPostgres,
 } from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
+import { createNotificationFeed } from './infra/db/notification-feed.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
 import { seedDemo } from './features/demo/seed-demo.js';
+import { createDeviceContacts } from './features/heartbeat/device-contacts.js';
 import { ensureFirstAdmin } from './features/users/ensure-first-admin.js';
 import { consoleUrl, databaseLocation, type StartBannerInfo } from './start-banner.js';
 
@@ -79,6 +81,8 @@ export const startServer = async (
       hooks: createHookRegistry(),
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
+      notifications: createNotificationFeed(db),
+      contacts: createDeviceContacts(db),
     };
     const admin = await ensureFirstAdmin(db, config, print);
     if (config.demo) await seedDemo(db, config.dataDir, print);

@@ -10,6 +10,8 @@ import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
+import { createNotificationFeed } from '../infra/db/notification-feed.js';
+import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
@@ -82,6 +84,8 @@ export const createODataTestApp = (
     hooks,
     now: () => new Date(),
     jwtSecret: randomBytes(32),
+    notifications: createNotificationFeed(db),
+    contacts: createDeviceContacts(db),
   };
   const app = createApp({
     logLevel: process.env.FLOTILLA_TEST_LOG_LEVEL ?? 'silent',

@@ -4,6 +4,8 @@ import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
 import { createActorResolution } from '../infra/auth/actor-resolution.js';
+import { createNotificationFeed } from '../infra/db/notification-feed.js';
+import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createApp } from '../infra/http/create-app.js';
 import { registerNotificationBus } from '../infra/http/register-notification-bus.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
@@ -27,6 +29,8 @@ export const createTestContext = (
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
+    notifications: createNotificationFeed(db, { reconnectDelayMs: 100 }),
+    contacts: createDeviceContacts(db),
     ...rest,
   };
 };

@@ -6,7 +6,6 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
-import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
 import { createActionRouter, type SendAction } from './action-router.js';
 import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-options.js';
 import { closeCodes, createDeviceLink, type DeviceLink } from './device-link.js';
@@ -138,7 +137,7 @@ export const registerCloudlink = (
           });
         }
         // A live cloudlink is a contact, like a target-state poll (features/heartbeat).
-        await recordDeviceContact(ctx.db, deviceId, now);
+        ctx.contacts.record(deviceId, now);
         return session.uuid;
       } catch (error) {
         logFailure(

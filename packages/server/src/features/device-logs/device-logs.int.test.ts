@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
+import type { AppContext } from '../../app-context.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
@@ -54,6 +55,7 @@ const openStream = (url: string, key: string): Promise<OpenStream> =>
 describe('device logs', () => {
   let db: Database;
   let app: FastifyInstance;
+  let appContext: AppContext;
   let other: FastifyInstance;
   let baseUrl: string;
   let otherUrl: string;
@@ -69,7 +71,8 @@ describe('device logs', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    app = await createTestApp(createTestContext(db), (instance, ctx) =>
+    appContext = createTestContext(db);
+    app = await createTestApp(appContext, (instance, ctx) =>
       registerDeviceLogs(instance, ctx, options),
     );
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -159,6 +162,7 @@ describe('device logs', () => {
       { message: 'oops', timestamp: 3000, isSystem: false, isStdErr: true, serviceId: 7 },
       { message: 'after the big one', timestamp: 4000, isSystem: false, isStdErr: false },
     ]);
+    await appContext.contacts.flush();
     const contact = await db.query<{ seen: boolean }>(
       'SELECT "last_contact_at" IS NOT NULL AS "seen" FROM "device" WHERE "id" = $1',
       [device.id],

@@ -11,8 +11,6 @@ import {
   type DeviceRef,
   findPermittedDevice,
 } from '../device-state/find-device.js';
-import { heartbeatTimings } from '../../model/definitions/device-status.js';
-import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
 import { createLogHub } from './log-hub.js';
 import { ingestLogStream } from './log-ingest.js';
 import { toLineOut, toStoredLine, type StoredLine } from './log-line.js';
@@ -90,13 +88,7 @@ export const registerDeviceLogs = (
           throw badRequest('Send the log stream as Content-Type: application/x-ndjson');
         }
         const body = request.body;
-        let contactAt = 0;
-        const touch = (): void => {
-          const now = ctx.now();
-          if (now.getTime() - contactAt < heartbeatTimings.contactWriteIntervalMs) return;
-          contactAt = now.getTime();
-          void recordDeviceContact(ctx.db, device.id, now).catch(onError);
-        };
+        const touch = (): void => ctx.contacts.record(device.id, ctx.now());
         touch();
         const end = (): void => void body.destroy();
         openStreams.add(end);
@@ -137,7 +129,7 @@ export const registerDeviceLogs = (
       .map((value: unknown) => toStoredLine(value, now.getTime()))
       .filter((line): line is StoredLine => line !== undefined);
     await writer.write(device.id, lines);
-    await recordDeviceContact(ctx.db, device.id, now);
+    ctx.contacts.record(device.id, now);
     return reply.status(201).send();
   });
 

@@ -60,3 +60,17 @@ describe('loadConfig: FLOTILLA_AUTH_CACHE_SECONDS', () => {
     }
   });
 });
+
+describe('loadConfig: device protocol settings', () => {
+  it('flushes device contacts every second unless FLOTILLA_CONTACT_FLUSH_INTERVAL_MS says otherwise', () => {
+    expect(loadConfig({}).contactFlushIntervalMs).toBe(1000);
+    expect(loadConfig({ FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: '250' }).contactFlushIntervalMs).toBe(
+      250,
+    );
+    for (const refused of ['0', '10', '60000', 'soon']) {
+      expect(() => loadConfig({ FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: refused }), refused).toThrow(
+        /FLOTILLA_CONTACT_FLUSH_INTERVAL_MS/,
+      );
+    }
+  });
+});

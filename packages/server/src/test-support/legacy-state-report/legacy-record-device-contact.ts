@@ -1,3 +1,5 @@
+// The per-request contact write before device contacts were batched (features/heartbeat), kept
+// unchanged as the reference of the differential state-report test.
 import type { Queryable } from '../../infra/db/database.js';
 import {
   heartbeatTimings,
