@@ -45,7 +45,7 @@ export type ReadStatements = {
 export type StatementCacheOptions = { enabled: boolean; size: number };
 
 // Variants of one shape (distinct pinned values, e.g. the seven device statuses) kept at most.
-export const maxVariantsPerShape = 32;
+const maxVariantsPerShape = 32;
 
 type Variant = { text: string; count: boolean; sources: readonly ParamSource[]; name: string };
 
