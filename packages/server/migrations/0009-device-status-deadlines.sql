@@ -50,6 +50,10 @@ DROP INDEX "device_belongs_to__application_idx";
 CREATE INDEX "image_install_downloading_idx" ON "image_install" ("device")
   WHERE "status" = 'Downloading' OR ("download_progress" IS NOT NULL AND "download_progress" < 100);
 
+-- Devices with a VPN control variable of their own (few): one set for status counts.
+CREATE INDEX "device_config_variable_vpn_idx" ON "device_config_variable" ("device")
+  WHERE "name" IN ('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN_CONTROL');
+
 -- PostgreSQL computes generated columns after BEFORE triggers, which see them as NULL: the
 -- modified_at trigger leaves them out of its comparison (they follow the columns they are computed
 -- from, which it does compare), so a heartbeat still does not count as a modification.
@@ -65,7 +69,3 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
-
--- Devices with a VPN control variable of their own (few): one set for status counts.
-CREATE INDEX "device_config_variable_vpn_idx" ON "device_config_variable" ("device")
-  WHERE "name" IN ('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN_CONTROL');
