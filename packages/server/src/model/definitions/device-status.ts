@@ -34,7 +34,7 @@ export const offlineWindow = (row: string): string =>
   );
 
 // The deadlines of a contacted device (stored generated columns of
-// migrations/0009-device-status-deadlines.sql, computed with the windows above; NULL while never
+// migrations/0010-device-status-deadlines.sql, computed with the windows above; NULL while never
 // contacted): online until online_until, timing out until timeout_until, then offline.
 export const onlineUntil = (row: string): string => `${row}."online_until"`;
 export const timeoutUntil = (row: string): string => `${row}."timeout_until"`;
