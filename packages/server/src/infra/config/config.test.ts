@@ -74,3 +74,18 @@ describe('loadConfig: device protocol settings', () => {
     }
   });
 });
+
+describe('loadConfig: FLOTILLA_ODATA_CACHE and FLOTILLA_ODATA_CACHE_SIZE', () => {
+  it('keeps 500 compiled shapes by default, can be switched off, refuses other values', () => {
+    expect(loadConfig({}).odataCache).toEqual({ enabled: true, size: 500 });
+    expect(
+      loadConfig({ FLOTILLA_ODATA_CACHE: 'off', FLOTILLA_ODATA_CACHE_SIZE: '20' }).odataCache,
+    ).toEqual({ enabled: false, size: 20 });
+    expect(() => loadConfig({ FLOTILLA_ODATA_CACHE: 'yes' })).toThrow(/FLOTILLA_ODATA_CACHE/);
+    for (const refused of ['0', '100001', '2.5', 'many']) {
+      expect(() => loadConfig({ FLOTILLA_ODATA_CACHE_SIZE: refused }), refused).toThrow(
+        /FLOTILLA_ODATA_CACHE_SIZE/,
+      );
+    }
+  });
+});

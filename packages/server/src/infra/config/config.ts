@@ -51,6 +51,8 @@ const schema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default(defaultRecaptchaVerifyUrl),
   FLOTILLA_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  FLOTILLA_ODATA_CACHE: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_ODATA_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(500),
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -118,6 +120,9 @@ export type Config = {
   recaptcha: RecaptchaConfig | undefined;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
+  // Compiled /v7 reads kept by request shape and run as prepared statements
+  // (infra/odata/statement-cache.ts): on/off and how many shapes the process keeps.
+  odataCache: { enabled: boolean; size: number };
   // Log lines kept per device.
   logRetention: number;
   // How often device contacts recorded in memory are written (features/heartbeat).
@@ -184,6 +189,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
           }
         : undefined,
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
+    odataCache: {
+      enabled: values.FLOTILLA_ODATA_CACHE === 'on',
+      size: values.FLOTILLA_ODATA_CACHE_SIZE,
+    },
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,

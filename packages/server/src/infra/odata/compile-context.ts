@@ -1,8 +1,9 @@
-import type { ODataBinds } from '@balena/odata-parser';
+import type { BindKey, BindReference } from '@balena/odata-parser';
 import type { Model, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
-import type { PermissionFilter } from './permissions.js';
-import { quoteIdentifier, type SqlParams } from './sql-params.js';
+import { bindValue } from './odata-values.js';
+import { createPermissionFilter, type PermissionFilter } from './permissions.js';
+import { type LiteralBind, quoteIdentifier, type SqlParams } from './sql-params.js';
 
 export type RowScope = { alias: string; resource: Resource };
 
@@ -10,24 +11,31 @@ export type RowScope = { alias: string; resource: Resource };
 export type CompileContext = {
   model: Model;
   params: SqlParams;
-  binds: ODataBinds;
+  binds: readonly LiteralBind[];
   permission: PermissionFilter;
   nextAlias: () => string;
+  // The value of a literal the SQL text itself depends on (not only its placeholder): such a
+  // literal is part of the compiled statement's key (statement-cache.ts).
+  pin: (reference: BindReference) => unknown;
+  pinned: () => readonly BindKey[];
 };
 
-export const createCompileContext = (
-  model: Model,
-  params: SqlParams,
-  binds: ODataBinds,
-  permission: PermissionFilter,
-): CompileContext => {
+// The caller and the URL's literals are those of `params` (createSqlParams).
+export const createCompileContext = (model: Model, params: SqlParams): CompileContext => {
   let counter = 0;
+  const pinned: BindKey[] = [];
+  const binds = params.request.binds;
   return {
     model,
     params,
     binds,
-    permission,
+    permission: createPermissionFilter(params),
     nextAlias: () => quoteIdentifier(`t${counter++}`),
+    pin(reference) {
+      if (!pinned.includes(reference.bind)) pinned.push(reference.bind);
+      return bindValue(binds, reference);
+    },
+    pinned: () => pinned,
   };
 };
 
