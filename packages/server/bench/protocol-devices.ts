@@ -1,16 +1,23 @@
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../src/infra/auth/api-key-tokens.js';
 import type { Queryable } from '../src/infra/db/database.js';
-import type { ProtocolDevice } from './protocol-types.js';
 
-type DeviceRow = Omit<ProtocolDevice, 'key'> & { actor: number };
+// A seeded device with a device API key, as the device protocol scenarios use it.
+export type BenchDevice = {
+  id: number;
+  uuid: string;
+  key: string;
+  fleetUuid: string;
+  commit: string;
+  // Image reference per service name of the fleet's release.
+  images: Record<string, string>;
+};
+
+type DeviceRow = Omit<BenchDevice, 'key'> & { actor: number };
 
 // `count` devices spread evenly over the seeded fleets, each with a fresh device key: keys are
 // generated here (the format of api-key-tokens.ts) and only their SHA-256 hashes are stored, in
 // one set-based insert.
-export const createDeviceKeys = async (
-  sql: Queryable,
-  count: number,
-): Promise<ProtocolDevice[]> => {
+export const createDeviceKeys = async (sql: Queryable, count: number): Promise<BenchDevice[]> => {
   const { rows: totals } = await sql.query<{ n: number }>(
     'SELECT count(*)::int AS "n" FROM "device"',
   );

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+
+// Process figures from Linux's /proc: CPU time (utime + stime of /proc/<pid>/stat) and resident
+// memory (VmRSS of /proc/<pid>/status).
+
+// USER_HZ: clock ticks per second of /proc/<pid>/stat (100 on every Linux architecture we run).
+const ticksPerSecond = 100;
+
+// Milliseconds of CPU (user + system) from the text of /proc/<pid>/stat. The command name (field
+// 2) may hold spaces and parentheses, so fields are counted after its last ')'.
+export const cpuMillisFromStat = (text: string): number => {
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) {
+    throw new Error('unreadable /proc/<pid>/stat');
+  }
+  return ((utime + stime) * 1000) / ticksPerSecond;
+};
+
+// The parent pid (field 4) from the text of /proc/<pid>/stat.
+export const parentFromStat = (text: string): number =>
+  Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
+
+// Bytes of VmRSS from the text of /proc/<pid>/status ("VmRSS:    123456 kB").
+export const rssBytesFromStatus = (text: string): number => {
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(text);
+  if (!match?.[1]) throw new Error('no VmRSS in /proc/<pid>/status');
+  return Number(match[1]) * 1024;
+};
+
+export const cpuMillis = async (pid: number): Promise<number> =>
+  cpuMillisFromStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+
+export const rssBytes = async (pid: number): Promise<number> =>
+  rssBytesFromStatus(await readFile(`/proc/${pid}/status`, 'utf8'));

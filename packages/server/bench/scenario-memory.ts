@@ -1,0 +1,85 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BenchEnv, Measure, Scenario, Side } from './scenario.js';
+
+// Memory per idle cloudlink connection: a fresh server process (either side), N websockets held
+// open by the load generator, VmRSS read from /proc after full collections before and after.
+// The reference is a bare ws server (reference-server.ts) holding the same N connections.
+
+// Flotilla records a session row after the upgrade: measure once every connection is at rest.
+const waitForSessions = async (
+  env: BenchEnv,
+  deviceIds: readonly number[],
+  count: number,
+): Promise<void> => {
+  const deadline = performance.now() + 30_000;
+  while (performance.now() < deadline) {
+    const { rows } = await env.db.query<{ n: number }>(
+      'SELECT count(*)::int AS "n" FROM "cloudlink_session" WHERE "device" = ANY($1::int[])',
+      [deviceIds],
+    );
+    if ((rows[0]?.n ?? 0) >= count) return;
+    await sleep(200);
+  }
+  throw new Error(`Flotilla recorded fewer than ${count} cloudlink sessions within 30 s`);
+};
+
+const measureMemory = async (side: Side, env: BenchEnv): Promise<Measure> => {
+  const devices = env.devices.slice(0, env.options.cloudlinkConnections);
+  const server = await env.startServer(side);
+  try {
+    // A first connection warms the route's code paths, then it is gone before the baseline.
+    await sleep(300);
+    await server.collectGarbage();
+    const before = await server.rssBytes();
+    const opened = await env.load.run(
+      {
+        kind: 'ws-open',
+        baseUrl: server.url,
+        keys: devices.map((device) => device.key),
+        uuids: devices.map((device) => device.uuid),
+        concurrency: 50,
+      },
+      { warmupMs: 0, durationMs: 0 },
+    );
+    const count = opened.metrics.opened ?? 0;
+    if (side === 'flotilla') {
+      await waitForSessions(
+        env,
+        devices.map((device) => device.id),
+        count,
+      );
+    }
+    await sleep(500);
+    await server.collectGarbage();
+    const after = await server.rssBytes();
+    await env.load.run({ kind: 'ws-close' }, { warmupMs: 0, durationMs: 0 });
+    return {
+      metrics: {
+        ...opened.metrics,
+        kbPerConnection: count > 0 ? (after - before) / count / 1024 : Number.NaN,
+        rssBeforeBytes: before,
+        rssAfterBytes: after,
+      },
+      requests: opened.requests,
+      errors: opened.errors,
+      firstError: opened.firstError,
+    };
+  } finally {
+    await server.stop();
+  }
+};
+
+export const memoryScenario: Scenario = {
+  id: 'cloudlink-memory',
+  rows: [
+    {
+      name: 'RSS per idle cloudlink connection (vs bare ws server), fresh process',
+      metric: 'kbPerConnection',
+      unit: 'KB',
+      goal: { kind: 'absolute', better: 'lower', target: 10 },
+      goalText: '≤ 10 KB',
+    },
+  ],
+  measure: (side, env) => measureMemory(side, env),
+};
