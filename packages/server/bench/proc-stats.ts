@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 // Process figures from Linux's /proc: CPU time (utime + stime of /proc/<pid>/stat) and resident
 // memory (VmRSS of /proc/<pid>/status).
@@ -35,3 +35,18 @@ export const cpuMillis = async (pid: number): Promise<number> =>
 
 export const rssBytes = async (pid: number): Promise<number> =>
   rssBytesFromStatus(await readFile(`/proc/${pid}/status`, 'utf8'));
+
+// The CPU of a process and its direct children (PostgreSQL: the postmaster and its backends).
+export const treeCpuMillis = async (pid: number): Promise<number> => {
+  let total = await cpuMillis(pid);
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      if (parentFromStat(stat) === pid) total += cpuMillisFromStat(stat);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+};

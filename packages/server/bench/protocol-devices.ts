@@ -50,3 +50,36 @@ export const createDeviceKeys = async (sql: Queryable, count: number): Promise<B
   await sql.query('ANALYZE "api_key"');
   return devices;
 };
+
+export type ScaleFleet = {
+  applicationId: number;
+  slug: string;
+  deviceType: string;
+  provisioningKey: string;
+};
+
+// A provisioning key for each of the given fleets (API keys of the fleets' actors).
+export const createProvisioningKeys = async (
+  sql: Queryable,
+  fleetIds: readonly number[],
+): Promise<ScaleFleet[]> => {
+  const { rows } = await sql.query<{ id: number; actor: number; slug: string; type: string }>(
+    `SELECT a."id", a."actor", a."slug", dt."slug" AS "type"
+       FROM "application" a JOIN "device_type" dt ON dt."id" = a."is_for__device_type"
+      WHERE a."id" = ANY($1::int[]) ORDER BY a."id"`,
+    [fleetIds],
+  );
+  const keys = rows.map(() => generateApiKey());
+  await sql.query(
+    `INSERT INTO "api_key" ("is_of__actor", "key_hash", "key_prefix", "name")
+     SELECT k."actor", k."hash", k."prefix", 'bench provisioning key'
+       FROM unnest($1::int[], $2::text[], $3::text[]) AS k("actor", "hash", "prefix")`,
+    [rows.map((row) => row.actor), keys.map(hashApiKey), keys.map(apiKeyPrefix)],
+  );
+  return rows.map((row, index) => ({
+    applicationId: row.id,
+    slug: row.slug,
+    deviceType: row.type,
+    provisioningKey: keys[index] ?? '',
+  }));
+};

@@ -90,6 +90,7 @@ export const registerReferenceLogs = (app: FastifyInstance, pool: pg.Pool): void
   app.get<{ Params: { device: string } }>('/ref/log-tail/:device', (request, reply) => {
     const event = String(Number(request.params.device));
     reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    reply.raw.flushHeaders();
     const forward = (text: string): void => {
       reply.raw.write(text);
     };

@@ -26,7 +26,10 @@ import type { BenchEnv, Window } from './scenario.js';
 import { scenarios } from './scenarios.js';
 import { defaultSeedOptions, seedBenchData, type BenchUser } from './seed.js';
 import { formatSummaryTable } from './table.js';
+import { explainScenarios } from './explain-run.js';
 import { growthNote } from './growth.js';
+import { runScale, type ScalePhase } from './scale.js';
+import { formatScaleTable } from './scale-table.js';
 
 const options = loadBenchOptions(process.argv.slice(2), process.env);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -151,11 +154,13 @@ const main = async (): Promise<number> => {
     log,
   };
   const window: Window = { warmupMs: options.warmupMs, durationMs: options.durationMs };
+  const selected = scenarios.filter((candidate) => isSelected(options, candidate));
   const outcomes: ScenarioOutcome[] = [];
-  for (const scenario of scenarios.filter((candidate) => isSelected(options, candidate))) {
+  for (const scenario of selected) {
     const mark = performance.now();
     try {
       await scenario.prepare?.(env);
+      if (options.explain) await explainScenarios(env, jwtSecret, [scenario]);
       const differences = (await scenario.verify?.(env)) ?? [];
       if (differences.length > 0) {
         outcomes.push({
@@ -180,6 +185,34 @@ const main = async (): Promise<number> => {
     log(`  ${scenario.id} done in ${seconds(performance.now() - mark)}`);
   }
 
+  let scale: ScalePhase[] = [];
+  const scaleProblems: string[] = [];
+  if (options.scale) {
+    const mark = performance.now();
+    try {
+      scale = await runScale({
+        options,
+        seed,
+        db: pool,
+        startFlotilla: () => startServer('flotilla'),
+        postmasterPid: () => database.postmasterPid(),
+        log,
+      });
+    } catch (error) {
+      scaleProblems.push(
+        `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+    }
+    for (const phase of scale) {
+      if (phase.errors > 0) {
+        scaleProblems.push(
+          `${phase.servers} server(s), ${phase.rate}: ${phase.errors} errors, first: ${phase.firstError ?? '?'}`,
+        );
+      }
+    }
+    log(`  scale done in ${seconds(performance.now() - mark)}`);
+  }
+
   const summaries = outcomes.flatMap((outcome) => outcome.summaries);
   const endLoad = loadAverage();
   if (summaries.length > 0) {
@@ -191,9 +224,18 @@ const main = async (): Promise<number> => {
         `load average ${startLoad} at the start, ${endLoad} at the end.`,
     );
   }
-  const problems = outcomes.flatMap((outcome) =>
-    outcome.problems.map((problem) => `${outcome.id}: ${problem}`),
-  );
+  if (scale.length > 0) {
+    log(
+      `\nScale: ${options.scaleDevices.toLocaleString('en')} simulated devices in one process, fresh Flotilla process(es), one PostgreSQL\n`,
+    );
+    log(`${formatScaleTable(scale)}\n`);
+  }
+  const problems = [
+    ...outcomes.flatMap((outcome) =>
+      outcome.problems.map((problem) => `${outcome.id}: ${problem}`),
+    ),
+    ...scaleProblems.map((problem) => `scale: ${problem}`),
+  ];
   for (const problem of problems) console.error(`!!! ${problem}`);
 
   const file = path.join(repoRoot, 'bench-results', 'latest.json');
@@ -212,7 +254,7 @@ const main = async (): Promise<number> => {
     },
     seed: { seconds: seedSeconds, counts: seed.counts },
     scenarios: outcomes,
-    scale: null,
+    scale,
   });
   log(`Wrote ${path.relative(process.cwd(), file)}`);
   return problems.length > 0 ? 1 : 0;

@@ -115,6 +115,7 @@ const readScenario = (
   id,
   rows: [p99Ratio(name, 2)],
   ...(withVerify ? { verify } : {}),
+  sample: (env) => flotilla(samples(env)[0] ?? { fleet: 1, skip: 0 }, env),
   measure(side, env, window) {
     const request = side === 'flotilla' ? flotilla : reference;
     const sets = samples(env).map((sample) => [request(sample, env)]);

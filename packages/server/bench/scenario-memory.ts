@@ -28,8 +28,21 @@ const measureMemory = async (side: Side, env: BenchEnv): Promise<Measure> => {
   const devices = env.devices.slice(0, env.options.cloudlinkConnections);
   const server = await env.startServer(side);
   try {
-    // A first connection warms the route's code paths, then it is gone before the baseline.
-    await sleep(300);
+    // A first tenth of the connections, opened and closed, warms the route's code and the
+    // server's database pool, so the baseline holds them and the difference is the connections.
+    const warm = devices.slice(0, Math.max(1, Math.floor(devices.length / 10)));
+    await env.load.run(
+      {
+        kind: 'ws-open',
+        baseUrl: server.url,
+        keys: warm.map((device) => device.key),
+        uuids: warm.map((device) => device.uuid),
+        concurrency: 50,
+      },
+      { warmupMs: 0, durationMs: 0 },
+    );
+    await env.load.run({ kind: 'ws-close' }, { warmupMs: 0, durationMs: 0 });
+    await sleep(500);
     await server.collectGarbage();
     const before = await server.rssBytes();
     const opened = await env.load.run(

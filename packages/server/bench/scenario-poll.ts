@@ -38,6 +38,7 @@ export const pollScenario: Scenario = {
   id: 'poll',
   rows: [throughputRatio('target-state poll answered 304 (vs GET /hello)', 'req/s', 0.5)],
   prepare: prime,
+  sample: (env) => pollSets(env)[0]?.[0] ?? get('/ping'),
   measure(side, env, window) {
     const sets = side === 'flotilla' ? pollSets(env) : [[get('/hello')]];
     return runSets(env, side, sets, env.options.throughputConcurrency, window);

@@ -36,6 +36,17 @@ export const stateReportScenario: Scenario = {
   id: 'state-report',
   rows: [throughputRatio('state report, steady state (vs batched UPDATE route)', 'req/s', 0.66)],
   prepare: firstReports,
+  sample(env) {
+    const device = reportDevices(env, true)[0];
+    if (!device) throw new Error('no devices');
+    return {
+      method: 'PATCH',
+      path: '/device/v3/state',
+      headers: { ...device.headers, 'content-type': 'application/json' },
+      body: JSON.stringify(stateReportBody(device, 1)),
+      expect: [200],
+    };
+  },
   measure(side, env, window) {
     return env.load.run(
       {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { BenchOptions } from './bench-options.js';
 import type { LoadGenerator } from './load-client.js';
+import type { RequestSpec } from './load-jobs.js';
 import type { ChildServer, StartServer } from './processes.js';
 import type { BenchDevice } from './protocol-devices.js';
 import type { SeedInfo } from './seed.js';
@@ -79,4 +80,6 @@ export type Scenario = {
   verify?: (env: BenchEnv) => Promise<string[]>;
   // One side, one round.
   measure: (side: Side, env: BenchEnv, window: Window) => Promise<Measure>;
+  // One Flotilla request of the scenario, for BENCH_EXPLAIN=1 (explain-run.ts).
+  sample?: (env: BenchEnv) => RequestSpec;
 };

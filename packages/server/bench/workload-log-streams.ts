@@ -83,39 +83,48 @@ const streamLogs = async (
   }
 };
 
-type Tail = { close(): void };
+type Tail = { close(): void; failure(): string | undefined };
 
-// A subscriber: records the latency of every line stamped inside the window.
-const openTail = async (
+// A subscriber: records the latency of every line stamped inside the window. The answer's
+// headers may only come with its first line (a server sends them with the first write), so
+// nothing waits for them.
+const openTail = (
   baseUrl: string,
   tail: NonNullable<LogStreamSpec['tail']>,
   histogram: Histogram,
   window: { start: number; end: number },
-): Promise<Tail> => {
+): Tail => {
+  let failure: string | undefined;
   const request = http.get(new URL(tail.path, baseUrl), { headers: tail.headers });
-  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
-  if (response.statusCode !== 200) {
-    response.resume();
-    throw new Error(`${tail.path} answered ${response.statusCode ?? '?'}`);
-  }
-  let rest = '';
-  response.setEncoding('utf8');
-  response.on('data', (chunk: string) => {
-    const now = performance.now();
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) {
-      const stamp = stampPattern.exec(line)?.[1];
-      if (stamp === undefined) continue;
-      const sentAt = Number(stamp);
-      if (sentAt >= window.start && sentAt < window.end) recordMillis(histogram, now - sentAt);
-    }
-  });
-  // Closing the subscription at the end aborts the response: expected.
-  response.on('error', () => undefined);
+  // Closing the subscription at the end aborts the request: expected.
   request.on('error', () => undefined);
-  return { close: () => request.destroy() };
+  request.on('response', (response) => {
+    response.on('error', () => undefined);
+    if (response.statusCode !== 200) {
+      failure = `${tail.path} answered ${response.statusCode ?? '?'}`;
+      response.resume();
+      return;
+    }
+    let rest = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      const now = performance.now();
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        const stamp = stampPattern.exec(line)?.[1];
+        if (stamp === undefined) continue;
+        const sentAt = Number(stamp);
+        if (sentAt >= window.start && sentAt < window.end) recordMillis(histogram, now - sentAt);
+      }
+    });
+  });
+  return { close: () => request.destroy(), failure: () => failure };
 };
+
+// Subscriptions are opened before the uploads start; this long is left for the servers to set
+// them up (the warm-up follows, unrecorded, before the window).
+const subscribeMs = 500;
 
 const newestLogId = async (client: pg.Client): Promise<number> => {
   const { rows } = await client.query<{ id: string }>(
@@ -132,17 +141,19 @@ export const runLogStreams = async (
   await client.connect();
   const tails: Tail[] = [];
   try {
-    const began = performance.now();
+    const tailed = job.streams.some((spec) => spec.tail !== undefined);
+    const began = performance.now() + (tailed ? subscribeMs : 0);
     const windowStart = began + window.warmupMs;
     const windowEnd = windowStart + window.durationMs;
     const latencies = createHistogram();
     for (const spec of job.streams) {
       if (spec.tail) {
         tails.push(
-          await openTail(job.baseUrl, spec.tail, latencies, { start: windowStart, end: windowEnd }),
+          openTail(job.baseUrl, spec.tail, latencies, { start: windowStart, end: windowEnd }),
         );
       }
     }
+    if (tailed) await sleep(subscribeMs);
     const until = windowEnd;
     const outcomes = Promise.all(job.streams.map((spec) => streamLogs(job.baseUrl, spec, until)));
     await sleep(Math.max(0, windowStart - performance.now()));
@@ -154,7 +165,10 @@ export const runLogStreams = async (
     const results = await outcomes;
     // Lines still travelling to the subscribers when the uploads end.
     await sleep(300);
-    const failures = results.filter((result) => result.error !== undefined);
+    const failures = [
+      ...results.map((result) => result.error),
+      ...tails.map((tail) => tail.failure()),
+    ].filter((error): error is string => error !== undefined);
     const offered = job.streams.reduce((sum, spec) => sum + spec.linesPerSecond, 0);
     return {
       metrics: {
@@ -169,7 +183,7 @@ export const runLogStreams = async (
       },
       requests: results.length,
       errors: failures.length,
-      firstError: failures[0]?.error,
+      firstError: failures[0],
     };
   } finally {
     for (const tail of tails) tail.close();
