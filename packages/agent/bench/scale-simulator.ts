@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Simulator, type SimulatorFleet, startSimulator } from '../src/simulator.js';
@@ -28,6 +29,9 @@ export type CallStats = {
   p50Ms: number | null;
   p99Ms: number | null;
 };
+
+// Every device listens on the simulator's one abort signal.
+setMaxListeners(0);
 
 type Kind = 'poll' | 'report' | 'register' | 'other';
 
@@ -71,15 +75,38 @@ const statsOf = (entry: Calls): CallStats => {
 const expected = (kind: Kind, status: number): boolean =>
   kind === 'poll' ? status === 200 || status === 304 : status < 400;
 
+// Requests in flight at once. The devices share this process, whose open files are capped (20,000
+// here) and already hold a websocket per device; an overloaded server would otherwise have every
+// device's poll and report open a connection of its own. A request's time includes its wait for
+// a slot, as a device's would include the server's queue.
+const maxInFlight = 256;
+let inFlight = 0;
+const waiting: (() => void)[] = [];
+const acquire = async (): Promise<void> => {
+  if (inFlight < maxInFlight) {
+    inFlight += 1;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+};
+const release = (): void => {
+  const next = waiting.shift();
+  if (next) next();
+  else inFlight -= 1;
+};
+
 const originalFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = (init?.method ?? 'GET').toUpperCase();
-  const entry = calls[kindOf(method, url)];
+  const kind = kindOf(method, url);
+  const entry = calls[kind];
   const began = performance.now();
+  await acquire();
   try {
     const response = await originalFetch(input, init);
-    if (expected(kindOf(method, url), response.status)) {
+    // The body is read by the caller: the slot is held until the headers only.
+    if (expected(kind, response.status)) {
       entry.latencies.push(performance.now() - began);
     } else {
       entry.errors += 1;
@@ -90,6 +117,8 @@ globalThis.fetch = async (input, init) => {
     entry.errors += 1;
     entry.firstError ??= `${method} ${url}: ${error instanceof Error ? error.message : String(error)}`;
     throw error;
+  } finally {
+    release();
   }
 };
 

@@ -18,7 +18,7 @@ import { registerReferenceState } from './reference-state.js';
 //   websocket /cloudlink/v1           a bare ws server holding idle connections (memory)
 
 // Flotilla's pool size (openDatabase's default): both sides get the same number of connections.
-export const referencePoolSize = 20;
+const referencePoolSize = 20;
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL is required');
