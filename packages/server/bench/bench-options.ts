@@ -86,7 +86,7 @@ export const loadBenchOptions = (argv: readonly string[], env: NodeJS.ProcessEnv
     scale: argv.includes('--scale') || only.includes('scale'),
     scaleDevices: numberFrom(env, 'BENCH_SCALE_DEVICES', quick ? 1000 : 10_000),
     scalePollMs: numberFrom(env, 'BENCH_SCALE_POLL_MS', quick ? 60_000 : 600_000),
-    scaleSpreadMs: numberFrom(env, 'BENCH_SCALE_SPREAD_MS', quick ? 10_000 : 60_000),
+    scaleSpreadMs: numberFrom(env, 'BENCH_SCALE_SPREAD_MS', quick ? 10_000 : 300_000),
   };
 };
 
