@@ -139,6 +139,8 @@ describe('proc readings', () => {
   it('reads CPU time and the parent from /proc/<pid>/stat, a name with spaces included', () => {
     const stat = '4242 (node (main) x) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 11';
     expect(cpuMillisFromStat(stat)).toBe(3000);
+    // With the time of exited children (cutime 20 ticks).
+    expect(cpuMillisFromStat(stat.replace(' 250 50 0 0 ', ' 250 50 20 0 '), true)).toBe(3200);
     expect(parentFromStat(stat)).toBe(17);
   });
 

@@ -8,15 +8,16 @@ const ticksPerSecond = 100;
 
 // Milliseconds of CPU (user + system) from the text of /proc/<pid>/stat. The command name (field
 // 2) may hold spaces and parentheses, so fields are counted after its last ')'.
-export const cpuMillisFromStat = (text: string): number => {
+// With `reaped`, also the time of its children that have exited (cutime, cstime: fields 16, 17).
+export const cpuMillisFromStat = (text: string, reaped = false): number => {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // After the name: state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) {
+  const offsets = reaped ? [11, 12, 13, 14] : [11, 12];
+  const ticks = offsets.map((offset) => Number(fields[offset]));
+  if (ticks.some((value) => !Number.isFinite(value))) {
     throw new Error('unreadable /proc/<pid>/stat');
   }
-  return ((utime + stime) * 1000) / ticksPerSecond;
+  return (ticks.reduce((sum, value) => sum + value, 0) * 1000) / ticksPerSecond;
 };
 
 // The parent pid (field 4) from the text of /proc/<pid>/stat.
@@ -36,9 +37,10 @@ export const cpuMillis = async (pid: number): Promise<number> =>
 export const rssBytes = async (pid: number): Promise<number> =>
   rssBytesFromStatus(await readFile(`/proc/${pid}/status`, 'utf8'));
 
-// The CPU of a process and its direct children (PostgreSQL: the postmaster and its backends).
+// The CPU of a process and its direct children, living or exited (PostgreSQL: the postmaster and
+// its backends; a backend that exits moves its time into the postmaster's cutime).
 export const treeCpuMillis = async (pid: number): Promise<number> => {
-  let total = await cpuMillis(pid);
+  let total = cpuMillisFromStat(await readFile(`/proc/${pid}/stat`, 'utf8'), true);
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {

@@ -1,9 +1,9 @@
 import type { ScalePhase } from './scale.js';
-import { markdownTable } from './table.js';
+import { formatNumber, markdownTable } from './table.js';
 
 // The scale scenario's own table: one row per server count and rate.
 
-const ms = (value: number | null): string => (value === null ? '-' : `${value.toFixed(1)} ms`);
+const ms = (value: number | null): string => (value === null ? '-' : formatNumber(value, 'ms'));
 const perSecond = (count: number, windowMs: number): string =>
   `${((count * 1000) / windowMs).toFixed(1)}/s`;
 
