@@ -27,7 +27,7 @@ import { loadConfig } from '../src/infra/config/config.js';
 import { openDatabase } from '../src/infra/db/database.js';
 import { startEmbeddedPostgres } from '../src/infra/db/embedded-postgres.js';
 import { migrate } from '../src/infra/db/migrate.js';
-import { createNotificationFeed } from '../src/infra/db/notification-feed.js';
+import { createNotificationBus } from '../src/infra/db/notification-bus.js';
 import { createDeviceContacts } from '../src/features/heartbeat/device-contacts.js';
 import { createHookRegistry } from '../src/infra/odata/hooks.js';
 import { v7Model } from '../src/model/v7-model.js';
@@ -183,7 +183,10 @@ const main = async (): Promise<number> => {
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
-    notifications: createNotificationFeed(rawDb),
+    notifications: createNotificationBus(rawDb, {
+      warn: (message) => console.warn(message),
+      info: () => undefined,
+    }),
     contacts: createDeviceContacts(rawDb),
   };
   const app = buildServer(ctx);
