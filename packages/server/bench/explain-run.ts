@@ -1,7 +1,7 @@
 import type { AppContext } from '../src/app-context.js';
 import { loadConfig } from '../src/infra/config/config.js';
 import { openDatabase } from '../src/infra/db/database.js';
-import { createNotificationFeed } from '../src/infra/db/notification-feed.js';
+import { createNotificationBus } from '../src/infra/db/notification-bus.js';
 import { createDeviceContacts } from '../src/features/heartbeat/device-contacts.js';
 import { createHookRegistry } from '../src/infra/odata/hooks.js';
 import { v7Model } from '../src/model/v7-model.js';
@@ -27,7 +27,10 @@ export const explainScenarios = async (
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: new TextEncoder().encode(jwtSecret),
-    notifications: createNotificationFeed(database),
+    notifications: createNotificationBus(database, {
+      warn: (message) => env.log(message),
+      info: () => undefined,
+    }),
     contacts: createDeviceContacts(database),
   };
   const app = buildServer(ctx);

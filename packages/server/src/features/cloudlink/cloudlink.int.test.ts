@@ -209,6 +209,10 @@ describe('cloudlink on one server', () => {
     await newer.close();
   });
 
+  it("hears other processes on the process's shared LISTEN connection", () => {
+    expect(node.ctx.notifications.channels()).toContain(`cloudlink_${node.cloudlink.nodeId}`);
+  });
+
   it('fails at once for a device without a cloudlink', async () => {
     const device = await newDevice();
     // Were it waiting for an answer, the 50 s would outlast the test's own timeout.

@@ -73,7 +73,13 @@ export const registerCloudlink = (
     void settled.finally(() => inFlight.delete(settled));
   };
 
-  const bus = createNodeBus(ctx.db, nodeId, (message) => router.handle(message), app.log);
+  const bus = createNodeBus(
+    ctx.notifications,
+    ctx.db,
+    nodeId,
+    (message) => router.handle(message),
+    app.log,
+  );
   const router = createActionRouter({ db: ctx.db, nodeId, links, bus, options, log: app.log });
 
   const accept = (socket: WebSocket, actor: Actor): void => {
@@ -175,7 +181,6 @@ export const registerCloudlink = (
 
   app.addHook('onReady', async () => {
     await heartbeat();
-    await bus.start();
     timers.push(
       setInterval(() => track(heartbeat(), 'node heartbeat'), options.nodeHeartbeatMs).unref(),
       setInterval(pingAll, options.pingIntervalMs).unref(),
@@ -190,7 +195,7 @@ export const registerCloudlink = (
     closing = true;
     for (const timer of timers) clearInterval(timer);
     router.failWaiting();
-    await bus.stop();
+    bus.close();
     await Promise.all([...inFlight]);
     await closeNode(ctx.db, nodeId, ctx.now());
     // Devices that did not complete the closing handshake are cut off.
