@@ -3,29 +3,18 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { defaultIngestLimits, type IngestLimits, ingestLogStream } from './log-ingest.js';
 import type { StoredLine } from './log-line.js';
-import type { LogWriter } from './log-writer.js';
-
-const collect = () => {
-  const written: StoredLine[] = [];
-  const writer: LogWriter = {
-    write: async (_deviceId, lines) => {
-      written.push(...lines);
-    },
-    close: async () => undefined,
-  };
-  return { written, writer };
-};
 
 const ingest = (
   chunks: (string | Buffer)[],
   limits: Partial<IngestLimits> = {},
   encoding?: string,
 ) => {
-  const { written, writer } = collect();
+  const written: StoredLine[] = [];
   let activity = 0;
   const stats = ingestLogStream(Readable.from(chunks), encoding, {
-    deviceId: 1,
-    writer,
+    accept: (lines) => written.push(...lines),
+    room: () => undefined,
+    settled: async () => undefined,
     limits: { ...defaultIngestLimits, ...limits },
     now: () => new Date(1_000_000),
     onActivity: () => (activity += 1),
@@ -88,5 +77,30 @@ describe('ingestLogStream', () => {
     expect(await run.stats).toMatchObject({ stored: 1 });
     expect(run.written[0]?.message).toBe('zipped');
     await expect(ingest([line('x')], {}, 'br').stats).rejects.toThrow(/Content-Encoding/);
+  });
+});
+
+describe('ingestLogStream and storage', () => {
+  it('reads on only once storage has room, and ends once its lines are settled', async () => {
+    const events: string[] = [];
+    let release = (): void => undefined;
+    const waitForRoom = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const stats = ingestLogStream(Readable.from([line('1'), line('2')]), undefined, {
+      accept: (lines) => events.push(...lines.map((stored) => `accept ${stored.message}`)),
+      room: () => (++asked === 1 ? waitForRoom : undefined),
+      settled: async () => {
+        events.push('settled');
+      },
+      limits: defaultIngestLimits,
+      now: () => new Date(1_000_000),
+      onActivity: () => undefined,
+    });
+    // Everything the stream could do without waiting is done after one turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['accept 1']);
+    release();
+    expect(await stats).toMatchObject({ stored: 2 });
+    expect(events).toEqual(['accept 1', 'accept 2', 'settled']);
   });
 });
