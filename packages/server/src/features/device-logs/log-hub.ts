@@ -25,7 +25,7 @@ export type LogHub = {
   close(): void;
 };
 
-export const toNdjson = (lines: readonly IngestedLine[]): string => {
+const toNdjson = (lines: readonly IngestedLine[]): string => {
   let text = '';
   for (const line of lines) text += `${JSON.stringify(ingestedLineOut(line))}\n`;
   return text;

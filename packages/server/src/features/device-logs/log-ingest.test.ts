@@ -35,7 +35,7 @@ describe('ingestLogStream', () => {
       ],
       { maxLineBytes: 100 },
     );
-    expect(await run.stats).toEqual({ stored: 2, invalid: 1, oversized: 1, dropped: 0 });
+    expect(await run.stats).toEqual({ accepted: 2, invalid: 1, oversized: 1, dropped: 0 });
     expect(run.written.map((stored) => [stored.message, stored.timestamp])).toEqual([
       ['a', 5],
       ['b', 1],
@@ -62,7 +62,7 @@ describe('ingestLogStream', () => {
       burstLines: 3,
       linesPerSecond: 0,
     });
-    expect(await run.stats).toMatchObject({ stored: 4, dropped: 2 });
+    expect(await run.stats).toMatchObject({ accepted: 4, dropped: 2 });
     expect(run.written.map((stored) => stored.message)).toEqual([
       '1',
       '2',
@@ -74,7 +74,7 @@ describe('ingestLogStream', () => {
 
   it('reads gzip, and refuses encodings it does not know', async () => {
     const run = ingest([gzipSync(line('zipped'))], {}, 'gzip');
-    expect(await run.stats).toMatchObject({ stored: 1 });
+    expect(await run.stats).toMatchObject({ accepted: 1 });
     expect(run.written[0]?.message).toBe('zipped');
     await expect(ingest([line('x')], {}, 'br').stats).rejects.toThrow(/Content-Encoding/);
   });
@@ -100,7 +100,7 @@ describe('ingestLogStream and storage', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(events).toEqual(['accept 1']);
     release();
-    expect(await stats).toMatchObject({ stored: 2 });
+    expect(await stats).toMatchObject({ accepted: 2 });
     expect(events).toEqual(['accept 1', 'accept 2', 'settled']);
   });
 });

@@ -24,7 +24,7 @@ export const defaultIngestLimits: IngestLimits = {
   burstLines: 5000,
 };
 
-export type IngestStats = { stored: number; invalid: number; oversized: number; dropped: number };
+export type IngestStats = { accepted: number; invalid: number; oversized: number; dropped: number };
 
 export type IngestDeps = {
   // Hands the stream's lines on (log-intake.ts).
@@ -62,7 +62,7 @@ export const ingestLogStream = async (
   contentEncoding: string | undefined,
   deps: IngestDeps,
 ): Promise<IngestStats> => {
-  const stats: IngestStats = { stored: 0, invalid: 0, oversized: 0, dropped: 0 };
+  const stats: IngestStats = { accepted: 0, invalid: 0, oversized: 0, dropped: 0 };
   const counters = { oversized: 0 };
   const { limits } = deps;
   let tokens = limits.burstLines;
@@ -101,7 +101,7 @@ export const ingestLogStream = async (
     } else if (tokens >= 1) warned = false;
     if (lines.length === 0) continue;
     deps.onActivity();
-    stats.stored += lines.length;
+    stats.accepted += lines.length;
     deps.accept(lines);
     const room = deps.room();
     if (room) await room;
