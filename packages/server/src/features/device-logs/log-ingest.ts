@@ -6,10 +6,11 @@ import { parseLogLine, type StoredLine } from './log-line.js';
 import { ndjsonLines } from './ndjson-lines.js';
 
 // POST /device/v2/:uuid/log-stream: a long-lived NDJSON upload (optionally gzip) parsed as it
-// arrives, each chunk's lines handed on at once (to live streams, and queued for storage). Bad
-// lines are skipped, never fatal; lines beyond the rate limit are dropped with one system line
-// saying so; memory stays bounded (line size cap, and reading pauses while storage is behind).
-// The stream ends once its lines are stored, or held while the database is unavailable.
+// arrives, each chunk's lines handed on at once (to live streams, and queued for storage: never
+// waiting for it, see log-writer.ts). Bad lines are skipped, never fatal; lines beyond the rate
+// limit are dropped with one system line saying so; memory stays bounded (line size cap, the
+// storage queue's bound). The answer comes once the lines are stored, or held while the
+// database is unavailable.
 
 export type IngestLimits = {
   maxLineBytes: number;
@@ -29,8 +30,6 @@ export type IngestStats = { accepted: number; invalid: number; oversized: number
 export type IngestDeps = {
   // Hands the stream's lines on (log-intake.ts).
   accept(lines: readonly StoredLine[]): void;
-  // Undefined, or a wait while storage is behind (log-writer.ts).
-  room(): Promise<void> | undefined;
   // Resolves once the stream's lines are stored (or held while the database is unavailable).
   settled(): Promise<void>;
   limits: IngestLimits;
@@ -103,8 +102,6 @@ export const ingestLogStream = async (
     deps.onActivity();
     stats.accepted += lines.length;
     deps.accept(lines);
-    const room = deps.room();
-    if (room) await room;
   }
   await deps.settled();
   stats.oversized = counters.oversized;

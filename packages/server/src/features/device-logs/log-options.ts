@@ -14,9 +14,7 @@ export type DeviceLogOptions = {
   flushMs: number;
   // ...or storing at once when this many wait.
   maxBatchLines: number;
-  // Ingest pauses while more lines than this wait to be stored (the devices buffer meanwhile).
-  pauseAboveLines: number;
-  // Lines waiting for the database, at most (the oldest are dropped beyond it).
+  // Lines waiting to be stored, at most (the oldest are dropped beyond it).
   maxQueuedLines: number;
   // Retry delays while the database is unavailable.
   retryMinMs: number;
@@ -36,7 +34,6 @@ export const deviceLogOptions = (
     lanes: 2,
     flushMs: 20,
     maxBatchLines: 2000,
-    pauseAboveLines: 8000,
     maxQueuedLines: 100_000,
     retryMinMs: 100,
     retryMaxMs: 5_000,

@@ -97,7 +97,6 @@ describe('a live log stream', () => {
       lanes: 2,
       flushMs: 10,
       maxBatchLines: 2000,
-      pauseAboveLines: 8000,
       maxQueuedLines: 100_000,
       retryMinMs: 20,
       retryMaxMs: 200,

@@ -54,7 +54,6 @@ describe('the log writer', () => {
     lanes: 2,
     flushMs: 10,
     maxBatchLines: 1000,
-    pauseAboveLines: 10_000,
     maxQueuedLines: 100_000,
     retryMinMs: 20,
     retryMaxMs: 100,
@@ -118,16 +117,27 @@ describe('the log writer', () => {
     await writer.close();
   });
 
-  it('pauses ingest while too many lines wait, until they are stored', async () => {
+  it('drops the oldest lines beyond its bound, and says how many once it keeps up again', async () => {
     const deviceId = devices[1] ?? 0;
-    const writer = createLogWriter(options({ pauseAboveLines: 4, flushMs: 50 }));
-    writer.write(lines(deviceId, 'a', 'b', 'c'));
-    expect(writer.room()).toBeUndefined();
-    writer.write(lines(deviceId, 'd', 'e'));
-    const room = writer.room();
-    expect(room).toBeInstanceOf(Promise);
-    await room;
-    expect((await stored(deviceId)).slice(-5)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const log = recordingLog();
+    const writer = createLogWriter(
+      options({ log, lanes: 1, flushMs: 60_000, maxBatchLines: 5, maxQueuedLines: 10 }),
+    );
+    writer.write(lines(deviceId, ...Array.from({ length: 25 }, (_, n) => `line ${n + 1}`)));
+    await writer.settled(deviceId);
+    expect(await stored(deviceId)).toEqual(Array.from({ length: 10 }, (_, n) => `line ${16 + n}`));
+    expect(log.lines).toEqual([
+      {
+        level: 'warn',
+        message: 'device logs: too many lines wait for the database; dropping the oldest',
+        details: { limit: 10 },
+      },
+      {
+        level: 'warn',
+        message: 'device logs: storage keeps up again; lines were dropped meanwhile',
+        details: { dropped: 15 },
+      },
+    ]);
     await writer.close();
   });
 
@@ -144,7 +154,7 @@ describe('the log writer', () => {
       await proxy?.close();
     });
 
-    it('holds lines without holding ingest back, drops the oldest beyond its bound, and stores the rest once it is back', async () => {
+    it('holds lines, drops the oldest beyond its bound, and stores the rest once it is back', async () => {
       const deviceId = devices[2] ?? 0;
       const log = recordingLog();
       const writer = createLogWriter(
@@ -159,7 +169,6 @@ describe('the log writer', () => {
       );
       for (let next = 6; next <= 25; next += 5) {
         writer.write(lines(deviceId, ...Array.from({ length: 5 }, (_, n) => `line ${next + n}`)));
-        expect(writer.room()).toBeUndefined();
       }
       expect(log.lines.map((line) => line.message)).toContain(
         'device logs: too many lines wait for the database; dropping the oldest',

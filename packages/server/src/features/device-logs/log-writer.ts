@@ -11,11 +11,13 @@ import { insertLogLines, trimLogs } from './log-store.js';
 //   waiting stores them at once.
 // - Retention: a device is trimmed back to `retention` lines once it got more than `trimSlack`
 //   since its last trim, so the DELETE is paid every few hundred lines, not on every batch.
-// - The database unavailable: batches are kept and retried (the delay doubling up to
-//   retryMaxMs). A lane holds at most maxQueuedLines / lanes lines and drops its oldest beyond
-//   that (counted and logged). Ingest is not held back meanwhile, so this process's live streams
-//   keep flowing. Other failures (a bad row) retry each device's lines alone, then drop them
-//   with the error logged.
+// - Ingest never waits for storage, so live streams stay current however slow the database is.
+//   A lane holds at most maxQueuedLines / lanes lines and drops its oldest beyond that, with a
+//   warning when dropping starts and one with the count when it stops: under sustained overload
+//   lines are lost here rather than piling up in the devices' connections.
+// - The database unavailable: batches are kept (within that bound) and retried, the delay
+//   doubling up to retryMaxMs. Other failures (a bad row) retry each device's lines alone, then
+//   drop them with the error logged.
 
 export type WriterLog = {
   warn(details: object, message: string): void;
@@ -31,8 +33,6 @@ export type LogWriterOptions = {
   lanes: number;
   flushMs: number;
   maxBatchLines: number;
-  // Ingest pauses while more lines than this wait (room()).
-  pauseAboveLines: number;
   maxQueuedLines: number;
   retryMinMs: number;
   retryMaxMs: number;
@@ -46,10 +46,6 @@ export type LogWriter = {
   // Resolves once every line of the device queued so far is stored or dropped, or at once while
   // the database is unavailable (the lines are then held for later).
   settled(deviceId: number): Promise<void>;
-  // Undefined while there is room; otherwise resolves once at most half of pauseAboveLines wait
-  // (ingest waits for it). Never waits while the database is unavailable: the oldest lines go
-  // instead.
-  room(): Promise<void> | undefined;
   // Stores what is queued (dropping it if the database is unavailable) and refuses further lines.
   close(): Promise<void>;
 };
@@ -92,24 +88,17 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
     Math.ceil(options.maxQueuedLines / lanes.length),
   );
   const sinceTrim = new Map<number, number>();
-  let roomWaiters: (() => void)[] = [];
   let closed = false;
   let down = false;
-  let droppedInOutage = 0;
+  // Lines dropped in the current stretch of dropping, and as of the previous stored batch.
+  let dropped = 0;
+  let droppedBefore = 0;
   let retryDelay = options.retryMinMs;
 
   const laneOf = (deviceId: number): Lane => {
     const lane = lanes[deviceId % lanes.length];
     if (!lane) throw new Error(`no log lane for device ${deviceId}`);
     return lane;
-  };
-  const queuedLines = (): number => lanes.reduce((sum, lane) => sum + lane.queue.length, 0);
-
-  const wakeRoom = (): void => {
-    if (!down && queuedLines() > options.pauseAboveLines / 2) return;
-    const waiting = roomWaiters;
-    roomWaiters = [];
-    for (const resolve of waiting) resolve();
   };
 
   const settle = (lane: Lane, count: number): void => {
@@ -126,13 +115,13 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
   const drop = (lane: Lane, count: number): void => {
     if (count <= 0) return;
     lane.queue.splice(0, count);
-    if (droppedInOutage === 0) {
+    if (dropped === 0) {
       log.warn(
         { limit: options.maxQueuedLines },
         'device logs: too many lines wait for the database; dropping the oldest',
       );
     }
-    droppedInOutage += count;
+    dropped += count;
     settle(lane, count);
   };
 
@@ -144,15 +133,23 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
       'device logs: the database is unavailable; keeping lines in memory until it is back',
     );
     for (const lane of lanes) settle(lane, 0);
-    wakeRoom();
   };
 
-  const backUp = (): void => {
+  // After each stored batch: the end of an outage, or of a stretch of dropping (no line dropped
+  // since the previous batch), is logged with the count.
+  const stored = (): void => {
     retryDelay = options.retryMinMs;
-    if (!down && droppedInOutage === 0) return;
-    log.info({ dropped: droppedInOutage }, 'device logs: storing lines again');
-    down = false;
-    droppedInOutage = 0;
+    if (down) {
+      down = false;
+      log.info({ dropped }, 'device logs: storing lines again');
+    } else if (dropped > 0 && dropped === droppedBefore) {
+      log.warn({ dropped }, 'device logs: storage keeps up again; lines were dropped meanwhile');
+    } else {
+      droppedBefore = dropped;
+      return;
+    }
+    dropped = 0;
+    droppedBefore = 0;
   };
 
   // Trims the devices that got more than trimSlack lines since their last trim.
@@ -218,9 +215,8 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
       if (batch.length === 0) return;
       const unstored = await persist(batch);
       if (unstored.length === 0) {
-        backUp();
+        stored();
         settle(lane, batch.length);
-        wakeRoom();
         return;
       }
       // Back at the front, in order; what the database did take counts as settled.
@@ -279,10 +275,6 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
       if (down || lane.settled >= lane.queued) return Promise.resolve();
       return new Promise((resolve) => lane.waiters.push({ upTo: lane.queued, resolve }));
     },
-    room() {
-      if (down || queuedLines() < options.pauseAboveLines) return undefined;
-      return new Promise((resolve) => roomWaiters.push(resolve));
-    },
     async close() {
       closed = true;
       await Promise.all(
@@ -293,9 +285,6 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
           while (lane.current || lane.queue.length > 0) await (lane.current ?? start(lane));
         }),
       );
-      const waiting = roomWaiters;
-      roomWaiters = [];
-      for (const resolve of waiting) resolve();
     },
   };
 };

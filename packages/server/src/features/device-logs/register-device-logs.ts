@@ -102,7 +102,6 @@ export const registerDeviceLogs = (
         try {
           const stats = await ingestLogStream(body, request.headers['content-encoding'], {
             accept: (lines) => intake.accept(device.id, lines),
-            room: () => writer.room(),
             settled: () => writer.settled(device.id),
             limits: options.ingest,
             now: ctx.now,
