@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable } from '../../infra/db/connection-errors.js';
 import type { Queryable } from '../../infra/db/database.js';
+import { ChunkedQueue } from './chunked-queue.js';
 import type { IngestedLine } from './log-line.js';
 import { insertLogLines, trimLogs } from './log-store.js';
 
@@ -51,7 +52,7 @@ export type LogWriter = {
 };
 
 type Lane = {
-  queue: IngestedLine[];
+  queue: ChunkedQueue<IngestedLine>;
   // Lines ever queued, and how many of the oldest are stored or dropped.
   queued: number;
   settled: number;
@@ -75,7 +76,7 @@ const byDevice = (lines: readonly IngestedLine[]): IngestedLine[][] => {
 export const createLogWriter = (options: LogWriterOptions): LogWriter => {
   const { db, origin, log } = options;
   const lanes: Lane[] = Array.from({ length: Math.max(1, options.lanes) }, () => ({
-    queue: [],
+    queue: new ChunkedQueue<IngestedLine>(),
     queued: 0,
     settled: 0,
     waiters: [],
@@ -114,7 +115,7 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
 
   const drop = (lane: Lane, count: number): void => {
     if (count <= 0) return;
-    lane.queue.splice(0, count);
+    lane.queue.drop(count);
     if (dropped === 0) {
       log.warn(
         { limit: options.maxQueuedLines },
@@ -211,7 +212,7 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
 
   const storeNext = async (lane: Lane): Promise<void> => {
     for (;;) {
-      const batch = lane.queue.splice(0, options.maxBatchLines);
+      const batch = lane.queue.take(options.maxBatchLines);
       if (batch.length === 0) return;
       const unstored = await persist(batch);
       if (unstored.length === 0) {
@@ -220,17 +221,18 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
         return;
       }
       // Back at the front, in order; what the database did take counts as settled.
-      lane.queue.unshift(...unstored);
+      lane.queue.unshift(unstored);
       settle(lane, batch.length - unstored.length);
       wentDown();
       drop(lane, lane.queue.length - laneLimit);
       if (closed) {
-        const lost = lane.queue.splice(0);
+        const lost = lane.queue.length;
+        lane.queue.drop(lost);
         log.warn(
-          { lines: lost.length },
+          { lines: lost },
           'device logs: closing while the database is unavailable; these lines are not stored',
         );
-        settle(lane, lost.length);
+        settle(lane, lost);
         return;
       }
       await pause(lane);
@@ -265,7 +267,7 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
       const first = lines[0];
       if (closed || !first) return;
       const lane = laneOf(first.deviceId);
-      for (const line of lines) lane.queue.push(line);
+      lane.queue.push(lines);
       lane.queued += lines.length;
       drop(lane, lane.queue.length - laneLimit);
       schedule(lane);
