@@ -68,10 +68,14 @@ describe('device logs through the balena-sdk', () => {
         if (line.message === 'live line') resolve();
       });
     });
-    // Give the stream a moment to open before the device writes.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await upload([{ message: 'live line', timestamp: Date.now() }]);
-    await arrived;
+    // Only a line that arrives after the subscription is live (count=0 shows no history), and
+    // nothing tells when the SDK's request got there: the device writes until one comes through.
+    let writing = true;
+    void arrived.then(() => (writing = false));
+    while (writing) {
+      await upload([{ message: 'live line', timestamp: Date.now() }]);
+      await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, 300))]);
+    }
     subscription.unsubscribe();
     expect(received).toContain('live line');
   });
