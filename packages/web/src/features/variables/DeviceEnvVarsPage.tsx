@@ -40,7 +40,7 @@ import {
   writeVariable,
 } from './variable-writes.js';
 import { VariableDialog } from './VariableDialog.js';
-import { VariablesTable } from './VariablesTable.js';
+import { rowLabel, VariablesTable } from './VariablesTable.js';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; row: VariableRow };
 
@@ -109,6 +109,8 @@ const DeviceEnvVars = ({ device }: { device: DeviceDetail }) => {
     access.can('device_service_environment_variable', 'create'),
   );
   const editing = dialog?.kind === 'edit' ? dialog.row : null;
+  const serviceName = serviceNameOf(services);
+  const labelOf = rowLabel(serviceName);
 
   return (
     <Stack spacing={2}>
@@ -143,7 +145,7 @@ const DeviceEnvVars = ({ device }: { device: DeviceDetail }) => {
         <VariablesTable
           label="Device environment variables"
           rows={filterByService(rows, filter)}
-          serviceName={serviceNameOf(services)}
+          serviceName={serviceName}
           inheritedLabel="Fleet value"
           valueLabel="Device value"
           empty="No environment variables for this device"
@@ -152,13 +154,13 @@ const DeviceEnvVars = ({ device }: { device: DeviceDetail }) => {
             row.staged === 'deleted' || readOnly ? null : (
               <>
                 <EditAction
-                  name={row.name}
+                  name={labelOf(row)}
                   denied={denied(row.serviceId, row.own ? 'update' : 'create')}
                   onClick={() => setDialog({ kind: 'edit', row })}
                 />
                 {row.value !== null ? (
                   <DeleteAction
-                    name={row.name}
+                    name={labelOf(row)}
                     title={row.inherited === null ? 'Delete' : 'Remove the override'}
                     denied={row.own ? denied(row.serviceId, 'delete') : null}
                     onClick={() => stageDelete(row)}

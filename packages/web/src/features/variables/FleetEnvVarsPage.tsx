@@ -34,7 +34,7 @@ import { hasOwnValue, rowKey, type VariableRow, variableRows } from './variable-
 import { variableStaging } from './variable-staging.js';
 import { type VariableChange, type VariableOwner, writeVariable } from './variable-writes.js';
 import { VariableDialog } from './VariableDialog.js';
-import { VariablesTable } from './VariablesTable.js';
+import { rowLabel, VariablesTable } from './VariablesTable.js';
 
 type Dialog =
   { kind: 'add' } | { kind: 'edit'; row: VariableRow } | { kind: 'overrides'; row: VariableRow };
@@ -71,6 +71,7 @@ export const FleetEnvVarsPage = () => {
   );
   const shown = filterByService(rows, filter);
   const serviceName = serviceNameOf(services);
+  const labelOf = rowLabel(serviceName);
   const denied = (serviceId: number, action: 'create' | 'update' | 'delete') =>
     access.denied(resourceOf(serviceId), action);
   const mayCreateFleetWide = denied(allServices, 'create') === null;
@@ -135,7 +136,7 @@ export const FleetEnvVarsPage = () => {
               <>
                 {row.own && row.staged !== 'added' ? (
                   <RowAction
-                    label={`Overrides of ${row.name}`}
+                    label={`Overrides of ${labelOf(row)}`}
                     title="Devices overriding this variable"
                     icon={<DevicesIcon fontSize="small" />}
                     denied={null}
@@ -145,12 +146,12 @@ export const FleetEnvVarsPage = () => {
                 {readOnly ? null : (
                   <>
                     <EditAction
-                      name={row.name}
+                      name={labelOf(row)}
                       denied={denied(row.serviceId, row.own ? 'update' : 'create')}
                       onClick={() => setDialog({ kind: 'edit', row })}
                     />
                     <DeleteAction
-                      name={row.name}
+                      name={labelOf(row)}
                       denied={row.own ? denied(row.serviceId, 'delete') : null}
                       onClick={() => stageDelete(row)}
                     />

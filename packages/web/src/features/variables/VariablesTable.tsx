@@ -44,6 +44,12 @@ export type VariablesTableProps = {
   onUndo: (row: VariableRow) => void;
 };
 
+// How a row is named in its buttons: "GREETING", or "GREETING of main" for a service's.
+export const rowLabel =
+  (serviceName?: (serviceId: number) => string) =>
+  (row: Pick<VariableRow, 'name' | 'serviceId'>): string =>
+    serviceName && row.serviceId !== 0 ? `${row.name} of ${serviceName(row.serviceId)}` : row.name;
+
 // The table of one page's variables, staged edits highlighted and each undoable.
 export const VariablesTable = ({
   label,
@@ -96,7 +102,11 @@ export const VariablesTable = ({
                 spacing={0.5}
                 sx={{ justifyContent: 'flex-end', alignItems: 'center' }}
               >
-                <StagedMark kind={row.staged} name={row.name} onUndo={() => onUndo(row)} />
+                <StagedMark
+                  kind={row.staged}
+                  name={rowLabel(serviceName)(row)}
+                  onUndo={() => onUndo(row)}
+                />
                 {actions(row)}
               </Stack>
             </TableCell>
