@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { cloudlinkMemory } from './protocol-cloudlink.js';
 import { createDeviceKeys } from './protocol-devices.js';
+import { fleetVariableChange } from './protocol-fleet-variable.js';
 import { integer } from './protocol-helpers.js';
 import { logIngest } from './protocol-log-ingest.js';
 import { stateReports } from './protocol-state-report.js';
@@ -19,6 +20,7 @@ type ProtocolScenario = {
 const protocolScenarios: ProtocolScenario[] = [
   { name: 'state report', run: async (env, devices) => [await stateReports(env, devices)] },
   { name: 'target-state poll', run: targetStatePolls },
+  { name: 'fleet variable', run: fleetVariableChange },
   { name: 'log stream', run: async (env, devices) => [await logIngest(env, devices)] },
   { name: 'cloudlink', run: async (env, devices) => [await cloudlinkMemory(env, devices)] },
 ];
