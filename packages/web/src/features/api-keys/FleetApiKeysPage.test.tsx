@@ -79,13 +79,13 @@ describe('FleetApiKeysPage', { timeout: 60_000 }, () => {
   it('renames and revokes a key', async () => {
     const { api, user } = setup();
     await table();
-    await user.click(screen.getByRole('button', { name: 'Edit factory' }));
+    await user.click(screen.getByRole('button', { name: 'Rename factory' }));
     const rename = await screen.findByRole('dialog', { name: 'Rename API key' });
     await fill(user, within(rename).getByLabelText('Name'), 'line 2');
     await user.click(within(rename).getByRole('button', { name: 'Save' }));
     await dialogsClosed();
     expect(await within(await table()).findByText('line 2')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Delete line 2' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke line 2' }));
     const confirm = await screen.findByRole('dialog', { name: 'Revoke line 2?' });
     await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByText('line 2 was revoked')).toBeTruthy();

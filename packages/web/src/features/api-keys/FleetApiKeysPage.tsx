@@ -1,4 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
 import { apiKeyListRefreshMs } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -22,7 +24,7 @@ import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
 import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { LoadState } from '../variables/LoadState.js';
-import { DeleteAction, EditAction } from '../variables/RowActions.js';
+import { RowAction } from '../variables/RowActions.js';
 import { type ApiKeyRow, fetchFleetApiKeys, fleetApiKeysKey } from './api-key-queries.js';
 import { expiryText } from './api-key-rules.js';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog.js';
@@ -128,14 +130,17 @@ export const FleetApiKeysPage = () => {
                   <TableCell>{absoluteTime(key.created_at)}</TableCell>
                   <TableCell>{expiryText(key.expiry_date, now)}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <EditAction
-                      name={keyLabel(key)}
+                    <RowAction
+                      label={`Rename ${keyLabel(key)}`}
+                      title="Rename"
+                      icon={<EditIcon fontSize="small" />}
                       denied={access.denied('api_key', 'update')}
                       onClick={() => setRenaming(key)}
                     />
-                    <DeleteAction
-                      name={keyLabel(key)}
+                    <RowAction
+                      label={`Revoke ${keyLabel(key)}`}
                       title="Revoke"
+                      icon={<DeleteIcon fontSize="small" />}
                       denied={access.denied('api_key', 'delete')}
                       onClick={() => setRevoking(key)}
                     />

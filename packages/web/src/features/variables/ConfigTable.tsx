@@ -124,11 +124,11 @@ export const ConfigTable = ({
                     onEdit={() => onEdit(row, property)}
                   />
                   {effective === null ? (
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
                       {property.default === undefined ? 'Not set' : 'Default'}
                     </Typography>
                   ) : row.value === null && row.inherited !== null ? (
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
                       From the fleet
                     </Typography>
                   ) : null}
