@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../src/infra/auth/api-key-tokens.js';
-import type { Queryable } from '../src/infra/db/database.js';
 
 // Issue 11, "Devices follow": what one fleet variable change costs. Setting a variable on a
 // fleet must not write anything per device; each device of that fleet gets a new target state
@@ -20,9 +19,17 @@ import type { Queryable } from '../src/infra/db/database.js';
 
 export type FleetVariableDevice = { id: number; uuid: string; key: string; fleetUuid: string };
 
+// What the scenario needs of the bench database: the server's Queryable and a pg.Pool both fit.
+export type BenchSql = {
+  query<Row extends object>(
+    sql: string,
+    params?: (string | number)[],
+  ): Promise<{ rows: Row[]; rowCount: number | null }>;
+};
+
 export type FleetVariableInput = {
   baseUrl: string;
-  sql: Queryable;
+  sql: BenchSql;
   devices: readonly FleetVariableDevice[];
   // A user who may write the fleets' variables; bench_admin (organization administrator of every
   // seeded fleet) when absent.
@@ -56,7 +63,7 @@ const forEachLimited = async <T>(items: readonly T[], work: (item: T) => Promise
 };
 
 // A user API key for the bench's administrator, minted the way the server stores keys.
-const userKey = async (sql: Queryable, username: string): Promise<string> => {
+const userKey = async (sql: BenchSql, username: string): Promise<string> => {
   const key = generateApiKey();
   const { rowCount } = await sql.query(
     `INSERT INTO "api_key" ("is_of__actor", "key_hash", "key_prefix", "name")
