@@ -146,6 +146,9 @@ export class HostDevice implements DeviceRuntime {
         return ok(this.#deviceState());
       case 'purge':
         return notSupported('Purging application data');
+      case 'checks':
+      case 'diagnose':
+        return failure(501, `${action} is not supported by this device's agent yet`);
       case 'restart-services': {
         if (!commands.restart) return notSupported('Restarting services');
         return this.#onServices(this.#services(), commands.restart);

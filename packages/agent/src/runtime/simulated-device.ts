@@ -158,6 +158,9 @@ export class SimulatedDevice implements DeviceRuntime {
         return { ...ok({ Data: 'OK', Error: null }), then: 'shutdown' };
       case 'device-state':
         return ok(this.#deviceState());
+      case 'checks':
+      case 'diagnose':
+        return failure(501, `${action} is not supported by the simulator yet`);
       case 'start-service':
       case 'stop-service':
       case 'restart-service':
