@@ -20,6 +20,7 @@ import {
   type ServiceStatus,
 } from './device-runtime.js';
 import { type FileSystem, ServiceEnvironments } from './host-environment.js';
+import { type HostProbe, hostDiagnoseReport, runHostChecks, systemProbe } from './health-checks.js';
 import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
 
 export type HostDeviceOptions = {
@@ -36,7 +37,12 @@ export type HostDeviceOptions = {
   fileExists?: (path: string) => Promise<boolean>;
   // Where service environment files are read and written (tests pass a fake).
   fileSystem?: FileSystem;
+  // What health checks and diagnostics read (tests pass a fake).
+  probe?: HostProbe;
 };
+
+// The agent's own lines a diagnostics report ends with.
+const recentLogLines = 50;
 
 const exists = async (path: string): Promise<boolean> => {
   try {
@@ -57,6 +63,8 @@ export class HostDevice implements DeviceRuntime {
   readonly #options: HostDeviceOptions;
   readonly #metrics = new HostMetrics();
   readonly #fileExists: (path: string) => Promise<boolean>;
+  readonly #probe: HostProbe;
+  readonly #recentLog: string[] = [];
   #events: RuntimeEvents | null = null;
   #target: DeviceTarget | null = null;
   #statuses = new Map<string, ServiceStatus>();
@@ -70,6 +78,7 @@ export class HostDevice implements DeviceRuntime {
   constructor(options: HostDeviceOptions) {
     this.#options = options;
     this.#fileExists = options.fileExists ?? exists;
+    this.#probe = options.probe ?? systemProbe;
     this.#osVersion = options.settings.osVersion ?? 'Linux';
     this.#environments = new ServiceEnvironments(
       options.settings.serviceEnvironmentDir,
@@ -199,8 +208,9 @@ export class HostDevice implements DeviceRuntime {
       case 'purge':
         return notSupported('Purging application data');
       case 'checks':
+        return ok(await runHostChecks(this.#probe, params));
       case 'diagnose':
-        return failure(501, `${action} is not supported by this device's agent yet`);
+        return ok(await hostDiagnoseReport(this.#probe, this.#recentLog));
       case 'restart-services': {
         if (!commands.restart) return notSupported('Restarting services');
         return this.#onServices(this.#services(), commands.restart);
@@ -353,6 +363,9 @@ export class HostDevice implements DeviceRuntime {
   }
 
   #log(message: string): void {
-    this.#events?.log({ message, timestamp: this.#options.scheduler.now(), isSystem: true });
+    const timestamp = this.#options.scheduler.now();
+    this.#recentLog.push(`${new Date(timestamp).toISOString()} ${message}`);
+    if (this.#recentLog.length > recentLogLines) this.#recentLog.shift();
+    this.#events?.log({ message, timestamp, isSystem: true });
   }
 }

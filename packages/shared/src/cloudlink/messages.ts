@@ -33,6 +33,8 @@ export type ActionParams = {
   // The service an action on one service targets (by image id, as the supervisor API does, or name).
   imageId?: number;
   serviceName?: string;
+  // checks: the server's clock when it sent the request (ms), for the clock-skew check.
+  sentAt?: number;
 };
 
 // Server → device.

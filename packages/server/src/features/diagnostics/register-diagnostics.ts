@@ -84,7 +84,10 @@ export const registerDiagnostics = (
   const run = async (target: ActionTarget, action: DiagnosticAction, id: string) => {
     let outcome: RunOutcome;
     try {
-      outcome = outcomeOfAnswer(action, await cloudlink.sendAction(target.id, action, {}));
+      outcome = outcomeOfAnswer(
+        action,
+        await cloudlink.sendAction(target.id, action, { sentAt: ctx.now().getTime() }),
+      );
     } catch (error) {
       outcome = {
         status: 'error',
