@@ -1,5 +1,6 @@
 import type { ActionResult } from '@flotilla/shared/cloudlink/messages';
 import {
+  actionsServicePath,
   checksReport,
   type DiagnosticAction,
   diagnoseReport,
@@ -18,7 +19,7 @@ import { type ActionTarget, permittedTargets } from '../device-actions/action-ta
 import { finishRun, readRun, type RunOutcome, startRun } from './run-store.js';
 
 // Where the actions service is mounted (GET /config's actionsPath tells clients).
-export const actionsPath = '/actions';
+export const actionsPath = actionsServicePath;
 
 const runParams = z.object({
   uuid: z.string().min(1).max(100),
