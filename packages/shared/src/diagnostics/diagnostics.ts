@@ -4,9 +4,6 @@ import { z } from 'zod';
 // `diagnose`, and what the actions service (POST /actions/v1/:uuid/:action, GET
 // /actions/v1/:uuid/:runId) answers the console (seed 001 sections 3, 4 and 7).
 
-// Where the API serves the actions service (GET /config's actionsPath).
-export const actionsServicePath = '/actions';
-
 export const diagnosticActions = ['checks', 'diagnose'] as const;
 export type DiagnosticAction = (typeof diagnosticActions)[number];
 

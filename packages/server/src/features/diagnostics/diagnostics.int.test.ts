@@ -99,11 +99,8 @@ describe('health checks and diagnostics (actions service)', () => {
         : undefined;
     const started = await call('POST', `/actions/v1/${device.uuid}/checks`);
     expect(started.statusCode).toBe(201);
-    expect(started.json()).toMatchObject({
-      action: 'checks',
-      status: 'in_progress',
-      lastRun: null,
-    });
+    // The device answered at once: the run comes back done.
+    expect(started.json()).toMatchObject({ action: 'checks', status: 'done' });
     const run = await waitFor(
       'the run',
       () => latest(device, 'checks'),
@@ -176,6 +173,26 @@ describe('health checks and diagnostics (actions service)', () => {
       [device.id],
     );
     expect(Number(rows[0]?.n)).toBe(keptRunsPerAction);
+    await fake.close();
+  });
+
+  it('answers with the run in progress when the device is slow, and keeps it going', async () => {
+    const device = await newDevice();
+    const fake = await connected(device);
+    let answer: (() => void) | undefined;
+    fake.answer = () =>
+      new Promise((resolve) => {
+        answer = () => resolve({ status: 200, body: { diagnose_version: '1', stdout: 'late\n' } });
+      });
+    const started = await call('POST', `/actions/v1/${device.uuid}/diagnose`);
+    expect(started.json()).toMatchObject({ status: 'in_progress', lastRun: null, stdout: null });
+    answer?.();
+    const run = await waitFor(
+      'the run',
+      () => latest(device, 'diagnose'),
+      (r) => r.status !== 'in_progress',
+    );
+    expect(run).toMatchObject({ status: 'done', stdout: 'late\n' });
     await fake.close();
   });
 

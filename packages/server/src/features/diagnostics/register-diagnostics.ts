@@ -1,6 +1,6 @@
 import type { ActionResult } from '@flotilla/shared/cloudlink/messages';
+import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
 import {
-  actionsServicePath,
   checksReport,
   type DiagnosticAction,
   diagnoseReport,
@@ -20,6 +20,9 @@ import { finishRun, readRun, type RunOutcome, startRun } from './run-store.js';
 
 // Where the actions service is mounted (GET /config's actionsPath tells clients).
 export const actionsPath = actionsServicePath;
+
+// How long POST waits for the device's answer before answering with the run in progress.
+export const answerWaitMs = 2000;
 
 const runParams = z.object({
   uuid: z.string().min(1).max(100),
@@ -112,7 +115,18 @@ export const registerDiagnostics = (
       );
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
-      return reply.status(201).send(started);
+      // A device usually answers within moments: the answer then comes with the run, and the
+      // console need not wait for its next refresh (15 s for checks). A slow run answers in_progress.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        work,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, answerWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      const current = (await readRun(ctx.db, target.id, { id: started.id })) ?? started;
+      return reply.status(201).send(current);
     },
   );
 

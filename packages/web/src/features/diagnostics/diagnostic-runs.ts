@@ -5,11 +5,8 @@ import {
   healthChecksRefreshMs,
   minimumChecksOsVersion,
 } from '@flotilla/shared/devices/device-panel-constants';
-import {
-  actionsServicePath,
-  type DiagnosticAction,
-  type DiagnosticRun,
-} from '@flotilla/shared/diagnostics/diagnostics';
+import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
+import type { DiagnosticAction, DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
 
 export const diagnosticRunKey = (uuid: string, action: DiagnosticAction) =>
   ['diagnostics', uuid, action] as const;
