@@ -98,6 +98,36 @@ describe('DiagnosticsPage', () => {
     expect((await screen.findByLabelText('Diagnostics report')).textContent).toContain('Debian');
   });
 
+  it('shows the current state next to the target state, and says when the device is offline', async () => {
+    const device = deviceDetail();
+    const { api } = renderPage(device);
+    api.on('POST', '/supervisor/v1/device', () => ({
+      status: 200,
+      body: { status: 'Idle', commit: 'c0ffee' },
+    }));
+    api.on('GET', `/device/v3/${device.uuid}/state`, () => ({
+      status: 200,
+      body: { [device.uuid]: { name: device.device_name, apps: {} } },
+    }));
+    const sections = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(sections).getByRole('tab', { name: 'Supervisor state' }));
+    expect((await screen.findByLabelText('Current state')).textContent).toContain('c0ffee');
+    expect((await screen.findByLabelText('Target state')).textContent).toContain(
+      device.device_name,
+    );
+    cleanup();
+
+    const again = renderPage(device);
+    again.api.on('POST', '/supervisor/v1/device', () => ({
+      status: 503,
+      body: { message: 'No online device(s) found' },
+    }));
+    again.api.on('GET', `/device/v3/${device.uuid}/state`, () => ({ status: 200, body: {} }));
+    const tabs = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(tabs).getByRole('tab', { name: 'Supervisor state' }));
+    await screen.findByText('The device is offline: its current state cannot be read');
+  });
+
   it('refuses a user without resin.device.access_diagnostics', async () => {
     renderPage(deviceDetail(), 'observer');
     await screen.findByText(/do not have permission/);

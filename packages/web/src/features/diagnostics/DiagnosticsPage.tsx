@@ -18,9 +18,10 @@ import { DeviceSection } from '../variables/DeviceSection.js';
 import { ChecksTable } from './ChecksTable.js';
 import { osTooOldForChecks } from './diagnostic-runs.js';
 import { RunPanel } from './RunPanel.js';
+import { SupervisorState } from './SupervisorState.js';
 
 const permission = devicePanelPermissions.diagnostics;
-type Section = 'checks' | 'diagnose';
+type Section = 'checks' | 'diagnose' | 'supervisor';
 
 const Diagnostics = ({ device }: { device: DeviceDetail }) => {
   const fleetId = device.belongs_to__application[0]?.id ?? 0;
@@ -51,8 +52,11 @@ const Diagnostics = ({ device }: { device: DeviceDetail }) => {
         >
           <Tab value="checks" label="Health checks" />
           <Tab value="diagnose" label="Diagnostics" />
+          <Tab value="supervisor" label="Supervisor state" />
         </Tabs>
-        {section === 'checks' ? (
+        {section === 'supervisor' ? (
+          <SupervisorState uuid={device.uuid} />
+        ) : section === 'checks' ? (
           <RunPanel
             key="checks"
             uuid={device.uuid}
