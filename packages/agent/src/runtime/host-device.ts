@@ -1,4 +1,5 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
+import type { CheckResult } from '@flotilla/shared/diagnostics/diagnostics';
 import { access } from 'node:fs/promises';
 import type { HostSettings } from '../config.js';
 import { errorText, type Logger } from '../logger.js';
@@ -207,8 +208,11 @@ export class HostDevice implements DeviceRuntime {
         return ok(this.#deviceState());
       case 'purge':
         return notSupported('Purging application data');
-      case 'checks':
-        return ok(await runHostChecks(this.#probe, params));
+      case 'checks': {
+        const report = await runHostChecks(this.#probe, params);
+        const services = this.#serviceCheck();
+        return ok(services ? { ...report, checks: [...report.checks, services] } : report);
+      }
       case 'diagnose':
         return ok(await hostDiagnoseReport(this.#probe, this.#recentLog));
       case 'restart-services': {
@@ -251,6 +255,22 @@ export class HostDevice implements DeviceRuntime {
       );
     }
     return 'back';
+  }
+
+  // With a status command: the target's services that should run and do not (as last read).
+  #serviceCheck(): CheckResult | undefined {
+    if (!this.#options.settings.serviceCommands.status) return undefined;
+    const stopped = this.#services().filter(
+      (service) => service.running && this.#statuses.get(service.name) !== 'Running',
+    );
+    return {
+      name: 'check_services_running',
+      success: stopped.length === 0,
+      status:
+        stopped.length === 0
+          ? 'Every service that should run is running'
+          : `Not running: ${stopped.map((service) => `${service.name} (${this.#statuses.get(service.name) ?? 'Unknown'})`).join(', ')}`,
+    };
   }
 
   #services(): TargetService[] {
