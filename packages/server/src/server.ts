@@ -10,6 +10,7 @@ import { registerConsole } from './features/console/register-console.js';
 import { registerDownloadConfig } from './features/device-config/register-download-config.js';
 import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
+import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
@@ -64,6 +65,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceLogs(app, ctx);
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
+  registerDiagnostics(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
   registerConsole(app, {
     dir: ctx.config.consoleDir,

@@ -49,15 +49,25 @@ const safeOperator: Permission[] = [
   ...p('device_tag', 'all'),
 ];
 
+// The host OS terminal (ssh-host) is an operator's: the limited roles open shells in services only.
 const operator: Permission[] = [
   ...safeOperator,
   ...p('application', 'deactivate-device'),
-  ...p('device', 'delete', 'move', 'supervisor-proxy-write', 'actions-proxy-supervisorupgrade'),
+  ...p(
+    'device',
+    'delete',
+    'move',
+    'ssh-host',
+    'supervisor-proxy-write',
+    'actions-proxy-supervisorupgrade',
+  ),
   ...p('device_config_variable', 'all'),
 ];
 
 const safeDeveloper: Permission[] = [
-  ...operator.filter((permission) => permission !== 'resin.device.delete'),
+  ...operator.filter(
+    (permission) => permission !== 'resin.device.delete' && permission !== 'resin.device.ssh-host',
+  ),
   ...p('application', 'push'),
   ...p('application_environment_variable', 'all'),
   ...p('build_environment_variable', 'all'),
@@ -73,7 +83,7 @@ const safeDeveloper: Permission[] = [
 
 const developer: Permission[] = [
   ...safeDeveloper,
-  ...p('device', 'delete'),
+  ...p('device', 'delete', 'ssh-host'),
   ...p('release', 'all'),
   ...p('release_asset', 'all'),
   ...p('image', 'all'),
@@ -126,9 +136,10 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
 
 // Platform roles act on every row, but only with these permissions.
 export const platformRolePermissions: Record<PlatformRole, readonly Permission[]> = {
-  support_agent: [...p('device', 'access_diagnostics', 'ssh')],
+  // Only on devices whose support access is granted (the permission filter's support scope).
+  support_agent: [...p('device', 'access_diagnostics', 'ssh', 'ssh-host')],
   balena_admin: [
-    ...p('device', 'access_diagnostics', 'ssh'),
+    ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
     ...p('organization_membership', 'all'),
     ...p('user_application_membership', 'read', 'delete'),

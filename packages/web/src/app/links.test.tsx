@@ -72,6 +72,13 @@ const renderAt = (path: string, session: FakeSession | null) => {
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
   }));
+  // The device page's logs stream (open and quiet) and its last health checks (none yet).
+  const uuid = deviceDetail().uuid;
+  api.on('GET', `/device/v2/${uuid}/logs`, () => ({
+    status: 200,
+    stream: new ReadableStream<Uint8Array>(),
+  }));
+  api.on('GET', `/actions/v1/${uuid}/checks`, () => ({ status: 404, body: { message: 'none' } }));
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <ClientProvider client={api.client}>
@@ -121,6 +128,11 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     `/devices/${deviceDetail().uuid}/config`,
     {},
     () => screen.findByRole('table', { name: 'Device configuration' }),
+  ],
+  [
+    `/devices/${deviceDetail().uuid}/diagnostics`,
+    {},
+    () => screen.findByRole('button', { name: 'Run checks' }),
   ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],

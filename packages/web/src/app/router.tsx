@@ -186,6 +186,13 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 ),
               },
               {
+                path: '/devices/:uuid/diagnostics',
+                lazy: lazyPage(
+                  () => import('../features/diagnostics/DiagnosticsPage.js'),
+                  'DiagnosticsPage',
+                ),
+              },
+              {
                 path: '/devices/:uuid/config',
                 lazy: lazyPage(
                   () => import('../features/variables/DeviceConfigPage.js'),
