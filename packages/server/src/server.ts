@@ -18,6 +18,8 @@ import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { defaultRegistryHost } from './features/releases/image-location.js';
+import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -38,6 +40,9 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
+  registerReleaseHooks(ctx.hooks, {
+    registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
+  });
 
   const actors = createActorResolution(ctx);
   const app = createApp({

@@ -180,7 +180,8 @@ export const releaseResources: Record<string, ResourceDefinition> = {
         createOnly: true,
       }),
       image_size: bigint(),
-      is_stored_at__image_location: text({ required: true }),
+      // Filled by the release hooks when a client leaves it out (balena-cli does).
+      is_stored_at__image_location: text({ createOnly: true }),
       project_type: text(),
       error_message: text(),
       build_log: longText(),
