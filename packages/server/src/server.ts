@@ -24,8 +24,8 @@ import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
-import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerNotificationBus } from './infra/http/register-notification-bus.js';
+import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 export type ServerObservers = {
@@ -53,7 +53,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
-  actors.attach(app, registerNotificationBus(app, ctx.db));
+  registerNotificationBus(app, ctx.notifications);
+  actors.attach(app, ctx.notifications);
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);

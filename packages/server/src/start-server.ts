@@ -10,7 +10,7 @@ import {
   startEmbeddedPostgres,
 } from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
-import { createNotificationFeed } from './infra/db/notification-feed.js';
+import { createNotificationBus } from './infra/db/notification-bus.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
@@ -28,7 +28,8 @@ export type RunningServer = {
   // The embedded PostgreSQL's postmaster pid (undefined with DATABASE_URL or while it is down).
   embeddedPostgresPid(): number | undefined;
   // In order: stop accepting, close device links and log streams, let requests finish (Fastify's
-  // preClose / close / onClose), close the pool, then stop the embedded PostgreSQL.
+  // preClose / close / onClose, which also close the LISTEN connection), close the pool, then stop
+  // the embedded PostgreSQL.
   stop(): Promise<void>;
   // The process exits now (a second Ctrl-C): ask the embedded PostgreSQL to stop, do not wait.
   abandon(): void;
@@ -81,7 +82,7 @@ export const startServer = async (
       hooks: createHookRegistry(),
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
-      notifications: createNotificationFeed(db),
+      notifications: createNotificationBus(db, log),
       contacts: createDeviceContacts(db),
     };
     const admin = await ensureFirstAdmin(db, config, print);

@@ -12,7 +12,7 @@ import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
-import { createNotificationFeed } from '../infra/db/notification-feed.js';
+import { createTestNotificationBus } from './test-context.js';
 import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
@@ -96,7 +96,7 @@ export const createODataTestApp = (
     hooks,
     now: () => new Date(),
     jwtSecret: randomBytes(32),
-    notifications: createNotificationFeed(db),
+    notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
   };
   const makeApp = (): FastifyInstance =>

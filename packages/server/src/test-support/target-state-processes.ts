@@ -5,13 +5,12 @@ import { registerDeviceState } from '../features/device-state/register-device-st
 import { deviceTargetStateV3, etagOf } from '../features/device-state/target-state-body.js';
 import { loadDeviceTarget } from '../features/device-state/target-state-query.js';
 import type { Database } from '../infra/db/database.js';
-import { createNotificationFeed } from '../infra/db/notification-feed.js';
 import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
-import { createTestApp, createTestContext } from './test-context.js';
+import { createTestApp, createTestContext, createTestNotificationBus } from './test-context.js';
 
 // Server processes on one test database, each with its own target-state cache and LISTEN
-// connection (features/device-state/target-state-cache.ts), for tests of what a device's next
-// poll answers after a change.
+// connection (features/device-state/target-state-cache.ts, infra/db/notification-bus.ts), for
+// tests of what a device's next poll answers after a change.
 
 export type PollingProcess = {
   name: string;
@@ -34,7 +33,7 @@ const countingDatabase = (db: Database): { db: Database; reads: () => number } =
 };
 
 // Serves the device-state routes and /v7. A lost LISTEN connection is retried after
-// reconnectDelayMs, which leaves a test a window with nobody listening.
+// reconnectDelayMs (not growing), which leaves a test a window with nobody listening.
 export const startPollingProcesses = async (
   db: Database,
   names: readonly string[],
@@ -43,7 +42,10 @@ export const startPollingProcesses = async (
   const processes: PollingProcess[] = [];
   for (const name of names) {
     const counting = countingDatabase(db);
-    const notifications = createNotificationFeed(counting.db, { reconnectDelayMs });
+    const notifications = createTestNotificationBus(counting.db, {
+      retryMinMs: reconnectDelayMs,
+      retryMaxMs: reconnectDelayMs,
+    });
     const ctx = createTestContext(counting.db, { notifications });
     const app = await createTestApp(ctx, registerDeviceState, registerODataRoutes);
     processes.push({ name, app, ctx, reads: counting.reads });

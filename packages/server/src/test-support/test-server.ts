@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
-import { createNotificationFeed } from '../infra/db/notification-feed.js';
 import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { v7Model } from '../model/v7-model.js';
 import { buildServer } from '../server.js';
+import { createTestNotificationBus } from './test-context.js';
 import { createTestDatabase } from './test-database.js';
 
 export type TestServer = {
@@ -36,7 +36,7 @@ export const startTestServer = async (overrides: Partial<AppContext> = {}): Prom
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
-    notifications: createNotificationFeed(db),
+    notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
     ...overrides,
   };

@@ -130,9 +130,7 @@ const stateReport = async (ctx: AppContext, request: FastifyRequest, reply: Fast
 // devices (v3, ETag/304) and for the SDK (v2, fleet-level v3), and the device's state and tag
 // reports.
 export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void => {
-  const cache = createTargetStateCache(ctx.notifications, {
-    onError: (error) => app.log.warn({ err: error }, 'target-state cache: lost its notifications'),
-  });
+  const cache = createTargetStateCache(ctx.notifications);
   app.addHook('onClose', async () => cache.close());
 
   app.get('/device/v3/:uuid/state', { config: { access: 'any-actor' } }, (request, reply) =>

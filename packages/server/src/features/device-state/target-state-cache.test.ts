@@ -1,34 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedSubscriber, NotificationFeed } from '../../infra/db/notification-feed.js';
+import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import {
   createTargetStateCache,
   type TargetKeys,
   targetStateChannel,
 } from './target-state-cache.js';
 
-// A feed driven by the test: it delivers what the test sends and is live when told.
-const fakeFeed = () => {
-  let subscriber: FeedSubscriber | undefined;
+type Subscriber = { onPayload(payload: string): void; onReset(): void };
+
+// A bus driven by the test: it delivers what the test sends, is live when told, and resets its
+// subscriber when told.
+const fakeBus = () => {
+  let subscriber: Subscriber | undefined;
   let live = true;
-  const feed: NotificationFeed = {
-    subscribe(channel, next) {
+  const bus: Pick<NotificationBus, 'listen'> = {
+    listen(channel, onPayload, onReset) {
       if (channel !== targetStateChannel) throw new Error(`unexpected channel ${channel}`);
       if (subscriber) throw new Error('subscribed twice');
-      subscriber = next;
-      return () => {
-        subscriber = undefined;
+      if (!onReset) throw new Error('a cache must be told of gaps');
+      subscriber = { onPayload, onReset };
+      return {
+        ready: Promise.resolve(),
+        live: () => live,
+        close() {
+          subscriber = undefined;
+        },
       };
     },
-    isLive: () => live,
-    sync: () => Promise.resolve(),
   };
-  const current = (): FeedSubscriber => {
+  const current = (): Subscriber => {
     if (!subscriber) throw new Error('nobody subscribed');
     return subscriber;
   };
   return {
-    feed,
-    notify: (payload: string) => current().onNotification(payload),
+    bus,
+    notify: (payload: string) => current().onPayload(payload),
     reset: () => current().onReset(),
     setLive: (value: boolean) => {
       live = value;
@@ -40,9 +46,9 @@ const fakeFeed = () => {
 const keys: TargetKeys = { deviceId: 1, fleetId: 10, releaseId: 100 };
 
 const setup = ({ ttlMs = 60_000, maxChanges = 100, maxEntries = 100 } = {}) => {
-  const fake = fakeFeed();
+  const fake = fakeBus();
   let now = 0;
-  const cache = createTargetStateCache(fake.feed, {
+  const cache = createTargetStateCache(fake.bus, {
     ttlMs,
     maxChanges,
     maxEntries,
@@ -90,14 +96,14 @@ describe('target-state cache', () => {
     expect(cache.lookup('u1')?.etag).toBe('"e2"');
   });
 
-  it('trusts nothing while the feed is not live, and forgets everything on a reset', () => {
+  it('trusts nothing while its subscription is not live, and forgets everything on a reset', () => {
     const { cache, prime, setLive, reset } = setup();
     prime();
     setLive(false);
     expect(cache.lookup('u1')).toBeUndefined();
     prime('u2');
     expect(cache.lookup('u2')).toBeUndefined();
-    // The feed resets its subscribers once it listens again.
+    // The bus resets its subscribers once it listens again.
     reset();
     setLive(true);
     expect(cache.lookup('u2')).toBeUndefined();

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { NotificationFeed } from '../../infra/db/notification-feed.js';
+import type { NotificationBus } from '../../infra/db/notification-bus.js';
 
 // The ETag each device was last served, per process, so that a poll presenting it is answered
 // 304 without reading the database. Every change a target is built from is notified by the
@@ -10,9 +10,10 @@ import type { NotificationFeed } from '../../infra/db/notification-feed.js';
 // after the entry's build began. So a fleet-level change costs one map write, whatever the size
 // of the fleet, and a build racing a change is never kept.
 //
-// Nothing is trusted while the feed is not live (its connection is down, or not yet listening):
-// every lookup misses. A reset (the feed lost or regained its connection, or a notification
-// nobody understands) forgets everything. Entries also expire after ttlMs, a backstop for a
+// Nothing is trusted while the subscription is not live (the process's LISTEN connection,
+// infra/db/notification-bus.ts, is down or not yet listening to the channel): every lookup misses.
+// A reset (the connection lost or the channel listened to again, or a notification nobody
+// understands) forgets everything. Entries also expire after ttlMs, a backstop for a
 // change no trigger covers. Between a commit and its notification reaching a process, that
 // process may still answer 304 with the old ETag: notifications arrive within milliseconds, and
 // the device gets the change on its next poll.
@@ -40,8 +41,6 @@ export type TargetStateCacheOptions = {
   // Notified keys remembered before the oldest are forgotten (see prune).
   maxChanges?: number;
   clock?: () => number;
-  // The feed's connection failed (it reconnects; meanwhile every poll reads the database).
-  onError?: (error: unknown) => void;
 };
 
 type Entry = CachedTarget & TargetKeys & BuildTicket;
@@ -50,7 +49,7 @@ type Change = { seq: number; at: number };
 const notifiedKey = /^[dfr]:\d{1,10}$/;
 
 export const createTargetStateCache = (
-  feed: NotificationFeed,
+  bus: Pick<NotificationBus, 'listen'>,
   options: TargetStateCacheOptions = {},
 ): TargetStateCache => {
   const ttlMs = options.ttlMs ?? 30 * 60_000;
@@ -89,8 +88,9 @@ export const createTargetStateCache = (
     if (changes.size > maxChanges) reset();
   };
 
-  const unsubscribe = feed.subscribe(targetStateChannel, {
-    onNotification(payload) {
+  const subscription = bus.listen(
+    targetStateChannel,
+    (payload) => {
       if (!notifiedKey.test(payload)) {
         reset();
         return;
@@ -99,13 +99,12 @@ export const createTargetStateCache = (
       changes.set(payload, { seq, at: clock() });
       prune();
     },
-    onReset: reset,
-    onError: options.onError,
-  });
+    reset,
+  );
 
   return {
     lookup(uuid) {
-      if (!feed.isLive()) return undefined;
+      if (!subscription.live()) return undefined;
       const entry = entries.get(uuid);
       if (!entry) return undefined;
       if (stale(entry)) {
@@ -115,8 +114,8 @@ export const createTargetStateCache = (
       return entry;
     },
     begin: () => ({ seq, startedAt: clock() }),
-    // A build that raced a change, or ran while the feed was down, is stored all the same:
-    // lookup never serves it (it is stale, or the feed not live until the reset that forgets it).
+    // A build that raced a change, or ran while the connection was down, is stored all the same:
+    // lookup never serves it (it is stale, or not live until the reset that forgets it).
     store(ticket, uuid, keys, etag) {
       const entry: Entry = { ...keys, etag, ...ticket };
       entries.delete(uuid);
@@ -128,7 +127,7 @@ export const createTargetStateCache = (
       entries.set(uuid, entry);
     },
     close() {
-      unsubscribe();
+      subscription.close();
       reset();
     },
   };

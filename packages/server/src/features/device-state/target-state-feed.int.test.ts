@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authChannel } from '../../infra/auth/actor-cache-feed.js';
 import type { Database } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../test-support/target-state-processes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import { targetStateChannel } from './target-state-cache.js';
 
 // The target-state cache when its notifications fail, and what a fleet-level change costs.
 describe('target-state cache: lost notifications and fleet-level changes', () => {
@@ -32,14 +34,27 @@ describe('target-state cache: lost notifications and fleet-level changes', () =>
 
   it('reads the database while its notifications are down, and caches again once they are back', async () => {
     const etag = await polls.primeAll();
+    // Each process listens to the target-state and authentication channels on one connection,
+    // its own (other features' channels may share it; they are not counted here).
+    const carriers = processes.map(({ name, ctx }) => {
+      expect(ctx.notifications.channels(), name).toEqual(
+        expect.arrayContaining([targetStateChannel, authChannel]),
+      );
+      const pid = ctx.notifications.backendPid();
+      expect(pid, name).toBeDefined();
+      return pid;
+    });
+    expect(new Set(carriers).size).toBe(processes.length);
     const { rows } = await db.query<{ pid: number }>(
-      `SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "query" LIKE 'LISTEN%'`,
+      `SELECT "pid" FROM pg_stat_activity
+        WHERE "datname" = current_database() AND "query" LIKE 'LISTEN%' AND "pid" = ANY($1::int[])`,
+      [carriers],
     );
     expect(rows).toHaveLength(processes.length);
     await db.query('SELECT pg_terminate_backend("pid") FROM unnest($1::int[]) AS t("pid")', [
       rows.map((row) => row.pid),
     ]);
-    await waitFor('both feeds to notice', () =>
+    await waitFor('both processes to notice', () =>
       processes.every((process) => !process.ctx.notifications.isLive()),
     );
     // Made while nobody listens: no process is ever notified of them. What a process builds
@@ -52,7 +67,7 @@ describe('target-state cache: lost notifications and fleet-level changes', () =>
     ]);
     await polls.expectCurrent('renamed again while deaf', renamed, true);
     expect(processes.some((process) => process.ctx.notifications.isLive())).toBe(false);
-    await waitFor('both feeds to listen again', () =>
+    await waitFor('both processes to listen again', () =>
       processes.every((process) => process.ctx.notifications.isLive()),
     );
     await polls.primeAll();
