@@ -104,6 +104,11 @@ export type ReleaseHookOptions = {
 
 export const registerReleaseHooks = (hooks: HookRegistry, options: ReleaseHookOptions): void => {
   hooks.add('release', {
+    // The author is the user who creates the release (the console's release pages show it);
+    // balena-cli names itself, other clients may leave it out.
+    async beforeCreate(ctx, values) {
+      if (ctx.actor.kind === 'user') values.is_created_by__user ??= ctx.actor.userId;
+    },
     async afterCreate(ctx, id, values) {
       await afterReleaseWrite(ctx, [id], { status: values.status ?? 'running' });
     },

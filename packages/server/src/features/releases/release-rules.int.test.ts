@@ -268,6 +268,18 @@ describe('release rules', () => {
     });
   });
 
+  it('records the creating user as the author unless the client names one', async () => {
+    const fleet = await newFleet('author');
+    const id = await release(fleet);
+    const [row] = rows(
+      (await api.get(`/release(${id})?$select=is_created_by__user`, 'alice')).body,
+    );
+    const alice = api.actors.get('alice');
+    expect(row?.is_created_by__user).toEqual({
+      __id: alice?.kind === 'user' ? alice.userId : -1,
+    });
+  });
+
   it('gives an image posted without a location a fresh repository of the registry', async () => {
     const fleet = await newFleet('image');
     const service = await api.send(

@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -63,8 +64,13 @@ export const ReleaseSettingsPage = () => {
   const typedError = version.trim() === release.semver ? null : versionError(version);
   return (
     <Stack spacing={3}>
-      <Paper variant="outlined" component="section" aria-label="Release settings" sx={{ p: 3 }}>
-        <Stack spacing={3}>
+      <Paper
+        variant="outlined"
+        component="section"
+        aria-label="Release settings"
+        sx={{ px: 3, py: 1 }}
+      >
+        <Box>
           <SettingRow
             title="Version"
             description="Three numbers, major.minor.patch (for example 1.4.0)."
@@ -129,7 +135,7 @@ export const ReleaseSettingsPage = () => {
             </DisabledReason>
           </SettingRow>
           <MutationError error={patch.error} fallback="Could not update the release" />
-        </Stack>
+        </Box>
       </Paper>
       <Paper
         variant="outlined"
