@@ -3,6 +3,7 @@ import type { AppContext } from './app-context.js';
 import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
+import { registerBuilder } from './features/builder/register-builder.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -70,6 +71,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
+  registerBuilder(app, ctx);
   registerConsole(app, {
     dir: ctx.config.consoleDir,
     serveSourceMaps: ctx.config.serveSourceMaps,
