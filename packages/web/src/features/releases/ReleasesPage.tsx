@@ -27,6 +27,10 @@ import { useApplicationContext } from '../fleets/application/useApplicationConte
 import { classLabels } from '../fleets/class-names.js';
 import { LoadState } from '../variables/LoadState.js';
 import { AddReleaseInstructions } from './AddReleaseInstructions.js';
+import { CreateReleaseDialog } from './CreateReleaseDialog.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import UploadIcon from '@mui/icons-material/UploadFile';
 import { releaseListPageSize, releaseListRefreshMs } from './release-limits.js';
 import { fetchReleasePage, type ReleaseListRow, releaseListKey } from './release-queries.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
@@ -66,6 +70,8 @@ export const ReleasesPage = () => {
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const [showInstructions, setShowInstructions] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const createDenied = useFleetRole(application.id).denied('release', 'create');
   const term = useDeferredValue(search.trim());
   const list = useQuery({
     queryKey: releaseListKey(application.id, page, term),
@@ -92,6 +98,16 @@ export const ReleasesPage = () => {
             setPage(0);
           }}
         />
+        <DisabledReason reason={createDenied}>
+          <Button
+            variant="outlined"
+            startIcon={<UploadIcon />}
+            disabled={createDenied !== null}
+            onClick={() => setCreating(true)}
+          >
+            Create release
+          </Button>
+        </DisabledReason>
         <Button
           variant="contained"
           startIcon={<AddIcon />}
@@ -101,6 +117,12 @@ export const ReleasesPage = () => {
           Add release
         </Button>
       </Stack>
+      <CreateReleaseDialog
+        fleetId={application.id}
+        releasesPath={base}
+        open={creating}
+        onClose={() => setCreating(false)}
+      />
       {showInstructions || empty ? <AddReleaseInstructions fleetSlug={application.slug} /> : null}
       <LoadState queries={[list]} what="releases" />
       {list.data && !empty ? (
