@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
@@ -5,8 +10,20 @@ import { launchBrowser, newPage } from '../support/browser.js';
 import { releasePages } from '../support/pages/release-pages.js';
 import { createRelease } from '../support/releases.js';
 
+// A compose project as a .tar.gz, made by the system's tar as a user would.
+const projectTarball = async (compose: string): Promise<Buffer> => {
+  const dir = await mkdtemp(join(tmpdir(), 'flotilla-e2e-project-'));
+  try {
+    await writeFile(join(dir, 'docker-compose.yml'), compose);
+    await promisify(execFile)('tar', ['czf', 'project.tar.gz', 'docker-compose.yml'], { cwd: dir });
+    return await readFile(join(dir, 'project.tar.gz'));
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+};
+
 // Issue 12: a fleet's releases in the console: the list, a release's page, pinning the fleet to
-// an older release from its summary, and the delete rule.
+// an older release from its summary, the delete rule, and a release made from an uploaded project.
 describe('releases', () => {
   let browser: Browser;
   let owner: ApiUser;
@@ -81,6 +98,38 @@ describe('releases', () => {
       options: { $select: ['id'], $filter: { belongs_to__application: fleetId } },
     });
     expect(left).toEqual([{ id: older.id }]);
+    await page.context().close();
+  });
+
+  it('creates a release from an uploaded compose project, which a tracking fleet then runs', async () => {
+    const trackingFleet = await createFleet(owner, 'Upload-Garden');
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const releases = releasePages(page);
+    await releases.openList(trackingFleet);
+    await page.getByRole('region', { name: 'Add a release' }).waitFor();
+    await page.getByRole('button', { name: 'Create release' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create release' });
+    await dialog.getByLabel('Project file').setInputFiles({
+      name: 'project.tar.gz',
+      mimeType: 'application/gzip',
+      buffer: await projectTarball('services:\n  web:\n    image: nginx:1.27\n'),
+    });
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await dialog.getByText('The release was created.').waitFor();
+    expect(await dialog.getByLabel('Build log').textContent()).toContain(
+      '[web] Using image nginx:1.27',
+    );
+    await page.screenshot({ path: 'data/e2e-screens/release-created.png', fullPage: true });
+    await dialog.getByRole('link', { name: 'Open release' }).click();
+    await releases.summary().waitFor();
+    const releaseId = Number(new URL(page.url()).pathname.split('/').pop());
+    const fleet = await owner.client.pine.get({
+      resource: 'application',
+      id: trackingFleet,
+      options: { $select: ['should_be_running__release'] },
+    });
+    expect(fleet?.should_be_running__release).toEqual({ __id: releaseId });
     await page.context().close();
   });
 });
