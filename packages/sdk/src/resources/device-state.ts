@@ -43,6 +43,7 @@ export type Image = {
   is_stored_at__image_location: string;
   dockerfile: string | null;
   error_message: string | null;
+  build_log: string | null;
   start_timestamp: DateTime | null;
   end_timestamp: DateTime | null;
   push_timestamp: DateTime | null;

@@ -57,11 +57,22 @@ describe('release page', { timeout: 60_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Settings' })).toBeTruthy();
   });
 
+  it("shows the release's build log and each service's", async () => {
+    const { user } = setup('/fleets/12/releases/5');
+    await summary();
+    const log = () => screen.getByLabelText('Build log lines').textContent;
+    expect(log()).toBe('[main] Using image nginx:1.27\nBuild succeeded');
+    await user.click(screen.getByRole('combobox', { name: 'Service' }));
+    await user.click(await screen.findByRole('option', { name: 'main' }));
+    expect(log()).toBe('[main] Using image nginx:1.27');
+  });
+
   it('hides settings, composition and an empty known-issue list from observers', async () => {
     setup('/fleets/12/releases/5', releaseRow(5), 'observer');
     const fields = await summary();
     expect(within(fields).queryByText('Known issues')).toBeNull();
     expect(screen.queryByRole('region', { name: 'Composition' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Build log' })).toBeNull();
     expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
     expect(screen.getByLabelText<HTMLTextAreaElement>('Release notes').disabled).toBe(true);
   });

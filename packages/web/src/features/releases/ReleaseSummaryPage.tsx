@@ -15,6 +15,7 @@ import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { byteSize, buildDuration } from './release-format.js';
 import { releaseServices } from './release-queries.js';
 import { useReleaseContext } from './ReleaseLayout.js';
+import { ReleaseBuildLog } from './ReleaseBuildLog.js';
 import { ReleaseNotes } from './ReleaseNotes.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 
@@ -32,7 +33,7 @@ const Field = ({ label, children }: { label: string; children: ReactNode }) => (
 const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
 
 // The release's summary (seed 001 "Release pages"): its fields, tags, notes and per-service images;
-// the composition only for users who are more than observers.
+// the build log and the composition only for users who are more than observers.
 export const ReleaseSummaryPage = () => {
   const { application, release, now } = useReleaseContext();
   const access = useFleetRole(application.id);
@@ -129,6 +130,12 @@ export const ReleaseSummaryPage = () => {
           </TableBody>
         </Table>
       </Paper>
+      {observer ? null : (
+        <ReleaseBuildLog
+          releaseLog={release.build_log}
+          services={services.map(({ name, image }) => ({ name, log: image.build_log }))}
+        />
+      )}
       {observer || release.composition === null ? null : (
         <Paper variant="outlined" component="section" aria-labelledby="composition-title">
           <Typography id="composition-title" variant="h3" sx={{ p: 2, pb: 1 }}>

@@ -96,6 +96,7 @@ export const fetchRelease = async (client: FlotillaClient, fleetId: number, rele
         'known_issue_list',
         'composition',
         'source',
+        'build_log',
       ],
       $filter: { id: releaseId, belongs_to__application: fleetId },
       $expand: {
@@ -105,7 +106,7 @@ export const fetchRelease = async (client: FlotillaClient, fleetId: number, rele
           $select: ['id'],
           $expand: {
             image: {
-              $select: ['id', 'status', 'image_size', 'error_message', 'dockerfile'],
+              $select: ['id', 'status', 'image_size', 'error_message', 'dockerfile', 'build_log'],
               $expand: { is_a_build_of__service: { $select: ['id', 'service_name'] } },
             },
           },
