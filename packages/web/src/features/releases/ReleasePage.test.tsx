@@ -46,10 +46,12 @@ describe('release page', { timeout: 60_000 }, () => {
       '2 devices',
       '2 min 5 s',
       'env: field',
-      'Wi-Fi drops on boot',
     ]) {
       expect(within(fields).getAllByText(text).length).toBeGreaterThan(0);
     }
+    expect(within(fields).getByLabelText<HTMLTextAreaElement>('Known issues').value).toBe(
+      'Wi-Fi drops on boot',
+    );
     const services = screen.getByRole('table', { name: 'Services and images' });
     expect(within(services).getByText('main')).toBeTruthy();
     expect(within(services).getByText('No Dockerfile available')).toBeTruthy();
@@ -75,6 +77,7 @@ describe('release page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('region', { name: 'Build log' })).toBeNull();
     expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
     expect(screen.getByLabelText<HTMLTextAreaElement>('Release notes').disabled).toBe(true);
+    expect(screen.queryByRole('form', { name: 'Add a tag' })).toBeNull();
   });
 
   it('shows an error and goes up to the release list for a non-numeric id', async () => {
@@ -89,6 +92,35 @@ describe('release page', { timeout: 60_000 }, () => {
     expect(screen.getByRole('link', { name: 'Back to releases' }).getAttribute('href')).toBe(
       '/fleets/12/releases',
     );
+  });
+
+  it('adds and removes tags and saves known issues', async () => {
+    const { api, user } = setup(
+      '/fleets/12/releases/5',
+      releaseRow(5, { release_tag: [{ id: 1, tag_key: 'env', value: 'field' }] }),
+    );
+    api.shapeCreated('release_tag', (body) => ({ ...body, release: { __id: body.release } }));
+    const fields = await summary();
+    await fill(user, within(fields).getByLabelText('Tag name'), 'env');
+    expect(within(fields).getByText('This release already has this tag')).toBeTruthy();
+    await fill(user, within(fields).getByLabelText('Tag name'), 'site');
+    await fill(user, within(fields).getByLabelText('Tag value'), 'north');
+    await user.click(within(fields).getByRole('button', { name: 'Add tag' }));
+    await waitFor(() => expect(api.writes).toHaveLength(1));
+    await user.click(within(fields).getByLabelText('Remove tag env'));
+    await fill(user, within(fields).getByLabelText('Known issues'), 'Slow boot');
+    await user.click(within(fields).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.writes).toHaveLength(3));
+    expect(api.writes).toEqual([
+      {
+        method: 'POST',
+        resource: 'release_tag',
+        id: undefined,
+        body: { release: 5, tag_key: 'site', value: 'north' },
+      },
+      { method: 'DELETE', resource: 'release_tag', id: 1, body: undefined },
+      { method: 'PATCH', resource: 'release', id: 5, body: { known_issue_list: 'Slow boot' } },
+    ]);
   });
 
   it('saves notes as the user types', async () => {

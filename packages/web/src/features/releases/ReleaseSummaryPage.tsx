@@ -1,6 +1,5 @@
 import { isObserverOnly } from '@flotilla/shared/permissions/roles';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -15,9 +14,11 @@ import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { byteSize, buildDuration } from './release-format.js';
 import { releaseServices } from './release-queries.js';
 import { useReleaseContext } from './ReleaseLayout.js';
+import { KnownIssues } from './KnownIssues.js';
 import { ReleaseBuildLog } from './ReleaseBuildLog.js';
 import { ReleaseNotes } from './ReleaseNotes.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
+import { ReleaseTags } from './ReleaseTags.js';
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (
   <>
@@ -71,22 +72,22 @@ export const ReleaseSummaryPage = () => {
           <Field label="Running on">{plural(release.is_running_on__device, 'device')}</Field>
           <Field label="Build duration">{buildDuration(release)}</Field>
           <Field label="Tags">
-            {release.release_tag.length === 0 ? (
-              '—'
-            ) : (
-              <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-                {release.release_tag.map((tag) => (
-                  <Chip
-                    key={tag.id}
-                    size="small"
-                    label={tag.value === '' ? tag.tag_key : `${tag.tag_key}: ${tag.value}`}
-                  />
-                ))}
-              </Stack>
-            )}
+            <ReleaseTags
+              fleetId={application.id}
+              releaseId={release.id}
+              tags={release.release_tag}
+              denied={access.denied('release_tag', 'create')}
+            />
           </Field>
           {knownIssues !== '' || !observer ? (
-            <Field label="Known issues">{knownIssues === '' ? 'None' : knownIssues}</Field>
+            <Field label="Known issues">
+              <KnownIssues
+                fleetId={application.id}
+                releaseId={release.id}
+                text={knownIssues}
+                denied={access.denied('release', 'update')}
+              />
+            </Field>
           ) : null}
         </Box>
       </Paper>
