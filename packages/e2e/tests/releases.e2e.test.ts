@@ -101,6 +101,45 @@ describe('releases', () => {
     await page.context().close();
   });
 
+  it('edits version, tags and notes, and an invalidated release is disabled in the picker', async () => {
+    const editFleet = await createFleet(owner, 'Edit-Garden');
+    const first = await createRelease(owner, editFleet, ['main']);
+    const second = await createRelease(owner, editFleet, ['main']);
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const releases = releasePages(page);
+    await page.goto(`/fleets/${editFleet}/releases/${second.id}`);
+    const summary = releases.summary();
+    await summary.getByLabel('Tag name').fill('site');
+    await summary.getByLabel('Tag value').fill('north');
+    await summary.getByRole('button', { name: 'Add tag' }).click();
+    await summary.getByText('site: north').waitFor();
+    await page.getByLabel('Release notes').fill('Field trial');
+    await page.getByText('Saved').waitFor();
+    await releases.openSettings();
+    await page.getByLabel('Release version').fill('2.0.0-rc1');
+    await page.getByText(/three numbers such as 1.2.3/).waitFor();
+    await page.getByLabel('Release version').fill('2.0.0');
+    await page.getByRole('button', { name: 'Save version' }).click();
+    await page.getByRole('heading', { name: 'Release 2.0.0' }).waitFor();
+    const saved = await owner.client.pine.get({
+      resource: 'release',
+      id: second.id,
+      options: { $select: ['semver', 'note'] },
+    });
+    expect(saved).toEqual({ semver: '2.0.0', note: 'Field trial' });
+
+    await page.goto(`/fleets/${editFleet}/releases/${first.id}/settings`);
+    await page.getByRole('button', { name: 'Invalidate' }).click();
+    await page.getByRole('button', { name: 'Validate' }).waitFor();
+    await page.goto(`/fleets/${editFleet}`);
+    await page.getByRole('combobox', { name: 'Default release' }).click();
+    const option = page.getByRole('option', { name: new RegExp(first.commit.slice(0, 7)) });
+    expect(await option.getAttribute('aria-disabled')).toBe('true');
+    await page.screenshot({ path: 'data/e2e-screens/release-picker.png', fullPage: true });
+    await page.context().close();
+  });
+
   it('creates a release from an uploaded compose project, which a tracking fleet then runs', async () => {
     const trackingFleet = await createFleet(owner, 'Upload-Garden');
     const page = await newPage(browser);
