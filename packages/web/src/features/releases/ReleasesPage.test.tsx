@@ -41,7 +41,10 @@ describe('ReleasesPage', { timeout: 60_000 }, () => {
   it("lists the fleet's releases newest first with status, author and the fleet's pin", async () => {
     setup([
       releaseRow(1),
-      releaseRow(2, { release_tag: [{ id: 1, tag_key: 'env', value: 'field' }] }),
+      releaseRow(2, {
+        release_tag: [{ id: 1, tag_key: 'env', value: 'field' }],
+        is_running_on__device: [{ id: 1 }, { id: 2 }],
+      }),
       releaseRow(3, { status: 'failed', is_invalidated: true }),
       // A build that reported just now runs; one silent for over 120 minutes has failed.
       releaseRow(4, {
@@ -65,6 +68,7 @@ describe('ReleasesPage', { timeout: 60_000 }, () => {
     expect(rows[0]?.textContent).toMatch(/1\.4\.0.*Draft.*Running.*ada/);
     expect(rows[1]?.textContent).toMatch(/Invalidated.*Failed/);
     expect(within(rows[2] as HTMLElement).getByText('Pinned')).toBeTruthy();
+    expect(within(rows[2] as HTMLElement).getByText('2 devices')).toBeTruthy();
     expect(within(rows[3] as HTMLElement).queryByText('Pinned')).toBeNull();
     expect(
       within(rows[2] as HTMLElement)

@@ -20,7 +20,7 @@ import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { polling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { absoluteTime } from '../devices/device-format.js';
+import { absoluteTime, plural } from '../devices/device-format.js';
 import type { ApplicationDetail } from '../fleets/application/application-detail.js';
 import { shortCommit } from '../fleets/application/application-detail.js';
 import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
@@ -136,13 +136,14 @@ export const ReleasesPage = () => {
                   <TableCell>Status</TableCell>
                   <TableCell>Author</TableCell>
                   <TableCell>Created</TableCell>
+                  <TableCell>Running on</TableCell>
                   <TableCell>Fleet target</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
                 {list.data.rows.length === 0 ? (
                   <TableRow>
-                    <TableCell colSpan={6}>
+                    <TableCell colSpan={7}>
                       <Typography color="text.secondary">No release matches “{term}”</Typography>
                     </TableCell>
                   </TableRow>
@@ -168,6 +169,7 @@ export const ReleasesPage = () => {
                     </TableCell>
                     <TableCell>{release.is_created_by__user[0]?.username ?? '—'}</TableCell>
                     <TableCell>{absoluteTime(release.created_at)}</TableCell>
+                    <TableCell>{plural(release.is_running_on__device, 'device')}</TableCell>
                     <TableCell>
                       <TargetMarker application={application} release={release} />
                     </TableCell>

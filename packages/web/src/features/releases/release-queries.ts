@@ -62,7 +62,10 @@ export const fetchReleasePage = async (
       options: {
         $select: [...listSelect],
         $filter: listFilter(fleetId, search),
-        $expand: { is_created_by__user: { $select: ['id', 'username'] } },
+        $expand: {
+          is_created_by__user: { $select: ['id', 'username'] },
+          is_running_on__device: { $count: {} },
+        },
         $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
         $top: pageSize,
         $skip: page * pageSize,
