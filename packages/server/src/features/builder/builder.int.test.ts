@@ -209,6 +209,20 @@ describe('the compose builder', () => {
     expect(await releaseCount()).toBe(before);
   });
 
+  it('answers an oversized upload over HTTP with the 400, not a dropped connection', async () => {
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/builder/v1/applications/${fleet.id}/releases`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.get('owner') ?? ''}`,
+        'content-type': 'application/gzip',
+      },
+      body: new Uint8Array(builderLimits.projectBytes + 64 * 1024),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/larger than 20 MiB/);
+  });
+
   it('lets only users who may create releases build, and writes nothing for the others', async () => {
     const before = await releaseCount();
     const response = await upload(await tarball({ 'docker-compose.yml': compose }), 'observer');
