@@ -197,6 +197,17 @@ describe('the compose builder', () => {
       /'version' must be a semantic version/,
     ],
     [
+      'more than 64 services',
+      () =>
+        tarball({
+          'docker-compose.yml': `services:\n${Array.from(
+            { length: builderLimits.services + 1 },
+            (_, index) => `  s${index}:\n    image: a\n`,
+          ).join('')}`,
+        }),
+      /has 65 services; at most 64 are allowed/,
+    ],
+    [
       'more than the size limit',
       async () => Buffer.alloc(builderLimits.projectBytes + 1),
       /larger than 20 MiB/,
