@@ -75,6 +75,9 @@ const safeDeveloper: Permission[] = [
   ...p('service', 'create', 'update'),
   ...p('image', 'create', 'update'),
   ...p('release_image', 'create'),
+  // balena deploy labels its images and sets their build-time environment.
+  ...p('image_label', 'create'),
+  ...p('image_environment_variable', 'create'),
   ...p('device_log', 'delete'),
   ...p('user_application_membership', 'delete-own'),
   ...p('release', 'create', 'update'),

@@ -6,6 +6,7 @@ import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
+import { releaseRow } from '../features/releases/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
@@ -21,16 +22,7 @@ const routes = consoleRoutes();
 
 afterEach(cleanup);
 
-const release = {
-  id: 5,
-  commit: 'abcdef1234567',
-  raw_version: '1.2.0',
-  status: 'running',
-  created_at: '2025-01-01T00:00:00Z',
-  belongs_to__application: { __id: 12 },
-  is_final: true,
-  is_invalidated: false,
-};
+const release = releaseRow(5, { status: 'running' });
 
 const world = () => ({
   application: [
@@ -134,6 +126,13 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     {},
     () => screen.findByRole('button', { name: 'Run checks' }),
   ],
+  ['/fleets/12/releases', {}, () => screen.findByRole('table', { name: 'Releases' })],
+  ['/fleets/12/releases/5', {}, () => screen.findByRole('region', { name: 'Release summary' })],
+  [
+    '/fleets/12/releases/5/settings',
+    {},
+    () => screen.findByRole('region', { name: 'Release settings' }),
+  ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
 ];
@@ -162,6 +161,6 @@ describe('in-app links', { timeout: 30_000 }, () => {
 
   it('finds a dead link', async () => {
     // Guards the check itself: the not-found page of an unknown path is one.
-    expect(matchRoutes(routes, '/fleets/12/releases/5')?.at(-1)?.route.path).toBe('*');
+    expect(matchRoutes(routes, '/fleets/12/no-such-tab/5')?.at(-1)?.route.path).toBe('*');
   });
 });

@@ -187,7 +187,12 @@ export const createFakeApi = (
       return await answer(
         url,
         method,
-        typeof raw === 'string' ? (JSON.parse(raw) as unknown) : undefined,
+        // An upload reaches the handler as the Blob it is.
+        typeof raw === 'string'
+          ? (JSON.parse(raw) as unknown)
+          : raw instanceof Blob
+            ? raw
+            : undefined,
       );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -69,6 +69,12 @@ describe('DevicePage', () => {
       expect(within(summary).getAllByText(text).length).toBeGreaterThan(0);
     }
     expect(within(summary).getByRole('button', { name: 'Copy UUID' })).toBeTruthy();
+    // Current and target release link to the release page.
+    expect(
+      within(summary)
+        .getAllByRole('link', { name: '1.2.0' })
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/fleets/12/releases/5', '/fleets/12/releases/5']);
   });
 
   it('applies the container button rules', async () => {
