@@ -15,8 +15,15 @@ import { registerDeviceState } from './features/device-state/register-device-sta
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
+import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
+import { createInvitationSigner } from './features/invitations/invitation-signing.js';
+import { registerInvitations } from './features/invitations/register-invitations.js';
+import { publicUrlOf, registerMail } from './features/mail/register-mail.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
+import { registerOrganizationMembershipRules } from './features/memberships/organization-membership-rules.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
+import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -36,6 +43,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerFleetHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
+  registerOrganizationMembershipRules(ctx.hooks);
+  registerTeamHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
 
   const actors = createActorResolution(ctx);
@@ -47,10 +56,19 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
-  actors.attach(app, registerNotificationBus(app, ctx.db));
+  const bus = registerNotificationBus(app, ctx.db);
+  actors.attach(app, bus);
+  const invitations = createInvitationSigner(ctx.jwtSecret);
+  registerInvitationHooks(ctx.hooks, {
+    signer: invitations,
+    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+  });
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
+  registerMail(app, ctx, bus);
+  registerInvitations(app, ctx, invitations);
+  registerOrganizationLogo(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

@@ -28,3 +28,8 @@ export const textLengthLimits = {
   // Build logs and Dockerfiles, bounded only by the request body (1 MiB).
   long: 1_048_576,
 } as const;
+
+// An invitation link (organization or fleet) works this long after it was sent.
+export const invitationLifetimeDays = 7;
+// Organization logos: png or jpeg of at most this many bytes (seed 002 section 9).
+export const logoMaxBytes = 1_000_000;

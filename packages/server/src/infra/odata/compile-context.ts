@@ -1,7 +1,7 @@
 import type { ODataBinds } from '@balena/odata-parser';
 import type { Model, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
-import type { PermissionFilter } from './permissions.js';
+import type { OwnRowCondition, PermissionFilter } from './permissions.js';
 import { quoteIdentifier, type SqlParams } from './sql-params.js';
 
 export type RowScope = { alias: string; resource: Resource };
@@ -12,6 +12,8 @@ export type CompileContext = {
   params: SqlParams;
   binds: ODataBinds;
   permission: PermissionFilter;
+  // When owner-only fields show their value (see FieldDefinition.ownerOnly).
+  ownRow: OwnRowCondition;
   nextAlias: () => string;
 };
 
@@ -20,6 +22,7 @@ export const createCompileContext = (
   params: SqlParams,
   binds: ODataBinds,
   permission: PermissionFilter,
+  ownRow: OwnRowCondition,
 ): CompileContext => {
   let counter = 0;
   return {
@@ -27,6 +30,7 @@ export const createCompileContext = (
     params,
     binds,
     permission,
+    ownRow,
     nextAlias: () => quoteIdentifier(`t${counter++}`),
   };
 };

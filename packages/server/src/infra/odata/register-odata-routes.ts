@@ -7,7 +7,7 @@ import { countOnlySql, readSql } from './compile-read.js';
 import { mapDatabaseError } from './database-errors.js';
 import { createRow, deleteRows, updateRows } from './execute-write.js';
 import { parseODataRequest } from './parse-request.js';
-import { createPermissionFilter } from './permissions.js';
+import { createOwnRowCondition, createPermissionFilter } from './permissions.js';
 import { createSqlParams } from './sql-params.js';
 
 export const v7Prefix = '/v7';
@@ -37,6 +37,7 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): void
       params,
       binds,
       createPermissionFilter(request.actor, params),
+      createOwnRowCondition(request.actor, params),
     );
   };
 
