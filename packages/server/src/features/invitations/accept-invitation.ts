@@ -38,7 +38,9 @@ export const acceptInvitation = async (
       case 'revoked':
         throw badRequest('This invitation was revoked');
       default:
-        throw badRequest(`This invitation is no longer valid: the ${table.noun} may have been deleted`);
+        throw badRequest(
+          `This invitation is no longer valid: the ${table.noun} may have been deleted`,
+        );
     }
   }
   const user = await tx.query(

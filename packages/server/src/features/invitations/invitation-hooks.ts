@@ -10,10 +10,9 @@ import { type InvitationMailDeps, queueInvitationMail } from './invitation-mail.
 import { inviteeRowId, resolveInvitee, userIsInvitee } from './invitee.js';
 
 const roleIdByName = async (tx: Queryable, table: string, name: string): Promise<number> => {
-  const { rows } = await tx.query<{ id: number }>(
-    `SELECT "id" FROM "${table}" WHERE "name" = $1`,
-    [name],
-  );
+  const { rows } = await tx.query<{ id: number }>(`SELECT "id" FROM "${table}" WHERE "name" = $1`, [
+    name,
+  ]);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error(`role ${name} missing from ${table}`);
   return id;
@@ -46,15 +45,15 @@ const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: Invitati
   hooks.add(table.resource, {
     // balena-sdk posts the invitee as an e-mail or a username, and leaves the role out when it
     // was given no roleName.
+    // An invitee given as a row id is refused: it would let an inviter reach (and, through the
+    // invitation, read) an address someone else typed.
     async prepareCreate(ctx, body) {
-      if (typeof body.invitee === 'string') {
-        const invitee = await resolveInvitee(ctx.tx, body.invitee);
-        const id = await inviteeRowId(ctx.tx, invitee.identifier);
-        body.invitee = id;
-        const pending = recipients.get(ctx) ?? new Map<number, string>();
-        pending.set(id, invitee.recipient);
-        recipients.set(ctx, pending);
-      }
+      const invitee = await resolveInvitee(ctx.tx, body.invitee);
+      const id = await inviteeRowId(ctx.tx, invitee.identifier);
+      body.invitee = id;
+      const pending = recipients.get(ctx) ?? new Map<number, string>();
+      pending.set(id, invitee.recipient);
+      recipients.set(ctx, pending);
       if (body[table.roleColumn] === undefined) {
         body[table.roleColumn] = await roleIdByName(ctx.tx, table.roleColumn, table.defaultRole);
       }
@@ -98,7 +97,8 @@ const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: Invitati
           [values.invitee ?? null],
         );
         recipient = rows[0]?.recipient ?? undefined;
-        if (recipient === undefined) throw badRequest('The invitee has no e-mail address to invite');
+        if (recipient === undefined)
+          throw badRequest('The invitee has no e-mail address to invite');
       }
       await queueInvitationMail(ctx.tx, table, id, recipient, ctx.now, deps);
     },

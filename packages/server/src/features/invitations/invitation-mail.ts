@@ -66,7 +66,10 @@ export const queueInvitationMail = async (
       to: recipient,
       subject: `${inviter} invited you to the ${table.noun} ${row.target_name} on Flotilla`,
       paragraphs,
-      action: { label: 'Accept the invitation', url: `${deps.publicUrl()}${table.acceptPath}${token}` },
+      action: {
+        label: 'Accept the invitation',
+        url: `${deps.publicUrl()}${table.acceptPath}${token}`,
+      },
       footer: `The invitation expires on ${expiresAt.toUTCString()}. If you did not expect it, you can ignore this message.`,
     }),
   );

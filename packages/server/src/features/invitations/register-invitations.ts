@@ -31,9 +31,7 @@ export const registerInvitations = (
       );
     }
     try {
-      const accepted = await ctx.db.transaction((tx) =>
-        acceptInvitation(tx, claims, actor.userId),
-      );
+      const accepted = await ctx.db.transaction((tx) => acceptInvitation(tx, claims, actor.userId));
       return { [kind]: { id: accepted.id, name: accepted.name } };
     } catch (error) {
       throw mapDatabaseError(error);

@@ -12,7 +12,10 @@ import { createOutboxTransport, createSmtpTransport } from './mail-transport.js'
 export const publicUrlOf = (app: FastifyInstance, configured: string | undefined): string => {
   if (configured !== undefined) return configured;
   if (app.addresses().length === 0) return 'http://localhost';
-  return app.listeningOrigin.replace(/\/\/(127\.0\.0\.1|\[::1\]|0\.0\.0\.0|\[::\]):/, '//localhost:');
+  return app.listeningOrigin.replace(
+    /\/\/(127\.0\.0\.1|\[::1\]|0\.0\.0\.0|\[::\]):/,
+    '//localhost:',
+  );
 };
 
 const outboxQuery = z.object({

@@ -72,15 +72,19 @@ export const registerOrganizationLogo = (app: FastifyInstance, ctx: AppContext):
     });
     done();
   });
-  app.delete('/org/v1/organization/:id/logo', { config: { access: 'user' } }, async (request, reply) => {
-    const { id } = parseBody(idParams, request.params);
-    await assertMayUpdate(ctx, request.actor, id);
-    await ctx.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM "organization_logo" WHERE "organization" = $1', [id]);
-      await tx.query('UPDATE "organization" SET "logo_image" = NULL WHERE "id" = $1', [id]);
-    });
-    return reply.status(200).send('');
-  });
+  app.delete(
+    '/org/v1/organization/:id/logo',
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      const { id } = parseBody(idParams, request.params);
+      await assertMayUpdate(ctx, request.actor, id);
+      await ctx.db.transaction(async (tx) => {
+        await tx.query('DELETE FROM "organization_logo" WHERE "organization" = $1', [id]);
+        await tx.query('UPDATE "organization" SET "logo_image" = NULL WHERE "id" = $1', [id]);
+      });
+      return reply.status(200).send('');
+    },
+  );
   app.get(
     '/org/v1/organization/:id/logo/:sha256',
     { config: { access: 'public' } },

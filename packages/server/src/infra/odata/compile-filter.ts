@@ -55,7 +55,9 @@ export const fieldSql = (ctx: CompileContext, scope: RowScope, field: Field): st
   const sql = field.computed
     ? field.computed(scope.alias)
     : `${scope.alias}.${quoteIdentifier(field.column)}`;
-  return field.ownerOnly ? `(CASE WHEN ${ctx.ownRow(scope.resource, scope.alias)} THEN ${sql} END)` : sql;
+  return field.ownerOnly
+    ? `(CASE WHEN ${ctx.ownRow(scope.resource, scope.alias)} THEN ${sql} END)`
+    : sql;
 };
 
 export const navigationOf = (resource: Resource, name: string): Navigation => {
