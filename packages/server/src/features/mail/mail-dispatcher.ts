@@ -77,15 +77,23 @@ export const createMailDispatcher = (
           `Mail ${row.id} to ${row.recipient} could not be sent`,
         );
         await tx.query(
-          `UPDATE "mail_message" SET "attempts" = $2, "last_error" = $3,
-                  "status" = CASE WHEN $2 >= $4 THEN 'failed' ELSE 'queued' END,
+          `UPDATE "mail_message" SET "attempts" = $2::integer, "last_error" = $3::text,
+                  "status" = CASE WHEN $2::integer >= $4::integer THEN 'failed' ELSE 'queued' END,
                   "next_attempt_at" = now() + make_interval(secs => $5::double precision / 1000)
-            WHERE "id" = $1`,
+            WHERE "id" = $1::integer`,
           [row.id, attempts, errorText(error), maxAttempts, delay ?? 0],
         );
       }
       return true;
     });
+
+  const wakeIn = (ms: number): void => {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = undefined;
+    if (stopped) return;
+    retryTimer = setTimeout(kick, Math.max(ms, 0) + 50);
+    retryTimer.unref();
+  };
 
   // The next retry that is due: wake up then.
   const scheduleRetry = async (): Promise<void> => {
@@ -94,11 +102,8 @@ export const createMailDispatcher = (
          FROM "mail_message" WHERE "status" = 'queued'`,
     );
     const wait = rows[0]?.wait_ms;
-    if (retryTimer) clearTimeout(retryTimer);
-    retryTimer = undefined;
-    if (wait === null || wait === undefined || stopped) return;
-    retryTimer = setTimeout(kick, Math.max(wait, 0) + 50);
-    retryTimer.unref();
+    if (wait === null || wait === undefined) return;
+    wakeIn(wait);
   };
 
   const run = async (): Promise<void> => {
@@ -115,7 +120,11 @@ export const createMailDispatcher = (
       return;
     }
     running = run()
-      .catch((error: unknown) => log.error({ err: error }, 'Mail delivery failed'))
+      .catch((error: unknown) => {
+        // The database or a bug, not the message: try again a little later.
+        log.error({ err: error }, 'Mail delivery failed');
+        wakeIn(mailRetryDelaysMs[0]);
+      })
       .finally(() => {
         running = undefined;
         if (again) {
