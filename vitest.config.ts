@@ -25,6 +25,7 @@ export default defineConfig({
             'packages/*/src/**/*.test.{ts,tsx}',
             'packages/web/scripts/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'packages/server/bench/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**', '**/dist/**'],
           // jsdom renders of MUI pages take seconds under load; see dom-setup.ts for the waits.

@@ -1,15 +1,17 @@
-// `npm run bench`: install what is missing, then run the benchmark (packages/server/bench) from
-// TypeScript sources. The `source` export condition makes @flotilla/shared resolve to its .ts
-// files, so nothing needs building first; --expose-gc lets the cloudlink scenario measure memory
-// after a full collection.
+// `npm run bench [-- --quick | --full] [-- --scale]`: install what is missing, build the server
+// (the bench measures the built server, as it runs in production), then run the orchestrator
+// (packages/server/bench/run-bench.ts) from TypeScript sources; the `source` export condition
+// makes @flotilla/shared resolve to its .ts files there.
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
+const args = process.argv.slice(2).join(' ');
 try {
   // The console's cold-load line measures the built console: build the current one (seconds).
   run('npm run build -w packages/web');
+  run('npx tsc -b packages/server');
   run(
-    'npx tsx --expose-gc --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts',
+    `npx tsx --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts ${args}`,
   );
 } catch (error) {
   // The benchmark printed its own diagnostics; keep its exit code without a stack trace.

@@ -1,4 +1,5 @@
-// The hand-written SQL side of the scenarios (the baseline), run on a plain pg Pool.
+// The hand-written SQL of the reference server's read routes (reference-server.ts), and of the
+// scenarios' checks that both sides answer the same.
 
 // The fleets a user may read, written by hand against the same view the engine uses.
 const readableFleets = `SELECT fa."application" FROM "fleet_access" fa WHERE fa."user" = $1`;
@@ -100,10 +101,17 @@ export const byUuidSql = `
     JOIN "device_type" dt ON dt."id" = d."is_of__device_type"
    WHERE d."uuid" = $2 AND d."belongs_to__application" IN (${readableFleets})`;
 
-// Every fleet role but observer may update devices.
-export const bulkUpdateSql = `
-  UPDATE "device" d SET "note" = $2
-   WHERE d."id" = ANY($3::integer[])
-     AND d."belongs_to__application" IN (${readableFleets} AND fa."role" <> 'observer')`;
+// The console's fleet list, one status at a time: every fleet the user reaches with the number
+// of its devices in that overall status (ids ascending).
+export const fleetCountsSql = `
+  SELECT a."id",
+         (SELECT count(*) FROM "device" d
+           WHERE d."belongs_to__application" = a."id" AND (${overallStatus}) = $2) AS "owns__device"
+    FROM "application" a
+   WHERE a."is_of__class" = 'fleet' AND a."id" IN (${readableFleets})
+   ORDER BY a."id"`;
 
-export const floorSql = `SELECT d."id" FROM "device" d WHERE d."id" = $2 AND d."belongs_to__application" IN (${readableFleets})`;
+// One fleet's summary, one status at a time: its devices in that overall status.
+export const fleetSummarySql = `
+  SELECT count(*) AS "n" FROM "device" d
+   WHERE d."belongs_to__application" = $2 AND $2 IN (${readableFleets}) AND (${overallStatus}) = $3`;

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { defaultConsoleDir } from '../src/features/console/register-console.js';
-import { percentile } from './measure.js';
 
 // Cold load of the console's fleet list (issue 8 section 3): a fresh Chromium per round (empty
 // HTTP and code caches, HTTP cache disabled as well), a signed-in user (session token in
@@ -98,6 +97,12 @@ const staticPageRound = (options: ColdLoadOptions): Promise<number> =>
       await page.evaluate(`performance.getEntriesByType('navigation')[0].loadEventEnd`),
     );
   });
+
+// The value below which `p` percent of the sorted samples lie (nearest rank).
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN);
 
 const measure = async (
   name: string,

@@ -1,35 +1,31 @@
-import { bulkPatch } from './scenario-bulk-patch.js';
-import { dashboardPage } from './scenario-dashboard-page.js';
-import { deviceByUuid } from './scenario-device-by-uuid.js';
-import type { BenchEnv, Caller, Scenario } from './scenario-env.js';
-import { floor, httpFloor } from './scenario-floors.js';
+import type { Scenario } from './scenario.js';
+import { consoleColdLoadScenario } from './scenario-console-cold-load.js';
+import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js';
+import { devicePageScenario, deviceCountScenario } from './scenario-device-page.js';
+import {
+  fleetListScenario,
+  fleetListSmallScenario,
+  fleetSummaryScenario,
+} from './scenario-fleet-counts.js';
+import { liveTailScenario, logIngestScenario } from './scenario-logs.js';
+import { memoryScenario } from './scenario-memory.js';
+import { pollScenario } from './scenario-poll.js';
+import { stateReportScenario } from './scenario-state-report.js';
 
-// Every engine-vs-SQL scenario, in the order they run.
-
-export const buildScenarios = (env: BenchEnv): Scenario[] => {
-  const { seed, tokens } = env;
-  const memberFleets = seed.fleets.filter((fleet) => seed.memberFleetIds.includes(fleet.id));
-  const outsider = seed.fleets.find((fleet) => !seed.memberFleetIds.includes(fleet.id));
-  const admin: Caller = {
-    label: 'org admin',
-    user: seed.admin,
-    token: tokens.admin,
-    fleets: seed.fleets,
-  };
-  const member: Caller = {
-    label: 'fleet member',
-    user: seed.member,
-    token: tokens.member,
-    fleets: memberFleets,
-  };
-  return [
-    httpFloor(env),
-    floor(env, admin),
-    dashboardPage(env, admin, undefined),
-    dashboardPage(env, member, outsider),
-    deviceByUuid(env, admin, undefined),
-    deviceByUuid(env, member, outsider),
-    // Writes last: their dead tuples must not slow the read scenarios down.
-    bulkPatch(env, admin),
-  ];
-};
+// Every scenario, in the order they run: reads first (the device protocol's writes, heartbeats
+// and logs, must not change what they read), then the device protocol, then memory (fresh
+// processes). A new scenario is a file exporting a Scenario (scenario.ts) and a line here.
+export const scenarios: readonly Scenario[] = [
+  devicePageScenario,
+  deviceCountScenario,
+  fleetListScenario,
+  fleetListSmallScenario,
+  fleetSummaryScenario,
+  consoleColdLoadScenario,
+  pollScenario,
+  stateReportScenario,
+  fleetVariableChangeScenario,
+  liveTailScenario,
+  logIngestScenario,
+  memoryScenario,
+];

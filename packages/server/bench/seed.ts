@@ -37,6 +37,8 @@ export type SeedInfo = {
   memberFleetIds: number[];
   admin: BenchUser;
   member: BenchUser;
+  // Administrator of a tenth of the organizations.
+  smallAdmin: BenchUser;
   counts: Record<string, number>;
 };
 
@@ -88,7 +90,7 @@ export const seedBenchData = async (
   await client.query('BEGIN');
   try {
     await client.query(`INSERT INTO "actor" ("id") SELECT g FROM generate_series(1, $1::int) g`, [
-      userActorBase + 2,
+      userActorBase + 3,
     ]);
     await client.query(
       `INSERT INTO "organization" ("id", "name", "handle")
@@ -140,16 +142,17 @@ export const seedBenchData = async (
     // The heartbeat is computed from last_contact_at and poll_interval_ms
     // (migrations/0004-device-protocol.sql); the stored is_online, api_heartbeat_state and
     // last_connectivity_event are no longer read, so they keep their defaults. Two devices in
-    // three (d % 3 <> 0) are online, i.e. contacted within 2.5 poll intervals + 10 s:
-    //   online   contacted 0-5 min ago, 10 min interval (online for >= 10 more minutes);
-    //   timeout  d % 29 = 0: 16 min ago, 10 min interval; d % 31 = 0: 9 min ago, 5 min interval
-    //            (still timing out >= 3 min later; a rule ignoring the per-device interval would
+    // three (d % 3 <> 0) are online, i.e. contacted within 2.5 poll intervals + 10 s. Every state
+    // holds for hours, so a full run (and its scale scenario) reads the same fleet throughout:
+    //   online   contacted 0-5 min ago, with a 3 h poll interval (online for 4.5 h more);
+    //   timeout  d % 29 = 0: 3.5 h ago, 2 h interval; d % 31 = 0: 100 min ago, 1 h interval
+    //            (timing out for 50 more minutes; a rule ignoring the per-device interval would
     //            call the latter online);
-    //   offline  contacted an hour or more ago; d % 9 = 3: 10 min ago with a 1 min interval;
+    //   offline  contacted 12 h or more ago; d % 9 = 3: 10 min ago with a 1 min interval;
     //   unknown  d % 300 = 0: never contacted (overall_status 'configuring').
-    // Every sample is minutes away from a state boundary, so both sides of the sanity check see
-    // the same states however long seeding takes. A few online devices are not connected to the
-    // VPN (reduced functionality) and a few are downloading, so overall_status varies.
+    // A device that polls during the run gets the default interval (10 min) from then on. A few
+    // online devices are not connected to the VPN (reduced functionality) and a few are
+    // downloading, so overall_status varies.
     await client.query(
       `INSERT INTO "device" (
          "id", "actor", "uuid", "device_name", "is_of__device_type", "belongs_to__application",
@@ -174,15 +177,17 @@ export const seedBenchData = async (
            CASE
              WHEN d % 300 = 0 THEN NULL
              WHEN d % 9 = 3 THEN now() - make_interval(mins => 10, secs => d % 60)
-             WHEN d % 3 = 0 THEN now() - make_interval(hours => 1, secs => d % 86400)
-             WHEN d % 29 = 0 THEN now() - make_interval(mins => 16, secs => d % 30)
-             WHEN d % 31 = 0 THEN now() - make_interval(mins => 9, secs => d % 20)
+             WHEN d % 3 = 0 THEN now() - make_interval(hours => 12, secs => d % 86400)
+             WHEN d % 29 = 0 THEN now() - make_interval(mins => 210, secs => d % 30)
+             WHEN d % 31 = 0 THEN now() - make_interval(mins => 100, secs => d % 20)
              ELSE now() - make_interval(secs => d % 300)
            END AS "at",
            CASE
              WHEN d % 9 = 3 THEN 60000
-             WHEN d % 3 <> 0 AND d % 29 <> 0 AND d % 31 = 0 THEN 300000
-             ELSE 600000
+             WHEN d % 3 = 0 THEN 600000
+             WHEN d % 29 = 0 THEN 7200000
+             WHEN d % 31 = 0 THEN 3600000
+             ELSE 10800000
            END AS "interval") c`,
       [devices, deviceActorBase, perFleet],
     );
@@ -196,16 +201,20 @@ export const seedBenchData = async (
     const { rows: users } = await client.query<BenchUser>(
       `INSERT INTO "user" ("id", "actor", "username", "email")
        VALUES (1, $1::int + 1, 'bench_admin', 'bench_admin@example.com'),
-              (2, $1::int + 2, 'bench_member', 'bench_member@example.com')
+              (2, $1::int + 2, 'bench_member', 'bench_member@example.com'),
+              (3, $1::int + 3, 'bench_small_admin', 'bench_small_admin@example.com')
        RETURNING "id" AS "userId", "actor" AS "actorId", "jwt_secret" AS "jwtSecret", "username"`,
       [userActorBase],
     );
     // The administrator reaches every fleet through its organizations (fleet_access, first
-    // branch); the member through direct fleet memberships (second branch).
+    // branch); the member through direct fleet memberships (second branch). The small
+    // administrator holds a tenth of the organizations (how counts grow with the fleet).
     await client.query(
       `INSERT INTO "organization_membership" ("user", "is_member_of__organization", "organization_membership_role")
-       SELECT 1, o, r."id" FROM generate_series(1, $1::int) o
-         JOIN "organization_membership_role" r ON r."name" = 'administrator'`,
+       SELECT u, o, r."id" FROM generate_series(1, $1::int) o
+         CROSS JOIN (VALUES (1), (3)) AS users(u)
+         JOIN "organization_membership_role" r ON r."name" = 'administrator'
+        WHERE u = 1 OR o <= greatest(1, $1::int / 10)`,
       [organizations],
     );
     await client.query(
@@ -223,7 +232,8 @@ export const seedBenchData = async (
     await client.query('COMMIT');
     const admin = users.find((user) => user.userId === 1);
     const member = users.find((user) => user.userId === 2);
-    if (!admin || !member) throw new Error('benchmark users were not created');
+    const smallAdmin = users.find((user) => user.userId === 3);
+    if (!admin || !member || !smallAdmin) throw new Error('benchmark users were not created');
 
     await client.query('ANALYZE');
 
@@ -264,6 +274,7 @@ export const seedBenchData = async (
       memberFleetIds: [...options.memberFleets],
       admin,
       member,
+      smallAdmin,
       counts: Object.fromEntries(countRows.map((row) => [row.name, row.n])),
     };
   } catch (error) {

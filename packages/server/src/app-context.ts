@@ -1,5 +1,7 @@
 import type { Config } from './infra/config/config.js';
 import type { Database } from './infra/db/database.js';
+import type { NotificationBus } from './infra/db/notification-bus.js';
+import type { DeviceContacts } from './features/heartbeat/device-contacts.js';
 import type { HookRegistry } from './infra/odata/hooks.js';
 import type { Model } from './model/model-types.js';
 
@@ -13,4 +15,9 @@ export type AppContext = {
   now: () => Date;
   // Secret used to sign session tokens (from FLOTILLA_JWT_SECRET or the data directory).
   jwtSecret: Uint8Array;
+  // The process's one LISTEN connection, for every channel (infra/db/notification-bus.ts); open
+  // while an app holds it (from its ready to its close).
+  notifications: NotificationBus;
+  // Device contacts and metrics, recorded in memory and written in batches.
+  contacts: DeviceContacts;
 };

@@ -114,9 +114,14 @@ describe('stopping the server process', () => {
       (response) => `answered ${response.status}`,
       () => 'cut off',
     );
+    // A line is live only if it arrives after the subscription (count=0 shows no history), and
+    // the two requests race: marker lines go until the live stream shows one.
     const marker = `before the stop ${randomBytes(4).toString('hex')}`;
-    sendLine(JSON.stringify({ message: marker, timestamp: Date.now() }));
-    const opened = await live;
+    const sending = setInterval(
+      () => sendLine(JSON.stringify({ message: marker, timestamp: Date.now() })),
+      100,
+    );
+    const opened = await live.finally(() => clearInterval(sending));
     expect(opened.status).toBe(200);
     const liveReader = opened.body?.getReader();
     if (!liveReader) throw new Error('no stream body');

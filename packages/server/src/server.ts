@@ -15,6 +15,7 @@ import { registerDeviceState } from './features/device-state/register-device-sta
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
+import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
 import { createInvitationSigner } from './features/invitations/invitation-signing.js';
 import { registerInvitations } from './features/invitations/register-invitations.js';
@@ -28,8 +29,8 @@ import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
-import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerNotificationBus } from './infra/http/register-notification-bus.js';
+import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 export type ServerObservers = {
@@ -56,8 +57,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
-  const bus = registerNotificationBus(app, ctx.db);
-  actors.attach(app, bus);
+  registerNotificationBus(app, ctx.notifications);
+  actors.attach(app, ctx.notifications);
   const invitations = createInvitationSigner(ctx.jwtSecret);
   registerInvitationHooks(ctx.hooks, {
     signer: invitations,
@@ -66,7 +67,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
-  registerMail(app, ctx, bus);
+  registerMail(app, ctx, ctx.notifications);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
   registerConfigRoutes(app, ctx);
@@ -75,6 +76,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceTypes(app, ctx);
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);
+  registerHeartbeat(app, ctx);
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
   const cloudlink = registerCloudlink(app, ctx);

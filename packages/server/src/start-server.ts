@@ -10,10 +10,12 @@ import {
   startEmbeddedPostgres,
 } from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
+import { createNotificationBus } from './infra/db/notification-bus.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
 import { seedDemo } from './features/demo/seed-demo.js';
+import { createDeviceContacts } from './features/heartbeat/device-contacts.js';
 import { ensureFirstAdmin } from './features/users/ensure-first-admin.js';
 import { consoleUrl, databaseLocation, type StartBannerInfo } from './start-banner.js';
 
@@ -26,7 +28,8 @@ export type RunningServer = {
   // The embedded PostgreSQL's postmaster pid (undefined with DATABASE_URL or while it is down).
   embeddedPostgresPid(): number | undefined;
   // In order: stop accepting, close device links and log streams, let requests finish (Fastify's
-  // preClose / close / onClose), close the pool, then stop the embedded PostgreSQL.
+  // preClose / close / onClose, which also close the LISTEN connection), close the pool, then stop
+  // the embedded PostgreSQL.
   stop(): Promise<void>;
   // The process exits now (a second Ctrl-C): ask the embedded PostgreSQL to stop, do not wait.
   abandon(): void;
@@ -79,6 +82,8 @@ export const startServer = async (
       hooks: createHookRegistry(),
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
+      notifications: createNotificationBus(db, log),
+      contacts: createDeviceContacts(db),
     };
     const admin = await ensureFirstAdmin(db, config, print);
     if (config.demo) await seedDemo(db, config.dataDir, print);

@@ -28,7 +28,15 @@ export type FieldDefinition = {
   // Served only on the caller's own row (the resource's `user` scope); on anyone else's row it
   // reads as null, also in $filter and $orderby (a user's actor id seen by a fellow member).
   ownerOnly?: boolean;
+  // SQL with the same value as `<field> = <value>` on every row (NULL exactly where that is), in
+  // a form PostgreSQL can answer from an index: `$filter=overall_status eq 'operational'` counts
+  // from the status index instead of computing the status of every device. Undefined: the plain
+  // comparison. The value is part of the compiled statement's key (statement-cache.ts).
+  equals?: (row: string, value: LiteralValue) => string | undefined;
 };
+
+// A literal of a $filter, as the engine hands it to FieldDefinition.equals.
+export type LiteralValue = string | number | boolean;
 
 export type ExtraNavigation = {
   target: string;

@@ -14,9 +14,12 @@ import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
+import { createTestNotificationBus } from './test-context.js';
+import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
+import type { ReadStatements } from '../infra/odata/statement-cache.js';
 import type { Model } from '../model/model-types.js';
 import { v7Model } from '../model/v7-model.js';
 import type { DeviceFixture, FleetFixture, UserFixture } from './fixtures.js';
@@ -26,6 +29,8 @@ import type { DeviceFixture, FleetFixture, UserFixture } from './fixtures.js';
 export type ODataTestApp = {
   app: FastifyInstance;
   actors: Map<string, Actor>;
+  // The app's compiled-statement cache (infra/odata/statement-cache.ts).
+  reads: ReadStatements;
   get(path: string, as?: string): Promise<{ status: number; body: unknown; text: string }>;
   send(
     method: 'POST' | 'PATCH' | 'DELETE',
@@ -66,7 +71,13 @@ const parse = (text: string): unknown => {
 };
 
 // Tests of limits swap in a model (e.g. with a deliberately slow computed field) or settings.
-export type ODataTestOverrides = { model?: Model; config?: Partial<Config> };
+// `shadow` (default on): every get() is answered a second time by the same engine without its
+// compiled-statement cache, and an answer that differs fails the test, so every engine test also
+// checks that the cache changes nothing.
+export type ODataTestOverrides = { model?: Model; config?: Partial<Config>; shadow?: boolean };
+
+const describeAnswer = (response: { statusCode: number; body: string }): string =>
+  `${response.statusCode} ${response.body.slice(0, 2000)}`;
 
 export const createODataTestApp = (
   db: Database,
@@ -93,19 +104,43 @@ export const createODataTestApp = (
     hooks,
     now: () => new Date(),
     jwtSecret,
+    notifications: createTestNotificationBus(db),
+    contacts: createDeviceContacts(db),
   };
-  const app = createApp({
-    logLevel: process.env.FLOTILLA_TEST_LOG_LEVEL ?? 'silent',
-    resolveActor: async (token) => (token ? (actors.get(token) ?? anonymous) : anonymous),
-  });
-  registerODataRoutes(app, ctx);
+  const makeApp = (): FastifyInstance =>
+    createApp({
+      logLevel: process.env.FLOTILLA_TEST_LOG_LEVEL ?? 'silent',
+      resolveActor: async (token) => (token ? (actors.get(token) ?? anonymous) : anonymous),
+    });
+  const app = makeApp();
+  const reads = registerODataRoutes(app, ctx);
+  const shadow = overrides.shadow === false ? undefined : makeApp();
+  if (shadow) {
+    registerODataRoutes(shadow, {
+      ...ctx,
+      config: { ...ctx.config, odataCache: { ...ctx.config.odataCache, enabled: false } },
+    });
+    app.addHook('onClose', async () => {
+      await shadow.close();
+    });
+  }
   const headers = (as?: string): Record<string, string> =>
     as ? { authorization: `Bearer ${as}` } : {};
   return {
     app,
     actors,
+    reads,
     async get(path, as) {
-      const response = await app.inject({ method: 'GET', url: `/v7${path}`, headers: headers(as) });
+      const request = { method: 'GET', url: `/v7${path}`, headers: headers(as) } as const;
+      const response = await app.inject(request);
+      if (shadow) {
+        const uncached = await shadow.inject(request);
+        if (uncached.statusCode !== response.statusCode || uncached.body !== response.body) {
+          throw new Error(
+            `GET ${path} as ${as ?? 'anonymous'}: the statement cache answered ${describeAnswer(response)}; without it: ${describeAnswer(uncached)}`,
+          );
+        }
+      }
       return { status: response.statusCode, body: parse(response.body), text: response.body };
     },
     async send(method, path, body, as) {

@@ -4,10 +4,36 @@ import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
 import { createActorResolution } from '../infra/auth/actor-resolution.js';
+import {
+  type BusOptions,
+  createNotificationBus,
+  type NotificationBus,
+} from '../infra/db/notification-bus.js';
+import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createApp } from '../infra/http/create-app.js';
 import { registerNotificationBus } from '../infra/http/register-notification-bus.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { v7Model } from '../model/v7-model.js';
+
+// The LISTEN connection of a test process (silent; ctx.notifications).
+export const createTestNotificationBus = (
+  db: Database,
+  options: Partial<BusOptions> = {},
+): NotificationBus =>
+  createNotificationBus(db, { warn: () => undefined, info: () => undefined }, options);
+
+// One bus per Database, as a server process has: several contexts on one pool (a test building
+// apps with different settings) share its LISTEN connection instead of each taking one from the
+// pool. Tests that model two processes give each its own Database (pool).
+const sharedBuses = new WeakMap<Database, NotificationBus>();
+const sharedBusOf = (db: Database): NotificationBus => {
+  let bus = sharedBuses.get(db);
+  if (!bus) {
+    bus = createTestNotificationBus(db);
+    sharedBuses.set(db, bus);
+  }
+  return bus;
+};
 
 export type TestContextOverrides = Partial<Omit<AppContext, 'db' | 'config'>> & {
   config?: Partial<Config>;
@@ -27,6 +53,8 @@ export const createTestContext = (
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
+    notifications: sharedBusOf(db),
+    contacts: createDeviceContacts(db),
     ...rest,
   };
 };
@@ -34,8 +62,8 @@ export const createTestContext = (
 export type FeatureRegistration = (app: FastifyInstance, ctx: AppContext) => void;
 
 // The real HTTP stack (actor resolution with its cache, access checks, error mapping) with the
-// given features, ready for app.inject. Close the app before the database: it holds a LISTEN
-// connection.
+// given features, ready for app.inject. Close the app before the database: it holds the context's
+// LISTEN connection.
 export const createTestApp = async (
   ctx: AppContext,
   ...features: FeatureRegistration[]
@@ -46,7 +74,8 @@ export const createTestApp = async (
     logLevel: 'silent',
     trustProxy: ctx.config.trustProxy,
   });
-  actors.attach(app, registerNotificationBus(app, ctx.db));
+  registerNotificationBus(app, ctx.notifications);
+  actors.attach(app, ctx.notifications);
   for (const register of features) register(app, ctx);
   await app.ready();
   return app;

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
+import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { v7Model } from '../model/v7-model.js';
 import { buildServer } from '../server.js';
+import { createTestNotificationBus } from './test-context.js';
 import { createTestDatabase } from './test-database.js';
 
 export type TestServer = {
@@ -41,6 +43,8 @@ export const startTestServer = async (overrides: TestServerOverrides = {}): Prom
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
+    notifications: createTestNotificationBus(db),
+    contacts: createDeviceContacts(db),
     ...rest,
   };
   const app = buildServer(ctx);

@@ -5,7 +5,7 @@ import type {
   ActionResult,
   DeviceAction,
 } from '@flotilla/shared/cloudlink/messages';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { deviceDisconnected, deviceTimedOut } from './cloudlink-error.js';
 import { parseDeviceMessage } from './device-messages.js';
 
@@ -27,18 +27,7 @@ type Pending = {
   timer: NodeJS.Timeout;
 };
 
-export type DeviceLink = {
-  deviceId: number;
-  // Tells this connection from an older or newer one of the same device (cloudlink_session).
-  connectionId: string;
-  socket: WebSocket;
-  // Sends one action and resolves with the device's answer, or rejects with a CloudlinkError.
-  request(action: DeviceAction, params: ActionParams, timeoutMs: number): Promise<ActionResult>;
-  // Cleared by each ping tick, set by each pong: a link still false at the next tick is dead.
-  alive: boolean;
-  close(code: number, reason: string): void;
-};
-
+// Shared by every link of a process (one object, not closures per connection).
 export type LinkEvents = {
   onHello(link: DeviceLink, uuid: string): void;
   onClose(link: DeviceLink): void;
@@ -46,71 +35,88 @@ export type LinkEvents = {
 
 // One device's websocket: correlates action requests with their results by id, and fails every
 // waiting request as soon as the socket closes, so nothing waits for a connection that is gone.
-export const createDeviceLink = (
-  socket: WebSocket,
-  deviceId: number,
-  events: LinkEvents,
-): DeviceLink => {
-  const pending = new Map<string, Pending>();
+// Thousands stay open and idle, so a link holds little: its methods live on the prototype and
+// the map of waiting requests exists only while there are some.
+export class DeviceLink {
+  // Tells this connection from an older or newer one of the same device (cloudlink_session).
+  readonly connectionId = randomUUID();
+  // Cleared by each ping tick, set by each pong: a link still false at the next tick is dead.
+  alive = true;
+  // The device's uuid once its session is recorded; undefined when it could not be.
+  opened: Promise<string | undefined> = Promise.resolve(undefined);
+  #pending: Map<string, Pending> | undefined;
 
-  const link: DeviceLink = {
-    deviceId,
-    connectionId: randomUUID(),
-    socket,
-    alive: true,
-    request(action, params, timeoutMs) {
-      const id = randomUUID();
-      const message: ActionRequest = { type: 'action', id, action, params };
-      return new Promise<ActionResult>((resolve, reject) => {
-        if (socket.readyState !== socket.OPEN) {
-          reject(deviceDisconnected());
-          return;
-        }
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(deviceTimedOut(timeoutMs));
-        }, timeoutMs);
-        pending.set(id, { resolve, reject, timer });
-        socket.send(JSON.stringify(message), (error) => {
-          if (!error) return;
-          clearTimeout(timer);
-          pending.delete(id);
-          reject(deviceDisconnected());
-        });
-      });
-    },
-    close(code, reason) {
-      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-        socket.close(code, reason);
+  constructor(
+    readonly socket: WebSocket,
+    readonly deviceId: number,
+    readonly events: LinkEvents,
+  ) {
+    socket.on('message', (data, isBinary) => this.#receive(data, isBinary));
+    socket.on('pong', () => (this.alive = true));
+    socket.on('close', () => this.#closed());
+  }
+
+  // Sends one action and resolves with the device's answer, or rejects with a CloudlinkError.
+  request(action: DeviceAction, params: ActionParams, timeoutMs: number): Promise<ActionResult> {
+    const id = randomUUID();
+    const message: ActionRequest = { type: 'action', id, action, params };
+    const { socket } = this;
+    return new Promise<ActionResult>((resolve, reject) => {
+      if (socket.readyState !== socket.OPEN) {
+        reject(deviceDisconnected());
+        return;
       }
-    },
-  };
+      const pending = (this.#pending ??= new Map());
+      const forget = (): void => {
+        pending.delete(id);
+        if (pending.size === 0 && this.#pending === pending) this.#pending = undefined;
+      };
+      const timer = setTimeout(() => {
+        forget();
+        reject(deviceTimedOut(timeoutMs));
+      }, timeoutMs);
+      pending.set(id, { resolve, reject, timer });
+      socket.send(JSON.stringify(message), (error) => {
+        if (!error) return;
+        clearTimeout(timer);
+        forget();
+        reject(deviceDisconnected());
+      });
+    });
+  }
 
-  socket.on('message', (data, isBinary) => {
+  close(code: number, reason: string): void {
+    const { socket } = this;
+    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
+      socket.close(code, reason);
+    }
+  }
+
+  #receive(data: RawData, isBinary: boolean): void {
     if (isBinary) return;
     const message = parseDeviceMessage(data.toString());
     if (!message) return;
     if (message.type === 'hello') {
-      events.onHello(link, message.uuid);
+      this.events.onHello(this, message.uuid);
       return;
     }
-    const waiting = pending.get(message.id);
+    const pending = this.#pending;
+    const waiting = pending?.get(message.id);
     // A late answer to a request that already timed out is dropped.
-    if (!waiting) return;
+    if (!pending || !waiting) return;
     pending.delete(message.id);
+    if (pending.size === 0) this.#pending = undefined;
     clearTimeout(waiting.timer);
     waiting.resolve(message);
-  });
-  socket.on('pong', () => {
-    link.alive = true;
-  });
-  socket.on('close', () => {
-    for (const [id, waiting] of pending) {
-      pending.delete(id);
+  }
+
+  #closed(): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    for (const waiting of pending?.values() ?? []) {
       clearTimeout(waiting.timer);
       waiting.reject(deviceDisconnected());
     }
-    events.onClose(link);
-  });
-  return link;
-};
+    this.events.onClose(this);
+  }
+}

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import websocket from '@fastify/websocket';
 import { cloudlinkPath } from '@flotilla/shared/cloudlink/messages';
-import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
-import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
 import { createActionRouter, type SendAction } from './action-router.js';
 import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-options.js';
-import { closeCodes, createDeviceLink, type DeviceLink } from './device-link.js';
+import { closeCodes, DeviceLink, type LinkEvents } from './device-link.js';
 import { createLinkRegistry } from './link-registry.js';
 import { createNodeBus } from './node-bus.js';
 import {
@@ -23,6 +23,29 @@ import {
 
 // The largest frame a device may send (an action result); anything bigger closes the socket.
 const maxFrameBytes = 1_048_576;
+
+const websocketOptions = {
+  maxPayload: maxFrameBytes,
+  // Frames are small JSON and the agent never asks for compression: no zlib context per socket.
+  perMessageDeflate: false,
+  // The link registry knows every socket; ws's own set would be a second entry per connection.
+  clientTracking: false,
+};
+
+// An idle cloudlink should cost little more than its socket (RSS per connection is measured by
+// the bench). After the upgrade, nothing may keep the HTTP request alive: the response still
+// holds the socket (and through it the request, its headers and logger), and the websocket
+// plugin's error listener closes over both. The response lets go of the socket, and the
+// plugin's listener is swapped for one shared by every socket.
+const releaseUpgrade = (
+  socket: WebSocket,
+  response: ServerResponse | undefined,
+  onError: (this: WebSocket, error: Error) => void,
+): void => {
+  if (response?.socket) response.detachSocket(response.socket);
+  socket.removeAllListeners('error');
+  socket.on('error', onError);
+};
 
 export type Cloudlink = {
   // This process's id in cloudlink_node / cloudlink_session (random per start).
@@ -74,8 +97,84 @@ export const registerCloudlink = (
     void settled.finally(() => inFlight.delete(settled));
   };
 
-  const bus = createNodeBus(ctx.db, nodeId, (message) => router.handle(message), app.log);
+  // A socket error (a device vanishing mid-frame) ends the link; 'close' follows and cleans up.
+  function dropBroken(this: WebSocket, error: Error): void {
+    app.log.debug({ err: error }, 'cloudlink: socket error');
+    this.terminate();
+  }
+
+  const bus = createNodeBus(
+    ctx.notifications,
+    ctx.db,
+    nodeId,
+    (message) => router.handle(message),
+    app.log,
+  );
   const router = createActionRouter({ db: ctx.db, nodeId, links, bus, options, log: app.log });
+
+  // Shared by every link: nothing per connection but the link itself.
+  const linkEvents: LinkEvents = {
+    onHello(link, uuid) {
+      void link.opened.then((expected) => {
+        if (expected !== undefined && expected !== uuid) {
+          link.close(closeCodes.wrongDevice, 'The hello names another device than the key');
+        }
+      });
+    },
+    onClose(link) {
+      links.remove(link);
+      // On shutdown closeNode ends every session of this node at once.
+      if (closing) return;
+      track(
+        link.opened.then(() =>
+          closeSession(ctx.db, {
+            deviceId: link.deviceId,
+            connectionId: link.connectionId,
+            now: ctx.now(),
+          }),
+        ),
+        'disconnect',
+      );
+    },
+  };
+
+  // Records the session; resolves with the device's uuid (undefined: device deleted, or a
+  // failure, which closes the socket so the agent reconnects). Never rejects.
+  const recordSession = async (link: DeviceLink): Promise<string | undefined> => {
+    const { deviceId } = link;
+    try {
+      const now = ctx.now();
+      const session = await openSession(ctx.db, {
+        deviceId,
+        nodeId,
+        connectionId: link.connectionId,
+        now,
+      });
+      if (!session) {
+        link.close(closeCodes.deviceGone, 'Device not found');
+        return undefined;
+      }
+      const replaced = session.replaced;
+      if (replaced && replaced.nodeId !== nodeId) {
+        await bus.publish(replaced.nodeId, {
+          kind: 'evict',
+          deviceId,
+          connectionId: replaced.connectionId,
+        });
+      }
+      // A live cloudlink is a contact, like a target-state poll (features/heartbeat).
+      ctx.contacts.record(deviceId, now);
+      return session.uuid;
+    } catch (error) {
+      logFailure(
+        app.log,
+        error,
+        `cloudlink: could not record the connection of device ${deviceId}`,
+      );
+      link.close(closeCodes.serverError, 'Server error');
+      return undefined;
+    }
+  };
 
   const accept = (socket: WebSocket, actor: Actor): void => {
     // The onRequest hook already refused anything but a device key; this keeps the types honest.
@@ -87,70 +186,10 @@ export const registerCloudlink = (
       socket.close(closeCodes.goingAway, 'Server shutting down');
       return;
     }
-    const deviceId = actor.deviceId;
-    // Resolves with the device's uuid once the session is recorded (undefined: device deleted).
-    let opened: Promise<string | undefined> = Promise.resolve(undefined);
-    const link: DeviceLink = createDeviceLink(socket, deviceId, {
-      onHello(current, uuid) {
-        void opened.then((expected) => {
-          if (expected !== undefined && expected !== uuid) {
-            current.close(closeCodes.wrongDevice, 'The hello names another device than the key');
-          }
-        });
-      },
-      onClose(current) {
-        links.remove(current);
-        // On shutdown closeNode ends every session of this node at once.
-        if (closing) return;
-        track(
-          opened.then(() =>
-            closeSession(ctx.db, {
-              deviceId,
-              connectionId: current.connectionId,
-              now: ctx.now(),
-            }),
-          ),
-          'disconnect',
-        );
-      },
-    });
+    const link = new DeviceLink(socket, actor.deviceId, linkEvents);
     links.put(link)?.close(closeCodes.replaced, 'Replaced by a newer connection');
-    // Never rejects: a failure closes the socket (the agent reconnects) and is logged here.
-    opened = (async () => {
-      try {
-        const now = ctx.now();
-        const session = await openSession(ctx.db, {
-          deviceId,
-          nodeId,
-          connectionId: link.connectionId,
-          now,
-        });
-        if (!session) {
-          link.close(closeCodes.deviceGone, 'Device not found');
-          return undefined;
-        }
-        const replaced = session.replaced;
-        if (replaced && replaced.nodeId !== nodeId) {
-          await bus.publish(replaced.nodeId, {
-            kind: 'evict',
-            deviceId,
-            connectionId: replaced.connectionId,
-          });
-        }
-        // A live cloudlink is a contact, like a target-state poll (features/heartbeat).
-        await recordDeviceContact(ctx.db, deviceId, now);
-        return session.uuid;
-      } catch (error) {
-        logFailure(
-          app.log,
-          error,
-          `cloudlink: could not record the connection of device ${deviceId}`,
-        );
-        link.close(closeCodes.serverError, 'Server error');
-        return undefined;
-      }
-    })();
-    track(opened, 'connect');
+    link.opened = recordSession(link);
+    track(link.opened, 'connect');
   };
 
   // Every tick: drop links that did not answer the previous ping, ping the others.
@@ -176,7 +215,6 @@ export const registerCloudlink = (
 
   app.addHook('onReady', async () => {
     await heartbeat();
-    await bus.start();
     timers.push(
       setInterval(() => track(heartbeat(), 'node heartbeat'), options.nodeHeartbeatMs).unref(),
       setInterval(pingAll, options.pingIntervalMs).unref(),
@@ -191,15 +229,17 @@ export const registerCloudlink = (
     closing = true;
     for (const timer of timers) clearInterval(timer);
     router.failWaiting();
-    await bus.stop();
+    bus.close();
     await Promise.all([...inFlight]);
     await closeNode(ctx.db, nodeId, ctx.now());
     // Devices that did not complete the closing handshake are cut off.
     for (const link of links.all()) link.socket.terminate();
   });
 
-  void app.register(websocket, { options: { maxPayload: maxFrameBytes } });
+  void app.register(websocket, { options: websocketOptions });
   void app.register(async (scoped) => {
+    // The upgrade's HTTP response, kept until the socket is handed over (see releaseUpgrade).
+    const upgrades = new WeakMap<FastifyRequest, ServerResponse>();
     scoped.get(
       cloudlinkPath,
       {
@@ -210,8 +250,14 @@ export const registerCloudlink = (
         onResponse: async (request) => {
           if (request.headers.upgrade !== undefined && !request.ws) request.raw.socket.destroy();
         },
+        preHandler: async (request, reply) => {
+          upgrades.set(request, reply.raw);
+        },
       },
-      (socket, request) => accept(socket, request.actor),
+      (socket, request) => {
+        releaseUpgrade(socket, upgrades.get(request), dropBroken);
+        accept(socket, request.actor);
+      },
     );
   });
 

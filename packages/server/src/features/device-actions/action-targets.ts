@@ -22,8 +22,8 @@ export const permittedTargets = async (
   filter: TargetFilter,
   action: DeviceAction,
 ): Promise<ActionTarget[]> => {
-  const params = createSqlParams();
-  const permission = createPermissionFilter(actor, params);
+  const params = createSqlParams(actor);
+  const permission = createPermissionFilter(params);
   const device = resourceOf(ctx.model, 'device');
   const row = '"d"';
   const permitted = permission(device, cloudlinkActionPermissions[action].action, row);
@@ -56,8 +56,8 @@ export const fleetVisible = async (
   actor: Actor,
   applicationId: number,
 ): Promise<boolean> => {
-  const params = createSqlParams();
-  const permission = createPermissionFilter(actor, params);
+  const params = createSqlParams(actor);
+  const permission = createPermissionFilter(params);
   const readable = permission(resourceOf(ctx.model, 'application'), 'read', '"a"');
   if (readable === null) return false;
   const { rows } = await ctx.db.query(

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
+import type { AppContext } from '../../app-context.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
@@ -54,6 +55,7 @@ const openStream = (url: string, key: string): Promise<OpenStream> =>
 describe('device logs', () => {
   let db: Database;
   let app: FastifyInstance;
+  let appContext: AppContext;
   let other: FastifyInstance;
   let baseUrl: string;
   let otherUrl: string;
@@ -69,7 +71,8 @@ describe('device logs', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    app = await createTestApp(createTestContext(db), (instance, ctx) =>
+    appContext = createTestContext(db);
+    app = await createTestApp(appContext, (instance, ctx) =>
       registerDeviceLogs(instance, ctx, options),
     );
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -159,6 +162,7 @@ describe('device logs', () => {
       { message: 'oops', timestamp: 3000, isSystem: false, isStdErr: true, serviceId: 7 },
       { message: 'after the big one', timestamp: 4000, isSystem: false, isStdErr: false },
     ]);
+    await appContext.contacts.flush();
     const contact = await db.query<{ seen: boolean }>(
       'SELECT "last_contact_at" IS NOT NULL AS "seen" FROM "device" WHERE "id" = $1',
       [device.id],
@@ -231,20 +235,32 @@ describe('device logs', () => {
     expect((await history('?count=lots')).status).toBe(400);
   });
 
-  it('keeps only the newest lines of each device', async () => {
+  it('keeps only the newest lines of each device, trimming every few lines', async () => {
     await clearLogs();
-    const lines = Array.from({ length: 50 }, (_, n) => ({ message: `n${n}`, timestamp: n }));
-    const response = await postStream(ndjson(...lines), {
-      'content-type': 'application/x-ndjson; charset=utf-8',
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    const kept = (await history('?count=all')).lines.map((line) => line.message);
-    expect(kept).toEqual(lines.slice(-retention).map((line) => line.message));
-    const { rows } = await db.query<{ n: number }>(
-      'SELECT count(*) AS n FROM "device_log" WHERE "device" = $1',
-      [device.id],
-    );
-    expect(rows).toEqual([{ n: retention }]);
+    const rowCount = async (): Promise<number> => {
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*) AS n FROM "device_log" WHERE "device" = $1',
+        [device.id],
+      );
+      return rows[0]?.n ?? 0;
+    };
+    const lines = Array.from({ length: 56 }, (_, n) => ({ message: `n${n}`, timestamp: n }));
+    const post = async (from: number, to: number): Promise<string[]> => {
+      const response = await postStream(ndjson(...lines.slice(from, to)), {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return (await history('?count=all')).lines.map((line) => line.message);
+    };
+    const newest = (to: number): string[] =>
+      lines.slice(to - retention, to).map((line) => line.message);
+    expect(await post(0, 50)).toEqual(newest(50));
+    expect(await rowCount()).toBe(retention);
+    // Up to a quarter of the retention more before the next trim; history shows the newest.
+    expect(await post(50, 55)).toEqual(newest(55));
+    expect(await rowCount()).toBe(retention + 5);
+    expect(await post(55, 56)).toEqual(newest(56));
+    expect(await rowCount()).toBe(retention);
   });
 
   it('streams history first, then live lines and keep-alives, across processes', async () => {

@@ -1,79 +1,137 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../infra/db/database.js';
+import {
+  type BusState,
+  createNotificationBus,
+  type NotificationBus,
+} from '../../infra/db/notification-bus.js';
 import { startTcpProxy, type TcpProxy } from '../../test-support/tcp-proxy.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createLogHub, type LogHub } from './log-hub.js';
+import type { IngestedLine } from './log-line.js';
+import { createLogHub, type LiveBatch, type LogHub } from './log-hub.js';
 import { logChannel } from './log-store.js';
 
-// Resolves when `count()` reaches `target` (checked on every `tick`), rejects after `ms`.
-const reaches = (
-  count: () => number,
-  target: number,
-  ticks: Set<() => void>,
-  ms: number,
-): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      ticks.delete(check);
-      reject(new Error(`stayed at ${count()} instead of ${target} for ${ms} ms`));
-    }, ms);
-    function check(): void {
-      if (count() < target) return;
-      clearTimeout(timer);
-      ticks.delete(check);
+const origin = 1234;
+const quiet = { warn: () => undefined, info: () => undefined };
+
+const stateReached = (bus: NotificationBus, wanted: BusState): Promise<void> =>
+  new Promise((resolve) => {
+    if (bus.state() === wanted) return resolve();
+    const stop = bus.onStateChange((state) => {
+      if (state !== wanted) return;
+      stop();
       resolve();
-    }
-    ticks.add(check);
-    check();
+    });
   });
 
-describe('the log hub losing its LISTEN connection', () => {
+const line = (deviceId: number, seq: number, message: string): IngestedLine => ({
+  deviceId,
+  createdAt: 1000 + seq,
+  seq,
+  line: { message, timestamp: seq, isSystem: false, isStdErr: false, serviceId: null },
+});
+
+// A listener that records what it gets and wakes whoever waits for its next signal.
+const recorder = () => {
+  const batches: LiveBatch[] = [];
+  let stored = 0;
+  let wake: (() => void) | undefined;
+  return {
+    batches,
+    stored: () => stored,
+    listener: {
+      lines: (batch: LiveBatch) => batches.push(batch),
+      stored: () => {
+        stored += 1;
+        wake?.();
+      },
+    },
+    // Resolves once `stored` reaches `target`.
+    storedReaches: (target: number): Promise<void> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (stored < target) return;
+          wake = undefined;
+          resolve();
+        };
+        wake = check;
+        check();
+      }),
+  };
+};
+
+describe('the log hub', () => {
   let direct: Database;
   let proxy: TcpProxy;
   let served: Database;
+  let bus: NotificationBus;
   let hub: LogHub;
-  const errors: unknown[] = [];
-  const ticks = new Set<() => void>();
-  const tick = (): void => {
-    for (const check of [...ticks]) check();
-  };
 
   beforeAll(async () => {
     direct = await createTestDatabase();
     proxy = await startTcpProxy(direct.url);
     served = openDatabase(proxy.via(direct.url), { max: 2, connectTimeoutMs: 2_000 });
-    hub = createLogHub(served, (error) => {
-      errors.push(error);
-      tick();
-    });
+    bus = createNotificationBus(served, quiet, { retryMinMs: 50, retryMaxMs: 500 });
+    hub = createLogHub(bus, origin);
+    await bus.start();
   });
 
   afterAll(async () => {
-    await hub?.close();
+    hub?.close();
+    await bus?.stop();
     await served?.close();
     await proxy?.close();
     await direct?.close();
   });
 
-  it('keeps trying until the database is back, then hears other processes again', async () => {
-    let signals = 0;
-    const unsubscribe = await hub.subscribe(42, () => {
-      signals += 1;
-      tick();
-    });
-    await direct.query('SELECT pg_notify($1, $2)', [logChannel, '42']);
-    await reaches(() => signals, 1, ticks, 10_000);
+  const notify = (payload: string) =>
+    direct.query('SELECT pg_notify($1, $2)', [logChannel, payload]);
+
+  it("hands this process's lines to the device's listeners, the NDJSON built once", () => {
+    const own = recorder();
+    const neighbour = recorder();
+    const stopOwn = hub.subscribe(7, own.listener);
+    const stopNeighbour = hub.subscribe(8, neighbour.listener);
+    hub.publish(7, [line(7, 1, 'one'), line(7, 2, 'two')]);
+    expect(own.batches).toHaveLength(1);
+    expect(neighbour.batches).toHaveLength(0);
+    const text = own.batches[0]?.text();
+    expect(text).toBe(
+      '{"message":"one","createdAt":1001,"timestamp":1,"isSystem":false,"isStdErr":false}\n' +
+        '{"message":"two","createdAt":1002,"timestamp":2,"isSystem":false,"isStdErr":false}\n',
+    );
+    expect(own.batches[0]?.text()).toBe(text);
+    stopOwn();
+    hub.publish(7, [line(7, 3, 'three')]);
+    expect(own.batches).toHaveLength(1);
+    stopNeighbour();
+  });
+
+  it("signals other processes' stored lines, ignores its own, and catches up after losing the database", async () => {
+    const listening = recorder();
+    const unsubscribe = hub.subscribe(42, listening.listener);
+    await stateReached(bus, 'listening');
+    // Its own notification is ignored; another device's barrier, delivered after both, shows
+    // that only the other process's counted.
+    const barrier = recorder();
+    const stopBarrier = hub.subscribe(43, barrier.listener);
+    await notify(`${origin}:42`);
+    await notify('999:41,42');
+    await notify('999:43');
+    await barrier.storedReaches(1);
+    expect(listening.stored()).toBe(1);
+    stopBarrier();
 
     proxy.cut();
-    // The lost connection, then at least one reconnect that failed while cut off.
-    await reaches(() => errors.length, 2, ticks, 15_000);
+    await stateReached(bus, 'down');
+    // Lines stored meanwhile are not announced to this process: listening again, it reads.
+    await notify('999:42');
+    const before = listening.stored();
     proxy.restore();
-    // Listening again: the reconnect signals every stream to catch up, then NOTIFY arrives.
-    await reaches(() => signals, 2, ticks, 15_000);
-    const afterReconnect = signals;
-    await direct.query('SELECT pg_notify($1, $2)', [logChannel, '42']);
-    await reaches(() => signals, afterReconnect + 1, ticks, 10_000);
-    expect(signals).toBeGreaterThan(afterReconnect);
+    await stateReached(bus, 'listening');
+    await listening.storedReaches(before + 1);
+    await notify('999:42');
+    await listening.storedReaches(before + 2);
     unsubscribe();
   }, 60_000);
 });

@@ -1,116 +1,81 @@
-import { EventEmitter } from 'node:events';
-import type pg from 'pg';
-import type { Database } from '../../infra/db/database.js';
-import { logChannel } from './log-store.js';
+import type { NotificationBus } from '../../infra/db/notification-bus.js';
+import { type IngestedLine, ingestedLineOut } from './log-line.js';
+import { logChannel, parseLogNotification } from './log-store.js';
 
-// Tells live log streams that a device has new lines. Lines written by this process are signalled
-// in-process at once; lines written by any process arrive through PostgreSQL LISTEN/NOTIFY on
-// one dedicated connection, opened when the first stream subscribes and kept until close. A
-// signal carries no lines: each stream re-reads past the last id it sent, so a line signalled
-// twice (in-process and by NOTIFY) is still sent once.
+// Live log streams of this process, per device:
+// - lines this process receives are handed to them straight from ingest, before they are
+//   stored (publish);
+// - lines other processes store are announced by NOTIFY on the process's shared LISTEN
+//   connection (infra/db/notification-bus.ts, see log-store.ts for the payload): the streams
+//   read them from the database. When that connection is (re)established, every stream reads
+//   what it may have missed meanwhile.
 
-export type LogHub = {
-  // Resolves once notifications are being received, so nothing written afterwards is missed.
-  subscribe(deviceId: number, onSignal: () => void): Promise<() => void>;
-  signal(deviceIds: readonly number[]): void;
-  close(): Promise<void>;
+// Lines of one device as they arrived; `text()` is their NDJSON, built once for all streams.
+export type LiveBatch = { lines: readonly IngestedLine[]; text(): string };
+
+export type LiveListener = {
+  lines(batch: LiveBatch): void;
+  // Lines of the device may have been stored by another process: read them.
+  stored(): void;
 };
 
-const reconnectDelayMs = 1000;
+export type LogHub = {
+  subscribe(deviceId: number, listener: LiveListener): () => void;
+  publish(deviceId: number, lines: readonly IngestedLine[]): void;
+  close(): void;
+};
 
-export const createLogHub = (db: Database, onError: (error: unknown) => void): LogHub => {
-  const emitter = new EventEmitter();
-  // One listener per open stream; many streams of one device are normal.
-  emitter.setMaxListeners(0);
-  let client: pg.PoolClient | undefined;
-  let connecting: Promise<void> | undefined;
-  let closed = false;
-  let subscribers = 0;
+const toNdjson = (lines: readonly IngestedLine[]): string => {
+  let text = '';
+  for (const line of lines) text += `${JSON.stringify(ingestedLineOut(line))}\n`;
+  return text;
+};
 
-  const emitAll = (): void => {
-    for (const name of emitter.eventNames()) emitter.emit(name);
+export const createLogHub = (bus: NotificationBus, origin: number): LogHub => {
+  const listeners = new Map<number, Set<LiveListener>>();
+
+  const storedElsewhere = (listening: Iterable<LiveListener>): void => {
+    for (const listener of [...listening]) listener.stored();
   };
 
-  // Lines written while we were deaf are caught up by the re-read every stream does.
-  const reconnectLater = (): void => {
-    setTimeout(() => {
-      if (closed || subscribers === 0) return;
-      ensureListening().then(emitAll, (error: unknown) => {
-        onError(error);
-        reconnectLater();
-      });
-    }, reconnectDelayMs).unref();
-  };
-
-  const connect = async (): Promise<void> => {
-    const fresh = await db.connect();
-    fresh.on('notification', (message) => {
-      if (message.channel === logChannel && message.payload) emitter.emit(message.payload);
-    });
-    // The server went away (restart, network): listen again once it is back.
-    const lost = (error?: Error): void => {
-      if (client !== fresh) return;
-      client = undefined;
-      if (error) onError(error);
-      fresh.release(error ?? true);
-      reconnectLater();
-    };
-    fresh.on('error', lost);
-    fresh.on('end', () => lost());
-    try {
-      await fresh.query(`LISTEN ${logChannel}`);
-    } catch (error) {
-      fresh.release(true);
-      throw error;
+  const channel = bus.listen(logChannel, (payload) => {
+    const notification = parseLogNotification(payload);
+    if (!notification || notification.origin === origin) return;
+    for (const deviceId of notification.devices) {
+      const listening = listeners.get(deviceId);
+      if (listening) storedElsewhere(listening);
     }
-    if (closed) {
-      fresh.release(true);
-      return;
-    }
-    client = fresh;
-  };
-
-  const ensureListening = (): Promise<void> => {
-    if (client || closed) return Promise.resolve();
-    connecting ??= connect().finally(() => {
-      connecting = undefined;
-    });
-    return connecting;
-  };
+  });
+  const stopWatching = bus.onStateChange((state) => {
+    if (state !== 'listening') return;
+    for (const listening of [...listeners.values()]) storedElsewhere(listening);
+  });
 
   return {
-    async subscribe(deviceId, onSignal) {
-      const event = String(deviceId);
-      emitter.on(event, onSignal);
-      subscribers += 1;
-      try {
-        await ensureListening();
-      } catch (error) {
-        // Without LISTEN this process still sees its own lines; other processes' lines arrive
-        // once a later subscription (or the reconnect) succeeds.
-        onError(error);
+    subscribe(deviceId, listener) {
+      let listening = listeners.get(deviceId);
+      if (!listening) {
+        listening = new Set();
+        listeners.set(deviceId, listening);
       }
-      let active = true;
+      listening.add(listener);
+      const own = listening;
       return () => {
-        if (!active) return;
-        active = false;
-        subscribers -= 1;
-        emitter.off(event, onSignal);
+        own.delete(listener);
+        if (own.size === 0 && listeners.get(deviceId) === own) listeners.delete(deviceId);
       };
     },
-    signal(deviceIds) {
-      for (const deviceId of deviceIds) emitter.emit(String(deviceId));
+    publish(deviceId, lines) {
+      const listening = listeners.get(deviceId);
+      if (!listening || lines.length === 0) return;
+      let text: string | undefined;
+      const batch: LiveBatch = { lines, text: () => (text ??= toNdjson(lines)) };
+      for (const listener of [...listening]) listener.lines(batch);
     },
-    async close() {
-      closed = true;
-      emitter.removeAllListeners();
-      await connecting?.catch(() => undefined);
-      const listening = client;
-      client = undefined;
-      if (listening) {
-        await listening.query(`UNLISTEN ${logChannel}`).catch(() => undefined);
-        listening.release(true);
-      }
+    close() {
+      channel.close();
+      stopWatching();
+      listeners.clear();
     },
   };
 };

@@ -1,31 +1,19 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { defaultIngestLimits, type IngestLimits, ingestLogStream } from './log-ingest.js';
 import type { StoredLine } from './log-line.js';
-import type { LogWriter } from './log-writer.js';
-
-const collect = () => {
-  const written: StoredLine[] = [];
-  const writer: LogWriter = {
-    write: async (_deviceId, lines) => {
-      written.push(...lines);
-    },
-    close: async () => undefined,
-  };
-  return { written, writer };
-};
 
 const ingest = (
   chunks: (string | Buffer)[],
   limits: Partial<IngestLimits> = {},
   encoding?: string,
 ) => {
-  const { written, writer } = collect();
+  const written: StoredLine[] = [];
   let activity = 0;
   const stats = ingestLogStream(Readable.from(chunks), encoding, {
-    deviceId: 1,
-    writer,
+    accept: (lines) => written.push(...lines),
+    settled: async () => undefined,
     limits: { ...defaultIngestLimits, ...limits },
     now: () => new Date(1_000_000),
     onActivity: () => (activity += 1),
@@ -46,7 +34,7 @@ describe('ingestLogStream', () => {
       ],
       { maxLineBytes: 100 },
     );
-    expect(await run.stats).toEqual({ stored: 2, invalid: 1, oversized: 1, dropped: 0 });
+    expect(await run.stats).toEqual({ accepted: 2, invalid: 1, oversized: 1, dropped: 0 });
     expect(run.written.map((stored) => [stored.message, stored.timestamp])).toEqual([
       ['a', 5],
       ['b', 1],
@@ -73,7 +61,7 @@ describe('ingestLogStream', () => {
       burstLines: 3,
       linesPerSecond: 0,
     });
-    expect(await run.stats).toMatchObject({ stored: 4, dropped: 2 });
+    expect(await run.stats).toMatchObject({ accepted: 4, dropped: 2 });
     expect(run.written.map((stored) => stored.message)).toEqual([
       '1',
       '2',
@@ -85,8 +73,46 @@ describe('ingestLogStream', () => {
 
   it('reads gzip, and refuses encodings it does not know', async () => {
     const run = ingest([gzipSync(line('zipped'))], {}, 'gzip');
-    expect(await run.stats).toMatchObject({ stored: 1 });
+    expect(await run.stats).toMatchObject({ accepted: 1 });
     expect(run.written[0]?.message).toBe('zipped');
     await expect(ingest([line('x')], {}, 'br').stats).rejects.toThrow(/Content-Encoding/);
+  });
+});
+
+describe('ingestLogStream and storage', () => {
+  it('hands each chunk on as it arrives, and ends once its lines are settled', async () => {
+    const events: string[] = [];
+    let release = (): void => undefined;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    const source = new PassThrough();
+    const stats = ingestLogStream(source, undefined, {
+      accept: (lines) => events.push(...lines.map((line) => `accept ${line.message}`)),
+      settled: async () => {
+        events.push('settling');
+        await stored;
+      },
+      limits: defaultIngestLimits,
+      now: () => new Date(1_000_000),
+      onActivity: () => undefined,
+    });
+    const accepted = (count: number): Promise<void> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (events.length >= count) resolve();
+          else setImmediate(check);
+        };
+        check();
+      });
+    source.write(line('1'));
+    await accepted(1);
+    source.end(line('2'));
+    await accepted(3);
+    expect(events).toEqual(['accept 1', 'accept 2', 'settling']);
+    let ended = false;
+    void stats.then(() => (ended = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(false);
+    release();
+    expect(await stats).toMatchObject({ accepted: 2 });
   });
 });

@@ -3,35 +3,35 @@ import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { parseLogLine, type StoredLine } from './log-line.js';
-import type { LogWriter } from './log-writer.js';
 import { ndjsonLines } from './ndjson-lines.js';
 
 // POST /device/v2/:uuid/log-stream: a long-lived NDJSON upload (optionally gzip) parsed as it
-// arrives. Bad lines are skipped, never fatal; lines beyond the rate limit are dropped with one
-// system line saying so; memory stays bounded (line size cap, and the stream is paused while
-// too many of its lines wait for the database).
+// arrives, each chunk's lines handed on at once (to live streams, and queued for storage: never
+// waiting for it, see log-writer.ts). Bad lines are skipped, never fatal; lines beyond the rate
+// limit are dropped with one system line saying so; memory stays bounded (line size cap, the
+// storage queue's bound). The answer comes once the lines are stored, or held while the
+// database is unavailable.
 
 export type IngestLimits = {
   maxLineBytes: number;
   // Token bucket per stream: sustained lines per second, and the burst allowed on top.
   linesPerSecond: number;
   burstLines: number;
-  // Unstored lines of one stream before reading pauses for the database.
-  maxPendingLines: number;
 };
 
 export const defaultIngestLimits: IngestLimits = {
   maxLineBytes: 64 * 1024,
   linesPerSecond: 500,
   burstLines: 5000,
-  maxPendingLines: 5000,
 };
 
-export type IngestStats = { stored: number; invalid: number; oversized: number; dropped: number };
+export type IngestStats = { accepted: number; invalid: number; oversized: number; dropped: number };
 
 export type IngestDeps = {
-  deviceId: number;
-  writer: LogWriter;
+  // Hands the stream's lines on (log-intake.ts).
+  accept(lines: readonly StoredLine[]): void;
+  // Resolves once the stream's lines are stored (or held while the database is unavailable).
+  settled(): Promise<void>;
   limits: IngestLimits;
   now: () => Date;
   // Called when lines arrive (the heartbeat; it throttles itself).
@@ -61,14 +61,12 @@ export const ingestLogStream = async (
   contentEncoding: string | undefined,
   deps: IngestDeps,
 ): Promise<IngestStats> => {
-  const stats: IngestStats = { stored: 0, invalid: 0, oversized: 0, dropped: 0 };
+  const stats: IngestStats = { accepted: 0, invalid: 0, oversized: 0, dropped: 0 };
   const counters = { oversized: 0 };
   const { limits } = deps;
   let tokens = limits.burstLines;
   let refilledAt = deps.now().getTime();
   let warned = false;
-  let pending: Promise<void>[] = [];
-  let pendingLines = 0;
 
   for await (const texts of ndjsonLines(
     decoded(source, contentEncoding),
@@ -102,16 +100,10 @@ export const ingestLogStream = async (
     } else if (tokens >= 1) warned = false;
     if (lines.length === 0) continue;
     deps.onActivity();
-    stats.stored += lines.length;
-    pending.push(deps.writer.write(deps.deviceId, lines));
-    pendingLines += lines.length;
-    if (pendingLines >= limits.maxPendingLines) {
-      await Promise.all(pending);
-      pending = [];
-      pendingLines = 0;
-    }
+    stats.accepted += lines.length;
+    deps.accept(lines);
   }
-  await Promise.all(pending);
+  await deps.settled();
   stats.oversized = counters.oversized;
   return stats;
 };

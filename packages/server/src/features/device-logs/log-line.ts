@@ -72,7 +72,14 @@ export type LogRow = {
   is_system: boolean;
   is_stderr: boolean;
   service_id: number | null;
+  // The process that received the line and its order there (null for lines stored before 0010).
+  origin: number | null;
+  origin_seq: number | null;
 };
+
+// A line as ingest hands it on, to live streams and to storage alike. `seq` orders the lines
+// this process received, across devices (log-intake.ts).
+export type IngestedLine = { deviceId: number; createdAt: number; seq: number; line: StoredLine };
 
 export const toLineOut = (row: LogRow): LogLineOut => ({
   message: row.message,
@@ -81,4 +88,13 @@ export const toLineOut = (row: LogRow): LogLineOut => ({
   isSystem: row.is_system,
   isStdErr: row.is_stderr,
   ...(row.service_id === null ? {} : { serviceId: row.service_id }),
+});
+
+export const ingestedLineOut = ({ createdAt, line }: IngestedLine): LogLineOut => ({
+  message: line.message,
+  createdAt,
+  timestamp: line.timestamp,
+  isSystem: line.isSystem,
+  isStdErr: line.isStdErr,
+  ...(line.serviceId === null ? {} : { serviceId: line.serviceId }),
 });

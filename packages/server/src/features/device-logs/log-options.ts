@@ -4,23 +4,40 @@ import { defaultIngestLimits, type IngestLimits } from './log-ingest.js';
 export type DeviceLogOptions = {
   // Lines kept per device (config.logRetention); history `count` is capped to it.
   retention: number;
+  // A device is trimmed back to `retention` once it has this many more lines (log-writer.ts).
+  trimSlack: number;
   // A bare "\n" on open log streams this often.
   keepAliveMs: number;
-  // The ingest batch is written at least this often...
+  // Storage (log-writer.ts): inserts in flight at once, each for its share of the devices...
+  lanes: number;
+  // ...an idle one waiting this long for more lines...
   flushMs: number;
-  // ...or as soon as this many lines wait.
+  // ...or storing at once when this many wait.
   maxBatchLines: number;
+  // Lines waiting to be stored, at most (the oldest are dropped beyond it).
+  maxQueuedLines: number;
+  // Retry delays while the database is unavailable.
+  retryMinMs: number;
+  retryMaxMs: number;
   ingest: IngestLimits;
 };
 
 export const deviceLogOptions = (
-  retention: number,
+  configured: number,
   overrides: Partial<DeviceLogOptions> = {},
-): DeviceLogOptions => ({
-  retention,
-  keepAliveMs: 12_000,
-  flushMs: 250,
-  maxBatchLines: 2000,
-  ingest: defaultIngestLimits,
-  ...overrides,
-});
+): DeviceLogOptions => {
+  const retention = overrides.retention ?? configured;
+  return {
+    retention,
+    trimSlack: Math.max(1, Math.ceil(retention / 4)),
+    keepAliveMs: 12_000,
+    lanes: 2,
+    flushMs: 20,
+    maxBatchLines: 2000,
+    maxQueuedLines: 100_000,
+    retryMinMs: 100,
+    retryMaxMs: 5_000,
+    ingest: defaultIngestLimits,
+    ...overrides,
+  };
+};

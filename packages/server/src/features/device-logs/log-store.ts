@@ -1,56 +1,63 @@
-import type { Database, Queryable } from '../../infra/db/database.js';
-import type { LogRow, StoredLine } from './log-line.js';
+import type { Queryable } from '../../infra/db/database.js';
+import type { IngestedLine, LogRow } from './log-line.js';
 
 // SQL over device_log (0004-device-protocol.sql).
 
-// The NOTIFY channel: payload = device id; listeners re-read that device's lines past the last
-// id they sent, so a stream on one process sees lines ingested by another.
+// The NOTIFY channel: each insert announces "<origin>:<device>,<device>,..." (the devices that
+// got lines, at most notifyDevices per notification: well below the 8000-byte payload limit).
+// Other processes read those devices' new rows; the origin ignores its own.
 export const logChannel = 'device_logs';
+const notifyDevices = 500;
 
-export type PendingLine = { deviceId: number; createdAt: number; line: StoredLine };
+export const logNotifications = (origin: number, devices: readonly number[]): string[] => {
+  const payloads: string[] = [];
+  for (let index = 0; index < devices.length; index += notifyDevices) {
+    payloads.push(`${origin}:${devices.slice(index, index + notifyDevices).join(',')}`);
+  }
+  return payloads;
+};
 
-const rowColumns = `"id", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id"`;
+export const parseLogNotification = (
+  payload: string,
+): { origin: number; devices: number[] } | undefined => {
+  const [origin, list] = payload.split(':');
+  if (origin === undefined || list === undefined || !/^\d+$/.test(origin)) return undefined;
+  const devices = list.split(',').map(Number).filter(Number.isSafeInteger);
+  return { origin: Number(origin), devices };
+};
 
-// Inserts lines of any number of devices in one transaction, trims each device back to the
-// newest `retention` lines and notifies listeners once per device (on commit). Lines of a device
-// deleted meanwhile are skipped rather than failing the batch.
+const rowColumns = `"id", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id", "origin", "origin_seq"`;
+
+// Stores lines of any number of devices, in order (ids follow the array), in one statement,
+// and notifies other processes when it commits. Fails whole when a device no longer exists.
 export const insertLogLines = async (
-  db: Database,
-  lines: readonly PendingLine[],
-  retention: number,
-): Promise<number[]> => {
-  if (lines.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ device: number }>(
-      `WITH inserted AS (
-         INSERT INTO "device_log" ("device", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id")
-         SELECT u."device", u."created_at", u."timestamp", u."message", u."is_system", u."is_stderr", u."service_id"
-           FROM unnest($1::integer[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::boolean[], $7::integer[])
-             WITH ORDINALITY AS u("device", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id", "n")
-           JOIN "device" d ON d."id" = u."device"
-          ORDER BY u."n"
-         RETURNING "device"
-       )
-       SELECT DISTINCT "device" FROM inserted`,
-      [
-        lines.map((pending) => pending.deviceId),
-        lines.map((pending) => pending.createdAt),
-        lines.map((pending) => pending.line.timestamp),
-        lines.map((pending) => pending.line.message),
-        lines.map((pending) => pending.line.isSystem),
-        lines.map((pending) => pending.line.isStdErr),
-        lines.map((pending) => pending.line.serviceId),
-      ],
-    );
-    const devices = rows.map((row) => row.device);
-    if (devices.length === 0) return [];
-    await trimLogs(tx, devices, retention);
-    await tx.query(`SELECT pg_notify($1, d::text) FROM unnest($2::integer[]) AS d`, [
+  db: Queryable,
+  origin: number,
+  lines: readonly IngestedLine[],
+): Promise<void> => {
+  if (lines.length === 0) return;
+  const devices = [...new Set(lines.map((ingested) => ingested.deviceId))];
+  await db.query(
+    `WITH "inserted" AS (
+       INSERT INTO "device_log" ("device", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id", "origin_seq", "origin")
+       SELECT *, $9::bigint
+         FROM unnest($1::integer[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::boolean[], $7::integer[], $8::bigint[])
+     )
+     SELECT pg_notify($10, p) FROM unnest($11::text[]) AS p`,
+    [
+      lines.map((ingested) => ingested.deviceId),
+      lines.map((ingested) => ingested.createdAt),
+      lines.map((ingested) => ingested.line.timestamp),
+      lines.map((ingested) => ingested.line.message),
+      lines.map((ingested) => ingested.line.isSystem),
+      lines.map((ingested) => ingested.line.isStdErr),
+      lines.map((ingested) => ingested.line.serviceId),
+      lines.map((ingested) => ingested.seq),
+      origin,
       logChannel,
-      devices,
-    ]);
-    return devices;
-  });
+      logNotifications(origin, devices),
+    ],
+  );
 };
 
 // Deletes every line older than each device's `retention` newest.
@@ -105,16 +112,17 @@ export const newestLogId = async (db: Queryable, deviceId: number): Promise<numb
   return rows[0]?.id ?? 0;
 };
 
-// Lines after `afterId`, oldest first, at most `limit`.
+// Lines after `afterId` not received by `exceptOrigin` (this process, which sent those live),
+// oldest first, at most `limit`.
 export const readLogsAfter = async (
   db: Queryable,
-  deviceId: number,
-  afterId: number,
-  limit: number,
+  query: { deviceId: number; afterId: number; exceptOrigin: number; limit: number },
 ): Promise<LogRow[]> => {
   const { rows } = await db.query<LogRow>(
-    `SELECT ${rowColumns} FROM "device_log" WHERE "device" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`,
-    [deviceId, afterId, limit],
+    `SELECT ${rowColumns} FROM "device_log"
+      WHERE "device" = $1 AND "id" > $2 AND "origin" IS DISTINCT FROM $3
+      ORDER BY "id" LIMIT $4`,
+    [query.deviceId, query.afterId, query.exceptOrigin, query.limit],
   );
   return rows;
 };

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -11,10 +12,9 @@ import {
   type DeviceRef,
   findPermittedDevice,
 } from '../device-state/find-device.js';
-import { heartbeatTimings } from '../../model/definitions/device-status.js';
-import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
 import { createLogHub } from './log-hub.js';
 import { ingestLogStream } from './log-ingest.js';
+import { createLogIntake } from './log-intake.js';
 import { toLineOut, toStoredLine, type StoredLine } from './log-line.js';
 import { type DeviceLogOptions, deviceLogOptions } from './log-options.js';
 import { deleteLogs, readHistory } from './log-store.js';
@@ -33,9 +33,10 @@ const isZlibError = (error: unknown): boolean =>
   error instanceof Error && 'code' in error && String(error.code).startsWith('Z_');
 
 // Device logs (wire contract sections 6 and 7.3): ingest from devices (long-lived NDJSON stream,
-// or JSON batches from older agents), history and live streams for users, deletion. Live lines
-// fan out in-process and across processes (log-hub.ts). `options` is for tests; production uses
-// the defaults and the configured retention (FLOTILLA_LOG_RETENTION).
+// or JSON batches from older agents), history and live streams for users, deletion. Accepted
+// lines go to this process's live streams at once and to storage in batches (log-intake.ts);
+// other processes' streams hear of them once stored (log-hub.ts). `options` is for tests;
+// production uses the defaults and the configured retention (FLOTILLA_LOG_RETENTION).
 export const registerDeviceLogs = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -43,24 +44,19 @@ export const registerDeviceLogs = (
 ): void => {
   const options = deviceLogOptions(ctx.config.logRetention, overrides);
   const onError = (error: unknown): void => logFailure(app.log, error, 'device logs');
-  const hub = createLogHub(ctx.db, onError);
-  const writer = createLogWriter({
-    db: ctx.db,
-    retention: options.retention,
-    flushMs: options.flushMs,
-    maxBatchLines: options.maxBatchLines,
-    now: ctx.now,
-    onWritten: (deviceIds) => hub.signal(deviceIds),
-    onError,
-  });
+  // Random per process (a safe integer): tells this process's stored lines from others'.
+  const origin = randomInt(1, 2 ** 47);
+  const hub = createLogHub(ctx.notifications, origin);
+  const writer = createLogWriter({ db: ctx.db, origin, ...options, log: app.log, onError });
+  const intake = createLogIntake({ origin, hub, writer, now: ctx.now });
   // Long-lived requests would hold app.close() open: they are ended first.
   const openStreams = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of openStreams) end();
   });
   app.addHook('onClose', async () => {
+    hub.close();
     await writer.close();
-    await hub.close();
   });
 
   const readableDevice = (request: FastifyRequest, uuid: string): Promise<DeviceRef> =>
@@ -90,20 +86,14 @@ export const registerDeviceLogs = (
           throw badRequest('Send the log stream as Content-Type: application/x-ndjson');
         }
         const body = request.body;
-        let contactAt = 0;
-        const touch = (): void => {
-          const now = ctx.now();
-          if (now.getTime() - contactAt < heartbeatTimings.contactWriteIntervalMs) return;
-          contactAt = now.getTime();
-          void recordDeviceContact(ctx.db, device.id, now).catch(onError);
-        };
+        const touch = (): void => ctx.contacts.record(device.id, ctx.now());
         touch();
         const end = (): void => void body.destroy();
         openStreams.add(end);
         try {
           const stats = await ingestLogStream(body, request.headers['content-encoding'], {
-            deviceId: device.id,
-            writer,
+            accept: (lines) => intake.accept(device.id, lines),
+            settled: () => writer.settled(device.id),
             limits: options.ingest,
             now: ctx.now,
             onActivity: touch,
@@ -136,8 +126,9 @@ export const registerDeviceLogs = (
     const lines = request.body
       .map((value: unknown) => toStoredLine(value, now.getTime()))
       .filter((line): line is StoredLine => line !== undefined);
-    await writer.write(device.id, lines);
-    await recordDeviceContact(ctx.db, device.id, now);
+    intake.accept(device.id, lines);
+    await writer.settled(device.id);
+    ctx.contacts.record(device.id, now);
     return reply.status(201).send();
   });
 
@@ -154,15 +145,13 @@ export const registerDeviceLogs = (
       return reply.send(rows.map(toLineOut));
     }
     const subscription = await openLogSubscription(
-      ctx.db,
-      hub,
+      { db: ctx.db, hub, intake, settled: (deviceId) => writer.settled(deviceId), onError },
       {
         deviceId: device.id,
         count: query.count,
         start: query.start,
         keepAliveMs: options.keepAliveMs,
       },
-      onError,
     );
     openStreams.add(subscription.close);
     reply.raw.on('close', () => {

@@ -1,120 +1,42 @@
-import type { Database, Queryable, SqlValue } from '../../infra/db/database.js';
-import { shouldBeRunningRelease } from '../../model/definitions/device-status.js';
-import { installRows, releaseOf, replaceInstalls, resolveReleases } from './reported-installs.js';
-import {
-  type AppReport,
-  type DeviceColumn,
-  type DeviceReport,
-  deviceReportFields,
-  metricColumns,
-  metricsIntervalMs,
-} from './state-report-schema.js';
+import type { Queryable, SqlValue } from '../../infra/db/database.js';
+import { metricColumns, type Metrics } from '../heartbeat/write-device-contacts.js';
+import { type DeviceColumn, type DeviceReport, deviceReportFields } from './state-report-schema.js';
 
-type DeviceRow = { app_uuid: string; target_release: number | null; target_commit: string | null };
+const isMetric = (column: DeviceColumn): column is (typeof metricColumns)[number] =>
+  metricColumns.some((metric) => metric === column);
 
-// At most one metrics write per device per interval, decided by the row so every process agrees.
-const claimMetrics = async (tx: Queryable, deviceId: number, now: Date): Promise<boolean> => {
-  const { rowCount } = await tx.query(
-    `UPDATE "device" SET "metrics_reported_at" = $2
-      WHERE "id" = $1 AND ("metrics_reported_at" IS NULL OR "metrics_reported_at" <= $2::timestamptz - $3 * interval '1 millisecond')`,
-    [deviceId, now, metricsIntervalMs],
-  );
-  return rowCount > 0;
-};
-
-// The fleet release's update status when the device reports none of its own: the target
-// release's entry first, then the running one's, then any.
-const reportedUpdateStatus = (
-  fleetApp: AppReport | undefined,
-  targetCommit: string | null,
-): string | null | undefined => {
-  const releases = fleetApp?.releases ?? {};
-  const preferred = [targetCommit, fleetApp?.release_uuid, ...Object.keys(releases)];
-  for (const commit of preferred) {
-    if (typeof commit !== 'string') continue;
-    const status = releases[commit]?.update_status;
-    if (status !== undefined) return status;
-  }
-  return undefined;
-};
-
-const reportedColumns = (report: DeviceReport): Map<DeviceColumn, SqlValue> => {
-  const columns = new Map<DeviceColumn, SqlValue>();
+// A report's device columns: the readings (kept at most once a minute, batched with the
+// device's contact) and the rest (written with the report).
+export const splitReport = (
+  report: DeviceReport,
+): { columns: Record<string, SqlValue>; metrics: Metrics } => {
+  const columns: Record<string, SqlValue> = {};
+  const metrics: Metrics = {};
   for (const column of Object.keys(deviceReportFields) as DeviceColumn[]) {
     const value = report[column];
-    if (value !== undefined) columns.set(column, value);
+    if (value === undefined) continue;
+    if (isMetric(column)) metrics[column] = value;
+    else columns[column] = value;
   }
-  return columns;
+  return { columns, metrics };
 };
 
-const updateDevice = async (
-  tx: Queryable,
-  deviceId: number,
-  columns: ReadonlyMap<string, SqlValue>,
-  now: Date,
-): Promise<void> => {
-  if (columns.size === 0) return;
-  const values: SqlValue[] = [deviceId];
-  const assignments: string[] = [];
-  for (const [column, value] of columns) {
-    values.push(value);
-    assignments.push(`"${column}" = $${values.length}`);
-    if (column === 'update_status') {
-      values.push(now);
-      // The status just set is $n-1; the event moves only when it changes.
-      assignments.push(
-        `"last_update_status_event" = CASE WHEN "update_status" IS DISTINCT FROM $${values.length - 1}::text THEN $${values.length}::timestamptz ELSE "last_update_status_event" END`,
-      );
-    }
-  }
-  await tx.query(`UPDATE "device" SET ${assignments.join(', ')} WHERE "id" = $1`, values);
-};
-
-// Applies one device's state report: device columns (metrics throttled), update status and its
-// event time, the running release, and the image installs when apps are reported (the apps
-// section is complete whenever present, so installs it no longer lists are removed).
+// Applies one device's state report in one round trip and one commit
+// (migrations/0009-apply-state-report.sql holds the rules): device columns, update status and its
+// event time, the running release, and the image installs when apps are reported (skipped when
+// nothing they depend on changed since the last report computed them). Only what differs from the
+// stored rows is written. False, with nothing written, when the device with this id does not have
+// this uuid.
 export const applyStateReport = async (
-  db: Database,
-  device: { id: number; applicationId: number },
-  report: DeviceReport,
+  db: Queryable,
+  device: { id: number; uuid: string },
+  columns: Record<string, SqlValue>,
+  apps: DeviceReport['apps'],
   now: Date,
-): Promise<void> => {
-  await db.transaction(async (tx) => {
-    // Locks the row: two reports of one device never interleave.
-    const { rows } = await tx.query<DeviceRow>(
-      `SELECT a."uuid" AS "app_uuid", ${shouldBeRunningRelease('"d"')} AS "target_release",
-              (SELECT r."commit" FROM "release" r WHERE r."id" = ${shouldBeRunningRelease('"d"')}) AS "target_commit"
-         FROM "device" d JOIN "application" a ON a."id" = d."belongs_to__application"
-        WHERE d."id" = $1 FOR UPDATE OF d`,
-      [device.id],
-    );
-    const current = rows[0];
-    if (!current) return;
-
-    const columns: Map<string, SqlValue> = reportedColumns(report);
-    if (metricColumns.some((column) => columns.has(column))) {
-      if (!(await claimMetrics(tx, device.id, now))) {
-        for (const column of metricColumns) columns.delete(column);
-      }
-    }
-    const fleetApp = report.apps?.[current.app_uuid];
-    if (!columns.has('update_status')) {
-      const status = reportedUpdateStatus(fleetApp, current.target_commit);
-      if (status !== undefined) columns.set('update_status', status);
-    }
-
-    if (report.apps) {
-      const resolved = await resolveReleases(tx, device.applicationId, report.apps);
-      if (fleetApp?.release_uuid === null) columns.set('is_running__release', null);
-      else if (typeof fleetApp?.release_uuid === 'string') {
-        const running = releaseOf(resolved, current.app_uuid, fleetApp.release_uuid);
-        if (running) columns.set('is_running__release', running.id);
-      }
-      await updateDevice(tx, device.id, columns, now);
-      const installs = await installRows(tx, report.apps, resolved, current.target_release);
-      await replaceInstalls(tx, device, installs, now);
-    } else {
-      await updateDevice(tx, device.id, columns, now);
-    }
-  });
+): Promise<boolean> => {
+  const { rows } = await db.query<{ own: boolean }>(
+    'SELECT flotilla_apply_state_report($1, $2, $3, $4::jsonb, $5::json) AS "own"',
+    [device.id, device.uuid, now, JSON.stringify(columns), apps ? JSON.stringify(apps) : null],
+  );
+  return rows[0]?.own === true;
 };

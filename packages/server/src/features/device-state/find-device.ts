@@ -24,9 +24,9 @@ export const findPermittedDevice = async (
   uuid: string,
   check: { resource: Resource; action: string },
 ): Promise<DeviceRef> => {
-  const params = createSqlParams();
+  const params = createSqlParams(actor);
   const uuidParam = params.add(uuid);
-  const permitted = createPermissionFilter(actor, params)(check.resource, check.action, '"d"');
+  const permitted = createPermissionFilter(params)(check.resource, check.action, '"d"');
   if (permitted === null) throw forbidden();
   const { rows } = await db.query<DeviceRef>(
     `SELECT d."id", d."uuid", d."belongs_to__application" AS "applicationId"

@@ -15,9 +15,9 @@ export const findReadableFleet = async (
 ): Promise<number> => {
   const resource = model.resources.get('application');
   if (!resource) throw new Error('The model has no application resource');
-  const params = createSqlParams();
+  const params = createSqlParams(actor);
   const uuidParam = params.add(uuid);
-  const readable = createPermissionFilter(actor, params)(resource, 'read', '"a"');
+  const readable = createPermissionFilter(params)(resource, 'read', '"a"');
   if (readable === null) throw forbidden();
   const { rows } = await db.query<{ id: number }>(
     `SELECT a."id" FROM "application" a WHERE a."uuid" = ${uuidParam} AND ${readable}`,

@@ -4,8 +4,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
-import { recordDeviceContact } from '../heartbeat/record-device-contact.js';
-import { applyStateReport } from './apply-state-report.js';
+import { applyStateReport, splitReport } from './apply-state-report.js';
 import { applyTagsReport } from './apply-tags-report.js';
 import { deviceResource, findPermittedDevice, type DeviceRef } from './find-device.js';
 import { findReadableFleet } from './find-fleet.js';
@@ -17,21 +16,31 @@ import {
   fleetTargetStateV3,
   matchesIfNoneMatch,
 } from './target-state-body.js';
+import { createTargetStateCache, type TargetStateCache } from './target-state-cache.js';
 import { loadDeviceTarget, loadFleetTarget } from './target-state-query.js';
 
 const uuidParams = z.object({ uuid: z.string().min(1).max(100) });
 const fleetParams = z.object({ appUuid: z.string().min(1).max(100) });
 const fleetQuery = z.object({ releaseUuid: z.string().max(255).optional() });
 
+const sendNotModified = (reply: FastifyReply, etag: string) =>
+  reply.header('ETag', etag).header('Cache-Control', 'no-cache').status(304).send();
+
 // Answers a JSON body with a strong ETag, or 304 (empty) when the client already has it.
-const sendWithEtag = (request: FastifyRequest, reply: FastifyReply, body: unknown) => {
-  const text = JSON.stringify(body);
-  const etag = etagOf(text);
-  void reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+const sendWithEtag = (request: FastifyRequest, reply: FastifyReply, text: string, etag: string) => {
   if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-    return reply.status(304).send();
+    return sendNotModified(reply, etag);
   }
-  return reply.type('application/json; charset=utf-8').send(text);
+  return reply
+    .header('ETag', etag)
+    .header('Cache-Control', 'no-cache')
+    .type('application/json; charset=utf-8')
+    .send(text);
+};
+
+const sendJson = (request: FastifyRequest, reply: FastifyReply, body: unknown) => {
+  const text = JSON.stringify(body);
+  return sendWithEtag(request, reply, text, etagOf(text));
 };
 
 // A device reading its own target state is also a heartbeat; a user reading it is not.
@@ -40,8 +49,40 @@ const readDevice = async (ctx: AppContext, actor: Actor, uuid: string): Promise<
     resource: deviceResource(ctx.model),
     action: 'read',
   });
-  if (actor.kind === 'device') await recordDeviceContact(ctx.db, device.id, ctx.now());
+  if (actor.kind === 'device') ctx.contacts.record(device.id, ctx.now());
   return device;
+};
+
+// GET /device/v3/:uuid/state. A device presenting the ETag this process last served it, when
+// nothing the target is built from changed since (target-state-cache.ts), gets 304 without a
+// database read; anything else builds the target, and a device's ETag is remembered.
+const deviceTargetV3 = async (
+  ctx: AppContext,
+  cache: TargetStateCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => {
+  const { uuid } = parseBody(uuidParams, request.params);
+  const actor = request.actor;
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (actor.kind === 'device' && ifNoneMatch !== undefined) {
+    const known = cache.lookup(uuid);
+    // A device key reads its own device only (the rule findPermittedDevice applies).
+    if (known?.deviceId === actor.deviceId && matchesIfNoneMatch(ifNoneMatch, known.etag)) {
+      ctx.contacts.record(known.deviceId, ctx.now());
+      return sendNotModified(reply, known.etag);
+    }
+  }
+  const ticket = cache.begin();
+  const device = await readDevice(ctx, actor, uuid);
+  const inputs = await loadDeviceTarget(ctx.db, device.id);
+  const text = JSON.stringify(deviceTargetStateV3(inputs));
+  const etag = etagOf(text);
+  if (actor.kind === 'device') {
+    const keys = { deviceId: device.id, fleetId: inputs.app.id, releaseId: inputs.targetReleaseId };
+    cache.store(ticket, uuid, keys, etag);
+  }
+  return sendWithEtag(request, reply, text, etag);
 };
 
 // The calling device, when every uuid the body names is its own; any other uuid is a 401 and
@@ -50,33 +91,57 @@ const ownDevice = async (
   ctx: AppContext,
   actor: Actor,
   uuids: readonly string[],
-): Promise<{ id: number; applicationId: number }> => {
+): Promise<{ id: number }> => {
   if (actor.kind !== 'device') throw forbidden();
-  const { rows } = await ctx.db.query<{ uuid: string; applicationId: number }>(
-    'SELECT "uuid", "belongs_to__application" AS "applicationId" FROM "device" WHERE "id" = $1',
+  const { rows } = await ctx.db.query<{ uuid: string }>(
+    'SELECT "uuid" FROM "device" WHERE "id" = $1',
     [actor.deviceId],
   );
   const own = rows[0];
   if (!own || uuids.some((uuid) => uuid !== own.uuid)) throw forbidden();
-  return { id: actor.deviceId, applicationId: own.applicationId };
+  return { id: actor.deviceId };
+};
+
+// PATCH /device/v3/state: one round trip per report (apply-state-report.ts); the metrics and the
+// contact are batched (features/heartbeat).
+const stateReport = async (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => {
+  const body = parseBody(stateReportBody, request.body);
+  const actor = request.actor;
+  if (actor.kind !== 'device') throw forbidden();
+  const entries = Object.entries(body);
+  // Every uuid named must be the device's own: two different ones never are.
+  if (entries.length > 1) throw forbidden();
+  const now = ctx.now();
+  const [entry] = entries;
+  if (!entry) {
+    await ownDevice(ctx, actor, []);
+    ctx.contacts.record(actor.deviceId, now);
+    return reply.status(200).send();
+  }
+  const [uuid, report] = entry;
+  const { columns, metrics } = splitReport(report);
+  const device = { id: actor.deviceId, uuid };
+  if (!(await applyStateReport(ctx.db, device, columns, report.apps, now))) throw forbidden();
+  ctx.contacts.record(actor.deviceId, now, metrics);
+  return reply.status(200).send();
 };
 
 // The device protocol's state routes (wire contract sections 6 and 7.3): target state for
 // devices (v3, ETag/304) and for the SDK (v2, fleet-level v3), and the device's state and tag
 // reports.
 export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void => {
-  app.get('/device/v3/:uuid/state', { config: { access: 'any-actor' } }, async (request, reply) => {
-    const { uuid } = parseBody(uuidParams, request.params);
-    const device = await readDevice(ctx, request.actor, uuid);
-    const inputs = await loadDeviceTarget(ctx.db, device.id);
-    return sendWithEtag(request, reply, deviceTargetStateV3(inputs));
-  });
+  const cache = createTargetStateCache(ctx.notifications);
+  app.addHook('onClose', async () => cache.close());
+
+  app.get('/device/v3/:uuid/state', { config: { access: 'any-actor' } }, (request, reply) =>
+    deviceTargetV3(ctx, cache, request, reply),
+  );
 
   app.get('/device/v2/:uuid/state', { config: { access: 'any-actor' } }, async (request, reply) => {
     const { uuid } = parseBody(uuidParams, request.params);
     const device = await readDevice(ctx, request.actor, uuid);
     const inputs = await loadDeviceTarget(ctx.db, device.id);
-    return sendWithEtag(request, reply, deviceTargetStateV2(inputs));
+    return sendJson(request, reply, deviceTargetStateV2(inputs));
   });
 
   app.get(
@@ -88,26 +153,19 @@ export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void
       const fleetId = await findReadableFleet(ctx.db, ctx.model, request.actor, appUuid);
       // The SDK sends ?releaseUuid= (empty) for "the fleet's target release".
       const inputs = await loadFleetTarget(ctx.db, fleetId, releaseUuid || undefined);
-      return sendWithEtag(request, reply, fleetTargetStateV3(inputs));
+      return sendJson(request, reply, fleetTargetStateV3(inputs));
     },
   );
 
-  app.patch('/device/v3/state', { config: { access: 'device' } }, async (request, reply) => {
-    const body = parseBody(stateReportBody, request.body);
-    const device = await ownDevice(ctx, request.actor, Object.keys(body));
-    const now = ctx.now();
-    for (const report of Object.values(body)) {
-      await applyStateReport(ctx.db, device, report, now);
-    }
-    await recordDeviceContact(ctx.db, device.id, now);
-    return reply.status(200).send();
-  });
+  app.patch('/device/v3/state', { config: { access: 'device' } }, (request, reply) =>
+    stateReport(ctx, request, reply),
+  );
 
   app.patch('/device/v3/tags', { config: { access: 'device' } }, async (request, reply) => {
     const body = parseBody(tagsReportBody, request.body);
     const device = await ownDevice(ctx, request.actor, Object.keys(body));
     for (const tags of Object.values(body)) await applyTagsReport(ctx.db, device.id, tags);
-    await recordDeviceContact(ctx.db, device.id, ctx.now());
+    ctx.contacts.record(device.id, ctx.now());
     return reply.status(200).send();
   });
 };

@@ -49,7 +49,8 @@ const appReport = z.object({
   releases: z.record(text(255), releaseReport).optional(),
 });
 
-// Device columns a report may set, with their validation. The metric ones are throttled.
+// Device columns a report may set, with their validation. The metric ones (heartbeat's
+// metricColumns) are throttled.
 export const deviceReportFields = {
   status: nullableText(),
   os_version: nullableText(),
@@ -75,20 +76,6 @@ export const deviceReportFields = {
 } as const;
 
 export type DeviceColumn = keyof typeof deviceReportFields;
-
-// Kept at most once per 60 s per device; cpu_id and is_undervolted are facts and alerts, not
-// readings, so they are never dropped.
-export const metricColumns: readonly DeviceColumn[] = [
-  'memory_usage',
-  'memory_total',
-  'storage_block_device',
-  'storage_usage',
-  'storage_total',
-  'cpu_usage',
-  'cpu_temp',
-];
-
-export const metricsIntervalMs = 60_000;
 
 const deviceReport = z.object({
   ...deviceReportFields,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, SqlValue } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
+import type { AppContext } from '../../app-context.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
@@ -34,6 +35,7 @@ type DeviceState = Record<string, unknown>;
 describe('state reports: PATCH /device/v3/state', () => {
   let db: Database;
   let app: FastifyInstance;
+  let ctx: AppContext;
   let clock: Date;
   let fleet: fx.FleetFixture;
   let device: fx.DeviceFixture;
@@ -51,7 +53,8 @@ describe('state reports: PATCH /device/v3/state', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     clock = new Date('2030-01-01T00:00:00Z');
-    app = await createTestApp(createTestContext(db, { now: () => clock }), registerDeviceState);
+    ctx = createTestContext(db, { now: () => clock });
+    app = await createTestApp(ctx, registerDeviceState);
     const org = await fx.createOrganization(db, 'Reports');
     fleet = await fx.createFleet(db, org, 'Reporters');
     device = await fx.createDevice(db, fleet.id, 'reporter');
@@ -90,13 +93,17 @@ describe('state reports: PATCH /device/v3/state', () => {
     await db.close();
   });
 
-  const report = (body: unknown, key = deviceKey) =>
-    app.inject({
+  // A report, and the contact and metrics it recorded written (as the next flush would).
+  const report = async (body: unknown, key = deviceKey) => {
+    const response = await app.inject({
       method: 'PATCH',
       url: '/device/v3/state',
       headers: { authorization: `Bearer ${key}` },
       payload: body as Record<string, unknown>,
     });
+    await ctx.contacts.flush();
+    return response;
+  };
 
   const deviceRow = async (id = device.id): Promise<DeviceState> => {
     const { rows } = await db.query<DeviceState>('SELECT * FROM "device" WHERE "id" = $1', [id]);
@@ -249,6 +256,52 @@ describe('state reports: PATCH /device/v3/state', () => {
     clock = new Date(clock.getTime() + 41_000);
     await report({ [device.uuid]: { memory_usage: 300 } });
     expect(await deviceRow()).toMatchObject({ memory_usage: 300, cpu_usage: 10 });
+  });
+
+  it('writes nothing at all for a report that changes nothing', async () => {
+    const steady = {
+      [device.uuid]: {
+        status: 'Idle',
+        ip_address: '10.0.0.7',
+        cpu_id: 'cpu-1',
+        memory_usage: 100,
+        update_status: 'done',
+        apps: {
+          [fleet.uuid]: {
+            release_uuid: newCommit,
+            releases: {
+              [newCommit]: {
+                update_status: 'done',
+                services: {
+                  main: { image: 'x', status: 'Running' },
+                  cache: { image: 'y', status: 'Running' },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    clock = new Date(clock.getTime() + 120_000);
+    expect((await report(steady)).statusCode).toBe(200);
+    // Row versions: a rewritten row gets a new xmin even when its values stay the same, and a
+    // row locked for an update (ON CONFLICT DO UPDATE locks even when it changes nothing) an xmax.
+    const versions = async () =>
+      (
+        await db.query<{ v: string }>(
+          `SELECT 'device' AS "t", "xmin"::text || '/' || "xmax"::text AS "v" FROM "device" WHERE "id" = $1
+           UNION ALL SELECT 'image', "xmin"::text || '/' || "xmax"::text FROM "image_install" WHERE "device" = $1
+           UNION ALL SELECT 'service', "xmin"::text || '/' || "xmax"::text FROM "service_install" WHERE "device" = $1
+           ORDER BY 1, 2`,
+          [device.id],
+        )
+      ).rows;
+    const before = await versions();
+    expect(before.length).toBe(5);
+    // Within the contact and metrics intervals: the same report again writes no row.
+    clock = new Date(clock.getTime() + 5_000);
+    expect((await report(steady)).statusCode).toBe(200);
+    expect(await versions()).toEqual(before);
   });
 
   it('refuses another device’s uuid (401) and bad types (400), writing nothing', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clampPollInterval, pollIntervalVarNames } from '../heartbeat/record-device-contact.js';
+import { clampPollInterval, pollIntervalVarNames } from '../heartbeat/write-device-contacts.js';
 import type { TargetInputs, TargetRelease, TargetService } from './target-state-query.js';
 
 // The target-state bodies balena-supervisor (and our agent) and the SDK read (wire contract

@@ -35,6 +35,8 @@ export type TargetInputs = {
   device: TargetDevice | undefined;
   app: TargetApp;
   config: Record<string, string>;
+  // The release the device should run (pinned, else the fleet's), even when none is served.
+  targetReleaseId: number | null;
   release: TargetRelease | undefined;
 };
 
@@ -222,6 +224,7 @@ export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise
     device: { id: deviceId, uuid: row.device_uuid, name: row.device_name },
     app: toApp(row),
     config,
+    targetReleaseId: row.release_id,
     release,
   };
 };
@@ -247,5 +250,5 @@ export const loadFleetTarget = async (
     loadConfig(db, row.id, undefined),
     row.release_id === null ? undefined : loadRelease(db, row.release_id, row.id, undefined),
   ]);
-  return { device: undefined, app: toApp(row), config, release };
+  return { device: undefined, app: toApp(row), config, targetReleaseId: row.release_id, release };
 };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, SqlValue } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
+import type { AppContext } from '../../app-context.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
@@ -40,6 +41,7 @@ const addService = async (db: Queryable, fleetId: number, releaseId: number, nam
 describe('target state: GET /device/v3/:uuid/state and friends', () => {
   let db: Database;
   let app: FastifyInstance;
+  let ctx: AppContext;
   let fleet: fx.FleetFixture;
   let otherFleet: fx.FleetFixture;
   let provisioningKey: string;
@@ -48,11 +50,8 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    app = await createTestApp(
-      createTestContext(db),
-      registerDeviceRegistration,
-      registerDeviceState,
-    );
+    ctx = createTestContext(db);
+    app = await createTestApp(ctx, registerDeviceRegistration, registerDeviceState);
     const org = await fx.createOrganization(db, 'Protocol');
     fleet = await fx.createFleet(db, org, 'Sensors');
     otherFleet = await fx.createFleet(db, org, 'Others');
@@ -103,6 +102,7 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
         },
       },
     });
+    await ctx.contacts.flush();
     const contact = await db.query<{ seen: boolean }>(
       'SELECT "last_contact_at" IS NOT NULL AS "seen" FROM "device" WHERE "id" = $1',
       [device.id],
@@ -302,10 +302,28 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
       'if-none-match': `"other", W/${String(etag)}`,
     });
     expect(listed.statusCode).toBe(304);
+    expect(listed.headers.etag).toBe(etag);
+    // A 304 from memory is a contact too, written with the next flush.
+    await ctx.notifications.sync();
+    await get(`/device/v3/${device.uuid}/state`, device.api_key);
+    await ctx.contacts.flush();
+    await db.query('UPDATE "device" SET "last_contact_at" = NULL WHERE "id" = $1', [device.id]);
+    const remembered = await get(`/device/v3/${device.uuid}/state`, device.api_key, {
+      'if-none-match': String(etag),
+    });
+    expect(remembered.statusCode).toBe(304);
+    await ctx.contacts.flush();
+    const seen = await db.query<{ seen: boolean }>(
+      'SELECT "last_contact_at" IS NOT NULL AS "seen" FROM "device" WHERE "id" = $1',
+      [device.id],
+    );
+    expect(seen.rows).toEqual([{ seen: true }]);
     await db.query(
       `INSERT INTO "device_environment_variable" ("device", "name", "value") VALUES ($1, 'NEW', '1')`,
       [device.id],
     );
+    // Every process learns of the change from its notification (target-state-cache.ts).
+    await ctx.notifications.sync();
     const changed = await get(`/device/v3/${device.uuid}/state`, device.api_key, {
       'if-none-match': String(etag),
     });
@@ -344,6 +362,7 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
       (await app.inject({ method: 'GET', url: `/device/v3/${device.uuid}/state` })).statusCode,
     ).toBe(401);
     // A user's read is not the device's heartbeat.
+    await ctx.contacts.flush();
     const { rows } = await db.query<{ seen: boolean }>(
       'SELECT "last_contact_at" IS NOT NULL AS "seen" FROM "device" WHERE "id" = $1',
       [device.id],

@@ -7,7 +7,7 @@ import {
   userActor,
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { recordDeviceContact } from './record-device-contact.js';
+import { createDeviceContacts, type DeviceContacts } from './device-contacts.js';
 
 type Heartbeat = {
   api_heartbeat_state: string;
@@ -23,9 +23,11 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
   let db: Database;
   let api: ODataTestApp;
   let fleet: fx.FleetFixture;
+  let contacts: DeviceContacts;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    contacts = createDeviceContacts(db);
     api = createODataTestApp(db);
     const user = await fx.createUser(db, 'watcher');
     api.actors.set('watcher', userActor(user));
@@ -61,6 +63,21 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
     return at;
   };
 
+  // A contact, written as the next flush writes it; true when it changed the stored contact.
+  const contact = async (id: number, at: Date): Promise<boolean> => {
+    const stored = async () =>
+      (
+        await db.query<{ at: Date | null }>(
+          'SELECT "last_contact_at" AS "at" FROM "device" WHERE "id" = $1',
+          [id],
+        )
+      ).rows[0]?.at;
+    const before = await stored();
+    contacts.record(id, at);
+    await contacts.flush();
+    return (await stored())?.getTime() !== before?.getTime();
+  };
+
   const newDevice = async (name: string): Promise<number> => {
     const device = await fx.createDevice(db, fleet.id, name);
     // Cloudlink up, so a live device is operational rather than reduced-functionality.
@@ -79,7 +96,7 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
     });
 
     const first = new Date();
-    expect(await recordDeviceContact(db, id, first)).toBe(true);
+    expect(await contact(id, first)).toBe(true);
     expect(await heartbeatOf(id)).toEqual({
       api_heartbeat_state: 'online',
       is_online: true,
@@ -114,7 +131,7 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
     });
 
     const back = new Date();
-    expect(await recordDeviceContact(db, id, back)).toBe(true);
+    expect(await contact(id, back)).toBe(true);
     expect(await heartbeatOf(id)).toMatchObject({
       api_heartbeat_state: 'online',
       is_online: true,
@@ -126,10 +143,10 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
   it('restarts the online time after a timeout but keeps the connection time', async () => {
     const id = await newDevice('flaky');
     const connected = new Date();
-    await recordDeviceContact(db, id, connected);
+    await contact(id, connected);
     await lastContactAgo(id, minutes(20));
     const resumed = new Date();
-    await recordDeviceContact(db, id, resumed);
+    await contact(id, resumed);
     expect(await heartbeatOf(id)).toMatchObject({
       api_heartbeat_state: 'online',
       last_connectivity_event: connected.toISOString(),
@@ -140,9 +157,9 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
   it('writes a contact at most once per 10 s per device', async () => {
     const id = await newDevice('chatty');
     const start = new Date('2031-05-01T00:00:00Z');
-    expect(await recordDeviceContact(db, id, start)).toBe(true);
-    expect(await recordDeviceContact(db, id, new Date(start.getTime() + 9_999))).toBe(false);
-    expect(await recordDeviceContact(db, id, new Date(start.getTime() + 10_000))).toBe(true);
+    expect(await contact(id, start)).toBe(true);
+    expect(await contact(id, new Date(start.getTime() + 9_999))).toBe(false);
+    expect(await contact(id, new Date(start.getTime() + 10_000))).toBe(true);
     const { rows } = await db.query<{ at: Date }>(
       'SELECT "last_contact_at" AS "at" FROM "device" WHERE "id" = $1',
       [id],
@@ -155,7 +172,7 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
     const intervalAfterContact = async (): Promise<number> => {
       // Far enough apart for the write throttle.
       await db.query(`UPDATE "device" SET "last_contact_at" = NULL WHERE "id" = $1`, [id]);
-      await recordDeviceContact(db, id, new Date());
+      await contact(id, new Date());
       const { rows } = await db.query<{ ms: number }>(
         'SELECT "poll_interval_ms" AS "ms" FROM "device" WHERE "id" = $1',
         [id],
@@ -203,8 +220,8 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
         ])
       ).rows[0]?.at;
     const before = await modifiedAt(online);
-    await recordDeviceContact(db, online, new Date());
-    await recordDeviceContact(db, offline, new Date());
+    await contact(online, new Date());
+    await contact(offline, new Date());
     await lastContactAgo(offline, minutes(60));
     const response = await api.get(
       `/device?$select=device_name&$filter=startswith(device_name,'filter-') and is_online eq true and api_heartbeat_state eq 'online'`,

@@ -19,9 +19,9 @@ const imageTypes = ['image/png', 'image/jpeg', 'image/jpg', 'application/octet-s
 // Whether the actor may update the organization (the /v7 rules: its administrators, platform
 // administrators).
 const assertMayUpdate = async (ctx: AppContext, actor: Actor, id: number): Promise<void> => {
-  const params = createSqlParams();
+  const params = createSqlParams(actor);
   const idParam = params.add(id);
-  const permitted = createPermissionFilter(actor, params)(
+  const permitted = createPermissionFilter(params)(
     resourceOf(ctx.model, 'organization'),
     'update',
     '"o"',

@@ -30,10 +30,11 @@ export type ActorCacheFeed = {
 };
 
 // Keeps an actor cache true to the database: every change the triggers report, from any process,
-// drops the entries depending on it, and the cache is only used while the bus is listening.
+// drops the entries depending on it, and the cache is only used while its channel is live on the
+// bus (emptied when the connection is lost, and again when the channel is listened to anew).
 export const feedActorCache = (
   cache: ActorCache,
-  bus: NotificationBus,
+  bus: Pick<NotificationBus, 'listen'>,
   db: Pick<Database, 'onNotice'>,
 ): ActorCacheFeed => {
   const listeners = new Set<(applied: AppliedInvalidation) => void>();
@@ -42,12 +43,15 @@ export const feedActorCache = (
     cache.invalidate(subjects);
     for (const listener of [...listeners]) listener({ subjects, source });
   };
-  const subscription = bus.listen(authChannel, (payload) => apply(payload, 'notification'));
+  const subscription = bus.listen(
+    authChannel,
+    (payload) => apply(payload, 'notification'),
+    () => cache.setLive(subscription.live()),
+  );
   const stopNotices = db.onNotice((notice) => {
     if (notice.message === authNoticeMessage) apply(notice.detail ?? '*', 'notice');
   });
-  const stopFollowing = bus.onStateChange((state) => cache.setLive(state === 'listening'));
-  cache.setLive(bus.state() === 'listening');
+  cache.setLive(subscription.live());
   return {
     onApplied(listener) {
       listeners.add(listener);
@@ -58,7 +62,6 @@ export const feedActorCache = (
     close() {
       subscription.close();
       stopNotices();
-      stopFollowing();
       cache.setLive(false);
       listeners.clear();
     },

@@ -12,7 +12,7 @@ export const actorCacheMaxEntries = 20_000;
 export type ActorResolution = {
   resolveActor: ActorResolver;
   // Keeps the cache fed, for the app's lifetime, from the bus and this process's own changes.
-  attach(app: FastifyInstance, bus: NotificationBus): void;
+  attach(app: FastifyInstance, bus: Pick<NotificationBus, 'listen'>): void;
 };
 
 type Attached = { cache: ActorCache; feed: ActorCacheFeed };

@@ -60,3 +60,32 @@ describe('loadConfig: FLOTILLA_AUTH_CACHE_SECONDS', () => {
     }
   });
 });
+
+describe('loadConfig: device protocol settings', () => {
+  it('flushes device contacts every second unless FLOTILLA_CONTACT_FLUSH_INTERVAL_MS says otherwise', () => {
+    expect(loadConfig({}).contactFlushIntervalMs).toBe(1000);
+    expect(loadConfig({ FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: '250' }).contactFlushIntervalMs).toBe(
+      250,
+    );
+    for (const refused of ['0', '10', '60000', 'soon']) {
+      expect(() => loadConfig({ FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: refused }), refused).toThrow(
+        /FLOTILLA_CONTACT_FLUSH_INTERVAL_MS/,
+      );
+    }
+  });
+});
+
+describe('loadConfig: FLOTILLA_ODATA_CACHE and FLOTILLA_ODATA_CACHE_SIZE', () => {
+  it('keeps 500 compiled shapes by default, can be switched off, refuses other values', () => {
+    expect(loadConfig({}).odataCache).toEqual({ enabled: true, size: 500 });
+    expect(
+      loadConfig({ FLOTILLA_ODATA_CACHE: 'off', FLOTILLA_ODATA_CACHE_SIZE: '20' }).odataCache,
+    ).toEqual({ enabled: false, size: 20 });
+    expect(() => loadConfig({ FLOTILLA_ODATA_CACHE: 'yes' })).toThrow(/FLOTILLA_ODATA_CACHE/);
+    for (const refused of ['0', '100001', '2.5', 'many']) {
+      expect(() => loadConfig({ FLOTILLA_ODATA_CACHE_SIZE: refused }), refused).toThrow(
+        /FLOTILLA_ODATA_CACHE_SIZE/,
+      );
+    }
+  });
+});

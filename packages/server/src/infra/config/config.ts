@@ -30,6 +30,7 @@ const schema = z.object({
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
   FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
+  FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
   FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
@@ -50,6 +51,8 @@ const schema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default(defaultRecaptchaVerifyUrl),
   FLOTILLA_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  FLOTILLA_ODATA_CACHE: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_ODATA_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(500),
   FLOTILLA_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -123,8 +126,13 @@ export type Config = {
   recaptcha: RecaptchaConfig | undefined;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
+  // Compiled /v7 reads kept by request shape and run as prepared statements
+  // (infra/odata/statement-cache.ts): on/off and how many shapes the process keeps.
+  odataCache: { enabled: boolean; size: number };
   // Log lines kept per device.
   logRetention: number;
+  // How often device contacts recorded in memory are written (features/heartbeat).
+  contactFlushIntervalMs: number;
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
@@ -193,8 +201,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
           }
         : undefined,
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
+    odataCache: {
+      enabled: values.FLOTILLA_ODATA_CACHE === 'on',
+      size: values.FLOTILLA_ODATA_CACHE_SIZE,
+    },
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
+    contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,
     logLevel: values.FLOTILLA_LOG_LEVEL,
     logFormat: values.FLOTILLA_LOG_FORMAT,
     helpLinks: {

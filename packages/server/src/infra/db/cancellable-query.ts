@@ -51,7 +51,8 @@ export type CancelState = { reason: CancelReason | undefined };
 export const runWithLimits = async <Row extends pg.QueryResultRow>(
   client: pg.ClientBase,
   url: string,
-  statement: { sql: string; params: unknown[] },
+  // `name`: run as that prepared statement (database.ts QueryOptions).
+  statement: { sql: string; params: unknown[]; name?: string },
   limits: QueryLimits,
   state: CancelState,
 ): Promise<pg.QueryResult<Row>> => {
@@ -71,7 +72,11 @@ export const runWithLimits = async <Row extends pg.QueryResultRow>(
       : setTimeout(() => cancel('timeout'), limits.timeoutMs);
   limits.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await client.query<Row>(statement.sql, statement.params);
+    return await client.query<Row>({
+      text: statement.sql,
+      values: statement.params,
+      name: statement.name,
+    });
   } catch (error) {
     if (reason && isQueryCanceled(error)) throw new QueryCancelledError(reason, limits.timeoutMs);
     throw error;

@@ -9,14 +9,27 @@ import { asUnavailable, isDatabaseUnavailable } from './connection-errors.js';
 
 export type SqlValue = string | number | boolean | null | Date | readonly unknown[] | object;
 
+// Timeout and cancellation of a statement (cancellable-query.ts), and whether it is prepared.
+export type QueryOptions = QueryLimits & {
+  // Run as this named prepared statement: parsed and planned (then, when PostgreSQL finds a
+  // generic plan as good, never again) once per connection. The name must always come with the
+  // same SQL (a hash of it does). Only for statements run with limits (their own connection);
+  // a connection holds at most maxPreparedPerConnection of them.
+  prepareAs?: string;
+};
+
 export type Queryable = {
   query<Row extends object = Record<string, unknown>>(
     sql: string,
     params?: readonly SqlValue[],
-    // Timeout and cancellation of this statement (cancellable-query.ts).
-    limits?: QueryLimits,
+    options?: QueryOptions,
   ): Promise<{ rows: Row[]; rowCount: number }>;
 };
+
+// Prepared statements one connection keeps (each holds PostgreSQL memory, up to a few hundred kB
+// for a large /v7 read): a connection that would need another is replaced by a fresh one after
+// the statement, which then runs unprepared.
+export const maxPreparedPerConnection = 100;
 
 // A notice (RAISE NOTICE) the server sent to one of the pool's connections.
 export type DatabaseNotice = { message: string | undefined; detail: string | undefined };
@@ -94,25 +107,54 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   };
 
-  // One statement on a checked-out connection, under `limits` when given.
+  // The prepared statements of each connection (pg prepares a named statement on first use).
+  const prepared = new WeakMap<pg.ClientBase, Set<string>>();
+  const retiring = new WeakSet<pg.ClientBase>();
+  // The name to run `name` as on `client`, or undefined when the connection is full (it is then
+  // retired on release).
+  const preparedName = (client: pg.ClientBase, name: string | undefined): string | undefined => {
+    if (name === undefined) return undefined;
+    let names = prepared.get(client);
+    if (!names) {
+      names = new Set();
+      prepared.set(client, names);
+    }
+    if (names.has(name)) return name;
+    if (names.size >= maxPreparedPerConnection) {
+      retiring.add(client);
+      return undefined;
+    }
+    names.add(name);
+    return name;
+  };
+
+  // One statement on a checked-out connection, under `options` when given.
   const runOn = async <Row extends object>(
     client: pg.PoolClient,
     sql: string,
     params: readonly SqlValue[],
-    limits: QueryLimits | undefined,
+    options: QueryOptions | undefined,
     state: CancelState,
   ): Promise<{ rows: Row[]; rowCount: number }> => {
-    if (!limits) return run<Row>(client, sql, params);
+    if (!options) return run<Row>(client, sql, params);
     // pg's parameter type is a mutable any[]; our callers pass read-only arrays of values.
-    const statement = { sql, params: params as unknown[] };
-    const result = await runWithLimits<Row>(client, url, statement, limits, state);
+    const statement = {
+      sql,
+      params: params as unknown[],
+      name: preparedName(client, options.prepareAs),
+    };
+    const result = await runWithLimits<Row>(client, url, statement, options, state);
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   };
 
   // A connection that was sent a cancel may receive it during its next statement, and a broken
-  // one cannot be reused: both are destroyed rather than handed to the next caller.
-  const releaseArgument = (broken: Error | undefined, state: CancelState): Error | boolean =>
-    broken ?? state.reason !== undefined;
+  // one cannot be reused: both are destroyed rather than handed to the next caller, and so is
+  // one holding as many prepared statements as it may.
+  const releaseArgument = (
+    client: pg.ClientBase,
+    broken: Error | undefined,
+    state: CancelState,
+  ): Error | boolean => broken ?? (state.reason !== undefined || retiring.has(client));
 
   // Runs `work` on a checked-out connection, with an 'error' listener: without it, the server
   // going away between two statements would be an unhandled 'error' event (a crash).
@@ -139,18 +181,20 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       throw error;
     } finally {
       client.off('error', onError);
-      client.release(releaseArgument(broken, state));
+      client.release(releaseArgument(client, broken, state));
     }
   };
 
   const query = <Row extends object>(
     sql: string,
     params: readonly SqlValue[] = [],
-    limits?: QueryLimits,
+    options?: QueryOptions,
   ) =>
-    limits
+    options
       ? // A statement that may be cancelled needs its own connection (to know its backend).
-        withClient((client, state) => observe(() => runOn<Row>(client, sql, params, limits, state)))
+        withClient((client, state) =>
+          observe(() => runOn<Row>(client, sql, params, options, state)),
+        )
       : observe(() => run<Row>(pool, sql, params));
 
   const noticeListeners = new Set<(notice: DatabaseNotice) => void>();
@@ -169,7 +213,7 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
           query: <Row extends object>(
             sql: string,
             params: readonly SqlValue[] = [],
-            own: QueryLimits | undefined = limits,
+            own: QueryOptions | undefined = limits,
           ) => observe(() => runOn<Row>(client, sql, params, own, state)),
         };
         await tx.query('BEGIN', [], undefined);

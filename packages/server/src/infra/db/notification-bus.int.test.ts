@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { Database } from './database.js';
@@ -18,8 +19,8 @@ const recordingLog = () => {
   return {
     lines,
     log: {
-      warn: (_details: object, message: string) => lines.push(`warn ${message}`),
-      info: (_details: object, message: string) => lines.push(`info ${message}`),
+      warn: (message: string) => lines.push(`warn ${message}`),
+      info: (message: string) => lines.push(`info ${message}`),
     },
   };
 };
@@ -40,6 +41,22 @@ const nextPayload = (
   return { ready, payload };
 };
 
+// A subscriber that records its payloads, and emits 'reset' with live() at each reset.
+const recorder = (bus: NotificationBus, channel: string) => {
+  const events = new EventEmitter();
+  const payloads: string[] = [];
+  const subscription = bus.listen(
+    channel,
+    (payload) => payloads.push(payload),
+    () => events.emit('reset', subscription.live()),
+  );
+  const nextReset = async (): Promise<boolean> => {
+    const [live] = await once(events, 'reset');
+    return live === true;
+  };
+  return { subscription, payloads, nextReset };
+};
+
 const stateReached = (bus: NotificationBus, wanted: BusState): Promise<void> =>
   new Promise((resolve) => {
     if (bus.state() === wanted) return resolve();
@@ -52,6 +69,14 @@ const stateReached = (bus: NotificationBus, wanted: BusState): Promise<void> =>
 
 const notify = (channel: string, payload: string) =>
   db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+
+const isBackend = async (pid: number | undefined): Promise<boolean> => {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid = $1`,
+    [pid ?? 0],
+  );
+  return rows[0]?.n === 1;
+};
 
 describe('notification bus', () => {
   it('delivers notifications of every subscribed channel over one connection', async () => {
@@ -69,52 +94,99 @@ describe('notification bus', () => {
     await second.ready;
     await notify('bus_two', 'b');
     expect(await second.payload).toBe('b');
-    const { rows } = await db.query<{ listeners: number }>(
-      `SELECT count(*) AS listeners FROM pg_stat_activity
-        WHERE datname = current_database() AND pid = $1`,
-      [pid ?? 0],
-    );
-    expect(rows[0]?.listeners).toBe(1);
+    expect(bus.channels().sort()).toEqual(['bus_one', 'bus_two']);
+    expect(await isBackend(pid)).toBe(true);
     await bus.stop();
     expect(bus.state()).toBe('stopped');
     expect(bus.backendPid()).toBeUndefined();
+    // Destroyed, not pooled (the backend ends shortly after).
+    await expect.poll(() => isBackend(pid)).toBe(false);
   });
 
-  it('reports losing its connection and listens again on a new one', async () => {
+  it('delivers in commit order, nothing rolled back; sync waits for all committed before it', async () => {
+    const bus = createNotificationBus(db, recordingLog().log);
+    const { subscription, payloads } = recorder(bus, 'bus_order');
+    await bus.start();
+    await subscription.ready;
+    await db.transaction(async (tx) => {
+      for (const payload of ['a', 'b', 'c']) {
+        await tx.query(`SELECT pg_notify('bus_order', $1)`, [payload]);
+      }
+    });
+    await db
+      .transaction(async (tx) => {
+        await tx.query(`SELECT pg_notify('bus_order', 'never')`);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await db.query(`SELECT pg_notify('bus_order', 'd'), pg_notify('bus_elsewhere', 'x')`);
+    await bus.sync();
+    expect(payloads).toEqual(['a', 'b', 'c', 'd']);
+    await bus.stop();
+  });
+
+  it('resets its subscribers when the connection is lost, and again once it listens anew', async () => {
     const { log, lines } = recordingLog();
     const bus = createNotificationBus(db, log, { retryMinMs: 10 });
     const states: BusState[] = [];
     bus.onStateChange((state) => states.push(state));
-    const subscription = bus.listen('bus_again', () => undefined);
+    const { subscription, payloads, nextReset } = recorder(bus, 'bus_again');
+    const listening = nextReset();
     await bus.start();
-    await subscription.ready;
+    expect(await listening).toBe(true);
+    expect(bus.isLive()).toBe(true);
     const before = bus.backendPid();
-    const back = stateReached(bus, 'down').then(() => stateReached(bus, 'listening'));
+    const lost = nextReset();
     await db.query('SELECT pg_terminate_backend($1)', [before ?? 0]);
-    await back;
+    // Not live until it listens again: a cache must not trust what it holds meanwhile.
+    expect(await lost).toBe(false);
+    expect(await nextReset()).toBe(true);
+    expect(subscription.live()).toBe(true);
     expect(states).toEqual(['connecting', 'listening', 'down', 'connecting', 'listening']);
     expect(bus.backendPid()).not.toBe(before);
-    const again = nextPayload(bus, 'bus_again');
-    await again.ready;
     await notify('bus_again', 'after');
-    expect(await again.payload).toBe('after');
-    expect(lines).toContain('warn notification bus: LISTEN connection unavailable; retrying');
-    expect(lines).toContain('info notification bus: listening again');
+    await bus.sync();
+    expect(payloads).toEqual(['after']);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^warn notification bus: LISTEN connection unavailable \(.+\); retrying$/,
+      ),
+      'info notification bus: listening again',
+    ]);
     await bus.stop();
+    expect(subscription.live()).toBe(false);
   });
 
-  it('keeps retrying while the database cannot be reached', async () => {
-    const { log } = recordingLog();
+  it('keeps retrying while the database cannot be reached, reporting the outage once', async () => {
+    const { log, lines } = recordingLog();
     let refusals = 3;
     const flaky = {
       connect: () =>
         refusals-- > 0 ? Promise.reject(new Error('connection refused')) : db.connect(),
+      query: db.query,
     };
     const bus = createNotificationBus(flaky, log, { retryMinMs: 1, retryMaxMs: 4 });
     await bus.start();
     expect(bus.state()).toBe('down');
     await stateReached(bus, 'listening');
     expect(refusals).toBe(-1);
+    expect(lines).toEqual([
+      'warn notification bus: LISTEN connection unavailable (connection refused); retrying',
+      'info notification bus: listening again',
+    ]);
+    await bus.stop();
+  });
+
+  it('gives up a sync that is not delivered in time', async () => {
+    const refusing = {
+      connect: () => Promise.reject(new Error('connection refused')),
+      query: db.query,
+    };
+    const bus = createNotificationBus(refusing, recordingLog().log, { retryMinMs: 3_600_000 });
+    // Nobody holds it: nothing to deliver to, so nothing to wait for.
+    await bus.sync(1);
+    await bus.start();
+    await expect(bus.sync(1)).rejects.toThrow(/did not deliver its sync token in time/);
     await bus.stop();
   });
 
@@ -129,8 +201,32 @@ describe('notification bus', () => {
     await next.ready;
     await notify('bus_shared', 'x');
     expect(await next.payload).toBe('x');
-    expect(lines).toContain('warn notification bus: a subscriber failed');
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^warn notification bus: a subscriber of "bus_shared" failed: .*subscriber bug/,
+      ),
+    ]);
     await bus.stop();
+  });
+
+  it('is open while anyone holds it', async () => {
+    const bus = createNotificationBus(db, recordingLog().log);
+    await bus.start();
+    await bus.start();
+    const pid = bus.backendPid();
+    await bus.stop();
+    expect(bus.state()).toBe('listening');
+    expect(bus.backendPid()).toBe(pid);
+    await bus.stop();
+    expect(bus.state()).toBe('stopped');
+    // Destroyed, not pooled (the backend ends shortly after).
+    await expect.poll(() => isBackend(pid)).toBe(false);
+    // One stop too many changes nothing.
+    await bus.stop();
+    await bus.start();
+    expect(bus.state()).toBe('listening');
+    await bus.stop();
+    expect(bus.state()).toBe('stopped');
   });
 
   it('starts again after a stop, and refuses unusable channel names', async () => {

@@ -1,40 +1,54 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Database } from './database.js';
 
-// The process's PostgreSQL LISTEN connection, shared by every channel that needs one.
+// The process's one PostgreSQL LISTEN connection, shared by every channel that needs one (the
+// actor cache, the target-state cache, cloudlink's node channel, ...). It belongs to the
+// AppContext (ctx.notifications) and is open while anyone holds it (start/stop are counted: each
+// app holds it from ready to close, infra/http/register-notification-bus.ts).
 //
 // - 'connecting': opening the connection and LISTENing;
 // - 'listening': every notification committed from now on is delivered;
 // - 'down': the connection failed or was lost; notifications are being missed, and a new
 //   attempt follows after a delay (doubling from retryMinMs up to retryMaxMs);
-// - 'stopped': before start and after stop.
-// A subscriber that keeps state derived from notifications must treat anything but 'listening'
-// as "I may have missed something" (the auth cache empties itself and stands aside).
+// - 'stopped': nobody holds it.
+// A subscriber that keeps state derived from notifications trusts it only while its subscription
+// is live, and forgets it on every reset: one when the connection is lost, one when its channel is
+// LISTENed on a new connection (what it learnt in between may have missed a notification).
 export type BusState = 'stopped' | 'connecting' | 'listening' | 'down';
 
 export type Subscription = {
   // Resolves once the channel is LISTENed on a live connection (at once if it already is).
   ready: Promise<void>;
+  // Whether the channel is LISTENed on the live connection now.
+  live(): boolean;
   close(): void;
 };
 
 export type NotificationBus = {
   // Calls onPayload with each notification of the channel (LISTENed at once when connected,
-  // otherwise at the next connection).
-  listen(channel: string, onPayload: (payload: string) => void): Subscription;
+  // otherwise at the next connection), and onReset whenever live() changes.
+  listen(channel: string, onPayload: (payload: string) => void, onReset?: () => void): Subscription;
   state(): BusState;
   onStateChange(listener: (state: BusState) => void): () => void;
-  // The server process id of the LISTEN connection while there is one (for operators and tests).
+  // Listening, with every subscribed channel LISTENed.
+  isLive(): boolean;
+  // Resolves once every notification committed before the call has been delivered (PostgreSQL
+  // delivers them in commit order), for tests and callers that must read their own writes through
+  // a cache. At once while stopped; rejects when not delivered within timeoutMs.
+  sync(timeoutMs?: number): Promise<void>;
+  // The server process id of the LISTEN connection, and the channels it LISTENs to, while there
+  // is one (for operators and tests).
   backendPid(): number | undefined;
-  // Resolves after the first connection attempt, whether it succeeded or not; never rejects.
+  channels(): string[];
+  // One more holder; the first opens the connection. Resolves after the first connection attempt,
+  // whether it succeeded or not; never rejects.
   start(): Promise<void>;
+  // One holder fewer; the last closes the connection (resolves once it is closed).
   stop(): Promise<void>;
 };
 
-export type BusLog = {
-  warn(details: object, message: string): void;
-  info(details: object, message: string): void;
-};
+export type BusLog = { warn(message: string): void; info(message: string): void };
 
 export type BusOptions = { retryMinMs: number; retryMaxMs: number };
 
@@ -42,27 +56,42 @@ const defaultOptions: BusOptions = { retryMinMs: 100, retryMaxMs: 5_000 };
 
 // Channel names are quoted identifiers in LISTEN; only plain lower-case names are accepted.
 const channelPattern = /^[a-z_][a-z0-9_]{0,62}$/;
+// Where sync() sends its tokens.
+const syncChannel = 'flotilla_bus_sync';
 
-type Session = { connection: pg.PoolClient; listened: Set<string>; drop(error?: Error): void };
+type Listener = { onPayload(payload: string): void; onReset: (() => void) | undefined };
+// `announced`: channels whose subscribers were told they are live on this session.
+type Session = {
+  connection: pg.PoolClient;
+  listened: Set<string>;
+  announced: Set<string>;
+  drop(error?: Error): void;
+};
+
+const causeOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 export const createNotificationBus = (
-  db: Pick<Database, 'connect'>,
+  db: Pick<Database, 'connect' | 'query'>,
   log: BusLog,
   options: Partial<BusOptions> = {},
 ): NotificationBus => {
   const { retryMinMs, retryMaxMs } = { ...defaultOptions, ...options };
-  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const listeners = new Map<string, Set<Listener>>();
   const stateListeners = new Set<(state: BusState) => void>();
   const readyWaiters = new Map<string, (() => void)[]>();
   let current: BusState = 'stopped';
-  let running = false;
+  let holders = 0;
   let session: Session | undefined;
   let pid: number | undefined;
   let retryDelay = retryMinMs;
   let retryTimer: NodeJS.Timeout | undefined;
   let attempt: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
-  let lostBefore = false;
+  // An outage is reported once when it begins, and once when it ends.
+  let outage = false;
+
+  const running = (): boolean => holders > 0;
 
   const setState = (next: BusState): void => {
     if (next === current) return;
@@ -70,40 +99,57 @@ export const createNotificationBus = (
     for (const listener of [...stateListeners]) listener(next);
   };
 
-  const deliver = (channel: string, payload: string | undefined): void => {
-    for (const handler of [...(handlers.get(channel) ?? [])]) {
-      try {
-        handler(payload ?? '');
-      } catch (error) {
-        log.warn({ err: error, channel }, 'notification bus: a subscriber failed');
+  const guarded = (channel: string, work: () => void): void => {
+    try {
+      work();
+    } catch (error) {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log.warn(`notification bus: a subscriber of "${channel}" failed: ${detail}`);
+    }
+  };
+
+  const reset = (channels: Iterable<string>): void => {
+    for (const channel of channels) {
+      for (const listener of [...(listeners.get(channel) ?? [])]) {
+        if (listener.onReset) guarded(channel, listener.onReset);
       }
     }
   };
 
-  const wakeReady = (target: Session): void => {
+  const deliver = (channel: string, payload: string | undefined): void => {
+    for (const listener of [...(listeners.get(channel) ?? [])]) {
+      guarded(channel, () => listener.onPayload(payload ?? ''));
+    }
+  };
+
+  // Tells the subscribers of the channels newly LISTENed on the live session.
+  const announce = (target: Session): void => {
     if (session !== target) return;
-    for (const channel of target.listened) {
+    const fresh = [...target.listened].filter((channel) => !target.announced.has(channel));
+    for (const channel of fresh) target.announced.add(channel);
+    for (const channel of fresh) {
       const waiters = readyWaiters.get(channel);
       readyWaiters.delete(channel);
       for (const wake of waiters ?? []) wake();
     }
+    reset(fresh);
   };
 
   // LISTENs on every subscribed channel the session does not listen to yet.
   const listenAll = async (target: Session): Promise<void> => {
     for (;;) {
-      const missing = [...handlers.keys()].filter((channel) => !target.listened.has(channel));
+      const missing = [...listeners.keys()].filter((channel) => !target.listened.has(channel));
       if (missing.length === 0) return;
       for (const channel of missing) {
         await target.connection.query(`LISTEN "${channel}"`);
         target.listened.add(channel);
       }
-      wakeReady(target);
+      announce(target);
     }
   };
 
   const scheduleRetry = (): void => {
-    if (!running || retryTimer) return;
+    if (!running() || retryTimer) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       attempt = connect();
@@ -113,26 +159,29 @@ export const createNotificationBus = (
   };
 
   const lost = (error: unknown): void => {
-    lostBefore = true;
-    log.warn({ err: error }, 'notification bus: LISTEN connection unavailable; retrying');
+    if (!outage) {
+      log.warn(`notification bus: LISTEN connection unavailable (${causeOf(error)}); retrying`);
+    }
+    outage = true;
     setState('down');
     scheduleRetry();
   };
 
   const connect = async (): Promise<void> => {
-    if (!running) return;
+    if (!running()) return;
     setState('connecting');
     let connection: pg.PoolClient;
     try {
       connection = await db.connect();
     } catch (error) {
-      if (running) lost(error);
+      if (running()) lost(error);
       return;
     }
     let dropped = false;
     const candidate: Session = {
       connection,
       listened: new Set(),
+      announced: new Set(),
       drop(error) {
         if (dropped) return;
         dropped = true;
@@ -141,7 +190,8 @@ export const createNotificationBus = (
         if (session !== candidate) return;
         session = undefined;
         pid = undefined;
-        if (running) lost(error);
+        reset(candidate.announced);
+        if (running()) lost(error ?? new Error('The LISTEN connection closed'));
       },
     };
     connection.on('error', (error) => candidate.drop(error));
@@ -151,10 +201,10 @@ export const createNotificationBus = (
       const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await listenAll(candidate);
       if (dropped) {
-        if (running) lost(new Error('The LISTEN connection closed while it was being set up'));
+        if (running()) lost(new Error('The LISTEN connection closed while it was being set up'));
         return;
       }
-      if (!running) {
+      if (!running()) {
         candidate.drop();
         return;
       }
@@ -162,46 +212,84 @@ export const createNotificationBus = (
       pid = rows[0]?.pid;
     } catch (error) {
       candidate.drop();
-      if (running) lost(error);
+      if (running()) lost(error);
       return;
     }
     retryDelay = retryMinMs;
-    if (lostBefore) log.info({}, 'notification bus: listening again');
+    if (outage) log.info('notification bus: listening again');
+    outage = false;
+    announce(candidate);
     setState('listening');
-    wakeReady(candidate);
+  };
+
+  const listen: NotificationBus['listen'] = (channel, onPayload, onReset) => {
+    if (!channelPattern.test(channel)) throw new Error(`Unusable channel name: ${channel}`);
+    let set = listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      listeners.set(channel, set);
+    }
+    const listener: Listener = { onPayload, onReset };
+    set.add(listener);
+    const own = set;
+    const live = (): boolean => session?.announced.has(channel) === true;
+    let wake: (() => void) | undefined;
+    const ready = live()
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          wake = resolve;
+          readyWaiters.set(channel, [...(readyWaiters.get(channel) ?? []), resolve]);
+        });
+    const open = session;
+    if (open && !open.listened.has(channel)) {
+      // A failed LISTEN means a broken connection: drop it and start over.
+      listenAll(open).catch((error: unknown) =>
+        open.drop(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    return {
+      ready,
+      live,
+      // The channel stays LISTENed until the next reconnection; unwanted payloads are ignored.
+      close() {
+        const waiters = readyWaiters.get(channel)?.filter((waiter) => waiter !== wake);
+        if (waiters?.length) readyWaiters.set(channel, waiters);
+        else readyWaiters.delete(channel);
+        own.delete(listener);
+        if (own.size === 0 && listeners.get(channel) === own) listeners.delete(channel);
+      },
+    };
+  };
+
+  const sync = async (timeoutMs = 10_000): Promise<void> => {
+    if (!running()) return;
+    const token = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    let heard: () => void = () => undefined;
+    const delivered = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const subscription = listen(syncChannel, (payload) => {
+      if (payload === token) heard();
+    });
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('The notification bus did not deliver its sync token in time')),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([subscription.ready, late]);
+      await db.query('SELECT pg_notify($1, $2)', [syncChannel, token]);
+      await Promise.race([delivered, late]);
+    } finally {
+      clearTimeout(timer);
+      subscription.close();
+    }
   };
 
   return {
-    listen(channel, onPayload) {
-      if (!channelPattern.test(channel)) throw new Error(`Unusable channel name: ${channel}`);
-      let set = handlers.get(channel);
-      if (!set) {
-        set = new Set();
-        handlers.set(channel, set);
-      }
-      set.add(onPayload);
-      const live = session;
-      const ready =
-        live?.listened.has(channel) === true
-          ? Promise.resolve()
-          : new Promise<void>((resolve) => {
-              readyWaiters.set(channel, [...(readyWaiters.get(channel) ?? []), resolve]);
-            });
-      if (live && !live.listened.has(channel)) {
-        // A failed LISTEN means a broken connection: drop it and start over.
-        listenAll(live).catch((error: unknown) =>
-          live.drop(error instanceof Error ? error : undefined),
-        );
-      }
-      return {
-        ready,
-        // The channel stays LISTENed until the next reconnection; unwanted payloads are ignored.
-        close() {
-          set.delete(onPayload);
-          if (set.size === 0 && handlers.get(channel) === set) handlers.delete(channel);
-        },
-      };
-    },
+    listen,
     state: () => current,
     onStateChange(listener) {
       stateListeners.add(listener);
@@ -209,27 +297,38 @@ export const createNotificationBus = (
         stateListeners.delete(listener);
       };
     },
+    isLive: () =>
+      current === 'listening' &&
+      [...listeners.keys()].every((channel) => session?.announced.has(channel) === true),
+    sync,
     backendPid: () => pid,
+    channels: () => [...(session?.announced ?? [])],
     start() {
-      if (running) return attempt ?? Promise.resolve();
-      running = true;
+      holders += 1;
+      if (holders > 1) return attempt ?? Promise.resolve();
       // After a stop still under way, so the two never share a connection.
       attempt = (stopping ?? Promise.resolve()).then(connect);
       return attempt;
     },
     stop() {
-      if (!running) return stopping ?? Promise.resolve();
-      running = false;
+      if (holders === 0) return stopping ?? Promise.resolve();
+      holders -= 1;
+      if (holders > 0) return Promise.resolve();
       clearTimeout(retryTimer);
       retryTimer = undefined;
       const pending = attempt;
       stopping = (async () => {
         await pending;
+        // Taken out first, so its drop is not mistaken for a loss (start may be called meanwhile).
         const old = session;
         session = undefined;
         pid = undefined;
         old?.drop();
-        if (!running) setState('stopped');
+        if (old) reset(old.announced);
+        if (!running()) {
+          outage = false;
+          setState('stopped');
+        }
       })();
       return stopping;
     },

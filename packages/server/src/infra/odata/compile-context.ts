@@ -1,8 +1,14 @@
-import type { ODataBinds } from '@balena/odata-parser';
+import type { BindKey, BindReference } from '@balena/odata-parser';
 import type { Model, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
-import type { OwnRowCondition, PermissionFilter } from './permissions.js';
-import { quoteIdentifier, type SqlParams } from './sql-params.js';
+import { bindValue } from './odata-values.js';
+import {
+  createOwnRowCondition,
+  createPermissionFilter,
+  type OwnRowCondition,
+  type PermissionFilter,
+} from './permissions.js';
+import { type LiteralBind, quoteIdentifier, type SqlParams } from './sql-params.js';
 
 export type RowScope = { alias: string; resource: Resource };
 
@@ -10,28 +16,34 @@ export type RowScope = { alias: string; resource: Resource };
 export type CompileContext = {
   model: Model;
   params: SqlParams;
-  binds: ODataBinds;
+  binds: readonly LiteralBind[];
   permission: PermissionFilter;
   // When owner-only fields show their value (see FieldDefinition.ownerOnly).
   ownRow: OwnRowCondition;
   nextAlias: () => string;
+  // The value of a literal the SQL text itself depends on (not only its placeholder): such a
+  // literal is part of the compiled statement's key (statement-cache.ts).
+  pin: (reference: BindReference) => unknown;
+  pinned: () => readonly BindKey[];
 };
 
-export const createCompileContext = (
-  model: Model,
-  params: SqlParams,
-  binds: ODataBinds,
-  permission: PermissionFilter,
-  ownRow: OwnRowCondition,
-): CompileContext => {
+// The caller and the URL's literals are those of `params` (createSqlParams).
+export const createCompileContext = (model: Model, params: SqlParams): CompileContext => {
   let counter = 0;
+  const pinned: BindKey[] = [];
+  const binds = params.request.binds;
   return {
     model,
     params,
     binds,
-    permission,
-    ownRow,
+    permission: createPermissionFilter(params),
+    ownRow: createOwnRowCondition(params),
     nextAlias: () => quoteIdentifier(`t${counter++}`),
+    pin(reference) {
+      if (!pinned.includes(reference.bind)) pinned.push(reference.bind);
+      return bindValue(binds, reference);
+    },
+    pinned: () => pinned,
   };
 };
 

@@ -9,9 +9,11 @@ import {
 } from './compile-context.js';
 import {
   bindOperand,
+  bindType,
   isBindReference,
   listBind,
   listArray,
+  literalKind,
   type SqlOperand,
 } from './odata-values.js';
 import {
@@ -19,6 +21,7 @@ import {
   expectComparable,
   expectKind,
   isArithmetic,
+  kindOf,
   type ValueKind,
 } from './operand-types.js';
 import { quoteIdentifier } from './sql-params.js';
@@ -287,6 +290,43 @@ export const operand = (
   throw badRequest('Unsupported expression in $filter');
 };
 
+// The field a path names directly: `status` on `from`, or `d/status` on a lambda variable.
+const directField = (
+  from: RowScope,
+  node: PathNode,
+  variables: Variables,
+): { scope: RowScope; field: Field } | undefined => {
+  const variable = variables.get(node.name);
+  const scope = variable ?? from;
+  const target = variable ? node.property : node;
+  if (!target || target.property || target.lambda || target.count) return undefined;
+  if (!variable && node.property) return undefined;
+  const field = visibleField(scope.resource, target.name);
+  return field ? { scope, field } : undefined;
+};
+
+// `field eq literal` (either way round) for a field that states its own equality
+// (FieldDefinition.equals); undefined compiles the plain comparison.
+const fieldEquality = (
+  ctx: CompileContext,
+  from: RowScope,
+  [a, b]: unknown[],
+  variables: Variables,
+): string | undefined => {
+  const [path, reference] = isBindReference(b) ? [a, b] : isBindReference(a) ? [b, a] : [];
+  if (!isPathNode(path) || !isBindReference(reference)) return undefined;
+  const target = directField(from, path, variables);
+  const equals = target?.field.equals;
+  if (!target || !equals) return undefined;
+  const kind = literalKind(bindType(ctx.binds, reference));
+  if (kind === undefined || kindOf({ sql: '', type: target.field.type }) !== kind) return undefined;
+  const value = ctx.pin(reference);
+  const literal =
+    kind === 'text' ? String(value) : kind === 'number' ? Number(value) : value === true;
+  const sql = equals(target.scope.alias, literal);
+  return sql === undefined ? undefined : `(${sql})`;
+};
+
 // Compiles a parsed $filter expression into a SQL condition over `from`.
 export const compileFilter = (
   ctx: CompileContext,
@@ -315,7 +355,7 @@ export const compileFilter = (
     const array = listArray(ctx, args[1]);
     if (array) {
       expectKind(left, array.type === 'text' ? 'text' : 'number', "'in' in $filter");
-      return `(${left.sql} = ANY(${ctx.params.add(array.values)}::${array.type}[]))`;
+      return `(${left.sql} = ANY(${array.sql}))`;
     }
     const values = listBind(ctx, args[1]);
     for (const value of values) expectComparable(left, value, "'in' in $filter");
@@ -323,6 +363,8 @@ export const compileFilter = (
     return `(${left.sql} IN (${values.map((value) => value.sql).join(', ')}))`;
   }
   if (typeof op === 'string' && comparison[op]) {
+    const equality = op === 'eq' ? fieldEquality(ctx, from, args, variables) : undefined;
+    if (equality !== undefined) return equality;
     const left = operand(ctx, from, args[0], variables);
     const right = operand(ctx, from, args[1], variables);
     if (left.type === 'null' || right.type === 'null') {

@@ -16,7 +16,7 @@ import {
   operand,
   visibleField,
 } from './compile-filter.js';
-import { bindOperand, isBindReference } from './odata-values.js';
+import { bindOperand, bindValue, isBindReference } from './odata-values.js';
 import { expectComparable } from './operand-types.js';
 import type { KeyReference } from './parse-request.js';
 import { quoteIdentifier } from './sql-params.js';
@@ -80,13 +80,20 @@ const orderBySql = (ctx: CompileContext, scope: RowScope, orderby: OrderByOption
     })
     .join(', ');
 
-const nonNegativeInteger = (ctx: CompileContext, value: unknown, option: string): string => {
-  const resolved = isBindReference(value) ? ctx.binds[value.bind as number]?.[1] : value;
-  const number = Number(resolved);
+const checkedCount = (value: unknown, option: string): number => {
+  const number = Number(value);
   if (!Number.isSafeInteger(number) || number < 0) {
     throw badRequest(`${option} must be a non-negative integer`);
   }
-  return ctx.params.add(number);
+  return number;
+};
+
+// $top and $skip: a literal of the URL (a placeholder read from each request), or a number the
+// engine itself put in the options.
+const nonNegativeInteger = (ctx: CompileContext, value: unknown, option: string): string => {
+  if (!isBindReference(value)) return ctx.params.fixed(checkedCount(value, option));
+  checkedCount(bindValue(ctx.binds, value), option);
+  return ctx.params.read((request) => checkedCount(bindValue(request.binds, value), option));
 };
 
 type Collection = {

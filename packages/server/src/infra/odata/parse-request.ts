@@ -64,13 +64,20 @@ export const withExplicitOrderDirections = (query: string): string => {
 const parserMessage = (error: unknown): string =>
   error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 300) : 'unparseable';
 
+// The part of a /v7 URL after the prefix as the parser reads it (explicit $orderby directions).
+export const normalizeODataPath = (pathAndQuery: string): string => {
+  const queryStart = pathAndQuery.indexOf('?');
+  if (queryStart === -1) return pathAndQuery;
+  const query = pathAndQuery.slice(queryStart + 1);
+  return query
+    ? `${pathAndQuery.slice(0, queryStart)}?${withExplicitOrderDirections(query)}`
+    : pathAndQuery.slice(0, queryStart);
+};
+
 // Parses the part of a /v7 URL after the prefix, e.g. `/device(uuid='x')?$select=id`, and
 // refuses requests over the documented limits (query-limits.ts) before anything is compiled.
 export const parseODataRequest = (pathAndQuery: string): ODataRequest => {
-  const queryStart = pathAndQuery.indexOf('?');
-  const path = queryStart === -1 ? pathAndQuery : pathAndQuery.slice(0, queryStart);
-  const query = queryStart === -1 ? '' : pathAndQuery.slice(queryStart + 1);
-  const url = query ? `${path}?${withExplicitOrderDirections(query)}` : path;
+  const url = normalizeODataPath(pathAndQuery);
   let parsed: ReturnType<typeof odataParser.parse>;
   try {
     parsed = odataParser.parse(url);

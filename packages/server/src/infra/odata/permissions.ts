@@ -23,7 +23,7 @@ import {
 } from '@flotilla/shared/permissions/roles';
 import type { Actor } from '../auth/actor.js';
 import type { Resource } from '../../model/model-types.js';
-import type { SqlParams } from './sql-params.js';
+import type { RequestValues, SqlParams } from './sql-params.js';
 import type { WriteMode } from './write-values.js';
 
 // The row filter an actor has for one action on one resource, as SQL over the row's alias, or
@@ -77,11 +77,45 @@ const maxThroughDepth = 3;
 const throughAlias = (row: string, index: number): string =>
   `"${row.replace(/[^A-Za-z0-9_]/g, '')}_through${index}"`;
 
-export const createPermissionFilter = (actor: Actor, params: SqlParams): PermissionFilter => {
+const isKind = <Kind extends Actor['kind']>(
+  actor: Actor,
+  kind: Kind,
+): actor is Extract<Actor, { kind: Kind }> => actor.kind === kind;
+
+// The caller's ids in a statement are values read from the request (sql-params.ts), so a
+// statement compiled for one caller is reused, with that caller's ids, for another caller of the
+// same permission shape (below).
+const callerOf = <Kind extends Actor['kind']>(
+  request: RequestValues,
+  kind: Kind,
+): Extract<Actor, { kind: Kind }> => {
+  const actor = request.actor;
+  if (!isKind(actor, kind)) {
+    throw new Error(`A statement compiled for a ${kind} caller was run for a ${actor.kind}`);
+  }
+  return actor;
+};
+
+const heldPlatformRolesOf = (actor: Extract<Actor, { kind: 'user' }>) =>
+  platformRoles.filter((role) => actor.platformPermissions.includes(platformPermissionOf[role]));
+
+// Everything about the caller that shapes the SQL of its permission filters, but not its ids: two
+// callers with the same shape get the same SQL text with different values.
+export const permissionShape = (actor: Actor): string => {
+  if (actor.kind === 'anonymous' || (actor.kind === 'user' && actor.twoFactorPending)) {
+    return 'anonymous';
+  }
+  if (actor.kind === 'user') return `user:${heldPlatformRolesOf(actor).join(',')}`;
+  return actor.kind;
+};
+
+// The caller is the one whose values `params` reads.
+export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
+  const actor = params.request.actor;
   // Placeholders are added on first use: PostgreSQL rejects a parameter no statement mentions.
-  const lazy = (value: number): (() => string) => {
+  const lazy = (source: (request: RequestValues) => number): (() => string) => {
     let placeholder: string | undefined;
-    return () => (placeholder ??= `${params.add(value)}::integer`);
+    return () => (placeholder ??= `${params.read(source)}::integer`);
   };
 
   const roleParams = new Map<string, string>();
@@ -89,7 +123,7 @@ export const createPermissionFilter = (actor: Actor, params: SqlParams): Permiss
     const key = roles.join(',');
     let placeholder = roleParams.get(key);
     if (!placeholder) {
-      placeholder = `${params.add([...roles])}::text[]`;
+      placeholder = `${params.fixed([...roles])}::text[]`;
       roleParams.set(key, placeholder);
     }
     return placeholder;
@@ -100,11 +134,9 @@ export const createPermissionFilter = (actor: Actor, params: SqlParams): Permiss
   }
 
   if (actor.kind === 'user') {
-    const user = lazy(actor.userId);
-    const actorId = lazy(actor.actorId);
-    const heldPlatformRoles = platformRoles.filter((role) =>
-      actor.platformPermissions.includes(platformPermissionOf[role]),
-    );
+    const user = lazy((request) => callerOf(request, 'user').userId);
+    const actorId = lazy((request) => callerOf(request, 'user').actorId);
+    const heldPlatformRoles = heldPlatformRolesOf(actor);
     const filter = (resource: Resource, action: string, row: string, depth: number) => {
       const conditions: string[] = [];
       const isPublic = publicCondition(resource, action, row);
@@ -157,7 +189,7 @@ export const createPermissionFilter = (actor: Actor, params: SqlParams): Permiss
   }
 
   if (actor.kind === 'application') {
-    const application = lazy(actor.applicationId);
+    const application = lazy((request) => callerOf(request, 'application').applicationId);
     return (resource, action, row) => {
       const conditions: string[] = [];
       const isPublic = publicCondition(resource, action, row);
@@ -169,8 +201,8 @@ export const createPermissionFilter = (actor: Actor, params: SqlParams): Permiss
     };
   }
 
-  const device = lazy(actor.deviceId);
-  const application = lazy(actor.applicationId);
+  const device = lazy((request) => callerOf(request, 'device').deviceId);
+  const application = lazy((request) => callerOf(request, 'device').applicationId);
   return (resource, action, row) => {
     const conditions: string[] = [];
     const isPublic = publicCondition(resource, action, row);
@@ -190,12 +222,17 @@ export const createPermissionFilter = (actor: Actor, params: SqlParams): Permiss
 // row is the calling user's own.
 export type OwnRowCondition = (resource: Resource, row: string) => string;
 
-export const createOwnRowCondition = (actor: Actor, params: SqlParams): OwnRowCondition => {
-  if (actor.kind !== 'user') return () => 'false';
+// The caller is the one whose values `params` reads; its id is read from the request, so the
+// statement stays reusable for another caller of the same shape.
+export const createOwnRowCondition = (params: SqlParams): OwnRowCondition => {
+  const actor = params.request.actor;
+  // Same shapes as the permission filters (permissionShape): a caller still owing its second
+  // factor shares statements with anonymous callers.
+  if (actor.kind !== 'user' || actor.twoFactorPending) return () => 'false';
   let placeholder: string | undefined;
   return (resource, row) => {
     if (!resource.scope.user) return 'false';
-    placeholder ??= `${params.add(actor.userId)}::integer`;
+    placeholder ??= `${params.read((request) => callerOf(request, 'user').userId)}::integer`;
     return `${resource.scope.user(row)} = ${placeholder}`;
   };
 };

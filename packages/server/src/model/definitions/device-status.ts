@@ -33,18 +33,23 @@ export const offlineWindow = (row: string): string =>
     `${row}."poll_interval_ms" * ${heartbeatTimings.onlineFactor + 1} + ${heartbeatTimings.contactWriteIntervalMs}`,
   );
 
+// The deadlines of a contacted device (stored generated columns of
+// migrations/0010-device-status-deadlines.sql, computed with the windows above; NULL while never
+// contacted): online until online_until, timing out until timeout_until, then offline.
+export const onlineUntil = (row: string): string => `${row}."online_until"`;
+export const timeoutUntil = (row: string): string => `${row}."timeout_until"`;
+
 // device.api_heartbeat_state: online | timeout | offline | unknown.
 export const heartbeatState = (row: string): string =>
   `(CASE
     WHEN ${row}."last_contact_at" IS NULL THEN 'unknown'
-    WHEN ${row}."last_contact_at" >= now() - ${onlineWindow(row)} THEN 'online'
-    WHEN ${row}."last_contact_at" >= now() - ${offlineWindow(row)} THEN 'timeout'
+    WHEN ${onlineUntil(row)} >= now() THEN 'online'
+    WHEN ${timeoutUntil(row)} >= now() THEN 'timeout'
     ELSE 'offline'
   END)`;
 
 // device.is_online: connected while the heartbeat is online or only timing out.
-export const isOnline = (row: string): string =>
-  `coalesce(${row}."last_contact_at" >= now() - ${offlineWindow(row)}, false)`;
+export const isOnline = (row: string): string => `coalesce(${timeoutUntil(row)} >= now(), false)`;
 
 // device.last_connectivity_event: when a connected device became connected; for a disconnected
 // one its last contact (when it was last connected: the thresholds only decide when we notice).
@@ -55,8 +60,8 @@ export const lastConnectivityEvent = (row: string): string =>
 export const heartbeatChangedAt = (row: string): string =>
   `(CASE ${heartbeatState(row)}
     WHEN 'online' THEN ${row}."online_since"
-    WHEN 'timeout' THEN ${row}."last_contact_at" + ${onlineWindow(row)}
-    WHEN 'offline' THEN ${row}."last_contact_at" + ${offlineWindow(row)}
+    WHEN 'timeout' THEN ${onlineUntil(row)}
+    WHEN 'offline' THEN ${timeoutUntil(row)}
     ELSE NULL
   END)`;
 
@@ -64,13 +69,58 @@ export const heartbeatChangedAt = (row: string): string =>
 const downloadingInstall = (row: string, ii: string): string =>
   `${ii}."device" = ${row}."id" AND (${ii}."status" = 'Downloading' OR (${ii}."download_progress" IS NOT NULL AND ${ii}."download_progress" < 100))`;
 
-// Whether the VPN (cloudlink) is expected: the supervisor's VPN can be switched off with the config
-// variable [RESIN|BALENA]_SUPERVISOR_VPN_CONTROL = 'false' on the device, else on its fleet.
-const vpnExpected = (row: string): string => {
+// Whether one of the device's image installs is still downloading, per row.
+export const hasDownloadingInstall = (row: string): string => {
+  const ii = alias('osii', row);
+  return `EXISTS (SELECT 1 FROM "image_install" ${ii} WHERE ${downloadingInstall(row, ii)})`;
+};
+
+// The same as one set for the whole statement (PostgreSQL hashes it once, from the partial index
+// image_install_downloading_idx), for conditions over many devices.
+export const inDownloadingSet = (row: string): string => {
+  const ii = alias('dlii', row);
+  return `${row}."id" IN (SELECT ${ii}."device" FROM "image_install" ${ii} WHERE ${ii}."status" = 'Downloading' OR (${ii}."download_progress" IS NOT NULL AND ${ii}."download_progress" < 100))`;
+};
+
+// The config variable that switches the supervisor's VPN (cloudlink) off ('false'); the BALENA_ name
+// wins over the legacy RESIN_ one, a device's own variable over its fleet's.
+const vpnControl = ['BALENA_SUPERVISOR_VPN_CONTROL', 'RESIN_SUPERVISOR_VPN_CONTROL'] as const;
+
+// The device's own VPN control value, or NULL (each lookup is one probe of a unique index).
+const deviceVpnControl = (row: string): string => {
   const dv = alias('vdc', row);
+  return vpnControl
+    .map(
+      (name) =>
+        `(SELECT ${dv}."value" FROM "device_config_variable" ${dv} WHERE ${dv}."device" = ${row}."id" AND ${dv}."name" = '${name}')`,
+    )
+    .join(', ');
+};
+
+// Whether the VPN is expected: its control variable is not 'false' (on the device, else its fleet).
+export const vpnExpected = (row: string): string => {
   const av = alias('vac', row);
-  const names = `('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN_CONTROL')`;
-  return `coalesce((SELECT ${dv}."value" FROM "device_config_variable" ${dv} WHERE ${dv}."device" = ${row}."id" AND ${dv}."name" IN ${names} ORDER BY ${dv}."name" LIMIT 1), (SELECT ${av}."value" FROM "application_config_variable" ${av} WHERE ${av}."application" = ${row}."belongs_to__application" AND ${av}."name" IN ${names} ORDER BY ${av}."name" LIMIT 1), 'true') <> 'false'`;
+  const fleet = vpnControl.map(
+    (name) =>
+      `(SELECT ${av}."value" FROM "application_config_variable" ${av} WHERE ${av}."application" = ${row}."belongs_to__application" AND ${av}."name" = '${name}')`,
+  );
+  return `coalesce(${deviceVpnControl(row)}, ${fleet.join(', ')}, 'true') <> 'false'`;
+};
+
+// The same for conditions over many devices: the devices with a control variable of their own and
+// the fleets that switch the VPN off are each one set for the whole statement (hashed once; the
+// partial index device_config_variable_vpn_idx finds the former), so a device without a variable
+// of its own costs two hash lookups, not four index probes.
+export const vpnExpectedOverSets = (row: string): string => {
+  const dv = alias('vds', row);
+  const av = alias('vas', row);
+  const bv = alias('vab', row);
+  const [balena, resin] = vpnControl;
+  const fleetsOff = `SELECT ${av}."application" FROM "application_config_variable" ${av} WHERE ${av}."value" = 'false' AND (${av}."name" = '${balena}' OR (${av}."name" = '${resin}' AND NOT EXISTS (SELECT 1 FROM "application_config_variable" ${bv} WHERE ${bv}."application" = ${av}."application" AND ${bv}."name" = '${balena}')))`;
+  return `(CASE WHEN ${row}."id" IN (SELECT ${dv}."device" FROM "device_config_variable" ${dv} WHERE ${dv}."name" IN ('${resin}', '${balena}'))
+    THEN coalesce(${deviceVpnControl(row)}, 'true') <> 'false'
+    ELSE NOT (${row}."belongs_to__application" IN (${fleetsOff}))
+  END)`;
 };
 
 // device.overall_status, first match wins:
@@ -86,21 +136,22 @@ const vpnExpected = (row: string): string => {
 //  7. 'reduced-functionality' heartbeat 'timeout', or online while the VPN is expected but the device
 //                             is not connected to it;
 //  8. 'operational'           otherwise.
+// The stored overall_status_base (0009) is the first of rules 1, 2, 3, 5 (the device's own state),
+// 6 and 7 (not connected) that the row matches on its own; the rest is decided here.
 export const overallStatus = (row: string): string => {
-  const ii = alias('osii', row);
-  return `(CASE
-    WHEN NOT ${row}."is_active" THEN 'inactive'
-    WHEN ${row}."provisioning_state" = 'Post-Provisioning' THEN 'post-provisioning'
-    WHEN ${row}."last_contact_at" IS NULL THEN 'configuring'
-    WHEN ${row}."last_contact_at" < now() - ${offlineWindow(row)} THEN 'disconnected'
-    WHEN (${row}."download_progress" IS NOT NULL AND ${row}."download_progress" < 100)
-      OR ${row}."status" IN ('Downloading', 'Updating')
-      OR ${row}."update_status" IN ('downloading', 'applying changes')
-      OR EXISTS (SELECT 1 FROM "image_install" ${ii} WHERE ${downloadingInstall(row, ii)}) THEN 'updating'
-    WHEN ${row}."provisioning_progress" IS NOT NULL THEN 'configuring'
-    WHEN ${row}."last_contact_at" < now() - ${onlineWindow(row)}
-      OR (NOT ${row}."is_connected_to_vpn" AND ${vpnExpected(row)}) THEN 'reduced-functionality'
-    ELSE 'operational'
+  const base = `${row}."overall_status_base"`;
+  return `(CASE ${base}
+    WHEN 'inactive' THEN 'inactive'
+    WHEN 'post-provisioning' THEN 'post-provisioning'
+    WHEN 'unseen' THEN 'configuring'
+    ELSE CASE
+      WHEN ${timeoutUntil(row)} < now() THEN 'disconnected'
+      WHEN ${base} = 'updating' OR ${hasDownloadingInstall(row)} THEN 'updating'
+      WHEN ${base} = 'provisioning' THEN 'configuring'
+      WHEN ${onlineUntil(row)} < now() OR (${base} = 'no-vpn' AND ${vpnExpected(row)})
+        THEN 'reduced-functionality'
+      ELSE 'operational'
+    END
   END)`;
 };
 

@@ -20,6 +20,7 @@ import {
   overallStatus,
   shouldBeRunningRelease,
 } from './device-status.js';
+import { heartbeatStateIs, isOnlineIs, overallStatusIs } from './device-status-equals.js';
 import { applicationOfDevice } from './sql-helpers.js';
 
 const deviceScoped = {
@@ -36,7 +37,11 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       modified_at: modifiedAt,
       actor: ref('actor', 'is_of__device', { readOnly: true }),
       // Derived from the device's last contact (features/heartbeat), never written by clients.
-      api_heartbeat_state: text({ readOnly: true, computed: heartbeatState }),
+      api_heartbeat_state: text({
+        readOnly: true,
+        computed: heartbeatState,
+        equals: heartbeatStateIs,
+      }),
       changed_api_heartbeat_state_on__date: date({ readOnly: true, computed: heartbeatChangedAt }),
       uuid: text({ createOnly: true }),
       local_id: text(),
@@ -44,7 +49,7 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       note: text(),
       is_of__device_type: ref('device_type', ['device', 'describes__device'], { required: true }),
       belongs_to__application: ref('application', 'owns__device', { required: true }),
-      is_online: bool({ readOnly: true, computed: isOnline }),
+      is_online: bool({ readOnly: true, computed: isOnline, equals: isOnlineIs }),
       last_connectivity_event: date({ readOnly: true, computed: lastConnectivityEvent }),
       is_connected_to_vpn: bool({ readOnly: true }),
       last_vpn_event: date({ readOnly: true }),
@@ -67,7 +72,7 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       status: text(),
       os_version: text(),
       os_variant: text(),
-      overall_status: text({ computed: overallStatus }),
+      overall_status: text({ computed: overallStatus, equals: overallStatusIs }),
       overall_progress: integer({ computed: overallProgress }),
       supervisor_version: text(),
       provisioning_progress: integer(),

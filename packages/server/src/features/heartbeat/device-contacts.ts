@@ -1,0 +1,84 @@
+import type { Queryable } from '../../infra/db/database.js';
+import { type DeviceContact, type Metrics, writeDeviceContacts } from './write-device-contacts.js';
+
+// Device contacts (and the metrics of state reports) are kept in memory and written in batches:
+// one statement per flush for every device heard from since the last one, instead of a write per
+// request (register-heartbeat.ts flushes every FLOTILLA_CONTACT_FLUSH_INTERVAL_MS and at
+// shutdown). The heartbeat fields are computed from the stored contact, so every process sees a
+// contact within one flush interval. A failed flush (database away) keeps its entries for the
+// next one; a crash loses at most one interval of contact times and metrics readings, never
+// anything else. Memory is bounded: one entry per device, at most maxPending devices (contacts
+// of further devices are dropped until a flush succeeds).
+
+export type DeviceContacts = {
+  // A contact at `at`; metrics, when given, were reported then.
+  record(deviceId: number, at: Date, metrics?: Metrics): void;
+  // Writes everything recorded so far, after any flush in progress. Rejects when the database
+  // refused; what it could not write stays pending.
+  flush(): Promise<void>;
+  // Devices waiting for the next flush.
+  pendingCount(): number;
+};
+
+export type DeviceContactsOptions = {
+  maxPending?: number;
+  // Devices per statement.
+  chunkSize?: number;
+};
+
+// The later contact, and the later metrics (newer readings win column by column).
+const merge = (older: DeviceContact, newer: DeviceContact): DeviceContact => {
+  const at = newer.at > older.at ? newer.at : older.at;
+  const metrics = [older.metrics, newer.metrics]
+    .filter((entry) => entry !== undefined)
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  const latest = metrics[metrics.length - 1];
+  if (!latest) return { deviceId: newer.deviceId, at };
+  const values: Metrics = {};
+  for (const entry of metrics) Object.assign(values, entry.values);
+  return { deviceId: newer.deviceId, at, metrics: { at: latest.at, values } };
+};
+
+export const createDeviceContacts = (
+  db: Queryable,
+  options: DeviceContactsOptions = {},
+): DeviceContacts => {
+  const maxPending = options.maxPending ?? 1_000_000;
+  const chunkSize = options.chunkSize ?? 5_000;
+  let pending = new Map<number, DeviceContact>();
+  let flushing: Promise<void> = Promise.resolve();
+
+  const put = (contact: DeviceContact): void => {
+    const existing = pending.get(contact.deviceId);
+    if (existing) pending.set(contact.deviceId, merge(existing, contact));
+    else if (pending.size < maxPending) pending.set(contact.deviceId, contact);
+  };
+
+  const writeAll = async (): Promise<void> => {
+    const batch = [...pending.values()];
+    pending = new Map();
+    for (let start = 0; start < batch.length; start += chunkSize) {
+      try {
+        await writeDeviceContacts(db, batch.slice(start, start + chunkSize));
+      } catch (error) {
+        // Kept for the next flush, merged with whatever arrived meanwhile.
+        for (const contact of batch.slice(start)) put(contact);
+        throw error;
+      }
+    }
+  };
+
+  return {
+    record(deviceId, at, metrics) {
+      const values = metrics && Object.keys(metrics).length > 0 ? metrics : undefined;
+      put(values ? { deviceId, at, metrics: { at, values } } : { deviceId, at });
+    },
+    flush() {
+      const run = flushing.then(writeAll);
+      // The chain goes on after a failure; the caller still sees it.
+      flushing = run.catch(() => undefined);
+      return run;
+    },
+    pendingCount: () => pending.size,
+  };
+};

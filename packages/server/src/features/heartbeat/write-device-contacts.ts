@@ -1,0 +1,104 @@
+import type { Queryable, SqlValue } from '../../infra/db/database.js';
+import {
+  heartbeatTimings,
+  offlineWindow,
+  onlineWindow,
+} from '../../model/definitions/device-status.js';
+
+// The config variables that set how often a device polls for its target state, in milliseconds;
+// the BALENA_ name wins over the legacy RESIN_ one (it sorts first).
+export const pollIntervalVarNames = [
+  'BALENA_SUPERVISOR_POLL_INTERVAL',
+  'RESIN_SUPERVISOR_POLL_INTERVAL',
+] as const;
+
+const maxInteger = 2_147_483_647;
+
+// A poll interval value as the server uses it: whole milliseconds, never below the server
+// minimum; undefined when the value is not a number at all.
+export const clampPollInterval = (value: string): number | undefined => {
+  if (!/^\d{1,12}$/.test(value.trim())) return undefined;
+  return Math.min(
+    Math.max(Number(value.trim()), heartbeatTimings.minimumPollIntervalMs),
+    maxInteger,
+  );
+};
+
+// Device readings a state report carries that are kept at most once per metricsIntervalMs per
+// device (cpu_id and is_undervolted are facts and alerts, not readings, so they are never dropped).
+export const metricColumns = [
+  'memory_usage',
+  'memory_total',
+  'storage_block_device',
+  'storage_usage',
+  'storage_total',
+  'cpu_usage',
+  'cpu_temp',
+] as const;
+
+export type MetricColumn = (typeof metricColumns)[number];
+export type Metrics = Partial<Record<MetricColumn, SqlValue>>;
+
+export const metricsIntervalMs = 60_000;
+
+// One device's contact: when, and the metrics reported then (if any).
+export type DeviceContact = {
+  deviceId: number;
+  at: Date;
+  metrics?: { at: Date; values: Metrics };
+};
+
+const intervalVar = (table: string, owner: string, ownerSql: string): string =>
+  `(SELECT v."value"::bigint FROM "${table}" v WHERE v."${owner}" = ${ownerSql} AND v."name" IN ('${pollIntervalVarNames.join("', '")}') AND v."value" ~ '^[0-9]{1,12}$' ORDER BY v."name" LIMIT 1)`;
+
+// The device's poll interval: its own config variable, else its fleet's, else balena's default,
+// raised to the server minimum.
+const pollIntervalSql = (row: string): string =>
+  `least(greatest(coalesce(${intervalVar('device_config_variable', 'device', `${row}."id"`)}, ${intervalVar('application_config_variable', 'application', `${row}."belongs_to__application"`)}, ${heartbeatTimings.defaultPollIntervalMs}), ${heartbeatTimings.minimumPollIntervalMs}), ${maxInteger})::integer`;
+
+const at = 'u."at"';
+// At most one contact write per device per 10 s, decided by the row so every process agrees.
+const contactDue = `(d."last_contact_at" IS NULL OR d."last_contact_at" <= ${at} - ${heartbeatTimings.contactWriteIntervalMs} * interval '1 millisecond')`;
+// At most one metrics write per device per interval, likewise.
+const metricsDue = `(u."metrics_at" IS NOT NULL AND (d."metrics_reported_at" IS NULL OR d."metrics_reported_at" <= u."metrics_at" - ${metricsIntervalMs} * interval '1 millisecond'))`;
+const ifContact = (value: string, column: string): string =>
+  `CASE WHEN ${contactDue} THEN ${value} ELSE d."${column}" END`;
+const metricAssignment = (column: MetricColumn): string =>
+  `"${column}" = CASE WHEN ${metricsDue} AND u."metrics" ? '${column}' THEN m."${column}" ELSE d."${column}" END`;
+
+// Records authenticated contacts of devices (target-state polls, state reports, log streams,
+// cloudlink) and the metrics that came with them, for many devices in one statement: the
+// heartbeat fields are derived from last_contact_at (model/definitions/device-status.ts). The
+// "since" columns restart when the previous contact had already timed out (online_since) or gone
+// offline (connected_since), judged with the interval that was in effect then. Rows are taken in
+// id order, so concurrent writers lock them in the same order. Resolves to the ids written.
+export const writeDeviceContacts = async (
+  db: Queryable,
+  contacts: readonly DeviceContact[],
+): Promise<number[]> => {
+  if (contacts.length === 0) return [];
+  const sorted = [...contacts].sort((a, b) => a.deviceId - b.deviceId);
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE "device" d SET
+       "last_contact_at" = ${ifContact(at, 'last_contact_at')},
+       "poll_interval_ms" = ${ifContact(pollIntervalSql('d'), 'poll_interval_ms')},
+       "online_since" = CASE WHEN ${contactDue} AND (d."last_contact_at" IS NULL OR d."last_contact_at" < ${at} - ${onlineWindow('d')})
+         THEN ${at} ELSE d."online_since" END,
+       "connected_since" = CASE WHEN ${contactDue} AND (d."last_contact_at" IS NULL OR d."last_contact_at" < ${at} - ${offlineWindow('d')})
+         THEN ${at} ELSE d."connected_since" END,
+       ${metricColumns.map(metricAssignment).join(',\n       ')},
+       "metrics_reported_at" = CASE WHEN ${metricsDue} THEN u."metrics_at" ELSE d."metrics_reported_at" END
+     FROM unnest($1::integer[], $2::timestamptz[], $3::timestamptz[], $4::jsonb[])
+            AS u("id", "at", "metrics_at", "metrics")
+     CROSS JOIN LATERAL jsonb_populate_record(NULL::"device", u."metrics") m
+     WHERE d."id" = u."id" AND (${contactDue} OR ${metricsDue})
+     RETURNING d."id"`,
+    [
+      sorted.map((contact) => contact.deviceId),
+      sorted.map((contact) => contact.at),
+      sorted.map((contact) => contact.metrics?.at ?? null),
+      sorted.map((contact) => (contact.metrics ? JSON.stringify(contact.metrics.values) : null)),
+    ],
+  );
+  return rows.map((row) => row.id);
+};
