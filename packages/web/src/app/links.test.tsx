@@ -6,7 +6,10 @@ import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
+import { invitationToken } from '../features/invitations/test-tokens.js';
+import { acmeId, organizationWorld } from '../features/organizations/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
+import type { FakeData } from '../test-support/fake-odata.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
 import { ClientProvider } from './client.js';
@@ -57,8 +60,8 @@ const world = () => ({
   device_type: [],
 });
 
-const renderAt = (path: string, session: FakeSession | null) => {
-  const api = createFakeApi(world(), session);
+const renderAt = (path: string, session: FakeSession | null, data: FakeData = world()) => {
+  const api = createFakeApi(data, session);
   api.on('GET', '/config', () => ({
     status: 200,
     body: { deployment: null, helpLinks: { docs: '/docs/agent', gettingStarted: null } },
@@ -123,7 +126,26 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('table', { name: 'Device configuration' }),
   ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
+  [
+    `/organization/invitation/${invitationToken()}`,
+    null,
+    () => screen.findByRole('link', { name: 'Sign up to accept' }),
+  ],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
+];
+
+const organizationScreens: [path: string, ready: () => Promise<unknown>][] = [
+  ['/orgs', () => screen.findByRole('link', { name: 'Acme' })],
+  [`/orgs/${acmeId}`, () => screen.findByText('Logo')],
+  [`/orgs/${acmeId}/members`, () => screen.findByText('carol@example.com')],
+  [`/orgs/${acmeId}/members/2`, () => screen.findByRole('link', { name: 'ops' })],
+  [
+    `/orgs/${acmeId}/members/2/fleets`,
+    () => screen.findByRole('tab', { name: 'Fleets', selected: true }),
+  ],
+  [`/orgs/${acmeId}/teams`, () => screen.findByRole('link', { name: 'ops' })],
+  [`/orgs/${acmeId}/teams/20`, () => screen.findByRole('link', { name: 'bob' })],
+  [`/orgs/${acmeId}/teams/20/fleets`, () => screen.findByRole('link', { name: 'garden-sensors' })],
 ];
 
 describe('in-app links', { timeout: 30_000 }, () => {
@@ -132,6 +154,16 @@ describe('in-app links', { timeout: 30_000 }, () => {
     await ready();
     expect(deadLinks()).toEqual([]);
   });
+
+  // The organization screens (their own fixture world).
+  it.each(organizationScreens)(
+    '%s links only to routes of the route table',
+    async (path, ready) => {
+      renderAt(path, {}, organizationWorld());
+      await ready();
+      expect(deadLinks()).toEqual([]);
+    },
+  );
 
   it('the shell menus link only to routes of the route table', async () => {
     const user = userEvent.setup();
