@@ -50,7 +50,7 @@ export const MembersPage = () => {
   });
   const invitations = useQuery({
     ...invitationListQuery(client, organization.id),
-    enabled: access.isAdministrator,
+    enabled: access.can('invitee__is_invited_to__organization', 'read'),
     ...polling(),
   });
   const refresh = () =>
@@ -137,7 +137,7 @@ export const MembersPage = () => {
         <Typography variant="h2" sx={{ flexGrow: 1 }}>
           Members
         </Typography>
-        {access.isAdministrator ? (
+        {access.can('invitee__is_invited_to__organization', 'create') ? (
           <Button
             variant="contained"
             startIcon={<PersonAddIcon />}
@@ -183,7 +183,7 @@ export const MembersPage = () => {
           onRemove={(targets) => setRemoving(targets)}
         />
       )}
-      {access.isAdministrator ? (
+      {access.can('invitee__is_invited_to__organization', 'read') ? (
         <InvitationsTable
           invitations={(invitations.data ?? []).map((row) => ({
             id: row.id,

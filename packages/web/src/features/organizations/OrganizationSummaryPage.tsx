@@ -90,7 +90,7 @@ export const OrganizationSummaryPage = () => {
   const client = useClient();
   const queryClient = useQueryClient();
   const [logoError, setLogoError] = useState<string | null>(null);
-  const denied = access.isAdministrator ? null : notAdministrator;
+  const denied = access.can('organization', 'update') ? null : notAdministrator;
   const logo = useMutation({
     meta: { inlineError: true },
     mutationFn: async (file: File | null): Promise<void> => {

@@ -82,7 +82,7 @@ export const TeamPage = () => {
     );
   }
   const detail = team.data;
-  const admin = access.isAdministrator;
+  const admin = access.can('team_membership', 'create');
   const members = detail.team_membership.map((membership) => ({
     id: membership.id,
     userId: membership.user[0]?.id ?? 0,

@@ -141,7 +141,7 @@ export const TeamsPage = () => {
     },
   });
   const names = (teams.data ?? []).map((team) => team.name);
-  const admin = access.isAdministrator;
+  const admin = access.can('team', 'create');
   return (
     <Stack spacing={3}>
       <Stack direction="row" sx={{ alignItems: 'center' }}>

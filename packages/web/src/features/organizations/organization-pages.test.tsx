@@ -116,6 +116,16 @@ describe('organization screens', { timeout: 60_000 }, () => {
     });
   });
 
+  it('a plain member neither creates teams nor renames the organization', async () => {
+    renderAt(`/orgs/${acmeId}/teams`, 'member');
+    expect(await screen.findByRole('link', { name: 'ops' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create team' })).toBeNull();
+    cleanup();
+    renderAt(`/orgs/${acmeId}`, 'member');
+    const name = await screen.findByRole('textbox', { name: /name/i });
+    expect(name.hasAttribute('disabled')).toBe(true);
+  });
+
   it('the team page adds an organization member to the team', async () => {
     const { api, user } = renderAt(`/orgs/${acmeId}/teams/20`);
     expect(await screen.findByRole('link', { name: 'bob' })).toBeTruthy();

@@ -1,4 +1,6 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { grants, organizationRolePermissions } from '@flotilla/shared/permissions/permissions';
+import { type OrganizationRole, organizationRoles } from '@flotilla/shared/permissions/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../app/client.js';
 import { polling } from '../../ui/polling.js';
@@ -69,7 +71,13 @@ export type OrganizationAccess = {
   // How many administrators the organization has (leaving and deleting depend on it).
   administrators: number;
   isPending: boolean;
+  // Whether the user's organization role grants the action (the shared permission table the
+  // server enforces too).
+  can: (resource: string, action: string) => boolean;
 };
+
+const isOrganizationRole = (name: string | undefined): name is OrganizationRole =>
+  (organizationRoles as readonly (string | undefined)[]).includes(name);
 
 // The signed-in user's role in the organization and how many administrators it has.
 export const useOrganizationAccess = (organizationId: number | null): OrganizationAccess => {
@@ -108,9 +116,12 @@ export const useOrganizationAccess = (organizationId: number | null): Organizati
         })
       )[0] ?? null,
   });
+  const role = own.data?.organization_membership_role[0]?.name;
   return {
     membershipId: own.data?.id ?? null,
-    isAdministrator: own.data?.organization_membership_role[0]?.name === 'administrator',
+    isAdministrator: role === 'administrator',
+    can: (resource, action) =>
+      isOrganizationRole(role) && grants(organizationRolePermissions[role], resource, action),
     administrators: rows.data?.length ?? 0,
     isPending: rows.isPending || own.isPending,
   };
