@@ -1,0 +1,109 @@
+import { createFlotillaClient } from '@flotilla/sdk/create-client';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
+import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
+
+type Outbox = { messages: { to: string; subject: string; links: string[] }[] };
+
+// Issue 13: an organization shared through an invitation and a team, from the console. The test
+// server has no SMTP: the invitation goes to the built-in outbox, read as a platform administrator.
+describe('organizations, invitations and teams', () => {
+  let browser: Browser;
+  let owner: ApiUser;
+  let invitee: ApiUser;
+
+  const invitationLink = async (to: string): Promise<string> => {
+    const admin = createFlotillaClient({ apiUrl: baseUrl() });
+    await admin.auth.login({ email: inject('adminEmail'), password: inject('adminPassword') });
+    // The dispatcher delivers after the invitation's commit: wait for that message.
+    let link: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const outbox = await admin.request<Outbox>({ path: '/admin/v1/mail' });
+          link = outbox.messages.find((message) => message.to === to)?.links[0];
+          return link;
+        },
+        { timeout: 20_000 },
+      )
+      .toBeDefined();
+    return new URL(link ?? '').pathname;
+  };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    owner = await registerUser('org-owner');
+    invitee = await registerUser('org-invitee');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('creates an organization, invites a member by e-mail, and adds them to a new team', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Organizations' })
+      .click();
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/organizations.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    const create = page.getByRole('dialog');
+    await create.getByLabel('Organization name').fill('Orchard Ops');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'Orchard Ops', level: 1 }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/organization-summary.png', fullPage: true });
+    const organizationPath = new URL(page.url()).pathname;
+
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await page.getByRole('button', { name: 'Invite member' }).click();
+    const invite = page.getByRole('dialog');
+    await invite.getByLabel('E-mail or username').fill(invitee.email);
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`Invitation sent to ${invitee.email}`).waitFor();
+    await page.getByRole('cell', { name: invitee.email }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/organization-members.png', fullPage: true });
+
+    // The invitee opens the mail's link, signed in, and accepts.
+    const link = await invitationLink(invitee.email);
+    expect(link).toMatch(/^\/organization\/invitation\//);
+    const other = await newPage(browser);
+    await logInAs(other, invitee);
+    await other.goto(link);
+    await other.getByText('Orchard Ops').waitFor();
+    await other.screenshot({ path: 'data/e2e-screens/invitation.png', fullPage: true });
+    await other.getByRole('button', { name: 'Accept invitation' }).click();
+    await other.getByRole('heading', { name: 'Orchard Ops', level: 1 }).waitFor();
+    expect(new URL(other.url()).pathname).toBe(organizationPath);
+    await other.context().close();
+
+    // The owner makes a team and puts the new member in it.
+    await page.getByRole('tab', { name: 'Teams' }).click();
+    await page.getByRole('button', { name: 'Create team' }).click();
+    const team = page.getByRole('dialog');
+    await team.getByLabel('Team name').fill('pickers');
+    await team.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: 'pickers' }).click();
+    await page.getByRole('button', { name: 'Add member to team' }).click();
+    const add = page.getByRole('dialog');
+    const [row] = await invitee.client.pine.get({
+      resource: 'user',
+      options: { $select: ['username'], $filter: { id: invitee.userId } },
+    });
+    const username = row?.username ?? '';
+    await add.getByRole('option', { name: username }).click();
+    await add.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('link', { name: username }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/team.png', fullPage: true });
+    await page
+      .getByRole('tablist', { name: 'Organization sections' })
+      .getByRole('tab', { name: 'Teams' })
+      .click();
+    await page.getByRole('link', { name: 'pickers' }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/organization-teams.png', fullPage: true });
+    await page.context().close();
+  });
+});
