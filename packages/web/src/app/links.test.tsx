@@ -71,6 +71,10 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
   api.on('GET', '/config/vars', () => ({ status: 200, body: configVarsAnswer('raspberrypi4-64') }));
+  api.on('GET', '/admin/v1/mail', () => ({
+    status: 200,
+    body: { transport: 'outbox', total: 0, messages: [] },
+  }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -131,6 +135,7 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     null,
     () => screen.findByRole('link', { name: 'Sign up to accept' }),
   ],
+  ['/admin/outbox', { permissions: ['admin.home'] }, () => screen.findByText('No mail yet.')],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
 ];
 
@@ -167,7 +172,8 @@ describe('in-app links', { timeout: 30_000 }, () => {
 
   it('the shell menus link only to routes of the route table', async () => {
     const user = userEvent.setup();
-    renderAt('/fleets', {});
+    // A platform administrator: the account menu shows the admin pages too.
+    renderAt('/fleets', { permissions: ['admin.home'] });
     await screen.findByRole('navigation', { name: 'Main navigation' });
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').length).toBeGreaterThan(

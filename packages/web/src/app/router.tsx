@@ -209,6 +209,10 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 children: organizationChildren(lazyPage),
               },
               {
+                path: '/admin/outbox',
+                lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
+              },
+              {
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),
               },
