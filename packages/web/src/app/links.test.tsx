@@ -6,6 +6,7 @@ import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
+import { fleetAccessWorld } from '../features/fleet-access/test-fixtures.js';
 import { invitationToken } from '../features/invitations/test-tokens.js';
 import { acmeId, organizationWorld } from '../features/organizations/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
@@ -153,6 +154,12 @@ const organizationScreens: [path: string, ready: () => Promise<unknown>][] = [
   [`/orgs/${acmeId}/teams/20/fleets`, () => screen.findByRole('link', { name: 'garden-sensors' })],
 ];
 
+// A fleet's members and teams (their own fixture world).
+const fleetAccessScreens: [path: string, ready: () => Promise<unknown>][] = [
+  ['/fleets/12/members', () => screen.findByRole('link', { name: 'bob' })],
+  ['/fleets/12/teams', () => screen.findByRole('link', { name: 'ops' })],
+];
+
 describe('in-app links', { timeout: 30_000 }, () => {
   it.each(screens)('%s links only to routes of the route table', async (path, session, ready) => {
     renderAt(path, session);
@@ -169,6 +176,12 @@ describe('in-app links', { timeout: 30_000 }, () => {
       expect(deadLinks()).toEqual([]);
     },
   );
+
+  it.each(fleetAccessScreens)('%s links only to routes of the route table', async (path, ready) => {
+    renderAt(path, {}, fleetAccessWorld());
+    await ready();
+    expect(deadLinks()).toEqual([]);
+  });
 
   it('the shell menus link only to routes of the route table', async () => {
     const user = userEvent.setup();

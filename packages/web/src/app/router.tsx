@@ -123,6 +123,21 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                         'ApplicationSettingsPage',
                       ),
                     },
+                    // Members and teams of the application (issue 13, seed 001 section 2).
+                    {
+                      path: 'members',
+                      lazy: lazyPage(
+                        () => import('../features/fleet-access/FleetMembersPage.js'),
+                        'FleetMembersPage',
+                      ),
+                    },
+                    {
+                      path: 'teams',
+                      lazy: lazyPage(
+                        () => import('../features/fleet-access/FleetTeamsPage.js'),
+                        'FleetTeamsPage',
+                      ),
+                    },
                   ],
                 };
               }),

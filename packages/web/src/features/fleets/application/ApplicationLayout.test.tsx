@@ -82,6 +82,8 @@ describe('ApplicationLayout', () => {
       'Variables',
       'Configuration',
       'API keys',
+      'Members',
+      'Teams',
       'Settings',
     ]);
     expect(screen.getByRole('tab', { name: 'Variables' }).getAttribute('href')).toBe(
@@ -97,5 +99,8 @@ describe('ApplicationLayout', () => {
     renderAt('/apps/12', [fleetFixture({ is_of__class: 'app' })]);
     await screen.findByRole('tab', { name: 'Settings' });
     expect(screen.queryByRole('tab', { name: 'Variables' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Members' }).getAttribute('href')).toBe(
+      '/apps/12/members',
+    );
   });
 });

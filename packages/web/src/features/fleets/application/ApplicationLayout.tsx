@@ -143,6 +143,10 @@ export const ApplicationLayout = () => {
 
   const base = `${classLabels[detail.is_of__class].path}/${detail.id}`;
   const onSettings = matchPath({ path: `${base}/settings`, end: false }, location.pathname);
+  // Members and teams, for every class (seed 001 route table).
+  const accessSection = (['members', 'teams'] as const).find((section) =>
+    matchPath({ path: `${base}/${section}`, end: false }, location.pathname),
+  );
   // The devices, variables, configuration and API keys tabs exist for fleets only (seed 001
   // route table); API keys need resin.api_key.read.
   const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
@@ -167,7 +171,13 @@ export const ApplicationLayout = () => {
         {detail.organization[0]?.name ?? ''}
       </Typography>
       <Tabs
-        value={onSettings ? 'settings' : onDevices ? 'devices' : (fleetSection?.path ?? 'summary')}
+        value={
+          onSettings
+            ? 'settings'
+            : onDevices
+              ? 'devices'
+              : (accessSection ?? fleetSection?.path ?? 'summary')
+        }
         variant="scrollable"
         allowScrollButtonsMobile
         aria-label={`${classLabels[detail.is_of__class].one} sections`}
@@ -195,6 +205,8 @@ export const ApplicationLayout = () => {
                 />
               ))
           : null}
+        <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
+        <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
         {showSettings || onSettings ? (
           <Tab label="Settings" value="settings" component={RouterLink} to={`${base}/settings`} />
         ) : null}
