@@ -104,6 +104,47 @@ describe('organizations, invitations and teams', () => {
       .click();
     await page.getByRole('link', { name: 'pickers' }).waitFor();
     await page.screenshot({ path: 'data/e2e-screens/organization-teams.png', fullPage: true });
+
+    // A fleet of the organization: the member reaches it only once the team does.
+    const organizationId = Number(organizationPath.split('/')[2]);
+    const [deviceType] = await owner.client.pine.get({
+      resource: 'device_type',
+      options: { $select: ['id'], $filter: { slug: 'raspberrypi4-64' } },
+    });
+    const fleet = await owner.client.pine.post({
+      resource: 'application',
+      body: {
+        app_name: 'Orchard-Sensors',
+        organization: organizationId,
+        is_for__device_type: deviceType?.id,
+      },
+    });
+    const visibleToInvitee = async () =>
+      (
+        await invitee.client.pine.get({
+          resource: 'application',
+          options: { $select: ['id'], $filter: { id: fleet.id } },
+        })
+      ).length;
+    expect(await visibleToInvitee()).toBe(0);
+    await page.goto(`/fleets/${fleet.id}/teams`);
+    await page.getByText('No team reaches this fleet yet.').waitFor();
+    await page.getByRole('button', { name: 'Add team' }).click();
+    const addTeam = page.getByRole('dialog');
+    await addTeam.getByRole('option', { name: 'pickers' }).click();
+    await addTeam.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('link', { name: 'pickers' }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/fleet-teams.png', fullPage: true });
+    expect(await visibleToInvitee()).toBe(1);
+
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await page.getByRole('heading', { name: 'Members', level: 2 }).waitFor();
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const addMember = page.getByRole('dialog');
+    await addMember.getByLabel('E-mail or username').fill(username);
+    await addMember.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('link', { name: username }).waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/fleet-members.png', fullPage: true });
     await page.context().close();
   });
 });
