@@ -2,7 +2,7 @@ import { createFlotillaClient } from '@flotilla/sdk/create-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
-import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
+import { baseUrl, launchBrowser, newPage, uniqueEmail } from '../support/browser.js';
 
 type Outbox = { messages: { to: string; subject: string; links: string[] }[] };
 
@@ -145,6 +145,68 @@ describe('organizations, invitations and teams', () => {
     await addMember.getByRole('button', { name: 'Add' }).click();
     await page.getByRole('link', { name: username }).waitFor();
     await page.screenshot({ path: 'data/e2e-screens/fleet-members.png', fullPage: true });
+    await page.context().close();
+  });
+
+  it('a new person signs up from the invitation, joins, and loses access when removed; the last administrator cannot leave', async () => {
+    const organization = await owner.client.pine.post({
+      resource: 'organization',
+      body: { name: 'Cider Co' },
+    });
+    const [memberRole] = await owner.client.pine.get({
+      resource: 'organization_membership_role',
+      options: { $select: ['id'], $filter: { name: 'member' } },
+    });
+    const email = uniqueEmail('org-newcomer');
+    await owner.client.pine.post({
+      resource: 'invitee__is_invited_to__organization',
+      body: {
+        invitee: email,
+        is_invited_to__organization: organization.id,
+        organization_membership_role: memberRole?.id ?? 0,
+        message: 'Welcome aboard',
+      },
+    });
+    const link = await invitationLink(email);
+
+    // A guest: the invitation carries through sign-up, with the invited address filled in.
+    const guest = await newPage(browser);
+    await guest.goto(link);
+    await guest.getByRole('link', { name: 'Sign up to accept' }).click();
+    await guest.getByText('Signing up accepts your invitation to Cider Co.').waitFor();
+    expect(await guest.getByLabel('E-mail').inputValue()).toBe(email);
+    await guest.getByLabel('Password').fill('a-good-password');
+    await guest.getByRole('button', { name: 'Sign up' }).click();
+    await guest.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await guest.getByRole('link', { name: 'Cider Co' }).waitFor();
+    await guest.context().close();
+    const newcomer = createFlotillaClient({ apiUrl: baseUrl() });
+    await newcomer.auth.login({ email, password: 'a-good-password' });
+    const readsCider = async () =>
+      (
+        await newcomer.pine.get({
+          resource: 'organization',
+          options: { $select: ['id'], $filter: { id: organization.id } },
+        })
+      ).length;
+    expect(await readsCider()).toBe(1);
+
+    // The owner removes the newcomer; the owner, the last administrator, cannot leave.
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    await page.goto(`/orgs/${organization.id}/members`);
+    const members = page.getByRole('table', { name: 'Members' });
+    const own = members.getByRole('row').filter({ hasText: 'You' });
+    expect(await own.getByRole('button', { name: 'Leave' }).isDisabled()).toBe(true);
+    const [newcomerRow] = await newcomer.pine.get({
+      resource: 'user',
+      options: { $select: ['username'], $filter: { id: newcomer.auth.session()?.userId ?? 0 } },
+    });
+    const row = members.getByRole('row').filter({ hasText: newcomerRow?.username ?? '' });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('Member removed').waitFor();
+    expect(await readsCider()).toBe(0);
     await page.context().close();
   });
 });
