@@ -12,7 +12,7 @@ import { fleetAccessWorld } from './test-fixtures.js';
 
 afterEach(cleanup);
 
-const renderAt = (path: string, ownRole = 'administrator') => {
+const renderAt = (path: string, ownRole: string | null = 'administrator') => {
   const api = createFakeApi(fleetAccessWorld(ownRole));
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
   api.on('GET', '/actor/v1/whoami', () => ({
@@ -110,6 +110,18 @@ describe('fleet members and teams', { timeout: 60_000 }, () => {
       within(rowOf('bob')).getByRole('button', { name: 'Remove' }).hasAttribute('disabled'),
     ).toBe(true);
     expect(screen.queryByText('carol@example.com')).toBeTruthy();
+  });
+
+  it('without a role on the fleet, says the user may neither view nor edit its members and teams', async () => {
+    renderAt('/fleets/12/members', null);
+    expect(
+      await screen.findByText('You are not authorised to view and edit the members of this fleet.'),
+    ).toBeTruthy();
+    cleanup();
+    renderAt('/fleets/12/teams', null);
+    expect(
+      await screen.findByText('You are not authorised to view and edit the teams of this fleet.'),
+    ).toBeTruthy();
   });
 
   it('lists the teams reaching the fleet and adds another with a role', async () => {

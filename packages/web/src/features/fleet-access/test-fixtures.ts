@@ -30,11 +30,15 @@ const member = (
   owns__saml_account: saml ? [{ id: 1 }] : [],
 });
 
-export const fleetAccessWorld = (ownRole = 'administrator'): FakeData => ({
+// `ownRole` null: the user holds no role on the fleet (yet sees its page, e.g. through a stale link).
+export const fleetAccessWorld = (ownRole: string | null = 'administrator'): FakeData => ({
   application: [applicationRow(fleetFixture())],
-  user_application_membership: [fleetMember(ownRole)],
+  user_application_membership: ownRole === null ? [] : [fleetMember(ownRole)],
   organization_membership: [],
-  user: [member(testUserId, 'ada', 1, ownRole, false), member(8, 'bob', 2, 'developer', true)],
+  user: [
+    ...(ownRole === null ? [] : [member(testUserId, 'ada', 1, ownRole, false)]),
+    member(8, 'bob', 2, 'developer', true),
+  ],
   team_application_access: [
     {
       id: 60,
