@@ -145,6 +145,11 @@ describe('organizations, invitations and teams', () => {
     await addMember.getByRole('button', { name: 'Add' }).click();
     await page.getByRole('link', { name: username }).waitFor();
     await page.screenshot({ path: 'data/e2e-screens/fleet-members.png', fullPage: true });
+    // Sorting by SAML presence is the server's (a count of each user's SAML accounts).
+    await page.getByRole('button', { name: 'SAML' }).click();
+    await page.locator('th[aria-sort="ascending"]', { hasText: 'SAML' }).waitFor();
+    await page.getByRole('link', { name: username }).waitFor();
+    expect(await page.getByText('Could not load the members').count()).toBe(0);
     await page.context().close();
   });
 

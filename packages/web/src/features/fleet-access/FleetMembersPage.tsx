@@ -44,7 +44,7 @@ export const FleetMembersPage = () => {
   const roles = useRoleIds();
   const organizationId = application.organization[0]?.id ?? 0;
   const [page, setPage] = useState(0);
-  const [sort, setSort] = useState<FleetMemberSort>('asc');
+  const [sort, setSort] = useState<FleetMemberSort>({ by: 'username', direction: 'asc' });
   const [adding, setAdding] = useState(false);
   const canRead = access.can('user_application_membership', 'read');
   const members = useQuery({

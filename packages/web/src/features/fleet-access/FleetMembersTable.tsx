@@ -73,15 +73,22 @@ export const FleetMembersTable = ({
       <Table aria-label="Members">
         <TableHead>
           <TableRow>
-            <TableCell sortDirection={sort}>
-              <TableSortLabel
-                active
-                direction={sort}
-                onClick={() => onSort(sort === 'asc' ? 'desc' : 'asc')}
-              >
-                Username
-              </TableSortLabel>
-            </TableCell>
+            {(['username', 'saml'] as const).map((by) => (
+              <TableCell key={by} sortDirection={sort.by === by ? sort.direction : false}>
+                <TableSortLabel
+                  active={sort.by === by}
+                  direction={sort.by === by ? sort.direction : 'asc'}
+                  onClick={() =>
+                    onSort({
+                      by,
+                      direction: sort.by === by && sort.direction === 'asc' ? 'desc' : 'asc',
+                    })
+                  }
+                >
+                  {by === 'username' ? 'Username' : 'SAML'}
+                </TableSortLabel>
+              </TableCell>
+            ))}
             <TableCell>Role</TableCell>
             <TableCell align="right">Actions</TableCell>
           </TableRow>
@@ -100,8 +107,15 @@ export const FleetMembersTable = ({
                     {row.username}
                   </Link>
                 )}
+              </TableCell>
+              <TableCell>
                 {row.saml ? (
-                  <Chip size="small" variant="outlined" label="SAML" sx={{ ml: 1 }} />
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    label="SAML"
+                    title="Signs in through an identity provider"
+                  />
                 ) : null}
               </TableCell>
               <TableCell>

@@ -68,6 +68,25 @@ describe('fleet members and teams', { timeout: 60_000 }, () => {
     expect(await screen.findByText('carol@example.com')).toBeTruthy();
   });
 
+  it('sorts by username and by SAML presence, on the server', async () => {
+    const { api, user } = renderAt('/fleets/12/members');
+    await screen.findByRole('link', { name: 'bob' });
+    const names = () =>
+      within(screen.getByRole('table', { name: 'Members' }))
+        .getAllByRole('link')
+        .map((link) => link.textContent);
+    expect(names()).toEqual(['ada', 'bob']);
+    await user.click(screen.getByRole('button', { name: 'SAML' }));
+    await user.click(screen.getByRole('button', { name: 'SAML' }));
+    await waitFor(() => expect(names()).toEqual(['bob', 'ada']));
+    expect(api.reads.map((url) => url.searchParams.get('$orderby'))).toContain(
+      'owns__saml_account/$count desc,username asc',
+    );
+    await user.click(screen.getByRole('button', { name: 'Username' }));
+    await user.click(screen.getByRole('button', { name: 'Username' }));
+    await waitFor(() => expect(names()).toEqual(['bob', 'ada']));
+  });
+
   it('adds a username as a member and invites an e-mail address', async () => {
     const { api, user } = renderAt('/fleets/12/members');
     await screen.findByRole('link', { name: 'bob' });

@@ -2,7 +2,13 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { memberListPageSize } from '@flotilla/shared/constants/limits';
 import { applicationKey } from '../fleets/application/application-detail.js';
 
-export type FleetMemberSort = 'asc' | 'desc';
+// Seed 001: sortable by username and by SAML-account presence (then by username).
+export type FleetMemberSort = { by: 'username' | 'saml'; direction: 'asc' | 'desc' };
+
+const orderOf = (sort: FleetMemberSort) =>
+  sort.by === 'saml'
+    ? [{ owns__saml_account: { $count: {} }, $dir: sort.direction }, { username: 'asc' as const }]
+    : { username: sort.direction };
 
 // One page of a fleet's members (seed 001 "Members table: server-side paging, sortable by
 // username"), paged over users so the server sorts by username; with their role on the fleet,
@@ -14,7 +20,7 @@ export const fleetMemberPageQuery = (
   page: number,
   sort: FleetMemberSort,
 ) => ({
-  queryKey: [...applicationKey(applicationId), 'members', page, sort] as const,
+  queryKey: [...applicationKey(applicationId), 'members', page, sort.by, sort.direction] as const,
   queryFn: async () => {
     const $filter = {
       user_application_membership: {
@@ -29,7 +35,7 @@ export const fleetMemberPageQuery = (
           $filter,
           $top: memberListPageSize,
           $skip: page * memberListPageSize,
-          $orderby: { username: sort },
+          $orderby: orderOf(sort),
           $expand: {
             user_application_membership: {
               $select: ['id'],
