@@ -21,6 +21,7 @@ export const applicationRoleDescriptions: Record<ApplicationMembershipRole, stri
   observer: 'Read-only access to the fleet, its devices and releases',
   'safe-operator': 'Manage devices, but not delete or configure them',
   operator: 'Full access to devices: add, move, configure and delete them',
-  'safe-developer': 'Operator access plus code, releases and fleet variables; cannot delete devices',
+  'safe-developer':
+    'Operator access plus code, releases and fleet variables; cannot delete devices',
   developer: 'Operator access plus code, releases, images and fleet variables',
 };
