@@ -58,6 +58,33 @@ describe('organization screens', { timeout: 60_000 }, () => {
     expect(link.getAttribute('href')).toBe(`/orgs/${acmeId}`);
   });
 
+  it('/orgs: the sole administrator cannot leave; deleting with fleets needs the typed name', async () => {
+    const { user } = renderAt('/orgs');
+    const row = (await screen.findByRole('link', { name: 'Acme' })).closest('tr');
+    if (!row) throw new Error('no row');
+    expect(within(row).getByRole('button', { name: 'Leave' }).hasAttribute('disabled')).toBe(true);
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete organization' });
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    await user.type(within(dialog).getByLabelText('Type "Acme" to confirm'), 'Acme');
+    expect(confirm.hasAttribute('disabled')).toBe(false);
+  });
+
+  it('creating an organization refuses a name already used, ignoring case', async () => {
+    const { user } = renderAt('/orgs');
+    await screen.findByRole('link', { name: 'Acme' });
+    await user.click(screen.getByRole('button', { name: 'Create organization' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Organization name/), 'acme');
+    expect(
+      within(dialog).getByText('This name is already used by one of your organizations'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Create' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+  });
+
   it('a non-numeric organization id says so and goes up to /orgs', async () => {
     const { router } = renderAt('/orgs/abc');
     expect(await screen.findByText('invalid id passed in url')).toBeTruthy();
@@ -98,6 +125,21 @@ describe('organization screens', { timeout: 60_000 }, () => {
     await screen.findByRole('link', { name: 'bob' });
     expect(screen.queryByRole('button', { name: 'Invite member' })).toBeNull();
     expect(screen.queryByText('carol@example.com')).toBeNull();
+  });
+
+  it("a member's page lists their teams; an administrator removes them from one", async () => {
+    const { api, user } = renderAt(`/orgs/${acmeId}/members/2`);
+    const table = await screen.findByRole('table', { name: 'Teams of the member' });
+    expect(within(table).getByRole('link', { name: 'ops' })).toBeTruthy();
+    await user.click(within(table).getByRole('button', { name: 'Remove from team' }));
+    await waitFor(() =>
+      expect(api.writes).toContainEqual({
+        method: 'DELETE',
+        resource: 'team_membership',
+        id: 40,
+        body: undefined,
+      }),
+    );
   });
 
   it('the teams page creates a team', async () => {
