@@ -120,6 +120,20 @@ describe('organization screens', { timeout: 60_000 }, () => {
     });
   });
 
+  it('an administrator removes selected members after confirming', async () => {
+    const { api, user } = renderAt(`/orgs/${acmeId}/members`);
+    await screen.findByRole('link', { name: 'bob' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select bob' }));
+    await user.click(screen.getByRole('button', { name: 'Remove selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove bob?' });
+    expect(api.writes).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Member removed')).toBeTruthy();
+    expect(api.writes).toEqual([
+      { method: 'DELETE', resource: 'organization_membership', id: 2, body: undefined },
+    ]);
+  });
+
   it('a plain member sees no invite button nor the pending invitations', async () => {
     renderAt(`/orgs/${acmeId}/members`, 'member');
     await screen.findByRole('link', { name: 'bob' });
