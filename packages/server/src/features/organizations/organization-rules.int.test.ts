@@ -247,6 +247,29 @@ describe('organization, team and membership rules', () => {
   });
 
   describe('fellow members', () => {
+    it('a read compiled for one member and reused for another shows each only their own actor', async () => {
+      const organization = await fx.createOrganization(db, 'Shared statements');
+      await fx.addOrganizationMember(db, user('ann').userId, organization, 'administrator');
+      await fx.addOrganizationMember(db, user('ben').userId, organization, 'member');
+      // The same URL from two callers of the same shape: the second reuses the first's statement
+      // (statement-cache.ts) with its own id as the owner-only condition's value.
+      const url = `/user?$select=id,actor&$filter=id in (${user('ann').userId},${user('ben').userId})&$orderby=id`;
+      const actorsSeenBy = async (name: string) => {
+        const answer = await api.get(url, name);
+        return answer.body;
+      };
+      const ordered = [user('ann'), user('ben')].sort((a, b) => a.userId - b.userId);
+      const expected = (viewer: string) => ({
+        d: ordered.map((row) => ({
+          id: row.userId,
+          actor: row === user(viewer) ? { __id: row.actorId } : null,
+        })),
+      });
+      expect(await actorsSeenBy('ann')).toEqual(expected('ann'));
+      expect(await actorsSeenBy('ben')).toEqual(expected('ben'));
+      expect(await actorsSeenBy('ann')).toEqual(expected('ann'));
+    });
+
     it('see each other’s username and nothing else; strangers see nothing', async () => {
       const organization = await fx.createOrganization(db, 'Neighbours');
       await fx.addOrganizationMember(db, user('ann').userId, organization, 'administrator');
