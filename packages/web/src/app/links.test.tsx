@@ -140,24 +140,31 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
 ];
 
+// The first import of a screen's chunk is transformed on demand: on a busy machine that alone can
+// exceed the default wait.
+const firstLoad = { timeout: 15_000 };
+
 const organizationScreens: [path: string, ready: () => Promise<unknown>][] = [
-  ['/orgs', () => screen.findByRole('link', { name: 'Acme' })],
-  [`/orgs/${acmeId}`, () => screen.findByText('Logo')],
-  [`/orgs/${acmeId}/members`, () => screen.findByText('carol@example.com')],
-  [`/orgs/${acmeId}/members/2`, () => screen.findByRole('link', { name: 'ops' })],
+  ['/orgs', () => screen.findByRole('link', { name: 'Acme' }, firstLoad)],
+  [`/orgs/${acmeId}`, () => screen.findByText('Logo', undefined, firstLoad)],
+  [`/orgs/${acmeId}/members`, () => screen.findByText('carol@example.com', undefined, firstLoad)],
+  [`/orgs/${acmeId}/members/2`, () => screen.findByRole('link', { name: 'ops' }, firstLoad)],
   [
     `/orgs/${acmeId}/members/2/fleets`,
-    () => screen.findByRole('tab', { name: 'Fleets', selected: true }),
+    () => screen.findByRole('tab', { name: 'Fleets', selected: true }, firstLoad),
   ],
-  [`/orgs/${acmeId}/teams`, () => screen.findByRole('link', { name: 'ops' })],
-  [`/orgs/${acmeId}/teams/20`, () => screen.findByRole('link', { name: 'bob' })],
-  [`/orgs/${acmeId}/teams/20/fleets`, () => screen.findByRole('link', { name: 'garden-sensors' })],
+  [`/orgs/${acmeId}/teams`, () => screen.findByRole('link', { name: 'ops' }, firstLoad)],
+  [`/orgs/${acmeId}/teams/20`, () => screen.findByRole('link', { name: 'bob' }, firstLoad)],
+  [
+    `/orgs/${acmeId}/teams/20/fleets`,
+    () => screen.findByRole('link', { name: 'garden-sensors' }, firstLoad),
+  ],
 ];
 
 // A fleet's members and teams (their own fixture world).
 const fleetAccessScreens: [path: string, ready: () => Promise<unknown>][] = [
-  ['/fleets/12/members', () => screen.findByRole('link', { name: 'bob' })],
-  ['/fleets/12/teams', () => screen.findByRole('link', { name: 'ops' })],
+  ['/fleets/12/members', () => screen.findByRole('link', { name: 'bob' }, firstLoad)],
+  ['/fleets/12/teams', () => screen.findByRole('link', { name: 'ops' }, firstLoad)],
 ];
 
 describe('in-app links', { timeout: 30_000 }, () => {

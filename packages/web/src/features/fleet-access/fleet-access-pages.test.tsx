@@ -7,13 +7,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClientProvider } from '../../app/client.js';
 import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeData } from '../../test-support/fake-odata.js';
+import { organizationMember, testUserId } from '../../test-support/fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { fleetAccessWorld } from './test-fixtures.js';
 
 afterEach(cleanup);
 
-const renderAt = (path: string, ownRole: string | null = 'administrator') => {
-  const api = createFakeApi(fleetAccessWorld(ownRole));
+const renderAt = (
+  path: string,
+  ownRole: string | null = 'administrator',
+  adjust: (data: FakeData) => void = () => undefined,
+) => {
+  const data = fleetAccessWorld(ownRole);
+  adjust(data);
+  const api = createFakeApi(data);
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,
@@ -159,5 +167,29 @@ describe('fleet members and teams', { timeout: 60_000 }, () => {
         body: { team: 21, grants_access_to__application: 12, application_membership_role: 14 },
       }),
     );
+  });
+
+  it('the access-role dialog says where each role comes from, with links to manage it', async () => {
+    const { user } = renderAt('/fleets/12', 'observer', (data) => {
+      data.organization_membership = [organizationMember('member')];
+      data.team_application_access = [
+        {
+          id: 60,
+          grants_access_to__application: { __id: 12 },
+          team: [{ id: 20, name: 'ops', team_membership: [{ id: 1, user: { __id: testUserId } }] }],
+          application_membership_role: [{ name: 'developer' }],
+        },
+      ];
+    });
+    await user.click(await screen.findByRole('button', { name: 'Your access' }));
+    const list = await screen.findByRole('list', { name: 'Where your access comes from' });
+    expect(within(list).getByText('Member of Acme')).toBeTruthy();
+    expect(within(list).getByText('Developer through the team ops')).toBeTruthy();
+    expect(within(list).getByText('Observer, as a member of this fleet')).toBeTruthy();
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/orgs/3/members', '/orgs/3/teams/20/members', '/fleets/12/members']);
   });
 });

@@ -23,6 +23,7 @@ import {
 } from 'react-router';
 import { useBreadcrumbs } from '../../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../../ui/usePageTitle.js';
+import { AccessRoleButton } from '../../fleet-access/AccessRoleDialog.js';
 import { classLabels } from '../class-names.js';
 import type { ApplicationContext } from './useApplicationContext.js';
 import { useApplication } from './useApplication.js';
@@ -166,6 +167,7 @@ export const ApplicationLayout = () => {
           {detail.app_name}
         </Typography>
         <Chip size="small" label={classLabels[detail.is_of__class].one} />
+        <AccessRoleButton application={detail} />
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {detail.organization[0]?.name ?? ''}
