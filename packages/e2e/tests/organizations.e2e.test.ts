@@ -136,6 +136,10 @@ describe('organizations, invitations and teams', () => {
     await page.getByRole('link', { name: 'pickers' }).waitFor();
     await page.screenshot({ path: 'data/e2e-screens/fleet-teams.png', fullPage: true });
     expect(await visibleToInvitee()).toBe(1);
+    await page.getByRole('button', { name: 'Your access' }).click();
+    await page.getByText('Administrator of Orchard Ops').waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/fleet-access-role.png', fullPage: true });
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('tab', { name: 'Members' }).click();
     await page.getByRole('heading', { name: 'Members', level: 2 }).waitFor();
