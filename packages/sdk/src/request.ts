@@ -12,7 +12,7 @@ export type RequestOptions = {
   path: string;
   // Sent as JSON.
   body?: unknown;
-  // Sent as is, instead of `body` (a project tarball for the builder).
+  // Sent as is, instead of `body` (a project tarball for the builder, an uploaded image).
   upload?: { data: Blob; contentType: string };
   query?: Record<string, QueryValue>;
   // Send the stored token (default true).

@@ -18,10 +18,17 @@ import { registerDeviceRegistration } from './features/devices/register-device.j
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
+import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
+import { createInvitationSigner } from './features/invitations/invitation-signing.js';
+import { registerInvitations } from './features/invitations/register-invitations.js';
+import { publicUrlOf, registerMail } from './features/mail/register-mail.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
+import { registerOrganizationMembershipRules } from './features/memberships/organization-membership-rules.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
+import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
+import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -41,6 +48,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerFleetHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
+  registerOrganizationMembershipRules(ctx.hooks);
+  registerTeamHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
   registerReleaseHooks(ctx.hooks, {
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
@@ -57,9 +66,17 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
   registerNotificationBus(app, ctx.notifications);
   actors.attach(app, ctx.notifications);
+  const invitations = createInvitationSigner(ctx.jwtSecret);
+  registerInvitationHooks(ctx.hooks, {
+    signer: invitations,
+    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+  });
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
+  registerMail(app, ctx, ctx.notifications);
+  registerInvitations(app, ctx, invitations);
+  registerOrganizationLogo(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

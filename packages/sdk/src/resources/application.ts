@@ -1,4 +1,7 @@
+import type { UserApplicationMembership } from './application-membership.js';
 import type { ApplicationType } from './application-type.js';
+import type { ApplicationInvite } from './invite.js';
+import type { TeamApplicationAccess } from './team.js';
 import type { Device } from './device.js';
 import type { Service } from './device-state.js';
 import type { DeviceType } from './device-type.js';
@@ -34,6 +37,9 @@ export type Application = {
   owns__release?: Release[];
   is_directly_accessible_by__user?: User[];
   service?: Service[];
+  user_application_membership?: UserApplicationMembership[];
+  team_application_access?: TeamApplicationAccess[];
+  application_invite?: ApplicationInvite[];
 };
 
 export type ApplicationWrite = {

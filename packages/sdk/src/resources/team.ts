@@ -32,3 +32,21 @@ export type TeamApplicationAccess = {
   grants_access_to__application: ToOne<Application>;
   application_membership_role: ToOne<ApplicationMembershipRole>;
 };
+
+export type TeamWrite = {
+  name: string;
+  belongs_to__organization: number;
+};
+
+export type TeamMembershipWrite = {
+  // Instead of `user`: the server resolves the username.
+  username: string;
+  user: number;
+  is_member_of__team: number;
+};
+
+export type TeamApplicationAccessWrite = {
+  team: number;
+  grants_access_to__application: number;
+  application_membership_role: number;
+};

@@ -1,9 +1,18 @@
 import type { Application } from './application.js';
 import type { DateTime, OptionalToOne, ToOne } from './field-types.js';
 import type { Organization } from './organization.js';
+import type { UserApplicationMembership } from './application-membership.js';
 import type { OrganizationMembership } from './organization-membership.js';
+import type { TeamMembership } from './team.js';
 
-// v7 user: the public face of an account (e-mail and profile fields are not v7 fields).
+// v7 saml_account: a sign-in through an identity provider (fellow members see that one exists).
+export type SamlAccount = {
+  id: number;
+  belongs_to__user: ToOne<User>;
+};
+
+// v7 user: the public face of an account (e-mail and profile fields are not v7 fields). Fellow
+// members read `id` and `username` only; the other fields are null on their rows.
 export type User = {
   id: number;
   created_at: DateTime;
@@ -13,4 +22,7 @@ export type User = {
   // Reverse navigations, present only when expanded.
   organization_membership?: OrganizationMembership[];
   has_direct_access_to__application?: Application[];
+  owns__saml_account?: SamlAccount[];
+  team_membership?: TeamMembership[];
+  user_application_membership?: UserApplicationMembership[];
 };

@@ -17,6 +17,13 @@ import type {
   Service,
 } from './device-state.js';
 import type { CpuArchitecture, DeviceType } from './device-type.js';
+import type {
+  ApplicationInvite,
+  ApplicationInviteWrite,
+  Invitee,
+  OrganizationInvite,
+  OrganizationInviteWrite,
+} from './invite.js';
 import type { Organization, OrganizationWrite } from './organization.js';
 import type {
   OrganizationMembership,
@@ -24,8 +31,15 @@ import type {
   OrganizationMembershipWrite,
 } from './organization-membership.js';
 import type { Release, ReleaseTag, ReleaseTagWrite, ReleaseWrite } from './release.js';
-import type { Team, TeamApplicationAccess, TeamMembership } from './team.js';
-import type { User } from './user.js';
+import type {
+  Team,
+  TeamApplicationAccess,
+  TeamApplicationAccessWrite,
+  TeamMembership,
+  TeamMembershipWrite,
+  TeamWrite,
+} from './team.js';
+import type { SamlAccount, User } from './user.js';
 import type { UserProfile } from './user-profile.js';
 import type {
   ApplicationConfigVariable,
@@ -68,17 +82,24 @@ export type V7Model = {
   device_type: { Read: DeviceType; Write: NoWrite };
   image: { Read: Image; Write: NoWrite };
   image_install: { Read: ImageInstall; Write: NoWrite };
+  invitee: { Read: Invitee; Write: NoWrite };
+  invitee__is_invited_to__application: { Read: ApplicationInvite; Write: ApplicationInviteWrite };
+  invitee__is_invited_to__organization: {
+    Read: OrganizationInvite;
+    Write: OrganizationInviteWrite;
+  };
   organization: { Read: Organization; Write: OrganizationWrite };
   organization_membership: { Read: OrganizationMembership; Write: OrganizationMembershipWrite };
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
   release: { Read: Release; Write: ReleaseWrite };
   release_tag: { Read: ReleaseTag; Write: ReleaseTagWrite };
+  saml_account: { Read: SamlAccount; Write: NoWrite };
   service: { Read: Service; Write: NoWrite };
   service_environment_variable: { Read: ServiceEnvironmentVariable; Write: ServiceVariableWrite };
   service_install: { Read: ServiceInstall; Write: NoWrite };
-  team: { Read: Team; Write: NoWrite };
-  team_application_access: { Read: TeamApplicationAccess; Write: NoWrite };
-  team_membership: { Read: TeamMembership; Write: NoWrite };
+  team: { Read: Team; Write: TeamWrite };
+  team_application_access: { Read: TeamApplicationAccess; Write: TeamApplicationAccessWrite };
+  team_membership: { Read: TeamMembership; Write: TeamMembershipWrite };
   user: { Read: User; Write: NoWrite };
   user_application_membership: {
     Read: UserApplicationMembership;

@@ -73,7 +73,10 @@ export const buildModel = (
   }
 
   const resources = new Map<string, Resource>();
+  const throughOf = new Map<string, Resource['readableThrough'][number][]>();
   for (const [name, definition] of Object.entries(definitions)) {
+    const through: Resource['readableThrough'][number][] = [];
+    throughOf.set(name, through);
     resources.set(name, {
       name,
       fields: fields.get(name) ?? new Map(),
@@ -81,7 +84,15 @@ export const buildModel = (
       alternateKeys: definition.alternateKeys ?? [],
       readOnly: definition.readOnly ?? false,
       scope: definition.scope ?? {},
+      readableThrough: through,
     });
+  }
+  for (const [name, definition] of Object.entries(definitions)) {
+    for (const entry of definition.readableThrough ?? []) {
+      const other = resources.get(entry.resource);
+      if (!other) throw new Error(`${name} is readable through unknown ${entry.resource}`);
+      throughOf.get(name)?.push({ resource: other, on: entry.on });
+    }
   }
   for (const [alias, target] of Object.entries(aliases)) {
     if (!resources.has(target)) throw new Error(`Resource alias ${alias} of unknown ${target}`);

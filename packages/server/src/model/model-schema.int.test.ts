@@ -157,7 +157,7 @@ describe('the model against the migrated database', () => {
     expect(rows.map((row) => `${unquote(row.relation)}.${row.column}`)).toEqual([]);
   });
 
-  it('runs the SQL of every computed field, scope and navigation', async () => {
+  it('runs the SQL of every computed field, scope, readable-through relation and navigation', async () => {
     const problems: string[] = [];
     const tryQuery = async (what: string, sql: string): Promise<void> => {
       try {
@@ -179,6 +179,12 @@ describe('the model against the migrated database', () => {
         await tryQuery(
           `${resource.name} scope ${kind}`,
           `SELECT ${scope('"r"')} FROM ${table} "r"`,
+        );
+      }
+      for (const through of resource.readableThrough) {
+        await tryQuery(
+          `${resource.name} readable through ${through.resource.name}`,
+          `SELECT 1 FROM ${table} "r" JOIN "${through.resource.name}" "o" ON ${through.on('"r"', '"o"')}`,
         );
       }
       for (const navigation of resource.navigations.values()) {

@@ -25,6 +25,9 @@ export type FieldDefinition = {
   maxLength?: number;
   // SQL expression of a computed field; `row` is the quoted alias of the resource's row.
   computed?: (row: string) => string;
+  // Served only on the caller's own row (the resource's `user` scope); on anyone else's row it
+  // reads as null, also in $filter and $orderby (a user's actor id seen by a fellow member).
+  ownerOnly?: boolean;
   // SQL with the same value as `<field> = <value>` on every row (NULL exactly where that is), in
   // a form PostgreSQL can answer from an index: `$filter=overall_status eq 'operational'` counts
   // from the status index instead of computing the status of every device. Undefined: the plain
@@ -56,8 +59,18 @@ export type ResourceScope = {
   public?: (row: string) => string;
 };
 
+// Rows of another resource that make a row of this one readable to whoever may read them: a user
+// is readable to those who may read one of their memberships (they share an organization, fleet
+// or team). `on` relates this resource's row to the other one (both quoted aliases). Only
+// resources granted in shared/permissions `relatedRowReadPermissions` use it.
+export type ReadableThrough = {
+  resource: string;
+  on: (row: string, other: string) => string;
+};
+
 export type ResourceDefinition = {
   scope?: ResourceScope;
+  readableThrough?: readonly ReadableThrough[];
   fields: Record<string, FieldDefinition>;
   // Natural keys usable in key position, e.g. device(uuid='...').
   alternateKeys?: string[][];
@@ -91,6 +104,8 @@ export type Resource = {
   alternateKeys: readonly (readonly string[])[];
   readOnly: boolean;
   scope: ResourceScope;
+  // ReadableThrough with the other resource resolved.
+  readableThrough: readonly { resource: Resource; on: ReadableThrough['on'] }[];
 };
 
 export type Model = {

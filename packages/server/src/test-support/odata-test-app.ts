@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
+import { registerInvitationHooks } from '../features/invitations/invitation-hooks.js';
+import { createInvitationSigner } from '../features/invitations/invitation-signing.js';
 import { registerMembershipHooks } from '../features/memberships/membership-hooks.js';
+import { registerOrganizationMembershipRules } from '../features/memberships/organization-membership-rules.js';
 import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from '../features/releases/image-location.js';
 import { registerReleaseHooks } from '../features/releases/release-hooks.js';
+import { registerTeamHooks } from '../features/teams/team-hooks.js';
 import { registerUserHooks } from '../features/users/user-hooks.js';
 import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
@@ -87,15 +91,22 @@ export const createODataTestApp = (
   registerFleetHooks(hooks);
   registerVariableHooks(hooks);
   registerMembershipHooks(hooks);
+  registerOrganizationMembershipRules(hooks);
+  registerTeamHooks(hooks);
   registerUserHooks(hooks);
   registerReleaseHooks(hooks, { registryHost: defaultRegistryHost });
+  const jwtSecret = randomBytes(32);
+  registerInvitationHooks(hooks, {
+    signer: createInvitationSigner(jwtSecret),
+    publicUrl: () => 'http://console.test',
+  });
   const ctx: AppContext = {
     db,
     config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), ...overrides.config },
     model: overrides.model ?? v7Model,
     hooks,
     now: () => new Date(),
-    jwtSecret: randomBytes(32),
+    jwtSecret,
     notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { loadConfig } from '../infra/config/config.js';
+import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
 import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
@@ -19,8 +19,14 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
+export type TestServerOverrides = Partial<Omit<AppContext, 'config'>> & {
+  // Settings over the test defaults.
+  config?: Partial<Config>;
+};
+
 // The whole server on a fresh database, listening on a free loopback port (for the real SDK).
-export const startTestServer = async (overrides: Partial<AppContext> = {}): Promise<TestServer> => {
+export const startTestServer = async (overrides: TestServerOverrides = {}): Promise<TestServer> => {
+  const { config, ...rest } = overrides;
   const db = await createTestDatabase();
   const ctx: AppContext = {
     db,
@@ -31,6 +37,7 @@ export const startTestServer = async (overrides: Partial<AppContext> = {}): Prom
       loginAccountRateLimitPerMinute: 1000,
       loginAddressRateLimitPerMinute: 1000,
       signupRateLimitPerHour: 1000,
+      ...config,
     },
     model: v7Model,
     hooks: createHookRegistry(),
@@ -38,7 +45,7 @@ export const startTestServer = async (overrides: Partial<AppContext> = {}): Prom
     jwtSecret: randomBytes(32),
     notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
-    ...overrides,
+    ...rest,
   };
   const app = buildServer(ctx);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

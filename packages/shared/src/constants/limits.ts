@@ -32,3 +32,12 @@ export const textLengthLimits = {
   // Build logs and Dockerfiles, bounded only by the request body (1 MiB).
   long: 1_048_576,
 } as const;
+
+// An invitation link (organization or fleet) works this long after it was sent.
+export const invitationLifetimeDays = 7;
+// Organization logos: png or jpeg of at most this many bytes (seed 002 section 9).
+export const logoMaxBytes = 1_000_000;
+// Rows per page of the member lists (organization and fleet members).
+export const memberListPageSize = 50;
+// Role changes of members run one at a time (seed 002 section 7).
+export const roleChangeConcurrency = 1;

@@ -82,6 +82,9 @@ const safeDeveloper: Permission[] = [
   ...p('user_application_membership', 'delete-own'),
   ...p('release', 'create', 'update'),
   ...p('release_tag', 'all'),
+  // Seed 002 section 6: "Team access to fleets: administrator, developer, safe-developer
+  // create/update/delete" (a grant never exceeds the granter's own role: team-access hooks).
+  ...p('team_application_access', 'create', 'update', 'delete'),
 ];
 
 const developer: Permission[] = [
@@ -94,6 +97,9 @@ const developer: Permission[] = [
   ...p('application_config_variable', 'all'),
   ...p('application_tag', 'all'),
   ...p('team_application_access', 'all'),
+  // Seed 001 section 6: "Fleet membership: administrator adds users, changes roles, deletes;
+  // developer may delete".
+  ...p('user_application_membership', 'delete'),
 ];
 
 const administrator: Permission[] = [
@@ -119,6 +125,8 @@ const organizationReadable = [
   'organization_membership_tag',
   'team',
   'team_membership',
+  // Which fleets the organization's teams reach (the fleets themselves stay behind their roles).
+  'team_application_access',
 ] as const;
 
 // What each organization role may do on the organization's own rows. Organization administrators
@@ -163,6 +171,16 @@ export const ownRowPermissions: readonly Permission[] = [
   ...p('team_membership', 'read'),
   ...p('invitee__is_invited_to__organization', 'read'),
   ...p('invitee__is_invited_to__application', 'read'),
+];
+
+// Rows readable to whoever may read a row that points at them (the model's `readableThrough`):
+// the users of the memberships one may read, i.e. the people one shares an organization, fleet or
+// team with (their username; owner-only fields stay hidden), their SAML accounts (the member
+// list's badge), and the invitees of the invitations one may read.
+export const relatedRowReadPermissions: readonly Permission[] = [
+  ...p('user', 'read'),
+  ...p('saml_account', 'read'),
+  ...p('invitee', 'read'),
 ];
 
 // What anyone may read, signed in or not: the catalogues, and the rows each resource marks public

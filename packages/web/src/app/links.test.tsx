@@ -7,7 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { releaseRow } from '../features/releases/test-fixtures.js';
+import { fleetAccessWorld } from '../features/fleet-access/test-fixtures.js';
+import { invitationToken } from '../features/invitations/test-tokens.js';
+import { acmeId, organizationWorld } from '../features/organizations/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
+import type { FakeData } from '../test-support/fake-odata.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
 import { ClientProvider } from './client.js';
@@ -49,8 +53,8 @@ const world = () => ({
   device_type: [],
 });
 
-const renderAt = (path: string, session: FakeSession | null) => {
-  const api = createFakeApi(world(), session);
+const renderAt = (path: string, session: FakeSession | null, data: FakeData = world()) => {
+  const api = createFakeApi(data, session);
   api.on('GET', '/config', () => ({
     status: 200,
     body: { deployment: null, helpLinks: { docs: '/docs/agent', gettingStarted: null } },
@@ -60,6 +64,10 @@ const renderAt = (path: string, session: FakeSession | null) => {
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
   api.on('GET', '/config/vars', () => ({ status: 200, body: configVarsAnswer('raspberrypi4-64') }));
+  api.on('GET', '/admin/v1/mail', () => ({
+    status: 200,
+    body: { transport: 'outbox', total: 0, messages: [] },
+  }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -134,7 +142,40 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('region', { name: 'Release settings' }),
   ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
+  [
+    `/organization/invitation/${invitationToken()}`,
+    null,
+    () => screen.findByRole('link', { name: 'Sign up to accept' }),
+  ],
+  ['/admin/outbox', { permissions: ['admin.home'] }, () => screen.findByText('No mail yet.')],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
+];
+
+// The first import of a screen's chunk is transformed on demand: on a busy machine that alone can
+// exceed the default wait.
+const firstLoad = { timeout: 15_000 };
+
+const organizationScreens: [path: string, ready: () => Promise<unknown>][] = [
+  ['/orgs', () => screen.findByRole('link', { name: 'Acme' }, firstLoad)],
+  [`/orgs/${acmeId}`, () => screen.findByText('Logo', undefined, firstLoad)],
+  [`/orgs/${acmeId}/members`, () => screen.findByText('carol@example.com', undefined, firstLoad)],
+  [`/orgs/${acmeId}/members/2`, () => screen.findByRole('link', { name: 'ops' }, firstLoad)],
+  [
+    `/orgs/${acmeId}/members/2/fleets`,
+    () => screen.findByRole('tab', { name: 'Fleets', selected: true }, firstLoad),
+  ],
+  [`/orgs/${acmeId}/teams`, () => screen.findByRole('link', { name: 'ops' }, firstLoad)],
+  [`/orgs/${acmeId}/teams/20`, () => screen.findByRole('link', { name: 'bob' }, firstLoad)],
+  [
+    `/orgs/${acmeId}/teams/20/fleets`,
+    () => screen.findByRole('link', { name: 'garden-sensors' }, firstLoad),
+  ],
+];
+
+// A fleet's members and teams (their own fixture world).
+const fleetAccessScreens: [path: string, ready: () => Promise<unknown>][] = [
+  ['/fleets/12/members', () => screen.findByRole('link', { name: 'bob' }, firstLoad)],
+  ['/fleets/12/teams', () => screen.findByRole('link', { name: 'ops' }, firstLoad)],
 ];
 
 describe('in-app links', { timeout: 30_000 }, () => {
@@ -144,9 +185,26 @@ describe('in-app links', { timeout: 30_000 }, () => {
     expect(deadLinks()).toEqual([]);
   });
 
+  // The organization screens (their own fixture world).
+  it.each(organizationScreens)(
+    '%s links only to routes of the route table',
+    async (path, ready) => {
+      renderAt(path, {}, organizationWorld());
+      await ready();
+      expect(deadLinks()).toEqual([]);
+    },
+  );
+
+  it.each(fleetAccessScreens)('%s links only to routes of the route table', async (path, ready) => {
+    renderAt(path, {}, fleetAccessWorld());
+    await ready();
+    expect(deadLinks()).toEqual([]);
+  });
+
   it('the shell menus link only to routes of the route table', async () => {
     const user = userEvent.setup();
-    renderAt('/fleets', {});
+    // A platform administrator: the account menu shows the admin pages too.
+    renderAt('/fleets', { permissions: ['admin.home'] });
     await screen.findByRole('navigation', { name: 'Main navigation' });
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').length).toBeGreaterThan(

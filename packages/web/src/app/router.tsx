@@ -153,6 +153,21 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                         },
                       ],
                     },
+                    // Members and teams of the application (issue 13, seed 001 section 2).
+                    {
+                      path: 'members',
+                      lazy: lazyPage(
+                        () => import('../features/fleet-access/FleetMembersPage.js'),
+                        'FleetMembersPage',
+                      ),
+                    },
+                    {
+                      path: 'teams',
+                      lazy: lazyPage(
+                        () => import('../features/fleet-access/FleetTeamsPage.js'),
+                        'FleetTeamsPage',
+                      ),
+                    },
                   ],
                 };
               }),
@@ -229,6 +244,26 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'DeviceConfigPage',
                 ),
               },
+              // Organizations, their members and teams (issue 13, seed 002 section 2).
+              {
+                path: '/orgs',
+                lazy: lazyPage(
+                  () => import('../features/organizations/OrganizationsPage.js'),
+                  'OrganizationsPage',
+                ),
+              },
+              {
+                path: '/orgs/:organizationId',
+                lazy: lazyPage(
+                  () => import('../features/organizations/OrganizationLayout.js'),
+                  'OrganizationLayout',
+                ),
+                children: organizationChildren(lazyPage),
+              },
+              {
+                path: '/admin/outbox',
+                lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
+              },
               {
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),
@@ -237,11 +272,53 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
           },
         ],
       },
+      // Invitation links from e-mails: for guests and signed-in users alike.
+      {
+        path: '/organization/invitation/:token',
+        lazy: lazyPage(
+          () => import('../features/invitations/InvitationPage.js'),
+          'OrganizationInvitationPage',
+        ),
+      },
+      {
+        path: '/invitation/:token',
+        lazy: lazyPage(
+          () => import('../features/invitations/InvitationPage.js'),
+          'FleetInvitationPage',
+        ),
+      },
       { path: '/404', element: <NotFoundPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];
+
+// Pages under /orgs/:organizationId, inside its layout: summary, members, member (its teams and
+// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks).
+const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
+  const summary = lazyPage(
+    () => import('../features/organizations/OrganizationSummaryPage.js'),
+    'OrganizationSummaryPage',
+  );
+  const member = lazyPage(() => import('../features/organizations/MemberPage.js'), 'MemberPage');
+  const team = lazyPage(() => import('../features/organizations/TeamPage.js'), 'TeamPage');
+  const sections = (first: string) => [first, 'fleets', 'apps', 'blocks'];
+  return [
+    { index: true, lazy: summary },
+    {
+      path: 'members',
+      lazy: lazyPage(() => import('../features/organizations/MembersPage.js'), 'MembersPage'),
+    },
+    { path: 'members/:memberId', lazy: member },
+    ...sections('teams').map((section) => ({ path: `members/:memberId/${section}`, lazy: member })),
+    {
+      path: 'teams',
+      lazy: lazyPage(() => import('../features/organizations/TeamsPage.js'), 'TeamsPage'),
+    },
+    { path: 'teams/:teamId', lazy: team },
+    ...sections('members').map((section) => ({ path: `teams/:teamId/${section}`, lazy: team })),
+  ];
+};
 
 // A chunk that fails to load (gone after an upgrade) reloads the tab once, at the page the user
 // was going to (the pending navigation's location, else the current one).

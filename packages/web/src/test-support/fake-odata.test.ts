@@ -39,6 +39,14 @@ describe('the fake API reads', () => {
         "/device?$select=id&$filter=device_tag/any(t:t/tag_key eq 'site')&$expand=device_tag($select=value)",
       ),
     ).toEqual([{ id: 1, device_tag: [{ value: 'north' }] }]);
+    expect(read('/device?$select=id&$orderby=device_tag/$count desc,id desc')).toEqual([
+      { id: 1 },
+      { id: 2 },
+    ]);
+    expect(read('/device?$select=id&$orderby=device_tag/$count asc')).toEqual([
+      { id: 2 },
+      { id: 1 },
+    ]);
     expect(read('/device?$select=id&$expand=device_tag/$count')).toEqual([
       { id: 1, device_tag: 1 },
       { id: 2, device_tag: 0 },

@@ -241,8 +241,13 @@ const sortRows = (rows: FakeRow[], options: ODataOptions, context: Context): Fak
   return [...rows].sort((a, b) => {
     for (const property of order.properties) {
       if (property.property !== undefined) return unsupported('ordering by a path');
-      const left = comparable(fieldOf(a, property.name, context), context);
-      const right = comparable(fieldOf(b, property.name, context), context);
+      // `nav/$count`: the number of the row's (fixture) navigation rows.
+      const valueOf = (row: FakeRow): unknown =>
+        'count' in property && property.count === true
+          ? navigate(fieldOf(row, property.name, context), property.name, context).length
+          : comparable(fieldOf(row, property.name, context), context);
+      const left = valueOf(a);
+      const right = valueOf(b);
       if (left === right) continue;
       const before = compare('lt', left, right, context) ? -1 : 1;
       return property.order === 'desc' ? -before : before;

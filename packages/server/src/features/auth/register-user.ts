@@ -9,13 +9,15 @@ import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { acceptInvitation } from '../invitations/accept-invitation.js';
+import { createInvitationSigner } from '../invitations/invitation-signing.js';
 import { createUserWithPersonalOrganization } from '../users/create-user.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { throttleAccountRequest } from './request-throttle.js';
 
-// Sign-up payload (seed 000 sections 3.3 and 5). Invitation fields are accepted and ignored here:
-// invitations are accepted by their own endpoints once signed in.
+// Sign-up payload (seed 000 sections 3.3 and 5). With an invitation token, the new account accepts
+// the invitation in the same transaction (the token must be valid and for this e-mail).
 const registerBody = z.object({
   email: z
     .string({ error: 'E-mail is required' })
@@ -45,6 +47,7 @@ export const registerSignUp = (
   captcha: CaptchaVerifier,
 ): void => {
   const limiter = createRateLimiter(ctx.db, ctx.now);
+  const invitations = createInvitationSigner(ctx.jwtSecret);
   app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
     const body = parseBody(registerBody, request.body);
     await throttleAccountRequest(limiter, {
@@ -55,19 +58,30 @@ export const registerSignUp = (
     if (!(await captcha.verify(body['g-recaptcha-response'], request.ip))) {
       throw new ApiError('bad_request', 'Invalid captcha response');
     }
+    const invitation =
+      body.invitationToken === undefined
+        ? undefined
+        : invitations.verify(body.invitationToken, ctx.now());
+    if (invitation && body.invitationType && body.invitationType !== invitation.kind) {
+      throw new ApiError('bad_request', `This is not an ${body.invitationType} invitation`);
+    }
     const passwordHash = await hashPassword(body.password);
     let userId: number;
     try {
-      ({ userId } = await ctx.db.transaction((tx) =>
-        createUserWithPersonalOrganization(tx, {
+      ({ userId } = await ctx.db.transaction(async (tx) => {
+        const created = await createUserWithPersonalOrganization(tx, {
           email: body.email,
           passwordHash,
+          // The invitation reached this address: it needs no other verification.
+          ...(invitation ? { isVerified: true } : {}),
           ...(body.username !== undefined ? { username: body.username } : {}),
           ...(body.has_disabled_newsletter !== undefined
             ? { hasDisabledNewsletter: body.has_disabled_newsletter }
             : {}),
-        }),
-      ));
+        });
+        if (invitation) await acceptInvitation(tx, invitation, created.userId);
+        return created;
+      }));
     } catch (error) {
       // Two sign-ups racing for one e-mail or username meet the unique constraints: 409.
       throw mapDatabaseError(error);

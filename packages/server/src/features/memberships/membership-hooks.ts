@@ -1,5 +1,7 @@
+import { defaultApplicationMembershipRole } from '@flotilla/shared/permissions/roles';
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
+import { ensureOrganizationMember } from './organization-member.js';
 
 // Membership rows the SDK creates with `username` instead of a user id (application.membership,
 // team membership, organization membership).
@@ -31,4 +33,26 @@ export const registerMembershipHooks = (hooks: HookRegistry): void => {
       },
     });
   }
+
+  hooks.add('user_application_membership', {
+    // balena-sdk's membership.create leaves the role out when given no roleName.
+    async prepareCreate(ctx, body) {
+      if (body.application_membership_role !== undefined) return;
+      const { rows } = await ctx.tx.query<{ id: number }>(
+        'SELECT "id" FROM "application_membership_role" WHERE "name" = $1',
+        [defaultApplicationMembershipRole],
+      );
+      body.application_membership_role = rows[0]?.id;
+    },
+    // A fleet member is a member of the fleet's organization: added as "member" when not yet.
+    async beforeCreate(ctx, values) {
+      const { rows } = await ctx.tx.query<{ organization: number }>(
+        'SELECT "organization" FROM "application" WHERE "id" = $1',
+        [values.is_member_of__application ?? null],
+      );
+      const organization = rows[0]?.organization;
+      if (organization === undefined || typeof values.user !== 'number') return;
+      await ensureOrganizationMember(ctx.tx, values.user, organization);
+    },
+  });
 };

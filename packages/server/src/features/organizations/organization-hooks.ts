@@ -1,5 +1,10 @@
 import type { HookRegistry, WriteContext } from '../../infra/odata/hooks.js';
 import { badRequest } from '../../infra/errors/api-error.js';
+import {
+  assertOrganizationNameFree,
+  assertOrganizationsDeletable,
+  organizationNameOf,
+} from './organization-rules.js';
 
 // balena derives a handle from the name: lower-case letters, digits and underscores.
 export const handleFromName = (name: string): string =>
@@ -26,9 +31,9 @@ const uniqueHandle = async (ctx: WriteContext, base: string): Promise<string> =>
 export const registerOrganizationHooks = (hooks: HookRegistry): void => {
   hooks.add('organization', {
     async beforeCreate(ctx, values) {
-      const name = typeof values.name === 'string' ? values.name.trim() : '';
-      if (name.length === 0) throw badRequest("'name' of 'organization' is required");
+      const name = organizationNameOf(values.name);
       values.name = name;
+      await assertOrganizationNameFree(ctx, name);
       if (typeof values.handle === 'string') {
         if (!/^[a-z0-9_]{1,100}$/.test(values.handle)) {
           throw badRequest("'handle' may only contain lower-case letters, digits and underscores");
@@ -38,6 +43,18 @@ export const registerOrganizationHooks = (hooks: HookRegistry): void => {
       const base = handleFromName(name);
       if (base.length === 0) throw badRequest("'name' must contain a letter or a digit");
       values.handle = await uniqueHandle(ctx, base);
+    },
+    async beforeUpdate(ctx, ids, values) {
+      if (!('name' in values)) return;
+      const name = organizationNameOf(values.name);
+      values.name = name;
+      await assertOrganizationNameFree(ctx, name, ids);
+      if (ids.length > 1) {
+        throw badRequest('Organizations are renamed one at a time: their names must differ');
+      }
+    },
+    async beforeDelete(ctx, ids) {
+      await assertOrganizationsDeletable(ctx, ids);
     },
     // The user who creates an organization administers it.
     async afterCreate(ctx, id) {

@@ -66,6 +66,12 @@ const schema = z.object({
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
+  FLOTILLA_SMTP_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  ),
+  FLOTILLA_MAIL_FROM: z.string().trim().min(3).max(320).default('Flotilla <flotilla@localhost>'),
+  FLOTILLA_PUBLIC_URL: linkUrl,
 });
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
@@ -138,6 +144,12 @@ export type Config = {
   // devices pull them, with tokens from GET /auth/v1/token. `host` is host[:port] as image
   // names carry it. Unset: image locations use a placeholder host and no tokens are issued.
   registry: { url: string; host: string } | undefined;
+  // Where mail goes: an SMTP server, or (unset) the built-in outbox (features/mail).
+  smtpUrl: string | undefined;
+  // The sender of every message ("Name <address>" or an address).
+  mailFrom: string;
+  // The console's address in links sent by mail; undefined = the address the server listens on.
+  publicUrl: string | undefined;
 };
 
 // Every environment variable the server reads is here (and documented in README.md).
@@ -217,5 +229,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       forums: values.FLOTILLA_LINK_FORUMS ?? null,
       help: values.FLOTILLA_LINK_HELP ?? null,
     },
+    smtpUrl: values.FLOTILLA_SMTP_URL,
+    mailFrom: values.FLOTILLA_MAIL_FROM,
+    publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 };

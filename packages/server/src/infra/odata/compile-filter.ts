@@ -54,8 +54,14 @@ export const visibleField = (resource: Resource, name: string): Field | undefine
   return field && !field.hidden ? field : undefined;
 };
 
-export const fieldSql = (scope: RowScope, field: Field): string =>
-  field.computed ? field.computed(scope.alias) : `${scope.alias}.${quoteIdentifier(field.column)}`;
+export const fieldSql = (ctx: CompileContext, scope: RowScope, field: Field): string => {
+  const sql = field.computed
+    ? field.computed(scope.alias)
+    : `${scope.alias}.${quoteIdentifier(field.column)}`;
+  return field.ownerOnly
+    ? `(CASE WHEN ${ctx.ownRow(scope.resource, scope.alias)} THEN ${sql} END)`
+    : sql;
+};
 
 export const navigationOf = (resource: Resource, name: string): Navigation => {
   const navigation = resource.navigations.get(name);
@@ -100,7 +106,7 @@ const pathOperand = (
   if (node.lambda) throw badRequest(`any()/all() yields a boolean, not a value`);
   const field = visibleField(from.resource, node.name);
   if (field && !node.property && !node.count) {
-    return { sql: fieldSql(from, field), type: field.type };
+    return { sql: fieldSql(ctx, from, field), type: field.type };
   }
   const navigation = navigationOf(from.resource, node.name);
   if (node.count)

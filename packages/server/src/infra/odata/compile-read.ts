@@ -25,8 +25,8 @@ const isoDate = (sql: string): string =>
   `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // A field as it appears in a response: dates as ISO strings, foreign keys as {"__id": n}.
-const outputSql = (scope: RowScope, field: Field): string => {
-  const sql = fieldSql(scope, field);
+const outputSql = (ctx: CompileContext, scope: RowScope, field: Field): string => {
+  const sql = fieldSql(ctx, scope, field);
   if (field.references) {
     return `CASE WHEN ${sql} IS NULL THEN NULL ELSE json_build_object('__id', ${sql}) END`;
   }
@@ -66,7 +66,7 @@ export const keyCondition = (ctx: CompileContext, scope: RowScope, key: KeyRefer
       if (!field || !reference) throw badRequest(`Unknown key field '${name}'`);
       const value = bindOperand(ctx, reference);
       expectComparable({ sql: '', type: field.type }, value, `the key '${name}'`);
-      return `${fieldSql(scope, field)} = ${value.sql}`;
+      return `${fieldSql(ctx, scope, field)} = ${value.sql}`;
     })
     .join(' AND ');
 };
@@ -158,7 +158,7 @@ export const collectionSql = (ctx: CompileContext, collection: Collection): stri
     : defaultFields(scope.resource);
   for (const field of fields) {
     if (field && !expandedNames.has(field.name)) {
-      columns.push(`${outputSql(scope, field)} AS ${quoteIdentifier(field.name)}`);
+      columns.push(`${outputSql(ctx, scope, field)} AS ${quoteIdentifier(field.name)}`);
     }
   }
   for (const item of expanded) columns.push(`${item.sql} AS ${quoteIdentifier(item.name)}`);

@@ -99,7 +99,16 @@ const assertReferencesVisible = async (
   for (const { field, value } of values.values()) {
     // Users are addressed to be added as members before they share anything with the caller,
     // so a user reference is exempt (it reveals nothing: the row written stays permission-checked).
-    if (!field.references || field.references === 'user' || value === null) continue;
+    // So is an invitee, which the invitation hooks resolve from the address the caller typed
+    // (they refuse an invitee given by id).
+    if (
+      !field.references ||
+      field.references === 'user' ||
+      field.references === 'invitee' ||
+      value === null
+    ) {
+      continue;
+    }
     const ctx = makeContext();
     const target = resourceOf(ctx.model, field.references);
     const scope: RowScope = { alias: ctx.nextAlias(), resource: target };

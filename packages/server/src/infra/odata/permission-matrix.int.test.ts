@@ -3,7 +3,9 @@ import {
   grants,
   organizationRolePermissions,
   ownRowPermissions,
+  platformRolePermissions,
   publicPermissions,
+  relatedRowReadPermissions,
   deviceKeyPermissions,
   provisioningKeyPermissions,
 } from '@flotilla/shared/permissions/permissions';
@@ -39,6 +41,9 @@ type RowFacts = {
   user?: number;
   device?: number;
   public?: boolean;
+  // Scoped by both fleet and organization (team_application_access): organization roles reach it
+  // although it belongs to a fleet.
+  organizationScoped?: boolean;
 };
 
 describe('row-level permissions', () => {
@@ -83,7 +88,7 @@ describe('row-level permissions', () => {
           row.application === caller.applicationId
         );
       case 'user': {
-        if (caller.admin && ['organization', 'organization_membership'].includes(resource))
+        if (caller.admin && grants(platformRolePermissions.balena_admin, resource, action))
           return true;
         const organizationOfRow = row.organization;
         if (
@@ -100,14 +105,29 @@ describe('row-level permissions', () => {
         if (
           organizationRole &&
           grants(organizationRolePermissions[organizationRole], resource, action) &&
-          row.application === undefined
+          (row.application === undefined || row.organizationScoped === true)
         ) {
           return true;
         }
-        return grants(ownRowPermissions, resource, action) && row.user === caller.userId;
+        if (grants(ownRowPermissions, resource, action) && row.user === caller.userId) return true;
+        // A fellow member's user row: readable through a membership of theirs the caller reads.
+        return (
+          resource === 'user' &&
+          grants(relatedRowReadPermissions, resource, action) &&
+          membershipResources.some((membership) =>
+            (facts.get(membership) ?? []).some(
+              (fact) => fact.user === row.id && expected(caller, membership, 'read', fact),
+            ),
+          )
+        );
       }
     }
   };
+  const membershipResources = [
+    'organization_membership',
+    'user_application_membership',
+    'team_membership',
+  ];
 
   const expectedIds = (caller: string, resource: string, action = 'read'): number[] => {
     const who = callers.get(caller);
@@ -156,8 +176,15 @@ describe('row-level permissions', () => {
       [b1.id, orgB],
       [pub.id, orgB],
     ]);
+    const fleetMemberships: RowFacts[] = [];
     const direct = async (user: string, fleet: number, role: FleetRole) => {
-      await fx.addFleetMember(db, u(user).userId, fleet, role);
+      const id = await fx.addFleetMember(db, u(user).userId, fleet, role);
+      fleetMemberships.push({
+        id,
+        application: fleet,
+        organization: fleetOrg.get(fleet),
+        user: u(user).userId,
+      });
       fleetRoles.set(`${u(user).userId}:${fleet}`, [
         ...(fleetRoles.get(`${u(user).userId}:${fleet}`) ?? []),
         role,
@@ -166,9 +193,21 @@ describe('row-level permissions', () => {
     await direct('bob', a1.id, 'observer');
     await direct('erin', a1.id, 'safe-operator');
     const team = await fx.createTeam(db, orgA, 'Builders');
-    await fx.addTeamMember(db, u('carol').userId, team);
-    await fx.grantTeamAccess(db, team, a2.id, 'developer');
+    const teamB = await fx.createTeam(db, orgB, 'Others');
+    const teamMembership = await fx.addTeamMember(db, u('carol').userId, team);
+    const access = await fx.grantTeamAccess(db, team, a2.id, 'developer');
     fleetRoles.set(`${u('carol').userId}:${a2.id}`, ['developer']);
+    facts.set('user_application_membership', fleetMemberships);
+    facts.set('team', [
+      { id: team, organization: orgA },
+      { id: teamB, organization: orgB },
+    ]);
+    facts.set('team_membership', [
+      { id: teamMembership, organization: orgA, user: u('carol').userId },
+    ]);
+    facts.set('team_application_access', [
+      { id: access, application: a2.id, organization: orgA, organizationScoped: true },
+    ]);
 
     const deviceRows: RowFacts[] = [];
     const tagRows: RowFacts[] = [];
@@ -300,6 +339,10 @@ describe('row-level permissions', () => {
     'application_environment_variable',
     'organization',
     'organization_membership',
+    'user_application_membership',
+    'team',
+    'team_membership',
+    'team_application_access',
     'user',
     'api_key',
   ];

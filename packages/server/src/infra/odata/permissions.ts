@@ -8,6 +8,7 @@ import {
   platformRolePermissions,
   provisioningKeyPermissions,
   publicPermissions,
+  relatedRowReadPermissions,
 } from '@flotilla/shared/permissions/permissions';
 import {
   deviceKeyWritableFields,
@@ -69,6 +70,13 @@ const publicCondition = (resource: Resource, action: string, row: string): strin
     ? resource.scope.public(row)
     : null;
 
+// How many readable-through hops a read filter follows (user -> membership, saml_account -> user
+// -> membership); the model's chains are shorter, this only bounds a mistaken cycle.
+const maxThroughDepth = 3;
+
+const throughAlias = (row: string, index: number): string =>
+  `"${row.replace(/[^A-Za-z0-9_]/g, '')}_through${index}"`;
+
 const isKind = <Kind extends Actor['kind']>(
   actor: Actor,
   kind: Kind,
@@ -129,10 +137,25 @@ export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
     const user = lazy((request) => callerOf(request, 'user').userId);
     const actorId = lazy((request) => callerOf(request, 'user').actorId);
     const heldPlatformRoles = heldPlatformRolesOf(actor);
-    return (resource, action, row) => {
+    const filter = (resource: Resource, action: string, row: string, depth: number) => {
       const conditions: string[] = [];
       const isPublic = publicCondition(resource, action, row);
       if (isPublic) conditions.push(isPublic);
+      // A row some readable row points at (a fellow member's user row): see ReadableThrough.
+      if (
+        action === 'read' &&
+        depth < maxThroughDepth &&
+        grants(relatedRowReadPermissions, resource.name, action)
+      ) {
+        resource.readableThrough.forEach((through, index) => {
+          const other = throughAlias(row, index);
+          const readable = filter(through.resource, 'read', other, depth + 1);
+          if (readable === null) return;
+          conditions.push(
+            `EXISTS (SELECT 1 FROM "${through.resource.name}" ${other} WHERE ${through.on(row, other)} AND ${readable})`,
+          );
+        });
+      }
       for (const role of heldPlatformRoles) {
         if (!grants(platformRolePermissions[role], resource.name, action)) continue;
         conditions.push(role === 'balena_admin' ? 'true' : supportAccessGranted(resource, row));
@@ -162,6 +185,7 @@ export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
       }
       return anyOf(conditions);
     };
+    return (resource, action, row) => filter(resource, action, row, 0);
   }
 
   if (actor.kind === 'application') {
@@ -191,6 +215,25 @@ export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
       }
     }
     return anyOf(conditions);
+  };
+};
+
+// The condition under which an owner-only field (FieldDefinition.ownerOnly) shows its value: the
+// row is the calling user's own.
+export type OwnRowCondition = (resource: Resource, row: string) => string;
+
+// The caller is the one whose values `params` reads; its id is read from the request, so the
+// statement stays reusable for another caller of the same shape.
+export const createOwnRowCondition = (params: SqlParams): OwnRowCondition => {
+  const actor = params.request.actor;
+  // Same shapes as the permission filters (permissionShape): a caller still owing its second
+  // factor shares statements with anonymous callers.
+  if (actor.kind !== 'user' || actor.twoFactorPending) return () => 'false';
+  let placeholder: string | undefined;
+  return (resource, row) => {
+    if (!resource.scope.user) return 'false';
+    placeholder ??= `${params.read((request) => callerOf(request, 'user').userId)}::integer`;
+    return `${resource.scope.user(row)} = ${placeholder}`;
   };
 };
 

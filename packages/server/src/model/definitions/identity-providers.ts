@@ -60,10 +60,14 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
       id,
       belongs_to__user: ref('user', 'owns__saml_account', { readOnly: true }),
       was_generated_by__identity_provider: ref('identity_provider', undefined, { readOnly: true }),
-      remote_id: text({ readOnly: true }),
-      display_name: text({ readOnly: true }),
+      remote_id: text({ readOnly: true, ownerOnly: true }),
+      display_name: text({ readOnly: true, ownerOnly: true }),
     },
     scope: { user: (row) => `${row}."belongs_to__user"` },
+    // Fellow members see that a user signs in through SAML (the member list's badge), no more.
+    readableThrough: [
+      { resource: 'user', on: (row, other) => `${other}."id" = ${row}."belongs_to__user"` },
+    ],
     readOnly: true,
   },
 };

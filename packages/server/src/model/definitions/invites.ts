@@ -2,10 +2,12 @@ import type { ResourceDefinition } from '../model-types.js';
 import { id, ref, shortText, text } from './field-kinds.js';
 import { alias } from './sql-helpers.js';
 
-// The signed-up user (if any) whose e-mail an invitee row names: they may read their invitations.
+// The signed-up user (if any) an invitee row names, by e-mail or (for an invitation made by
+// username) by username: they may read their invitations. A username never contains "@", so the
+// two never meet.
 const userOfInviteeEmail = (emailSql: string, row: string): string => {
   const u = alias('iu', row);
-  return `(SELECT ${u}."id" FROM "user" ${u} WHERE lower(${u}."email") = lower(${emailSql}))`;
+  return `(SELECT ${u}."id" FROM "user" ${u} WHERE lower(${u}."email") = lower(${emailSql}) OR lower(${u}."username") = lower(${emailSql}) LIMIT 1)`;
 };
 
 const userOfInvitee = (inviteeIdSql: string, row: string): string => {
@@ -16,12 +18,24 @@ const userOfInvitee = (inviteeIdSql: string, row: string): string => {
   );
 };
 
-// E-mail invitations to a fleet or an organization. The SDK posts `invitee` as an e-mail string;
-// a hook finds or creates the invitee row and substitutes its id.
+// Invitations to a fleet or an organization. The SDK posts `invitee` as an e-mail or a username;
+// a hook (features/invitations) finds or creates the invitee row and substitutes its id. An
+// invitee's `email` holds what the inviter typed: the e-mail, or the username of an account (whose
+// e-mail the inviter never sees).
 export const inviteResources: Record<string, ResourceDefinition> = {
   invitee: {
     fields: { id, email: shortText({ required: true, createOnly: true }) },
     scope: { user: (row) => userOfInviteeEmail(`${row}."email"`, row) },
+    readableThrough: [
+      {
+        resource: 'invitee__is_invited_to__organization',
+        on: (row, other) => `${other}."invitee" = ${row}."id"`,
+      },
+      {
+        resource: 'invitee__is_invited_to__application',
+        on: (row, other) => `${other}."invitee" = ${row}."id"`,
+      },
+    ],
   },
   invitee__is_invited_to__application: {
     alternateKeys: [['invitee', 'is_invited_to__application']],

@@ -43,7 +43,8 @@ export const organizationResources: Record<string, ResourceDefinition> = {
       is_frozen: bool({ readOnly: true }),
       industry: text(),
       website: text(),
-      logo_image: json(),
+      // Set by PUT /org/v1/organization/:id/logo (features/organizations), never through /v7.
+      logo_image: json({ readOnly: true }),
       is_using__billing_version: text({ readOnly: true }),
       is_enforcing_saml_login: bool(),
     },

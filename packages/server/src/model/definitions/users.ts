@@ -11,14 +11,16 @@ export const userResources: Record<string, ResourceDefinition> = {
     scope: { actor: (row) => `${row}."id"` },
     readOnly: true,
   },
+  // Fellow members of an organization, fleet or team see each other's id and username only.
   user: {
     fields: {
       id,
-      created_at: createdAt,
-      actor: ref('actor', 'is_of__user', { readOnly: true }),
+      created_at: { ...createdAt, ownerOnly: true },
+      actor: ref('actor', 'is_of__user', { readOnly: true, ownerOnly: true }),
       username: shortText({ required: true }),
       has_legacy_link_to__organization: ref('organization', 'includes_legacy_link_to__user', {
         readOnly: true,
+        ownerOnly: true,
       }),
       // Not v7 fields: kept on the user row for the auth endpoints, never served.
       email: text({ hidden: true }),
@@ -38,6 +40,14 @@ export const userResources: Record<string, ResourceDefinition> = {
       },
     },
     scope: { user: (row) => `${row}."id"`, actor: (row) => `${row}."actor"` },
+    readableThrough: [
+      { resource: 'organization_membership', on: (row, other) => `${other}."user" = ${row}."id"` },
+      {
+        resource: 'user_application_membership',
+        on: (row, other) => `${other}."user" = ${row}."id"`,
+      },
+      { resource: 'team_membership', on: (row, other) => `${other}."user" = ${row}."id"` },
+    ],
     alternateKeys: [['username'], ['actor']],
   },
   // A read-only view over the user row (see 0001-schema.sql); profile edits go through

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { recaptchaOnloadName, type RecaptchaParameters, recaptchaScriptUrl } from './recaptcha.js';
 import { SignupPage } from './SignupPage.js';
+import { invitationToken } from '../invitations/test-tokens.js';
 
 afterEach(cleanup);
 
@@ -79,5 +80,26 @@ describe('SignupPage captcha', () => {
     expect(register).toHaveBeenCalledWith(
       expect.objectContaining({ captchaResponse: 'answer-from-google' }),
     );
+  });
+});
+
+describe('SignupPage with an invitation', () => {
+  it('says which invitation it accepts and sends its token with the registration', async () => {
+    const token = invitationToken();
+    window.history.replaceState(null, '', `/signup?invitation=${token}&email=bob%40example.com`);
+    const { client, register } = clientWith({ recaptchaSiteKey: null });
+    renderWithClient(client, <SignupPage />, '/signup');
+    expect(screen.getByText('Signing up accepts your invitation to Acme.')).toBeTruthy();
+    await userEvent.setup().type(screen.getByLabelText(/Password/), 'a-good-password');
+    await submit();
+    await vi.waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(register).toHaveBeenCalledWith(
+      expect.objectContaining({
+        email: 'bob@example.com',
+        invitationType: 'organization',
+        invitationToken: token,
+      }),
+    );
+    window.history.replaceState(null, '', '/');
   });
 });

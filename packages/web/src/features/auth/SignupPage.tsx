@@ -1,4 +1,5 @@
 import { emailProblem, passwordProblem } from '@flotilla/shared/auth/credentials';
+import { decodeInvitationToken } from '@flotilla/shared/invitations/invitation-token';
 import { errorText } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -26,6 +27,13 @@ export const SignupPage = () => {
     const fromQuery = new URLSearchParams(window.location.search).get('email') ?? '';
     return emailProblem(fromQuery) ? '' : fromQuery;
   });
+  // An invitation link's token (InvitationPage): signing up with it joins its organization or
+  // fleet (seed 000 section 3.3); the server checks it.
+  const [invitation] = useState(() => {
+    const token = new URLSearchParams(window.location.search).get('invitation') ?? '';
+    const claims = decodeInvitationToken(token);
+    return claims === null ? null : { token, claims };
+  });
   const [password, setPassword] = useState('');
   const [newsletter, setNewsletter] = useState(true);
   const [touched, setTouched] = useState(false);
@@ -47,6 +55,9 @@ export const SignupPage = () => {
         password,
         captchaResponse: siteKey === undefined ? await captchaResponse() : recaptchaAnswer,
         hasDisabledNewsletter: !newsletter,
+        ...(invitation === null
+          ? {}
+          : { invitationType: invitation.claims.kind, invitationToken: invitation.token }),
       }),
     // The server used up the answer: a new attempt needs a new one.
     onError: () => {
@@ -67,6 +78,11 @@ export const SignupPage = () => {
     <AuthFrame title="Create your account" subtitle="Your first 10 devices are always free.">
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
+          {invitation === null ? null : (
+            <Alert severity="info">
+              Signing up accepts your invitation to {invitation.claims.name}.
+            </Alert>
+          )}
           {signup.isError ? (
             <Alert severity="error">{errorText(signup.error) ?? 'Could not sign up'}</Alert>
           ) : null}

@@ -2,6 +2,7 @@ import AppsIcon from '@mui/icons-material/Apps';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DeveloperBoardIcon from '@mui/icons-material/DeveloperBoard';
+import GroupsIcon from '@mui/icons-material/Groups';
 import ViewInArIcon from '@mui/icons-material/ViewInAr';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
@@ -36,6 +37,7 @@ export const Sidebar = ({
     { to: '/fleets', label: 'Fleets', icon: <DeveloperBoardIcon /> },
     ...(appsEnabled ? [{ to: '/apps', label: 'Apps', icon: <AppsIcon /> }] : []),
     { to: '/blocks', label: 'Blocks', icon: <ViewInArIcon /> },
+    { to: '/orgs', label: 'Organizations', icon: <GroupsIcon /> },
   ];
   const narrow = collapsed && !isMobile;
   const width = narrow ? sidebarCollapsedWidth : sidebarWidth;

@@ -7,9 +7,9 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
-import { useSession } from '../session/useSession.js';
+import { isAdmin, useSession } from '../session/useSession.js';
 
 // Over 20 characters: the first 17 and an ellipsis (seed 000 section 9).
 export const displayUsername = (username: string): string =>
@@ -55,8 +55,13 @@ export const UserMenu = () => {
             secondary={copied ? 'Copied to the clipboard' : 'Username (click to copy)'}
           />
         </MenuItem>
-        {/* Preferences and the admin pages come with their issues: no menu entry leads to a
-            page the console does not have. */}
+        {/* Preferences and the other admin pages come with their issues: no menu entry leads to
+            a page the console does not have. */}
+        {isAdmin(session) ? (
+          <MenuItem component={RouterLink} to="/admin/outbox" onClick={() => setAnchor(null)}>
+            Outbox
+          </MenuItem>
+        ) : null}
         <Divider />
         <MenuItem
           onClick={() => {

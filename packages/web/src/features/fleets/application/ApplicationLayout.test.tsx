@@ -83,6 +83,8 @@ describe('ApplicationLayout', () => {
       'Variables',
       'Configuration',
       'API keys',
+      'Members',
+      'Teams',
       'Settings',
     ]);
     expect(screen.getByRole('tab', { name: 'Variables' }).getAttribute('href')).toBe(
@@ -101,6 +103,9 @@ describe('ApplicationLayout', () => {
     // Every class has releases.
     expect(screen.getByRole('tab', { name: 'Releases' }).getAttribute('href')).toBe(
       '/apps/12/releases',
+    );
+    expect(screen.getByRole('tab', { name: 'Members' }).getAttribute('href')).toBe(
+      '/apps/12/members',
     );
   });
 });

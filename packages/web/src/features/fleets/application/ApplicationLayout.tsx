@@ -23,6 +23,7 @@ import {
 } from 'react-router';
 import { useBreadcrumbs } from '../../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../../ui/usePageTitle.js';
+import { AccessRoleButton } from '../../fleet-access/AccessRoleDialog.js';
 import { classLabels } from '../class-names.js';
 import type { ApplicationContext } from './useApplicationContext.js';
 import { useApplication } from './useApplication.js';
@@ -143,6 +144,10 @@ export const ApplicationLayout = () => {
 
   const base = `${classLabels[detail.is_of__class].path}/${detail.id}`;
   const onSettings = matchPath({ path: `${base}/settings`, end: false }, location.pathname);
+  // Members and teams, for every class (seed 001 route table).
+  const accessSection = (['members', 'teams'] as const).find((section) =>
+    matchPath({ path: `${base}/${section}`, end: false }, location.pathname),
+  );
   // The devices, variables, configuration and API keys tabs exist for fleets only (seed 001
   // route table); API keys need resin.api_key.read.
   const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
@@ -163,6 +168,7 @@ export const ApplicationLayout = () => {
           {detail.app_name}
         </Typography>
         <Chip size="small" label={classLabels[detail.is_of__class].one} />
+        <AccessRoleButton application={detail} />
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {detail.organization[0]?.name ?? ''}
@@ -175,7 +181,7 @@ export const ApplicationLayout = () => {
               ? 'devices'
               : onReleases
                 ? 'releases'
-                : (fleetSection?.path ?? 'summary')
+                : (accessSection ?? fleetSection?.path ?? 'summary')
         }
         variant="scrollable"
         allowScrollButtonsMobile
@@ -205,6 +211,8 @@ export const ApplicationLayout = () => {
                 />
               ))
           : null}
+        <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
+        <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
         {showSettings || onSettings ? (
           <Tab label="Settings" value="settings" component={RouterLink} to={`${base}/settings`} />
         ) : null}

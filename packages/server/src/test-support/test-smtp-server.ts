@@ -1,0 +1,87 @@
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+// A received message, parsed as a mail client would.
+export type ReceivedMail = {
+  // The SMTP envelope's recipients.
+  to: string[];
+  parsed: ParsedMail;
+  raw: string;
+};
+
+export type TestSmtpServer = {
+  // smtp://127.0.0.1:<port>, for FLOTILLA_SMTP_URL.
+  url: string;
+  received: readonly ReceivedMail[];
+  // Resolves with the first message (already received or still to come) to that address.
+  mailTo(address: string, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+};
+
+// A real SMTP server (the smtp-server package) on a free loopback port, without TLS or
+// authentication, keeping every message it accepts: tests deliver mail through SMTP and assert
+// on what arrived.
+export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
+  const received: ReceivedMail[] = [];
+  const waiters: { address: string; resolve: (mail: ReceivedMail) => void }[] = [];
+  const matches = (mail: ReceivedMail, address: string): boolean =>
+    mail.to.some((to) => to.toLowerCase() === address.toLowerCase());
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        simpleParser(raw).then(
+          (parsed) => {
+            const mail: ReceivedMail = {
+              to: session.envelope.rcptTo.map((recipient) => recipient.address),
+              parsed,
+              raw,
+            };
+            received.push(mail);
+            for (const waiter of [...waiters]) {
+              if (!matches(mail, waiter.address)) continue;
+              waiters.splice(waiters.indexOf(waiter), 1);
+              waiter.resolve(mail);
+            }
+            callback();
+          },
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('SMTP server not on TCP');
+  return {
+    url: `smtp://127.0.0.1:${address.port}`,
+    received,
+    mailTo(to, timeoutMs = 20_000) {
+      const found = received.find((mail) => matches(mail, to));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          address: to,
+          resolve: (mail: ReceivedMail) => {
+            clearTimeout(timer);
+            resolve(mail);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`no mail to ${to} arrived within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+};

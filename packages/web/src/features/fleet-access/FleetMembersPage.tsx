@@ -1,0 +1,203 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { memberListPageSize } from '@flotilla/shared/constants/limits';
+import {
+  applicationMembershipRoles,
+  defaultApplicationMembershipRole,
+} from '@flotilla/shared/permissions/roles';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useClient } from '../../app/client.js';
+import { polling } from '../../ui/polling.js';
+import { useToasts } from '../../ui/toasts.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { applicationKey } from '../fleets/application/application-detail.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
+import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { InvitationsTable } from '../organizations/InvitationsTable.js';
+import { type Invitation, InviteDialog, inviteeKind } from '../organizations/InviteDialog.js';
+import { useRoleIds } from '../organizations/organization-queries.js';
+import {
+  type FleetMemberSort,
+  fleetInvitationsQuery,
+  fleetMemberPageQuery,
+} from './fleet-access-queries.js';
+import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
+import { UnauthorisedNotice } from './UnauthorisedNotice.js';
+
+// /{class}s/:applicationId/members (seed 001 "Members and teams of an application"): members
+// with their role, added by username (a membership) or e-mail (an invitation), pending
+// invitations with revoke.
+export const FleetMembersPage = () => {
+  const { application } = useApplicationContext();
+  usePageTitle(`Members of ${application.app_name}`);
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  const access = useFleetRole(application.id);
+  const roles = useRoleIds();
+  const organizationId = application.organization[0]?.id ?? 0;
+  const [page, setPage] = useState(0);
+  const [sort, setSort] = useState<FleetMemberSort>({ by: 'username', direction: 'asc' });
+  const [adding, setAdding] = useState(false);
+  const canRead = access.can('user_application_membership', 'read');
+  const members = useQuery({
+    ...fleetMemberPageQuery(client, application.id, organizationId, page, sort),
+    enabled: canRead,
+    ...polling(),
+  });
+  const canSeeInvitations = access.can('invitee__is_invited_to__application', 'read');
+  const invitations = useQuery({
+    ...fleetInvitationsQuery(client, application.id),
+    enabled: canSeeInvitations,
+    ...polling(),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: applicationKey(application.id) });
+  const write = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => work(),
+    onSettled: refresh,
+  });
+  const roleId = (role: string): number => {
+    const id = roles.data?.application.get(role);
+    if (id === undefined) throw new Error(`Role ${role} not found`);
+    return id;
+  };
+  const add = async ({ invitee, role, message }: Invitation) => {
+    const trimmed = invitee.trim();
+    if (inviteeKind(trimmed) === 'email') {
+      await client.pine.post({
+        resource: 'invitee__is_invited_to__application',
+        body: {
+          invitee: trimmed,
+          is_invited_to__application: application.id,
+          application_membership_role: roleId(role),
+          message: message === '' ? null : message,
+        },
+      });
+      toasts.show('success', `Invitation sent to ${trimmed}`);
+    } else {
+      await client.pine.post({
+        resource: 'user_application_membership',
+        body: {
+          username: trimmed,
+          is_member_of__application: application.id,
+          application_membership_role: roleId(role),
+        },
+      });
+      toasts.show('success', `${trimmed} added`);
+    }
+    await refresh();
+  };
+
+  if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
+  if (!canRead) return <UnauthorisedNotice what="members" />;
+  const rows: FleetMemberRow[] = (members.data?.rows ?? []).flatMap((user) =>
+    user.user_application_membership.map((membership) => ({
+      id: membership.id,
+      username: user.username,
+      role: membership.application_membership_role[0]?.name ?? 'observer',
+      organizationMembershipId: user.organization_membership[0]?.id ?? null,
+      saml: user.owns__saml_account > 0,
+    })),
+  );
+  const addDenied = access.denied('user_application_membership', 'create');
+  return (
+    <Stack spacing={3}>
+      <Stack direction="row" sx={{ alignItems: 'center' }}>
+        <Typography variant="h2" sx={{ flexGrow: 1 }}>
+          Members
+        </Typography>
+        <DisabledReason reason={addDenied}>
+          <Button
+            variant="contained"
+            startIcon={<PersonAddIcon />}
+            disabled={addDenied !== null}
+            onClick={() => setAdding(true)}
+          >
+            Add member
+          </Button>
+        </DisabledReason>
+      </Stack>
+      {write.isError ? (
+        <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
+      ) : null}
+      {members.isPending ? (
+        <Skeleton variant="rounded" height={200} aria-label="Loading" />
+      ) : members.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void members.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {errorText(members.error) ?? 'Could not load the members'}
+        </Alert>
+      ) : (
+        <FleetMembersTable
+          organizationId={organizationId}
+          rows={rows}
+          total={members.data.count}
+          page={page}
+          pageSize={memberListPageSize}
+          sort={sort}
+          changeRoleDenied={access.denied('user_application_membership', 'update')}
+          removeDenied={access.denied('user_application_membership', 'delete')}
+          busy={write.isPending}
+          onPage={setPage}
+          onSort={setSort}
+          onChangeRole={(row, role) =>
+            write.mutate(() =>
+              client.pine.patch({
+                resource: 'user_application_membership',
+                id: row.id,
+                body: { application_membership_role: roleId(role) },
+              }),
+            )
+          }
+          onRemove={(row) =>
+            write.mutate(async () => {
+              await client.pine.delete({ resource: 'user_application_membership', id: row.id });
+              toasts.show('success', `${row.username} removed`);
+            })
+          }
+        />
+      )}
+      {canSeeInvitations ? (
+        <InvitationsTable
+          invitations={(invitations.data ?? []).map((row) => ({
+            id: row.id,
+            invitee: row.invitee[0]?.email ?? '',
+            role: row.application_membership_role[0]?.name ?? 'observer',
+            message: row.message,
+          }))}
+          canRevoke={access.can('invitee__is_invited_to__application', 'delete')}
+          revoking={write.isPending}
+          onRevoke={(id) =>
+            write.mutate(async () => {
+              await client.pine.delete({ resource: 'invitee__is_invited_to__application', id });
+              toasts.show('success', 'Invitation revoked');
+            })
+          }
+        />
+      ) : null}
+      <InviteDialog
+        open={adding}
+        title="Add member"
+        roles={applicationMembershipRoles}
+        defaultRole={defaultApplicationMembershipRole}
+        submitLabel="Add"
+        help="A username adds the account at once; an e-mail address sends an invitation."
+        onSubmit={add}
+        onClose={() => setAdding(false)}
+      />
+    </Stack>
+  );
+};

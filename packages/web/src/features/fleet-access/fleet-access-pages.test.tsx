@@ -1,0 +1,195 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientProvider } from '../../app/client.js';
+import { consoleRoutes } from '../../app/router.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeData } from '../../test-support/fake-odata.js';
+import { organizationMember, testUserId } from '../../test-support/fixtures.js';
+import { ToastProvider } from '../../ui/toasts.js';
+import { fleetAccessWorld } from './test-fixtures.js';
+
+afterEach(cleanup);
+
+const renderAt = (
+  path: string,
+  ownRole: string | null = 'administrator',
+  adjust: (data: FakeData) => void = () => undefined,
+) => {
+  const data = fleetAccessWorld(ownRole);
+  adjust(data);
+  const api = createFakeApi(data);
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
+  api.on('GET', '/actor/v1/whoami', () => ({
+    status: 200,
+    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
+  }));
+  // A membership made by username, as the role query reads it back.
+  api.shapeCreated('user_application_membership', (body) => ({
+    ...body,
+    user: { __id: 99 },
+    is_member_of__application: { __id: body.is_member_of__application },
+    application_membership_role: [{ name: 'developer' }],
+  }));
+  api.shapeCreated('invitee__is_invited_to__application', (body) => ({
+    ...body,
+    is_invited_to__application: { __id: body.is_invited_to__application },
+    invitee: [{ email: body.invitee }],
+    application_membership_role: [{ name: 'developer' }],
+  }));
+  api.shapeCreated('team_application_access', (body) => ({
+    ...body,
+    grants_access_to__application: { __id: body.grants_access_to__application },
+    team: [{ id: body.team, name: 'field', team_membership: [] }],
+    application_membership_role: [{ name: 'developer' }],
+  }));
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
+  render(
+    <ClientProvider client={api.client}>
+      <ToastProvider>
+        <QueryClientProvider
+          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return { api, user: userEvent.setup() };
+};
+
+const rowOf = (name: string): HTMLElement => {
+  const row = screen.getByRole('link', { name }).closest('tr');
+  if (!row) throw new Error(`no row for ${name}`);
+  return row;
+};
+
+describe('fleet members and teams', { timeout: 60_000 }, () => {
+  it('lists members linking to the organization member page, with SAML and invitations', async () => {
+    renderAt('/fleets/12/members');
+    const bob = await screen.findByRole('link', { name: 'bob' });
+    expect(bob.getAttribute('href')).toBe('/orgs/3/members/102');
+    expect(within(rowOf('bob')).getByText('SAML')).toBeTruthy();
+    expect(await screen.findByText('carol@example.com')).toBeTruthy();
+  });
+
+  it('sorts by username and by SAML presence, on the server', async () => {
+    const { api, user } = renderAt('/fleets/12/members');
+    await screen.findByRole('link', { name: 'bob' });
+    const names = () =>
+      within(screen.getByRole('table', { name: 'Members' }))
+        .getAllByRole('link')
+        .map((link) => link.textContent);
+    expect(names()).toEqual(['ada', 'bob']);
+    await user.click(screen.getByRole('button', { name: 'SAML' }));
+    await user.click(screen.getByRole('button', { name: 'SAML' }));
+    await waitFor(() => expect(names()).toEqual(['bob', 'ada']));
+    expect(api.reads.map((url) => url.searchParams.get('$orderby'))).toContain(
+      'owns__saml_account/$count desc,username asc',
+    );
+    await user.click(screen.getByRole('button', { name: 'Username' }));
+    await user.click(screen.getByRole('button', { name: 'Username' }));
+    await waitFor(() => expect(names()).toEqual(['bob', 'ada']));
+  });
+
+  it('adds a username as a member and invites an e-mail address', async () => {
+    const { api, user } = renderAt('/fleets/12/members');
+    await screen.findByRole('link', { name: 'bob' });
+    await user.click(screen.getByRole('button', { name: 'Add member' }));
+    let dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/e-mail or username/i), 'dave');
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() =>
+      expect(api.writes).toContainEqual({
+        method: 'POST',
+        resource: 'user_application_membership',
+        id: undefined,
+        body: { username: 'dave', is_member_of__application: 12, application_membership_role: 14 },
+      }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Add member' }));
+    dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/e-mail or username/i), 'erin@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Invitation sent to erin@example.com')).toBeTruthy();
+    expect(api.writes).toContainEqual({
+      method: 'POST',
+      resource: 'invitee__is_invited_to__application',
+      id: undefined,
+      body: {
+        invitee: 'erin@example.com',
+        is_invited_to__application: 12,
+        application_membership_role: 14,
+        message: null,
+      },
+    });
+  });
+
+  it('an operator sees the members but may not add, change or remove them', async () => {
+    renderAt('/fleets/12/members', 'operator');
+    await screen.findByRole('link', { name: 'bob' });
+    expect(screen.getByRole('button', { name: 'Add member' }).hasAttribute('disabled')).toBe(true);
+    expect(
+      within(rowOf('bob')).getByRole('button', { name: 'Remove' }).hasAttribute('disabled'),
+    ).toBe(true);
+    expect(screen.queryByText('carol@example.com')).toBeTruthy();
+  });
+
+  it('without a role on the fleet, says the user may neither view nor edit its members and teams', async () => {
+    renderAt('/fleets/12/members', null);
+    expect(
+      await screen.findByText('You are not authorised to view and edit the members of this fleet.'),
+    ).toBeTruthy();
+    cleanup();
+    renderAt('/fleets/12/teams', null);
+    expect(
+      await screen.findByText('You are not authorised to view and edit the teams of this fleet.'),
+    ).toBeTruthy();
+  });
+
+  it('lists the teams reaching the fleet and adds another with a role', async () => {
+    const { api, user } = renderAt('/fleets/12/teams');
+    const ops = await screen.findByRole('link', { name: 'ops' });
+    expect(ops.getAttribute('href')).toBe('/orgs/3/teams/20');
+    await user.click(screen.getByRole('button', { name: 'Add team' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByText('field'));
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() =>
+      expect(api.writes).toContainEqual({
+        method: 'POST',
+        resource: 'team_application_access',
+        id: undefined,
+        body: { team: 21, grants_access_to__application: 12, application_membership_role: 14 },
+      }),
+    );
+  });
+
+  it('the access-role dialog says where each role comes from, with links to manage it', async () => {
+    const { user } = renderAt('/fleets/12', 'observer', (data) => {
+      data.organization_membership = [organizationMember('member')];
+      data.team_application_access = [
+        {
+          id: 60,
+          grants_access_to__application: { __id: 12 },
+          team: [{ id: 20, name: 'ops', team_membership: [{ id: 1, user: { __id: testUserId } }] }],
+          application_membership_role: [{ name: 'developer' }],
+        },
+      ];
+    });
+    await user.click(await screen.findByRole('button', { name: 'Your access' }));
+    const list = await screen.findByRole('list', { name: 'Where your access comes from' });
+    expect(within(list).getByText('Member of Acme')).toBeTruthy();
+    expect(within(list).getByText('Developer through the team ops')).toBeTruthy();
+    expect(within(list).getByText('Observer, as a member of this fleet')).toBeTruthy();
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/orgs/3/members', '/orgs/3/teams/20/members', '/fleets/12/members']);
+  });
+});

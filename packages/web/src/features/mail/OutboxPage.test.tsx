@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientProvider } from '../../app/client.js';
+import { consoleRoutes } from '../../app/router.js';
+import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
+import { ToastProvider } from '../../ui/toasts.js';
+
+afterEach(cleanup);
+
+const renderAt = (session: FakeSession) => {
+  const api = createFakeApi({ application: [] }, session);
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
+  api.on('GET', '/actor/v1/whoami', () => ({
+    status: 200,
+    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
+  }));
+  api.on('GET', '/admin/v1/mail', () => ({
+    status: 200,
+    body: {
+      transport: 'outbox',
+      total: 1,
+      messages: [
+        {
+          id: 1,
+          createdAt: '2026-11-24T09:00:00.000Z',
+          to: 'bob@example.com',
+          subject: 'ada invited you to Acme',
+          links: ['http://console.test/organization/invitation/abc.def'],
+          status: 'sent',
+          attempts: 1,
+          lastError: null,
+        },
+      ],
+    },
+  }));
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/admin/outbox'] });
+  render(
+    <ClientProvider client={api.client}>
+      <ToastProvider>
+        <QueryClientProvider
+          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return router;
+};
+
+describe('OutboxPage', { timeout: 30_000 }, () => {
+  it('lists the kept mail with its links for a platform administrator', async () => {
+    renderAt({ permissions: ['admin.home'] });
+    expect(await screen.findByText('ada invited you to Acme')).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: 'http://console.test/organization/invitation/abc.def' }),
+    ).toBeTruthy();
+    expect(screen.getByText(/No SMTP server is configured/)).toBeTruthy();
+  });
+
+  it('sends anyone else to the start page', async () => {
+    const router = renderAt({});
+    await waitFor(() => expect(router.state.location.pathname).not.toBe('/admin/outbox'));
+  });
+});

@@ -1,0 +1,255 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { roleLabel } from '@flotilla/shared/permissions/role-labels';
+import {
+  applicationMembershipRoles,
+  defaultApplicationMembershipRole,
+} from '@flotilla/shared/permissions/roles';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
+import { polling } from '../../ui/polling.js';
+import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { classLabels } from '../fleets/class-names.js';
+import { AccessTable } from './AccessTable.js';
+import { memberDetailQuery } from './member-detail.js';
+import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
+import { PickListDialog } from './PickListDialog.js';
+import { runAll } from './run-all.js';
+import { SectionTabs, useSection } from './section-tabs.js';
+import { organizationApplicationsQuery, teamListQuery } from './team-queries.js';
+import { useOrganizationContext } from './useOrganizationContext.js';
+
+// /orgs/:organizationId/members/:memberId[/teams|fleets|apps|blocks]: one member's role, teams
+// and direct fleet memberships, managed by the organization's administrators.
+export const MemberPage = () => {
+  const { organization, access } = useOrganizationContext();
+  const memberId = idParam(useParams().memberId);
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const roles = useRoleIds();
+  const base = `/orgs/${organization.id}/members/${memberId ?? ''}`;
+  const section = useSection(base, 'teams');
+  const member = useQuery({
+    ...memberDetailQuery(client, organization.id, memberId ?? 0),
+    enabled: memberId !== null,
+    ...polling(),
+  });
+  const teams = useQuery({
+    ...teamListQuery(client, organization.id),
+    enabled: access.isAdministrator,
+  });
+  const applications = useQuery({
+    ...organizationApplicationsQuery(client, organization.id),
+    enabled: access.isAdministrator,
+  });
+  const [adding, setAdding] = useState(false);
+  const user = member.data?.user[0];
+  usePageTitle(user?.username ?? 'Member');
+  useBreadcrumbs([
+    { label: organization.name, to: `/orgs/${organization.id}` },
+    ...(user ? [{ label: user.username, to: base }] : []),
+  ]);
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
+  const write = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => work(),
+    onSettled: refresh,
+  });
+  if (memberId === null) {
+    return (
+      <RedirectWithMessage
+        to={`/orgs/${organization.id}/members`}
+        message="invalid id passed in url"
+      />
+    );
+  }
+  if (member.isPending) return <Skeleton variant="rounded" height={240} aria-label="Loading" />;
+  if (member.isError) {
+    return <Alert severity="error">{errorText(member.error) ?? 'Could not load the member'}</Alert>;
+  }
+  if (member.data === null || !user) {
+    return (
+      <RedirectWithMessage to={`/orgs/${organization.id}/members`} message="Resource not found" />
+    );
+  }
+  const admin = access.isAdministrator;
+  const teamMemberships = user.team_membership.flatMap((row) =>
+    row.is_member_of__team.map((team) => ({ id: row.id, teamId: team.id, name: team.name })),
+  );
+  const className = section === 'members' || section === 'teams' ? null : section;
+  const fleetMemberships = user.user_application_membership.flatMap((row) =>
+    row.is_member_of__application
+      .filter((application) => application.is_of__class === className)
+      .map((application) => ({
+        id: row.id,
+        applicationId: application.id,
+        name: application.app_name,
+        role: row.application_membership_role[0]?.name ?? 'observer',
+      })),
+  );
+  const joinedTeams = new Set(teamMemberships.map((row) => row.teamId));
+  const joinedApplications = new Set(
+    user.user_application_membership.flatMap((row) =>
+      row.is_member_of__application.map((a) => a.id),
+    ),
+  );
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography variant="h2">{user.username}</Typography>
+        <Chip
+          size="small"
+          label={roleLabel(member.data.organization_membership_role[0]?.name ?? 'member')}
+        />
+        {user.owns__saml_account > 0 ? <Chip size="small" variant="outlined" label="SAML" /> : null}
+      </Stack>
+      <SectionTabs base={base} first="teams" value={section} />
+      {write.isError ? (
+        <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
+      ) : null}
+      {admin ? (
+        <Stack direction="row">
+          <Button variant="contained" onClick={() => setAdding(true)}>
+            {className === null
+              ? 'Add to team'
+              : `Add to ${classLabels[className].one.toLowerCase()}`}
+          </Button>
+        </Stack>
+      ) : null}
+      {className === null ? (
+        teamMemberships.length === 0 ? (
+          <Paper variant="outlined" sx={{ p: 3 }}>
+            <Typography color="text.secondary">Not in any team of this organization.</Typography>
+          </Paper>
+        ) : (
+          <Paper variant="outlined">
+            <Table aria-label="Teams of the member">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Team</TableCell>
+                  {admin ? <TableCell align="right">Actions</TableCell> : null}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {teamMemberships.map((row) => (
+                  <TableRow key={row.id} hover>
+                    <TableCell>
+                      <Link
+                        component={RouterLink}
+                        to={`/orgs/${organization.id}/teams/${row.teamId}`}
+                      >
+                        {row.name}
+                      </Link>
+                    </TableCell>
+                    {admin ? (
+                      <TableCell align="right">
+                        <Button
+                          size="small"
+                          color="error"
+                          disabled={write.isPending}
+                          onClick={() =>
+                            write.mutate(() =>
+                              client.pine.delete({ resource: 'team_membership', id: row.id }),
+                            )
+                          }
+                        >
+                          Remove from team
+                        </Button>
+                      </TableCell>
+                    ) : null}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Paper>
+        )
+      ) : (
+        <AccessTable
+          className={className}
+          rows={fleetMemberships}
+          canManage={admin}
+          busy={write.isPending}
+          onChangeRole={(row, role) =>
+            write.mutate(() =>
+              client.pine.patch({
+                resource: 'user_application_membership',
+                id: row.id,
+                body: { application_membership_role: roles.data?.application.get(role) ?? 0 },
+              }),
+            )
+          }
+          onRemove={(row) =>
+            write.mutate(() =>
+              client.pine.delete({ resource: 'user_application_membership', id: row.id }),
+            )
+          }
+        />
+      )}
+      {className === null ? (
+        <PickListDialog
+          open={adding}
+          title={`Add ${user.username} to team`}
+          items={(teams.data ?? [])
+            .filter((team) => !joinedTeams.has(team.id))
+            .map((team) => ({ id: team.id, label: team.name }))}
+          emptyText="The member is in every team of the organization."
+          submitLabel="Add"
+          onSubmit={(ids) =>
+            runAll(ids, (teamId) =>
+              client.pine.post({
+                resource: 'team_membership',
+                body: { username: user.username, is_member_of__team: teamId },
+              }),
+            ).finally(refresh)
+          }
+          onClose={() => setAdding(false)}
+        />
+      ) : (
+        <PickListDialog
+          open={adding}
+          title={`Add ${user.username} to ${classLabels[className].many.toLowerCase()}`}
+          items={(applications.data ?? [])
+            .filter(
+              (application) =>
+                application.is_of__class === className && !joinedApplications.has(application.id),
+            )
+            .map((application) => ({ id: application.id, label: application.app_name }))}
+          emptyText={`The member is already in every ${classLabels[className].one.toLowerCase()} of the organization.`}
+          roles={applicationMembershipRoles}
+          defaultRole={defaultApplicationMembershipRole}
+          submitLabel="Add"
+          onSubmit={(ids, role) =>
+            runAll(ids, (applicationId) =>
+              client.pine.post({
+                resource: 'user_application_membership',
+                body: {
+                  username: user.username,
+                  is_member_of__application: applicationId,
+                  application_membership_role:
+                    roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+                },
+              }),
+            ).finally(refresh)
+          }
+          onClose={() => setAdding(false)}
+        />
+      )}
+    </Stack>
+  );
+};

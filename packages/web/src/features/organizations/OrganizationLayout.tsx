@@ -1,0 +1,81 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
+import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
+import { OrganizationLogo } from './organization-logo.js';
+import { idParam, useOrganization, useOrganizationAccess } from './organization-queries.js';
+import type { OrganizationContext } from './useOrganizationContext.js';
+
+const sectionOf = (pathname: string, base: string): string => {
+  const rest = pathname.slice(base.length).split('/')[1] ?? '';
+  return ['members', 'teams'].includes(rest) ? rest : 'summary';
+};
+
+// Header and tabs of /orgs/:organizationId and its members and teams pages.
+export const OrganizationLayout = () => {
+  const { organizationId } = useParams();
+  const id = idParam(organizationId);
+  const location = useLocation();
+  const organization = useOrganization(id);
+  const access = useOrganizationAccess(id);
+  if (id === null) {
+    return <RedirectWithMessage to="/orgs" message="invalid id passed in url" />;
+  }
+  if (organization.isPending) {
+    return (
+      <Box aria-busy="true" aria-label="Loading">
+        <Skeleton variant="text" width={280} height={48} />
+        <Skeleton variant="rounded" height={40} sx={{ my: 2 }} />
+        <Skeleton variant="rounded" height={240} />
+      </Box>
+    );
+  }
+  if (organization.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void organization.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {errorText(organization.error) ?? 'Could not load the organization'}
+      </Alert>
+    );
+  }
+  if (organization.data === null) {
+    return <RedirectWithMessage to="/orgs" message="Resource not found" />;
+  }
+  const detail = organization.data;
+  const base = `/orgs/${detail.id}`;
+  const context: OrganizationContext = { organization: detail, access };
+  return (
+    <Box>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2, minWidth: 0 }}>
+        <OrganizationLogo name={detail.name} logo={detail.logo_image} size={48} />
+        <Typography variant="h1" noWrap title={detail.name}>
+          {detail.name}
+        </Typography>
+      </Stack>
+      <Tabs
+        value={sectionOf(location.pathname, base)}
+        aria-label="Organization sections"
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Tab label="Summary" value="summary" component={RouterLink} to={base} />
+        <Tab label="Fleets" value="fleets" component={RouterLink} to={`${base}/fleets`} />
+        <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
+        <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
+      </Tabs>
+      <Outlet context={context} />
+    </Box>
+  );
+};

@@ -1,0 +1,186 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { textLengthLimits } from '@flotilla/shared/constants/limits';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { logoFileProblem, OrganizationLogo, removeLogo, uploadLogo } from './organization-logo.js';
+import { organizationsKey } from './organization-queries.js';
+import { useOrganizationContext } from './useOrganizationContext.js';
+
+const notAdministrator = 'Only administrators of the organization can change it';
+
+const Count = ({ label, value, to }: { label: string; value: number; to: string }) => (
+  <Paper variant="outlined" sx={{ p: 2, minWidth: 140 }}>
+    <Typography variant="h2" component="p">
+      {value}
+    </Typography>
+    <Link component={RouterLink} to={to}>
+      {label}
+    </Link>
+  </Paper>
+);
+
+const RenameForm = ({ id, name, denied }: { id: number; name: string; denied: string | null }) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(name);
+  const rename = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () =>
+      client.pine.patch({ resource: 'organization', id, body: { name: value.trim() } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationsKey }),
+  });
+  const changed = value.trim() !== name && value.trim() !== '';
+  return (
+    <Stack
+      component="form"
+      spacing={1}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (changed) rename.mutate();
+      }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <TextField
+          size="small"
+          label="Organization name"
+          value={value}
+          disabled={denied !== null || rename.isPending}
+          onChange={(event) => {
+            rename.reset();
+            setValue(event.target.value);
+          }}
+          slotProps={{ htmlInput: { maxLength: textLengthLimits.name } }}
+          sx={{ minWidth: 280 }}
+        />
+        <DisabledReason reason={denied}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={denied !== null || !changed || rename.isPending}
+          >
+            Rename
+          </Button>
+        </DisabledReason>
+      </Stack>
+      {rename.isError ? (
+        <Alert severity="error">{errorText(rename.error) ?? 'Could not rename it'}</Alert>
+      ) : null}
+    </Stack>
+  );
+};
+
+// /orgs/:organizationId: name (rename), logo (edit) and what the organization holds.
+export const OrganizationSummaryPage = () => {
+  const { organization, access } = useOrganizationContext();
+  usePageTitle(organization.name);
+  useBreadcrumbs([{ label: organization.name, to: `/orgs/${organization.id}` }]);
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [logoError, setLogoError] = useState<string | null>(null);
+  const denied = access.can('organization', 'update') ? null : notAdministrator;
+  const logo = useMutation({
+    meta: { inlineError: true },
+    mutationFn: async (file: File | null): Promise<void> => {
+      if (file) await uploadLogo(client, organization.id, file);
+      else await removeLogo(client, organization.id);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationsKey }),
+  });
+  const classes = organization.application.reduce(
+    (counts, application) => ({
+      ...counts,
+      [application.is_of__class]: counts[application.is_of__class] + 1,
+    }),
+    { fleet: 0, app: 0, block: 0 },
+  );
+  const base = `/orgs/${organization.id}`;
+  return (
+    <Stack spacing={3}>
+      <Stack direction="row" spacing={2} sx={{ flexWrap: 'wrap', gap: 2 }}>
+        <Count label="Fleets" value={classes.fleet} to={`${base}/fleets`} />
+        <Count label="Blocks" value={classes.block} to={`${base}/blocks`} />
+        <Count
+          label="Members"
+          value={organization.organization_membership}
+          to={`${base}/members`}
+        />
+        <Count label="Teams" value={organization.owns__team} to={`${base}/teams`} />
+      </Stack>
+      <Paper variant="outlined" sx={{ p: 3 }}>
+        <Stack spacing={3}>
+          <Box>
+            <Typography variant="h3" gutterBottom>
+              Name
+            </Typography>
+            <RenameForm
+              key={organization.name}
+              id={organization.id}
+              name={organization.name}
+              denied={denied}
+            />
+          </Box>
+          <Box>
+            <Typography variant="h3" gutterBottom>
+              Logo
+            </Typography>
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              <OrganizationLogo name={organization.name} logo={organization.logo_image} size={64} />
+              <DisabledReason reason={denied}>
+                <Button
+                  component="label"
+                  variant="outlined"
+                  disabled={denied !== null || logo.isPending}
+                >
+                  Edit logo
+                  <input
+                    hidden
+                    type="file"
+                    accept="image/png,image/jpeg"
+                    aria-label="Logo file"
+                    onChange={(event) => {
+                      const file = event.target.files?.[0];
+                      if (!file) return;
+                      const problem = logoFileProblem(file);
+                      setLogoError(problem ?? null);
+                      if (!problem) logo.mutate(file);
+                    }}
+                  />
+                </Button>
+              </DisabledReason>
+              {organization.logo_image ? (
+                <Button
+                  color="error"
+                  disabled={denied !== null || logo.isPending}
+                  onClick={() => logo.mutate(null)}
+                >
+                  Remove logo
+                </Button>
+              ) : null}
+            </Stack>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              PNG or JPEG, at most 1,000,000 bytes.
+            </Typography>
+            {(logoError ?? (logo.isError ? errorText(logo.error) : null)) ? (
+              <Alert severity="error" sx={{ mt: 1 }}>
+                {logoError ?? errorText(logo.error) ?? 'Could not change the logo'}
+              </Alert>
+            ) : null}
+          </Box>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+};

@@ -1,0 +1,231 @@
+import { errorText } from '@flotilla/sdk/errors';
+import {
+  defaultApplicationMembershipRole,
+  applicationMembershipRoles,
+} from '@flotilla/shared/permissions/roles';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
+import { polling } from '../../ui/polling.js';
+import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
+import { useToasts } from '../../ui/toasts.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { classLabels } from '../fleets/class-names.js';
+import { AccessTable } from './AccessTable.js';
+import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
+import { PickListDialog } from './PickListDialog.js';
+import { runAll } from './run-all.js';
+import { SectionTabs, useSection } from './section-tabs.js';
+import { TeamMembersTable } from './TeamMembersTable.js';
+import {
+  organizationApplicationsQuery,
+  organizationUsersQuery,
+  teamDetailQuery,
+} from './team-queries.js';
+import { useOrganizationContext } from './useOrganizationContext.js';
+
+// /orgs/:organizationId/teams/:teamId[/members|fleets|apps|blocks]: a team's members and its
+// access to fleets, apps and blocks (seed 002 section 2).
+export const TeamPage = () => {
+  const { organization, access } = useOrganizationContext();
+  const teamId = idParam(useParams().teamId);
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  const roles = useRoleIds();
+  const base = `/orgs/${organization.id}/teams/${teamId ?? ''}`;
+  const section = useSection(base, 'members');
+  const team = useQuery({
+    ...teamDetailQuery(client, organization.id, teamId ?? 0),
+    enabled: teamId !== null,
+    ...polling(),
+  });
+  const users = useQuery({
+    ...organizationUsersQuery(client, organization.id),
+    enabled: access.isAdministrator,
+  });
+  const applications = useQuery(organizationApplicationsQuery(client, organization.id));
+  const [adding, setAdding] = useState(false);
+  usePageTitle(team.data?.name ?? 'Team');
+  useBreadcrumbs([
+    { label: organization.name, to: `/orgs/${organization.id}` },
+    ...(team.data ? [{ label: team.data.name, to: base }] : []),
+  ]);
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
+  const write = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => work(),
+    onSettled: refresh,
+  });
+  if (teamId === null) {
+    return (
+      <RedirectWithMessage
+        to={`/orgs/${organization.id}/teams`}
+        message="invalid id passed in url"
+      />
+    );
+  }
+  if (team.isPending) return <Skeleton variant="rounded" height={240} aria-label="Loading" />;
+  if (team.isError) {
+    return <Alert severity="error">{errorText(team.error) ?? 'Could not load the team'}</Alert>;
+  }
+  if (team.data === null) {
+    return (
+      <RedirectWithMessage to={`/orgs/${organization.id}/teams`} message="Resource not found" />
+    );
+  }
+  const detail = team.data;
+  const admin = access.can('team_membership', 'create');
+  const members = detail.team_membership.map((membership) => ({
+    id: membership.id,
+    userId: membership.user[0]?.id ?? 0,
+    username: membership.user[0]?.username ?? '',
+    organizationMembershipId: membership.user[0]?.organization_membership[0]?.id ?? null,
+  }));
+  const className = section === 'members' || section === 'teams' ? null : section;
+  const accesses = detail.team_application_access.flatMap((row) =>
+    row.grants_access_to__application
+      .filter((application) => application.is_of__class === className)
+      .map((application) => ({
+        id: row.id,
+        applicationId: application.id,
+        name: application.app_name,
+        role: row.application_membership_role[0]?.name ?? 'observer',
+      })),
+  );
+  const memberIds = new Set(members.map((member) => member.userId));
+  const accessIds = new Set(
+    detail.team_application_access.flatMap((row) =>
+      row.grants_access_to__application.map((a) => a.id),
+    ),
+  );
+  const addMembers = (ids: readonly number[]) =>
+    runAll(ids, (userId) =>
+      client.pine.post({
+        resource: 'team_membership',
+        body: {
+          username: (users.data ?? []).find((user) => user.id === userId)?.username ?? '',
+          is_member_of__team: detail.id,
+        },
+      }),
+    ).finally(refresh);
+  const addFleets = (ids: readonly number[], role: string | undefined) =>
+    runAll(ids, (applicationId) =>
+      client.pine.post({
+        resource: 'team_application_access',
+        body: {
+          team: detail.id,
+          grants_access_to__application: applicationId,
+          application_membership_role:
+            roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+        },
+      }),
+    ).finally(refresh);
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h2">{detail.name}</Typography>
+      <SectionTabs base={base} first="members" value={section} />
+      {write.isError ? (
+        <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
+      ) : null}
+      {className === null ? (
+        <>
+          {admin ? (
+            <Stack direction="row">
+              <Button variant="contained" onClick={() => setAdding(true)}>
+                Add member to team
+              </Button>
+            </Stack>
+          ) : null}
+          <TeamMembersTable
+            organizationId={organization.id}
+            members={members}
+            canManage={admin}
+            busy={write.isPending}
+            onRemove={(ids) =>
+              write.mutate(async () => {
+                await client.pine.delete({
+                  resource: 'team_membership',
+                  options: { $filter: { id: { $in: [...ids] } } },
+                });
+                toasts.show(
+                  'success',
+                  ids.length === 1 ? 'Member removed' : `${ids.length} members removed`,
+                );
+              })
+            }
+          />
+          <PickListDialog
+            open={adding}
+            title="Add member to team"
+            items={(users.data ?? [])
+              .filter((user) => !memberIds.has(user.id))
+              .map((user) => ({ id: user.id, label: user.username }))}
+            emptyText="Every member of the organization is in this team."
+            submitLabel="Add"
+            onSubmit={addMembers}
+            onClose={() => setAdding(false)}
+          />
+        </>
+      ) : (
+        <>
+          {admin ? (
+            <Stack direction="row">
+              <Button variant="contained" onClick={() => setAdding(true)}>
+                Add {classLabels[className].one.toLowerCase()} to team
+              </Button>
+            </Stack>
+          ) : null}
+          <AccessTable
+            className={className}
+            rows={accesses}
+            canManage={admin}
+            busy={write.isPending}
+            onChangeRole={(row, role) =>
+              write.mutate(() =>
+                client.pine.patch({
+                  resource: 'team_application_access',
+                  id: row.id,
+                  body: { application_membership_role: roles.data?.application.get(role) ?? 0 },
+                }),
+              )
+            }
+            onRemove={(row) =>
+              write.mutate(() =>
+                client.pine.delete({
+                  resource: 'team_application_access',
+                  options: {
+                    $filter: { team: detail.id, grants_access_to__application: row.applicationId },
+                  },
+                }),
+              )
+            }
+          />
+          <PickListDialog
+            open={adding}
+            title={`Add ${classLabels[className].one.toLowerCase()} to team`}
+            items={(applications.data ?? [])
+              .filter(
+                (application) =>
+                  application.is_of__class === className && !accessIds.has(application.id),
+              )
+              .map((application) => ({ id: application.id, label: application.app_name }))}
+            emptyText={`The team already reaches every ${classLabels[className].one.toLowerCase()} of the organization.`}
+            roles={applicationMembershipRoles}
+            defaultRole={defaultApplicationMembershipRole}
+            submitLabel="Add"
+            onSubmit={addFleets}
+            onClose={() => setAdding(false)}
+          />
+        </>
+      )}
+    </Stack>
+  );
+};

@@ -1,0 +1,12 @@
+import { useOutletContext } from 'react-router';
+import type { OrganizationAccess, organizationDetailQuery } from './organization-queries.js';
+
+export type OrganizationDetail = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof organizationDetailQuery>['queryFn']>>
+>;
+
+// What the organization layout hands its pages.
+export type OrganizationContext = { organization: OrganizationDetail; access: OrganizationAccess };
+
+export const useOrganizationContext = (): OrganizationContext =>
+  useOutletContext<OrganizationContext>();
