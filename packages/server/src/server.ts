@@ -3,6 +3,7 @@ import type { AppContext } from './app-context.js';
 import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
+import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -52,6 +53,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   actors.attach(app, ctx.notifications);
   registerHealth(app, ctx);
   registerAuth(app, ctx);
+  registerTwoFactor(app, ctx);
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
