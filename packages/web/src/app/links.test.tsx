@@ -123,6 +123,16 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('table', { name: 'Device configuration' }),
   ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
+  [
+    '/preferences',
+    {},
+    () => screen.findByRole('button', { name: 'Set up two-factor authentication' }),
+  ],
+  [
+    '/login/two-factor',
+    { twoFactorRequired: true },
+    () => screen.findByText('Use a recovery code'),
+  ],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
 ];
 
@@ -140,6 +150,9 @@ describe('in-app links', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').length).toBeGreaterThan(
       0,
+    );
+    expect(screen.getByRole('menuitem', { name: 'Preferences' }).getAttribute('href')).toBe(
+      '/preferences',
     );
     expect(deadLinks()).toEqual([]);
     await user.keyboard('{Escape}');

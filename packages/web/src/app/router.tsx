@@ -213,6 +213,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'DeviceConfigPage',
                 ),
               },
+              // Account preferences (issue 14), one tab per path segment.
+              ...['/preferences', '/preferences/:tab'].map((path): RouteObject => ({
+                path,
+                lazy: lazyPage(
+                  () => import('../features/preferences/PreferencesPage.js'),
+                  'PreferencesPage',
+                ),
+              })),
               {
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),

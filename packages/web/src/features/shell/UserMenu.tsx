@@ -7,7 +7,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { useSession } from '../session/useSession.js';
 
@@ -55,8 +55,11 @@ export const UserMenu = () => {
             secondary={copied ? 'Copied to the clipboard' : 'Username (click to copy)'}
           />
         </MenuItem>
-        {/* Preferences and the admin pages come with their issues: no menu entry leads to a
-            page the console does not have. */}
+        <MenuItem component={RouterLink} to="/preferences" onClick={() => setAnchor(null)}>
+          Preferences
+        </MenuItem>
+        {/* The admin pages come with their issue: no menu entry leads to a page the console
+            does not have. */}
         <Divider />
         <MenuItem
           onClick={() => {
