@@ -4,6 +4,7 @@ import { registerAgentPackage } from './features/agent-package/register-agent-pa
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
+import { registerAccount } from './features/account/register-account.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -54,6 +55,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerTwoFactor(app, ctx);
+  registerAccount(app, ctx);
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);

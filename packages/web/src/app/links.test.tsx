@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
+import { userProfileRow } from '../features/preferences/test-fixtures.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
 import { ClientProvider } from './client.js';
@@ -55,6 +56,7 @@ const world = () => ({
   ],
   application_type: [],
   device_type: [],
+  user_profile: [userProfileRow()],
 });
 
 const renderAt = (path: string, session: FakeSession | null) => {
@@ -123,8 +125,10 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('table', { name: 'Device configuration' }),
   ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
+  ['/preferences', {}, () => screen.findByRole('button', { name: 'Change password' })],
+  ['/preferences/profile', {}, () => screen.findByRole('button', { name: 'Save' })],
   [
-    '/preferences',
+    '/preferences/2fa',
     {},
     () => screen.findByRole('button', { name: 'Set up two-factor authentication' }),
   ],

@@ -6,6 +6,8 @@ import Typography from '@mui/material/Typography';
 import type { ComponentType } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
+import { DetailsTab } from './DetailsTab.js';
+import { ProfileTab } from './ProfileTab.js';
 import { TwoFactorTab } from './TwoFactorTab.js';
 
 type PreferencesTab = { id: string; label: string; Content: ComponentType };
@@ -13,6 +15,8 @@ type PreferencesTab = { id: string; label: string; Content: ComponentType };
 // The tabs of seed 000 section 2.4 that the console has, in the seed's order; the first is the
 // default. A tab is listed only with its content, so no tab leads nowhere.
 export const preferencesTabs: readonly PreferencesTab[] = [
+  { id: 'details', label: 'Account details', Content: DetailsTab },
+  { id: 'profile', label: 'Profile', Content: ProfileTab },
   { id: '2fa', label: 'Two-factor authentication', Content: TwoFactorTab },
 ];
 
