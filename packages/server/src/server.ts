@@ -5,6 +5,8 @@ import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
+import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
+import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -40,6 +42,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
+  registerSshKeyHooks(ctx.hooks);
 
   const actors = createActorResolution(ctx);
   const app = createApp({
@@ -56,6 +59,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerAuth(app, ctx);
   registerTwoFactor(app, ctx);
   registerAccount(app, ctx);
+  registerPublicKeys(app, ctx);
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);

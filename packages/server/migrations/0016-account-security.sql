@@ -1,5 +1,5 @@
--- Two-factor authentication (TOTP, RFC 6238) and its recovery codes: state of the auth
--- endpoints, never served through /v7.
+-- Account security (issue 14): two-factor authentication and its recovery codes (state of the
+-- auth endpoints, never served through /v7), and the fingerprint of SSH public keys.
 
 -- One row per user who started or finished setting up an authenticator. `enabled_at` is null
 -- while the secret waits for its first code (GET /auth/totp/setup, then POST /auth/totp/verify).
@@ -22,3 +22,10 @@ CREATE TABLE "user_recovery_code" (
   "used_at" timestamptz,
   CONSTRAINT "user_recovery_code_user_code_hash_key" UNIQUE ("user", "code_hash")
 );
+
+-- The MD5 fingerprint of an SSH public key ("aa:bb:..."), derived by the write hook from the
+-- parsed key (features/ssh-keys). Keys stored before keys were validated have none. A user holds
+-- a key once.
+ALTER TABLE "user__has__public_key" ADD COLUMN "fingerprint" text;
+ALTER TABLE "user__has__public_key"
+  ADD CONSTRAINT "user__has__public_key_user_fingerprint_key" UNIQUE ("user", "fingerprint");
