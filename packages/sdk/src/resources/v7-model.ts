@@ -27,6 +27,7 @@ import type { Release, ReleaseWrite } from './release.js';
 import type { Team, TeamApplicationAccess, TeamMembership } from './team.js';
 import type { User } from './user.js';
 import type { UserProfile } from './user-profile.js';
+import type { UserPublicKey, UserPublicKeyWrite } from './user-public-key.js';
 import type {
   ApplicationConfigVariable,
   ApplicationEnvironmentVariable,
@@ -84,6 +85,7 @@ export type V7Model = {
     Write: UserApplicationMembershipWrite;
   };
   user_profile: { Read: UserProfile; Write: NoWrite };
+  user__has__public_key: { Read: UserPublicKey; Write: UserPublicKeyWrite };
 };
 
 export type V7Resource = keyof V7Model;

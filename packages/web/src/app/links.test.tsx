@@ -57,6 +57,7 @@ const world = () => ({
   application_type: [],
   device_type: [],
   user_profile: [userProfileRow()],
+  user__has__public_key: [],
 });
 
 const renderAt = (path: string, session: FakeSession | null) => {
@@ -127,6 +128,7 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
   ['/preferences', {}, () => screen.findByRole('button', { name: 'Change password' })],
   ['/preferences/profile', {}, () => screen.findByRole('button', { name: 'Save' })],
+  ['/preferences/sshkeys', {}, () => screen.findByRole('table', { name: 'SSH keys' })],
   [
     '/preferences/2fa',
     {},

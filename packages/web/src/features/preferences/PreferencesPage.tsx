@@ -8,6 +8,7 @@ import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DetailsTab } from './DetailsTab.js';
 import { ProfileTab } from './ProfileTab.js';
+import { SshKeysTab } from './SshKeysTab.js';
 import { TwoFactorTab } from './TwoFactorTab.js';
 
 type PreferencesTab = { id: string; label: string; Content: ComponentType };
@@ -16,6 +17,7 @@ type PreferencesTab = { id: string; label: string; Content: ComponentType };
 // default. A tab is listed only with its content, so no tab leads nowhere.
 export const preferencesTabs: readonly PreferencesTab[] = [
   { id: 'details', label: 'Account details', Content: DetailsTab },
+  { id: 'sshkeys', label: 'SSH keys', Content: SshKeysTab },
   { id: 'profile', label: 'Profile', Content: ProfileTab },
   { id: '2fa', label: 'Two-factor authentication', Content: TwoFactorTab },
 ];
