@@ -129,6 +129,7 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
   ['/preferences', {}, () => screen.findByRole('button', { name: 'Change password' })],
   ['/preferences/profile', {}, () => screen.findByRole('button', { name: 'Save' })],
   ['/preferences/sshkeys', {}, () => screen.findByRole('table', { name: 'SSH keys' })],
+  ['/preferences/access-tokens', {}, () => screen.findByRole('table', { name: 'API keys' })],
   [
     '/preferences/2fa',
     {},

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { ComponentType } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AccessTokensTab } from './AccessTokensTab.js';
 import { DetailsTab } from './DetailsTab.js';
 import { ProfileTab } from './ProfileTab.js';
 import { SshKeysTab } from './SshKeysTab.js';
@@ -18,6 +19,7 @@ type PreferencesTab = { id: string; label: string; Content: ComponentType };
 export const preferencesTabs: readonly PreferencesTab[] = [
   { id: 'details', label: 'Account details', Content: DetailsTab },
   { id: 'sshkeys', label: 'SSH keys', Content: SshKeysTab },
+  { id: 'access-tokens', label: 'Access tokens', Content: AccessTokensTab },
   { id: 'profile', label: 'Profile', Content: ProfileTab },
   { id: '2fa', label: 'Two-factor authentication', Content: TwoFactorTab },
 ];
