@@ -30,3 +30,34 @@ export const twoFactorLogin = (page: Page) => ({
     await page.getByRole('button', { name: 'Verify' }).click();
   },
 });
+
+export const sshKeysPreferences = (page: Page) => ({
+  open: () => page.goto('/preferences/sshkeys'),
+  add: async (title: string, publicKey: string) => {
+    await page.getByRole('button', { name: 'Add SSH key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add SSH key' });
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel('Public key').fill(publicKey);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  },
+  row: (title: string) =>
+    page.getByRole('table', { name: 'SSH keys' }).getByRole('row').filter({ hasText: title }),
+});
+
+export const accessTokensPreferences = (page: Page) => ({
+  open: () => page.goto('/preferences/access-tokens'),
+  // Creates a key with the default expiry and answers it (shown once).
+  create: async (name: string): Promise<string> => {
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const shown = page.getByRole('dialog', { name: 'API key created' });
+    const key = (await shown.locator('code').textContent()) ?? '';
+    await shown.getByRole('button', { name: 'Done' }).click();
+    return key;
+  },
+  row: (name: string) =>
+    page.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: name }),
+});
