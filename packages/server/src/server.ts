@@ -6,6 +6,8 @@ import { registerAuth } from './features/auth/register-auth.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
 import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
+import { githubKeys } from './features/ssh-keys/github-keys.js';
+import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
 import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
@@ -60,6 +62,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerTwoFactor(app, ctx);
   registerAccount(app, ctx);
   registerPublicKeys(app, ctx);
+  registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);

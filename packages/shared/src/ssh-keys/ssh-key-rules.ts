@@ -49,3 +49,38 @@ export const sshKeyFormProblems = (
       ? { key: sshKeyMessages.invalid }
       : {}),
 });
+
+// Titles of imported keys: "GitHub Key N", numbered past the titles the user already has (seed
+// 000 section 5).
+export const importedKeyTitles = (
+  count: number,
+  existingTitles: readonly string[],
+  prefix = 'GitHub Key',
+): string[] => {
+  const taken = new Set(existingTitles);
+  const titles: string[] = [];
+  for (let number = 1; titles.length < count; number += 1) {
+    const title = `${prefix} ${number}`;
+    if (!taken.has(title)) titles.push(title);
+  }
+  return titles;
+};
+
+// What an import did, per key (seed 000 section 8.2's SSH key messages).
+export type SshKeyImportResult = { saved: number; alreadySaved: number; failed: number };
+
+export const sshKeyImportMessage = (
+  result: SshKeyImportResult,
+): { severity: 'success' | 'info' | 'warning' | 'error'; text: string } => {
+  const total = result.saved + result.alreadySaved + result.failed;
+  if (total === 0) return { severity: 'info', text: 'No public keys were found for this user' };
+  if (result.saved === total) return { severity: 'success', text: `Saved ${total} keys` };
+  if (result.alreadySaved === total) {
+    return { severity: 'info', text: 'All of these keys are already saved' };
+  }
+  if (result.failed === total) return { severity: 'error', text: 'Failed to save the SSH keys' };
+  return {
+    severity: 'warning',
+    text: `Failed to save some SSH keys: ${result.saved} saved, ${result.alreadySaved} already saved, ${result.failed} failed`,
+  };
+};
