@@ -95,6 +95,28 @@ describe('Preferences → SSH keys', { timeout: 20_000 }, () => {
     });
   });
 
+  it('imports the keys of a GitHub account and says what happened', async () => {
+    const api = renderTab();
+    const sent: unknown[] = [];
+    api.on('POST', '/user/v1/public-keys/import', (body) => {
+      sent.push(body);
+      return { status: 200, body: { saved: 1, alreadySaved: 1, failed: 0 } };
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Import from GitHub' }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Import SSH keys from GitHub' });
+    await user.type(within(dialog).getByLabelText('GitHub username'), ' octocat ');
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(
+      await within(dialog).findByText(
+        'Failed to save some SSH keys: 1 saved, 1 already saved, 0 failed',
+      ),
+    ).toBeTruthy();
+    expect(sent).toEqual([{ username: 'octocat' }]);
+  });
+
   it('removes a key after confirmation', async () => {
     const api = renderTab();
     const user = userEvent.setup();

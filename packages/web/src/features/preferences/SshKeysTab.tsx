@@ -20,10 +20,11 @@ import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
 import { AddSshKeyDialog } from './AddSshKeyDialog.js';
+import { ImportSshKeysDialog } from './ImportSshKeysDialog.js';
 import { fetchSshKeys, type SshKeyRow, sshKeysKey } from './ssh-key-queries.js';
 
 // Preferences → SSH keys (seed 000 sections 2.4 and 3.5): the user's keys with their md5
-// fingerprint, add one, remove one. Importing from a code host comes later.
+// fingerprint, add one, import a GitHub account's keys, remove one.
 export const SshKeysTab = () => {
   const client = useClient();
   const session = useSession();
@@ -35,6 +36,7 @@ export const SshKeysTab = () => {
     queryFn: () => (userId === undefined ? [] : fetchSshKeys(client, userId)),
   });
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [removing, setRemoving] = useState<SshKeyRow | null>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: sshKeysKey(userId) });
   const remove = useMutation({
@@ -57,9 +59,12 @@ export const SshKeysTab = () => {
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
         <Typography>SSH keys let you open a shell on your devices.</Typography>
         {userId !== undefined ? (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
-            Add SSH key
-          </Button>
+          <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+            <Button onClick={() => setImporting(true)}>Import from GitHub</Button>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+              Add SSH key
+            </Button>
+          </Stack>
         ) : null}
       </Stack>
       <Table size="small" aria-label="SSH keys">
@@ -108,6 +113,11 @@ export const SshKeysTab = () => {
           onClose={() => setAdding(false)}
         />
       ) : null}
+      <ImportSshKeysDialog
+        open={importing}
+        onImported={() => void reload()}
+        onClose={() => setImporting(false)}
+      />
       <ConfirmDialog
         open={removing !== null}
         title="Remove SSH key"
