@@ -110,6 +110,24 @@ describe('PATCH /user/password', () => {
   });
 });
 
+describe('POST /logout-others', () => {
+  it('ends every other session and keeps the calling one with a new token', async () => {
+    await createAccount('dot', 'dot-password');
+    const session = await login('dot', 'dot-password');
+    const other = await login('dot', 'dot-password');
+    const response = await app.inject({
+      method: 'POST',
+      url: '/logout-others',
+      headers: bearer(session),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(decodeJwt(response.body).authTime).toBe(decodeJwt(session).authTime);
+    expect((await whoami(response.body)).statusCode).toBe(200);
+    expect((await whoami(other)).statusCode).toBe(401);
+    expect((await whoami(session)).statusCode).toBe(401);
+  });
+});
+
 describe('PATCH /user/profile', () => {
   it('stores the required fields and the newsletter choice, and answers them', async () => {
     const session = await login('ben', 'ben-password');

@@ -81,6 +81,21 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     return reply.type('text/plain; charset=utf-8').send(token);
   });
 
+  // POST /logout-others (seed 000 section 7): every other session of the account ends (a new
+  // jwt_secret); the answer is the calling session's new token, with the same claims.
+  app.post('/logout-others', { config: { access: 'user' } }, async (request, reply) => {
+    const { userId, claims } = await currentSession(request, ctx);
+    await rotateSessions(ctx.db, userId);
+    const token = await issueSessionToken(ctx, ctx.db, userId, {
+      authTime: claims.authTime,
+      ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+      ...(claims.twoFactorRequired !== undefined
+        ? { twoFactorRequired: claims.twoFactorRequired }
+        : {}),
+    });
+    return reply.type('text/plain; charset=utf-8').send(token);
+  });
+
   // PATCH /user/profile: first name, last name, company and account type are required (seed 000
   // section 5); the newsletter choice is optional. Answers the stored profile.
   app.patch('/user/profile', { config: { access: 'user' } }, async (request) => {

@@ -91,6 +91,31 @@ describe('Preferences → Account details', { timeout: 20_000 }, () => {
   });
 });
 
+describe('Preferences → Account details: other sessions', { timeout: 20_000 }, () => {
+  it('logs out the other sessions and keeps this one with the new token', async () => {
+    const { api } = renderAt('/preferences');
+    const renewed = sessionToken({ authTime: Date.now() + 2 });
+    let calls = 0;
+    api.on('POST', '/logout-others', () => {
+      calls += 1;
+      return calls === 1
+        ? { status: 500, text: 'Internal server error' }
+        : { status: 200, text: renewed };
+    });
+    const user = userEvent.setup();
+    const button = await screen.findByRole(
+      'button',
+      { name: 'Log out other sessions' },
+      { timeout: 10_000 },
+    );
+    await user.click(button);
+    expect(await screen.findByText(/Could not log out your other sessions/)).toBeTruthy();
+    await user.click(button);
+    expect(await screen.findByText('Your other sessions have been logged out.')).toBeTruthy();
+    expect(api.client.auth.getToken()).toBe(renewed);
+  });
+});
+
 describe('Preferences → Profile', { timeout: 20_000 }, () => {
   it('requires the names and company, and sends the newsletter choice negated', async () => {
     const { api } = renderAt('/preferences/profile');

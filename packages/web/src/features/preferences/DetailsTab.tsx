@@ -11,7 +11,49 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { useSession } from '../session/useSession.js';
-import { changePassword, fetchProfile, profileKey } from './account-queries.js';
+import {
+  changePassword,
+  fetchProfile,
+  logoutOtherSessions,
+  profileKey,
+} from './account-queries.js';
+
+// Seed 000 section 8.2: "failed logout other sessions", in the console's words.
+const logoutOthersFailed = 'Could not log out your other sessions';
+
+const OtherSessions = () => {
+  const client = useClient();
+  const logoutOthers = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () => logoutOtherSessions(client),
+  });
+  return (
+    <Stack spacing={1} sx={{ alignItems: 'flex-start', maxWidth: 420 }}>
+      <Typography variant="h6" component="h2">
+        Sessions
+      </Typography>
+      <Typography color="text.secondary">
+        Log out everywhere else: other browsers and the command line tool must log in again. API
+        keys keep working.
+      </Typography>
+      {logoutOthers.isSuccess ? (
+        <Alert severity="success">Your other sessions have been logged out.</Alert>
+      ) : null}
+      {logoutOthers.isError ? (
+        <Alert severity="warning">
+          {logoutOthersFailed}: {errorText(logoutOthers.error) ?? 'An error has occurred'}
+        </Alert>
+      ) : null}
+      <Button
+        variant="outlined"
+        onClick={() => logoutOthers.mutate()}
+        disabled={logoutOthers.isPending}
+      >
+        Log out other sessions
+      </Button>
+    </Stack>
+  );
+};
 
 // Preferences → Account details: the e-mail address and a password change (seed 000 sections 2.4
 // and 5). Changing the e-mail comes with the mail feature.
@@ -106,6 +148,7 @@ export const DetailsTab = () => {
           </Button>
         </Box>
       </Stack>
+      <OtherSessions />
     </Stack>
   );
 };

@@ -47,3 +47,10 @@ export const changePassword = async (
   if (typeof token !== 'string') throw new Error('The server answered without a session token');
   await client.auth.loginWithToken(token);
 };
+
+// Ends every other session of the account; this one continues with the new token.
+export const logoutOtherSessions = async (client: FlotillaClient): Promise<void> => {
+  const token = await client.request<unknown>({ method: 'POST', path: '/logout-others' });
+  if (typeof token !== 'string') throw new Error('The server answered without a session token');
+  await client.auth.loginWithToken(token);
+};
