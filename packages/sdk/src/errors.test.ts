@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { twoFactorErrors } from '@flotilla/shared/auth/two-factor';
 import {
   errorCodeOfStatus,
   errorText,
@@ -132,6 +133,10 @@ describe('errorText', () => {
     expect(errorText(apiError(400, 'Discontinued device type: old'))).toBe(
       'Discontinued device type: old',
     );
+    for (const { message } of Object.values(twoFactorErrors)) {
+      expect(errorText(apiError(400, message))).toBe(message);
+    }
+    expect(errorText(apiError(401, 'Invalid password'))).toBe('Invalid password');
     expect(errorText(apiError(409, 'Unique key constraint violated'))).toBe(
       'Request error: Unique key constraint violated',
     );

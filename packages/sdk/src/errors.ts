@@ -1,6 +1,7 @@
 import { errorTextCap } from '@flotilla/shared/constants/limits';
 import type { ErrorCode } from '@flotilla/shared/errors/error-codes';
 import { htmlErrorText, looksLikeHtml } from './html-text.js';
+import { twoFactorErrors } from '@flotilla/shared/auth/two-factor';
 
 // The shared code for an HTTP status (the server maps each code to a status exactly once; this
 // is the way back). "forbidden" comes back as 401 from balena-compatible servers, so only an
@@ -128,6 +129,10 @@ const verbatimMessages = [
   /^Role .+ not found$/,
   /^Invalid device type: /,
   /^Discontinued device type: /,
+  // Seed 000 section 8.1's two-factor codes 1 and 2, and a refused password (re-authentication,
+  // disabling two-factor).
+  ...Object.values(twoFactorErrors).map(({ message }) => new RegExp(`^${message}$`)),
+  /^Invalid password$/,
 ];
 
 const apiErrorText = (error: FlotillaApiError, message: string): string => {

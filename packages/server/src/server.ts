@@ -4,6 +4,12 @@ import { registerAgentPackage } from './features/agent-package/register-agent-pa
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
 import { registerBuilder } from './features/builder/register-builder.js';
+import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
+import { registerAccount } from './features/account/register-account.js';
+import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
+import { githubKeys } from './features/ssh-keys/github-keys.js';
+import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
+import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -54,6 +60,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerReleaseHooks(ctx.hooks, {
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
   });
+  registerSshKeyHooks(ctx.hooks);
 
   const actors = createActorResolution(ctx);
   const app = createApp({
@@ -73,6 +80,10 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   });
   registerHealth(app, ctx);
   registerAuth(app, ctx);
+  registerTwoFactor(app, ctx);
+  registerAccount(app, ctx);
+  registerPublicKeys(app, ctx);
+  registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
   registerMail(app, ctx, ctx.notifications);
   registerInvitations(app, ctx, invitations);

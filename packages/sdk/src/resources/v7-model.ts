@@ -41,6 +41,7 @@ import type {
 } from './team.js';
 import type { SamlAccount, User } from './user.js';
 import type { UserProfile } from './user-profile.js';
+import type { UserPublicKey, UserPublicKeyWrite } from './user-public-key.js';
 import type {
   ApplicationConfigVariable,
   ApplicationEnvironmentVariable,
@@ -106,6 +107,7 @@ export type V7Model = {
     Write: UserApplicationMembershipWrite;
   };
   user_profile: { Read: UserProfile; Write: NoWrite };
+  user__has__public_key: { Read: UserPublicKey; Write: UserPublicKeyWrite };
 };
 
 export type V7Resource = keyof V7Model;

@@ -56,6 +56,8 @@ const v7 = parseV7();
 const notInV7: Record<string, readonly string[]> = {
   // Every Flotilla row has an id; balena serves social_service_account keyless.
   social_service_account: ['id'],
+  // The md5 fingerprint of an SSH key, derived when the key is stored (seed 000 section 3.5).
+  user__has__public_key: ['fingerprint'],
 };
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).

@@ -12,6 +12,7 @@ import { invitationToken } from '../features/invitations/test-tokens.js';
 import { acmeId, organizationWorld } from '../features/organizations/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
 import type { FakeData } from '../test-support/fake-odata.js';
+import { userProfileRow } from '../features/preferences/test-fixtures.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
 import { ClientProvider } from './client.js';
@@ -51,6 +52,8 @@ const world = () => ({
   ],
   application_type: [],
   device_type: [],
+  user_profile: [userProfileRow()],
+  user__has__public_key: [],
 });
 
 const renderAt = (path: string, session: FakeSession | null, data: FakeData = world()) => {
@@ -148,6 +151,20 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('link', { name: 'Sign up to accept' }),
   ],
   ['/admin/outbox', { permissions: ['admin.home'] }, () => screen.findByText('No mail yet.')],
+  ['/preferences', {}, () => screen.findByRole('button', { name: 'Change password' })],
+  ['/preferences/profile', {}, () => screen.findByRole('button', { name: 'Save' })],
+  ['/preferences/sshkeys', {}, () => screen.findByRole('table', { name: 'SSH keys' })],
+  ['/preferences/access-tokens', {}, () => screen.findByRole('table', { name: 'API keys' })],
+  [
+    '/preferences/2fa',
+    {},
+    () => screen.findByRole('button', { name: 'Set up two-factor authentication' }),
+  ],
+  [
+    '/login/two-factor',
+    { twoFactorRequired: true },
+    () => screen.findByText('Use a recovery code'),
+  ],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
 ];
 
@@ -209,6 +226,9 @@ describe('in-app links', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').length).toBeGreaterThan(
       0,
+    );
+    expect(screen.getByRole('menuitem', { name: 'Preferences' }).getAttribute('href')).toBe(
+      '/preferences',
     );
     expect(deadLinks()).toEqual([]);
     await user.keyboard('{Escape}');

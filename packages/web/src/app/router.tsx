@@ -1,7 +1,11 @@
 import { createBrowserRouter, createPath, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
-import { RequireGuest, RequireSession } from '../features/session/guards.js';
+import {
+  RequireGuest,
+  RequirePendingTwoFactor,
+  RequireSession,
+} from '../features/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
 import { applicationListLoader, type RouteData } from './route-prefetch.js';
 
@@ -44,6 +48,23 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
           {
             path: '/signup',
             lazy: lazyPage(() => import('../features/auth/SignupPage.js'), 'SignupPage'),
+          },
+        ],
+      },
+      {
+        path: '/login/two-factor',
+        element: (
+          <RequirePendingTwoFactor>
+            <Outlet />
+          </RequirePendingTwoFactor>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: lazyPage(
+              () => import('../features/auth/TwoFactorLoginPage.js'),
+              'TwoFactorLoginPage',
+            ),
           },
         ],
       },
@@ -264,6 +285,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 path: '/admin/outbox',
                 lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
               },
+              // Account preferences (issue 14), one tab per path segment.
+              ...['/preferences', '/preferences/:tab'].map((path): RouteObject => ({
+                path,
+                lazy: lazyPage(
+                  () => import('../features/preferences/PreferencesPage.js'),
+                  'PreferencesPage',
+                ),
+              })),
               {
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),

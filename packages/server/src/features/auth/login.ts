@@ -6,6 +6,7 @@ import type { Queryable } from '../../infra/db/database.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
 
@@ -75,7 +76,10 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
       : await verifyAgainstDummy(password);
     if (!user || !valid) throw new ApiError('unauthorized', invalidCredentialsMessage);
     await attempt.succeeded();
-    const token = await issueSessionToken(ctx, ctx.db, user.id);
+    // With two-factor enabled the session stays pending until a code is verified.
+    const token = await issueSessionToken(ctx, ctx.db, user.id, {
+      ...((await isTwoFactorEnabled(ctx.db, user.id)) ? { twoFactorRequired: true } : {}),
+    });
     return reply.type('text/plain; charset=utf-8').send(token);
   });
 };

@@ -2,20 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { verifyPassword } from '../../infra/auth/passwords.js';
-import { verifySessionToken } from '../../infra/auth/session-token.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { currentSession } from './current-session.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
 
 const refreshBody = z.object({ password: z.string().min(1).max(4096).optional() });
-
-const bearerOf = (request: FastifyRequest): string | undefined => {
-  const header = request.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-};
 
 // GET/POST /user/v1/refresh-token: a new session token (new iat/exp) for the calling session.
 // The claims carry over (authTime, actualUser, twoFactorRequired) unless the password is given
@@ -25,23 +20,17 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
   // stolen session cannot be used to guess the password past the login limits.
   const throttle = createLoginThrottle(createRateLimiter(ctx.db, ctx.now), ctx.config);
   const refresh = async (request: FastifyRequest, password: string | undefined) => {
-    const actor = request.actor;
-    const token = bearerOf(request);
     // Only sessions refresh: an API key never expires and is never refreshed.
-    if (actor.kind !== 'user' || actor.via !== 'session' || token === undefined) {
-      throw new ApiError('unauthorized', 'Unauthorized');
-    }
-    // Already verified by the actor resolver; read again here for the claims to carry over.
-    const claims = await verifySessionToken(ctx.jwtSecret, token, ctx.now());
+    const { userId, claims } = await currentSession(request, ctx);
     let authTime = claims.authTime;
     if (password !== undefined) {
       const attempt = await throttle.begin(
-        loginAccountKey(actor.userId, ''),
+        loginAccountKey(userId, ''),
         clientAddressKey(request.ip),
       );
       const { rows } = await ctx.db.query<{ password_hash: string | null }>(
         'SELECT "password_hash" FROM "user" WHERE "id" = $1',
-        [actor.userId],
+        [userId],
       );
       if (!(await verifyPassword(password, rows[0]?.password_hash))) {
         throw new ApiError('unauthorized', 'Invalid password');
@@ -49,7 +38,7 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
       await attempt.succeeded();
       authTime = ctx.now().getTime();
     }
-    return issueSessionToken(ctx, ctx.db, actor.userId, {
+    return issueSessionToken(ctx, ctx.db, userId, {
       authTime,
       ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
       ...(claims.twoFactorRequired !== undefined

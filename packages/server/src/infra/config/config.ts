@@ -18,6 +18,7 @@ const optionalText = z.preprocess(
 const limit = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
 
 export const defaultRecaptchaVerifyUrl = 'https://www.google.com/recaptcha/api/siteverify';
+export const defaultGithubApiUrl = 'https://api.github.com';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -50,6 +51,9 @@ const schema = z.object({
   FLOTILLA_RECAPTCHA_VERIFY_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default(defaultRecaptchaVerifyUrl),
+  FLOTILLA_GITHUB_API_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default(defaultGithubApiUrl),
   FLOTILLA_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   FLOTILLA_ODATA_CACHE: z.enum(['on', 'off']).default('on'),
   FLOTILLA_ODATA_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(500),
@@ -125,6 +129,8 @@ export type Config = {
   // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
   authCacheSeconds: number;
   recaptcha: RecaptchaConfig | undefined;
+  // Where SSH keys are imported from: GitHub's API (its /users/:name/keys).
+  githubApiUrl: string;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
   // Compiled /v7 reads kept by request shape and run as prepared statements
@@ -205,6 +211,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             verifyUrl: values.FLOTILLA_RECAPTCHA_VERIFY_URL,
           }
         : undefined,
+    githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     odataCache: {
       enabled: values.FLOTILLA_ODATA_CACHE === 'on',

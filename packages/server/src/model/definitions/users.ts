@@ -79,6 +79,9 @@ export const userResources: Record<string, ResourceDefinition> = {
       }),
       public_key: text({ required: true, createOnly: true }),
       title: shortText({ required: true }),
+      // Not in v7: the md5 fingerprint the console shows, derived by the write hook
+      // (features/ssh-keys/ssh-key-hooks.ts).
+      fingerprint: text({ readOnly: true }),
     },
     scope: { user: (row) => `${row}."user"` },
   },

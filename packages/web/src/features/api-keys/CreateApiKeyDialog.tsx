@@ -11,9 +11,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../app/client.js';
 import { CopyableText } from '../devices/CopyableText.js';
-import { createProvisioningKey } from './api-key-queries.js';
+import type { NewApiKey } from './api-key-queries.js';
 import {
   apiKeyMessages,
   apiKeyNameProblem,
@@ -25,20 +24,37 @@ import {
 const isExpiryChoice = (value: string): value is ExpiryChoice =>
   expiryChoices.some((choice) => choice.value === value);
 
-// Creating a provisioning key (seed 000 section 4): the form, then the key shown once with a copy
-// button; closing the dialog forgets it.
+const capitalized = (text: string): string => `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
+
+const downloadKey = (key: string, fileName: string): void => {
+  const url = URL.createObjectURL(new Blob([`${key}\n`], { type: 'text/plain' }));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  anchor.click();
+  URL.revokeObjectURL(url);
+};
+
+export type CreateApiKeyDialogProps = {
+  // What is created: "provisioning key", "API key".
+  noun: string;
+  // One sentence on what the key is for.
+  intro: string;
+  create: (key: NewApiKey) => Promise<string>;
+  onCreated: () => void;
+  onClose: () => void;
+};
+
+// Creating a key (seed 000 section 4): the form, then the key shown once with copy and download;
+// closing the dialog forgets it.
 const CreateBody = ({
-  fleetId,
+  noun,
+  intro,
+  create: createKey,
   onCreated,
   onClose,
   titleId,
-}: {
-  fleetId: number;
-  onCreated: () => void;
-  onClose: () => void;
-  titleId: string;
-}) => {
-  const client = useClient();
+}: CreateApiKeyDialogProps & { titleId: string }) => {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [choice, setChoice] = useState<ExpiryChoice>('30');
@@ -47,7 +63,7 @@ const CreateBody = ({
   const [expiryProblem, setExpiryProblem] = useState<string | undefined>(undefined);
   const create = useMutation({
     mutationFn: (expiryDate: string | null) =>
-      createProvisioningKey(client, fleetId, {
+      createKey({
         name: name.trim(),
         description: description.trim() === '' ? null : description.trim(),
         expiryDate,
@@ -59,16 +75,23 @@ const CreateBody = ({
   if (create.data !== undefined) {
     return (
       <>
-        <DialogTitle id={titleId}>Provisioning key created</DialogTitle>
+        <DialogTitle id={titleId}>{capitalized(noun)} created</DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
             <Alert severity="warning">
               Copy the key now: it is shown only once and cannot be read again.
             </Alert>
-            <CopyableText value={create.data} label="provisioning key" />
+            <CopyableText value={create.data} label={noun} />
           </Stack>
         </DialogContent>
         <DialogActions>
+          <Button
+            onClick={() =>
+              downloadKey(create.data, `${name.trim().replace(/[^\w.-]+/g, '-') || 'key'}.txt`)
+            }
+          >
+            Download
+          </Button>
           <Button variant="contained" onClick={onClose}>
             Done
           </Button>
@@ -88,12 +111,10 @@ const CreateBody = ({
         create.mutate(expiry.expiryDate);
       }}
     >
-      <DialogTitle id={titleId}>Create provisioning key</DialogTitle>
+      <DialogTitle id={titleId}>Create {noun}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <DialogContentText>
-            Devices register into this fleet with a provisioning key (in their config.json).
-          </DialogContentText>
+          <DialogContentText>{intro}</DialogContentText>
           <TextField
             label="Name"
             value={name}
@@ -155,12 +176,7 @@ const CreateBody = ({
 export const CreateApiKeyDialog = ({
   open,
   ...props
-}: {
-  open: boolean;
-  fleetId: number;
-  onCreated: () => void;
-  onClose: () => void;
-}) => {
+}: CreateApiKeyDialogProps & { open: boolean }) => {
   const titleId = useId();
   return (
     <Dialog open={open} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">

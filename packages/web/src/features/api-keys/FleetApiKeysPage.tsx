@@ -25,7 +25,12 @@ import { useApplicationContext } from '../fleets/application/useApplicationConte
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { LoadState } from '../variables/LoadState.js';
 import { RowAction } from '../variables/RowActions.js';
-import { type ApiKeyRow, fetchFleetApiKeys, fleetApiKeysKey } from './api-key-queries.js';
+import {
+  type ApiKeyRow,
+  createProvisioningKey,
+  fetchFleetApiKeys,
+  fleetApiKeysKey,
+} from './api-key-queries.js';
 import { expiryText } from './api-key-rules.js';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog.js';
 import { RenameApiKeyDialog } from './RenameApiKeyDialog.js';
@@ -153,7 +158,9 @@ export const FleetApiKeysPage = () => {
       ) : null}
       <CreateApiKeyDialog
         open={creating}
-        fleetId={fleetId}
+        noun="provisioning key"
+        intro="Devices register into this fleet with a provisioning key (in their config.json)."
+        create={(key) => createProvisioningKey(client, fleetId, key)}
         onCreated={() => void reload()}
         onClose={() => setCreating(false)}
       />

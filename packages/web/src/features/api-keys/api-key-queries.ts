@@ -46,3 +46,25 @@ export const createProvisioningKey = async (
     path: `/api-key/application/${fleetId}/provisioning`,
     body: key,
   });
+
+export const userApiKeysKey = (actorId: number | undefined) =>
+  ['api-keys', 'user', actorId] as const;
+
+// The signed-in user's named API keys, as balena-sdk's getAllNamedUserApiKeys reads them: the
+// keys of the user's actor that have a name.
+export const fetchUserApiKeys = async (
+  client: FlotillaClient,
+  actorId: number,
+): Promise<ApiKeyRow[]> =>
+  await client.pine.get({
+    resource: 'api_key',
+    options: {
+      $select: ['id', 'name', 'description', 'created_at', 'expiry_date'],
+      $filter: { is_of__actor: actorId, $not: { name: null } },
+      $orderby: [{ name: 'asc' }, { id: 'asc' }],
+    },
+  });
+
+// Mints a named user API key (administrator-level: it acts as the user); shown once.
+export const createUserApiKey = async (client: FlotillaClient, key: NewApiKey): Promise<string> =>
+  await client.request<string>({ method: 'POST', path: '/api-key/user/full', body: key });

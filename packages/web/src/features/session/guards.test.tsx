@@ -37,18 +37,28 @@ const renderAt = (path: string, session: FakeSession | null) => {
   return router;
 };
 
+// What each place shows once rendered.
+const landmarks: Record<
+  'login' | 'two-factor' | 'shell',
+  { role: 'button' | 'navigation'; name: string }
+> = {
+  login: { role: 'button', name: 'Log in' },
+  'two-factor': { role: 'button', name: 'Verify' },
+  shell: { role: 'navigation', name: 'Main navigation' },
+};
+
 // Where the console settles, with what it shows there: the login form or the signed-in shell.
 const settlesAt = async (
   router: ReturnType<typeof renderAt>,
   expected: string,
-  shows: 'login' | 'shell',
+  shows: 'login' | 'two-factor' | 'shell',
 ): Promise<void> => {
   // The router first loads the lazy modules of the matched routes, which takes a while.
   await waitFor(
     () => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(expected),
     { timeout: 10_000 },
   );
-  const [role, name] = shows === 'login' ? ['button', 'Log in'] : ['navigation', 'Main navigation'];
+  const { role, name } = landmarks[shows];
   expect(await screen.findByRole(role, { name }, { timeout: 10_000 })).toBeTruthy();
 };
 
@@ -64,13 +74,29 @@ describe('route guards in the route table', { timeout: 20_000 }, () => {
     );
   });
 
-  it('treats a session with a pending second factor as a guest', async () => {
+  it('sends a session whose second factor is pending to /login/two-factor, from anywhere', async () => {
     await settlesAt(
       renderAt('/fleets', { twoFactorRequired: true }),
-      '/login?redirect=%2Ffleets',
-      'login',
+      '/login/two-factor?redirect=%2Ffleets',
+      'two-factor',
     );
     expect(window.localStorage.getItem('flotilla.lastPath.7')).toBeNull();
+    cleanup();
+    await settlesAt(
+      renderAt('/login?redirect=%2Fblocks', { twoFactorRequired: true }),
+      '/login/two-factor?redirect=%2Fblocks',
+      'two-factor',
+    );
+  });
+
+  it('keeps guests and passed sessions off the two-factor page', async () => {
+    await settlesAt(renderAt('/login/two-factor', null), '/login', 'login');
+    cleanup();
+    await settlesAt(
+      renderAt('/login/two-factor?redirect=%2Fblocks', { twoFactorRequired: false }),
+      '/blocks',
+      'shell',
+    );
   });
 
   it('lets a signed-in user through and remembers the path', async () => {

@@ -18,10 +18,12 @@ export const LoadingScreen = ({ label = 'Loading' }: { label?: string }) => (
 const safeRedirect = (value: string | null): string | null =>
   value?.startsWith('/') && !value.startsWith('//') ? value : null;
 
-// Signed-in-only routes: guests go to /login, keeping where they wanted to go; the path is
-// remembered per user for the next login. A session whose second factor is still pending counts
-// as a guest: the console has no two-factor page yet (seed 000 section 2.2), so the user signs in
-// again. The pending e-mail verification page is not there either; the server enforces access.
+const twoFactorPath = '/login/two-factor';
+
+// Signed-in-only routes: guests go to /login and sessions whose second factor is pending to
+// /login/two-factor (seed 000 section 2.2), both keeping where they wanted to go; the path is
+// remembered per user for the next login. The pending e-mail verification page is not there yet;
+// the server enforces access.
 export const RequireSession = ({ children }: { children: ReactNode }) => {
   const session = useSession();
   const location = useLocation();
@@ -30,22 +32,38 @@ export const RequireSession = ({ children }: { children: ReactNode }) => {
   useEffect(() => {
     if (userId !== null) rememberLastPath(userId, path);
   }, [userId, path]);
-  if (userId === null)
-    return <Navigate to={`/login?redirect=${encodeURIComponent(path)}`} replace />;
+  if (userId === null) {
+    const target = session?.twoFactorRequired === true ? twoFactorPath : '/login';
+    return <Navigate to={`${target}?redirect=${encodeURIComponent(path)}`} replace />;
+  }
   return <>{children}</>;
 };
 
-// Guest-only routes (login, sign-up): once signed in, go to the redirect query, else the last path
+// Where a session that just got through the login goes: the redirect query, else the last path
 // this user visited (unless it was the fleet list), else /.
+const afterLogin = (search: string, userId: number): string =>
+  safeRedirect(new URLSearchParams(search).get('redirect')) ?? lastPathToRestore(userId) ?? '/';
+
+// Guest-only routes (login, sign-up): once signed in, go on (afterLogin); a session whose second
+// factor is pending goes to the two-factor page, keeping the query.
 export const RequireGuest = ({ children }: { children: ReactNode }) => {
   const session = useSession();
   const location = useLocation();
-  if (session && !session.twoFactorRequired) {
-    const target =
-      safeRedirect(new URLSearchParams(location.search).get('redirect')) ??
-      lastPathToRestore(session.userId) ??
-      '/';
-    return <Navigate to={target} replace />;
+  if (session?.twoFactorRequired === true) {
+    return <Navigate to={`${twoFactorPath}${location.search}`} replace />;
+  }
+  if (session) return <Navigate to={afterLogin(location.search, session.userId)} replace />;
+  return <>{children}</>;
+};
+
+// The two-factor page: only for a session whose second factor is pending. Guests go to /login,
+// a session that passed goes on (afterLogin).
+export const RequirePendingTwoFactor = ({ children }: { children: ReactNode }) => {
+  const session = useSession();
+  const location = useLocation();
+  if (session === null) return <Navigate to={`/login${location.search}`} replace />;
+  if (session.twoFactorRequired !== true) {
+    return <Navigate to={afterLogin(location.search, session.userId)} replace />;
   }
   return <>{children}</>;
 };

@@ -55,8 +55,11 @@ export const UserMenu = () => {
             secondary={copied ? 'Copied to the clipboard' : 'Username (click to copy)'}
           />
         </MenuItem>
-        {/* Preferences and the other admin pages come with their issues: no menu entry leads to
-            a page the console does not have. */}
+        <MenuItem component={RouterLink} to="/preferences" onClick={() => setAnchor(null)}>
+          Preferences
+        </MenuItem>
+        {/* The other admin pages come with their issue: no menu entry leads to a page the
+            console does not have. */}
         {isAdmin(session) ? (
           <MenuItem component={RouterLink} to="/admin/outbox" onClick={() => setAnchor(null)}>
             Outbox

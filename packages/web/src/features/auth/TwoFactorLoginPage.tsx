@@ -1,0 +1,130 @@
+import { twoFactorApi } from '@flotilla/sdk/two-factor';
+import { errorText } from '@flotilla/sdk/errors';
+import {
+  authenticatorCodeProblem,
+  normalizeTwoFactorCode,
+  twoFactorCodeLength,
+  twoFactorErrors,
+} from '@flotilla/shared/auth/two-factor';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AuthFrame } from './AuthFrame.js';
+
+type Mode = 'authenticator' | 'recovery';
+
+// The login's second step (seed 000 sections 2.1 and 4): a code from the authenticator app, sent
+// as soon as its 6 digits are typed, or a recovery code. Passing replaces the session's token;
+// the route's guard then moves on.
+export const TwoFactorLoginPage = () => {
+  usePageTitle('Two-factor authentication');
+  const client = useClient();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<Mode>('authenticator');
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const pass = useMutation({
+    meta: { inlineError: true },
+    mutationFn: (typed: string) =>
+      mode === 'authenticator'
+        ? twoFactorApi(client).verify(normalizeTwoFactorCode(typed))
+        : twoFactorApi(client).recover(normalizeTwoFactorCode(typed)),
+    // A refused code is typed again from scratch.
+    onError: () => setCode(''),
+  });
+
+  const send = (typed: string): void => {
+    const found =
+      mode === 'authenticator'
+        ? authenticatorCodeProblem(typed)
+        : normalizeTwoFactorCode(typed) === ''
+          ? 'required'
+          : undefined;
+    setProblem(found === undefined ? undefined : twoFactorErrors[found].message);
+    if (found === undefined) pass.mutate(typed);
+  };
+
+  const change = (typed: string): void => {
+    setCode(typed);
+    // Seed 000 section 9: an authenticator code is sent once it has its 6 characters.
+    if (
+      mode === 'authenticator' &&
+      !pass.isPending &&
+      normalizeTwoFactorCode(typed).length === twoFactorCodeLength
+    ) {
+      send(typed);
+    }
+  };
+
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    send(code);
+  };
+
+  const switchMode = (): void => {
+    setMode(mode === 'authenticator' ? 'recovery' : 'authenticator');
+    setCode('');
+    setProblem(undefined);
+    pass.reset();
+  };
+
+  const shown = problem ?? (pass.isError ? (errorText(pass.error) ?? 'Could not verify') : null);
+  return (
+    <AuthFrame
+      title="Two-factor authentication"
+      subtitle={
+        mode === 'authenticator'
+          ? 'Enter the 6-digit code your authenticator app shows.'
+          : 'Enter one of the recovery codes you saved. Each works once.'
+      }
+    >
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={2}>
+          {shown !== null ? <Alert severity="error">{shown}</Alert> : null}
+          <TextField
+            key={mode}
+            label={mode === 'authenticator' ? 'Authentication code' : 'Recovery code'}
+            value={code}
+            onChange={(event) => change(event.target.value)}
+            autoComplete="one-time-code"
+            slotProps={{
+              htmlInput:
+                mode === 'authenticator'
+                  ? { inputMode: 'numeric', maxLength: 7 }
+                  : { maxLength: 64 },
+            }}
+            disabled={pass.isPending}
+            required
+            autoFocus
+          />
+          <Button type="submit" variant="contained" size="large" disabled={pass.isPending}>
+            {pass.isPending ? 'Verifying…' : 'Verify'}
+          </Button>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
+            <Link component="button" type="button" onClick={switchMode}>
+              {mode === 'authenticator' ? 'Use a recovery code' : 'Use your authenticator app'}
+            </Link>
+            <Link
+              component="button"
+              type="button"
+              onClick={() => {
+                client.auth.logout();
+                void navigate('/login');
+              }}
+            >
+              Log out
+            </Link>
+          </Box>
+        </Stack>
+      </Box>
+    </AuthFrame>
+  );
+};

@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientProvider } from '../../app/client.js';
+import { consoleRoutes } from '../../app/router.js';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { ToastProvider } from '../../ui/toasts.js';
+import { apiKeyMessages } from '../api-keys/api-key-rules.js';
+
+afterEach(cleanup);
+
+const userActor = 70;
+const key = (id: number, name: string | null, actor = userActor) => ({
+  id,
+  name,
+  description: name === null ? null : `${name} key`,
+  created_at: '2026-11-01T10:00:00Z',
+  expiry_date: null,
+  is_of__actor: { __id: actor },
+});
+
+const renderTab = () => {
+  const api = createFakeApi({
+    application: [],
+    application_type: [],
+    organization: [],
+    // A named key of the user, an unnamed one (a session-style key) and another actor's key.
+    api_key: [key(1, 'deploy'), key(2, null), key(3, 'other', 71)],
+  });
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
+  api.on('GET', '/actor/v1/whoami', () => ({
+    status: 200,
+    body: { id: userActor, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'a@x.test' },
+  }));
+  const router = createMemoryRouter(consoleRoutes(), {
+    initialEntries: ['/preferences/access-tokens'],
+  });
+  render(
+    <ClientProvider client={api.client}>
+      <ToastProvider>
+        <QueryClientProvider
+          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return api;
+};
+
+describe('Preferences → Access tokens', { timeout: 20_000 }, () => {
+  it("lists the user's named keys only", async () => {
+    renderTab();
+    const table = await screen.findByRole('table', { name: 'API keys' }, { timeout: 10_000 });
+    const names = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[0]?.textContent);
+    expect(names).toEqual(['deploy']);
+  });
+
+  it('creates a key with an expiry preset and shows it once', async () => {
+    const api = renderTab();
+    const sent: unknown[] = [];
+    api.on('POST', '/api-key/user/full', (body) => {
+      sent.push(body);
+      return { status: 200, body: 'the-new-secret-key' };
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Create API key' }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Create API key' });
+    await user.type(within(dialog).getByLabelText('Name'), 'ci');
+    await user.click(within(dialog).getByLabelText('Expires after'));
+    await user.click(await screen.findByRole('option', { name: 'Never' }));
+    expect(within(dialog).getByText(apiKeyMessages.never)).toBeTruthy();
+    await user.click(within(dialog).getByLabelText('Expires after'));
+    await user.click(await screen.findByRole('option', { name: '7 days' }));
+    const before = Date.now();
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    const shown = await screen.findByRole('dialog', { name: 'API key created' });
+    expect(within(shown).getByText('the-new-secret-key')).toBeTruthy();
+    expect(within(shown).getByRole('button', { name: 'Download' })).toBeTruthy();
+    expect(sent).toHaveLength(1);
+    const [body] = sent;
+    expect(body).toMatchObject({ name: 'ci', description: null });
+    const expiry =
+      typeof body === 'object' && body !== null && 'expiryDate' in body ? body.expiryDate : null;
+    const days = (new Date(String(expiry)).getTime() - before) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThan(7.01);
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByText('the-new-secret-key')).toBeNull());
+  });
+
+  it('revokes a key after confirmation', async () => {
+    const api = renderTab();
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Revoke deploy' }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke deploy?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('No API keys yet')).toBeTruthy();
+    expect(api.writes).toEqual([{ method: 'DELETE', resource: 'api_key', id: 1, body: undefined }]);
+  });
+});

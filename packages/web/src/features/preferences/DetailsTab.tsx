@@ -1,0 +1,154 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { passwordProblem } from '@flotilla/shared/auth/credentials';
+import { passwordsMismatchMessage } from '@flotilla/shared/users/profile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useClient } from '../../app/client.js';
+import { useSession } from '../session/useSession.js';
+import {
+  changePassword,
+  fetchProfile,
+  logoutOtherSessions,
+  profileKey,
+} from './account-queries.js';
+
+// Seed 000 section 8.2: "failed logout other sessions", in the console's words.
+const logoutOthersFailed = 'Could not log out your other sessions';
+
+const OtherSessions = () => {
+  const client = useClient();
+  const logoutOthers = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () => logoutOtherSessions(client),
+  });
+  return (
+    <Stack spacing={1} sx={{ alignItems: 'flex-start', maxWidth: 420 }}>
+      <Typography variant="h6" component="h2">
+        Sessions
+      </Typography>
+      <Typography color="text.secondary">
+        Log out everywhere else: other browsers and the command line tool must log in again. API
+        keys keep working.
+      </Typography>
+      {logoutOthers.isSuccess ? (
+        <Alert severity="success">Your other sessions have been logged out.</Alert>
+      ) : null}
+      {logoutOthers.isError ? (
+        <Alert severity="warning">
+          {logoutOthersFailed}: {errorText(logoutOthers.error) ?? 'An error has occurred'}
+        </Alert>
+      ) : null}
+      <Button
+        variant="outlined"
+        onClick={() => logoutOthers.mutate()}
+        disabled={logoutOthers.isPending}
+      >
+        Log out other sessions
+      </Button>
+    </Stack>
+  );
+};
+
+// Preferences → Account details: the e-mail address and a password change (seed 000 sections 2.4
+// and 5). Changing the e-mail comes with the mail feature.
+export const DetailsTab = () => {
+  const client = useClient();
+  const session = useSession();
+  const userId = session?.userId;
+  const profile = useQuery({
+    queryKey: profileKey(userId),
+    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
+  });
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const hasPassword = profile.data?.has_password_set !== false;
+  const change = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () =>
+      changePassword(client, { ...(hasPassword ? { currentPassword: current } : {}), password }),
+    onSuccess: () => {
+      setCurrent('');
+      setPassword('');
+      setConfirmation('');
+      setSubmitted(false);
+      void profile.refetch();
+    },
+  });
+  const newProblem = passwordProblem(password);
+  const confirmationProblem = confirmation !== password ? passwordsMismatchMessage : undefined;
+  const currentProblem = hasPassword && current === '' ? 'Current password is required' : undefined;
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (newProblem || confirmationProblem || currentProblem) return;
+    change.mutate();
+  };
+  return (
+    <Stack spacing={3}>
+      <Box>
+        <Typography variant="subtitle2" color="text.secondary">
+          E-mail
+        </Typography>
+        <Typography aria-label="E-mail">{profile.data?.email ?? '—'}</Typography>
+      </Box>
+      <Stack spacing={2} component="form" onSubmit={submit} noValidate sx={{ maxWidth: 420 }}>
+        <Typography variant="h6" component="h2">
+          {hasPassword ? 'Change password' : 'Set a password'}
+        </Typography>
+        {change.isSuccess ? (
+          <Alert severity="success">
+            Password changed. Your other sessions have been logged out.
+          </Alert>
+        ) : null}
+        {change.isError ? (
+          <Alert severity="error">
+            {errorText(change.error) ?? 'Could not change the password'}
+          </Alert>
+        ) : null}
+        {hasPassword ? (
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(event) => setCurrent(event.target.value)}
+            error={submitted && currentProblem !== undefined}
+            helperText={submitted ? currentProblem : undefined}
+          />
+        ) : null}
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={submitted && newProblem !== undefined}
+          helperText={submitted ? newProblem : undefined}
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={(event) => setConfirmation(event.target.value)}
+          error={submitted && confirmationProblem !== undefined}
+          helperText={submitted ? confirmationProblem : undefined}
+        />
+        <Box>
+          <Button type="submit" variant="contained" disabled={change.isPending}>
+            {hasPassword ? 'Change password' : 'Set password'}
+          </Button>
+        </Box>
+      </Stack>
+      <OtherSessions />
+    </Stack>
+  );
+};

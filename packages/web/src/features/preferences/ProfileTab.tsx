@@ -1,0 +1,128 @@
+import { errorText } from '@flotilla/sdk/errors';
+import {
+  type AccountType,
+  isAccountType,
+  profileFieldLabels,
+  profileProblems,
+} from '@flotilla/shared/users/profile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useClient } from '../../app/client.js';
+import { LoadingScreen } from '../session/guards.js';
+import { useSession } from '../session/useSession.js';
+import { fetchProfile, type ProfileChange, profileKey, saveProfile } from './account-queries.js';
+
+const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
+  { value: 'personal', label: 'Personal' },
+  { value: 'professional', label: 'Professional' },
+  { value: 'none', label: 'None of these' },
+];
+
+const ProfileForm = ({ initial }: { initial: ProfileChange }) => {
+  const client = useClient();
+  const queries = useQueryClient();
+  const session = useSession();
+  const [draft, setDraft] = useState(initial);
+  const [submitted, setSubmitted] = useState(false);
+  const save = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () => saveProfile(client, draft),
+    onSuccess: () => queries.invalidateQueries({ queryKey: profileKey(session?.userId) }),
+  });
+  const problems = profileProblems(draft);
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(problems).length === 0) save.mutate();
+  };
+  const text = (field: 'first_name' | 'last_name' | 'company') => (
+    <TextField
+      label={profileFieldLabels[field]}
+      value={draft[field]}
+      onChange={(event) => setDraft({ ...draft, [field]: event.target.value })}
+      error={submitted && problems[field] !== undefined}
+      helperText={submitted ? problems[field] : undefined}
+      required
+    />
+  );
+  return (
+    <Stack spacing={2} component="form" onSubmit={submit} noValidate sx={{ maxWidth: 420 }}>
+      {save.isSuccess ? <Alert severity="success">Profile saved.</Alert> : null}
+      {save.isError ? (
+        <Alert severity="error">{errorText(save.error) ?? 'failed save profile'}</Alert>
+      ) : null}
+      {text('first_name')}
+      {text('last_name')}
+      {text('company')}
+      <TextField
+        select
+        label={profileFieldLabels.account_type}
+        value={draft.account_type ?? 'none'}
+        onChange={(event) =>
+          setDraft({
+            ...draft,
+            account_type: isAccountType(event.target.value) ? event.target.value : null,
+          })
+        }
+      >
+        {accountTypeChoices.map((choice) => (
+          <MenuItem key={choice.value} value={choice.value}>
+            {choice.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      {/* The choice is shown as "receive", stored as its negation (seed 000 section 3.1). */}
+      <FormControlLabel
+        control={
+          <Checkbox
+            checked={!draft.has_disabled_newsletter}
+            onChange={(event) =>
+              setDraft({ ...draft, has_disabled_newsletter: !event.target.checked })
+            }
+          />
+        }
+        label="Receive the newsletter"
+      />
+      <Box>
+        <Button type="submit" variant="contained" disabled={save.isPending}>
+          Save
+        </Button>
+      </Box>
+    </Stack>
+  );
+};
+
+// Preferences → Profile (seed 000 sections 2.4, 3.1 and 5).
+export const ProfileTab = () => {
+  const client = useClient();
+  const session = useSession();
+  const userId = session?.userId;
+  const profile = useQuery({
+    queryKey: profileKey(userId),
+    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
+  });
+  if (profile.isPending) return <LoadingScreen label="Loading the profile" />;
+  if (profile.isError) {
+    return <Alert severity="error">{errorText(profile.error) ?? 'Could not load'}</Alert>;
+  }
+  const data = profile.data;
+  return (
+    <ProfileForm
+      initial={{
+        first_name: data?.first_name ?? '',
+        last_name: data?.last_name ?? '',
+        company: data?.company ?? '',
+        account_type: isAccountType(data?.account_type) ? data.account_type : null,
+        has_disabled_newsletter: data?.has_disabled_newsletter ?? false,
+      }}
+    />
+  );
+};

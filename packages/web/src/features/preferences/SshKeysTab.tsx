@@ -1,0 +1,141 @@
+import { errorText } from '@flotilla/sdk/errors';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useClient } from '../../app/client.js';
+import { useToasts } from '../../ui/toasts.js';
+import { absoluteTime } from '../devices/device-format.js';
+import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
+import { LoadingScreen } from '../session/guards.js';
+import { useSession } from '../session/useSession.js';
+import { AddSshKeyDialog } from './AddSshKeyDialog.js';
+import { ImportSshKeysDialog } from './ImportSshKeysDialog.js';
+import { fetchSshKeys, type SshKeyRow, sshKeysKey } from './ssh-key-queries.js';
+
+// Preferences → SSH keys (seed 000 sections 2.4 and 3.5): the user's keys with their md5
+// fingerprint, add one, import a GitHub account's keys, remove one.
+export const SshKeysTab = () => {
+  const client = useClient();
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  const userId = session?.userId;
+  const keys = useQuery({
+    queryKey: sshKeysKey(userId),
+    queryFn: () => (userId === undefined ? [] : fetchSshKeys(client, userId)),
+  });
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [removing, setRemoving] = useState<SshKeyRow | null>(null);
+  const reload = () => queryClient.invalidateQueries({ queryKey: sshKeysKey(userId) });
+  const remove = useMutation({
+    meta: { inlineError: true },
+    mutationFn: (key: SshKeyRow) =>
+      client.pine.delete({ resource: 'user__has__public_key', id: key.id }),
+    onSuccess: (_result, key) => {
+      toasts.show('success', `${key.title} was removed`);
+      setRemoving(null);
+    },
+    onSettled: reload,
+  });
+
+  if (keys.isPending) return <LoadingScreen label="Loading the SSH keys" />;
+  if (keys.isError) {
+    return <Alert severity="error">{errorText(keys.error) ?? 'Could not load the keys'}</Alert>;
+  }
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+        <Typography>SSH keys let you open a shell on your devices.</Typography>
+        {userId !== undefined ? (
+          <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+            <Button onClick={() => setImporting(true)}>Import from GitHub</Button>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+              Add SSH key
+            </Button>
+          </Stack>
+        ) : null}
+      </Stack>
+      <Table size="small" aria-label="SSH keys">
+        <TableHead>
+          <TableRow>
+            <TableCell>Title</TableCell>
+            <TableCell>Fingerprint</TableCell>
+            <TableCell>Added</TableCell>
+            <TableCell align="right" aria-label="Actions" />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {keys.data.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={4}>
+                <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
+                  No SSH keys yet
+                </Typography>
+              </TableCell>
+            </TableRow>
+          ) : null}
+          {keys.data.map((key) => (
+            <TableRow key={key.id}>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{key.title}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+                {key.fingerprint ?? '—'}
+              </TableCell>
+              <TableCell>{absoluteTime(key.created_at)}</TableCell>
+              <TableCell align="right">
+                <IconButton aria-label={`Remove ${key.title}`} onClick={() => setRemoving(key)}>
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {userId !== undefined ? (
+        <AddSshKeyDialog
+          open={adding}
+          userId={userId}
+          onAdded={() => {
+            setAdding(false);
+            void reload();
+          }}
+          onClose={() => setAdding(false)}
+        />
+      ) : null}
+      <ImportSshKeysDialog
+        open={importing}
+        onImported={() => void reload()}
+        onClose={() => setImporting(false)}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove SSH key"
+        items={removing ? [removing.title] : []}
+        confirmLabel="Remove"
+        destructive
+        pending={remove.isPending}
+        error={remove.isError ? errorText(remove.error) : null}
+        onConfirm={() => {
+          if (removing) remove.mutate(removing);
+        }}
+        onClose={() => {
+          setRemoving(null);
+          remove.reset();
+        }}
+      >
+        Devices stop accepting this key for new SSH sessions.
+      </ConfirmDialog>
+    </Stack>
+  );
+};

@@ -1,0 +1,56 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type { AccountType } from '@flotilla/shared/users/profile';
+
+export const profileKey = (userId: number | undefined) => ['user-profile', userId] as const;
+
+// The signed-in user's own profile (v7 user_profile: only their own row is readable).
+export const fetchProfile = async (client: FlotillaClient, userId: number) => {
+  const [profile] = await client.pine.get({
+    resource: 'user_profile',
+    options: {
+      $select: [
+        'email',
+        'first_name',
+        'last_name',
+        'company',
+        'account_type',
+        'has_disabled_newsletter',
+        'has_password_set',
+      ],
+      $filter: { is_of__user: userId },
+    },
+  });
+  return profile ?? null;
+};
+
+export type ProfileChange = {
+  first_name: string;
+  last_name: string;
+  company: string;
+  account_type: AccountType | null;
+  has_disabled_newsletter: boolean;
+};
+
+export const saveProfile = (client: FlotillaClient, change: ProfileChange) =>
+  client.request<unknown>({ method: 'PATCH', path: '/user/profile', body: change });
+
+// Changes the password; the server ends every other session and answers this one's new token.
+export const changePassword = async (
+  client: FlotillaClient,
+  change: { currentPassword?: string; password: string },
+): Promise<void> => {
+  const token = await client.request<unknown>({
+    method: 'PATCH',
+    path: '/user/password',
+    body: change,
+  });
+  if (typeof token !== 'string') throw new Error('The server answered without a session token');
+  await client.auth.loginWithToken(token);
+};
+
+// Ends every other session of the account; this one continues with the new token.
+export const logoutOtherSessions = async (client: FlotillaClient): Promise<void> => {
+  const token = await client.request<unknown>({ method: 'POST', path: '/logout-others' });
+  if (typeof token !== 'string') throw new Error('The server answered without a session token');
+  await client.auth.loginWithToken(token);
+};

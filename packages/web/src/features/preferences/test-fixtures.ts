@@ -1,0 +1,17 @@
+import { testUserId } from '../../test-support/fixtures.js';
+
+// The signed-in test user's v7 user_profile row.
+export const userProfileRow = (overrides: Record<string, unknown> = {}) => ({
+  id: testUserId,
+  is_of__user: { __id: testUserId },
+  email: 'ada@x.test',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  company: 'Analytical Engines',
+  account_type: 'professional',
+  has_disabled_newsletter: false,
+  has_password_set: true,
+  is_verified: true,
+  must_be_verified: false,
+  ...overrides,
+});
