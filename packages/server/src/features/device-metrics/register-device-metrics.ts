@@ -1,0 +1,31 @@
+import { metricHistory } from '@flotilla/shared/device-metrics/metric-history';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { parseBody } from '../../infra/http/validate.js';
+import { deviceResource, findPermittedDevice } from '../device-state/find-device.js';
+import { readMetricHistory } from './metric-history-store.js';
+import { parseMetricsQuery } from './metrics-query.js';
+
+const uuidParams = z.object({ uuid: z.string().min(1).max(100) });
+
+// GET /device/v2/:uuid/metrics: the device's recent metric history (the wire contract has none;
+// ours, next to its logs). Whoever may read the device may read it; anyone else gets the 401 the
+// API gives for rows it does not show. Readings are recorded by the heartbeat batch.
+export const registerDeviceMetrics = (app: FastifyInstance, ctx: AppContext): void => {
+  const retentionMs = ctx.config.metricsRetentionHours * 3_600_000;
+  app.get('/device/v2/:uuid/metrics', { config: { access: 'any-actor' } }, async (request) => {
+    const { uuid } = parseBody(uuidParams, request.params);
+    const query = parseMetricsQuery(request.query, ctx.now(), retentionMs);
+    const device = await findPermittedDevice(ctx.db, request.actor, uuid, {
+      resource: deviceResource(ctx.model),
+      action: 'read',
+    });
+    const points = await readMetricHistory(ctx.db, device.id, query);
+    return metricHistory.parse({
+      since: query.since.toISOString(),
+      until: query.until.toISOString(),
+      points,
+    });
+  });
+};
