@@ -45,5 +45,5 @@ export const describeSeries = (series: Series): string => {
   const last = values[values.length - 1];
   if (last === undefined) return `${series.label}: no readings in the last 24 hours`;
   const round = (value: number): string => `${Math.round(value)}${series.unit}`;
-  return `${series.label} over the last 24 hours: ${values.length} readings, lowest ${round(Math.min(...values))}, highest ${round(Math.max(...values))}, latest ${round(last)}`;
+  return `${series.label} over the last 24 hours: ${values.length} ${values.length === 1 ? 'reading' : 'readings'}, lowest ${round(Math.min(...values))}, highest ${round(Math.max(...values))}, latest ${round(last)}`;
 };
