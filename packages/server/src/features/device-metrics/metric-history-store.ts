@@ -1,4 +1,4 @@
-import type { MetricPoint } from '@flotilla/shared/device-metrics/metric-history';
+import { type MetricPoint, metricReadings } from '@flotilla/shared/device-metrics/metric-history';
 import type { Queryable } from '../../infra/db/database.js';
 import type { MetricsQuery } from './metrics-query.js';
 
@@ -18,7 +18,7 @@ export const readMetricHistory = async (
   const average = (column: string): string => `round(avg("${column}"))::float8 AS "${column}"`;
   const { rows } = await db.query<Omit<MetricPoint, 'at'> & { at: Date }>(
     `SELECT max("at") AS "at",
-            ${['cpu_usage', 'cpu_temp', 'memory_usage', 'memory_total', 'storage_usage', 'storage_total'].map(average).join(', ')}
+            ${metricReadings.map(average).join(', ')}
        FROM "device_metric_sample"
       WHERE "device" = $1 AND "at" >= $2 AND "at" <= $3
       GROUP BY floor(extract(epoch FROM "at" - $2::timestamptz) * 1000 / $4)

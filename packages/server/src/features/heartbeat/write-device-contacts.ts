@@ -1,3 +1,4 @@
+import { metricReadings } from '@flotilla/shared/device-metrics/metric-history';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import {
   heartbeatTimings,
@@ -67,14 +68,7 @@ const metricAssignment = (column: MetricColumn): string =>
   `"${column}" = CASE WHEN ${metricsDue} AND u."metrics" ? '${column}' THEN m."${column}" ELSE d."${column}" END`;
 
 // The history columns of device_metric_sample (0018-device-metric-history.sql).
-export const historyColumns = [
-  'cpu_usage',
-  'cpu_temp',
-  'memory_usage',
-  'memory_total',
-  'storage_usage',
-  'storage_total',
-] as const satisfies readonly MetricColumn[];
+export const historyColumns = metricReadings satisfies readonly MetricColumn[];
 
 // Readings kept in device_metric_sample, by default (FLOTILLA_METRICS_RETENTION_HOURS).
 export const defaultMetricsRetentionMs = 24 * 3_600_000;

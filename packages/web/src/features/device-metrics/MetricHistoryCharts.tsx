@@ -20,7 +20,7 @@ const Loading = () => (
   <Skeleton variant="rectangular" height={120} aria-label="Loading metric history" />
 );
 
-// The last day of the device's metrics under its bars, read again every minute.
+// The recent history of the device's metrics (the server's retention, a day by default) under its bars, read again every minute.
 export const MetricHistoryCharts = ({ uuid }: { uuid: string }) => {
   const client = useClient();
   const history = useQuery({
@@ -35,7 +35,7 @@ export const MetricHistoryCharts = ({ uuid }: { uuid: string }) => {
   } else if (history.data.points.length === 0) {
     body = (
       <Typography variant="body2" color="text.secondary">
-        No readings in the last 24 hours yet.
+        No readings yet.
       </Typography>
     );
   } else {
@@ -48,7 +48,7 @@ export const MetricHistoryCharts = ({ uuid }: { uuid: string }) => {
   return (
     <Box component="section" aria-labelledby="metric-history-title" sx={{ mt: 2 }}>
       <Typography id="metric-history-title" variant="subtitle2" component="h3" gutterBottom>
-        Last 24 hours
+        History
       </Typography>
       {body}
     </Box>

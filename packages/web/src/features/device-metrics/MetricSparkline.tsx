@@ -1,10 +1,11 @@
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { describeSeries, type Series } from './metric-series.js';
+import { describeSeries, periodOf, type Series } from './metric-series.js';
 
-const width = 240;
-const height = 48;
+// The charts' own units; the SVG scales to its column keeping this aspect (round dots).
+const width = 120;
+const height = 40;
 
 // Lines of the colour thresholds of seed 001 section 9 (60 and 80 on the 0–100 scale).
 const thresholds = [60, 80];
@@ -31,7 +32,7 @@ export const MetricSparkline = ({
         `${index === 0 ? 'M' : 'L'}${x(entry.at).toFixed(1)},${y(entry.value).toFixed(1)}`,
     )
     .join(' ');
-  const label = describeSeries(series);
+  const label = describeSeries(series, periodOf(since, until));
   return (
     <Box>
       <Typography variant="caption" color="text.secondary">
@@ -41,10 +42,9 @@ export const MetricSparkline = ({
         role="img"
         aria-label={label}
         viewBox={`0 0 ${width} ${height}`}
-        preserveAspectRatio="none"
         width="100%"
-        height={height}
         data-series={series.name}
+        style={{ display: 'block', overflow: 'visible' }}
       >
         <title>{label}</title>
         {thresholds.map((threshold) => (
@@ -60,11 +60,19 @@ export const MetricSparkline = ({
             vectorEffect="non-scaling-stroke"
           />
         ))}
+        <line
+          x1={0}
+          x2={width}
+          y1={height}
+          y2={height}
+          stroke={theme.palette.divider}
+          vectorEffect="non-scaling-stroke"
+        />
         {series.values.length === 1 && series.values[0] ? (
           <circle
             cx={x(series.values[0].at)}
             cy={y(series.values[0].value)}
-            r={2}
+            r={1.5}
             fill={theme.palette.primary.main}
           />
         ) : (

@@ -1,8 +1,8 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import {
   defaultMetricPoints,
+  isMetricHistory,
   type MetricHistory,
-  metricHistory,
   metricHistoryPath,
 } from '@flotilla/shared/device-metrics/metric-history';
 import { devicesKey } from '../devices/device-queries.js';
@@ -22,5 +22,6 @@ export const fetchMetricHistory = async (
   const answer = await client.request<unknown>({
     path: `${metricHistoryPath(uuid)}?points=${defaultMetricPoints}`,
   });
-  return metricHistory.parse(answer);
+  if (!isMetricHistory(answer)) throw new Error('The server answered with no metric history');
+  return answer;
 };

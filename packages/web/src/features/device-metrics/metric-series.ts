@@ -39,11 +39,18 @@ export const toSeries = (points: readonly MetricPoint[]): Series[] =>
     }),
   }));
 
+// The span of a history for people: "24 hours", "90 minutes".
+export const periodOf = (since: number, until: number): string => {
+  const minutes = Math.round((until - since) / 60_000);
+  if (minutes % 60 !== 0) return `${minutes} minutes`;
+  return minutes === 60 ? 'hour' : `${minutes / 60} hours`;
+};
+
 // What a screen reader hears for a chart: the range and the last reading.
-export const describeSeries = (series: Series): string => {
+export const describeSeries = (series: Series, period: string): string => {
   const values = series.values.map((entry) => entry.value);
   const last = values[values.length - 1];
-  if (last === undefined) return `${series.label}: no readings in the last 24 hours`;
+  if (last === undefined) return `${series.label}: no readings in the last ${period}`;
   const round = (value: number): string => `${Math.round(value)}${series.unit}`;
-  return `${series.label} over the last 24 hours: ${values.length} ${values.length === 1 ? 'reading' : 'readings'}, lowest ${round(Math.min(...values))}, highest ${round(Math.max(...values))}, latest ${round(last)}`;
+  return `${series.label} over the last ${period}: ${values.length} ${values.length === 1 ? 'reading' : 'readings'}, lowest ${round(Math.min(...values))}, highest ${round(Math.max(...values))}, latest ${round(last)}`;
 };
