@@ -55,6 +55,10 @@ describe('MetricHistoryCharts', () => {
     expect(
       screen.getByRole('img', { name: /^Temperature over the last 24 hours: 3 readings/ }),
     ).toBeTruthy();
+    // Two CPU readings: one line through both (the null between them left out).
+    expect(document.querySelector('[data-series="cpu"] path')?.getAttribute('d')).toMatch(
+      /^M[\d.]+,[\d.]+ L[\d.]+,[\d.]+$/,
+    );
     // Storage was never reported: its chart says so rather than drawing a flat line.
     expect(
       screen.getByRole('img', { name: 'Storage: no readings in the last 24 hours' }),
