@@ -37,8 +37,8 @@ describe('MetricHistoryCharts', () => {
         until,
         points: [
           point('2033-03-01T06:00:00.000Z', 10, 200),
-          point('2033-03-01T12:00:00.000Z', null, 900),
-          point('2033-03-01T18:00:00.000Z', 70, 500),
+          point('2033-03-01T06:10:00.000Z', null, 900),
+          point('2033-03-01T06:20:00.000Z', 70, 500),
         ],
       },
     });
@@ -55,7 +55,7 @@ describe('MetricHistoryCharts', () => {
     expect(
       screen.getByRole('img', { name: /^Temperature over the last 24 hours: 3 readings/ }),
     ).toBeTruthy();
-    // Two CPU readings: one line through both (the null between them left out).
+    // Two CPU readings 20 minutes apart: one line through both (the null between left out).
     expect(document.querySelector('[data-series="cpu"] path')?.getAttribute('d')).toMatch(
       /^M[\d.]+,[\d.]+ L[\d.]+,[\d.]+$/,
     );

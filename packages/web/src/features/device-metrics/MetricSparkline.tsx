@@ -1,7 +1,8 @@
+import { defaultMetricPoints } from '@flotilla/shared/device-metrics/metric-history';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { describeSeries, periodOf, type Series } from './metric-series.js';
+import { describeSeries, periodOf, segments, type Series } from './metric-series.js';
 
 // The charts' own units; the SVG scales to its column keeping this aspect (round dots).
 const width = 120;
@@ -9,6 +10,10 @@ const height = 40;
 
 // Lines of the colour thresholds of seed 001 section 9 (60 and 80 on the 0–100 scale).
 const thresholds = [60, 80];
+
+// Readings further apart than this share of the range are not joined (the console asks for
+// defaultMetricPoints buckets: about 2.5 of them).
+const maxGapShare = 2.5 / defaultMetricPoints;
 
 const y = (value: number): number => height - (value / 100) * height;
 
@@ -26,10 +31,14 @@ export const MetricSparkline = ({
   const theme = useTheme();
   const span = Math.max(1, until - since);
   const x = (at: number): number => ((at - since) / span) * width;
-  const path = series.values
-    .map(
-      (entry, index) =>
-        `${index === 0 ? 'M' : 'L'}${x(entry.at).toFixed(1)},${y(entry.value).toFixed(1)}`,
+  const point = (entry: { at: number; value: number }): string =>
+    `${x(entry.at).toFixed(1)},${y(entry.value).toFixed(1)}`;
+  // A lone reading is a dot: a zero-length line with round caps.
+  const path = segments(series.values, span * maxGapShare)
+    .map((run) =>
+      run.length === 1 && run[0]
+        ? `M${point(run[0])} l0,0`
+        : run.map((entry, index) => `${index === 0 ? 'M' : 'L'}${point(entry)}`).join(' '),
     )
     .join(' ');
   const label = describeSeries(series, periodOf(since, until));
@@ -68,22 +77,15 @@ export const MetricSparkline = ({
           stroke={theme.palette.divider}
           vectorEffect="non-scaling-stroke"
         />
-        {series.values.length === 1 && series.values[0] ? (
-          <circle
-            cx={x(series.values[0].at)}
-            cy={y(series.values[0].value)}
-            r={1.5}
-            fill={theme.palette.primary.main}
-          />
-        ) : (
-          <path
-            d={path}
-            fill="none"
-            stroke={theme.palette.primary.main}
-            strokeWidth={1.5}
-            vectorEffect="non-scaling-stroke"
-          />
-        )}
+        <path
+          d={path}
+          fill="none"
+          stroke={theme.palette.primary.main}
+          strokeWidth={2}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          vectorEffect="non-scaling-stroke"
+        />
       </svg>
     </Box>
   );

@@ -54,3 +54,17 @@ export const describeSeries = (series: Series, period: string): string => {
   const round = (value: number): string => `${Math.round(value)}${series.unit}`;
   return `${series.label} over the last ${period}: ${values.length} ${values.length === 1 ? 'reading' : 'readings'}, lowest ${round(Math.min(...values))}, highest ${round(Math.max(...values))}, latest ${round(last)}`;
 };
+
+// Runs of readings no further apart than `maxGapMs`: a chart draws each as its own line, so a
+// time the device was off shows as a gap rather than a straight line across it.
+export const segments = (values: Series['values'], maxGapMs: number): Series['values'][] => {
+  const runs: Series['values'][] = [];
+  let previous: number | undefined;
+  for (const entry of values) {
+    const current = runs[runs.length - 1];
+    if (current && previous !== undefined && entry.at - previous <= maxGapMs) current.push(entry);
+    else runs.push([entry]);
+    previous = entry.at;
+  }
+  return runs;
+};
