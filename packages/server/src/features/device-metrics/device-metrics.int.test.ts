@@ -7,6 +7,7 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import { registerDeviceState } from '../device-state/register-device-state.js';
 import { createDeviceContacts } from '../heartbeat/device-contacts.js';
 import { registerDeviceMetrics } from './register-device-metrics.js';
 
@@ -29,7 +30,7 @@ describe('device metric history', () => {
       config: { metricsRetentionHours: 2 },
       contacts: createDeviceContacts(db, { metricsRetentionMs: 2 * hour }),
     });
-    app = await createTestApp(ctx, registerDeviceMetrics);
+    app = await createTestApp(ctx, registerDeviceMetrics, registerDeviceState);
     fleet = await fx.createFleet(db, await fx.createOrganization(db, 'Metered'), 'Gauges');
     const observer = await fx.createUser(db, 'metrics-observer');
     await fx.addFleetMember(db, observer.userId, fleet.id, 'observer');
@@ -96,6 +97,35 @@ describe('device metric history', () => {
       [clock.toISOString(), 30, 300],
     ]);
     expect(body.points[0]).toMatchObject({ cpu_temp: 40, memory_total: 1000, storage_total: 50 });
+  });
+
+  it('keeps the readings a device sends in its state report, which it may read back', async () => {
+    const device = await fx.createDevice(db, fleet.id, 'reporting');
+    const deviceKey = await createApiKey(db, device.actorId, { name: 'device' });
+    advance(hour);
+    const response = await app.inject({
+      method: 'PATCH',
+      url: '/device/v3/state',
+      headers: { authorization: `Bearer ${deviceKey}` },
+      payload: {
+        [device.uuid]: { cpu_usage: 42, cpu_temp: 51, memory_usage: 700, memory_total: 900 },
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    await ctx.contacts.flush();
+    const { status, body } = await read(device.uuid, '', deviceKey);
+    expect(status).toBe(200);
+    expect(body.points).toEqual([
+      {
+        at: clock.toISOString(),
+        cpu_usage: 42,
+        cpu_temp: 51,
+        memory_usage: 700,
+        memory_total: 900,
+        storage_usage: null,
+        storage_total: null,
+      },
+    ]);
   });
 
   it('writes the readings of many devices in the one statement of the contact batch', async () => {
