@@ -68,7 +68,7 @@ const metricAssignment = (column: MetricColumn): string =>
   `"${column}" = CASE WHEN ${metricsDue} AND u."metrics" ? '${column}' THEN m."${column}" ELSE d."${column}" END`;
 
 // The history columns of device_metric_sample (0018-device-metric-history.sql).
-export const historyColumns = metricReadings satisfies readonly MetricColumn[];
+const historyColumns = metricReadings satisfies readonly MetricColumn[];
 
 // Readings kept in device_metric_sample, by default (FLOTILLA_METRICS_RETENTION_HOURS).
 export const defaultMetricsRetentionMs = 24 * 3_600_000;
