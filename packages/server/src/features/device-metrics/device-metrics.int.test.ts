@@ -1,6 +1,6 @@
 import type { MetricHistory } from '@flotilla/shared/device-metrics/metric-history';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
@@ -9,7 +9,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import { registerDeviceState } from '../device-state/register-device-state.js';
 import { createDeviceContacts } from '../heartbeat/device-contacts.js';
-import { registerDeviceMetrics } from './register-device-metrics.js';
+import { metricSweepIntervalMs, registerDeviceMetrics } from './register-device-metrics.js';
 
 const hour = 3_600_000;
 const minute = 60_000;
@@ -163,6 +163,37 @@ describe('device metric history', () => {
     await report(device.id, 3);
     // Two hours kept: the first reading is now older than that.
     expect(await storedTimes(device.id)).toEqual([middle, clock.toISOString()]);
+  });
+
+  it('sweeps every hour the readings of devices that stopped reporting', async () => {
+    const silent = await fx.createDevice(db, fleet.id, 'silent');
+    const active = await fx.createDevice(db, fleet.id, 'active');
+    advance(hour);
+    const silentAt = clock.toISOString();
+    await report(silent.id, 1);
+    advance(2 * hour);
+    await report(active.id, 2);
+    const tasks: { task: () => void; ms: number }[] = [];
+    const swept = await createTestApp(ctx, (instance, context) =>
+      registerDeviceMetrics(instance, context, {
+        schedule: (task, ms) => {
+          tasks.push({ task, ms });
+          return () => undefined;
+        },
+      }),
+    );
+    try {
+      expect(tasks.map((entry) => entry.ms)).toEqual([metricSweepIntervalMs]);
+      expect(await storedTimes(silent.id)).toEqual([silentAt]);
+      advance(1);
+      tasks[0]?.task();
+      // The next sweep is scheduled once this one is done.
+      await vi.waitFor(() => expect(tasks).toHaveLength(2));
+      expect(await storedTimes(silent.id)).toEqual([]);
+      expect(await storedTimes(active.id)).toHaveLength(1);
+    } finally {
+      await swept.close();
+    }
   });
 
   it('averages a long range into at most the asked number of points', async () => {

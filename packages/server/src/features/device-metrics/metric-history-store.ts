@@ -27,3 +27,9 @@ export const readMetricHistory = async (
   );
   return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
 };
+
+// Deletes every reading older than `before` (devices that stopped reporting; the contact batch
+// trims the others as they report).
+export const sweepMetricHistory = async (db: Queryable, before: Date): Promise<void> => {
+  await db.query(`DELETE FROM "device_metric_sample" WHERE "at" < $1`, [before]);
+};
