@@ -19,6 +19,7 @@ import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
 import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
+import { registerDeviceMetrics } from './features/device-metrics/register-device-metrics.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
@@ -97,6 +98,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerHeartbeat(app, ctx);
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
+  registerDeviceMetrics(app, ctx);
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
   registerDiagnostics(app, ctx, cloudlink);

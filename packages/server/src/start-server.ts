@@ -83,7 +83,9 @@ export const startServer = async (
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
       notifications: createNotificationBus(db, log),
-      contacts: createDeviceContacts(db),
+      contacts: createDeviceContacts(db, {
+        metricsRetentionMs: config.metricsRetentionHours * 3_600_000,
+      }),
     };
     const admin = await ensureFirstAdmin(db, config, print);
     if (config.demo) await seedDemo(db, config.dataDir, print);

@@ -9,6 +9,9 @@ export type MetricsProfile = {
   mayUndervolt: boolean;
 };
 
+// Chance per reading of a busy spell.
+const spellChance = 0.04;
+
 const clamp = (value: number, min: number, max: number): number =>
   Math.min(max, Math.max(min, value));
 
@@ -47,6 +50,9 @@ export class WanderingMetrics {
       1,
       98,
     );
+    // Now and then a busy spell (a build, a burst of work) that the pull then brings back down,
+    // so the history charts show peaks crossing the colour thresholds on some devices.
+    if (random() < spellChance) this.#cpu = clamp(this.#cpu + between(random, 25, 50), 1, 98);
     this.#memory = clamp(
       pull(this.#memory, this.#memoryBase) + between(random, -0.04, 0.04),
       0.1,

@@ -1,5 +1,10 @@
 import type { Queryable } from '../../infra/db/database.js';
-import { type DeviceContact, type Metrics, writeDeviceContacts } from './write-device-contacts.js';
+import {
+  type DeviceContact,
+  defaultMetricsRetentionMs,
+  type Metrics,
+  writeDeviceContacts,
+} from './write-device-contacts.js';
 
 // Device contacts (and the metrics of state reports) are kept in memory and written in batches:
 // one statement per flush for every device heard from since the last one, instead of a write per
@@ -24,6 +29,8 @@ export type DeviceContactsOptions = {
   maxPending?: number;
   // Devices per statement.
   chunkSize?: number;
+  // How long a device's metric readings are kept in its history (config.metricsRetentionHours).
+  metricsRetentionMs?: number;
 };
 
 // The later contact, and the later metrics (newer readings win column by column).
@@ -45,6 +52,7 @@ export const createDeviceContacts = (
 ): DeviceContacts => {
   const maxPending = options.maxPending ?? 1_000_000;
   const chunkSize = options.chunkSize ?? 5_000;
+  const retentionMs = options.metricsRetentionMs ?? defaultMetricsRetentionMs;
   let pending = new Map<number, DeviceContact>();
   let flushing: Promise<void> = Promise.resolve();
 
@@ -59,7 +67,7 @@ export const createDeviceContacts = (
     pending = new Map();
     for (let start = 0; start < batch.length; start += chunkSize) {
       try {
-        await writeDeviceContacts(db, batch.slice(start, start + chunkSize));
+        await writeDeviceContacts(db, batch.slice(start, start + chunkSize), retentionMs);
       } catch (error) {
         // Kept for the next flush, merged with whatever arrived meanwhile.
         for (const contact of batch.slice(start)) put(contact);

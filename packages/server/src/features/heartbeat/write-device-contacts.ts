@@ -1,3 +1,4 @@
+import { metricReadings } from '@flotilla/shared/device-metrics/metric-history';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import {
   heartbeatTimings,
@@ -66,20 +67,32 @@ const ifContact = (value: string, column: string): string =>
 const metricAssignment = (column: MetricColumn): string =>
   `"${column}" = CASE WHEN ${metricsDue} AND u."metrics" ? '${column}' THEN m."${column}" ELSE d."${column}" END`;
 
+// The history columns of device_metric_sample (0018-device-metric-history.sql).
+const historyColumns = metricReadings satisfies readonly MetricColumn[];
+
+// Readings kept in device_metric_sample, by default (FLOTILLA_METRICS_RETENTION_HOURS).
+export const defaultMetricsRetentionMs = 24 * 3_600_000;
+
+const historyList = historyColumns.map((column) => `"${column}"`).join(', ');
+
 // Records authenticated contacts of devices (target-state polls, state reports, log streams,
 // cloudlink) and the metrics that came with them, for many devices in one statement: the
 // heartbeat fields are derived from last_contact_at (model/definitions/device-status.ts). The
 // "since" columns restart when the previous contact had already timed out (online_since) or gone
 // offline (connected_since), judged with the interval that was in effect then. Rows are taken in
-// id order, so concurrent writers lock them in the same order. Resolves to the ids written.
+// id order, so concurrent writers lock them in the same order. Each metrics write also appends
+// the device's readings to its history and drops its readings older than `retentionMs` before
+// this one, in the same statement (no extra round trip per report). Resolves to the ids written.
 export const writeDeviceContacts = async (
   db: Queryable,
   contacts: readonly DeviceContact[],
+  retentionMs: number = defaultMetricsRetentionMs,
 ): Promise<number[]> => {
   if (contacts.length === 0) return [];
   const sorted = [...contacts].sort((a, b) => a.deviceId - b.deviceId);
   const { rows } = await db.query<{ id: number }>(
-    `UPDATE "device" d SET
+    `WITH "written" AS (
+     UPDATE "device" d SET
        "last_contact_at" = ${ifContact(at, 'last_contact_at')},
        "poll_interval_ms" = ${ifContact(pollIntervalSql('d'), 'poll_interval_ms')},
        "online_since" = CASE WHEN ${contactDue} AND (d."last_contact_at" IS NULL OR d."last_contact_at" < ${at} - ${onlineWindow('d')})
@@ -92,12 +105,27 @@ export const writeDeviceContacts = async (
             AS u("id", "at", "metrics_at", "metrics")
      CROSS JOIN LATERAL jsonb_populate_record(NULL::"device", u."metrics") m
      WHERE d."id" = u."id" AND (${contactDue} OR ${metricsDue})
-     RETURNING d."id"`,
+     -- RETURNING sees the updated row: its readings were written at metrics_at when they match.
+     RETURNING d."id", d."metrics_reported_at" AS "sampled_at",
+       (u."metrics_at" IS NOT NULL AND d."metrics_reported_at" = u."metrics_at") AS "sampled",
+       ${historyColumns.map((column) => `d."${column}"`).join(', ')}
+   ), "appended" AS (
+     INSERT INTO "device_metric_sample" ("device", "at", ${historyList})
+     SELECT w."id", w."sampled_at", ${historyColumns.map((column) => `w."${column}"`).join(', ')}
+       FROM "written" w WHERE w."sampled"
+     ON CONFLICT ("device", "at") DO NOTHING
+   ), "trimmed" AS (
+     DELETE FROM "device_metric_sample" s USING "written" w
+      WHERE w."sampled" AND s."device" = w."id"
+        AND s."at" < w."sampled_at" - $5::bigint * interval '1 millisecond'
+   )
+   SELECT "id" FROM "written"`,
     [
       sorted.map((contact) => contact.deviceId),
       sorted.map((contact) => contact.at),
       sorted.map((contact) => contact.metrics?.at ?? null),
       sorted.map((contact) => (contact.metrics ? JSON.stringify(contact.metrics.values) : null)),
+      retentionMs,
     ],
   );
   return rows.map((row) => row.id);

@@ -62,6 +62,16 @@ describe('loadConfig: FLOTILLA_AUTH_CACHE_SECONDS', () => {
 });
 
 describe('loadConfig: device protocol settings', () => {
+  it('keeps 24 hours of metric history unless FLOTILLA_METRICS_RETENTION_HOURS says otherwise', () => {
+    expect(loadConfig({}).metricsRetentionHours).toBe(24);
+    expect(loadConfig({ FLOTILLA_METRICS_RETENTION_HOURS: '720' }).metricsRetentionHours).toBe(720);
+    for (const refused of ['0', '721', '1.5', 'a day']) {
+      expect(() => loadConfig({ FLOTILLA_METRICS_RETENTION_HOURS: refused }), refused).toThrow(
+        /FLOTILLA_METRICS_RETENTION_HOURS/,
+      );
+    }
+  });
+
   it('flushes device contacts every second unless FLOTILLA_CONTACT_FLUSH_INTERVAL_MS says otherwise', () => {
     expect(loadConfig({}).contactFlushIntervalMs).toBe(1000);
     expect(loadConfig({ FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: '250' }).contactFlushIntervalMs).toBe(

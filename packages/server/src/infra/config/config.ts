@@ -31,6 +31,7 @@ const schema = z.object({
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
   FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
+  FLOTILLA_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
@@ -138,6 +139,8 @@ export type Config = {
   odataCache: { enabled: boolean; size: number };
   // Log lines kept per device.
   logRetention: number;
+  // Hours of metric readings kept per device (features/device-metrics).
+  metricsRetentionHours: number;
   // How often device contacts recorded in memory are written (features/heartbeat).
   contactFlushIntervalMs: number;
   // Create the demo organization and fleets at start (npm start's demo).
@@ -219,6 +222,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     },
     demo: values.FLOTILLA_DEMO === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
+    metricsRetentionHours: values.FLOTILLA_METRICS_RETENTION_HOURS,
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,
     logLevel: values.FLOTILLA_LOG_LEVEL,
     logFormat: values.FLOTILLA_LOG_FORMAT,

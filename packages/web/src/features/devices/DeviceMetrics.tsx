@@ -4,6 +4,7 @@ import CardContent from '@mui/material/CardContent';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { MetricHistoryCharts } from '../device-metrics/MetricHistoryCharts.js';
 import { megabytes, metricColor, percentOf } from './device-format.js';
 import type { DeviceDetail } from './device-rows.js';
 
@@ -39,7 +40,7 @@ const clamp = (value: number | null): number | null =>
   value === null ? null : Math.min(100, Math.max(0, value));
 
 // CPU, temperature, memory and storage, coloured by the thresholds of seed 001 section 9 (CPU and
-// temperature on a 0–100 scale).
+// temperature on a 0–100 scale), and their history of the last day.
 export const DeviceMetrics = ({ device }: { device: DeviceDetail }) => {
   const memory = percentOf(device.memory_usage, device.memory_total);
   const storage = percentOf(device.storage_usage, device.storage_total);
@@ -71,6 +72,7 @@ export const DeviceMetrics = ({ device }: { device: DeviceDetail }) => {
             text={`${megabytes(device.storage_usage ?? 0)} of ${megabytes(device.storage_total ?? 0)}`}
           />
         </Stack>
+        <MetricHistoryCharts uuid={device.uuid} />
       </CardContent>
     </Card>
   );
