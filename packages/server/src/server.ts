@@ -12,6 +12,7 @@ import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
+import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -35,6 +36,7 @@ export type ServerObservers = {
 export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): FastifyInstance => {
   registerOrganizationHooks(ctx.hooks);
   registerFleetHooks(ctx.hooks);
+  registerDeviceHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { registerDeviceHooks } from '../features/devices/device-hooks.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
 import { registerMembershipHooks } from '../features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
@@ -83,6 +84,7 @@ export const createODataTestApp = (
   const hooks = createHookRegistry();
   registerOrganizationHooks(hooks);
   registerFleetHooks(hooks);
+  registerDeviceHooks(hooks);
   registerVariableHooks(hooks);
   registerMembershipHooks(hooks);
   registerUserHooks(hooks);

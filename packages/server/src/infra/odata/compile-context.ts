@@ -2,7 +2,12 @@ import type { BindKey, BindReference } from '@balena/odata-parser';
 import type { Model, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
 import { bindValue } from './odata-values.js';
-import { createPermissionFilter, type PermissionFilter } from './permissions.js';
+import {
+  createFleetRoleCondition,
+  createPermissionFilter,
+  type FleetRoleCondition,
+  type PermissionFilter,
+} from './permissions.js';
 import { type LiteralBind, quoteIdentifier, type SqlParams } from './sql-params.js';
 
 export type RowScope = { alias: string; resource: Resource };
@@ -13,6 +18,7 @@ export type CompileContext = {
   params: SqlParams;
   binds: readonly LiteralBind[];
   permission: PermissionFilter;
+  holdsFleetRole: FleetRoleCondition;
   nextAlias: () => string;
   // The value of a literal the SQL text itself depends on (not only its placeholder): such a
   // literal is part of the compiled statement's key (statement-cache.ts).
@@ -30,6 +36,7 @@ export const createCompileContext = (model: Model, params: SqlParams): CompileCo
     params,
     binds,
     permission: createPermissionFilter(params),
+    holdsFleetRole: createFleetRoleCondition(params),
     nextAlias: () => quoteIdentifier(`t${counter++}`),
     pin(reference) {
       if (!pinned.includes(reference.bind)) pinned.push(reference.bind);
