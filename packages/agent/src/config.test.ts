@@ -41,8 +41,10 @@ describe('agent config', () => {
       flotilla: {
         rebootCommand: ['sudo', 'reboot'],
         serviceCommands: { status: ['systemctl', 'is-active', '{service}'] },
+        serviceEnvironmentDir: '/run/flotilla/env',
       },
     });
+    expect(config.host.serviceEnvironmentDir).toBe('/run/flotilla/env');
     expect(config.provisioningApiKey).toBe('other');
     expect(config.host.rebootCommand).toEqual(['sudo', 'reboot']);
     expect(config.host.serviceCommands.status).toEqual(['systemctl', 'is-active', '{service}']);
@@ -56,7 +58,7 @@ describe('agent config', () => {
         applicationId: -1,
         uuid: 'XYZ',
         appUpdatePollInterval: 5,
-        flotilla: { rebootCommand: 'reboot' },
+        flotilla: { rebootCommand: 'reboot', serviceEnvironmentDir: 'relative/env' },
       });
     } catch (caught) {
       error = caught;
@@ -69,6 +71,7 @@ describe('agent config', () => {
       'uuid must be 32 or 62 lower-case hex characters',
       'apiKey (the provisioning key) or deviceApiKey is required',
       'appUpdatePollInterval must be an integer of at least 10000',
+      'flotilla.serviceEnvironmentDir must be an absolute path',
       'flotilla.rebootCommand must be a non-empty array of strings (argv)',
     ]);
   });

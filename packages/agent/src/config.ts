@@ -22,6 +22,9 @@ export type HostSettings = {
   updateLockPaths: readonly string[];
   osVersion: string | null;
   osVariant: string | null;
+  // Optional: where the agent writes each service's variables, as `<service>.env` (systemd
+  // EnvironmentFile= and POSIX shell syntax), for the services to read.
+  serviceEnvironmentDir: string | null;
 };
 
 export type AgentConfig = {
@@ -51,6 +54,7 @@ export const defaultHostSettings: HostSettings = {
   updateLockPaths: ['/tmp/balena/updates.lock', '/tmp/resin/resin-updates.lock'],
   osVersion: null,
   osVariant: null,
+  serviceEnvironmentDir: null,
 };
 
 export class ConfigError extends Error {
@@ -145,7 +149,11 @@ const parseHostSettings = (raw: unknown, problems: string[]): HostSettings => {
     updateLockPaths,
     osVersion: read.string('osVersion', false),
     osVariant: read.string('osVariant', false),
+    serviceEnvironmentDir: read.string('serviceEnvironmentDir', false),
   };
+  if (settings.serviceEnvironmentDir !== null && !settings.serviceEnvironmentDir.startsWith('/')) {
+    problems.push('flotilla.serviceEnvironmentDir must be an absolute path');
+  }
   problems.push(...read.problems, ...readServices.problems);
   return settings;
 };

@@ -8,6 +8,9 @@ export type TargetService = {
   image: string;
   // A service the release declares but does not want started (target `running: false`).
   running: boolean;
+  // The variables the service runs with: the image's, the fleet's, the service's, the
+  // device's and the device's for this service, already merged by the server.
+  environment: Readonly<Record<string, string>>;
 };
 
 export type TargetRelease = { commit: string; id: number | null; services: TargetService[] };
@@ -33,6 +36,16 @@ const isRecord = (value: unknown): value is Raw =>
 
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
+// Values arrive as strings; a number or boolean is kept as its text, anything else dropped.
+const stringMap = (raw: unknown): Record<string, string> => {
+  const map: Record<string, string> = {};
+  for (const [key, value] of Object.entries(isRecord(raw) ? raw : {})) {
+    if (typeof value === 'string') map[key] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') map[key] = String(value);
+  }
+  return map;
+};
+
 const parseServices = (raw: unknown): TargetService[] =>
   Object.entries(isRecord(raw) ? raw : {}).map(([name, service]) => {
     const fields = isRecord(service) ? service : {};
@@ -42,6 +55,7 @@ const parseServices = (raw: unknown): TargetService[] =>
       imageId: numberOrNull(fields.image_id),
       image: typeof fields.image === 'string' ? fields.image : `${name}:latest`,
       running: fields.running !== false,
+      environment: stringMap(fields.environment),
     };
   });
 
@@ -67,13 +81,7 @@ export const parseTargetState = (body: unknown, uuid: string): DeviceTarget | nu
   if (!isRecord(body)) return null;
   const device = body[uuid];
   if (!isRecord(device)) return null;
-  const config: Record<string, string> = {};
-  if (isRecord(device.config)) {
-    for (const [key, value] of Object.entries(device.config)) {
-      if (typeof value === 'string') config[key] = value;
-      else if (typeof value === 'number' || typeof value === 'boolean') config[key] = String(value);
-    }
-  }
+  const config = stringMap(device.config);
   let app: TargetApp | null = null;
   if (isRecord(device.apps)) {
     for (const [appUuid, raw] of Object.entries(device.apps)) {
@@ -93,6 +101,15 @@ export const configuredPollInterval = (config: Readonly<Record<string, string>>)
   if (value === undefined || !/^\d+$/.test(value)) return null;
   return Number(value);
 };
+
+// The names whose value differs between two environments (added, changed or removed), sorted.
+export const changedNames = (
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+): string[] =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((name) => before[name] !== after[name])
+    .sort();
 
 export const updateLockOverridden = (config: Readonly<Record<string, string>>): boolean =>
   (config.BALENA_SUPERVISOR_OVERRIDE_LOCK ?? config.RESIN_SUPERVISOR_OVERRIDE_LOCK) === '1';

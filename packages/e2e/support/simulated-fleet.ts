@@ -11,12 +11,16 @@ export const simulateDevices = async (
   owner: ApiUser,
   fleet: { id: number; slug: string },
   count: number,
+  // A provisioning key made elsewhere (the console); by default a fresh one.
+  provisioningKey?: string,
 ): Promise<Simulator> => {
-  const key = await owner.client.request<string>({
-    method: 'POST',
-    path: `/api-key/application/${fleet.id}/provisioning`,
-    body: { name: 'e2e simulator' },
-  });
+  const key =
+    provisioningKey ??
+    (await owner.client.request<string>({
+      method: 'POST',
+      path: `/api-key/application/${fleet.id}/provisioning`,
+      body: { name: 'e2e simulator' },
+    }));
   return startSimulator({
     api: baseUrl(),
     fleets: [

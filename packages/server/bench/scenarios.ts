@@ -1,5 +1,6 @@
 import type { Scenario } from './scenario.js';
 import { consoleColdLoadScenario } from './scenario-console-cold-load.js';
+import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js';
 import { devicePageScenario, deviceCountScenario } from './scenario-device-page.js';
 import {
   fleetListScenario,
@@ -23,6 +24,7 @@ export const scenarios: readonly Scenario[] = [
   consoleColdLoadScenario,
   pollScenario,
   stateReportScenario,
+  fleetVariableChangeScenario,
   liveTailScenario,
   logIngestScenario,
   memoryScenario,

@@ -8,6 +8,8 @@ export type SimulatedService = {
   wantsRunning: boolean;
   status: ServiceStatus;
   progress: number | null;
+  // The variables the container runs with (what a container's `docker inspect` would show).
+  environment: Readonly<Record<string, string>>;
 };
 
 // One state change of some containers; a simulated device runs steps a beat apart.

@@ -18,8 +18,8 @@ const target: DeviceTarget = {
       commit: 'c1',
       id: 1,
       services: [
-        { name: 'web', id: 1, imageId: 11, image: 'web:1', running: true },
-        { name: 'db', id: 2, imageId: 12, image: 'db:1', running: true },
+        { name: 'web', id: 1, imageId: 11, image: 'web:1', running: true, environment: {} },
+        { name: 'db', id: 2, imageId: 12, image: 'db:1', running: true, environment: {} },
       ],
     },
   },
@@ -29,9 +29,12 @@ const setup = (settings: Partial<HostSettings> = {}, locked = false) => {
   const clock = new ManualClock(0);
   const scheduler = new Scheduler(clock);
   const commands: string[][] = [];
+  // The environment each command ran with, by command line.
+  const environments = new Map<string, Readonly<Record<string, string>> | undefined>();
   const down = new Set(['db']);
-  const runner: CommandRunner = async (command) => {
+  const runner: CommandRunner = async (command, environment) => {
     commands.push([...command]);
+    environments.set(command.join(' '), environment);
     const failed = command[0] === 'is-active' && down.has(command[1] ?? '');
     return { exitCode: failed ? 3 : 0, stdout: '', stderr: '' };
   };
@@ -46,15 +49,26 @@ const setup = (settings: Partial<HostSettings> = {}, locked = false) => {
   });
   let changes = 0;
   const polls: boolean[] = [];
+  const logs: string[] = [];
   device.start({
-    log: () => undefined,
+    log: (line) => logs.push(line.message),
     changed: () => changes++,
     pollNow: (force) => polls.push(force),
   });
   const settle = async (): Promise<void> => {
     for (let index = 0; index < 10; index++) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { clock, device, commands, down, polls, settle, changes: () => changes };
+  return {
+    clock,
+    device,
+    logs,
+    commands,
+    environments,
+    down,
+    polls,
+    settle,
+    changes: () => changes,
+  };
 };
 
 const withStatus = {
@@ -141,5 +155,55 @@ describe('HostDevice', () => {
     expect(metrics.memory_usage).toBeGreaterThan(0);
     expect(metrics.cpu_usage).toBeGreaterThanOrEqual(0);
     expect(metrics.cpu_usage).toBeLessThanOrEqual(100);
+  });
+
+  it('restarts a service whose variables changed, with them in its environment', async () => {
+    const { device, commands, environments, logs } = setup(withStatus);
+    device.applyTarget(target);
+    await device.environmentSettled;
+    const withGreeting = (greeting: string): DeviceTarget => ({
+      ...target,
+      app: target.app && {
+        ...target.app,
+        release: target.app.release && {
+          ...target.app.release,
+          services: target.app.release.services.map((service) =>
+            service.name === 'web' ? { ...service, environment: { GREETING: greeting } } : service,
+          ),
+        },
+      },
+    });
+    device.applyTarget(withGreeting('hello'));
+    await device.environmentSettled;
+    expect(commands.filter((command) => command[0] === 'restart')).toEqual([['restart', 'web']]);
+    expect(environments.get('restart web')).toEqual({ GREETING: 'hello' });
+    expect(logs).toContain("Restarting service 'web' to apply its new environment (GREETING)");
+    // The same variables again: nothing to restart.
+    device.applyTarget(withGreeting('hello'));
+    await device.environmentSettled;
+    expect(commands.filter((command) => command[0] === 'restart')).toHaveLength(1);
+  });
+
+  it('leaves a service alone while an update lock is held', async () => {
+    const { device, commands, logs } = setup(withStatus, true);
+    device.applyTarget(target);
+    await device.environmentSettled;
+    const release = target.app?.release;
+    if (!target.app || !release) throw new Error('no release');
+    device.applyTarget({
+      ...target,
+      app: {
+        ...target.app,
+        release: {
+          ...release,
+          services: release.services.map((service) => ({ ...service, environment: { A: '1' } })),
+        },
+      },
+    });
+    await device.environmentSettled;
+    expect(commands.some((command) => command[0] === 'restart')).toBe(false);
+    expect(logs).toContain(
+      "Updates are locked: service 'web' gets its new environment (A) when it restarts",
+    );
   });
 });

@@ -19,6 +19,7 @@ import {
   type RuntimeEvents,
   type ServiceStatus,
 } from './device-runtime.js';
+import { type FileSystem, ServiceEnvironments } from './host-environment.js';
 import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
 
 export type HostDeviceOptions = {
@@ -33,6 +34,8 @@ export type HostDeviceOptions = {
   // this long, the agent comes back online.
   powerGraceMs?: number;
   fileExists?: (path: string) => Promise<boolean>;
+  // Where service environment files are read and written (tests pass a fake).
+  fileSystem?: FileSystem;
 };
 
 const exists = async (path: string): Promise<boolean> => {
@@ -60,11 +63,18 @@ export class HostDevice implements DeviceRuntime {
   #network: NetworkInfo = { ipAddress: '', macAddress: '' };
   #osVersion: string;
   #check: TaskHandle | null = null;
+  readonly #environments: ServiceEnvironments;
+  // Environment changes are handled one target after another.
+  #environmentWork: Promise<void> = Promise.resolve();
 
   constructor(options: HostDeviceOptions) {
     this.#options = options;
     this.#fileExists = options.fileExists ?? exists;
     this.#osVersion = options.settings.osVersion ?? 'Linux';
+    this.#environments = new ServiceEnvironments(
+      options.settings.serviceEnvironmentDir,
+      options.fileSystem,
+    );
   }
 
   async prepare(): Promise<void> {
@@ -84,10 +94,52 @@ export class HostDevice implements DeviceRuntime {
     this.#events = null;
   }
 
-  applyTarget(target: DeviceTarget): void {
+  applyTarget(target: DeviceTarget, force = false): void {
     this.#target = target;
     this.#events?.changed();
     this.#armServiceCheck(0);
+    this.#environmentWork = this.#environmentWork.then(() =>
+      this.#applyEnvironments(target, force),
+    );
+  }
+
+  // Resolves once the environment of the last target is written and applied (tests).
+  get environmentSettled(): Promise<void> {
+    return this.#environmentWork;
+  }
+
+  // The services' variables: written to their files, and a service whose variables changed is
+  // restarted with the restart command (after the update lock) so that it reads them.
+  async #applyEnvironments(target: DeviceTarget, force: boolean): Promise<void> {
+    let changes;
+    try {
+      changes = await this.#environments.apply(target.app?.release?.services ?? []);
+    } catch (error) {
+      this.#options.logger.error(
+        `could not write the service environment files: ${errorText(error)}`,
+      );
+      return;
+    }
+    const restart = this.#options.settings.serviceCommands.restart;
+    for (const { service, names } of changes) {
+      if (!service.running) continue;
+      const list = names.join(', ');
+      if (!restart) {
+        this.#log(
+          `The environment of service '${service.name}' changed (${list}); it applies when the service restarts`,
+        );
+        continue;
+      }
+      if (await this.#locked(force)) {
+        this.#log(
+          `Updates are locked: service '${service.name}' gets its new environment (${list}) when it restarts`,
+        );
+        continue;
+      }
+      this.#log(`Restarting service '${service.name}' to apply its new environment (${list})`);
+      await this.#run(withService(restart, service.name), service.environment);
+    }
+    if (changes.length > 0) this.#armServiceCheck(0);
   }
 
   info(): DeviceInfo {
@@ -222,7 +274,7 @@ export class HostDevice implements DeviceRuntime {
 
   async #onServices(services: TargetService[], command: readonly string[]): Promise<ActionOutcome> {
     for (const service of services) {
-      if (!(await this.#run(withService(command, service.name)))) {
+      if (!(await this.#run(withService(command, service.name), service.environment))) {
         return failure(500, `command failed for service ${service.name}`);
       }
     }
@@ -245,7 +297,10 @@ export class HostDevice implements DeviceRuntime {
   async #readStatuses(command: readonly string[]): Promise<void> {
     let changed = false;
     for (const service of this.#services()) {
-      const result = await this.#options.runner(withService(command, service.name));
+      const result = await this.#options.runner(
+        withService(command, service.name),
+        service.environment,
+      );
       const status: ServiceStatus = result.exitCode === 0 ? 'Running' : 'exited';
       if (this.#statuses.get(service.name) !== status) changed = true;
       this.#statuses.set(service.name, status);
@@ -253,9 +308,12 @@ export class HostDevice implements DeviceRuntime {
     if (changed) this.#events?.changed();
   }
 
-  async #run(command: readonly string[]): Promise<boolean> {
+  async #run(
+    command: readonly string[],
+    environment?: Readonly<Record<string, string>>,
+  ): Promise<boolean> {
     try {
-      const result = await this.#options.runner(command);
+      const result = await this.#options.runner(command, environment);
       if (result.exitCode === 0) return true;
       this.#options.logger.error(
         `${command.join(' ')} exited with ${result.exitCode}: ${result.stderr.trim()}`,

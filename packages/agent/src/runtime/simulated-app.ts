@@ -4,12 +4,14 @@ import type { TargetApp, TargetService } from '../target-types.js';
 import {
   describeServices,
   installSteps,
+  serviceLabel,
   type SimulatedService,
   type Step,
   type StepLog,
   startSteps,
   stopSteps,
 } from './container-steps.js';
+import { describeEnvironmentChange, environmentChanges } from './service-environment.js';
 import type {
   AppReport,
   DeviceStatus,
@@ -32,6 +34,8 @@ type Pending = Release & { phase: 'downloading' | 'downloaded' | 'applying'; for
 
 export type SimulatedAppHooks = {
   log(message: string, serviceId?: number): void;
+  // A line the service itself prints (its stdout).
+  serviceLog(message: string, serviceId?: number): void;
   changed(): void;
   // Whether an update lock blocks a change right now (false when forced).
   locked(force: boolean): boolean;
@@ -45,6 +49,7 @@ const fromTarget = (service: TargetService, status: ServiceStatus): SimulatedSer
   wantsRunning: service.running,
   status,
   progress: status === 'Downloading' ? 0 : null,
+  environment: { ...service.environment },
 });
 
 // The fleet app of one simulated device: downloads a target release with progress, swaps the
@@ -64,6 +69,7 @@ export class SimulatedApp {
   #work: TaskHandle | null = null;
   #download: TaskHandle | null = null;
   #lockRetry: TaskHandle | null = null;
+  #environmentRetry: TaskHandle | null = null;
 
   constructor(
     scheduler: Scheduler,
@@ -97,6 +103,9 @@ export class SimulatedApp {
   }
 
   setTarget(app: TargetApp | null, force: boolean): void {
+    // A newer target replaces a change of variables still waiting for the update lock.
+    this.#environmentRetry?.cancel();
+    this.#environmentRetry = null;
     this.appUuid = app?.uuid ?? null;
     const release = app?.release ?? null;
     if (release === null) {
@@ -109,6 +118,11 @@ export class SimulatedApp {
       return;
     }
     if (this.pending?.commit === release.commit) {
+      // Not running yet: the services start with the newest variables.
+      for (const service of this.pending.services) {
+        const target = release.services.find((candidate) => candidate.name === service.name);
+        if (target) service.environment = { ...target.environment };
+      }
       if (force && !this.pending.force) {
         this.pending.force = true;
         if (this.pending.phase === 'downloaded') this.#tryApply();
@@ -117,6 +131,7 @@ export class SimulatedApp {
     }
     if (this.current?.commit === release.commit) {
       this.#abandonPending();
+      this.#applyEnvironment(release.services, force);
       return;
     }
     this.#abandonPending();
@@ -133,8 +148,45 @@ export class SimulatedApp {
     this.#tickDownload(services.map(() => between(this.#random, ...this.#timing.downloadMs)));
   }
 
+  // The same release with other variables: the services whose environment changed are
+  // recreated with the new one (balena-supervisor does the same), after the update lock.
+  #applyEnvironment(targets: readonly TargetService[], force: boolean): void {
+    const changes = environmentChanges(this.services, targets);
+    if (changes.length === 0) return;
+    if (this.#hooks.locked(force)) {
+      const seconds = Math.round(this.#timing.lockRetryMs / 1000);
+      this.#hooks.log(`Updates are locked, retrying in ${seconds}s`);
+      this.#environmentRetry = this.#scheduler.after(this.#timing.lockRetryMs, () => {
+        this.#environmentRetry = null;
+        this.#applyEnvironment(targets, force);
+      });
+      return;
+    }
+    for (const { service, environment, names } of changes) {
+      service.environment = environment;
+      if (!service.wantsRunning) continue;
+      const id = service.id ?? undefined;
+      this.#hooks.log(
+        `Restarting service '${serviceLabel(service)}' to apply its new environment (${names.join(', ')})`,
+        id,
+      );
+      this.#enqueue([
+        ...stopSteps([service], 'Stopped', this.#log),
+        ...startSteps([service], this.#log),
+        () =>
+          this.#hooks.serviceLog(
+            `Started with ${describeEnvironmentChange(names, environment)}`,
+            id,
+          ),
+      ]);
+    }
+    this.#hooks.changed();
+  }
+
   // Power off: timers stop, containers stop with the device.
   halt(): void {
+    this.#environmentRetry?.cancel();
+    this.#environmentRetry = null;
     this.#work?.cancel();
     this.#work = null;
     this.#queue = [];

@@ -9,6 +9,7 @@ const target = (
   commit: string,
   services = ['web', 'sensor-reader'],
   config: Record<string, string> = {},
+  environment: Record<string, Record<string, string>> = {},
 ): DeviceTarget => ({
   name: 'misty-river',
   config,
@@ -25,6 +26,7 @@ const target = (
         imageId: 100 + index,
         image: `registry/${name}-${commit}@sha256:${'0'.repeat(64)}`,
         running: true,
+        environment: environment[name] ?? {},
       })),
     },
   },
@@ -205,5 +207,81 @@ describe('SimulatedDevice', () => {
     expect(statuses(device)).toEqual(['Running', 'Running']);
     expect(logs[0]?.message).toBe('Supervisor starting');
     await expect(device.powerCycle('shutdown')).resolves.toBe('off');
+  });
+
+  it('recreates only the services whose variables changed, and logs the new values', () => {
+    const { clock, device, logs } = setup();
+    device.applyTarget(
+      target('c1', ['web', 'sensor-reader'], {}, { web: { GREETING: 'hello' } }),
+      false,
+    );
+    clock.advance(10_000);
+    expect(device.app.services.map((service) => service.environment)).toEqual([
+      { GREETING: 'hello' },
+      {},
+    ]);
+    logs.length = 0;
+    device.applyTarget(
+      target('c1', ['web', 'sensor-reader'], {}, { web: { GREETING: 'bonjour', COLOR: 'blue' } }),
+      false,
+    );
+    // The new environment is the service's at once; the container is recreated with it.
+    expect(device.app.services[0]?.environment).toEqual({ GREETING: 'bonjour', COLOR: 'blue' });
+    clock.advance(1000);
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    // The agent's lines about web, and web's own line on start (not its random chatter).
+    const web = logs.filter(
+      (line) =>
+        line.serviceId === 1 && (line.isSystem === true || line.message.startsWith('Started with')),
+    );
+    expect(web.map((line) => [line.message, line.isSystem ?? false])).toEqual([
+      [
+        "Restarting service 'web sha256:000000000000' to apply its new environment (COLOR, GREETING)",
+        true,
+      ],
+      ["Killing service 'web sha256:000000000000'", true],
+      ["Killed service 'web sha256:000000000000'", true],
+      ["Starting service 'web sha256:000000000000'", true],
+      ["Started service 'web sha256:000000000000'", true],
+      ['Started with COLOR=blue, GREETING=bonjour', false],
+    ]);
+    // The other service never stopped.
+    expect(logs.some((line) => line.serviceId === 2 && line.isSystem === true)).toBe(false);
+    // The same variables again change nothing.
+    logs.length = 0;
+    device.applyTarget(
+      target('c1', ['web', 'sensor-reader'], {}, { web: { GREETING: 'bonjour', COLOR: 'blue' } }),
+      false,
+    );
+    clock.advance(1000);
+    expect(logs.filter((line) => line.isSystem)).toEqual([]);
+  });
+
+  it('waits for the update lock before recreating a service with new variables', () => {
+    const { clock, device, logs } = setup();
+    device.applyTarget(target('c1', ['web']), false);
+    clock.advance(10_000);
+    device.updateLocked = true;
+    device.applyTarget(target('c1', ['web'], {}, { web: { MODE: 'fast' } }), false);
+    expect(logs.map((line) => line.message)).toContain('Updates are locked, retrying in 5s');
+    expect(device.app.services[0]?.environment).toEqual({});
+    device.updateLocked = false;
+    clock.advance(6000);
+    expect(device.app.services[0]?.environment).toEqual({ MODE: 'fast' });
+    expect(logs.filter((line) => line.message === 'Started with MODE=fast')).toHaveLength(1);
+  });
+
+  it('logs a configuration change the way balena-supervisor does', () => {
+    const { device, logs } = setup();
+    device.applyTarget(target('c1', ['web'], { BALENA_SUPERVISOR_POLL_INTERVAL: '60000' }), false);
+    device.applyTarget(target('c1', ['web'], { BALENA_SUPERVISOR_POLL_INTERVAL: '60000' }), false);
+    expect(
+      logs
+        .filter((line) => line.message.includes('configuration change'))
+        .map((line) => line.message),
+    ).toEqual([
+      'Applying configuration change BALENA_SUPERVISOR_POLL_INTERVAL=60000',
+      'Applied configuration change BALENA_SUPERVISOR_POLL_INTERVAL=60000',
+    ]);
   });
 });

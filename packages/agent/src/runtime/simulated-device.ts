@@ -1,7 +1,7 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import { between, type Random } from '../clock.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
-import { type DeviceTarget, updateLockOverridden } from '../target-types.js';
+import { changedNames, type DeviceTarget, updateLockOverridden } from '../target-types.js';
 import {
   type ActionOutcome,
   type DeviceInfo,
@@ -13,6 +13,7 @@ import {
   type PowerAction,
   type RuntimeEvents,
 } from './device-runtime.js';
+import { describeEnvironmentChange } from './service-environment.js';
 import { serviceLogLine } from './service-logs.js';
 import { SimulatedApp, type SimulatedTiming } from './simulated-app.js';
 import { type MetricsProfile, WanderingMetrics } from './simulated-metrics.js';
@@ -76,6 +77,12 @@ export class SimulatedDevice implements DeviceRuntime {
     this.#metrics = new WanderingMetrics(options.profile.metrics, options.random);
     this.#app = new SimulatedApp(options.scheduler, options.random, options.timing, {
       log: (message, serviceId) => this.#systemLog(message, serviceId),
+      serviceLog: (message, serviceId) =>
+        this.#events?.log({
+          message,
+          timestamp: this.#scheduler.now(),
+          ...(serviceId === undefined ? {} : { serviceId }),
+        }),
       changed: () => this.#events?.changed(),
       locked: (force) => this.#locked(force),
     });
@@ -106,7 +113,14 @@ export class SimulatedDevice implements DeviceRuntime {
   }
 
   applyTarget(target: DeviceTarget, force: boolean): void {
-    this.#config = target.config;
+    const changed = changedNames(this.#config, target.config);
+    if (changed.length > 0) {
+      // balena-supervisor's lines for a configuration change.
+      const change = describeEnvironmentChange(changed, target.config);
+      this.#systemLog(`Applying configuration change ${change}`);
+      this.#config = target.config;
+      this.#systemLog(`Applied configuration change ${change}`);
+    }
     this.#app.setTarget(target.app, force);
   }
 

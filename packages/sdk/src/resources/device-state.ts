@@ -29,6 +29,8 @@ export type Service = {
   created_at: DateTime;
   application: ToOne<Application>;
   service_name: string;
+  // Reverse navigations, present only when expanded.
+  is_built_by__image?: Image[];
 };
 
 // v7 image: the build of a service in a release.
@@ -37,6 +39,16 @@ export type Image = {
   created_at: DateTime;
   is_a_build_of__service: ToOne<Service>;
   status: string;
+  // Reverse navigation, present only when expanded: the releases holding the image.
+  release_image?: ReleaseImage[];
+};
+
+// v7 release_image: an image being part of a release.
+export type ReleaseImage = {
+  id: number;
+  created_at: DateTime;
+  image: ToOne<Image>;
+  is_part_of__release: ToOne<Release>;
 };
 
 // v7 image_install: an image on a device and its state.

@@ -1,3 +1,4 @@
+import type { ApiKey, ApiKeyWrite } from './api-key.js';
 import type { Application, ApplicationWrite } from './application.js';
 import type {
   ApplicationMembershipRole,
@@ -26,6 +27,18 @@ import type { Release, ReleaseWrite } from './release.js';
 import type { Team, TeamApplicationAccess, TeamMembership } from './team.js';
 import type { User } from './user.js';
 import type { UserProfile } from './user-profile.js';
+import type {
+  ApplicationConfigVariable,
+  ApplicationEnvironmentVariable,
+  ApplicationVariableWrite,
+  DeviceEnvironmentVariable,
+  DeviceServiceEnvironmentVariable,
+  DeviceServiceVariableWrite,
+  DeviceVariableWrite,
+  ServiceEnvironmentVariable,
+  ServiceInstall,
+  ServiceVariableWrite,
+} from './variables.js';
 
 // Read-only through the console: nothing to write.
 type NoWrite = Record<never, never>;
@@ -33,13 +46,24 @@ type NoWrite = Record<never, never>;
 // The v7 resources the typed client knows, in pinejs-client-core's shape: `get` infers each
 // answer's type from the query's $select and $expand, so callers never name (or cast) rows.
 export type V7Model = {
+  api_key: { Read: ApiKey; Write: ApiKeyWrite };
   application: { Read: Application; Write: ApplicationWrite };
+  application_config_variable: { Read: ApplicationConfigVariable; Write: ApplicationVariableWrite };
+  application_environment_variable: {
+    Read: ApplicationEnvironmentVariable;
+    Write: ApplicationVariableWrite;
+  };
   application_membership_role: { Read: ApplicationMembershipRole; Write: NoWrite };
   application_tag: { Read: ApplicationTag; Write: NoWrite };
   application_type: { Read: ApplicationType; Write: NoWrite };
   cpu_architecture: { Read: CpuArchitecture; Write: NoWrite };
   device: { Read: Device; Write: DeviceWrite };
-  device_config_variable: { Read: DeviceConfigVariable; Write: NoWrite };
+  device_config_variable: { Read: DeviceConfigVariable; Write: DeviceVariableWrite };
+  device_environment_variable: { Read: DeviceEnvironmentVariable; Write: DeviceVariableWrite };
+  device_service_environment_variable: {
+    Read: DeviceServiceEnvironmentVariable;
+    Write: DeviceServiceVariableWrite;
+  };
   device_tag: { Read: DeviceTag; Write: DeviceTagWrite };
   device_type: { Read: DeviceType; Write: NoWrite };
   image: { Read: Image; Write: NoWrite };
@@ -49,6 +73,8 @@ export type V7Model = {
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
   release: { Read: Release; Write: ReleaseWrite };
   service: { Read: Service; Write: NoWrite };
+  service_environment_variable: { Read: ServiceEnvironmentVariable; Write: ServiceVariableWrite };
+  service_install: { Read: ServiceInstall; Write: NoWrite };
   team: { Read: Team; Write: NoWrite };
   team_application_access: { Read: TeamApplicationAccess; Write: NoWrite };
   team_membership: { Read: TeamMembership; Write: NoWrite };

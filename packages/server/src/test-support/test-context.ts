@@ -22,6 +22,19 @@ export const createTestNotificationBus = (
 ): NotificationBus =>
   createNotificationBus(db, { warn: () => undefined, info: () => undefined }, options);
 
+// One bus per Database, as a server process has: several contexts on one pool (a test building
+// apps with different settings) share its LISTEN connection instead of each taking one from the
+// pool. Tests that model two processes give each its own Database (pool).
+const sharedBuses = new WeakMap<Database, NotificationBus>();
+const sharedBusOf = (db: Database): NotificationBus => {
+  let bus = sharedBuses.get(db);
+  if (!bus) {
+    bus = createTestNotificationBus(db);
+    sharedBuses.set(db, bus);
+  }
+  return bus;
+};
+
 export type TestContextOverrides = Partial<Omit<AppContext, 'db' | 'config'>> & {
   config?: Partial<Config>;
 };
@@ -40,7 +53,7 @@ export const createTestContext = (
     hooks: createHookRegistry(),
     now: () => new Date(),
     jwtSecret: randomBytes(32),
-    notifications: createTestNotificationBus(db),
+    notifications: sharedBusOf(db),
     contacts: createDeviceContacts(db),
     ...rest,
   };

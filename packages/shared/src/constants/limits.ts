@@ -10,6 +10,10 @@ export const defaultPollingMs = 15_000;
 export const pollingGrace = 0.33;
 export const fleetListRefreshMs = 8000;
 export const bulkConcurrency = 50;
+// Seed 001 sections 7 and 9: staged variable and configuration changes are written 10 at a time.
+export const configWriteConcurrency = 10;
+// Seed 000 section 7: the API key list is refetched every 6 seconds.
+export const apiKeyListRefreshMs = 6000;
 export const fleetNameLength = { min: 4, max: 100 } as const;
 export const usernameDisplay = { truncateTo: 17, over: 20 } as const;
 export const ssoIdentifierMinLength = 3;

@@ -19,6 +19,13 @@ describe('variable naming rules', () => {
     expect(variableNameProblem('A B', 'environment')).toMatch(/letters, digits and underscores/);
   });
 
+  it('wants a letter first (seed 001 section 5), and allows colons in configuration names', () => {
+    expect(variableNameProblem('_HIDDEN', 'environment')).toMatch(/must start with a letter/);
+    expect(variableNameProblem('BALENA_HOST_CONFIG_dtoverlay:1', 'config')).toBeUndefined();
+    expect(variableNameProblem('A:B', 'environment')).toMatch(/letters, digits and underscores/);
+    expect(variableNameProblem('_BALENA_X', 'config')).toMatch(/must start with a letter/);
+  });
+
   it('keeps the reserved namespaces for configuration variables', () => {
     expect(variableNameProblem('BALENA_X', 'environment')).toMatch(/reserved/);
     expect(variableNameProblem('RESIN_SUPERVISOR_LOCAL_MODE', 'config')).toBeUndefined();

@@ -11,8 +11,10 @@ export const reservedVariableNames = ['RESIN', 'BALENA', 'USER'] as const;
 
 export const reservedVariableNamespaces = ['RESIN_', 'BALENA_'] as const;
 
-// A name may not start with a digit nor contain anything but letters, digits and underscores.
-export const invalidVariableNamePattern = /^\d|\W/;
+// Seed 001 section 5: an environment variable name starts with a letter and holds only letters,
+// digits and underscores; a configuration variable name may also hold colons.
+export const invalidVariableNamePattern = /^[^A-Za-z]|\W/;
+export const invalidConfigVariableNamePattern = /^[^A-Za-z]|[^A-Za-z0-9_:]/;
 
 const inBothNamespaces = (suffixes: readonly string[]): string[] =>
   reservedVariableNamespaces.flatMap((namespace) => suffixes.map((suffix) => namespace + suffix));
@@ -85,8 +87,11 @@ const inReservedNamespace = (name: string): boolean =>
 // Why a name is refused, or undefined when it is acceptable for that kind of variable.
 export const variableNameProblem = (name: string, kind: VariableKind): string | undefined => {
   if (name.length === 0) return 'The variable name is mandatory';
-  if (invalidVariableNamePattern.test(name)) {
-    return `Variable name '${name}' may only contain letters, digits and underscores and may not start with a digit`;
+  if (kind === 'environment' && invalidVariableNamePattern.test(name)) {
+    return `Variable name '${name}' must start with a letter and contain only letters, digits and underscores`;
+  }
+  if (kind === 'config' && invalidConfigVariableNamePattern.test(name)) {
+    return `Variable name '${name}' must start with a letter and contain only letters, digits, underscores and colons`;
   }
   if (blackListedVariableNames.includes(name)) {
     return `Variable name '${name}' is reserved and cannot be set`;
@@ -111,6 +116,11 @@ export type ConfigVarProperty = {
   // balena extensions: the device reboots to apply the value; a warning shown before saving.
   will_reboot?: boolean;
   warning?: string;
+  // A file sent as a data URL (RFC 2397) of this media type, of at most `maxFileSize` bytes
+  // (a Flotilla extension: the console refuses larger files before saving).
+  format?: 'data-url';
+  contentMediaType?: string;
+  maxFileSize?: number;
 };
 
 export type ConfigVarSchema = {
@@ -118,6 +128,10 @@ export type ConfigVarSchema = {
   type: 'object';
   properties: Record<string, ConfigVarProperty>;
 };
+
+// A value is at most 100,000 characters (textLengthLimits.text); a PNG of 64 KiB is 87,382 base64
+// characters plus its "data:image/png;base64," prefix, so it fits.
+export const splashImageMaxBytes = 64 * 1024;
 
 // Documented in the device agent's configuration reference; shown in the console's
 // configuration tab. Intervals are milliseconds.
@@ -212,7 +226,10 @@ export const commonConfigVarProperties: Record<string, ConfigVarProperty> = {
   },
   BALENA_HOST_SPLASH_IMAGE: {
     type: 'string',
-    description: 'Boot splash image as a base64-encoded PNG',
+    description: 'Boot splash image (PNG)',
+    format: 'data-url',
+    contentMediaType: 'image/png',
+    maxFileSize: splashImageMaxBytes,
     will_reboot: true,
   },
 };

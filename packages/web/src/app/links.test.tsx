@@ -11,6 +11,7 @@ import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
 import { ClientProvider } from './client.js';
 import { consoleRoutes } from './router.js';
+import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer';
 
 // The console's route table, without loaders (tests seed their own data).
 const routes = consoleRoutes();
@@ -32,7 +33,9 @@ const release = {
 };
 
 const world = () => ({
-  application: [applicationRow(fleetFixture(), { owns__release: [release] })],
+  application: [
+    { ...applicationRow(fleetFixture(), { owns__release: [release] }), actor: { __id: 70 } },
+  ],
   release: [release],
   device: [deviceDetail()],
   organization_membership: [organizationMember('administrator')],
@@ -64,6 +67,7 @@ const renderAt = (path: string, session: FakeSession | null) => {
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
+  api.on('GET', '/config/vars', () => ({ status: 200, body: configVarsAnswer('raspberrypi4-64') }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -104,6 +108,19 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     `/devices/${deviceDetail().uuid}`,
     {},
     () => screen.findByRole('region', { name: 'Device summary' }),
+  ],
+  ['/fleets/12/envvars', {}, () => screen.findByRole('table', { name: 'Environment variables' })],
+  ['/fleets/12/config', {}, () => screen.findByRole('table', { name: 'Custom configuration' })],
+  ['/fleets/12/api-keys', {}, () => screen.findByRole('table', { name: 'Provisioning keys' })],
+  [
+    `/devices/${deviceDetail().uuid}/envvars`,
+    {},
+    () => screen.findByRole('table', { name: 'Device environment variables' }),
+  ],
+  [
+    `/devices/${deviceDetail().uuid}/config`,
+    {},
+    () => screen.findByRole('table', { name: 'Device configuration' }),
   ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],

@@ -143,9 +143,54 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   },
                 ],
               },
+              // Variables, configuration and API keys of a fleet (issue 11).
+              {
+                path: '/fleets/:applicationId',
+                lazy: lazyPage(
+                  () => import('../features/fleets/application/ApplicationLayout.js'),
+                  'ApplicationLayout',
+                ),
+                children: [
+                  {
+                    path: 'envvars',
+                    lazy: lazyPage(
+                      () => import('../features/variables/FleetEnvVarsPage.js'),
+                      'FleetEnvVarsPage',
+                    ),
+                  },
+                  {
+                    path: 'config',
+                    lazy: lazyPage(
+                      () => import('../features/variables/FleetConfigPage.js'),
+                      'FleetConfigPage',
+                    ),
+                  },
+                  {
+                    path: 'api-keys',
+                    lazy: lazyPage(
+                      () => import('../features/api-keys/FleetApiKeysPage.js'),
+                      'FleetApiKeysPage',
+                    ),
+                  },
+                ],
+              },
               {
                 path: '/devices/:uuid',
                 lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
+              },
+              {
+                path: '/devices/:uuid/envvars',
+                lazy: lazyPage(
+                  () => import('../features/variables/DeviceEnvVarsPage.js'),
+                  'DeviceEnvVarsPage',
+                ),
+              },
+              {
+                path: '/devices/:uuid/config',
+                lazy: lazyPage(
+                  () => import('../features/variables/DeviceConfigPage.js'),
+                  'DeviceConfigPage',
+                ),
               },
               {
                 path: '/docs/:page',

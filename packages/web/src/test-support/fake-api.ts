@@ -34,6 +34,10 @@ export type FakeApi = {
   writes: FakeWrite[];
   // Answers a non-/v7 path (e.g. POST /supervisor/v1/blink).
   on(method: string, path: string, handler: FakeHandler): void;
+  // How a POST of `resource` is stored: its body as a fixture row with navigations (a body
+  // holds foreign keys only, e.g. { service: 6 }, which later filters through a navigation may
+  // need as rows).
+  shapeCreated(resource: string, shape: (body: Record<string, unknown>) => FakeRow): void;
   // The next /v7 write of this method on this row fails with this text (and status, 400 unless
   // given).
   refuseNext(
@@ -105,6 +109,7 @@ export const createFakeApi = (
   const reads: URL[] = [];
   const writes: FakeWrite[] = [];
   const handlers = new Map<string, FakeHandler>();
+  const shapes = new Map<string, (body: Record<string, unknown>) => FakeRow>();
   const refusals: {
     method: string;
     resource: string;
@@ -126,7 +131,8 @@ export const createFakeApi = (
     }
     const rows = data[resource] ?? [];
     if (method === 'POST') {
-      const created: FakeRow = { ...(isRecord(body) ? body : {}), id: nextId++ };
+      const fields = isRecord(body) ? body : {};
+      const created: FakeRow = { ...(shapes.get(resource)?.(fields) ?? fields), id: nextId++ };
       data[resource] = [...rows, created];
       return json(201, created);
     }
@@ -200,6 +206,9 @@ export const createFakeApi = (
     writes,
     on(method, path, handler) {
       handlers.set(`${method} ${path}`, handler);
+    },
+    shapeCreated(resource, shape) {
+      shapes.set(resource, shape);
     },
     refuseNext(method, resource, id, text, status = 400) {
       refusals.push({ method, resource, id, text, status });

@@ -47,7 +47,8 @@ describe('GET /config/vars', () => {
     expect(body).toMatchObject({
       reservedNames: ['RESIN', 'BALENA', 'USER'],
       reservedNamespaces: ['RESIN_', 'BALENA_'],
-      invalidRegex: '/^\\d|\\W/',
+      invalidRegex: '/^[^A-Za-z]|\\W/',
+      configVarInvalidRegex: '/^[^A-Za-z]|[^A-Za-z0-9_:]/',
     });
     expect(body.whiteListedNames).toContain('BALENA_SUPERVISOR_POLL_INTERVAL');
     expect(body.whiteListedNamespaces).toContain('BALENA_HOST_CONFIG_');

@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  blackListedVariableNames,
-  configVarSchemaFor,
-  invalidVariableNamePattern,
-  reservedVariableNames,
-  reservedVariableNamespaces,
-  whiteListedVariableNames,
-  whiteListedVariableNamespaces,
-} from '@flotilla/shared/variables/config-vars';
+import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer';
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
@@ -47,15 +39,6 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
       }
       slug = (await canonicalDeviceTypeSlug(ctx.db, deviceType)) ?? deviceType;
     }
-    return {
-      reservedNames: reservedVariableNames,
-      reservedNamespaces: reservedVariableNamespaces,
-      invalidRegex: invalidVariableNamePattern.toString(),
-      configVarInvalidRegex: invalidVariableNamePattern.toString(),
-      whiteListedNames: whiteListedVariableNames,
-      whiteListedNamespaces: whiteListedVariableNamespaces,
-      blackListedNames: blackListedVariableNames,
-      configVarSchema: configVarSchemaFor(slug),
-    };
+    return configVarsAnswer(slug);
   });
 };

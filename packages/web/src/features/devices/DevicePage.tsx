@@ -25,6 +25,7 @@ import { DeviceMetrics } from './DeviceMetrics.js';
 import { DeviceName } from './DeviceName.js';
 import { DeviceNotes } from './DeviceNotes.js';
 import { DeviceSummaryCard } from './DeviceSummaryCard.js';
+import { DeviceTabs } from './DeviceTabs.js';
 import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './useDeviceActions.js';
 
@@ -113,6 +114,7 @@ export const DevicePage = () => {
           fleetPath={fleetPath}
         />
       </Stack>
+      <DeviceTabs uuid={detail.uuid} />
       <LockNotice actions={actions} />
       {offline || !detail.is_connected_to_vpn ? (
         <Alert severity="info">

@@ -29,10 +29,10 @@ const routes = (
   </Routes>
 );
 
-const renderAt = (path: string, applications: ApplicationDetail[]) => {
+const renderAt = (path: string, applications: ApplicationDetail[], role = 'developer') => {
   const { client } = createFakeApi({
     application: applications.map((detail) => applicationRow(detail)),
-    user_application_membership: [fleetMember('developer')],
+    user_application_membership: [fleetMember(role)],
   });
   renderWithClient(
     client,
@@ -70,5 +70,32 @@ describe('ApplicationLayout', () => {
     expect(screen.getByRole('link', { name: 'Back to fleets' }).getAttribute('href')).toBe(
       '/fleets',
     );
+  });
+
+  it('gives fleets their variables, configuration and API keys tabs; API keys need resin.api_key.read', async () => {
+    renderAt('/fleets/12', [fleetFixture()]);
+    await screen.findByRole('tab', { name: 'Settings' });
+    const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent);
+    expect(tabs).toEqual([
+      'Summary',
+      'Devices',
+      'Variables',
+      'Configuration',
+      'API keys',
+      'Settings',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Variables' }).getAttribute('href')).toBe(
+      '/fleets/12/envvars',
+    );
+    cleanup();
+    renderAt('/fleets/12', [fleetFixture()], 'observer');
+    // Settings shows once the role is known (an observer with a direct membership may leave).
+    await screen.findByRole('tab', { name: 'Settings' });
+    expect(screen.getByRole('tab', { name: 'Variables' })).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: 'API keys' })).toBeNull();
+    cleanup();
+    renderAt('/apps/12', [fleetFixture({ is_of__class: 'app' })]);
+    await screen.findByRole('tab', { name: 'Settings' });
+    expect(screen.queryByRole('tab', { name: 'Variables' })).toBeNull();
   });
 });

@@ -56,6 +56,17 @@ const Centered = ({
   </Paper>
 );
 
+// Fleet-only tabs after Devices (issue 11).
+const fleetSections: readonly {
+  path: string;
+  label: string;
+  needs?: { resource: string; action: string };
+}[] = [
+  { path: 'envvars', label: 'Variables' },
+  { path: 'config', label: 'Configuration' },
+  { path: 'api-keys', label: 'API keys', needs: { resource: 'api_key', action: 'read' } },
+];
+
 // Header and tabs of the application pages (/fleets/:applicationId, /apps/..., /blocks/...).
 export const ApplicationLayout = () => {
   const { applicationId = '' } = useParams();
@@ -132,8 +143,13 @@ export const ApplicationLayout = () => {
 
   const base = `${classLabels[detail.is_of__class].path}/${detail.id}`;
   const onSettings = matchPath({ path: `${base}/settings`, end: false }, location.pathname);
-  // The devices tab exists for fleets only (seed 001 route table).
+  // The devices, variables, configuration and API keys tabs exist for fleets only (seed 001
+  // route table); API keys need resin.api_key.read.
   const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
+  const fleetSection = fleetSections.find((section) =>
+    matchPath({ path: `${base}/${section.path}`, end: false }, location.pathname),
+  );
+  const isFleet = detail.is_of__class === 'fleet';
   // Settings are hidden from observers (seed 001 section 2), unless they can leave from there.
   const showSettings =
     access.roles.length > 0 &&
@@ -151,14 +167,34 @@ export const ApplicationLayout = () => {
         {detail.organization[0]?.name ?? ''}
       </Typography>
       <Tabs
-        value={onSettings ? 'settings' : onDevices ? 'devices' : 'summary'}
+        value={onSettings ? 'settings' : onDevices ? 'devices' : (fleetSection?.path ?? 'summary')}
+        variant="scrollable"
+        allowScrollButtonsMobile
         aria-label={`${classLabels[detail.is_of__class].one} sections`}
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab label="Summary" value="summary" component={RouterLink} to={base} />
-        {detail.is_of__class === 'fleet' ? (
+        {isFleet ? (
           <Tab label="Devices" value="devices" component={RouterLink} to={`${base}/devices`} />
         ) : null}
+        {isFleet
+          ? fleetSections
+              .filter(
+                (section) =>
+                  section.needs === undefined ||
+                  access.can(section.needs.resource, section.needs.action) ||
+                  section === fleetSection,
+              )
+              .map((section) => (
+                <Tab
+                  key={section.path}
+                  label={section.label}
+                  value={section.path}
+                  component={RouterLink}
+                  to={`${base}/${section.path}`}
+                />
+              ))
+          : null}
         {showSettings || onSettings ? (
           <Tab label="Settings" value="settings" component={RouterLink} to={`${base}/settings`} />
         ) : null}
