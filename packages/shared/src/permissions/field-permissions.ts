@@ -28,27 +28,27 @@ export const moveTargetRoles: readonly FleetRole[] = [
 // The device fields behind the actions of the device Action menu (seed 001 section 6 "Device
 // actions" table). Fields needing only `resin.device.update` are listed too, so the console reads
 // every action's rule here.
+export const deviceFieldPermissions = {
+  // "move device: resin.device.move", and a move-target role on the fleet it moves to.
+  belongs_to__application: { permission: 'resin.device.move', targetRoles: moveTargetRoles },
+  // "deactivate: resin.application.deactivate-device", held on the device's fleet.
+  is_active: {
+    permission: 'resin.application.deactivate-device',
+    via: 'belongs_to__application',
+  },
+  // "rename, notes, pin, public URL, support access (device): resin.device.update".
+  is_pinned_on__release: { permission: 'resin.device.update' },
+  is_web_accessible: { permission: 'resin.device.update' },
+  is_accessible_by_support_until__date: { permission: 'resin.device.update' },
+  custom_latitude: { permission: 'resin.device.update' },
+  custom_longitude: { permission: 'resin.device.update' },
+  // The geo-determined location is the device's own report: only its key holds this.
+  latitude: { permission: 'resin.device.report-location' },
+  longitude: { permission: 'resin.device.report-location' },
+} as const satisfies Readonly<Record<string, FieldPermission>>;
+
 export const fieldPermissions: Readonly<Record<string, Readonly<Record<string, FieldPermission>>>> =
-  {
-    device: {
-      // "move device: resin.device.move", and a move-target role on the fleet it moves to.
-      belongs_to__application: { permission: 'resin.device.move', targetRoles: moveTargetRoles },
-      // "deactivate: resin.application.deactivate-device", held on the device's fleet.
-      is_active: {
-        permission: 'resin.application.deactivate-device',
-        via: 'belongs_to__application',
-      },
-      // "rename, notes, pin, public URL, support access (device): resin.device.update".
-      is_pinned_on__release: { permission: 'resin.device.update' },
-      is_web_accessible: { permission: 'resin.device.update' },
-      is_accessible_by_support_until__date: { permission: 'resin.device.update' },
-      custom_latitude: { permission: 'resin.device.update' },
-      custom_longitude: { permission: 'resin.device.update' },
-      // The geo-determined location is the device's own report: only its key holds this.
-      latitude: { permission: 'resin.device.report-location' },
-      longitude: { permission: 'resin.device.report-location' },
-    },
-  };
+  { device: deviceFieldPermissions };
 
 // Configuration variables whose setting is an action of its own: "local mode:
 // resin.device_config_variable.all" (seed 001 section 6). balena-supervisor reads either name.

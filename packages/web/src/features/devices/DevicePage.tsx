@@ -26,6 +26,7 @@ import { DeviceName } from './DeviceName.js';
 import { DeviceNotes } from './DeviceNotes.js';
 import { DeviceSummaryCard } from './DeviceSummaryCard.js';
 import { DeviceTabs } from './DeviceTabs.js';
+import { fieldDeviceOfDetail } from './field-action-device.js';
 import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './useDeviceActions.js';
 
@@ -107,8 +108,7 @@ export const DevicePage = () => {
           denied={permissionDenied('rename')}
         />
         <DeviceActionsMenu
-          target={target}
-          device={state}
+          device={fieldDeviceOfDetail(detail, target)}
           denied={access.denied}
           actions={actions}
           fleetPath={fleetPath}
