@@ -9,6 +9,7 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
@@ -28,6 +29,8 @@ import { DeviceSummaryCard } from './DeviceSummaryCard.js';
 import { DeviceTabs } from './DeviceTabs.js';
 import { fieldDeviceOfDetail } from './field-action-device.js';
 import { LockNotice } from './LockNotice.js';
+import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { useDeviceActions } from './useDeviceActions.js';
 
 // /devices/:uuid: summary, notes, metrics and services of one device, refreshed like the lists
@@ -44,6 +47,7 @@ export const DevicePage = () => {
   const fleet = detail?.belongs_to__application[0];
   const access = useFleetRole(fleet?.id ?? 0);
   const actions = useDeviceActions();
+  const [tagging, setTagging] = useState<TaggedDevice[] | null>(null);
   usePageTitle(detail?.device_name ?? 'Device');
   const organization = fleet?.organization[0];
   const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
@@ -95,6 +99,7 @@ export const DevicePage = () => {
   const permissionDenied = (action: DeviceActionId): string | null =>
     access.denied(deviceActionPermissions[action].resource, deviceActionPermissions[action].action);
   const offline = detail.api_heartbeat_state === 'offline';
+  const tagsDenied = access.denied('device_tag', 'create');
   return (
     <Stack spacing={2}>
       <Stack
@@ -107,12 +112,28 @@ export const DevicePage = () => {
           name={detail.device_name}
           denied={permissionDenied('rename')}
         />
-        <DeviceActionsMenu
-          device={fieldDeviceOfDetail(detail, target)}
-          denied={access.denied}
-          actions={actions}
-          fleetPath={fleetPath}
-        />
+        <Stack direction="row" spacing={1}>
+          <DisabledReason reason={tagsDenied}>
+            <Button
+              variant="outlined"
+              disabled={tagsDenied !== null}
+              onClick={() =>
+                setTagging([
+                  { id: detail.id, name: detail.device_name, device_tag: detail.device_tag },
+                ])
+              }
+            >
+              Manage tags
+            </Button>
+          </DisabledReason>
+          <DeviceActionsMenu
+            device={fieldDeviceOfDetail(detail, target)}
+            denied={access.denied}
+            actions={actions}
+            fleetPath={fleetPath}
+          />
+        </Stack>
+        <ManageTagsDialog devices={tagging} onClose={() => setTagging(null)} />
       </Stack>
       <DeviceTabs uuid={detail.uuid} />
       <LockNotice actions={actions} />

@@ -19,6 +19,8 @@ import {
 import { fieldDeviceOfRow } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
+import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { plural } from './device-format.js';
 import type { DeviceListRow } from './device-rows.js';
 import type { DeviceActions } from './useDeviceActions.js';
@@ -46,6 +48,8 @@ export const DeviceSelectionBar = ({
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<PlainActionId | null>(null);
   const [editing, setEditing] = useState<FieldActionId | null>(null);
+  const [tagging, setTagging] = useState<TaggedDevice[] | null>(null);
+  const tagBlock = selected.length === 0 ? 'No devices selected' : denied('device_tag', 'create');
   const plans = new Map(
     menuActions.map(
       (id) => [id, planBatch<DeviceListRow>(id, selected, actionDeviceOf, denied)] as const,
@@ -91,6 +95,24 @@ export const DeviceSelectionBar = ({
           else void start({ id }, eligibleTargets(id));
         }}
       />
+      <DisabledReason reason={tagBlock}>
+        <Button
+          variant="outlined"
+          disabled={tagBlock !== null}
+          onClick={() =>
+            setTagging(
+              selected.map((device) => ({
+                id: device.id,
+                name: device.device_name,
+                device_tag: device.device_tag,
+              })),
+            )
+          }
+        >
+          Tags
+        </Button>
+      </DisabledReason>
+      <ManageTagsDialog devices={tagging} onClose={() => setTagging(null)} />
       <ActionConfirmDialog
         spec={confirming ? actionSpecs[confirming] : null}
         names={(plan?.eligible ?? []).map((device) => device.device_name)}

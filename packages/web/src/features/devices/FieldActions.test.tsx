@@ -18,7 +18,13 @@ afterEach(cleanup);
 
 const devices = [
   deviceRow(),
-  deviceRow({ id: 102, uuid: 'b'.repeat(32), device_name: 'calm-heron', os_variant: 'dev' }),
+  deviceRow({
+    id: 102,
+    uuid: 'b'.repeat(32),
+    device_name: 'calm-heron',
+    os_variant: 'dev',
+    device_tag: [{ id: 2, tag_key: 'site', value: 'south' }],
+  }),
 ];
 
 const release = (id: number, version: string, invalidated = false): FakeRow => ({
@@ -213,5 +219,44 @@ describe('field actions in batch', () => {
       const pin = await screen.findByRole('menuitem', { name: /Pin to release/ });
       expect(pin.getAttribute('aria-disabled')).toBeNull();
     });
+  });
+
+  it('adds a tag to the selection and removes one from every device', async () => {
+    const api = renderTable({});
+    await selectBoth();
+    await userEvent.click(screen.getByRole('button', { name: 'Tags' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage tags (2 devices)' });
+    const site = within(dialog).getByLabelText('Value of site');
+    expect(site.getAttribute('placeholder')).toBe('Several values (kept)');
+    await userEvent.type(within(dialog).getByLabelText('New tag key'), 'site');
+    expect(within(dialog).getByText('This tag key already exists')).toBeTruthy();
+    await userEvent.clear(within(dialog).getByLabelText('New tag key'));
+    await userEvent.type(within(dialog).getByLabelText('New tag key'), 'owner');
+    await userEvent.type(within(dialog).getByLabelText('New tag value'), 'ops');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove site' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Updated the tags of 2 devices')).toBeTruthy();
+    expect(
+      api.writes.map(({ method, resource, id, body }) => ({ method, resource, id, body })),
+    ).toEqual(
+      expect.arrayContaining([
+        { method: 'DELETE', resource: 'device_tag', id: 1, body: undefined },
+        { method: 'DELETE', resource: 'device_tag', id: 2, body: undefined },
+        {
+          method: 'POST',
+          resource: 'device_tag',
+          id: undefined,
+          body: { device: 101, tag_key: 'owner', value: 'ops' },
+        },
+        {
+          method: 'POST',
+          resource: 'device_tag',
+          id: undefined,
+          body: { device: 102, tag_key: 'owner', value: 'ops' },
+        },
+      ]),
+    );
+    expect(api.writes).toHaveLength(4);
   });
 });
