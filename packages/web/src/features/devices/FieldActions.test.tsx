@@ -47,7 +47,7 @@ const fleet = (id: number, name: string, arch = 'aarch64'): FakeRow => ({
   is_for__device_type: [{ slug: `${arch}-board`, is_of__cpu_architecture: [{ slug: arch }] }],
 });
 
-const renderTable = (data: FakeData, role = 'operator') => {
+const renderTable = (data: FakeData, role = 'operator', url = '/fleets/12/devices') => {
   const api = createFakeApi({
     device: devices,
     device_config_variable: [],
@@ -66,7 +66,7 @@ const renderTable = (data: FakeData, role = 'operator') => {
         <Route path="/fleets/:id" element={<p>Landed on the target fleet</p>} />
       </Routes>
     </ToastProvider>,
-    '/fleets/12/devices',
+    url,
   );
   return api;
 };
@@ -223,6 +223,11 @@ describe('field actions in batch', () => {
 
   it('adds a tag to the selection and removes one from every device', async () => {
     const api = renderTable({});
+    // A created tag is read back through its device by the table's tag-column choices.
+    api.shapeCreated('device_tag', ({ device, ...fields }) => ({
+      ...fields,
+      device: [{ id: Number(device), belongs_to__application: { __id: 12 } }],
+    }));
     await selectBoth();
     await userEvent.click(screen.getByRole('button', { name: 'Tags' }));
     const dialog = await screen.findByRole('dialog', { name: 'Manage tags (2 devices)' });
@@ -258,5 +263,31 @@ describe('field actions in batch', () => {
       ]),
     );
     expect(api.writes).toHaveLength(4);
+  });
+});
+
+describe('tags in the devices table', () => {
+  it('filters by tag on the server and shows chosen tag keys as columns', async () => {
+    const api = renderTable(
+      {
+        device_tag: [
+          { id: 1, tag_key: 'site', device: [{ id: 101, belongs_to__application: { __id: 12 } }] },
+        ],
+      },
+      'operator',
+      '/fleets/12/devices?tag=site%3Dsouth&tagcols=site',
+    );
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    expect(within(table).getByRole('columnheader', { name: 'Tag: site' })).toBeTruthy();
+    expect(within(table).queryByRole('link', { name: 'brave-otter' })).toBeNull();
+    expect(within(table).getByRole('link', { name: 'calm-heron' })).toBeTruthy();
+    expect(within(table).getAllByText('south').length).toBeGreaterThan(0);
+    const list = api.reads.find(
+      (url) => url.pathname === '/v7/device' && url.searchParams.has('$top'),
+    );
+    expect(list?.searchParams.get('$filter')).toContain(
+      "device_tag/any(dt:dt/tag_key eq 'site' and dt/value eq 'south')",
+    );
+    expect(screen.getByLabelText('Tag')).toHaveProperty('value', 'site=south');
   });
 });

@@ -72,7 +72,7 @@ export const FleetDevicesPage = () => {
   const selected = [...selection.values()].map(
     (device) => rows.find((row) => row.id === device.id) ?? device,
   );
-  const filtered = params.search !== '' || params.status !== '';
+  const filtered = params.search !== '' || params.status !== '' || params.tag !== '';
 
   const addButton = (
     <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
@@ -148,7 +148,7 @@ export const FleetDevicesPage = () => {
         direction="row"
         sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1.5 }}
       >
-        <DevicesToolbar params={params} onParams={setParams} />
+        <DevicesToolbar applicationId={application.id} params={params} onParams={setParams} />
         <DeviceSelectionBar
           application={application}
           selected={selected}
