@@ -97,6 +97,11 @@ describe('field actions in batch', () => {
     expect(withdrawn.getAttribute('aria-disabled')).toBe('true');
     expect(withdrawn.textContent).toContain('Invalidated');
     await userEvent.click(screen.getByRole('option', { name: /1\.0\.0/ }));
+    // The choice shows in the field (and is no search of its own).
+    expect(within(dialog).getByRole('combobox', { name: 'Release' })).toHaveProperty(
+      'value',
+      '1.0.0',
+    );
     await userEvent.click(apply);
     await waitFor(() => expect(deviceWrites(api)).toHaveLength(2));
     expect(deviceWrites(api)).toEqual([

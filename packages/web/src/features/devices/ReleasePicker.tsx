@@ -103,10 +103,10 @@ export const ReleasePicker = ({
         options={options}
         value={selected}
         onChange={(_event, option) => onChange(option?.value ?? null)}
-        inputValue={input}
         onInputChange={(_event, text, reason) => {
-          // Choosing an option writes its label into the input: that is no search.
-          if (reason === 'input' || reason === 'clear') setInput(text);
+          // Only typed text searches; choosing an option shows its label in the input.
+          if (reason === 'input') setInput(text);
+          else setInput('');
         }}
         // The server filters; the options are the answer.
         filterOptions={(all) => all}
