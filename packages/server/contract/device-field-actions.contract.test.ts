@@ -106,19 +106,19 @@ describe('device Action-menu methods of balena-sdk', () => {
   it('enableLocalMode works on a development device and is refused on production', async () => {
     const device = await newDevice();
     // balena-sdk itself wants a provisioned device (supervisor version, a first contact).
-    const describe = (variant: string) =>
+    const setVariant = (variant: string) =>
       server.ctx.db.query(
         `UPDATE "device" SET "os_version" = 'balenaOS 6.1.24', "os_variant" = $2,
                 "supervisor_version" = '17.0.1', "last_contact_at" = now(),
                 "connected_since" = now(), "online_since" = now() WHERE "uuid" = $1`,
         [device.uuid, variant],
       );
-    await describe('dev');
+    await setVariant('dev');
     await sdk.models.device.enableLocalMode(device.uuid);
     expect(await sdk.models.device.isInLocalMode(device.uuid)).toBe(true);
     await sdk.models.device.disableLocalMode(device.uuid);
     expect(await sdk.models.device.isInLocalMode(device.uuid)).toBe(false);
-    await describe('prod');
+    await setVariant('prod');
     // balena-sdk checks first; the server refuses the variable itself to any client.
     const refused = await failureOf(sdk.models.device.enableLocalMode(device.uuid));
     expect(refused.message).toMatch(/development/);
