@@ -25,6 +25,8 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // The reCAPTCHA site key sign-up pages render the widget with (FLOTILLA_RECAPTCHA_SITE_KEY);
     // null when sign-up needs no captcha.
     recaptchaSiteKey: ctx.config.recaptcha?.siteKey ?? null,
+    // The console's map tiles (ours): a Leaflet URL template, empty for no tiles.
+    mapTiles: { ...ctx.config.mapTiles },
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds
