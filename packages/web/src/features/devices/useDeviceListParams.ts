@@ -13,6 +13,7 @@ export type DeviceListParams = {
   tag: string;
   // Tag keys shown as columns, comma-separated.
   tagColumns: string;
+  view: 'table' | 'map';
   sort: SortColumn;
   direction: 'asc' | 'desc';
   // Zero-based here, one-based in the URL.
@@ -33,6 +34,7 @@ export const parseListParams = (params: URLSearchParams): DeviceListParams => {
     search: params.get('search') ?? '',
     tag: params.get('tag') ?? '',
     tagColumns: params.get('tagcols') ?? '',
+    view: params.get('view') === 'map' ? 'map' : 'table',
     status: (deviceStatuses as readonly string[]).includes(status) ? status : '',
     sort: isSortColumn(sort) ? sort : 'device_name',
     direction: params.get('dir') === 'desc' ? 'desc' : 'asc',
@@ -46,6 +48,7 @@ const urlKeys: Record<keyof DeviceListParams, string> = {
   status: 'status',
   tag: 'tag',
   tagColumns: 'tagcols',
+  view: 'view',
   sort: 'sort',
   direction: 'dir',
   page: 'page',
@@ -57,6 +60,7 @@ const defaults: DeviceListParams = {
   status: '',
   tag: '',
   tagColumns: '',
+  view: 'table',
   sort: 'device_name',
   direction: 'asc',
   page: 0,
