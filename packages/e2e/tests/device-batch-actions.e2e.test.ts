@@ -107,6 +107,43 @@ describe('batch device actions', () => {
     await page.context().close();
   });
 
+  it('sets a manual location on a device and shows the fleet on the map', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const device = devices[0];
+    if (!device) throw new Error('no device');
+    await page.goto(`/devices/${device.uuid}/location`);
+    await page.getByLabel('Manual location').check();
+    await page.getByLabel('Latitude').fill('48.8566');
+    await page.getByLabel('Longitude').fill('2.3522');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => {
+        const [row] = await owner.client.pine.get({
+          resource: 'device',
+          options: { $select: ['custom_latitude', 'custom_longitude'], $filter: { id: device.id } },
+        });
+        return row;
+      })
+      .toEqual({ custom_latitude: '48.8566', custom_longitude: '2.3522' });
+    const map = page.getByRole('region', { name: 'Map' });
+    await map.locator('path.leaflet-interactive').waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/device-location.png', fullPage: true });
+    const table = fleetDevicesPage(page);
+    await table.open(fleetId);
+    await page.getByRole('button', { name: 'Map' }).click();
+    await page.waitForURL(/view=map/);
+    // The simulator reports a position for every device: all of them are on the map.
+    await page.getByRole('status').filter({ hasText: '2 on the map' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Fleet map' })
+      .locator('path.leaflet-interactive')
+      .first()
+      .waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/fleet-map.png', fullPage: true });
+    await page.context().close();
+  });
+
   it('moves the selection to another fleet and lands there', async () => {
     const page = await newPage(browser);
     await logInAs(page, owner);
