@@ -50,6 +50,7 @@ const toParams = (value: unknown): ActionParams => {
   if (typeof raw.appId === 'number') params.appId = raw.appId;
   if (typeof raw.imageId === 'number') params.imageId = raw.imageId;
   if (typeof raw.serviceName === 'string') params.serviceName = raw.serviceName;
+  if (typeof raw.sentAt === 'number') params.sentAt = raw.sentAt;
   return params;
 };
 

@@ -23,10 +23,14 @@ export const createRelease = async (
   });
   const serviceIds: Record<string, number> = {};
   for (const name of services) {
-    const service = await post<{ id: number }>('service', {
-      application: fleetId,
-      service_name: name,
+    // A service is the fleet's, shared by its releases: the second release reuses it.
+    const [existing] = await owner.client.pine.get({
+      resource: 'service',
+      options: { $select: ['id'], $filter: { application: fleetId, service_name: name } },
     });
+    const service =
+      existing ??
+      (await post<{ id: number }>('service', { application: fleetId, service_name: name }));
     serviceIds[name] = service.id;
     const image = await post<{ id: number }>('image', {
       is_a_build_of__service: service.id,

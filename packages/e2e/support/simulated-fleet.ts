@@ -13,6 +13,8 @@ export const simulateDevices = async (
   count: number,
   // A provisioning key made elsewhere (the console); by default a fresh one.
   provisioningKey?: string,
+  // A seed makes the devices' names (and what follows from them) the same on every run.
+  seed?: number,
 ): Promise<Simulator> => {
   const key =
     provisioningKey ??
@@ -39,6 +41,7 @@ export const simulateDevices = async (
     // Longer than the device page's 15 s refresh, so the offline period is seen.
     rebootOfflineMs: [20_000, 22_000],
     startSpreadMs: 300,
+    ...(seed === undefined ? {} : { seed }),
   });
 };
 

@@ -6,6 +6,8 @@ export type PublicConfig = {
   // Base of the public device URLs.
   deviceUrlsBase: string;
   signupCodeRequired: boolean;
+  // Where the API serves the actions service (health checks, diagnostics), e.g. '/actions'.
+  actionsPath?: string;
   supportedSocialProviders: string[];
   // The header's help links (null = not configured); see the server's FLOTILLA_LINK_* variables.
   helpLinks?: {

@@ -9,6 +9,7 @@ import {
 import { type Connectivity, createConnectivity } from './connectivity.js';
 import { FlotillaApiError } from './errors.js';
 import { sendHttp } from './http-exchange.js';
+import { openHttpStream, type StreamOptions } from './http-stream.js';
 import { createPine, type FlotillaPine } from './pine.js';
 import { createRequest, type RequestOptions } from './request.js';
 import { createThrottle, type Throttle } from './throttle.js';
@@ -35,6 +36,8 @@ export type FlotillaClient = {
   connectivity: Connectivity;
   throttle: Throttle;
   request: <T>(options: RequestOptions) => Promise<T>;
+  // A GET read as it arrives (http-stream.ts); not retried or queued like `request`.
+  stream: (options: StreamOptions) => Promise<ReadableStream<Uint8Array>>;
   config: () => Promise<PublicConfig>;
   deviceTypes: () => Promise<DeviceTypeManifest[]>;
 };
@@ -86,6 +89,7 @@ export const createFlotillaClient = (options: ClientOptions = {}): FlotillaClien
     connectivity,
     throttle,
     request,
+    stream: (streamOptions) => openHttpStream(http, streamOptions),
     config: () => fetchPublicConfig(request),
     deviceTypes: () => fetchDeviceTypes(request),
   };

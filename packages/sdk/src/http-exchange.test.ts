@@ -35,6 +35,20 @@ describe('sendHttp', () => {
     expect(call?.body).toEqual({ name: 'x' });
   });
 
+  it('sends an upload as is, with its content type', async () => {
+    const { server, deps } = setup();
+    server.on('POST', '/upload', { status: 201, json: { ok: true } });
+    const data = new Blob([new Uint8Array([31, 139, 8])]);
+    await sendHttp(deps, {
+      method: 'POST',
+      path: '/upload',
+      upload: { data, contentType: 'application/gzip' },
+    });
+    const [call] = server.calls;
+    expect(call?.headers.get('content-type')).toBe('application/gzip');
+    expect(call?.body).toBe(data);
+  });
+
   it('leaves the token out when auth is false or there is none', async () => {
     const { server, deps } = setup();
     server.on('GET', '/config', { json: {} });

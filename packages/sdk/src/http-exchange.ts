@@ -54,8 +54,11 @@ export const sendHttp = async <T>(deps: HttpDeps, options: RequestOptions): Prom
   const headers: Record<string, string> = { 'X-Balena-Client': deps.clientHeader };
   const token = options.auth === false ? null : deps.getToken();
   if (token !== null && token !== '') headers.Authorization = `Bearer ${token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | Blob | undefined;
+  if (options.upload !== undefined) {
+    headers['Content-Type'] = options.upload.contentType;
+    body = options.upload.data;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }

@@ -12,6 +12,8 @@ export type RequestOptions = {
   path: string;
   // Sent as JSON.
   body?: unknown;
+  // Sent as is, instead of `body` (a project tarball for the builder).
+  upload?: { data: Blob; contentType: string };
   query?: Record<string, QueryValue>;
   // Send the stored token (default true).
   auth?: boolean;

@@ -146,6 +146,9 @@ export const startServerProcess = async (
             FLOTILLA_JWT_SECRET: settings.jwtSecret,
             FLOTILLA_DATA_DIR: settings.dataDir,
             FLOTILLA_LOG_LEVEL: 'warn',
+            // The start banner goes to stdout in this format whatever the level: the bench
+            // reads the URL from it, as an operator does.
+            FLOTILLA_LOG_FORMAT: 'pretty',
             FLOTILLA_LOGIN_RATE_LIMIT: '1000',
             FLOTILLA_ADMIN_PASSWORD: 'bench-admin-password',
             ...common,
@@ -159,7 +162,7 @@ export const startServerProcess = async (
         });
   const output = tail(child);
   try {
-    const url = await announced(child, output, /serving the console and API at (http:\/\/\S+)/);
+    const url = await announced(child, output, /Console and API\s+(http:\/\/\S+)/);
     return wrap(side, child, url, output);
   } catch (error) {
     await stopChild(child);

@@ -95,7 +95,8 @@ const prepareDatabase = async (database: BenchDatabase) => {
         .map(([table, count]) => `${count.toLocaleString('en')} ${table}`)
         .join(', ')} (and ANALYZEd) in ${seedSeconds.toFixed(1)} s`,
     );
-    const keys = Math.max(options.protocolDevices, options.cloudlinkConnections);
+    // The memory scenario warms its server with as many other devices as it measures.
+    const keys = Math.max(options.protocolDevices, 2 * options.cloudlinkConnections);
     const devices = await createDeviceKeys(db, keys);
     return { seed, seedSeconds, devices };
   } finally {
@@ -150,7 +151,8 @@ const main = async (): Promise<number> => {
       member: await token(jwtSecret, seed.member),
       smallAdmin: await token(jwtSecret, seed.smallAdmin),
     },
-    devices,
+    devices: devices.slice(0, options.protocolDevices),
+    linkDevices: devices.slice(0, 2 * options.cloudlinkConnections),
     log,
   };
   const window: Window = { warmupMs: options.warmupMs, durationMs: options.durationMs };

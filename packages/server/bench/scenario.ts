@@ -63,6 +63,9 @@ export type BenchEnv = {
   tokens: { admin: string; member: string; smallAdmin: string };
   // Devices with device API keys (options.protocolDevices of them).
   devices: readonly BenchDevice[];
+  // Devices with keys for the memory scenario: twice options.cloudlinkConnections, the first
+  // half measured, the second half warming the server up.
+  linkDevices: readonly BenchDevice[];
   log: (line: string) => void;
 };
 

@@ -3,6 +3,7 @@ import type { AppContext } from './app-context.js';
 import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerAuth } from './features/auth/register-auth.js';
+import { registerBuilder } from './features/builder/register-builder.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -10,6 +11,7 @@ import { registerConsole } from './features/console/register-console.js';
 import { registerDownloadConfig } from './features/device-config/register-download-config.js';
 import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
+import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
@@ -19,6 +21,8 @@ import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { defaultRegistryHost } from './features/releases/image-location.js';
+import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -40,6 +44,9 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
   registerUserHooks(ctx.hooks);
+  registerReleaseHooks(ctx.hooks, {
+    registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
+  });
 
   const actors = createActorResolution(ctx);
   const app = createApp({
@@ -66,7 +73,9 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceLogs(app, ctx);
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
+  registerDiagnostics(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
+  registerBuilder(app, ctx);
   registerConsole(app, {
     dir: ctx.config.consoleDir,
     serveSourceMaps: ctx.config.serveSourceMaps,

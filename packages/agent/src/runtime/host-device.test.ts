@@ -1,3 +1,4 @@
+import { checksReport, diagnoseReport } from '@flotilla/shared/diagnostics/diagnostics';
 import { describe, expect, it } from 'vitest';
 import { defaultHostSettings, type HostSettings } from '../config.js';
 import { silentLogger } from '../logger.js';
@@ -113,6 +114,27 @@ describe('HostDevice', () => {
       release_uuid: 'c1',
       releases: { c1: { update_status: 'done' } },
     });
+  });
+
+  it('checks this machine, and the services the status command reads', async () => {
+    const { clock, device, settle } = setup(withStatus);
+    device.applyTarget(target);
+    clock.advance(0);
+    await settle();
+    const checks = checksReport.parse((await device.handleAction('checks', {})).body).checks;
+    expect(checks.map((check) => check.name)).toContain('check_memory');
+    expect(checks.find((check) => check.name === 'check_services_running')).toEqual({
+      name: 'check_services_running',
+      success: false,
+      status: 'Not running: db (exited)',
+    });
+    const report = diagnoseReport.parse((await device.handleAction('diagnose', {})).body);
+    expect(report.stdout).toMatch(/=== Recent agent log ===\n.*Flotilla agent starting/);
+
+    const bare = setup();
+    bare.device.applyTarget(target);
+    const without = checksReport.parse((await bare.device.handleAction('checks', {})).body);
+    expect(without.checks.map((check) => check.name)).not.toContain('check_services_running');
   });
 
   it('refuses power actions while a lock file exists, unless forced', async () => {

@@ -1,4 +1,5 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
+import type { CheckResult } from '@flotilla/shared/diagnostics/diagnostics';
 import { access } from 'node:fs/promises';
 import type { HostSettings } from '../config.js';
 import { errorText, type Logger } from '../logger.js';
@@ -20,6 +21,7 @@ import {
   type ServiceStatus,
 } from './device-runtime.js';
 import { type FileSystem, ServiceEnvironments } from './host-environment.js';
+import { type HostProbe, hostDiagnoseReport, runHostChecks, systemProbe } from './health-checks.js';
 import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
 
 export type HostDeviceOptions = {
@@ -36,7 +38,12 @@ export type HostDeviceOptions = {
   fileExists?: (path: string) => Promise<boolean>;
   // Where service environment files are read and written (tests pass a fake).
   fileSystem?: FileSystem;
+  // What health checks and diagnostics read (tests pass a fake).
+  probe?: HostProbe;
 };
+
+// The agent's own lines a diagnostics report ends with.
+const recentLogLines = 50;
 
 const exists = async (path: string): Promise<boolean> => {
   try {
@@ -57,6 +64,8 @@ export class HostDevice implements DeviceRuntime {
   readonly #options: HostDeviceOptions;
   readonly #metrics = new HostMetrics();
   readonly #fileExists: (path: string) => Promise<boolean>;
+  readonly #probe: HostProbe;
+  readonly #recentLog: string[] = [];
   #events: RuntimeEvents | null = null;
   #target: DeviceTarget | null = null;
   #statuses = new Map<string, ServiceStatus>();
@@ -70,6 +79,7 @@ export class HostDevice implements DeviceRuntime {
   constructor(options: HostDeviceOptions) {
     this.#options = options;
     this.#fileExists = options.fileExists ?? exists;
+    this.#probe = options.probe ?? systemProbe;
     this.#osVersion = options.settings.osVersion ?? 'Linux';
     this.#environments = new ServiceEnvironments(
       options.settings.serviceEnvironmentDir,
@@ -198,6 +208,13 @@ export class HostDevice implements DeviceRuntime {
         return ok(this.#deviceState());
       case 'purge':
         return notSupported('Purging application data');
+      case 'checks': {
+        const report = await runHostChecks(this.#probe, params);
+        const services = this.#serviceCheck();
+        return ok(services ? { ...report, checks: [...report.checks, services] } : report);
+      }
+      case 'diagnose':
+        return ok(await hostDiagnoseReport(this.#probe, this.#recentLog));
       case 'restart-services': {
         if (!commands.restart) return notSupported('Restarting services');
         return this.#onServices(this.#services(), commands.restart);
@@ -238,6 +255,22 @@ export class HostDevice implements DeviceRuntime {
       );
     }
     return 'back';
+  }
+
+  // With a status command: the target's services that should run and do not (as last read).
+  #serviceCheck(): CheckResult | undefined {
+    if (!this.#options.settings.serviceCommands.status) return undefined;
+    const stopped = this.#services().filter(
+      (service) => service.running && this.#statuses.get(service.name) !== 'Running',
+    );
+    return {
+      name: 'check_services_running',
+      success: stopped.length === 0,
+      status:
+        stopped.length === 0
+          ? 'Every service that should run is running'
+          : `Not running: ${stopped.map((service) => `${service.name} (${this.#statuses.get(service.name) ?? 'Unknown'})`).join(', ')}`,
+    };
   }
 
   #services(): TargetService[] {
@@ -350,6 +383,9 @@ export class HostDevice implements DeviceRuntime {
   }
 
   #log(message: string): void {
-    this.#events?.log({ message, timestamp: this.#options.scheduler.now(), isSystem: true });
+    const timestamp = this.#options.scheduler.now();
+    this.#recentLog.push(`${new Date(timestamp).toISOString()} ${message}`);
+    if (this.#recentLog.length > recentLogLines) this.#recentLog.shift();
+    this.#events?.log({ message, timestamp, isSystem: true });
   }
 }

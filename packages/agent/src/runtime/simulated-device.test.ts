@@ -4,6 +4,7 @@ import type { DeviceTarget } from '../target-types.js';
 import { ManualClock } from '../test-support/manual-clock.js';
 import type { LogLine } from './device-runtime.js';
 import { SimulatedDevice } from './simulated-device.js';
+import { checksReport, diagnoseReport } from '@flotilla/shared/diagnostics/diagnostics';
 
 const target = (
   commit: string,
@@ -283,5 +284,32 @@ describe('SimulatedDevice', () => {
       'Applying configuration change BALENA_SUPERVISOR_POLL_INTERVAL=60000',
       'Applied configuration change BALENA_SUPERVISOR_POLL_INTERVAL=60000',
     ]);
+  });
+
+  it('answers health checks and a diagnostics report from its simulated state', async () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(6000);
+    const checks = await device.handleAction('checks', {});
+    expect(checks.status).toBe(200);
+    expect(checksReport.parse(checks.body).checks.map((check) => check.name)).toEqual([
+      'check_disk_space',
+      'check_memory',
+      'check_timesync',
+      'check_services_running',
+      'check_cloud_connectivity',
+      'check_under_voltage',
+    ]);
+    await device.handleAction('stop-service', { serviceName: 'web' });
+    clock.advance(1000);
+    const afterStop = checksReport.parse((await device.handleAction('checks', {})).body);
+    // The release runs it: a stopped service fails the check until it is started again.
+    expect(afterStop.checks.find((check) => check.name === 'check_services_running')).toMatchObject(
+      { success: false, status: expect.stringContaining('web') },
+    );
+    const report = diagnoseReport.parse((await device.handleAction('diagnose', {})).body);
+    expect(report.stdout).toMatch(/This device is simulated/);
+    expect(report.stdout).toMatch(/web: /);
+    expect(report.stdout).toMatch(/Supervisor starting/);
   });
 });

@@ -15,6 +15,11 @@ import {
 } from './device-runtime.js';
 import { describeEnvironmentChange } from './service-environment.js';
 import { serviceLogLine } from './service-logs.js';
+import {
+  type SimulatedState,
+  simulatedChecks,
+  simulatedDiagnoseReport,
+} from './simulated-checks.js';
 import { SimulatedApp, type SimulatedTiming } from './simulated-app.js';
 import { type MetricsProfile, WanderingMetrics } from './simulated-metrics.js';
 
@@ -43,6 +48,8 @@ export type SimulatedDeviceOptions = {
   updateLocked?: boolean;
 };
 
+const recentLogLines = 50;
+
 const lockedActions: readonly DeviceAction[] = [
   'reboot',
   'shutdown',
@@ -67,6 +74,9 @@ export class SimulatedDevice implements DeviceRuntime {
   #config: Readonly<Record<string, string>> = {};
   #logTask: TaskHandle | null = null;
   #blinks = 0;
+  #startedAt = 0;
+  // The system lines a diagnostics report ends with.
+  readonly #recentLog: string[] = [];
 
   constructor(options: SimulatedDeviceOptions) {
     this.profile = options.profile;
@@ -99,6 +109,7 @@ export class SimulatedDevice implements DeviceRuntime {
 
   start(events: RuntimeEvents): void {
     this.#events = events;
+    this.#startedAt = this.#scheduler.now();
     this.#systemLog('Supervisor starting');
     this.#metrics.bump(30);
     this.#app.boot();
@@ -172,6 +183,10 @@ export class SimulatedDevice implements DeviceRuntime {
         return { ...ok({ Data: 'OK', Error: null }), then: 'shutdown' };
       case 'device-state':
         return ok(this.#deviceState());
+      case 'checks':
+        return ok(simulatedChecks(await this.#diagnosticState()));
+      case 'diagnose':
+        return ok(simulatedDiagnoseReport(await this.#diagnosticState()));
       case 'start-service':
       case 'stop-service':
       case 'restart-service':
@@ -222,10 +237,28 @@ export class SimulatedDevice implements DeviceRuntime {
     return this.updateLocked && !force && !updateLockOverridden(this.#config);
   }
 
+  async #diagnosticState(): Promise<SimulatedState> {
+    const { profile } = this;
+    return {
+      name: profile.name,
+      deviceType: profile.deviceType,
+      osVersion: profile.osVersion,
+      ipAddress: profile.ipAddress,
+      macAddress: profile.macAddress,
+      uptimeMs: this.#scheduler.now() - this.#startedAt,
+      metrics: await this.metrics(),
+      services: this.#app.services,
+      recentLog: this.#recentLog,
+    };
+  }
+
   #systemLog(message: string, serviceId?: number): void {
+    const timestamp = this.#scheduler.now();
+    this.#recentLog.push(`${new Date(timestamp).toISOString()} ${message}`);
+    if (this.#recentLog.length > recentLogLines) this.#recentLog.shift();
     this.#events?.log({
       message,
-      timestamp: this.#scheduler.now(),
+      timestamp,
       isSystem: true,
       ...(serviceId === undefined ? {} : { serviceId }),
     });

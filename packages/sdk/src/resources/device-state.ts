@@ -39,6 +39,14 @@ export type Image = {
   created_at: DateTime;
   is_a_build_of__service: ToOne<Service>;
   status: string;
+  image_size: number | null;
+  is_stored_at__image_location: string;
+  dockerfile: string | null;
+  error_message: string | null;
+  build_log: string | null;
+  start_timestamp: DateTime | null;
+  end_timestamp: DateTime | null;
+  push_timestamp: DateTime | null;
   // Reverse navigation, present only when expanded: the releases holding the image.
   release_image?: ReleaseImage[];
 };

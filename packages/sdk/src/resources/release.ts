@@ -1,5 +1,6 @@
 import type { Application } from './application.js';
 import type { Device } from './device.js';
+import type { ReleaseImage } from './device-state.js';
 import type { DateTime, JsonObject, OptionalToOne, ToOne } from './field-types.js';
 import type { User } from './user.js';
 
@@ -41,8 +42,21 @@ export type Release = {
   is_created_by__user: OptionalToOne<User>;
   // Reverse navigations, present only when expanded.
   is_running_on__device?: Device[];
+  is_pinned_to__device?: Device[];
   should_be_running_on__application?: Application[];
+  release_tag?: ReleaseTag[];
+  release_image?: ReleaseImage[];
 };
+
+// v7 release_tag.
+export type ReleaseTag = {
+  id: number;
+  release: ToOne<Release>;
+  tag_key: string;
+  value: string;
+};
+
+export type ReleaseTagWrite = { release: number; tag_key: string; value: string };
 
 // What the console may change on a release.
 export type ReleaseWrite = {

@@ -23,7 +23,7 @@ import type {
   OrganizationMembershipRole,
   OrganizationMembershipWrite,
 } from './organization-membership.js';
-import type { Release, ReleaseWrite } from './release.js';
+import type { Release, ReleaseTag, ReleaseTagWrite, ReleaseWrite } from './release.js';
 import type { Team, TeamApplicationAccess, TeamMembership } from './team.js';
 import type { User } from './user.js';
 import type { UserProfile } from './user-profile.js';
@@ -72,6 +72,7 @@ export type V7Model = {
   organization_membership: { Read: OrganizationMembership; Write: OrganizationMembershipWrite };
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
   release: { Read: Release; Write: ReleaseWrite };
+  release_tag: { Read: ReleaseTag; Write: ReleaseTagWrite };
   service: { Read: Service; Write: NoWrite };
   service_environment_variable: { Read: ServiceEnvironmentVariable; Write: ServiceVariableWrite };
   service_install: { Read: ServiceInstall; Write: NoWrite };

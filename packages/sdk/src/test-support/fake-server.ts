@@ -76,7 +76,12 @@ export const createFakeServer = (): FakeServer => {
         url,
         target: `${url.pathname}${url.search}`,
         headers: new Headers(init?.headers),
-        body: typeof rawBody === 'string' ? (JSON.parse(rawBody) as unknown) : undefined,
+        body:
+          typeof rawBody === 'string'
+            ? (JSON.parse(rawBody) as unknown)
+            : rawBody instanceof Blob
+              ? rawBody
+              : undefined,
         ...(init?.signal ? { signal: init.signal } : {}),
       };
       server.calls.push(call);

@@ -117,7 +117,11 @@ describe('the model against the migrated database', () => {
   });
 
   // Filled on create by a hook (features/*/…-hooks.ts) when the client leaves them out.
-  const filledByHooks = new Set(['organization.handle', 'application.slug']);
+  const filledByHooks = new Set([
+    'organization.handle',
+    'application.slug',
+    'image.is_stored_at__image_location',
+  ]);
 
   it('marks every NOT NULL column without a default as required, unless a hook fills it', async () => {
     const relations = await columnsOf();
@@ -182,6 +186,58 @@ describe('the model against the migrated database', () => {
           `${resource.name}.${navigation.name}`,
           `SELECT 1 FROM ${table} "p" JOIN "${navigation.target}" "c" ON ${navigation.join('"p"', '"c"')}`,
         );
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+// Unique constraints and plain unique indexes (no expression, no predicate), per table: their
+// column lists, sorted.
+const uniqueKeysOf = async (): Promise<Map<string, string[][]>> => {
+  const { rows } = await db.query<{ relation: string; columns: string[] }>(
+    `SELECT c."relname" AS "relation",
+            array(SELECT a."attname"::text FROM unnest(i."indkey") k
+                    JOIN pg_attribute a ON a."attrelid" = i."indrelid" AND a."attnum" = k
+                   ORDER BY a."attname") AS "columns"
+       FROM pg_index i
+       JOIN pg_class c ON c."oid" = i."indrelid"
+       JOIN pg_namespace n ON n."oid" = c."relnamespace" AND n."nspname" = 'public'
+      WHERE i."indisunique" AND NOT i."indisprimary" AND i."indexprs" IS NULL
+        AND i."indpred" IS NULL`,
+  );
+  const keys = new Map<string, string[][]>();
+  for (const row of rows) keys.set(row.relation, [...(keys.get(row.relation) ?? []), row.columns]);
+  return keys;
+};
+
+const keyText = (columns: readonly string[]): string => [...columns].sort().join(',');
+
+describe('natural keys', () => {
+  // pinejs serves every natural key in key position, e.g. service(application=1,service_name='x')
+  // (balena-sdk's pine.getOrCreate reads by it): each unique constraint over visible fields is an
+  // alternate key of its resource, and each alternate key is backed by a unique constraint (a
+  // read by key returns at most one row).
+  it('declares every unique constraint as an alternate key, and nothing else', async () => {
+    const unique = await uniqueKeysOf();
+    expect(unique.get('service')).toEqual([['application', 'service_name']]);
+    const problems: string[] = [];
+    for (const resource of v7Model.resources.values()) {
+      const declared = resource.alternateKeys.map(keyText);
+      const constraints = (unique.get(resource.name) ?? []).map(keyText);
+      for (const columns of unique.get(resource.name) ?? []) {
+        const visible = columns.every((column) => {
+          const field = resource.fields.get(column);
+          return field !== undefined && field.hidden !== true && field.column === column;
+        });
+        if (visible && !declared.includes(keyText(columns))) {
+          problems.push(`${resource.name}: (${columns.join(', ')}) is unique but no alternate key`);
+        }
+      }
+      for (const key of declared) {
+        if (!constraints.includes(key)) {
+          problems.push(`${resource.name}: alternate key (${key}) has no unique constraint`);
+        }
       }
     }
     expect(problems).toEqual([]);

@@ -5,6 +5,8 @@ import { registerDeviceHooks } from '../features/devices/device-hooks.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
 import { registerMembershipHooks } from '../features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
+import { defaultRegistryHost } from '../features/releases/image-location.js';
+import { registerReleaseHooks } from '../features/releases/release-hooks.js';
 import { registerUserHooks } from '../features/users/user-hooks.js';
 import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
@@ -88,6 +90,7 @@ export const createODataTestApp = (
   registerVariableHooks(hooks);
   registerMembershipHooks(hooks);
   registerUserHooks(hooks);
+  registerReleaseHooks(hooks, { registryHost: defaultRegistryHost });
   const ctx: AppContext = {
     db,
     config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), ...overrides.config },

@@ -1,6 +1,9 @@
+import type { TerminalSize, TerminalTarget } from '../terminal/terminal-protocol.js';
+
 // The cloudlink: one websocket from each device agent to the server (GET /cloudlink/v1, Bearer
-// device key), replacing balena's VPN for actions, and later terminal and diagnostics. Every
-// message is one JSON object; both ends reject anything else.
+// device key), replacing balena's VPN for actions, diagnostics and the terminal. Text frames are
+// one JSON object each; binary frames carry terminal bytes (terminalFrame below). Both ends
+// ignore what they do not understand.
 
 export const cloudlinkPath = '/cloudlink/v1';
 
@@ -17,6 +20,9 @@ export const deviceActions = [
   'start-service',
   'stop-service',
   'restart-service',
+  // Health checks and the diagnostics report (shared/diagnostics/diagnostics.ts).
+  'checks',
+  'diagnose',
 ] as const;
 export type DeviceAction = (typeof deviceActions)[number];
 
@@ -27,6 +33,8 @@ export type ActionParams = {
   // The service an action on one service targets (by image id, as the supervisor API does, or name).
   imageId?: number;
   serviceName?: string;
+  // checks: the server's clock when it sent the request (ms), for the clock-skew check.
+  sentAt?: number;
 };
 
 // Server → device.
@@ -49,8 +57,44 @@ export type ActionResult = {
 // Device → server, once after connecting.
 export type Hello = { type: 'hello'; uuid: string; agentVersion: string };
 
-export type ServerMessage = ActionRequest;
-export type DeviceMessage = ActionResult | Hello;
+// Terminal sessions, numbered by the server per connection. Server → device: open a shell
+// (spawned by the agent, which answers opened or failed), resize it, acknowledge output the
+// browser has drawn (flow control, see terminal-protocol.ts), close it (kill the shell).
+export type TerminalOpen = {
+  type: 'terminal-open';
+  session: number;
+  target: TerminalTarget;
+} & TerminalSize;
+export type TerminalResize = { type: 'terminal-resize'; session: number } & TerminalSize;
+export type TerminalAck = { type: 'terminal-ack'; session: number; bytes: number };
+export type TerminalClose = { type: 'terminal-close'; session: number };
+
+// Device → server: the shell runs, could not start, or ended (its exit code when known).
+export type TerminalOpened = { type: 'terminal-opened'; session: number };
+export type TerminalFailed = { type: 'terminal-failed'; session: number; message: string };
+export type TerminalExit = { type: 'terminal-exit'; session: number; code: number | null };
+
+export type ServerMessage =
+  ActionRequest | TerminalOpen | TerminalResize | TerminalAck | TerminalClose;
+export type DeviceMessage = ActionResult | Hello | TerminalOpened | TerminalFailed | TerminalExit;
+
+// A binary frame: the session number (4 bytes, big-endian), then the terminal's bytes.
+export const terminalFrameHeaderBytes = 4;
+
+export const terminalFrame = (session: number, data: Uint8Array): Uint8Array => {
+  const frame = new Uint8Array(terminalFrameHeaderBytes + data.byteLength);
+  new DataView(frame.buffer).setUint32(0, session);
+  frame.set(data, terminalFrameHeaderBytes);
+  return frame;
+};
+
+export const readTerminalFrame = (
+  frame: Uint8Array,
+): { session: number; data: Uint8Array } | undefined => {
+  if (frame.byteLength < terminalFrameHeaderBytes) return undefined;
+  const session = new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(0);
+  return { session, data: frame.subarray(terminalFrameHeaderBytes) };
+};
 
 export const isDeviceAction = (value: unknown): value is DeviceAction =>
   typeof value === 'string' && (deviceActions as readonly string[]).includes(value);

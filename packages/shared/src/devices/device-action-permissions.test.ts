@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { deviceActions } from '../cloudlink/messages.js';
-import { fleetRolePermissions, grants } from '../permissions/permissions.js';
+import {
+  fleetRolePermissions,
+  grants,
+  platformRolePermissions,
+} from '../permissions/permissions.js';
 import { fleetRoles } from '../permissions/roles.js';
 import {
   cloudlinkActionPermissions,
   containerActionPermissions,
   deviceActionPermissions,
+  devicePanelPermissions,
 } from './device-action-permissions.js';
 
 describe('device action permissions', () => {
@@ -14,6 +19,7 @@ describe('device action permissions', () => {
       ...deviceActions.map((action) => cloudlinkActionPermissions[action]),
       ...Object.values(deviceActionPermissions),
       ...Object.values(containerActionPermissions),
+      ...Object.values(devicePanelPermissions),
     ];
     for (const { resource, action } of refs) {
       const holders = fleetRoles.filter((role) =>
@@ -30,6 +36,22 @@ describe('device action permissions', () => {
     expect(deviceActionPermissions.restart).toBe(cloudlinkActionPermissions['restart-services']);
     expect(containerActionPermissions.stop).toBe(cloudlinkActionPermissions['stop-service']);
     expect(deviceActionPermissions.delete).toEqual({ resource: 'device', action: 'delete' });
+  });
+
+  it('opens service shells to every role that acts on devices, the host OS to operators and up', () => {
+    const holders = (resource: string, action: string) =>
+      fleetRoles.filter((role) => grants(fleetRolePermissions[role], resource, action));
+    const service = devicePanelPermissions['terminal-service'];
+    const host = devicePanelPermissions['terminal-host'];
+    expect(holders(service.resource, service.action)).toEqual(
+      fleetRoles.filter((role) => role !== 'observer'),
+    );
+    expect(holders(host.resource, host.action).toSorted()).toEqual(
+      ['administrator', 'developer', 'operator'].toSorted(),
+    );
+    expect(platformRolePermissions.support_agent).toEqual(
+      expect.arrayContaining(['resin.device.ssh', 'resin.device.ssh-host']),
+    );
   });
 
   // Seed 001 section 6: operators add deactivate, move and config variables to safe-operators.

@@ -18,6 +18,8 @@ const supervisorProxyWrite: DevicePermissionRef = {
   action: 'supervisor-proxy-write',
 };
 
+const accessDiagnostics: DevicePermissionRef = { resource: 'device', action: 'access_diagnostics' };
+
 // The permission each cloudlink action needs on the device (POST /supervisor/*,
 // POST /application/:id/restart).
 export const cloudlinkActionPermissions: Record<DeviceAction, DevicePermissionRef> = {
@@ -32,6 +34,9 @@ export const cloudlinkActionPermissions: Record<DeviceAction, DevicePermissionRe
   'start-service': supervisorProxyWrite,
   'stop-service': supervisorProxyWrite,
   'restart-service': supervisorProxyWrite,
+  // Run through the actions service (features/diagnostics), not /supervisor/*.
+  checks: accessDiagnostics,
+  diagnose: accessDiagnostics,
 };
 
 // The console's actions on a device: those sent to the supervisor, and writes through /v7.
@@ -90,3 +95,15 @@ export const containerActionPermissions: Record<ContainerActionId, DevicePermiss
 
 export const isSupervisorAction = (action: DeviceActionId): action is SupervisorActionId =>
   action in supervisorActionOf;
+
+// The device page's panels that act on the device beyond reading it (seed 001 section 6): the
+// terminal (a service's shell, the host OS), diagnostics, and clearing the logs.
+export type DevicePanelId = 'terminal-service' | 'terminal-host' | 'diagnostics' | 'clear-logs';
+
+export const devicePanelPermissions: Record<DevicePanelId, PermissionRef> = {
+  'terminal-service': { resource: 'device', action: 'ssh' },
+  'terminal-host': { resource: 'device', action: 'ssh-host' },
+  diagnostics: accessDiagnostics,
+  // Granted on the device's row under the device_log name (the server's DELETE logs route).
+  'clear-logs': { resource: 'device_log', action: 'delete' },
+};

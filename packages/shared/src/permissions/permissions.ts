@@ -49,15 +49,25 @@ const safeOperator: Permission[] = [
   ...p('device_tag', 'all'),
 ];
 
+// The host OS terminal (ssh-host) is an operator's: the limited roles open shells in services only.
 const operator: Permission[] = [
   ...safeOperator,
   ...p('application', 'deactivate-device'),
-  ...p('device', 'delete', 'move', 'supervisor-proxy-write', 'actions-proxy-supervisorupgrade'),
+  ...p(
+    'device',
+    'delete',
+    'move',
+    'ssh-host',
+    'supervisor-proxy-write',
+    'actions-proxy-supervisorupgrade',
+  ),
   ...p('device_config_variable', 'all'),
 ];
 
 const safeDeveloper: Permission[] = [
-  ...operator.filter((permission) => permission !== 'resin.device.delete'),
+  ...operator.filter(
+    (permission) => permission !== 'resin.device.delete' && permission !== 'resin.device.ssh-host',
+  ),
   ...p('application', 'push'),
   ...p('application_environment_variable', 'all'),
   ...p('build_environment_variable', 'all'),
@@ -65,6 +75,9 @@ const safeDeveloper: Permission[] = [
   ...p('service', 'create', 'update'),
   ...p('image', 'create', 'update'),
   ...p('release_image', 'create'),
+  // balena deploy labels its images and sets their build-time environment.
+  ...p('image_label', 'create'),
+  ...p('image_environment_variable', 'create'),
   ...p('device_log', 'delete'),
   ...p('user_application_membership', 'delete-own'),
   ...p('release', 'create', 'update'),
@@ -73,7 +86,7 @@ const safeDeveloper: Permission[] = [
 
 const developer: Permission[] = [
   ...safeDeveloper,
-  ...p('device', 'delete'),
+  ...p('device', 'delete', 'ssh-host'),
   ...p('release', 'all'),
   ...p('release_asset', 'all'),
   ...p('image', 'all'),
@@ -127,14 +140,15 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
 // Platform roles act on every row, but only with these permissions.
 export const platformRolePermissions: Record<PlatformRole, readonly Permission[]> = {
   // Read-only otherwise (seed 001 section 6 "observer and support agent read only"): the devices
-  // and fleets that grant support access, until the date they name (permissions filter).
+  // and fleets that grant support access, until the date they name (the permission filter's
+  // support scope).
   support_agent: [
-    ...p('device', 'read', 'access_diagnostics', 'ssh'),
+    ...p('device', 'read', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('application', 'read'),
     ...p('device_tag', 'read'),
   ],
   balena_admin: [
-    ...p('device', 'access_diagnostics', 'ssh'),
+    ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
     ...p('organization_membership', 'all'),
     ...p('user_application_membership', 'read', 'delete'),

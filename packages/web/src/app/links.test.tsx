@@ -6,6 +6,7 @@ import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
+import { releaseRow } from '../features/releases/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { ToastProvider } from '../ui/toasts.js';
@@ -21,16 +22,7 @@ const routes = consoleRoutes();
 
 afterEach(cleanup);
 
-const release = {
-  id: 5,
-  commit: 'abcdef1234567',
-  raw_version: '1.2.0',
-  status: 'running',
-  created_at: '2025-01-01T00:00:00Z',
-  belongs_to__application: { __id: 12 },
-  is_final: true,
-  is_invalidated: false,
-};
+const release = releaseRow(5, { status: 'running' });
 
 const world = () => ({
   application: [
@@ -72,6 +64,13 @@ const renderAt = (path: string, session: FakeSession | null) => {
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
   }));
+  // The device page's logs stream (open and quiet) and its last health checks (none yet).
+  const uuid = deviceDetail().uuid;
+  api.on('GET', `/device/v2/${uuid}/logs`, () => ({
+    status: 200,
+    stream: new ReadableStream<Uint8Array>(),
+  }));
+  api.on('GET', `/actions/v1/${uuid}/checks`, () => ({ status: 404, body: { message: 'none' } }));
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <ClientProvider client={api.client}>
@@ -122,6 +121,18 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     {},
     () => screen.findByRole('table', { name: 'Device configuration' }),
   ],
+  [
+    `/devices/${deviceDetail().uuid}/diagnostics`,
+    {},
+    () => screen.findByRole('button', { name: 'Run checks' }),
+  ],
+  ['/fleets/12/releases', {}, () => screen.findByRole('table', { name: 'Releases' })],
+  ['/fleets/12/releases/5', {}, () => screen.findByRole('region', { name: 'Release summary' })],
+  [
+    '/fleets/12/releases/5/settings',
+    {},
+    () => screen.findByRole('region', { name: 'Release settings' }),
+  ],
   ['/docs/getting-started', {}, () => screen.findByRole('link', { name: 'the architecture' })],
   ['/no-such-page', {}, () => screen.findByText(/not found/i)],
 ];
@@ -150,6 +161,6 @@ describe('in-app links', { timeout: 30_000 }, () => {
 
   it('finds a dead link', async () => {
     // Guards the check itself: the not-found page of an unknown path is one.
-    expect(matchRoutes(routes, '/fleets/12/releases/5')?.at(-1)?.route.path).toBe('*');
+    expect(matchRoutes(routes, '/fleets/12/no-such-tab/5')?.at(-1)?.route.path).toBe('*');
   });
 });

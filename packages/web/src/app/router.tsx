@@ -107,6 +107,10 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   () => import('../features/fleets/application/ApplicationSummaryPage.js'),
                   'ApplicationSummaryPage',
                 );
+                const releaseSummary = lazyPage(
+                  () => import('../features/releases/ReleaseSummaryPage.js'),
+                  'ReleaseSummaryPage',
+                );
                 return {
                   path: `${prefix}/:applicationId`,
                   lazy: lazyPage(
@@ -122,6 +126,32 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                         () => import('../features/fleets/application/ApplicationSettingsPage.js'),
                         'ApplicationSettingsPage',
                       ),
+                    },
+                    // Releases (issue 12): the list and one release's summary and settings.
+                    {
+                      path: 'releases',
+                      lazy: lazyPage(
+                        () => import('../features/releases/ReleasesPage.js'),
+                        'ReleasesPage',
+                      ),
+                    },
+                    {
+                      path: 'releases/:releaseId',
+                      lazy: lazyPage(
+                        () => import('../features/releases/ReleaseLayout.js'),
+                        'ReleaseLayout',
+                      ),
+                      children: [
+                        { index: true, lazy: releaseSummary },
+                        { path: 'summary', lazy: releaseSummary },
+                        {
+                          path: 'settings',
+                          lazy: lazyPage(
+                            () => import('../features/releases/ReleaseSettingsPage.js'),
+                            'ReleaseSettingsPage',
+                          ),
+                        },
+                      ],
                     },
                   ],
                 };
@@ -195,6 +225,13 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 lazy: lazyPage(
                   () => import('../features/variables/DeviceEnvVarsPage.js'),
                   'DeviceEnvVarsPage',
+                ),
+              },
+              {
+                path: '/devices/:uuid/diagnostics',
+                lazy: lazyPage(
+                  () => import('../features/diagnostics/DiagnosticsPage.js'),
+                  'DiagnosticsPage',
                 ),
               },
               {

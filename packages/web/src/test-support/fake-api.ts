@@ -22,8 +22,14 @@ export type FakeWrite = {
   body: unknown;
 };
 
-// `text`: a plain-text (or Markdown) answer; `body`: a JSON one.
-export type FakeReply = { status: number; body?: unknown; text?: string };
+// `text`: a plain-text (or Markdown) answer; `body`: a JSON one; `stream`: an NDJSON body the
+// test writes to as it goes (the log stream).
+export type FakeReply = {
+  status: number;
+  body?: unknown;
+  text?: string;
+  stream?: ReadableStream<Uint8Array>;
+};
 export type FakeHandler = (body: unknown) => FakeReply | Promise<FakeReply>;
 
 export type FakeApi = {
@@ -157,6 +163,12 @@ export const createFakeApi = (
     const handler = handlers.get(`${method} ${url.pathname}`);
     if (handler) {
       const reply = await handler(body);
+      if (reply.stream) {
+        return new Response(reply.stream, {
+          status: reply.status,
+          headers: { 'content-type': 'application/x-ndjson' },
+        });
+      }
       return reply.text === undefined
         ? json(reply.status, reply.body)
         : textResponse(reply.status, reply.text);
@@ -175,7 +187,12 @@ export const createFakeApi = (
       return await answer(
         url,
         method,
-        typeof raw === 'string' ? (JSON.parse(raw) as unknown) : undefined,
+        // An upload reaches the handler as the Blob it is.
+        typeof raw === 'string'
+          ? (JSON.parse(raw) as unknown)
+          : raw instanceof Blob
+            ? raw
+            : undefined,
       );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

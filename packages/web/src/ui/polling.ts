@@ -22,3 +22,11 @@ export const polling = (intervalMs: number = defaultPollingMs): PollingOptions =
 });
 
 export const fleetListPolling = (): PollingOptions => polling(fleetListRefreshMs);
+
+// Polling that runs only while the data says so (a run in progress): `intervalOf` gives the
+// interval for the current data, or false to stop. Visible tab only, as above.
+export const pollingWhile = <T>(intervalOf: (data: T | undefined) => number | false) => ({
+  refetchInterval: (query: { state: { data: T | undefined } }) => intervalOf(query.state.data),
+  refetchIntervalInBackground: false as const,
+  refetchOnWindowFocus: true as const,
+});

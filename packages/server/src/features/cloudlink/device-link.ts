@@ -100,6 +100,8 @@ export class DeviceLink {
       this.events.onHello(this, message.uuid);
       return;
     }
+    // Terminal messages are not parsed yet (device-messages.ts); only action results remain.
+    if (message.type !== 'result') return;
     const pending = this.#pending;
     const waiting = pending?.get(message.id);
     // A late answer to a request that already timed out is dropped.

@@ -30,7 +30,10 @@ describe('GET /config', () => {
   it('answers the device URL base without a token', async () => {
     const response = await app.inject({ url: '/config' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ deviceUrlsBase: 'devices.example.test' });
+    expect(response.json()).toMatchObject({
+      deviceUrlsBase: 'devices.example.test',
+      actionsPath: '/actions',
+    });
   });
 
   it('names no analytics adapter: Flotilla has none', async () => {

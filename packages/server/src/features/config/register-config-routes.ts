@@ -4,6 +4,7 @@ import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer'
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { actionsPath } from '../diagnostics/register-diagnostics.js';
 import { canonicalDeviceTypeSlug } from '../device-types/device-type-rows.js';
 
 const varsQuery = z.object({ deviceType: z.string().min(1).max(255).optional() });
@@ -25,6 +26,8 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // The reCAPTCHA site key sign-up pages render the widget with (FLOTILLA_RECAPTCHA_SITE_KEY);
     // null when sign-up needs no captcha.
     recaptchaSiteKey: ctx.config.recaptcha?.siteKey ?? null,
+    // Where this API serves the actions service (health checks, diagnostics): a path on it.
+    actionsPath,
     // The console's map tiles (ours): a Leaflet URL template, empty for no tiles.
     mapTiles: { ...ctx.config.mapTiles },
   }));

@@ -65,6 +65,7 @@ describe('device logs', () => {
   let otherDevice: fx.DeviceFixture;
   let developerKey: string;
   let observerKey: string;
+  let operatorKey: string;
   let outsiderKey: string;
 
   const options = { retention, keepAliveMs, flushMs: 20 };
@@ -92,6 +93,9 @@ describe('device logs', () => {
     const observer = await fx.createUser(db, 'observer');
     await fx.addFleetMember(db, observer.userId, fleet.id, 'observer');
     observerKey = await createApiKey(db, observer.actorId, { name: 'obs' });
+    const operator = await fx.createUser(db, 'operator');
+    await fx.addFleetMember(db, operator.userId, fleet.id, 'operator');
+    operatorKey = await createApiKey(db, operator.actorId, { name: 'op' });
     const outsider = await fx.createUser(db, 'outsider');
     outsiderKey = await createApiKey(db, outsider.actorId, { name: 'out' });
   });
@@ -328,6 +332,8 @@ describe('device logs', () => {
         headers: { authorization: `Bearer ${key}` },
       });
     expect((await remove(observerKey)).statusCode).toBe(401);
+    // An operator acts on devices (reboot, delete...) but may not delete their logs.
+    expect((await remove(operatorKey)).statusCode).toBe(401);
     expect((await history('', observerKey)).lines).toHaveLength(1);
     expect((await remove(developerKey)).statusCode).toBe(200);
     expect((await history('', observerKey)).lines).toEqual([]);

@@ -68,6 +68,7 @@ const schema = z.object({
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
+  FLOTILLA_REGISTRY_URL: linkUrl,
 });
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
@@ -138,6 +139,10 @@ export type Config = {
   // auto: human-readable on a terminal, JSON lines otherwise.
   logFormat: z.infer<typeof schema>['FLOTILLA_LOG_FORMAT'];
   helpLinks: HelpLinks;
+  // The operator's image registry (FLOTILLA_REGISTRY_URL): where balena deploy pushes images and
+  // devices pull them, with tokens from GET /auth/v1/token. `host` is host[:port] as image
+  // names carry it. Unset: image locations use a placeholder host and no tokens are issued.
+  registry: { url: string; host: string } | undefined;
 };
 
 // Every environment variable the server reads is here (and documented in README.md).
@@ -204,6 +209,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,
     logLevel: values.FLOTILLA_LOG_LEVEL,
     logFormat: values.FLOTILLA_LOG_FORMAT,
+    registry:
+      values.FLOTILLA_REGISTRY_URL === undefined
+        ? undefined
+        : {
+            url: values.FLOTILLA_REGISTRY_URL.replace(/\/+$/, ''),
+            host: new URL(values.FLOTILLA_REGISTRY_URL).host,
+          },
     helpLinks: {
       gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
       docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,

@@ -20,6 +20,8 @@ describe('request shapes', () => {
     const urls = [
       '/device?$filter=belongs_to__application%20eq%2012%20and%20is_online%20eq%20true&$top=50&$skip=100&$orderby=device_name',
       "/device(uuid='abc')?$select=id",
+      "/service(application=12,service_name='ma''in')?$select=id",
+      "/device_tag(tag_key='a,b)',device=3)",
       '/device/$count?$filter=id eq 5',
       "/application?$filter=is_of__class eq 'fleet' and is_directly_accessible_by__user/any(dau:1 eq 1)&$expand=owns__device/$count($filter=overall_status eq 'operational')",
       '/device?$filter=id in (1, 2,3)',

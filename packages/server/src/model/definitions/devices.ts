@@ -107,9 +107,10 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       application: (row) => `${row}."belongs_to__application"`,
       device: (row) => `${row}."id"`,
     },
-    alternateKeys: [['uuid']],
+    alternateKeys: [['uuid'], ['actor']],
   },
   device_tag: {
+    alternateKeys: [['device', 'tag_key']],
     fields: {
       id,
       device: ref('device', ['device__has__tag_key', 'device_tag'], {
@@ -121,6 +122,7 @@ export const deviceResources: Record<string, ResourceDefinition> = {
     scope: deviceScoped,
   },
   image_install: {
+    alternateKeys: [['device', 'installs__image']],
     fields: {
       id,
       device: ref('device', ['device__installs__image', 'image_install', 'installs__image'], {
@@ -146,6 +148,7 @@ export const deviceResources: Record<string, ResourceDefinition> = {
   // Created for every (device, service of its target release) so device service variables have a
   // row to hang on.
   service_install: {
+    alternateKeys: [['device', 'installs__service']],
     fields: {
       id,
       created_at: createdAt,

@@ -56,7 +56,7 @@ export const fleetResources: Record<string, ResourceDefinition> = {
       organization: (row) => `${row}."organization"`,
       public: (row) => `${row}."is_public"`,
     },
-    alternateKeys: [['slug'], ['uuid']],
+    alternateKeys: [['slug'], ['uuid'], ['actor']],
   },
   application_type: {
     fields: {
@@ -77,6 +77,7 @@ export const fleetResources: Record<string, ResourceDefinition> = {
     readOnly: true,
   },
   application_tag: {
+    alternateKeys: [['application', 'tag_key']],
     fields: {
       id,
       application: ref('application', ['application__has__tag_key', 'application_tag'], {
@@ -104,6 +105,7 @@ export const fleetResources: Record<string, ResourceDefinition> = {
     readOnly: true,
   },
   user_application_membership: {
+    alternateKeys: [['user', 'is_member_of__application']],
     fields: {
       id,
       // The SDK posts `username` instead; a hook resolves it to this id.

@@ -18,6 +18,7 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
     alternateKeys: [['sso_identifier']],
   },
   identity_provider_membership: {
+    alternateKeys: [['organization', 'is_authorized_by__identity_provider']],
     fields: {
       id,
       organization: ref(
@@ -54,6 +55,7 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
     scope: { organization: (row) => `${row}."organization"` },
   },
   saml_account: {
+    alternateKeys: [['was_generated_by__identity_provider', 'remote_id']],
     fields: {
       id,
       belongs_to__user: ref('user', 'owns__saml_account', { readOnly: true }),

@@ -24,6 +24,7 @@ export const inviteResources: Record<string, ResourceDefinition> = {
     scope: { user: (row) => userOfInviteeEmail(`${row}."email"`, row) },
   },
   invitee__is_invited_to__application: {
+    alternateKeys: [['invitee', 'is_invited_to__application']],
     fields: {
       id,
       invitee: ref(
@@ -63,6 +64,7 @@ export const inviteResources: Record<string, ResourceDefinition> = {
     },
   },
   invitee__is_invited_to__organization: {
+    alternateKeys: [['invitee', 'is_invited_to__organization']],
     fields: {
       id,
       invitee: ref(

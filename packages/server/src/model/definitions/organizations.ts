@@ -57,6 +57,7 @@ export const organizationResources: Record<string, ResourceDefinition> = {
     readOnly: true,
   },
   organization_membership: {
+    alternateKeys: [['user', 'is_member_of__organization']],
     fields: {
       id,
       created_at: createdAt,
@@ -79,6 +80,7 @@ export const organizationResources: Record<string, ResourceDefinition> = {
     },
   },
   organization_membership_tag: {
+    alternateKeys: [['organization_membership', 'tag_key']],
     fields: {
       id,
       organization_membership: ref(

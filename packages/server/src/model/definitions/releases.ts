@@ -65,6 +65,7 @@ const applicationOfReleaseImage = (releaseImageIdSql: string, row: string): stri
 // Releases and what they are made of: images of the fleet's services, tags, assets and labels.
 export const releaseResources: Record<string, ResourceDefinition> = {
   release: {
+    alternateKeys: [['belongs_to__application', 'commit']],
     fields: {
       id,
       created_at: createdAt,
@@ -111,6 +112,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     },
   },
   release_tag: {
+    alternateKeys: [['release', 'tag_key']],
     fields: {
       id,
       release: ref('release', ['release__has__tag_key', 'release_tag'], {
@@ -122,6 +124,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     scope: fleetOfRelease('release'),
   },
   release_asset: {
+    alternateKeys: [['release', 'asset_key']],
     fields: {
       id,
       release: ref('release', ['release__has__asset_key', 'release_asset'], {
@@ -134,6 +137,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     scope: fleetOfRelease('release'),
   },
   service: {
+    alternateKeys: [['application', 'service_name']],
     fields: {
       id,
       created_at: createdAt,
@@ -146,6 +150,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     scope: { application: (row) => `${row}."application"` },
   },
   service_label: {
+    alternateKeys: [['service', 'label_name']],
     fields: {
       id,
       created_at: createdAt,
@@ -175,7 +180,8 @@ export const releaseResources: Record<string, ResourceDefinition> = {
         createOnly: true,
       }),
       image_size: bigint(),
-      is_stored_at__image_location: text({ required: true }),
+      // Filled by the release hooks when a client leaves it out (balena-cli does).
+      is_stored_at__image_location: text({ createOnly: true }),
       project_type: text(),
       error_message: text(),
       build_log: longText(),
@@ -188,6 +194,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     scope: { application: (row) => applicationOfService(`${row}."is_a_build_of__service"`, row) },
   },
   release_image: {
+    alternateKeys: [['image', 'is_part_of__release']],
     fields: {
       id,
       created_at: createdAt,
@@ -205,6 +212,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     scope: { application: (row) => applicationOfRelease(`${row}."is_part_of__release"`, row) },
   },
   image_label: {
+    alternateKeys: [['release_image', 'label_name']],
     fields: {
       id,
       created_at: createdAt,
@@ -223,6 +231,7 @@ export const releaseResources: Record<string, ResourceDefinition> = {
     scope: { application: (row) => applicationOfReleaseImage(`${row}."release_image"`, row) },
   },
   image_environment_variable: {
+    alternateKeys: [['release_image', 'name']],
     fields: {
       id,
       created_at: createdAt,

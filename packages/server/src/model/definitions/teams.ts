@@ -8,6 +8,7 @@ const organizationOfTeam = (teamIdSql: string, row: string): string =>
 // Teams group organization members; a team's fleet access grants a fleet role to every member.
 export const teamResources: Record<string, ResourceDefinition> = {
   team: {
+    alternateKeys: [['belongs_to__organization', 'name']],
     fields: {
       id,
       created_at: createdAt,
@@ -21,6 +22,7 @@ export const teamResources: Record<string, ResourceDefinition> = {
     scope: { organization: (row) => `${row}."belongs_to__organization"` },
   },
   team_membership: {
+    alternateKeys: [['user', 'is_member_of__team']],
     fields: {
       id,
       created_at: createdAt,
@@ -45,6 +47,7 @@ export const teamResources: Record<string, ResourceDefinition> = {
     },
   },
   team_application_access: {
+    alternateKeys: [['team', 'grants_access_to__application']],
     fields: {
       id,
       created_at: createdAt,

@@ -38,7 +38,7 @@ export const userResources: Record<string, ResourceDefinition> = {
       },
     },
     scope: { user: (row) => `${row}."id"`, actor: (row) => `${row}."actor"` },
-    alternateKeys: [['username']],
+    alternateKeys: [['username'], ['actor']],
   },
   // A read-only view over the user row (see 0001-schema.sql); profile edits go through
   // PATCH /user/profile, not /v7.

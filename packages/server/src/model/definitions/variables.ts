@@ -17,6 +17,7 @@ const deviceScoped = {
 // per (owner, name) so the SDK's POST-then-PATCH upsert gets its 409.
 export const variableResources: Record<string, ResourceDefinition> = {
   application_environment_variable: {
+    alternateKeys: [['application', 'name']],
     fields: {
       id,
       created_at: createdAt,
@@ -29,6 +30,7 @@ export const variableResources: Record<string, ResourceDefinition> = {
     scope: fleetScoped,
   },
   application_config_variable: {
+    alternateKeys: [['application', 'name']],
     fields: {
       id,
       application: owner('application', [
@@ -40,6 +42,7 @@ export const variableResources: Record<string, ResourceDefinition> = {
     scope: fleetScoped,
   },
   build_environment_variable: {
+    alternateKeys: [['application', 'name']],
     fields: {
       id,
       created_at: createdAt,
@@ -52,6 +55,7 @@ export const variableResources: Record<string, ResourceDefinition> = {
     scope: fleetScoped,
   },
   service_environment_variable: {
+    alternateKeys: [['service', 'name']],
     fields: {
       id,
       created_at: createdAt,
@@ -66,6 +70,7 @@ export const variableResources: Record<string, ResourceDefinition> = {
     scope: { application: (row) => applicationOfService(`${row}."service"`, row) },
   },
   device_environment_variable: {
+    alternateKeys: [['device', 'name']],
     fields: {
       id,
       created_at: createdAt,
@@ -75,6 +80,7 @@ export const variableResources: Record<string, ResourceDefinition> = {
     scope: deviceScoped,
   },
   device_config_variable: {
+    alternateKeys: [['device', 'name']],
     fields: {
       id,
       device: owner('device', ['device__has__config_var_name', 'device_config_variable']),
@@ -83,6 +89,7 @@ export const variableResources: Record<string, ResourceDefinition> = {
     scope: deviceScoped,
   },
   device_service_environment_variable: {
+    alternateKeys: [['service_install', 'name']],
     fields: {
       id,
       created_at: createdAt,

@@ -2,6 +2,7 @@ import type { ContainerActionId } from '@flotilla/shared/devices/device-action-p
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import StopIcon from '@mui/icons-material/Stop';
+import SubjectIcon from '@mui/icons-material/Subject';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
@@ -48,11 +49,14 @@ export const ContainerTable = ({
   device,
   target,
   denied,
+  onShowLogs,
 }: {
   installs: readonly ImageInstall[];
   device: ActionDevice;
   target: ActionTarget;
   denied: Denied;
+  // Opens the logs panel filtered to this service.
+  onShowLogs: (service: string) => void;
 }) => {
   const client = useClient();
   const queryClient = useQueryClient();
@@ -140,6 +144,15 @@ export const ContainerTable = ({
                               </Tooltip>
                             );
                           })}
+                          <Tooltip title={`Show the logs of ${name}`}>
+                            <IconButton
+                              size="small"
+                              aria-label={`Show logs of ${name}`}
+                              onClick={() => onShowLogs(name)}
+                            >
+                              <SubjectIcon fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
                         </Stack>
                       </TableCell>
                     </TableRow>

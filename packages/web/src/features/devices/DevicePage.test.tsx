@@ -20,6 +20,13 @@ const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
   // The supervisor calls, as the console asks the SDK for them.
   const request = vi.fn(async () => 'OK');
   Object.assign(api.client, { request });
+  // The logs panel's stream: open, quiet (LogsPanel.test.tsx covers it).
+  for (const device of devices) {
+    api.on('GET', `/device/v2/${device.uuid}/logs`, () => ({
+      status: 200,
+      stream: new ReadableStream<Uint8Array>(),
+    }));
+  }
   renderWithClient(
     api.client,
     <Routes>
@@ -62,6 +69,12 @@ describe('DevicePage', () => {
       expect(within(summary).getAllByText(text).length).toBeGreaterThan(0);
     }
     expect(within(summary).getByRole('button', { name: 'Copy UUID' })).toBeTruthy();
+    // Current and target release link to the release page.
+    expect(
+      within(summary)
+        .getAllByRole('link', { name: '1.2.0' })
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/fleets/12/releases/5', '/fleets/12/releases/5']);
   });
 
   it('applies the container button rules', async () => {
@@ -74,6 +87,16 @@ describe('DevicePage', () => {
     expect(button('Stop worker').disabled).toBe(true);
     expect(button('Restart worker').disabled).toBe(true);
     expect(screen.getByText('Downloading (42%)')).toBeTruthy();
+  });
+
+  it("opens the logs filtered to a service from its row's show logs", async () => {
+    Object.assign(Element.prototype, { scrollIntoView: vi.fn() });
+    renderDevice([deviceDetail()]);
+    await ready();
+    const filter = screen.getByRole('textbox', { name: 'Filter by service' }) as HTMLInputElement;
+    expect(filter.value).toBe('');
+    await userEvent.click(button('Show logs of worker'));
+    expect(filter.value).toBe('worker');
   });
 
   it('sends a container action with the image id and disables the buttons meanwhile', async () => {
@@ -119,6 +142,18 @@ describe('DevicePage', () => {
     expect((screen.getByRole('textbox', { name: 'Notes' }) as HTMLTextAreaElement).disabled).toBe(
       true,
     );
+    // Clearing logs is resin.device_log.delete: developers and up, not operators or observers.
+    expect(button('Clear logs').disabled).toBe(true);
+  });
+
+  it('lets a developer clear logs but not an operator', async () => {
+    renderDevice([deviceDetail()], 'developer');
+    await ready();
+    await waitFor(() => expect(button('Clear logs').disabled).toBe(false));
+    cleanup();
+    renderDevice([deviceDetail()], 'operator');
+    await ready();
+    expect(button('Clear logs').disabled).toBe(true);
   });
 
   it('renames the device in place', async () => {

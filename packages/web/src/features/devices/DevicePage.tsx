@@ -1,6 +1,7 @@
 import {
   type DeviceActionId,
   deviceActionPermissions,
+  devicePanelPermissions,
 } from '@flotilla/shared/devices/device-action-permissions';
 import { errorText } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
@@ -9,12 +10,13 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
+import { LogsPanel } from '../device-logs/LogsPanel.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { classLabels } from '../fleets/class-names.js';
 import { ContainerTable } from './ContainerTable.js';
@@ -22,6 +24,7 @@ import { actionDeviceOf } from './device-action-rules.js';
 import type { ActionTarget } from './device-actions.js';
 import { deviceKey, fetchDevice } from './device-queries.js';
 import { DeviceActionsMenu } from './DeviceActionsMenu.js';
+import type { ImageInstall } from './device-rows.js';
 import { DeviceMetrics } from './DeviceMetrics.js';
 import { DeviceName } from './DeviceName.js';
 import { DeviceNotes } from './DeviceNotes.js';
@@ -32,6 +35,18 @@ import { LockNotice } from './LockNotice.js';
 import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
 import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { useDeviceActions } from './useDeviceActions.js';
+
+const clearLogs = devicePanelPermissions['clear-logs'];
+
+// Service id → name of the device's installed services (the log lines carry the id).
+const serviceNames = (installs: readonly ImageInstall[]): ReadonlyMap<number, string> =>
+  new Map(
+    installs.flatMap((install) =>
+      install.installs__image.flatMap((image) =>
+        image.is_a_build_of__service.map((service) => [service.id, service.service_name] as const),
+      ),
+    ),
+  );
 
 // /devices/:uuid: summary, notes, metrics and services of one device, refreshed like the lists
 // so that a reboot is seen going offline and coming back.
@@ -48,6 +63,11 @@ export const DevicePage = () => {
   const access = useFleetRole(fleet?.id ?? 0);
   const actions = useDeviceActions();
   const [tagging, setTagging] = useState<TaggedDevice[] | null>(null);
+  const [logFilter, setLogFilter] = useState('');
+  const services = useMemo(
+    () => serviceNames(detail?.image_install ?? []),
+    [detail?.image_install],
+  );
   usePageTitle(detail?.device_name ?? 'Device');
   const organization = fleet?.organization[0];
   const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
@@ -172,6 +192,21 @@ export const DevicePage = () => {
         device={state}
         target={target}
         denied={access.denied}
+        onShowLogs={(service) => {
+          setLogFilter(service);
+          document.getElementById('logs-title')?.scrollIntoView({ block: 'start' });
+        }}
+      />
+      <LogsPanel
+        key={detail.uuid}
+        uuid={detail.uuid}
+        fleetName={fleet.app_name}
+        deviceName={detail.device_name}
+        services={services}
+        filter={logFilter}
+        onFilterChange={setLogFilter}
+        clearDenied={access.denied(clearLogs.resource, clearLogs.action)}
+        localMode={state.isInLocalMode}
       />
     </Stack>
   );

@@ -21,6 +21,11 @@ const renderDevice = (device: DeviceDetail) => {
     device_config_variable: [],
     user_application_membership: [fleetMember('operator')],
   });
+  // The logs panel's stream: open, quiet.
+  api.on('GET', `/device/v2/${device.uuid}/logs`, () => ({
+    status: 200,
+    stream: new ReadableStream<Uint8Array>(),
+  }));
   api.on('GET', '/config', () => ({
     status: 200,
     body: { deviceUrlsBase: 'devices.example.test' },

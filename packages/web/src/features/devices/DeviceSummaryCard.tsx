@@ -22,10 +22,30 @@ import {
   releaseLabel,
   supportAccessText,
 } from './device-format.js';
-import type { DeviceDetail } from './device-rows.js';
+import type { DeviceDetail, ReleaseRef } from './device-rows.js';
 import { CopyableText } from './CopyableText.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { TagChips } from './TagChips.js';
+
+// A release of the device's fleet, linked to its release page.
+const ReleaseLink = ({
+  fleet,
+  release,
+}: {
+  fleet: { id: number; is_of__class: keyof typeof classLabels } | undefined;
+  release: ReleaseRef | undefined;
+}) =>
+  fleet && release ? (
+    <Link
+      component={RouterLink}
+      to={`${classLabels[fleet.is_of__class].path}/${fleet.id}/releases/${release.id}`}
+      sx={{ fontFamily: 'monospace' }}
+    >
+      {releaseLabel(release)}
+    </Link>
+  ) : (
+    <Typography sx={{ fontFamily: 'monospace' }}>{releaseLabel(release)}</Typography>
+  );
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (
   <Box sx={{ minWidth: 0 }}>
@@ -154,9 +174,7 @@ export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
           <Field label="OS variant">{device.os_variant ?? '—'}</Field>
           <Field label="Supervisor version">{device.supervisor_version ?? '—'}</Field>
           <Field label="Current release">
-            <Typography sx={{ fontFamily: 'monospace' }}>
-              {releaseLabel(device.is_running__release[0])}
-            </Typography>
+            <ReleaseLink fleet={fleet} release={device.is_running__release[0]} />
           </Field>
           <Field label="Target release">
             <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
@@ -165,7 +183,7 @@ export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
                   <PushPinIcon fontSize="inherit" color="action" aria-label="Pinned" />
                 </Tooltip>
               ) : null}
-              <Typography sx={{ fontFamily: 'monospace' }}>{releaseLabel(target)}</Typography>
+              <ReleaseLink fleet={fleet} release={target} />
             </Stack>
             <Typography variant="caption" color="text.secondary">
               {pinned ? 'Pinned' : 'Default (tracks the fleet)'}

@@ -7,6 +7,7 @@ const sections = [
   { path: 'location', label: 'Location' },
   { path: 'envvars', label: 'Variables' },
   { path: 'config', label: 'Configuration' },
+  { path: 'diagnostics', label: 'Diagnostics' },
 ] as const;
 
 // The device page's sections (seed 001 route table: /devices/{uuid} and its children).

@@ -79,6 +79,7 @@ describe('ApplicationLayout', () => {
     expect(tabs).toEqual([
       'Summary',
       'Devices',
+      'Releases',
       'Variables',
       'Configuration',
       'API keys',
@@ -97,5 +98,9 @@ describe('ApplicationLayout', () => {
     renderAt('/apps/12', [fleetFixture({ is_of__class: 'app' })]);
     await screen.findByRole('tab', { name: 'Settings' });
     expect(screen.queryByRole('tab', { name: 'Variables' })).toBeNull();
+    // Every class has releases.
+    expect(screen.getByRole('tab', { name: 'Releases' }).getAttribute('href')).toBe(
+      '/apps/12/releases',
+    );
   });
 });

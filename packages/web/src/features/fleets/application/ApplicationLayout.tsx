@@ -146,6 +146,7 @@ export const ApplicationLayout = () => {
   // The devices, variables, configuration and API keys tabs exist for fleets only (seed 001
   // route table); API keys need resin.api_key.read.
   const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
+  const onReleases = matchPath({ path: `${base}/releases`, end: false }, location.pathname);
   const fleetSection = fleetSections.find((section) =>
     matchPath({ path: `${base}/${section.path}`, end: false }, location.pathname),
   );
@@ -167,7 +168,15 @@ export const ApplicationLayout = () => {
         {detail.organization[0]?.name ?? ''}
       </Typography>
       <Tabs
-        value={onSettings ? 'settings' : onDevices ? 'devices' : (fleetSection?.path ?? 'summary')}
+        value={
+          onSettings
+            ? 'settings'
+            : onDevices
+              ? 'devices'
+              : onReleases
+                ? 'releases'
+                : (fleetSection?.path ?? 'summary')
+        }
         variant="scrollable"
         allowScrollButtonsMobile
         aria-label={`${classLabels[detail.is_of__class].one} sections`}
@@ -177,6 +186,7 @@ export const ApplicationLayout = () => {
         {isFleet ? (
           <Tab label="Devices" value="devices" component={RouterLink} to={`${base}/devices`} />
         ) : null}
+        <Tab label="Releases" value="releases" component={RouterLink} to={`${base}/releases`} />
         {isFleet
           ? fleetSections
               .filter(

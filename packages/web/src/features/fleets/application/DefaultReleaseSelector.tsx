@@ -6,7 +6,7 @@ import { polling } from '../../../ui/polling.js';
 import {
   type ApplicationDetail,
   applicationKey,
-  fetchPinnableReleases,
+  fetchPickerReleases,
   releaseLabel,
   shortCommit,
 } from './application-detail.js';
@@ -15,7 +15,7 @@ import { DisabledReason } from './DisabledReason.js';
 import { useUpdateApplication } from './useUpdateApplication.js';
 import { MutationError } from './MutationError.js';
 
-type Option = { id: number | null; label: string; detail: string };
+type Option = { id: number | null; label: string; detail: string; invalidated?: boolean };
 
 const latestId = null;
 
@@ -33,8 +33,8 @@ export const DefaultReleaseSelector = ({
   const client = useClient();
   const update = useUpdateApplication(application.id);
   const releases = useQuery({
-    queryKey: [...applicationKey(application.id), 'pinnable-releases'],
-    queryFn: () => fetchPinnableReleases(client, application.id, releasePickerPageSize),
+    queryKey: [...applicationKey(application.id), 'picker-releases'],
+    queryFn: () => fetchPickerReleases(client, application.id, releasePickerPageSize),
     ...polling(releasePickerRefreshMs),
   });
   const current = application.should_be_running__release[0];
@@ -48,7 +48,10 @@ export const DefaultReleaseSelector = ({
     ...(releases.data ?? []).map((release) => ({
       id: release.id,
       label: releaseLabel(release),
-      detail: `${shortCommit(release.commit)} · ${new Date(release.created_at).toLocaleString()}`,
+      detail: `${shortCommit(release.commit)} · ${new Date(release.created_at).toLocaleString()}${
+        release.is_invalidated ? ' · invalidated' : ''
+      }`,
+      invalidated: release.is_invalidated,
     })),
   ];
   // The pinned release may be older than the page of releases offered.
@@ -83,6 +86,8 @@ export const DefaultReleaseSelector = ({
           disableClearable
           onChange={(_event, option) => choose(option)}
           isOptionEqualToValue={(option, selected) => option.id === selected.id}
+          // Only valid releases can be pinned (seed 001 section 4).
+          getOptionDisabled={(option) => option.invalidated === true}
           getOptionLabel={(option) =>
             option.id === latestId && option.detail
               ? `${option.label} (${option.detail})`

@@ -2,6 +2,7 @@ import { errorText } from '@flotilla/sdk/errors';
 import {
   Alert,
   Button,
+  Link,
   Card,
   CardContent,
   Chip,
@@ -15,6 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../../app/client.js';
 import { polling } from '../../../ui/polling.js';
 import {
@@ -24,6 +26,7 @@ import {
   shortCommit,
 } from './application-detail.js';
 import { recentReleaseCount, releaseCardRefreshMs } from './application-limits.js';
+import { applicationPath } from '../class-names.js';
 
 type ChipColor = 'success' | 'info' | 'error' | 'default';
 
@@ -43,14 +46,19 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
     queryFn: () => fetchReleasesOverview(client, application.id),
     ...polling(releaseCardRefreshMs),
   });
-  // No release page yet (a later issue): the card names releases without linking to them.
   const newest = overview.data?.recent[0];
+  const releases = `${applicationPath(application.is_of__class, application.id)}/releases`;
   return (
     <Card variant="outlined" component="section" aria-labelledby="releases-card-title">
       <CardContent>
-        <Typography id="releases-card-title" variant="h3" gutterBottom>
-          Releases
-        </Typography>
+        <Stack direction="row" sx={{ alignItems: 'baseline', justifyContent: 'space-between' }}>
+          <Typography id="releases-card-title" variant="h3" gutterBottom>
+            Releases
+          </Typography>
+          <Link component={RouterLink} to={releases} variant="body2">
+            All releases
+          </Link>
+        </Stack>
         {overview.isPending ? (
           <Stack spacing={1} aria-busy="true" aria-label="Loading releases">
             {Array.from({ length: 3 }, (_, index) => (
@@ -69,7 +77,12 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
             {errorText(overview.error) ?? 'Could not load the releases'}
           </Alert>
         ) : overview.data.recent.length === 0 ? (
-          <Typography color="text.secondary">No releases yet</Typography>
+          <Typography color="text.secondary">
+            No releases yet.{' '}
+            <Link component={RouterLink} to={releases}>
+              How to add a release
+            </Link>
+          </Typography>
         ) : (
           <>
             <Stack direction="row" spacing={1} sx={{ mb: 1.5 }}>
@@ -87,7 +100,20 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
               />
             </Stack>
             {newest?.status === 'running' ? (
-              <Alert severity="info" sx={{ mb: 1.5 }}>
+              <Alert
+                severity="info"
+                sx={{ mb: 1.5 }}
+                action={
+                  <Button
+                    color="inherit"
+                    size="small"
+                    component={RouterLink}
+                    to={`${releases}/${newest.id}`}
+                  >
+                    View
+                  </Button>
+                }
+              >
                 A build is in progress.
               </Alert>
             ) : null}
@@ -104,7 +130,9 @@ export const ReleasesCard = ({ application }: { application: ApplicationDetail }
                 {overview.data.recent.map((release) => (
                   <TableRow key={release.id}>
                     <TableCell sx={{ fontFamily: 'monospace' }}>
-                      {shortCommit(release.commit)}
+                      <Link component={RouterLink} to={`${releases}/${release.id}`}>
+                        {shortCommit(release.commit)}
+                      </Link>
                     </TableCell>
                     <TableCell>{release.raw_version ?? '—'}</TableCell>
                     <TableCell>

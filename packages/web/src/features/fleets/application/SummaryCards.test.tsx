@@ -47,7 +47,10 @@ describe('summary cards', () => {
   it('has an empty state and lists the newest releases', async () => {
     const empty = createFakeApi({ application: [applicationRow(fleetFixture())] });
     renderWithClient(empty.client, <ReleasesCard application={fleetFixture()} />);
-    expect(await screen.findByText('No releases yet')).toBeTruthy();
+    expect(await screen.findByText(/No releases yet/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'How to add a release' }).getAttribute('href')).toBe(
+      '/fleets/12/releases',
+    );
     cleanup();
     const release = (id: number, status: string, belongsTo = 12) => ({
       id,
@@ -75,7 +78,15 @@ describe('summary cards', () => {
     expect(screen.getByText('1 successful')).toBeTruthy();
     expect(screen.getByText('1 running')).toBeTruthy();
     expect(screen.getByText('A build is in progress.')).toBeTruthy();
-    // Releases have no page yet: the card links nowhere.
-    expect(screen.queryAllByRole('link')).toEqual([]);
+    // Each release links to its page, the running build too.
+    expect(screen.getByRole('link', { name: 'abcdef3' }).getAttribute('href')).toBe(
+      '/fleets/12/releases/3',
+    );
+    expect(screen.getByRole('link', { name: 'View' }).getAttribute('href')).toBe(
+      '/fleets/12/releases/3',
+    );
+    expect(screen.getByRole('link', { name: 'All releases' }).getAttribute('href')).toBe(
+      '/fleets/12/releases',
+    );
   });
 });

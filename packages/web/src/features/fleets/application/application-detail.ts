@@ -162,22 +162,14 @@ export const fetchReleasesOverview = async (
   return { recent, successCount, runningCount };
 };
 
-// Releases a fleet may be pinned to: successful, final and valid (seed 001 "Other UI").
-export const fetchPinnableReleases = async (
-  client: FlotillaClient,
-  id: number,
-  pageSize: number,
-): Promise<ReleaseSummary[]> =>
+// The release picker's releases (seed 001 "Other UI"): successful and final, newest first;
+// invalidated ones are listed but cannot be chosen.
+export const fetchPickerReleases = async (client: FlotillaClient, id: number, pageSize: number) =>
   await client.pine.get({
     resource: 'release',
     options: {
-      $select: [...releaseSelect],
-      $filter: {
-        belongs_to__application: id,
-        status: 'success',
-        is_final: true,
-        is_invalidated: false,
-      },
+      $select: [...releaseSelect, 'is_invalidated'],
+      $filter: { belongs_to__application: id, status: 'success', is_final: true },
       $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
       $top: pageSize,
     },

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { systemClock } from './clock.js';
+import { FlotillaApiError, FlotillaNetworkError } from './errors.js';
+import type { HttpDeps } from './http-exchange.js';
+import { openHttpStream } from './http-stream.js';
+
+const deps = (fetch: HttpDeps['fetch']): HttpDeps => ({
+  apiUrl: 'https://api.test',
+  fetch,
+  clientHeader: 'test',
+  clock: systemClock,
+  getToken: () => 'tok',
+});
+
+describe('openHttpStream', () => {
+  it('sends the token and hands back the body of a 2xx answer unread', async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    const body = await openHttpStream(
+      deps(async (input, init) => {
+        seen.push({ url: String(input), auth: new Headers(init?.headers).get('authorization') });
+        return new Response('{"message":"a"}\n');
+      }),
+      { path: '/device/v2/x/logs', query: { stream: 1, count: 100 } },
+    );
+    expect(seen).toEqual([
+      { url: 'https://api.test/device/v2/x/logs?stream=1&count=100', auth: 'Bearer tok' },
+    ]);
+    expect(await new Response(body).text()).toBe('{"message":"a"}\n');
+  });
+
+  it('raises an API error for an error answer and a network error when there is none', async () => {
+    const refused = openHttpStream(
+      deps(async () => new Response('Service unavailable', { status: 503 })),
+      { path: '/p' },
+    );
+    await expect(refused).rejects.toBeInstanceOf(FlotillaApiError);
+    await expect(refused).rejects.toMatchObject({ status: 503, message: 'Service unavailable' });
+    await expect(
+      openHttpStream(
+        deps(async () => {
+          throw new TypeError('fetch failed');
+        }),
+        { path: '/p' },
+      ),
+    ).rejects.toBeInstanceOf(FlotillaNetworkError);
+  });
+});

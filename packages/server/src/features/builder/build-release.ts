@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { Actor } from '../../infra/auth/actor.js';
+import type { Database } from '../../infra/db/database.js';
+import { createActorWriter } from '../../infra/odata/actor-writes.js';
+import type { HookRegistry } from '../../infra/odata/hooks.js';
+import type { Model } from '../../model/model-types.js';
+import { parseBalenaYml } from './balena-yml.js';
+import { type ComposeService, parseComposeFile } from './compose-file.js';
+import type { ProjectFiles } from './project-archive.js';
+
+export type BuilderDeps = { db: Database; model: Model; hooks: HookRegistry; now: () => Date };
+
+export type BuildResult = {
+  releaseId: number;
+  commit: string;
+  status: 'success' | 'failed';
+  // The build log, one line per entry, each prefixed with its service as balena's builder does.
+  log: string[];
+};
+
+// What a service's image becomes: its own reference, or a failure explaining why nothing is built.
+const imageOf = (service: ComposeService): { location: string | null; error: string | null } =>
+  service.image !== null && !service.build
+    ? { location: service.image, error: null }
+    : {
+        location: null,
+        error:
+          "This server does not build images: build it with 'balena deploy' on a machine with Docker, or push it to a registry and reference it with 'image:'",
+      };
+
+// The compose builder (no container engine): checks the project, then creates the release with its
+// services and images in one transaction, as the caller and under the same rules as their own /v7
+// writes. Services naming an image keep its reference; a service that needs a build step fails
+// the release with the reason. Bad input throws a 400 before anything is written.
+export const buildRelease = async (
+  deps: BuilderDeps,
+  actor: Actor,
+  fleetId: number,
+  files: ProjectFiles,
+): Promise<BuildResult> => {
+  const project = parseComposeFile(files.compose, files.composeFileName);
+  const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
+  const commit = randomBytes(16).toString('hex');
+  return await deps.db.transaction(async (tx) => {
+    const writer = createActorWriter(deps, tx, actor);
+    const started = deps.now();
+    const releaseId = await writer.create('release', {
+      belongs_to__application: fleetId,
+      commit,
+      status: 'running',
+      source: 'cloud',
+      composition: project.composition,
+      start_timestamp: started.toISOString(),
+      ...(contract ? { contract: contract.contract } : {}),
+      ...(contract?.version ? { semver: contract.version } : {}),
+    });
+    const log: string[] = [];
+    let failed = false;
+    for (const service of project.services) {
+      const existing = await tx.query<{ id: number }>(
+        'SELECT "id" FROM "service" WHERE "application" = $1 AND "service_name" = $2',
+        [fleetId, service.name],
+      );
+      const serviceId =
+        existing.rows[0]?.id ??
+        (await writer.create('service', { application: fleetId, service_name: service.name }));
+      const image = imageOf(service);
+      const lines =
+        image.error === null
+          ? [`[${service.name}] Using image ${image.location ?? ''}`]
+          : [`[${service.name}] Error: ${image.error}`];
+      log.push(...lines);
+      failed ||= image.error !== null;
+      const imageId = await writer.create('image', {
+        is_a_build_of__service: serviceId,
+        status: image.error === null ? 'success' : 'failed',
+        start_timestamp: started.toISOString(),
+        end_timestamp: deps.now().toISOString(),
+        build_log: lines.join('\n'),
+        ...(image.location === null ? {} : { is_stored_at__image_location: image.location }),
+        ...(image.error === null ? {} : { error_message: image.error }),
+      });
+      await writer.create('release_image', { image: imageId, is_part_of__release: releaseId });
+    }
+    const status = failed ? 'failed' : 'success';
+    log.push(failed ? 'Build failed: see the services above' : 'Build succeeded');
+    await writer.update('release', releaseId, {
+      status,
+      end_timestamp: deps.now().toISOString(),
+      build_log: log.join('\n'),
+    });
+    return { releaseId, commit, status, log };
+  });
+};

@@ -1,0 +1,144 @@
+import type { ActionResult } from '@flotilla/shared/cloudlink/messages';
+import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
+import {
+  checksReport,
+  type DiagnosticAction,
+  diagnoseReport,
+  diagnosticActions,
+  isDiagnosticAction,
+} from '@flotilla/shared/diagnostics/diagnostics';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { ApiError, forbidden, notFound } from '../../infra/errors/api-error.js';
+import { parseBody } from '../../infra/http/validate.js';
+import { logFailure } from '../../infra/logging/log-failure.js';
+import { deviceOffline } from '../cloudlink/cloudlink-error.js';
+import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
+import { type ActionTarget, permittedTargets } from '../device-actions/action-targets.js';
+import { finishRun, readRun, type RunOutcome, startRun } from './run-store.js';
+
+// Where the actions service is mounted (GET /config's actionsPath tells clients).
+export const actionsPath = actionsServicePath;
+
+// How long POST waits for the device's answer before answering with the run in progress.
+export const answerWaitMs = 2000;
+
+const runParams = z.object({
+  uuid: z.string().min(1).max(100),
+  action: z.enum(diagnosticActions),
+});
+const readParams = z.object({
+  uuid: z.string().min(1).max(100),
+  // A run's id, or an action name for its newest run.
+  run: z.union([z.enum(diagnosticActions), z.string().regex(/^\d{1,18}$/, 'is not a run id')]),
+});
+
+const messageOf = (body: unknown): string => {
+  if (typeof body === 'string' && body !== '') return body;
+  if (typeof body === 'object' && body !== null && 'message' in body) return String(body.message);
+  return 'The device could not run it';
+};
+
+// What the device's answer means for the run.
+export const outcomeOfAnswer = (action: DiagnosticAction, result: ActionResult): RunOutcome => {
+  if (result.status !== 200) return { status: 'error', error: messageOf(result.body) };
+  if (action === 'checks') {
+    const report = checksReport.safeParse(result.body);
+    return report.success
+      ? {
+          status: 'done',
+          diagnoseVersion: report.data.diagnose_version,
+          checks: report.data.checks,
+          stdout: null,
+        }
+      : { status: 'error', error: 'The device answered with an unreadable checks report' };
+  }
+  const report = diagnoseReport.safeParse(result.body);
+  return report.success
+    ? {
+        status: 'done',
+        diagnoseVersion: report.data.diagnose_version,
+        checks: null,
+        stdout: report.data.stdout,
+      }
+    : { status: 'error', error: 'The device answered with an unreadable diagnostics report' };
+};
+
+// The actions service of seed 001 section 7, for health checks and diagnostics: POST
+// /actions/v1/:uuid/checks|diagnose starts a run on the device (over its cloudlink) and answers
+// at once; GET /actions/v1/:uuid/:run reads it (a run id, or checks|diagnose for the newest).
+// Both need resin.device.access_diagnostics on the device.
+export const registerDiagnostics = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  cloudlink: Cloudlink,
+): void => {
+  const inFlight = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(inFlight);
+  });
+
+  const diagnosable = async (request: FastifyRequest, uuid: string): Promise<ActionTarget> => {
+    const [target] = await permittedTargets(ctx, request.actor, { uuid }, 'checks');
+    if (!target) throw forbidden();
+    return target;
+  };
+
+  const run = async (target: ActionTarget, action: DiagnosticAction, id: string) => {
+    let outcome: RunOutcome;
+    try {
+      outcome = outcomeOfAnswer(
+        action,
+        await cloudlink.sendAction(target.id, action, { sentAt: ctx.now().getTime() }),
+      );
+    } catch (error) {
+      outcome = {
+        status: 'error',
+        error: error instanceof Error ? error.message : 'The device did not answer',
+      };
+    }
+    await finishRun(ctx.db, id, outcome, ctx.now());
+  };
+
+  app.post(
+    `${actionsPath}/v1/:uuid/:action`,
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      const { uuid, action } = parseBody(runParams, request.params);
+      const target = await diagnosable(request, uuid);
+      const online = await cloudlink.connectedDevices([target.id]);
+      if (!online.has(target.id)) throw new ApiError('device_offline', deviceOffline().message);
+      const started = await startRun(ctx.db, target.id, action, ctx.now());
+      const work = run(target, action, started.id).catch((error: unknown) =>
+        logFailure(app.log, error, 'diagnostics run'),
+      );
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+      // A device usually answers within moments: the answer then comes with the run, and the
+      // console need not wait for its next refresh (15 s for checks). A slow run answers in_progress.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        work,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, answerWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      const current = (await readRun(ctx.db, target.id, { id: started.id })) ?? started;
+      return reply.status(201).send(current);
+    },
+  );
+
+  app.get(`${actionsPath}/v1/:uuid/:run`, { config: { access: 'user' } }, async (request) => {
+    const params = parseBody(readParams, request.params);
+    const target = await diagnosable(request, params.uuid);
+    const found = await readRun(
+      ctx.db,
+      target.id,
+      isDiagnosticAction(params.run) ? { latest: params.run } : { id: params.run },
+    );
+    if (!found) throw notFound('No such run on this device');
+    return found;
+  });
+};

@@ -1,0 +1,36 @@
+// Constants of the device page's logs, terminal and diagnostics (seed 001 section 9).
+
+// Lines the logs panel keeps; older ones are dropped as new ones arrive.
+export const logBufferLines = 5000;
+// "No logs yet" when nothing arrived this long after the stream opened.
+export const noLogsAfterMs = 3000;
+// The service filter is applied at most this often while typing.
+export const logFilterThrottleMs = 500;
+// A broken log stream is opened again after this long, or the longer delay after a network
+// error or a 503 (seed 001 section 8).
+export const logReconnectMs = 1000;
+export const logReconnectSlowMs = 10_000;
+// History lines a subscription starts with (seed 001 section 7): 100, none on a reconnect.
+export const logInitialLines = 100;
+
+// A dropped terminal session is opened again this many times, this far apart, then fails.
+export const terminalReconnectAttempts = 5;
+export const terminalReconnectDelayMs = 2000;
+
+// While a run is in progress its result is read again this often.
+export const healthChecksRefreshMs = 15_000;
+export const diagnosticsRefreshMs = 5000;
+// Health checks and diagnostics need balenaOS 2.11.0 or later (older devices get a warning).
+export const minimumChecksOsVersion = '2.11.0';
+
+// Downloads: {uuid}_checks_{timestamp}.json, {uuid}_diagnostics_{timestamp}.txt, and a log file
+// named from the fleet, the device and the time.
+const fileTimestamp = (at: Date): string => at.toISOString().replace(/[:.]/g, '-');
+const fileSafe = (text: string): string => text.replace(/[^\w.-]+/g, '_');
+
+export const checksFileName = (uuid: string, at: Date): string =>
+  `${uuid}_checks_${fileTimestamp(at)}.json`;
+export const diagnosticsFileName = (uuid: string, at: Date): string =>
+  `${uuid}_diagnostics_${fileTimestamp(at)}.txt`;
+export const logsFileName = (fleetName: string, deviceName: string, at: Date): string =>
+  `${fileSafe(fleetName)}_${fileSafe(deviceName)}_${fileTimestamp(at)}.log`;

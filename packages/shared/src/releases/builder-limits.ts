@@ -1,0 +1,20 @@
+// Limits of the compose builder (README "Releases"): a project is refused with a 400 naming the
+// limit, before anything is created.
+export const builderLimits = {
+  // The tarball as uploaded, downloaded or pushed (git packs included).
+  projectBytes: 20 * 1024 * 1024,
+  // Everything the tarball unpacks to.
+  unpackedBytes: 200 * 1024 * 1024,
+  // docker-compose.yml and balena.yml, each.
+  manifestBytes: 256 * 1024,
+  // Services of one composition.
+  services: 64,
+  // Downloading a tarball URL.
+  fetchTimeoutMs: 30_000,
+} as const;
+
+// The build log view shows at most this many lines (seed 001 section 9).
+export const buildLogDisplayLines = 2999;
+
+// The compose file names the builder looks for, in order (as balena-cli does).
+export const composeFileNames = ['docker-compose.yml', 'docker-compose.yaml'] as const;

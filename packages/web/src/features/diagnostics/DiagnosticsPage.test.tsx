@@ -1,0 +1,146 @@
+// @vitest-environment jsdom
+import type { DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { fleetMember } from '../../test-support/fixtures.js';
+import type { DeviceDetail } from '../devices/device-rows.js';
+import { deviceDetail } from '../devices/test-fixtures.js';
+import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { osTooOldForChecks } from './diagnostic-runs.js';
+import { DiagnosticsPage } from './DiagnosticsPage.js';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const run = (overrides: Partial<DiagnosticRun>): DiagnosticRun => ({
+  id: '1',
+  action: 'checks',
+  status: 'in_progress',
+  createdAt: '2026-11-24T09:00:00.000Z',
+  lastRun: null,
+  diagnose_version: null,
+  checks: null,
+  stdout: null,
+  error: null,
+  ...overrides,
+});
+
+const renderPage = (device: DeviceDetail, role = 'operator') => {
+  const api = createFakeApi({ device: [device], user_application_membership: [fleetMember(role)] });
+  const base = `/actions/v1/${device.uuid}`;
+  const latest: Record<string, DiagnosticRun | null> = { checks: null, diagnose: null };
+  const reads: string[] = [];
+  for (const action of ['checks', 'diagnose'] as const) {
+    api.on('GET', `${base}/${action}`, () => {
+      reads.push(action);
+      const found = latest[action];
+      return found ? { status: 200, body: found } : { status: 404, body: { message: 'none' } };
+    });
+  }
+  renderWithClient(
+    api.client,
+    <Routes>
+      <Route path="/devices/:uuid/diagnostics" element={<DiagnosticsPage />} />
+    </Routes>,
+    `/devices/${device.uuid}/diagnostics`,
+  );
+  return { api, latest, reads, base };
+};
+
+const runButton = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+
+describe('DiagnosticsPage', () => {
+  it('runs health checks, reads the run again every 15 s while it runs, then shows both outcomes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const device = deviceDetail();
+    const { api, latest, reads, base } = renderPage(device);
+    await waitFor(() => expect(runButton('Run checks').disabled).toBe(false));
+    expect(screen.getByRole('status').textContent).toBe('Not run yet');
+    let posted = 0;
+    api.on('POST', `${base}/checks`, () => {
+      posted++;
+      latest.checks = run({});
+      return { status: 201, body: latest.checks };
+    });
+    fireEvent.click(runButton('Run checks'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Running'));
+    expect(posted).toBe(1);
+    const readsBefore = reads.length;
+    latest.checks = run({
+      status: 'done',
+      lastRun: '2026-11-24T09:00:05.000Z',
+      diagnose_version: '1',
+      checks: [
+        { name: 'check_disk_space', success: true, status: 'Disk 12% used' },
+        { name: 'check_timesync', success: false, status: 'Clock not synchronised' },
+      ],
+    });
+    await act(() => vi.advanceTimersByTimeAsync(14_000));
+    expect(reads.length).toBe(readsBefore);
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    const table = await screen.findByRole('table', { name: 'Health checks' });
+    expect(within(table).getByText('Passed')).toBeTruthy();
+    expect(within(table).getByText('Failed')).toBeTruthy();
+    expect(within(table).getByText('Clock not synchronised')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Done');
+  });
+
+  it('shows the last diagnostics report', async () => {
+    const device = deviceDetail();
+    const { latest } = renderPage(device);
+    latest.diagnose = run({ action: 'diagnose', status: 'done', stdout: '=== OS ===\nDebian\n' });
+    const sections = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(sections).getByRole('tab', { name: 'Diagnostics' }));
+    expect((await screen.findByLabelText('Diagnostics report')).textContent).toContain('Debian');
+  });
+
+  it('shows the current state next to the target state, and says when the device is offline', async () => {
+    const device = deviceDetail();
+    const { api } = renderPage(device);
+    api.on('POST', '/supervisor/v1/device', () => ({
+      status: 200,
+      body: { status: 'Idle', commit: 'c0ffee' },
+    }));
+    api.on('GET', `/device/v3/${device.uuid}/state`, () => ({
+      status: 200,
+      body: { [device.uuid]: { name: device.device_name, apps: {} } },
+    }));
+    const sections = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(sections).getByRole('tab', { name: 'Supervisor state' }));
+    expect((await screen.findByLabelText('Current state')).textContent).toContain('c0ffee');
+    expect((await screen.findByLabelText('Target state')).textContent).toContain(
+      device.device_name,
+    );
+    cleanup();
+
+    const again = renderPage(device);
+    again.api.on('POST', '/supervisor/v1/device', () => ({
+      status: 503,
+      body: { message: 'No online device(s) found' },
+    }));
+    again.api.on('GET', `/device/v3/${device.uuid}/state`, () => ({ status: 200, body: {} }));
+    const tabs = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(tabs).getByRole('tab', { name: 'Supervisor state' }));
+    await screen.findByText('The device is offline: its current state cannot be read');
+  });
+
+  it('refuses a user without resin.device.access_diagnostics', async () => {
+    renderPage(deviceDetail(), 'observer');
+    await screen.findByText(/do not have permission/);
+    expect(screen.queryByRole('button', { name: 'Run checks' })).toBeNull();
+  });
+
+  it('needs the device online with its cloudlink, and warns below OS 2.11.0', async () => {
+    renderPage(deviceDetail({ is_connected_to_vpn: false, os_version: 'balenaOS 2.10.4' }));
+    await screen.findByText(/need balenaOS 2\.11\.0 or later/);
+    await waitFor(() => expect(screen.queryByText('Checking your permissions…')).toBeNull());
+    expect(runButton('Run checks').disabled).toBe(true);
+    expect(osTooOldForChecks('balenaOS 2.11.0')).toBe(false);
+    expect(osTooOldForChecks('balenaOS 2.9.7+rev1')).toBe(true);
+    expect(osTooOldForChecks(null)).toBe(false);
+  });
+});

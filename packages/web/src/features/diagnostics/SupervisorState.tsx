@@ -1,0 +1,88 @@
+import { errorText, FlotillaApiError } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useClient } from '../../app/client.js';
+
+// The supervisor proxy's answer when the device is not reachable (seed 001 section 8: not an
+// error of the page, the device is just offline).
+const offlineText = 'No online device(s) found';
+
+const StatePane = ({
+  title,
+  state,
+  pending,
+  error,
+}: {
+  title: string;
+  state: unknown;
+  pending: boolean;
+  error: unknown;
+}) => {
+  const offline = error instanceof FlotillaApiError && error.message.startsWith(offlineText);
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="h3" component="h3" gutterBottom>
+        {title}
+      </Typography>
+      {pending ? <Typography color="text.secondary">Loading…</Typography> : null}
+      {offline ? (
+        <Alert severity="info">The device is offline: its current state cannot be read</Alert>
+      ) : error ? (
+        <Alert severity="error">
+          Supervisor state error: {errorText(error) ?? 'could not read the state'}
+        </Alert>
+      ) : null}
+      {state === undefined ? null : (
+        <Box
+          component="pre"
+          aria-label={title}
+          sx={{
+            m: 0,
+            p: 2,
+            maxHeight: 480,
+            overflow: 'auto',
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            fontSize: 12,
+          }}
+        >
+          {JSON.stringify(state, null, 2)}
+        </Box>
+      )}
+    </Box>
+  );
+};
+
+// The device's current state (from its supervisor, over the cloudlink) next to the target state
+// the server computes for it.
+export const SupervisorState = ({ uuid }: { uuid: string }) => {
+  const client = useClient();
+  const current = useQuery({
+    queryKey: ['diagnostics', uuid, 'current-state'],
+    queryFn: () =>
+      client.request<unknown>({ method: 'POST', path: '/supervisor/v1/device', body: { uuid } }),
+  });
+  const target = useQuery({
+    queryKey: ['diagnostics', uuid, 'target-state'],
+    queryFn: () =>
+      client.request<unknown>({ path: `/device/v3/${encodeURIComponent(uuid)}/state` }),
+  });
+  return (
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+      <StatePane
+        title="Current state"
+        state={current.data}
+        pending={current.isPending}
+        error={current.error}
+      />
+      <StatePane
+        title="Target state"
+        state={target.data}
+        pending={target.isPending}
+        error={target.error}
+      />
+    </Box>
+  );
+};

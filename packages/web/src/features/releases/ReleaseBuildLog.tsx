@@ -1,0 +1,81 @@
+import { buildLogDisplayLines } from '@flotilla/shared/releases/builder-limits';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+
+// The last lines of a log, at most the display limit (seed 001 section 9: 2,999 lines).
+export const lastLines = (text: string | null): { lines: string[]; dropped: number } => {
+  const all = text === null || text === '' ? [] : text.split('\n');
+  const dropped = Math.max(0, all.length - buildLogDisplayLines);
+  return { lines: all.slice(dropped), dropped };
+};
+
+const allServices = '';
+
+// The release's build log, or one service's, with a service selector and expand/minimize.
+export const ReleaseBuildLog = ({
+  releaseLog,
+  services,
+}: {
+  releaseLog: string | null;
+  services: readonly { name: string; log: string | null }[];
+}) => {
+  const [service, setService] = useState(allServices);
+  const [expanded, setExpanded] = useState(false);
+  const chosen = services.find((entry) => entry.name === service);
+  const { lines, dropped } = lastLines(chosen ? chosen.log : releaseLog);
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="build-log-title" sx={{ p: 2 }}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography id="build-log-title" variant="h3" sx={{ flex: 1 }}>
+          Build log
+        </Typography>
+        <TextField
+          select
+          size="small"
+          label="Service"
+          value={service}
+          onChange={(event) => setService(event.target.value)}
+          sx={{ minWidth: 180 }}
+        >
+          <MenuItem value={allServices}>All services</MenuItem>
+          {services.map((entry) => (
+            <MenuItem key={entry.name} value={entry.name}>
+              {entry.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button size="small" onClick={() => setExpanded((open) => !open)}>
+          {expanded ? 'Minimize' : 'Expand'}
+        </Button>
+      </Stack>
+      {dropped > 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          Showing the last {buildLogDisplayLines.toLocaleString('en')} lines.
+        </Typography>
+      ) : null}
+      <Box
+        component="pre"
+        aria-label="Build log lines"
+        sx={{
+          m: 0,
+          p: 1.5,
+          bgcolor: 'grey.900',
+          color: 'grey.100',
+          borderRadius: 1,
+          fontSize: 13,
+          whiteSpace: 'pre-wrap',
+          maxHeight: expanded ? 'none' : 240,
+          overflowY: 'auto',
+        }}
+      >
+        {lines.length === 0 ? 'No build log' : lines.join('\n')}
+      </Box>
+    </Paper>
+  );
+};

@@ -1,0 +1,127 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import {
+  Link as RouterLink,
+  matchPath,
+  Navigate,
+  Outlet,
+  useLocation,
+  useOutletContext,
+  useParams,
+} from 'react-router';
+import { useClient } from '../../app/client.js';
+import { polling } from '../../ui/polling.js';
+import { useToasts } from '../../ui/toasts.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import type { ApplicationDetail } from '../fleets/application/application-detail.js';
+import { shortCommit } from '../fleets/application/application-detail.js';
+import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
+import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { LoadState } from '../variables/LoadState.js';
+import { releaseListRefreshMs } from './release-limits.js';
+import { fetchRelease, type ReleaseDetail, releaseKey } from './release-queries.js';
+import { ReleaseStatusChip } from './ReleaseStatusChip.js';
+import { releasePath } from './ReleasesPage.js';
+
+export type ReleaseContext = {
+  application: ApplicationDetail;
+  release: ReleaseDetail;
+  // When the release was last read: the status rule's clock.
+  now: Date;
+};
+
+export const useReleaseContext = (): ReleaseContext => useOutletContext<ReleaseContext>();
+
+// Seed 001 section 8.
+export const invalidIdText = 'invalid id passed in url';
+
+// /{class}s/:applicationId/releases/:releaseId: the release's header and its summary and
+// settings tabs (settings need resin.release.update). A non-numeric id shows an error toast and
+// goes up one level, to the release list.
+export const ReleaseLayout = () => {
+  const { application } = useApplicationContext();
+  const { releaseId = '' } = useParams();
+  const location = useLocation();
+  const toasts = useToasts();
+  const client = useClient();
+  const access = useFleetRole(application.id);
+  const validId = /^\d+$/.test(releaseId) && Number(releaseId) > 0;
+  const id = validId ? Number(releaseId) : 0;
+  const release = useQuery({
+    queryKey: releaseKey(application.id, id),
+    queryFn: async () => (await fetchRelease(client, application.id, id)) ?? null,
+    enabled: validId,
+    ...polling(releaseListRefreshMs),
+  });
+  const list = releasePath(application);
+  usePageTitle(
+    release.data ? `Release ${release.data.raw_version} · ${application.app_name}` : 'Release',
+  );
+  useEffect(() => {
+    if (!validId) toasts.show('error', invalidIdText);
+  }, [validId, toasts]);
+
+  if (!validId) return <Navigate to={list} replace />;
+  if (release.isPending || release.isError) {
+    return <LoadState queries={[release]} what="release" />;
+  }
+  if (release.data === null) {
+    return (
+      <Paper variant="outlined" role="alert" sx={{ p: 6, textAlign: 'center' }}>
+        <Typography variant="h2" gutterBottom>
+          Release not found
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          This release does not exist in {application.app_name}, or it was deleted.
+        </Typography>
+        <Button variant="contained" component={RouterLink} to={list}>
+          Back to releases
+        </Button>
+      </Paper>
+    );
+  }
+  const detail = release.data;
+  const base = `${list}/${detail.id}`;
+  const onSettings = matchPath({ path: `${base}/settings` }, location.pathname) !== null;
+  const mayEdit = access.can('release', 'update');
+  const context: ReleaseContext = {
+    application,
+    release: detail,
+    now: new Date(release.dataUpdatedAt),
+  };
+  return (
+    <Box>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
+        <Typography variant="h2">Release {detail.raw_version}</Typography>
+        <Typography sx={{ fontFamily: 'monospace' }} color="text.secondary">
+          {shortCommit(detail.commit)}
+        </Typography>
+        <ReleaseStatusChip release={detail} now={context.now} />
+      </Stack>
+      {detail.is_invalidated ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          This release is invalidated: devices and fleets cannot be pinned to it.
+        </Alert>
+      ) : null}
+      <Tabs
+        value={onSettings ? 'settings' : 'summary'}
+        aria-label="Release sections"
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Tab label="Summary" value="summary" component={RouterLink} to={base} />
+        {mayEdit || onSettings ? (
+          <Tab label="Settings" value="settings" component={RouterLink} to={`${base}/settings`} />
+        ) : null}
+      </Tabs>
+      <Outlet context={context} />
+    </Box>
+  );
+};

@@ -1,0 +1,23 @@
+import {
+  effectiveReleaseStatus,
+  type ReleaseTimes,
+  type StatusGroup,
+  statusGroupLabels,
+  statusGroupOf,
+} from '@flotilla/shared/releases/release-status';
+import Chip from '@mui/material/Chip';
+
+const colors: Record<StatusGroup, 'success' | 'info' | 'error' | 'default'> = {
+  success: 'success',
+  running: 'info',
+  failed: 'error',
+  cancelled: 'default',
+  local: 'default',
+};
+
+// A release's build status (seed 001 section 4): a running build silent for 120 minutes shows as
+// failed (timeout).
+export const ReleaseStatusChip = ({ release, now }: { release: ReleaseTimes; now: Date }) => {
+  const group = statusGroupOf(effectiveReleaseStatus(release, now));
+  return <Chip size="small" color={colors[group]} label={statusGroupLabels[group]} />;
+};

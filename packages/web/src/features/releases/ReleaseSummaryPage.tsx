@@ -1,0 +1,155 @@
+import { isObserverOnly } from '@flotilla/shared/permissions/roles';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { absoluteTime, plural } from '../devices/device-format.js';
+import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { byteSize, buildDuration } from './release-format.js';
+import { releaseServices } from './release-queries.js';
+import { useReleaseContext } from './ReleaseLayout.js';
+import { KnownIssues } from './KnownIssues.js';
+import { ReleaseBuildLog } from './ReleaseBuildLog.js';
+import { ReleaseNotes } from './ReleaseNotes.js';
+import { ReleaseStatusChip } from './ReleaseStatusChip.js';
+import { ReleaseTags } from './ReleaseTags.js';
+
+const Field = ({ label, children }: { label: string; children: ReactNode }) => (
+  <>
+    <Typography component="dt" color="text.secondary" variant="body2">
+      {label}
+    </Typography>
+    <Box component="dd" sx={{ m: 0, minWidth: 0 }}>
+      {children}
+    </Box>
+  </>
+);
+
+const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
+
+// The release's summary (seed 001 "Release pages"): its fields, tags, notes and per-service images;
+// the build log and the composition only for users who are more than observers.
+export const ReleaseSummaryPage = () => {
+  const { application, release, now } = useReleaseContext();
+  const access = useFleetRole(application.id);
+  const services = releaseServices(release);
+  const totalSize = services.reduce((sum, { image }) => sum + (image.image_size ?? 0), 0);
+  const observer = access.roles.length === 0 || isObserverOnly(access.roles);
+  const knownIssues = release.known_issue_list?.trim() ?? '';
+  return (
+    <Stack spacing={3}>
+      <Paper variant="outlined" component="section" aria-label="Release summary" sx={{ p: 3 }}>
+        <Box
+          component="dl"
+          sx={{
+            m: 0,
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr', sm: '160px 1fr' },
+            rowGap: 1.5,
+            columnGap: 2,
+          }}
+        >
+          <Field label="Version">{release.raw_version}</Field>
+          <Field label="Released">{absoluteTime(release.created_at)}</Field>
+          <Field label="Deployment status">
+            <ReleaseStatusChip release={release} now={now} />
+          </Field>
+          <Field label="Image size">{totalSize > 0 ? byteSize(totalSize) : '—'}</Field>
+          <Field label="Valid">{yesNo(!release.is_invalidated)}</Field>
+          <Field label="Finalized">{yesNo(release.is_final)}</Field>
+          <Field label="Author">{release.is_created_by__user[0]?.username ?? '—'}</Field>
+          <Field label="Commit">
+            <Typography sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+              {release.commit}
+            </Typography>
+          </Field>
+          <Field label="Running on">{plural(release.is_running_on__device, 'device')}</Field>
+          <Field label="Build duration">{buildDuration(release)}</Field>
+          <Field label="Tags">
+            <ReleaseTags
+              fleetId={application.id}
+              releaseId={release.id}
+              tags={release.release_tag}
+              denied={access.denied('release_tag', 'create')}
+            />
+          </Field>
+          {knownIssues !== '' || !observer ? (
+            <Field label="Known issues">
+              <KnownIssues
+                fleetId={application.id}
+                releaseId={release.id}
+                text={knownIssues}
+                denied={access.denied('release', 'update')}
+              />
+            </Field>
+          ) : null}
+        </Box>
+      </Paper>
+      <ReleaseNotes
+        fleetId={application.id}
+        releaseId={release.id}
+        note={release.note}
+        denied={access.denied('release', 'update')}
+      />
+      <Paper variant="outlined" component="section" aria-labelledby="release-services-title">
+        <Typography id="release-services-title" variant="h3" sx={{ p: 2, pb: 1 }}>
+          Services
+        </Typography>
+        <Table size="small" aria-label="Services and images">
+          <TableHead>
+            <TableRow>
+              <TableCell>Service</TableCell>
+              <TableCell>Image status</TableCell>
+              <TableCell>Image size</TableCell>
+              <TableCell>Notes</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {services.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={4}>
+                  <Typography color="text.secondary">This release has no images.</Typography>
+                </TableCell>
+              </TableRow>
+            ) : null}
+            {services.map(({ name, image }) => (
+              <TableRow key={image.id}>
+                <TableCell>{name}</TableCell>
+                <TableCell>{image.status}</TableCell>
+                <TableCell>{image.image_size ? byteSize(image.image_size) : '—'}</TableCell>
+                <TableCell>
+                  {image.error_message ?? (image.dockerfile ? '' : 'No Dockerfile available')}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Paper>
+      {observer ? null : (
+        <ReleaseBuildLog
+          releaseLog={release.build_log}
+          services={services.map(({ name, image }) => ({ name, log: image.build_log }))}
+        />
+      )}
+      {observer || release.composition === null ? null : (
+        <Paper variant="outlined" component="section" aria-labelledby="composition-title">
+          <Typography id="composition-title" variant="h3" sx={{ p: 2, pb: 1 }}>
+            Composition
+          </Typography>
+          <Box
+            component="pre"
+            sx={{ m: 0, p: 2, pt: 0, fontSize: 13, overflowX: 'auto', maxHeight: 400 }}
+          >
+            {JSON.stringify(release.composition, null, 2)}
+          </Box>
+        </Paper>
+      )}
+    </Stack>
+  );
+};

@@ -1,0 +1,64 @@
+import {
+  effectiveReleaseStatus,
+  isFailedStatus,
+  releaseRuleMessages,
+  type ReleaseTimes,
+  statusGroupLabels,
+  statusGroupOf,
+  threeDigitSemver,
+} from '@flotilla/shared/releases/release-status';
+
+// The release actions' availability (seed 001 sections 4 and 6), each as null when allowed or
+// the reason shown on the disabled control. The server enforces the same rules.
+
+export type ReleaseState = ReleaseTimes & {
+  is_final: boolean;
+  is_invalidated: boolean;
+  // Fleets that should run the release and devices pinned to it.
+  targetedByFleets: number;
+  pinnedDevices: number;
+};
+
+export type ReleaseGrants = {
+  // Why the user may not update or delete releases, or null (the shared permission table).
+  updateDenied: string | null;
+  deleteDenied: string | null;
+};
+
+export type ReleaseActions = {
+  editVersion: string | null;
+  toggleValidity: string | null;
+  finalize: string | null;
+  delete: string | null;
+};
+
+export const releaseActions = (
+  release: ReleaseState,
+  grants: ReleaseGrants,
+  now: Date,
+): ReleaseActions => {
+  const status = effectiveReleaseStatus(release, now);
+  return {
+    editVersion: grants.updateDenied,
+    toggleValidity:
+      grants.updateDenied ??
+      (isFailedStatus(status) ? releaseRuleMessages.cannotValidateFailed : null),
+    finalize:
+      grants.updateDenied ?? (release.is_final ? releaseRuleMessages.alreadyFinalized : null),
+    delete:
+      grants.deleteDenied ??
+      (release.targetedByFleets > 0 || release.pinnedDevices > 0
+        ? releaseRuleMessages.cannotDeletePinned
+        : null),
+  };
+};
+
+// The status as the console shows it: a stale running build is a timeout, shown as failed.
+export const releaseStatusLabel = (release: ReleaseTimes, now: Date): string =>
+  statusGroupLabels[statusGroupOf(effectiveReleaseStatus(release, now))];
+
+// The version edit takes three-digit semver only (seed 001 section 5); null when valid.
+export const versionError = (text: string): string | null =>
+  threeDigitSemver.test(text.trim())
+    ? null
+    : 'Enter a version of three numbers such as 1.2.3 (no pre-release or build suffix)';

@@ -1,0 +1,54 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { ClientProvider } from '../../app/client.js';
+import type { FakeApi } from '../../test-support/fake-api.js';
+import { ToastProvider } from '../../ui/toasts.js';
+import type { ApplicationDetail } from '../fleets/application/application-detail.js';
+import { fleetFixture } from '../fleets/application/test-helpers.js';
+import { ReleaseLayout } from './ReleaseLayout.js';
+import { ReleaseSettingsPage } from './ReleaseSettingsPage.js';
+import { ReleasesPage } from './ReleasesPage.js';
+import { ReleaseSummaryPage } from './ReleaseSummaryPage.js';
+
+// The release pages inside the fleet page's outlet context, as the console's route table nests
+// them (the fleet page itself is a stub).
+export const renderReleasePages = (
+  api: FakeApi,
+  path: string,
+  application: ApplicationDetail = fleetFixture(),
+) => {
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/fleets/:applicationId',
+        element: <Outlet context={{ application }} />,
+        children: [
+          { index: true, element: <p>Fleet summary</p> },
+          { path: 'releases', element: <ReleasesPage /> },
+          {
+            path: 'releases/:releaseId',
+            element: <ReleaseLayout />,
+            children: [
+              { index: true, element: <ReleaseSummaryPage /> },
+              { path: 'settings', element: <ReleaseSettingsPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <ClientProvider client={api.client}>
+      <ToastProvider>
+        <QueryClientProvider
+          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return router;
+};
