@@ -211,7 +211,7 @@ describe('device Action-menu fields: permissions and valid values', () => {
     });
 
     it.each([
-      ['a failed release', () => failed, 'Only valid releases'],
+      ['a failed release', () => failed, 'Only successful releases'],
       ['an invalidated release', () => invalidated, 'Only valid releases'],
       ['a release of another fleet', () => otherFleetRelease, 'its own fleet'],
     ])('refuses %s (400), writing nothing', async (_, release, message) => {

@@ -11,7 +11,8 @@ import type { HookRegistry, Values, WriteContext } from '../../infra/odata/hooks
 
 // Business rules of the device Action menu on /v7 writes (seed 001 sections 4 and 5). Who may
 // change which field is the field-permission table's business (field-change-rules.ts); these
-// rules say which values are valid for anyone.
+// rules say which values are valid for anyone. Which releases a device can be pinned to is the
+// release rules' business (features/releases/release-hooks.ts).
 
 type ArchitectureRow = { device_type: string; device_arch: string; fleet_arch: string };
 
@@ -37,33 +38,6 @@ const checkArchitectures = async (
     throw badRequest(
       `Could not find compatible cpu architecture: a ${refused.device_type} (${refused.device_arch}) cannot run the releases of a ${refused.fleet_arch} fleet`,
     );
-  }
-};
-
-// "Only valid releases can be pinned" (seed 001 section 4): a successful, not invalidated release
-// of the fleet the device is in (or moves to in the same write).
-const checkPin = async (
-  ctx: WriteContext,
-  ids: readonly number[],
-  releaseId: number,
-  fleetId: number | undefined,
-): Promise<void> => {
-  const { rows } = await ctx.tx.query<{ status: string; is_invalidated: boolean; fleets: number }>(
-    `SELECT r."status", r."is_invalidated",
-            (SELECT count(*)::integer FROM "device" d
-              WHERE d."id" = ANY($2::integer[])
-                AND coalesce($3::integer, d."belongs_to__application") <> r."belongs_to__application") AS "fleets"
-       FROM "release" r WHERE r."id" = $1`,
-    [releaseId, [...ids], fleetId ?? null],
-  );
-  const release = rows[0];
-  // A release the caller cannot read was refused before the hooks ran (401).
-  if (!release) throw badRequest('Release not found');
-  if (release.fleets > 0) {
-    throw badRequest('A device can only be pinned to a release of its own fleet');
-  }
-  if (release.status !== 'success' || release.is_invalidated) {
-    throw badRequest('Only valid releases can be pinned: the release failed or is invalidated');
   }
 };
 
@@ -127,8 +101,6 @@ export const registerDeviceHooks = (hooks: HookRegistry): void => {
       checkCoordinates(values);
       const fleetId = asId(values.belongs_to__application);
       if (fleetId !== undefined) await checkArchitectures(ctx, ids, fleetId);
-      const releaseId = asId(values.is_pinned_on__release);
-      if (releaseId !== undefined) await checkPin(ctx, ids, releaseId, fleetId);
     },
     async afterUpdate(ctx, ids, values) {
       if (values.belongs_to__application !== undefined) await dropForeignPins(ctx, ids);
