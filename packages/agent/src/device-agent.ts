@@ -1,4 +1,5 @@
 import type { ActionRequest } from '@flotilla/shared/cloudlink/messages';
+import { isInLocalMode } from '@flotilla/shared/devices/local-mode';
 import { ApiClient } from './api-client.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { Random } from './clock.js';
@@ -60,6 +61,7 @@ export class DeviceAgent {
   #session: Session | null = null;
   #phase: AgentPhase = 'stopped';
   #targetConfig: Readonly<Record<string, string>> = {};
+  #localMode = false;
 
   constructor(options: DeviceAgentOptions) {
     this.#options = options;
@@ -114,7 +116,16 @@ export class DeviceAgent {
       pollIntervalMs: () => this.pollIntervalMs(),
       onTarget: (target, force) => {
         this.#targetConfig = target.config;
-        runtime.applyTarget(target, force);
+        // In local mode the device runs what is pushed to it on the network, not the cloud's
+        // releases (seed 001 section 5), until local mode is turned off again.
+        const local = isInLocalMode(
+          Object.entries(target.config).map(([name, value]) => ({ name, value })),
+        );
+        if (local !== this.#localMode) {
+          logger.info(local ? 'Local mode on: the target state is not applied' : 'Local mode off');
+        }
+        this.#localMode = local;
+        if (!local) runtime.applyTarget(target, force);
       },
       errorBackoff:
         this.#options.pollErrorBaseMs === undefined

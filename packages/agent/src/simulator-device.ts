@@ -220,9 +220,10 @@ export class SimulatedDeviceHandle {
       }
     };
     await patch({ device_name: this.name });
+    // The geo-determined position (a device with GPS); the custom pair is the owners' choice.
     await patch({
-      custom_latitude: String(this.location.latitude),
-      custom_longitude: String(this.location.longitude),
+      latitude: String(this.location.latitude),
+      longitude: String(this.location.longitude),
     });
     store.set(this.key, { ...(store.get(this.key) ?? this.#stored), described: true });
   }

@@ -12,10 +12,10 @@ const phaseDeadlineMs = 15_000;
 
 type Link = { socket: WebSocket; uuid: string | null; results: ActionResult[]; closed: boolean };
 
-const target = (uuid: string) => ({
+const target = (uuid: string, config: Record<string, string> = {}) => ({
   [uuid]: {
     name: uuid.slice(0, 7),
-    config: {},
+    config,
     apps: {
       'app-uuid': {
         id: 7,
@@ -44,6 +44,8 @@ describe('startSimulator', () => {
   let simulator: Simulator | null;
   let registrations: number;
   let reports: Record<string, Record<string, unknown>>[];
+  // The devices' configuration variables in the target state.
+  let config: Record<string, string>;
 
   const options = (extra: Partial<SimulatorOptions> = {}): SimulatorOptions => ({
     api: api.url,
@@ -89,6 +91,7 @@ describe('startSimulator', () => {
     simulator = null;
     registrations = 0;
     reports = [];
+    config = {};
     api.on((request, response) => {
       if (request.method === 'GET' && request.path.startsWith('/v7/application?')) {
         expect(decodeURIComponent(request.path)).toContain("slug eq 'admin/demo'");
@@ -113,11 +116,12 @@ describe('startSimulator', () => {
         return json(response, 200, {});
       const state = /^\/device\/v3\/([0-9a-f]+)\/state$/.exec(request.path);
       if (state?.[1]) {
-        if (request.headers['if-none-match'] === '"v1"') {
+        const etag = `"v1-${Buffer.from(JSON.stringify(config)).toString('hex')}"`;
+        if (request.headers['if-none-match'] === etag) {
           response.writeHead(304).end();
           return true;
         }
-        return json(response, 200, target(state[1]), { etag: '"v1"' });
+        return json(response, 200, target(state[1], config), { etag });
       }
       if (request.method === 'PATCH' && request.path === '/device/v3/state') {
         reports.push(request.body as Record<string, Record<string, unknown>>);
@@ -217,6 +221,29 @@ describe('startSimulator', () => {
     // A shut-down device's power cycle ends 'off', never 'back' (simulated-device.test.ts), so
     // nothing will boot it again: no wait here could prove that better.
     expect(second.agent?.phase).toBe('off');
+  });
+
+  it('applies no release in local mode, and the release once local mode is off', async () => {
+    config = { RESIN_SUPERVISOR_LOCAL_MODE: '1' };
+    simulator = await startSimulator(
+      options({ fleets: [{ slug: 'admin/demo', provisioningKey: 'provisioning-key', count: 1 }] }),
+    );
+    const [device] = simulator.devices;
+    if (!device) throw new Error('one device expected');
+    await device.waitFor('online', phaseDeadlineMs);
+    const polls = () =>
+      api.requests.filter((request) => request.path === `/device/v3/${device.uuid ?? ''}/state`)
+        .length;
+    // Several polls answered the local-mode target; without local mode the first one starts
+    // the service.
+    await api.waitFor(() => polls() >= 4, 'four target-state polls');
+    const started = () =>
+      api.logLines.some(
+        (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
+      );
+    expect(started()).toBe(false);
+    config = { RESIN_SUPERVISOR_LOCAL_MODE: '0' };
+    await api.waitFor(started, 'the service started once local mode is off');
   });
 
   it('reuses registered devices from its state dir', async () => {

@@ -42,6 +42,8 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     FLOTILLA_ADMIN_PASSWORD: adminPassword,
     FLOTILLA_LOG_LEVEL: 'warn',
     FLOTILLA_DEMO: 'off',
+    // Maps show no tiles: browser tests never reach the internet.
+    FLOTILLA_MAP_TILE_URL: '',
     // Every browser and API test signs its users up from this one address.
     FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
   });

@@ -22,6 +22,9 @@ export type PublicConfig = {
   analytics?: string | null;
   // reCAPTCHA site key for the sign-up widget; null when sign-up needs no captcha.
   recaptchaSiteKey?: string | null;
+  // The console's map tiles (Flotilla's): a Leaflet URL template (empty: no tiles) and the
+  // attribution shown with them.
+  mapTiles?: { url: string; attribution: string };
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

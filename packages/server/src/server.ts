@@ -21,6 +21,7 @@ import { registerDiagnostics } from './features/diagnostics/register-diagnostics
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceMetrics } from './features/device-metrics/register-device-metrics.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
+import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -53,6 +54,7 @@ export type ServerObservers = {
 export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): FastifyInstance => {
   registerOrganizationHooks(ctx.hooks);
   registerFleetHooks(ctx.hooks);
+  registerDeviceHooks(ctx.hooks);
   registerVariableHooks(ctx.hooks);
   registerMembershipHooks(ctx.hooks);
   registerOrganizationMembershipRules(ctx.hooks);

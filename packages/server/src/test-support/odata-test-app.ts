@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { registerDeviceHooks } from '../features/devices/device-hooks.js';
 import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
 import { registerInvitationHooks } from '../features/invitations/invitation-hooks.js';
 import { createInvitationSigner } from '../features/invitations/invitation-signing.js';
@@ -89,6 +90,7 @@ export const createODataTestApp = (
   const hooks = createHookRegistry();
   registerOrganizationHooks(hooks);
   registerFleetHooks(hooks);
+  registerDeviceHooks(hooks);
   registerVariableHooks(hooks);
   registerMembershipHooks(hooks);
   registerOrganizationMembershipRules(hooks);

@@ -53,4 +53,25 @@ describe('device action permissions', () => {
       expect.arrayContaining(['resin.device.ssh', 'resin.device.ssh-host']),
     );
   });
+
+  // Seed 001 section 6: operators add deactivate, move and config variables to safe-operators.
+  it.each(['move', 'deactivate', 'local-mode'] as const)(
+    'lets operators and above %s, not safe-operators',
+    (id) => {
+      const { resource, action } = deviceActionPermissions[id];
+      const holders = fleetRoles.filter((role) =>
+        grants(fleetRolePermissions[role], resource, action),
+      );
+      expect(holders).toContain('operator');
+      expect(holders).not.toContain('safe-operator');
+    },
+  );
+
+  it.each(['pin', 'public-url', 'support-access'] as const)(
+    'lets safe-operators %s (resin.device.update)',
+    (id) => {
+      expect(deviceActionPermissions[id]).toEqual({ resource: 'device', action: 'update' });
+      expect(grants(fleetRolePermissions['safe-operator'], 'device', 'update')).toBe(true);
+    },
+  );
 });

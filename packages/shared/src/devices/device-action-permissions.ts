@@ -1,4 +1,10 @@
 import type { DeviceAction } from '../cloudlink/messages.js';
+import {
+  deviceFieldPermissions,
+  localModePermission,
+  permissionParts,
+} from '../permissions/field-permissions.js';
+import type { Permission } from '../permissions/permissions.js';
 import type { PermissionRef } from '../permissions/permission-ref.js';
 
 // What each device action needs (seed 001 section 6), read by the server's device-action routes
@@ -35,7 +41,10 @@ export const cloudlinkActionPermissions: Record<DeviceAction, DevicePermissionRe
 
 // The console's actions on a device: those sent to the supervisor, and writes through /v7.
 export type SupervisorActionId = 'restart' | 'reboot' | 'shutdown' | 'identify' | 'purge';
-export type DeviceActionId = SupervisorActionId | 'rename' | 'notes' | 'delete';
+// Writes of one device field (or of its local-mode variable), each with a form of its own.
+export type FieldActionId =
+  'pin' | 'public-url' | 'local-mode' | 'support-access' | 'move' | 'deactivate';
+export type DeviceActionId = SupervisorActionId | FieldActionId | 'rename' | 'notes' | 'delete';
 export type ContainerActionId = 'start' | 'stop' | 'restart';
 
 // The cloudlink action each console action sends.
@@ -53,7 +62,20 @@ export const containerActionOf: Record<ContainerActionId, DeviceAction> = {
   restart: 'restart-service',
 };
 
-export const deviceActionPermissions: Record<DeviceActionId, DevicePermissionRef> = {
+const refOf = (permission: Permission): PermissionRef => permissionParts(permission);
+
+// The field actions read the field-permission table the server enforces on /v7 writes.
+export const fieldActionPermissions: Record<FieldActionId, PermissionRef> = {
+  pin: refOf(deviceFieldPermissions.is_pinned_on__release.permission),
+  'public-url': refOf(deviceFieldPermissions.is_web_accessible.permission),
+  'support-access': refOf(deviceFieldPermissions.is_accessible_by_support_until__date.permission),
+  move: refOf(deviceFieldPermissions.belongs_to__application.permission),
+  deactivate: refOf(deviceFieldPermissions.is_active.permission),
+  'local-mode': refOf(localModePermission),
+};
+
+export const deviceActionPermissions: Record<DeviceActionId, PermissionRef> = {
+  ...fieldActionPermissions,
   restart: cloudlinkActionPermissions[supervisorActionOf.restart],
   reboot: cloudlinkActionPermissions[supervisorActionOf.reboot],
   shutdown: cloudlinkActionPermissions[supervisorActionOf.shutdown],

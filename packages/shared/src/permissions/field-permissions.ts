@@ -1,4 +1,5 @@
 import { grants, type Permission } from './permissions.js';
+import type { FleetRole } from './roles.js';
 
 // Field-level rules on top of the row-level tables of permissions.ts. The server enforces them on
 // every /v7 write (single and bulk); the console reads the same data to gate its controls.
@@ -6,21 +7,56 @@ import { grants, type Permission } from './permissions.js';
 // Changing the field needs this permission besides `update` on the row: on the row itself, or,
 // with `via`, on the row that foreign key of the written row points at before the write (the
 // device's current fleet). Setting a field to the value it already holds changes nothing and needs
-// nothing more; creating a row is not a change.
-export type FieldPermission = { permission: Permission; via?: string };
+// nothing more; creating a row is not a change. `targetRoles`, on a foreign key: the row the new
+// value names must be one where the caller holds one of these fleet roles (directly, through a
+// team, or as administrator of its organization).
+export type FieldPermission = {
+  permission: Permission;
+  via?: string;
+  targetRoles?: readonly FleetRole[];
+};
+
+// Seed 001 section 6: "Move targets need developer, safe-developer or operator on the target
+// (direct or via team) or organization administrator".
+export const moveTargetRoles: readonly FleetRole[] = [
+  'administrator',
+  'developer',
+  'safe-developer',
+  'operator',
+];
+
+// The device fields behind the actions of the device Action menu (seed 001 section 6 "Device
+// actions" table). Fields needing only `resin.device.update` are listed too, so the console reads
+// every action's rule here.
+export const deviceFieldPermissions = {
+  // "move device: resin.device.move", and a move-target role on the fleet it moves to.
+  belongs_to__application: { permission: 'resin.device.move', targetRoles: moveTargetRoles },
+  // "deactivate: resin.application.deactivate-device", held on the device's fleet.
+  is_active: {
+    permission: 'resin.application.deactivate-device',
+    via: 'belongs_to__application',
+  },
+  // "rename, notes, pin, public URL, support access (device): resin.device.update".
+  is_pinned_on__release: { permission: 'resin.device.update' },
+  is_web_accessible: { permission: 'resin.device.update' },
+  is_accessible_by_support_until__date: { permission: 'resin.device.update' },
+  custom_latitude: { permission: 'resin.device.update' },
+  custom_longitude: { permission: 'resin.device.update' },
+  // The geo-determined location is the device's own report: only its key holds this.
+  latitude: { permission: 'resin.device.report-location' },
+  longitude: { permission: 'resin.device.report-location' },
+} as const satisfies Readonly<Record<string, FieldPermission>>;
 
 export const fieldPermissions: Readonly<Record<string, Readonly<Record<string, FieldPermission>>>> =
-  {
-    device: {
-      // Seed 001 section 6: "move device: resin.device.move".
-      belongs_to__application: { permission: 'resin.device.move' },
-      // "deactivate: resin.application.deactivate-device", held on the device's fleet.
-      is_active: {
-        permission: 'resin.application.deactivate-device',
-        via: 'belongs_to__application',
-      },
-    },
-  };
+  { device: deviceFieldPermissions };
+
+// Configuration variables whose setting is an action of its own: "local mode:
+// resin.device_config_variable.all" (seed 001 section 6). balena-supervisor reads either name.
+export const localModeVariableNames = [
+  'RESIN_SUPERVISOR_LOCAL_MODE',
+  'BALENA_SUPERVISOR_LOCAL_MODE',
+] as const;
+export const localModePermission: Permission = 'resin.device_config_variable.all';
 
 // `resin.<resource>.<action>` taken apart.
 export const permissionParts = (permission: Permission): { resource: string; action: string } => {
@@ -43,6 +79,15 @@ export const mayChangeField = (
   if (!rule) return true;
   const { resource: ruleResource, action } = permissionParts(rule.permission);
   return grants(held, ruleResource, action);
+};
+
+// Whether fleet roles held on a target fleet let the holder move devices there.
+export const mayMoveTo = (rolesOnTarget: readonly FleetRole[]): boolean =>
+  rolesOnTarget.some((role) => moveTargetRoles.includes(role));
+
+export const mayToggleLocalMode = (held: readonly Permission[]): boolean => {
+  const { resource, action } = permissionParts(localModePermission);
+  return grants(held, resource, action);
 };
 
 // Which fields an API key may write through /v7, per resource and write kind; any other field
@@ -85,9 +130,10 @@ export const deviceKeyWritableFields: Readonly<Record<string, KeyWritableFields>
       // balena-supervisor pins a preloaded device to the preloaded release (apps.json
       // pinDevice); the release must be one the device may read.
       'is_pinned_on__release',
-      // Our agent reports the position it knows (the simulator; a device with GPS).
-      'custom_latitude',
-      'custom_longitude',
+      // Our agent reports the position it knows (the simulator; a device with GPS): the
+      // geo-determined location. The custom pair is the owners' manual choice.
+      'latitude',
+      'longitude',
     ],
   },
   device_tag: { create: ['device', 'tag_key', 'value'], update: ['tag_key', 'value'] },

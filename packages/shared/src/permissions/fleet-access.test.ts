@@ -56,6 +56,9 @@ describe('roles on a fleet', () => {
     expect(grants(administrator, 'application', 'delete')).toBe(true);
     expect(grants(administrator, 'application', 'transfer')).toBe(true);
     expect(grants(fleetPermissionsOf(['observer', 'member']), 'application', 'update')).toBe(false);
-    expect(grants(fleetPermissionsOf(['support_agent']), 'application', 'read')).toBe(false);
+    // Support agents read (under support access only: the server's filter) and change nothing.
+    expect(grants(fleetPermissionsOf(['support_agent']), 'application', 'read')).toBe(true);
+    expect(grants(fleetPermissionsOf(['support_agent']), 'application', 'update')).toBe(false);
+    expect(grants(fleetPermissionsOf(['support_agent']), 'device', 'update')).toBe(false);
   });
 });

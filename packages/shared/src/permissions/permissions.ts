@@ -147,8 +147,14 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
 
 // Platform roles act on every row, but only with these permissions.
 export const platformRolePermissions: Record<PlatformRole, readonly Permission[]> = {
-  // Only on devices whose support access is granted (the permission filter's support scope).
-  support_agent: [...p('device', 'access_diagnostics', 'ssh', 'ssh-host')],
+  // Read-only otherwise (seed 001 section 6 "observer and support agent read only"): the devices
+  // and fleets that grant support access, until the date they name (the permission filter's
+  // support scope).
+  support_agent: [
+    ...p('device', 'read', 'access_diagnostics', 'ssh', 'ssh-host'),
+    ...p('application', 'read'),
+    ...p('device_tag', 'read'),
+  ],
   balena_admin: [
     ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
@@ -211,7 +217,8 @@ export const provisioningKeyPermissions: readonly Permission[] = [
 // Which fields of its rows it may write is narrowed further in field-permissions.ts. Installs are
 // written by the server from state reports, so the device only reads them.
 export const deviceKeyPermissions: readonly Permission[] = [
-  ...p('device', 'read', 'update'),
+  // report-location: the geo-determined latitude and longitude (field-permissions.ts).
+  ...p('device', 'read', 'update', 'report-location'),
   ...p('device_tag', 'all'),
   ...p('device_config_variable', 'create', 'read'),
   ...p('device_environment_variable', 'read'),

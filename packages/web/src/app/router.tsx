@@ -245,6 +245,18 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
               },
               {
+                path: '/devices/:uuid/location',
+                lazy: lazyPage(
+                  () => import('../features/location/DeviceLocationPage.js'),
+                  'DeviceLocationPage',
+                ),
+              },
+              // The summary is the device page's default child; balena-cli prints such links.
+              {
+                path: '/devices/:uuid/summary',
+                lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
+              },
+              {
                 path: '/devices/:uuid/envvars',
                 lazy: lazyPage(
                   () => import('../features/variables/DeviceEnvVarsPage.js'),

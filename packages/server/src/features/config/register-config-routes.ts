@@ -28,6 +28,8 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     recaptchaSiteKey: ctx.config.recaptcha?.siteKey ?? null,
     // Where this API serves the actions service (health checks, diagnostics): a path on it.
     actionsPath,
+    // The console's map tiles (ours): a Leaflet URL template, empty for no tiles.
+    mapTiles: { ...ctx.config.mapTiles },
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

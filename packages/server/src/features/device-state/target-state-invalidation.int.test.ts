@@ -128,9 +128,13 @@ describe('target-state cache invalidation across processes', () => {
       apply: sql(`UPDATE "device" SET "is_pinned_on__release" = NULL WHERE "id" = $1`, device.id),
     },
     {
+      // A deactivated device runs no release.
       name: 'device deactivated',
-      changesBody: false,
       apply: sql(`UPDATE "device" SET "is_active" = false WHERE "id" = $1`, device.id),
+    },
+    {
+      name: 'device activated again',
+      apply: sql(`UPDATE "device" SET "is_active" = true WHERE "id" = $1`, device.id),
     },
     {
       name: 'device moved to another fleet',

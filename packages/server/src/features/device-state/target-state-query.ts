@@ -204,12 +204,13 @@ const loadRelease = async (
 };
 
 // The device's fleet, its configuration and the release it should run (pinned, else the fleet's).
+// A deactivated device runs no release (issue 10: its target state is empty).
 export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise<TargetInputs> => {
   const { rows } = await db.query<
     AppRow & { device_uuid: string; device_name: string; release_id: number | null }
   >(
     `SELECT ${appColumns}, d."uuid" AS "device_uuid", d."device_name",
-            ${shouldBeRunningRelease('"d"')} AS "release_id"
+            CASE WHEN d."is_active" THEN ${shouldBeRunningRelease('"d"')} END AS "release_id"
        FROM "device" d JOIN "application" a ON a."id" = d."belongs_to__application"
       WHERE d."id" = $1`,
     [deviceId],

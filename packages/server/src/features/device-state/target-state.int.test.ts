@@ -344,6 +344,28 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
     expect(Object.keys(body[device.uuid]?.apps[fleet.uuid]?.releases ?? {})).toEqual([pinned]);
   });
 
+  it('serves a deactivated device no release, and the release again once active', async () => {
+    const device = await registerDevice();
+    const pinned = randomBytes(16).toString('hex');
+    const pinnedId = await fx.createRelease(db, fleet.id, pinned);
+    await db.query('UPDATE "device" SET "is_pinned_on__release" = $2 WHERE "id" = $1', [
+      device.id,
+      pinnedId,
+    ]);
+    const releases = async (): Promise<string[]> => {
+      const response = await get(`/device/v3/${device.uuid}/state`, device.api_key);
+      const body = response.json<Record<string, { apps: Record<string, { releases: object }> }>>();
+      return Object.keys(body[device.uuid]?.apps[fleet.uuid]?.releases ?? {});
+    };
+    expect(await releases()).toEqual([pinned]);
+    await db.query('UPDATE "device" SET "is_active" = false WHERE "id" = $1', [device.id]);
+    await ctx.notifications.sync();
+    expect(await releases()).toEqual([]);
+    await db.query('UPDATE "device" SET "is_active" = true WHERE "id" = $1', [device.id]);
+    await ctx.notifications.sync();
+    expect(await releases()).toEqual([pinned]);
+  });
+
   it('lets a device read only its own target, and users only devices they may see', async () => {
     const device = await registerDevice();
     const other = await registerDevice(

@@ -30,6 +30,9 @@ const schema = z.object({
   FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
   FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
+  // Empty: maps show no tiles (markers and coordinates only), e.g. with no internet access.
+  FLOTILLA_MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  FLOTILLA_MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
@@ -117,6 +120,8 @@ export type Config = {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   deviceUrlsBase: string;
+  // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
+  mapTiles: { url: string; attribution: string };
   // Failed logins per minute per account from one client address (README "API limits").
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
@@ -199,6 +204,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     adminEmail: values.FLOTILLA_ADMIN_EMAIL,
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
+    mapTiles: { url: values.FLOTILLA_MAP_TILE_URL, attribution: values.FLOTILLA_MAP_ATTRIBUTION },
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,

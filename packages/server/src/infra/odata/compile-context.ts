@@ -3,8 +3,10 @@ import type { Model, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
 import { bindValue } from './odata-values.js';
 import {
+  createFleetRoleCondition,
   createOwnRowCondition,
   createPermissionFilter,
+  type FleetRoleCondition,
   type OwnRowCondition,
   type PermissionFilter,
 } from './permissions.js';
@@ -20,6 +22,7 @@ export type CompileContext = {
   permission: PermissionFilter;
   // When owner-only fields show their value (see FieldDefinition.ownerOnly).
   ownRow: OwnRowCondition;
+  holdsFleetRole: FleetRoleCondition;
   nextAlias: () => string;
   // The value of a literal the SQL text itself depends on (not only its placeholder): such a
   // literal is part of the compiled statement's key (statement-cache.ts).
@@ -38,6 +41,7 @@ export const createCompileContext = (model: Model, params: SqlParams): CompileCo
     binds,
     permission: createPermissionFilter(params),
     ownRow: createOwnRowCondition(params),
+    holdsFleetRole: createFleetRoleCondition(params),
     nextAlias: () => quoteIdentifier(`t${counter++}`),
     pin(reference) {
       if (!pinned.includes(reference.bind)) pinned.push(reference.bind);

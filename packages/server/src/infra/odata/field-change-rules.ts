@@ -26,6 +26,15 @@ const fieldCondition = (
   const rule = fieldPermissionOf(scope.resource.name, field.column);
   if (!rule) return undefined;
   const { resource, action } = permissionParts(rule.permission);
+  // Field rules apply to updates, which already need `update` on the row.
+  if (
+    resource === scope.resource.name &&
+    action === 'update' &&
+    rule.via === undefined &&
+    rule.targetRoles === undefined
+  ) {
+    return undefined;
+  }
   const column = `${scope.alias}.${quoteIdentifier(field.column)}`;
   const unchanged = `${column} IS NOT DISTINCT FROM ${ctx.params.add(value)}::${sqlTypes[field.type]}`;
   let held: string;
@@ -47,6 +56,13 @@ const fieldCondition = (
       permitted === null
         ? 'false'
         : `EXISTS (SELECT 1 FROM ${fromClause(target)} WHERE ${target.alias}."id" = ${scope.alias}.${quoteIdentifier(via.column)} AND ${permitted})`;
+  }
+  if (rule.targetRoles !== undefined) {
+    if (field.references === undefined || field.type !== 'integer') {
+      throw new Error(`${scope.resource.name}.${field.column} names no row to hold roles on`);
+    }
+    const target = `${ctx.params.add(value)}::integer`;
+    held = `(${held} AND ${ctx.holdsFleetRole(target, rule.targetRoles)})`;
   }
   return `(${unchanged} OR ${held})`;
 };

@@ -44,6 +44,9 @@ describe('what API keys may write through /v7', () => {
       is_active: false,
       update_status: 'done',
       is_managed_by__service_instance: null,
+      // Coordinates are validated (device-hooks.ts).
+      latitude: '52.52',
+      longitude: '13.405',
     };
     if (field.name in special) return special[field.name];
     if (field.references === 'release') return release;

@@ -46,14 +46,23 @@ const holders = <Role extends string>(
   return found;
 };
 
-// Support agents act on a device only while its owner grants support access (seed 001 section 4).
+// Support agents act on a device only while its owner grants support access (seed 001 section 4),
+// on the device or on its whole fleet, until the date granted. They read a device's fleet and
+// tags while they may read the device.
+const deviceSupported = (device: string): string =>
+  `(${device}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "application" sa WHERE sa."id" = ${device}."belongs_to__application" AND sa."is_accessible_by_support_until__date" > now()))`;
+
 const supportAccessGranted = (resource: Resource, row: string): string => {
-  if (resource.name === 'device') {
-    return `(${row}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "application" sa WHERE sa."id" = ${row}."belongs_to__application" AND sa."is_accessible_by_support_until__date" > now()))`;
+  switch (resource.name) {
+    case 'device':
+      return deviceSupported(row);
+    case 'application':
+      return `(${row}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "device" sd WHERE sd."belongs_to__application" = ${row}."id" AND sd."is_accessible_by_support_until__date" > now()))`;
+    case 'device_tag':
+      return `EXISTS (SELECT 1 FROM "device" sd WHERE sd."id" = ${row}."device" AND ${deviceSupported('sd')})`;
+    default:
+      return 'false';
   }
-  if (resource.name === 'application')
-    return `${row}."is_accessible_by_support_until__date" > now()`;
-  return 'false';
 };
 
 const anyOf = (conditions: string[]): string | null =>
@@ -234,6 +243,22 @@ export const createOwnRowCondition = (params: SqlParams): OwnRowCondition => {
     if (!resource.scope.user) return 'false';
     placeholder ??= `${params.read((request) => callerOf(request, 'user').userId)}::integer`;
     return `${resource.scope.user(row)} = ${placeholder}`;
+  };
+};
+
+// SQL true when the caller holds one of `roles` on the fleet whose id is the SQL `application`
+// (fleet_access: direct, through a team, or organization administrator). Only users hold fleet
+// roles.
+export type FleetRoleCondition = (application: string, roles: readonly string[]) => string;
+
+export const createFleetRoleCondition = (params: SqlParams): FleetRoleCondition => {
+  const actor = params.request.actor;
+  // As createOwnRowCondition: a caller still owing its second factor holds no role.
+  if (actor.kind !== 'user' || actor.twoFactorPending) return () => 'false';
+  let user: string | undefined;
+  return (application, roles) => {
+    user ??= `${params.read((request) => callerOf(request, 'user').userId)}::integer`;
+    return `${application} IN (SELECT fa."application" FROM "fleet_access" fa WHERE fa."user" = ${user} AND fa."role" = ANY(${params.fixed([...roles])}::text[]))`;
   };
 };
 

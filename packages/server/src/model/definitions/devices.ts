@@ -89,11 +89,12 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       update_status: text(),
       last_update_status_event: date(),
       belongs_to__user: ref('user', 'owns__device'),
-      // Geo-located from public_address by the server; users set the custom_* pair.
-      latitude: text({ readOnly: true }),
-      longitude: text({ readOnly: true }),
-      custom_latitude: text(),
-      custom_longitude: text(),
+      // The geo-determined position, reported by the device alone (field-permissions.ts); users
+      // set the custom_* pair, which wins when set.
+      latitude: text({ maxLength: 40 }),
+      longitude: text({ maxLength: 40 }),
+      custom_latitude: text({ maxLength: 40 }),
+      custom_longitude: text({ maxLength: 40 }),
       location: text({ readOnly: true }),
       is_accessible_by_support_until__date: date(),
       is_active: bool(),

@@ -1,57 +1,83 @@
+import type { FieldActionId } from '@flotilla/shared/devices/device-action-permissions';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import { ActionsMenu } from './ActionsMenu.js';
-import { type ActionDevice, type Denied, deviceActionBlock } from './device-action-rules.js';
+import { type Denied, deviceActionBlock } from './device-action-rules.js';
 import {
-  type ActionTarget,
+  type ActionRequest,
   actionSpecs,
   type MenuActionId,
   menuActions,
 } from './device-actions.js';
+import type { FieldActionDevice } from './field-action-device.js';
+import { isFieldAction } from './field-actions.js';
+import { FieldActionDialog } from './FieldActionDialog.js';
 import type { DeviceActions } from './useDeviceActions.js';
 
-// The device page's Actions menu; after a delete the user lands on the device's fleet.
+type PlainActionId = Exclude<MenuActionId, FieldActionId>;
+
+// The device page's Actions menu. After a delete the user lands on the device's fleet, after a
+// move on the fleet the device moved to (seed 001 section 2).
 export const DeviceActionsMenu = ({
-  target,
   device,
   denied,
   actions,
   fleetPath,
 }: {
-  target: ActionTarget;
-  device: ActionDevice;
+  device: FieldActionDevice;
   denied: Denied;
   actions: DeviceActions;
   fleetPath: string;
 }) => {
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState<MenuActionId | null>(null);
-  const start = async (id: MenuActionId): Promise<void> => {
-    const done = await actions.run(id, [target]);
-    if (id === 'delete' && done.length > 0) void navigate(fleetPath, { replace: true });
+  const [confirming, setConfirming] = useState<PlainActionId | null>(null);
+  const [editing, setEditing] = useState<FieldActionId | null>(null);
+  const start = async (request: ActionRequest): Promise<void> => {
+    const done = await actions.run(request, [device.target]);
+    if (done.length === 0) return;
+    if (request.id === 'delete') void navigate(fleetPath, { replace: true });
+    if (request.id === 'move') void navigate(`/fleets/${request.input.applicationId}`);
   };
   return (
     <>
       <ActionsMenu
-        entries={menuActions.map((id) => ({ id, block: deviceActionBlock(id, device, denied) }))}
+        entries={menuActions.map((id) => ({
+          id,
+          block: deviceActionBlock(id, device.state, denied),
+        }))}
         busy={actions.pending !== null}
         onSelect={(id) => {
-          if (actionSpecs[id].confirm) setConfirming(id);
-          else void start(id);
+          if (isFieldAction(id)) setEditing(id);
+          else if (actionSpecs[id].confirm) setConfirming(id);
+          else void start({ id });
         }}
       />
       <ActionConfirmDialog
         spec={confirming ? actionSpecs[confirming] : null}
-        names={[target.name]}
+        names={[device.target.name]}
         skipped={[]}
         pending={actions.pending !== null}
         onConfirm={() => {
           if (!confirming) return;
-          void start(confirming).finally(() => setConfirming(null));
+          void start({ id: confirming }).finally(() => setConfirming(null));
         }}
         onClose={() => setConfirming(null)}
       />
+      {editing ? (
+        <FieldActionDialog
+          action={editing}
+          devices={[device]}
+          skipped={[]}
+          applicationId={device.target.applicationId}
+          pending={actions.pending !== null}
+          progress={actions.progress}
+          onConfirm={(request) => {
+            void start(request).finally(() => setEditing(null));
+          }}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
     </>
   );
 };

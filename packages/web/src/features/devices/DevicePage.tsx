@@ -30,7 +30,10 @@ import { DeviceName } from './DeviceName.js';
 import { DeviceNotes } from './DeviceNotes.js';
 import { DeviceSummaryCard } from './DeviceSummaryCard.js';
 import { DeviceTabs } from './DeviceTabs.js';
+import { fieldDeviceOfDetail } from './field-action-device.js';
 import { LockNotice } from './LockNotice.js';
+import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { useDeviceActions } from './useDeviceActions.js';
 
 const clearLogs = devicePanelPermissions['clear-logs'];
@@ -59,6 +62,7 @@ export const DevicePage = () => {
   const fleet = detail?.belongs_to__application[0];
   const access = useFleetRole(fleet?.id ?? 0);
   const actions = useDeviceActions();
+  const [tagging, setTagging] = useState<TaggedDevice[] | null>(null);
   const [logFilter, setLogFilter] = useState('');
   const services = useMemo(
     () => serviceNames(detail?.image_install ?? []),
@@ -115,6 +119,7 @@ export const DevicePage = () => {
   const permissionDenied = (action: DeviceActionId): string | null =>
     access.denied(deviceActionPermissions[action].resource, deviceActionPermissions[action].action);
   const offline = detail.api_heartbeat_state === 'offline';
+  const tagsDenied = access.denied('device_tag', 'create');
   return (
     <Stack spacing={2}>
       <Stack
@@ -127,13 +132,28 @@ export const DevicePage = () => {
           name={detail.device_name}
           denied={permissionDenied('rename')}
         />
-        <DeviceActionsMenu
-          target={target}
-          device={state}
-          denied={access.denied}
-          actions={actions}
-          fleetPath={fleetPath}
-        />
+        <Stack direction="row" spacing={1}>
+          <DisabledReason reason={tagsDenied}>
+            <Button
+              variant="outlined"
+              disabled={tagsDenied !== null}
+              onClick={() =>
+                setTagging([
+                  { id: detail.id, name: detail.device_name, device_tag: detail.device_tag },
+                ])
+              }
+            >
+              Manage tags
+            </Button>
+          </DisabledReason>
+          <DeviceActionsMenu
+            device={fieldDeviceOfDetail(detail, target)}
+            denied={access.denied}
+            actions={actions}
+            fleetPath={fleetPath}
+          />
+        </Stack>
+        <ManageTagsDialog devices={tagging} onClose={() => setTagging(null)} />
       </Stack>
       <DeviceTabs uuid={detail.uuid} />
       <LockNotice actions={actions} />

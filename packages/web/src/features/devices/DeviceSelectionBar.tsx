@@ -1,23 +1,35 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { FieldActionId } from '@flotilla/shared/devices/device-action-permissions';
+import LinearProgress from '@mui/material/LinearProgress';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import type { ApplicationDetail } from '../fleets/application/application-detail.js';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import { ActionsMenu } from './ActionsMenu.js';
 import { actionDeviceOf, type Denied, planBatch } from './device-action-rules.js';
 import {
+  type ActionRequest,
   type ActionTarget,
   actionSpecs,
   type MenuActionId,
   menuActions,
 } from './device-actions.js';
+import { fieldDeviceOfRow } from './field-action-device.js';
+import { isFieldAction } from './field-actions.js';
+import { FieldActionDialog } from './FieldActionDialog.js';
+import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
+import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { plural } from './device-format.js';
 import type { DeviceListRow } from './device-rows.js';
 import type { DeviceActions } from './useDeviceActions.js';
 
+type PlainActionId = Exclude<MenuActionId, FieldActionId>;
+
 // The selection's batch actions: each runs on the selected devices it is allowed on, 50 at a
-// time; the confirmation says which devices are skipped and why.
+// time; the confirmation says which devices are skipped and why. Devices deleted or moved away
+// leave the selection; after a move the user lands on the target fleet.
 export const DeviceSelectionBar = ({
   application,
   selected,
@@ -33,7 +45,11 @@ export const DeviceSelectionBar = ({
   onClear: () => void;
   onDeleted: (ids: number[]) => void;
 }) => {
-  const [confirming, setConfirming] = useState<MenuActionId | null>(null);
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState<PlainActionId | null>(null);
+  const [editing, setEditing] = useState<FieldActionId | null>(null);
+  const [tagging, setTagging] = useState<TaggedDevice[] | null>(null);
+  const tagBlock = selected.length === 0 ? 'No devices selected' : denied('device_tag', 'create');
   const plans = new Map(
     menuActions.map(
       (id) => [id, planBatch<DeviceListRow>(id, selected, actionDeviceOf, denied)] as const,
@@ -45,12 +61,19 @@ export const DeviceSelectionBar = ({
     name: device.device_name,
     applicationId: application.id,
   });
-  const start = async (id: MenuActionId): Promise<void> => {
-    const eligible = plans.get(id)?.eligible ?? [];
-    const done = await actions.run(id, eligible.map(targetOf));
-    if (id === 'delete') onDeleted(done.map((target) => target.id));
+  const start = async (request: ActionRequest, targets: ActionTarget[]): Promise<void> => {
+    const done = await actions.run(request, targets);
+    if (request.id === 'delete' || request.id === 'move') {
+      onDeleted(done.map((target) => target.id));
+    }
+    if (request.id === 'move' && done.length > 0) {
+      void navigate(`/fleets/${request.input.applicationId}`);
+    }
   };
+  const eligibleTargets = (id: MenuActionId): ActionTarget[] =>
+    (plans.get(id)?.eligible ?? []).map(targetOf);
   const plan = confirming ? plans.get(confirming) : undefined;
+  const editPlan = editing ? plans.get(editing) : undefined;
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
       <Typography variant="body2" color="text.secondary" aria-live="polite">
@@ -67,10 +90,29 @@ export const DeviceSelectionBar = ({
         entries={menuActions.map((id) => ({ id, block: plans.get(id)?.block ?? null }))}
         busy={actions.pending !== null}
         onSelect={(id) => {
-          if (actionSpecs[id].confirm) setConfirming(id);
-          else void start(id);
+          if (isFieldAction(id)) setEditing(id);
+          else if (actionSpecs[id].confirm) setConfirming(id);
+          else void start({ id }, eligibleTargets(id));
         }}
       />
+      <DisabledReason reason={tagBlock}>
+        <Button
+          variant="outlined"
+          disabled={tagBlock !== null}
+          onClick={() =>
+            setTagging(
+              selected.map((device) => ({
+                id: device.id,
+                name: device.device_name,
+                device_tag: device.device_tag,
+              })),
+            )
+          }
+        >
+          Tags
+        </Button>
+      </DisabledReason>
+      <ManageTagsDialog devices={tagging} onClose={() => setTagging(null)} />
       <ActionConfirmDialog
         spec={confirming ? actionSpecs[confirming] : null}
         names={(plan?.eligible ?? []).map((device) => device.device_name)}
@@ -81,10 +123,40 @@ export const DeviceSelectionBar = ({
         pending={actions.pending !== null}
         onConfirm={() => {
           if (!confirming) return;
-          void start(confirming).finally(() => setConfirming(null));
+          void start({ id: confirming }, eligibleTargets(confirming)).finally(() =>
+            setConfirming(null),
+          );
         }}
         onClose={() => setConfirming(null)}
       />
+      {editing ? (
+        <FieldActionDialog
+          action={editing}
+          devices={(editPlan?.eligible ?? []).map(fieldDeviceOfRow)}
+          skipped={(editPlan?.skipped ?? []).map(({ item, reason }) => ({
+            name: item.device_name,
+            reason,
+          }))}
+          applicationId={application.id}
+          pending={actions.pending !== null}
+          progress={actions.progress}
+          onConfirm={(request, devices) => {
+            void start(
+              request,
+              devices.map((device) => device.target),
+            ).finally(() => setEditing(null));
+          }}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {actions.progress && actions.progress.total > 1 ? (
+        <LinearProgress
+          variant="determinate"
+          aria-label="Batch progress"
+          value={(100 * actions.progress.done) / actions.progress.total}
+          sx={{ width: 120 }}
+        />
+      ) : null}
     </Stack>
   );
 };

@@ -4,6 +4,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 
 const sections = [
   { path: '', label: 'Summary' },
+  { path: 'location', label: 'Location' },
   { path: 'envvars', label: 'Variables' },
   { path: 'config', label: 'Configuration' },
   { path: 'diagnostics', label: 'Diagnostics' },

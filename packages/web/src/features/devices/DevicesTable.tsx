@@ -18,7 +18,7 @@ import type { SortColumn } from './device-queries.js';
 import type { DeviceListRow } from './device-rows.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { TagChips } from './TagChips.js';
-import { type DeviceListParams, pageSizes } from './useDeviceListParams.js';
+import { type DeviceListParams, pageSizes, tagColumnsOf } from './useDeviceListParams.js';
 
 type Column = { label: string; sort?: SortColumn };
 
@@ -36,13 +36,38 @@ const columns: Column[] = [
 
 const mono = { fontFamily: 'monospace', fontSize: '0.8125rem' } as const;
 
+// Long names and device types are cut with an ellipsis, whole in a tooltip (issue 10: never
+// broken mid-word at 1366 px).
+const Truncated = ({ text, width }: { text: string; width: number }) => (
+  <Tooltip title={text}>
+    <Typography component="span" noWrap sx={{ display: 'block', maxWidth: width }}>
+      {text}
+    </Typography>
+  </Tooltip>
+);
+
+// One tag key's value, cut at 100 px with the whole in a tooltip (seed 001 "Other UI").
+const TagValue = ({ device, tagKey }: { device: DeviceListRow; tagKey: string }) => {
+  const tag = device.device_tag.find((candidate) => candidate.tag_key === tagKey);
+  if (!tag) return <>—</>;
+  return (
+    <Tooltip title={<span style={{ maxWidth: 200, overflowWrap: 'anywhere' }}>{tag.value}</span>}>
+      <Typography component="span" noWrap sx={{ display: 'block', maxWidth: 100 }}>
+        {tag.value === '' ? '(empty)' : tag.value}
+      </Typography>
+    </Tooltip>
+  );
+};
+
 const DeviceRow = ({
   device,
+  tagColumns,
   selected,
   onToggle,
   onFrozen,
 }: {
   device: DeviceListRow;
+  tagColumns: readonly string[];
   selected: boolean;
   onToggle: () => void;
   onFrozen: () => void;
@@ -63,7 +88,15 @@ const DeviceRow = ({
           component={RouterLink}
           to={`/devices/${device.uuid}`}
           underline="hover"
-          sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
+          title={device.device_name}
+          sx={{
+            fontWeight: 500,
+            display: 'block',
+            maxWidth: 220,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
           onClick={(event) => {
             // Frozen devices cannot be opened: explain why instead.
             if (!device.is_frozen) return;
@@ -80,7 +113,9 @@ const DeviceRow = ({
       <TableCell>
         <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
       </TableCell>
-      <TableCell>{device.is_of__device_type[0]?.name ?? ''}</TableCell>
+      <TableCell>
+        <Truncated text={device.is_of__device_type[0]?.name ?? ''} width={160} />
+      </TableCell>
       <TableCell>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
           {device.is_pinned_on__release ? (
@@ -110,6 +145,11 @@ const DeviceRow = ({
       <TableCell>
         <TagChips tags={device.device_tag} />
       </TableCell>
+      {tagColumns.map((key) => (
+        <TableCell key={`tag:${key}`}>
+          <TagValue device={device} tagKey={key} />
+        </TableCell>
+      ))}
     </TableRow>
   );
 };
@@ -177,6 +217,11 @@ export const DevicesTable = ({
                   </TableCell>
                 );
               })}
+              {tagColumnsOf(params).map((key) => (
+                <TableCell key={`tag:${key}`} sx={{ whiteSpace: 'nowrap' }}>
+                  Tag: {key}
+                </TableCell>
+              ))}
             </TableRow>
           </TableHead>
           <TableBody>
@@ -184,6 +229,7 @@ export const DevicesTable = ({
               <DeviceRow
                 key={device.id}
                 device={device}
+                tagColumns={tagColumnsOf(params)}
                 selected={selected.has(device.id)}
                 onToggle={() => onToggle(device)}
                 onFrozen={() => onFrozen(device)}

@@ -6,16 +6,19 @@ import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
 import { deviceStatuses } from '../fleets/application-queries.js';
 import { statusLabel } from './device-format.js';
+import { TagFilterControls } from './TagFilterControls.js';
 import type { DeviceListParams } from './useDeviceListParams.js';
 
 // Typing waits this long before the URL (and the query) follow.
 const searchDelayMs = 300;
 
-// Search by name or uuid and filter by status; both live in the URL.
+// Search by name or uuid, filter by status and tag, choose tag columns; all live in the URL.
 export const DevicesToolbar = ({
+  applicationId,
   params,
   onParams,
 }: {
+  applicationId: number;
   params: DeviceListParams;
   onParams: (changes: Partial<DeviceListParams>) => void;
 }) => {
@@ -76,6 +79,7 @@ export const DevicesToolbar = ({
           </MenuItem>
         ))}
       </TextField>
+      <TagFilterControls applicationId={applicationId} params={params} onParams={onParams} />
     </Stack>
   );
 };

@@ -23,6 +23,10 @@ import { FrozenDeviceDialog } from './FrozenDeviceDialog.js';
 import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './useDeviceActions.js';
 import { useDeviceListParams } from './useDeviceListParams.js';
+import { FleetDevicesMap } from '../location/FleetDevicesMap.js';
+import { deviceFilter } from './device-queries.js';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 
 // /fleets/:applicationId/devices: the fleet's devices, refreshed every 8 s (seed 001 section 9).
 export const FleetDevicesPage = () => {
@@ -72,7 +76,7 @@ export const FleetDevicesPage = () => {
   const selected = [...selection.values()].map(
     (device) => rows.find((row) => row.id === device.id) ?? device,
   );
-  const filtered = params.search !== '' || params.status !== '';
+  const filtered = params.search !== '' || params.status !== '' || params.tag !== '';
 
   const addButton = (
     <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
@@ -118,6 +122,11 @@ export const FleetDevicesPage = () => {
             </Typography>
             <Button onClick={() => setParams({ search: '', status: '' })}>Clear filters</Button>
           </Box>
+        ) : params.view === 'map' ? (
+          <FleetDevicesMap
+            applicationId={application.id}
+            filter={deviceFilter({ applicationId: application.id, ...params })}
+          />
         ) : (
           <DevicesTable
             rows={rows}
@@ -142,13 +151,27 @@ export const FleetDevicesPage = () => {
         sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}
       >
         <Typography variant="h2">Devices{devices.isSuccess ? ` (${total})` : ''}</Typography>
-        {addButton}
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={params.view}
+            aria-label="Devices view"
+            onChange={(_event, view: unknown) => {
+              if (view === 'table' || view === 'map') setParams({ view, page: params.page });
+            }}
+          >
+            <ToggleButton value="table">Table</ToggleButton>
+            <ToggleButton value="map">Map</ToggleButton>
+          </ToggleButtonGroup>
+          {addButton}
+        </Stack>
       </Stack>
       <Stack
         direction="row"
         sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1.5 }}
       >
-        <DevicesToolbar params={params} onParams={setParams} />
+        <DevicesToolbar applicationId={application.id} params={params} onParams={setParams} />
         <DeviceSelectionBar
           application={application}
           selected={selected}

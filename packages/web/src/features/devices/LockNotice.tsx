@@ -9,7 +9,7 @@ import type { DeviceActions } from './useDeviceActions.js';
 export const LockNotice = ({ actions }: { actions: DeviceActions }) => {
   const { locked } = actions;
   if (!locked) return null;
-  const spec = actionSpecs[locked.action];
+  const spec = actionSpecs[locked.request.id];
   const names = locked.targets.map((target) => target.name);
   return (
     <Alert
@@ -21,7 +21,7 @@ export const LockNotice = ({ actions }: { actions: DeviceActions }) => {
           color="inherit"
           size="small"
           disabled={actions.pending !== null}
-          onClick={() => void actions.run(locked.action, locked.targets, true)}
+          onClick={() => void actions.run(locked.request, locked.targets, true)}
         >
           Force {spec.label.toLowerCase()}
         </Button>

@@ -15,6 +15,8 @@ const online: ActionDevice = {
   isConnected: true,
   supervisorVersion: '16.4.2',
   isInLocalMode: false,
+  isActive: true,
+  localModeBlock: null,
   supportsBlink: true,
 };
 const allowAll: Denied = () => null;
@@ -202,7 +204,10 @@ describe('device state helpers', () => {
   it('derives local mode, blink support and connectivity from the rows', () => {
     const row = {
       is_connected_to_vpn: true,
+      is_active: true,
       supervisor_version: '14.0.0',
+      os_version: 'balenaOS 5.0.0',
+      os_variant: 'prod',
       device_config_variable: [{ name: 'BALENA_SUPERVISOR_LOCAL_MODE', value: '1' }],
       is_of__device_type: [{ slug: 'generic', contract: { data: { led: false } } }],
     };
@@ -210,10 +215,31 @@ describe('device state helpers', () => {
       isConnected: true,
       supervisorVersion: '14.0.0',
       isInLocalMode: true,
+      isActive: true,
+      localModeBlock: 'Local mode is only available on development OS variants',
       supportsBlink: false,
     });
     expect(actionDeviceOf({ ...row, device_config_variable: [] }).isInLocalMode).toBe(false);
+    // balena-supervisor reads "0" and "false" as off.
+    expect(
+      actionDeviceOf({
+        ...row,
+        device_config_variable: [{ name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '0' }],
+      }).isInLocalMode,
+    ).toBe(false);
+    expect(actionDeviceOf({ ...row, os_variant: 'dev' }).localModeBlock).toBeNull();
     expect(supportsBlink({ data: { led: true } })).toBe(true);
     expect(supportsBlink(null)).toBeUndefined();
+  });
+
+  it('says a device is already inactive before deactivating it, after the permission', () => {
+    expect(deviceActionBlock('deactivate', { ...online, isActive: false }, allowAll)).toBe(
+      'Device already inactive',
+    );
+    expect(deviceActionBlock('deactivate', online, allowAll)).toBeNull();
+    const denyAll: Denied = () => 'You do not have the required permission';
+    expect(deviceActionBlock('deactivate', { ...online, isActive: false }, denyAll)).toBe(
+      'You do not have the required permission',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { JsonObject } from '@flotilla/sdk/resources/field-types';
+import { isInLocalMode, localModeBlock } from '@flotilla/shared/devices/local-mode';
 import {
   type ContainerActionId,
   containerActionPermissions,
@@ -25,6 +26,7 @@ export const actionMessages = {
   stopped: 'The service is already stopped',
   exited: 'The service is not running',
   pending: 'Another action is in progress',
+  inactive: 'Device already inactive',
 } as const;
 
 // useFleetRole's `denied`: null when allowed, else why not.
@@ -36,6 +38,9 @@ export type ActionDevice = {
   isConnected: boolean;
   supervisorVersion: string | null;
   isInLocalMode: boolean;
+  isActive: boolean;
+  // Why local mode cannot be turned on (seed 001 section 5), or null.
+  localModeBlock: string | null;
   // Unknown (undefined) when the device type's contract was not loaded: the device decides.
   supportsBlink?: boolean;
 };
@@ -48,8 +53,9 @@ export const supervisorMajor = (version: string | null): number | null => {
   return match ? Number(match[1]) : null;
 };
 
+// The list and page queries expand only the local-mode variables.
 export const isLocalMode = (variables: readonly ConfigVariable[]): boolean =>
-  variables.some((variable) => variable.value === '1' || variable.value === 'true');
+  isInLocalMode(variables);
 
 // Device types whose contract says they have no LED cannot blink.
 export const supportsBlink = (contract: JsonObject | null | undefined): boolean | undefined => {
@@ -81,6 +87,7 @@ export const deviceActionBlock = (
   const permission = deviceActionPermissions[action];
   const refusal = denied(permission.resource, permission.action);
   if (refusal !== null) return refusal;
+  if (action === 'deactivate' && !device.isActive) return actionMessages.inactive;
   return isSupervisorAction(action) ? stateBlock(action, device) : null;
 };
 
@@ -144,12 +151,17 @@ export const containerActionBlock = (
 // The rules' view of a device row (table row or device page).
 export const actionDeviceOf = (device: {
   is_connected_to_vpn: boolean;
+  is_active: boolean;
   supervisor_version: string | null;
+  os_version: string | null;
+  os_variant: string | null;
   device_config_variable: readonly ConfigVariable[];
   is_of__device_type: readonly { slug: string; contract?: JsonObject | null }[];
 }): ActionDevice => ({
   isConnected: device.is_connected_to_vpn,
   supervisorVersion: device.supervisor_version,
   isInLocalMode: isLocalMode(device.device_config_variable),
+  isActive: device.is_active,
+  localModeBlock: localModeBlock(device),
   supportsBlink: supportsBlink(device.is_of__device_type[0]?.contract),
 });

@@ -1,11 +1,18 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type {
   ContainerActionId,
+  FieldActionId,
   SupervisorActionId,
 } from '@flotilla/shared/devices/device-action-permissions';
+import { fieldActionSpecs, type FieldInputs, runFieldAction } from './field-actions.js';
 
 // The actions of the Actions menu and of the table's batch menu.
-export type MenuActionId = SupervisorActionId | 'delete';
+export type MenuActionId = SupervisorActionId | FieldActionId | 'delete';
+
+// An action with what its form chose (the field actions), as it runs on each device.
+export type ActionRequest = {
+  [Id in MenuActionId]: Id extends FieldActionId ? { id: Id; input: FieldInputs[Id] } : { id: Id };
+}[MenuActionId];
 
 export type ActionSpec = {
   id: MenuActionId;
@@ -21,12 +28,15 @@ export type ActionSpec = {
   forceable: boolean;
   // Success toast; `subject` is the device name or "N devices".
   done: (subject: string) => string;
+  // The documentation of the action (the dialog's docs link).
+  docs?: string;
 };
 
 const updateLockNote =
   'If an update lock is set on a device, the action is blocked there; you can then force it.';
 
 export const actionSpecs: Record<MenuActionId, ActionSpec> = {
+  ...fieldActionSpecs,
   restart: {
     id: 'restart',
     label: 'Restart services',
@@ -97,12 +107,19 @@ export const actionSpecs: Record<MenuActionId, ActionSpec> = {
   },
 };
 
+// In the order of the seed's Action menu (OS and supervisor updates arrive with their issue).
 export const menuActions: readonly MenuActionId[] = [
   'restart',
+  'pin',
+  'public-url',
+  'local-mode',
+  'support-access',
+  'move',
+  'identify',
+  'deactivate',
+  'purge',
   'reboot',
   'shutdown',
-  'identify',
-  'purge',
   'delete',
 ];
 
@@ -115,14 +132,14 @@ const supervisor = (client: FlotillaClient, path: string, body: unknown): Promis
 // One action on one device (wire contract section 6). An update lock answers 423.
 export const runMenuAction = async (
   client: FlotillaClient,
-  action: MenuActionId,
+  request: ActionRequest,
   target: ActionTarget,
   force: boolean,
 ): Promise<void> => {
   const { id: deviceId, applicationId: appId } = target;
   // Sent only when forcing, as balena's SDK does for restart and purge.
   const forced = force ? { force: true } : {};
-  switch (action) {
+  switch (request.id) {
     case 'identify':
       await supervisor(client, '/v1/blink', { uuid: target.uuid });
       return;
@@ -141,6 +158,8 @@ export const runMenuAction = async (
     case 'delete':
       await client.pine.delete({ resource: 'device', id: deviceId });
       return;
+    default:
+      await runFieldAction(client, request, deviceId);
   }
 };
 

@@ -7,6 +7,7 @@ import {
   percentOf,
   supportAccessText,
 } from './device-format.js';
+import { parseTagFilter } from './device-queries.js';
 import { parseListParams } from './useDeviceListParams.js';
 
 describe('device formatting', () => {
@@ -54,6 +55,9 @@ describe('parseListParams', () => {
   it('reads the table state from the URL with safe defaults', () => {
     expect(parseListParams(new URLSearchParams(''))).toEqual({
       search: '',
+      tag: '',
+      tagColumns: '',
+      view: 'table',
       status: '',
       sort: 'device_name',
       direction: 'asc',
@@ -63,11 +67,14 @@ describe('parseListParams', () => {
     expect(
       parseListParams(
         new URLSearchParams(
-          'search=pi&status=disconnected&sort=os_version&dir=desc&page=3&size=25',
+          'search=pi&status=disconnected&sort=os_version&dir=desc&page=3&size=25&tag=site%3Dnorth&tagcols=site,rack',
         ),
       ),
     ).toEqual({
       search: 'pi',
+      tag: 'site=north',
+      tagColumns: 'site,rack',
+      view: 'table',
       status: 'disconnected',
       sort: 'os_version',
       direction: 'desc',
@@ -77,5 +84,14 @@ describe('parseListParams', () => {
     expect(
       parseListParams(new URLSearchParams('status=bogus&sort=api_key&page=-4&size=7')),
     ).toMatchObject({ status: '', sort: 'device_name', page: 0, pageSize: 50 });
+  });
+});
+
+describe('parseTagFilter', () => {
+  it('takes "key" or "key=value" apart', () => {
+    expect(parseTagFilter(' site ')).toEqual({ key: 'site' });
+    expect(parseTagFilter('site = north')).toEqual({ key: 'site', value: 'north' });
+    expect(parseTagFilter('note=a=b')).toEqual({ key: 'note', value: 'a=b' });
+    expect(parseTagFilter('  ')).toBeNull();
   });
 });

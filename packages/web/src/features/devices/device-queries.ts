@@ -28,6 +28,9 @@ const deviceFields = [
   'is_online',
   'is_connected_to_vpn',
   'is_frozen',
+  'is_active',
+  'is_web_accessible',
+  'is_accessible_by_support_until__date',
   'os_version',
   'os_variant',
   'supervisor_version',
@@ -60,18 +63,43 @@ export type DeviceListQuery = {
   applicationId: number;
   search: string;
   status: string;
+  // "key" (has the tag) or "key=value".
+  tag: string;
   sort: SortColumn;
   direction: 'asc' | 'desc';
   page: number;
   pageSize: number;
 };
 
-// Name contains the text (any case), or the uuid starts with it (uuids are lower-case hex).
+// The tag filter's text taken apart: the key, and the value when one is given.
+export const parseTagFilter = (text: string): { key: string; value?: string } | null => {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const at = trimmed.indexOf('=');
+  if (at < 0) return { key: trimmed };
+  return { key: trimmed.slice(0, at).trim(), value: trimmed.slice(at + 1).trim() };
+};
+
+// Name contains the text (any case), or the uuid starts with it (uuids are lower-case hex); the
+// device has the tag (with the value, when given).
 export const deviceFilter = (
-  query: Pick<DeviceListQuery, 'applicationId' | 'search' | 'status'>,
+  query: Pick<DeviceListQuery, 'applicationId' | 'search' | 'status' | 'tag'>,
 ): PineFilter<'device'> => {
   const search = query.search.trim().toLowerCase();
+  const tag = parseTagFilter(query.tag);
   return {
+    ...(tag
+      ? {
+          device_tag: {
+            $any: {
+              $alias: 'dt',
+              $expr: {
+                dt: { tag_key: tag.key, ...(tag.value === undefined ? {} : { value: tag.value }) },
+              },
+            },
+          },
+        }
+      : {}),
     belongs_to__application: query.applicationId,
     ...(search === ''
       ? {}
@@ -86,6 +114,24 @@ export const deviceFilter = (
 };
 
 export type DevicePage = { rows: DeviceListRow[]; total: number };
+
+// The tag keys used in the fleet (the choices of the tag columns).
+export const fetchFleetTagKeys = async (
+  client: FlotillaClient,
+  applicationId: number,
+): Promise<string[]> => {
+  const rows = await client.pine.get({
+    resource: 'device_tag',
+    options: {
+      $select: ['tag_key'],
+      $filter: {
+        device: { $any: { $alias: 'd', $expr: { d: { belongs_to__application: applicationId } } } },
+      },
+      $orderby: { tag_key: 'asc' },
+    },
+  });
+  return [...new Set(rows.map((row) => row.tag_key))];
+};
 
 // One page of the fleet's devices and the total that matches, from a separate count query.
 export const fetchDevicePage = async (
@@ -125,8 +171,6 @@ export const fetchDevice = async (
       $select: [
         ...deviceFields,
         'note',
-        'is_active',
-        'is_web_accessible',
         'is_undervolted',
         'public_address',
         'mac_address',
@@ -134,7 +178,6 @@ export const fetchDevice = async (
         'changed_api_heartbeat_state_on__date',
         'update_status',
         'last_update_status_event',
-        'is_accessible_by_support_until__date',
         'latitude',
         'longitude',
         'custom_latitude',

@@ -20,6 +20,9 @@ export type DeviceListRow = {
   // The cloudlink (balena's VPN): device actions travel over it.
   is_connected_to_vpn: boolean;
   is_frozen: boolean;
+  is_active: boolean;
+  is_web_accessible: boolean;
+  is_accessible_by_support_until__date: string | null;
   os_version: string | null;
   os_variant: string | null;
   supervisor_version: string | null;
@@ -53,8 +56,6 @@ export type DeviceDetail = Omit<
   'is_of__device_type' | 'belongs_to__application' | 'is_pinned_on__release'
 > & {
   note: string | null;
-  is_active: boolean;
-  is_web_accessible: boolean;
   is_undervolted: boolean;
   public_address: string | null;
   mac_address: string | null;
@@ -62,7 +63,6 @@ export type DeviceDetail = Omit<
   changed_api_heartbeat_state_on__date: string | null;
   update_status: DeviceUpdateStatus | null;
   last_update_status_event: string | null;
-  is_accessible_by_support_until__date: string | null;
   latitude: string | null;
   longitude: string | null;
   custom_latitude: string | null;

@@ -9,6 +9,11 @@ const defaultPageSize = 50;
 export type DeviceListParams = {
   search: string;
   status: string;
+  // Tag filter: "key" or "key=value".
+  tag: string;
+  // Tag keys shown as columns, comma-separated.
+  tagColumns: string;
+  view: 'table' | 'map';
   sort: SortColumn;
   direction: 'asc' | 'desc';
   // Zero-based here, one-based in the URL.
@@ -27,6 +32,9 @@ export const parseListParams = (params: URLSearchParams): DeviceListParams => {
   const pageSize = Number(params.get('size') ?? defaultPageSize);
   return {
     search: params.get('search') ?? '',
+    tag: params.get('tag') ?? '',
+    tagColumns: params.get('tagcols') ?? '',
+    view: params.get('view') === 'map' ? 'map' : 'table',
     status: (deviceStatuses as readonly string[]).includes(status) ? status : '',
     sort: isSortColumn(sort) ? sort : 'device_name',
     direction: params.get('dir') === 'desc' ? 'desc' : 'asc',
@@ -38,6 +46,9 @@ export const parseListParams = (params: URLSearchParams): DeviceListParams => {
 const urlKeys: Record<keyof DeviceListParams, string> = {
   search: 'search',
   status: 'status',
+  tag: 'tag',
+  tagColumns: 'tagcols',
+  view: 'view',
   sort: 'sort',
   direction: 'dir',
   page: 'page',
@@ -47,6 +58,9 @@ const urlKeys: Record<keyof DeviceListParams, string> = {
 const defaults: DeviceListParams = {
   search: '',
   status: '',
+  tag: '',
+  tagColumns: '',
+  view: 'table',
   sort: 'device_name',
   direction: 'asc',
   page: 0,
@@ -55,6 +69,9 @@ const defaults: DeviceListParams = {
 
 // The search, the status filter, the sort and the page live in the URL, so they survive reloads
 // and the breadcrumbs lead back to the same view. Any change but the page goes back to page 1.
+export const tagColumnsOf = (params: DeviceListParams): string[] =>
+  params.tagColumns === '' ? [] : params.tagColumns.split(',');
+
 export const useDeviceListParams = (): [
   DeviceListParams,
   (changes: Partial<DeviceListParams>) => void,

@@ -28,6 +28,8 @@ export type ConfirmDialogProps = {
   confirmText?: string;
   confirmLabel?: string;
   destructive?: boolean;
+  // The form in `children` is not complete yet.
+  confirmDisabled?: boolean;
   pending?: boolean;
   error?: string | null;
   onConfirm: () => void;
@@ -53,6 +55,7 @@ const ConfirmBody = ({
   confirmText,
   confirmLabel = 'Confirm',
   destructive = false,
+  confirmDisabled = false,
   pending = false,
   error,
   onConfirm,
@@ -110,7 +113,7 @@ const ConfirmBody = ({
           variant="contained"
           color={destructive ? 'error' : 'primary'}
           onClick={onConfirm}
-          disabled={!matches || pending}
+          disabled={!matches || pending || confirmDisabled}
         >
           {confirmLabel}
         </Button>

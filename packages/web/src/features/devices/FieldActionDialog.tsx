@@ -1,0 +1,184 @@
+import type { FieldActionId } from '@flotilla/shared/devices/device-action-permissions';
+import Alert from '@mui/material/Alert';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useState } from 'react';
+import { supportAccessDefaultDays } from '../fleets/application/application-limits.js';
+import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
+import { localInputValue } from '../fleets/application/SupportAccessSetting.js';
+import { plural } from './device-format.js';
+import type { FieldActionDevice } from './field-action-device.js';
+import { fieldActionSpecs, type FieldRequest } from './field-actions.js';
+import {
+  LocalModeEligibility,
+  OnOffChoice,
+  PublicUrlState,
+  SupportAccessForm,
+} from './FieldActionForms.js';
+import { MoveFleetPicker } from './MoveFleetPicker.js';
+import { type ReleaseChoice, ReleasePicker, trackFleet } from './ReleasePicker.js';
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+type Props = {
+  action: FieldActionId;
+  // The devices the action may run on (the plan's eligible ones) and those left out, with why.
+  devices: readonly FieldActionDevice[];
+  skipped: readonly { name: string; reason: string }[];
+  // The fleet of the devices (the releases a device can be pinned to).
+  applicationId: number;
+  pending: boolean;
+  progress: { done: number; total: number } | null;
+  onConfirm: (request: FieldRequest, devices: FieldActionDevice[]) => void;
+  onClose: () => void;
+};
+
+const reasonCounts = (skipped: readonly { reason: string }[]): string =>
+  [
+    ...skipped
+      .reduce(
+        (counts, { reason }) => counts.set(reason, (counts.get(reason) ?? 0) + 1),
+        new Map<string, number>(),
+      )
+      .entries(),
+  ]
+    .map(([reason, count]) => `${reason} (${count})`)
+    .join('; ');
+
+// One form per field action; its state starts afresh each time the dialog opens (the dialog
+// unmounts it when closed).
+export const FieldActionDialog = ({
+  action,
+  devices,
+  skipped,
+  applicationId,
+  pending,
+  progress,
+  onConfirm,
+  onClose,
+}: Props) => {
+  const spec = fieldActionSpecs[action];
+  const [only] = devices;
+  const single = devices.length === 1 && only !== undefined;
+  const [now] = useState(() => Date.now());
+  const [release, setRelease] = useState<ReleaseChoice | null>(null);
+  const [enabled, setEnabled] = useState(() =>
+    single && action === 'public-url' ? !only.isWebAccessible : true,
+  );
+  const [grant, setGrant] = useState(true);
+  const [until, setUntil] = useState(() =>
+    localInputValue(new Date(now + supportAccessDefaultDays * dayMs)),
+  );
+  const [fleet, setFleet] = useState<number | null>(null);
+
+  // What would run, or null while the form is incomplete.
+  let request: FieldRequest | null = null;
+  let runOn: FieldActionDevice[] = [...devices];
+  let form: ReactNode = null;
+  switch (action) {
+    case 'pin':
+      if (release !== null) {
+        request = { id: 'pin', input: { releaseId: release === trackFleet ? null : release } };
+      }
+      form = <ReleasePicker applicationId={applicationId} value={release} onChange={setRelease} />;
+      break;
+    case 'public-url':
+      request = { id: 'public-url', input: { enabled } };
+      form = (
+        <>
+          {single ? <PublicUrlState device={only} /> : null}
+          <OnOffChoice
+            value={enabled}
+            onChange={setEnabled}
+            labels={['Enable the public device URL', 'Disable the public device URL']}
+          />
+        </>
+      );
+      break;
+    case 'local-mode':
+      if (enabled) runOn = devices.filter((device) => device.state.localModeBlock === null);
+      if (runOn.length > 0) request = { id: 'local-mode', input: { enabled } };
+      form = (
+        <>
+          {single ? (
+            <Typography variant="body2">
+              Local mode is {only.state.isInLocalMode ? 'on' : 'off'}.
+            </Typography>
+          ) : null}
+          <OnOffChoice
+            value={enabled}
+            onChange={setEnabled}
+            labels={['Enable local mode', 'Disable local mode']}
+          />
+          <LocalModeEligibility devices={devices} enabling={enabled} />
+        </>
+      );
+      break;
+    case 'support-access': {
+      const date = new Date(until);
+      if (!grant) request = { id: 'support-access', input: { until: null } };
+      else if (date.getTime() >= now) {
+        request = { id: 'support-access', input: { until: date.toISOString() } };
+      }
+      form = (
+        <SupportAccessForm
+          devices={devices}
+          grant={grant}
+          onGrant={setGrant}
+          until={until}
+          onUntil={setUntil}
+          now={now}
+          min={localInputValue(new Date(now))}
+        />
+      );
+      break;
+    }
+    case 'move':
+      if (fleet !== null) request = { id: 'move', input: { applicationId: fleet } };
+      form = <MoveFleetPicker devices={devices} value={fleet} onChange={setFleet} />;
+      break;
+    case 'deactivate':
+      request = { id: 'deactivate', input: {} };
+      form = (
+        <Alert severity="warning">
+          The device stays listed in its fleet as inactive and receives nothing until it is
+          activated again.
+        </Alert>
+      );
+      break;
+  }
+  const names = devices.map((device) => device.target.name);
+  return (
+    <ConfirmDialog
+      open
+      title={`${spec.title}${single ? '' : ` (${plural(devices.length, 'device')})`}`}
+      items={names}
+      confirmText={
+        action === 'deactivate' ? (single ? only.target.name : String(devices.length)) : undefined
+      }
+      confirmLabel={progress ? `${progress.done} of ${progress.total}…` : spec.confirmLabel}
+      destructive={spec.destructive}
+      confirmDisabled={request === null}
+      pending={pending}
+      onConfirm={() => {
+        if (request) onConfirm(request, runOn);
+      }}
+      onClose={onClose}
+    >
+      <Typography>
+        {spec.blurb}{' '}
+        {spec.docs ? (
+          <Link href={spec.docs} target="_blank" rel="noreferrer">
+            Documentation
+          </Link>
+        ) : null}
+      </Typography>
+      {form}
+      {skipped.length > 0 ? (
+        <Alert severity="info">
+          {plural(skipped.length, 'selected device')} will be skipped: {reasonCounts(skipped)}.
+        </Alert>
+      ) : null}
+    </ConfirmDialog>
+  );
+};
