@@ -4,6 +4,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { answerDevicePageFeeds } from '../features/devices/device-page-feeds.js';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { releaseRow } from '../features/releases/test-fixtures.js';
@@ -75,12 +76,9 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
   }));
-  // The device page's logs stream (open and quiet) and its last health checks (none yet).
+  // The device page's logs stream and metric history, and its last health checks (none yet).
   const uuid = deviceDetail().uuid;
-  api.on('GET', `/device/v2/${uuid}/logs`, () => ({
-    status: 200,
-    stream: new ReadableStream<Uint8Array>(),
-  }));
+  answerDevicePageFeeds(api, uuid);
   api.on('GET', `/actions/v1/${uuid}/checks`, () => ({ status: 404, body: { message: 'none' } }));
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(

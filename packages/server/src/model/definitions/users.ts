@@ -84,6 +84,8 @@ export const userResources: Record<string, ResourceDefinition> = {
       fingerprint: text({ readOnly: true }),
     },
     scope: { user: (row) => `${row}."user"` },
+    // A user holds a key once (migration 0016).
+    alternateKeys: [['user', 'fingerprint']],
   },
   // Linked sign-in accounts (GitHub, Google...). Created by the OAuth flow; a user may unlink.
   social_service_account: {

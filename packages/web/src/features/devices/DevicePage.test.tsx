@@ -8,6 +8,7 @@ import { fleetMember } from '../../test-support/fixtures.js';
 import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { DevicePage } from './DevicePage.js';
 import type { DeviceDetail } from './device-rows.js';
+import { answerDevicePageFeeds } from './device-page-feeds.js';
 import { deviceDetail } from './test-fixtures.js';
 
 afterEach(cleanup);
@@ -20,13 +21,8 @@ const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
   // The supervisor calls, as the console asks the SDK for them.
   const request = vi.fn(async () => 'OK');
   Object.assign(api.client, { request });
-  // The logs panel's stream: open, quiet (LogsPanel.test.tsx covers it).
-  for (const device of devices) {
-    api.on('GET', `/device/v2/${device.uuid}/logs`, () => ({
-      status: 200,
-      stream: new ReadableStream<Uint8Array>(),
-    }));
-  }
+  // The logs panel's stream and the metric history (LogsPanel and MetricHistoryCharts tests).
+  for (const device of devices) answerDevicePageFeeds(api, device.uuid);
   renderWithClient(
     api.client,
     <Routes>

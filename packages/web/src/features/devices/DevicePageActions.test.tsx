@@ -9,6 +9,7 @@ import { ToastProvider } from '../../ui/toasts.js';
 import { renderWithClient } from '../fleets/application/test-helpers.js';
 import { DevicePage } from './DevicePage.js';
 import type { DeviceDetail } from './device-rows.js';
+import { answerDevicePageFeeds } from './device-page-feeds.js';
 import { deviceDetail } from './test-fixtures.js';
 
 // The field actions of the device page's Actions menu, on the strict fake API.
@@ -21,11 +22,7 @@ const renderDevice = (device: DeviceDetail) => {
     device_config_variable: [],
     user_application_membership: [fleetMember('operator')],
   });
-  // The logs panel's stream: open, quiet.
-  api.on('GET', `/device/v2/${device.uuid}/logs`, () => ({
-    status: 200,
-    stream: new ReadableStream<Uint8Array>(),
-  }));
+  answerDevicePageFeeds(api, device.uuid);
   api.on('GET', '/config', () => ({
     status: 200,
     body: { deviceUrlsBase: 'devices.example.test' },

@@ -7,6 +7,7 @@ import { ClientProvider } from '../../app/client.js';
 import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
+import { answerDevicePageFeeds } from '../devices/device-page-feeds.js';
 import { deviceDetail } from '../devices/test-fixtures.js';
 import { rememberLastPath } from './last-path.js';
 
@@ -22,6 +23,8 @@ const renderAt = (path: string, session: FakeSession | null) => {
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@example.com' },
   }));
+  // A signed-in user may land on the device page (the remembered last path).
+  answerDevicePageFeeds(api, deviceDetail().uuid);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <ClientProvider client={api.client}>
