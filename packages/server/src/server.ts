@@ -19,6 +19,7 @@ import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { registerTerminal } from './features/terminal/register-terminal.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -66,6 +67,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
   registerDiagnostics(app, ctx, cloudlink);
+  registerTerminal(app, ctx, cloudlink, actors.resolveActor);
   registerODataRoutes(app, ctx);
   registerConsole(app, {
     dir: ctx.config.consoleDir,
