@@ -1,9 +1,9 @@
+import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-constants';
 import {
   type DeviceMessage,
   readTerminalFrame,
   terminalFrame,
 } from '@flotilla/shared/cloudlink/messages';
-import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-protocol';
 import { describe, expect, it } from 'vitest';
 import type { Shell, ShellIo } from './runtime/shell.js';
 import { openSimulatedShell } from './runtime/simulated-terminal.js';

@@ -1,3 +1,4 @@
+import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-constants';
 import {
   type DeviceMessage,
   readTerminalFrame,
@@ -9,7 +10,6 @@ import {
   type TerminalSize,
   terminalTarget,
   type TerminalTarget,
-  terminalWindowBytes,
 } from '@flotilla/shared/terminal/terminal-protocol';
 
 // The device's side of web terminals (shared/cloudlink/messages.ts): each terminal-open starts a

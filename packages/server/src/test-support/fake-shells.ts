@@ -1,12 +1,10 @@
+import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-constants';
 import {
   type DeviceMessage,
   readTerminalFrame,
   terminalFrame,
 } from '@flotilla/shared/cloudlink/messages';
-import {
-  type TerminalSize,
-  terminalWindowBytes,
-} from '@flotilla/shared/terminal/terminal-protocol';
+import { type TerminalSize } from '@flotilla/shared/terminal/terminal-protocol';
 import type { WebSocket } from 'ws';
 
 // The terminal side of a fake device: each terminal-open starts a scripted "shell" that echoes

@@ -1,5 +1,5 @@
+import { terminalPath } from '@flotilla/shared/terminal/terminal-constants';
 import {
-  terminalPath,
   type TerminalServerMessage,
   type TerminalTarget,
 } from '@flotilla/shared/terminal/terminal-protocol';

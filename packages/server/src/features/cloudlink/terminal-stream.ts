@@ -1,5 +1,5 @@
+import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-constants';
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
-import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-protocol';
 
 // One terminal session as the server sees it, wherever the device's cloudlink is held: the
 // browser-facing side drives a TerminalPeer and hears TerminalEvents. After failed, exit or

@@ -1,4 +1,4 @@
-import { terminalPath } from '@flotilla/shared/terminal/terminal-protocol';
+import { terminalPath } from '@flotilla/shared/terminal/terminal-constants';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';

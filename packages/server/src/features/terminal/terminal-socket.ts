@@ -1,8 +1,10 @@
 import {
   maxTerminalInputBytes,
+  terminalCloseCodes,
+} from '@flotilla/shared/terminal/terminal-constants';
+import {
   parseTerminalClientMessage,
   type TerminalClientMessage,
-  terminalCloseCodes,
   type TerminalRefusal,
   type TerminalServerMessage,
 } from '@flotilla/shared/terminal/terminal-protocol';

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { terminalFrame } from '@flotilla/shared/cloudlink/messages';
 import {
   terminalCloseCodes,
-  type TerminalTarget,
   terminalWindowBytes,
-} from '@flotilla/shared/terminal/terminal-protocol';
+} from '@flotilla/shared/terminal/terminal-constants';
+import { randomBytes } from 'node:crypto';
+import { terminalFrame } from '@flotilla/shared/cloudlink/messages';
+import { type TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';

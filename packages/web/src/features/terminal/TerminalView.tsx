@@ -1,6 +1,6 @@
+import { terminalPath } from '@flotilla/shared/terminal/terminal-constants';
 import '@xterm/xterm/css/xterm.css';
 import type { TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
-import { terminalPath } from '@flotilla/shared/terminal/terminal-protocol';
 import Box from '@mui/material/Box';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';

@@ -1,4 +1,4 @@
-import { terminalCloseCodes } from '@flotilla/shared/terminal/terminal-protocol';
+import { terminalCloseCodes } from '@flotilla/shared/terminal/terminal-constants';
 import { describe, expect, it } from 'vitest';
 import {
   TerminalConnection,

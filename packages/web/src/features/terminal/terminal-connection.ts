@@ -1,12 +1,12 @@
+import { terminalCloseCodes } from '@flotilla/shared/terminal/terminal-constants';
 import {
   terminalReconnectAttempts,
   terminalReconnectDelayMs,
 } from '@flotilla/shared/devices/device-panel-constants';
-import {
-  terminalCloseCodes,
-  type TerminalServerMessage,
-  type TerminalSize,
-  type TerminalTarget,
+import type {
+  TerminalServerMessage,
+  TerminalSize,
+  TerminalTarget,
 } from '@flotilla/shared/terminal/terminal-protocol';
 
 // One terminal session of the console (seed 001 sections 4 and 8): opens GET /terminal/v1,
