@@ -2,7 +2,7 @@ import { terminalPath } from '@flotilla/shared/terminal/terminal-constants';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
-import { ApiError } from '../../infra/errors/api-error.js';
+import { ApiError, unauthorized } from '../../infra/errors/api-error.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { terminalDeviceId } from './terminal-access.js';
@@ -33,6 +33,20 @@ export const registerTerminal = (
   app.addHook('preClose', async () => {
     for (const socket of sockets) socket.close(1001, 'Server shutting down');
   });
+
+  // The host OS access check (seed 001 section 7; balena's /access/v1/hostos): 200 when the
+  // caller may open the device's host OS terminal, 401 otherwise (or for an unknown device).
+  app.get<{ Params: { uuid: string } }>(
+    '/access/v1/hostos/:uuid',
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      const deviceId = await terminalDeviceId(ctx, request.actor, request.params.uuid, {
+        kind: 'host',
+      });
+      if (deviceId === undefined) throw unauthorized();
+      return reply.type('text/plain; charset=utf-8').send('OK');
+    },
+  );
 
   void app.register(async (scoped) => {
     scoped.get(terminalPath, { websocket: true, config: { access: 'public' } }, (socket) => {

@@ -136,6 +136,19 @@ describe('web terminal on one server', () => {
     await fake.close();
   });
 
+  it('answers the host OS access check: 200 for an operator, 401 otherwise', async () => {
+    const device = await newDevice();
+    const check = (key: string, uuid = device.uuid) =>
+      fetch(new URL(`/access/v1/hostos/${uuid}`, node.url), {
+        headers: { authorization: `Bearer ${key}` },
+      }).then((response) => response.status);
+    expect(await check(keys.operator)).toBe(200);
+    expect(await check(keys.safeOperator)).toBe(401);
+    expect(await check(keys.observer)).toBe(401);
+    expect(await check(keys.outsider)).toBe(401);
+    expect(await check(keys.operator, 'f'.repeat(32))).toBe(401);
+  });
+
   it('lets a safe operator open a service shell, not the host OS', async () => {
     const device = await newDevice();
     const shells = createFakeShells();
