@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { openPtyShell, shellQuote } from './pty-shell.js';
 import type { Shell } from './shell.js';
 
@@ -30,6 +30,10 @@ const startShell = (argv: readonly string[] = ['/bin/sh']) => {
       waiters.add(check);
       check();
     });
+  // A failure shows what the PTY printed (a hang otherwise says nothing about where it stopped).
+  onTestFailed(() => {
+    process.stderr.write(`PTYTEXT ${JSON.stringify(text)}\n`);
+  });
   const type = (line: string): void => shell.input(new TextEncoder().encode(`${line}\n`));
   return { shell, type, waitFor, exit };
 };
