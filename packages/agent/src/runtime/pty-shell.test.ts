@@ -49,9 +49,10 @@ describe('pseudo-terminal shell', () => {
     await waitFor(/Linux\r\n/);
     shell.resize({ cols: 120, rows: 33 });
     // The resize lands asynchronously: ask (each time after the previous answer) until it shows.
+    // The prompt may come before or after an answer, so only the answer itself is matched.
     for (let attempt = 1; ; attempt++) {
       type(`echo "size${attempt}:$(stty size)"`);
-      const [, answer] = await waitFor(new RegExp(`\r\nsize${attempt}:(\\d+ \\d+)`));
+      const [, answer] = await waitFor(new RegExp(`size${attempt}:(\\d+ \\d+)`));
       if (answer === '33 120') break;
     }
     type('exit 7');
