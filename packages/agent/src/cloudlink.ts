@@ -12,6 +12,8 @@ import { Backoff, type BackoffPolicy, parseRetryAfter } from './backoff.js';
 import type { Random } from './clock.js';
 import { errorText, FailureLog, type Logger } from './logger.js';
 import type { Scheduler, TaskHandle } from './scheduler.js';
+import type { OpenShell } from './runtime/shell.js';
+import { TerminalSessions } from './terminal-sessions.js';
 import { agentVersion, userAgent } from './version.js';
 
 export type ActionHandler = (request: ActionRequest) => Promise<{ status: number; body: unknown }>;
@@ -31,6 +33,8 @@ export type CloudlinkOptions = {
   // A link that stayed up this long resets the reconnect backoff.
   stableAfterMs?: number;
   onConnectedChange?: (connected: boolean) => void;
+  // The runtime's shells for web terminals; without it terminal sessions are refused.
+  openShell?: OpenShell;
 };
 
 type Phase = 'stopped' | 'connecting' | 'open' | 'waiting';
@@ -68,9 +72,11 @@ export class CloudlinkClient {
   #awaitingPong = false;
   #connections = 0;
   #lastError = '';
+  readonly #terminals: TerminalSessions;
 
   constructor(options: CloudlinkOptions) {
     this.#options = options;
+    this.#terminals = new TerminalSessions(options.openShell);
     this.#failures = new FailureLog(options.logger);
     this.#backoff = new Backoff(
       options.reconnect ?? { baseMs: 1000, maxMs: 60_000 },
@@ -92,8 +98,14 @@ export class CloudlinkClient {
     this.#connect();
   }
 
+  // Web terminal sessions running (tests).
+  get terminalCount(): number {
+    return this.#terminals.count;
+  }
+
   async stop(): Promise<void> {
     this.#phase = 'stopped';
+    this.#terminals.attach(undefined);
     this.#timer?.cancel();
     this.#timer = null;
     this.#pingTimer?.cancel();
@@ -137,13 +149,23 @@ export class CloudlinkClient {
       this.#connections++;
       const hello: Hello = { type: 'hello', uuid: this.#options.uuid, agentVersion };
       this.#send(socket, hello);
+      this.#terminals.attach({
+        send: (message) => this.#send(socket, message),
+        sendBinary: (data) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(data);
+        },
+      });
       this.#awaitingPong = false;
       this.#armPing(socket);
       this.#options.onConnectedChange?.(true);
     });
     socket.on('message', (data, isBinary) => {
-      if (!isCurrent() || isBinary) return;
+      if (!isCurrent()) return;
       this.#awaitingPong = false;
+      if (isBinary) {
+        if (Buffer.isBuffer(data)) this.#terminals.frame(data);
+        return;
+      }
       this.#receive(socket, data.toString());
     });
     socket.on('ping', () => {
@@ -180,6 +202,8 @@ export class CloudlinkClient {
   }
 
   #lost(retryAfterMs: number | null): void {
+    // No shell outlives the link that carried its terminal.
+    this.#terminals.attach(undefined);
     const socket = this.#socket;
     this.#socket = null;
     socket?.removeAllListeners('close');
@@ -237,6 +261,7 @@ export class CloudlinkClient {
       this.#options.logger.warn('cloudlink message is not JSON; ignored');
       return;
     }
+    if (isRecord(message) && this.#terminals.handle(message)) return;
     if (!isRecord(message) || message.type !== 'action' || typeof message.id !== 'string') {
       this.#options.logger.warn('cloudlink message is not an action request; ignored');
       return;

@@ -25,6 +25,11 @@ export type HostSettings = {
   // Optional: where the agent writes each service's variables, as `<service>.env` (systemd
   // EnvironmentFile= and POSIX shell syntax), for the services to read.
   serviceEnvironmentDir: string | null;
+  // The web terminal: the host OS shell, and the command opening a shell in a service
+  // (`{service}` replaced, e.g. ["docker", "exec", "-it", "{service}", "sh"]); without it a
+  // service's terminal is refused.
+  terminalShell: Command;
+  serviceShell: Command | null;
 };
 
 export type AgentConfig = {
@@ -55,6 +60,8 @@ export const defaultHostSettings: HostSettings = {
   osVersion: null,
   osVariant: null,
   serviceEnvironmentDir: null,
+  terminalShell: ['/bin/sh'],
+  serviceShell: null,
 };
 
 export class ConfigError extends Error {
@@ -150,6 +157,8 @@ const parseHostSettings = (raw: unknown, problems: string[]): HostSettings => {
     osVersion: read.string('osVersion', false),
     osVariant: read.string('osVariant', false),
     serviceEnvironmentDir: read.string('serviceEnvironmentDir', false),
+    terminalShell: read.command('terminalShell') ?? defaultHostSettings.terminalShell,
+    serviceShell: read.command('serviceShell'),
   };
   if (settings.serviceEnvironmentDir !== null && !settings.serviceEnvironmentDir.startsWith('/')) {
     problems.push('flotilla.serviceEnvironmentDir must be an absolute path');

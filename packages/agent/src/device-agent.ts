@@ -161,6 +161,8 @@ export class DeviceAgent {
       logger,
       handler: (request) => this.#handle(request),
       onConnectedChange: (connected) => this.#options.onCloudlink?.(connected),
+      openShell: (target, size, io) =>
+        runtime.openShell?.(target, size, io) ?? { error: 'This device has no terminal' },
       ...this.#options.cloudlink,
     });
     const session: Session = { poller, reporter, logs, cloudlink };

@@ -11,6 +11,7 @@ import { liveTailScenario, logIngestScenario } from './scenario-logs.js';
 import { memoryScenario } from './scenario-memory.js';
 import { pollScenario } from './scenario-poll.js';
 import { stateReportScenario } from './scenario-state-report.js';
+import { terminalScenario } from './scenario-terminal.js';
 
 // Every scenario, in the order they run: reads first (the device protocol's writes, heartbeats
 // and logs, must not change what they read), then the device protocol, then memory (fresh
@@ -28,4 +29,5 @@ export const scenarios: readonly Scenario[] = [
   liveTailScenario,
   logIngestScenario,
   memoryScenario,
+  terminalScenario,
 ];

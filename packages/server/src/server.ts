@@ -37,6 +37,7 @@ import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
+import { registerTerminal } from './features/terminal/register-terminal.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -104,6 +105,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   const cloudlink = registerCloudlink(app, ctx);
   registerDeviceActions(app, ctx, cloudlink);
   registerDiagnostics(app, ctx, cloudlink);
+  registerTerminal(app, ctx, cloudlink, actors.resolveActor);
   registerODataRoutes(app, ctx);
   registerBuilder(app, ctx);
   registerConsole(app, {

@@ -1,4 +1,5 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
+import type { OpenShell } from './shell.js';
 import type { DeviceTarget } from '../target-types.js';
 
 // One line of the log stream (POST /device/v2/:uuid/log-stream).
@@ -101,6 +102,8 @@ export type DeviceRuntime = {
   // Resolves 'back' once a reboot completed (the agent reconnects), or 'off' when the device
   // stays down.
   powerCycle(action: PowerAction): Promise<'back' | 'off'>;
+  // A shell for a web terminal on the host OS or in a service (runtime/shell.ts).
+  openShell?: OpenShell;
 };
 
 export const ok = (body: unknown = 'OK'): ActionOutcome => ({ status: 200, body });

@@ -1,3 +1,6 @@
+import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
+import { openPtyShell } from './pty-shell.js';
+import type { Shell, ShellIo } from './shell.js';
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import type { CheckResult } from '@flotilla/shared/diagnostics/diagnostics';
 import { access } from 'node:fs/promises';
@@ -175,6 +178,14 @@ export class HostDevice implements DeviceRuntime {
       this.#events?.changed();
     }
     return this.#metrics.read();
+  }
+
+  openShell(target: TerminalTarget, size: TerminalSize, io: ShellIo): Shell | { error: string } {
+    const { terminalShell, serviceShell } = this.#options.settings;
+    if (target.kind === 'host') return openPtyShell({ argv: terminalShell, size, io });
+    if (!serviceShell) return { error: 'No serviceShell is configured on this device' };
+    const argv = serviceShell.map((part) => part.replaceAll('{service}', target.service));
+    return openPtyShell({ argv, size, io });
   }
 
   async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {

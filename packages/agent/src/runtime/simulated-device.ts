@@ -1,3 +1,7 @@
+import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
+import type { Shell, ShellIo } from './shell.js';
+import type { SimulatedShellState } from './simulated-shell.js';
+import { openSimulatedShell } from './simulated-terminal.js';
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import { between, type Random } from '../clock.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
@@ -235,6 +239,23 @@ export class SimulatedDevice implements DeviceRuntime {
 
   #locked(force: boolean): boolean {
     return this.updateLocked && !force && !updateLockOverridden(this.#config);
+  }
+
+  openShell(target: TerminalTarget, _size: TerminalSize, io: ShellIo): Shell | { error: string } {
+    return openSimulatedShell(target, () => this.#shellState(), io);
+  }
+
+  #shellState(): SimulatedShellState {
+    const { profile } = this;
+    return {
+      hostname: profile.name,
+      deviceType: profile.deviceType,
+      osVersion: profile.osVersion,
+      uptimeMs: this.#scheduler.now() - this.#startedAt,
+      storageUsedMb: this.#metrics.storageUsedMb,
+      storageTotalMb: profile.metrics.storageTotalMb,
+      services: this.#app.services,
+    };
   }
 
   async #diagnosticState(): Promise<SimulatedState> {

@@ -37,6 +37,11 @@ export class WanderingMetrics {
     this.#storage = between(random, 0.15, 0.6);
   }
 
+  // Storage in use now (MB), without moving the walk (the simulated shell's df).
+  get storageUsedMb(): number {
+    return Math.round(this.#profile.storageTotalMb * this.#storage);
+  }
+
   // Load rises while containers start and falls back afterwards.
   bump(amount: number): void {
     this.#cpu = clamp(this.#cpu + amount, 1, 98);

@@ -5,6 +5,7 @@ import {
   isDeviceAction,
 } from '@flotilla/shared/cloudlink/messages';
 import { WebSocket } from 'ws';
+import type { FakeShells } from './fake-shells.js';
 
 // What a fake device answers to one action; undefined leaves the request unanswered.
 export type FakeAnswer = (
@@ -30,6 +31,8 @@ export type FakeDeviceOptions = {
   answer?: FakeAnswer;
   // false: ignore the server's pings, like a device whose network silently died.
   autoPong?: boolean;
+  // Answers terminal sessions (fake-shells.ts); without it terminal messages are unexpected.
+  shells?: FakeShells;
 };
 
 const defaultAnswer: FakeAnswer = () => ({ status: 200, body: 'OK' });
@@ -81,16 +84,23 @@ export const connectFakeDevice = (
     async close() {
       if (socket.readyState !== socket.CLOSED) socket.close(1000, 'bye');
       await closed;
-      if (device.unexpected.length > 0) {
+      const unexpected = [...device.unexpected, ...(shells?.unexpected ?? [])];
+      if (unexpected.length > 0) {
         throw new Error(
-          `the fake device got messages it does not understand: ${device.unexpected.join(', ')}`,
+          `the fake device got messages it does not understand: ${unexpected.join(', ')}`,
         );
       }
     },
   };
-  socket.on('message', (data) => {
+  const { shells } = options;
+  socket.on('message', (data, isBinary) => {
+    if (isBinary && shells && Buffer.isBuffer(data)) {
+      shells.frame(socket, data);
+      return;
+    }
     const text = data.toString();
     const message = parsed(text);
+    if (shells?.message(socket, message)) return;
     if (!isActionRequest(message)) {
       device.unexpected.push(text.slice(0, 200));
       return;

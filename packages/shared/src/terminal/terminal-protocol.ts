@@ -10,14 +10,8 @@ import { z } from 'zod';
 // drawn. A fast producer (a `cat` of a large file) then runs at the pace of the slowest reader,
 // and no hop in between holds more than the window.
 
-export const terminalPath = '/terminal/v1';
-
-// Output bytes the device sends ahead of the browser's acknowledgements.
-export const terminalWindowBytes = 256 * 1024;
-// The browser acknowledges in steps of this many bytes (or when its output queue drains).
-export const terminalAckStepBytes = 32 * 1024;
-// Largest keystroke frame (a paste); bigger ones end the session.
-export const maxTerminalInputBytes = 64 * 1024;
+// The path, window sizes and close codes are in terminal-constants.ts (no zod: the console's
+// lazily loaded terminal imports them).
 
 const dimension = z.number().int().min(1).max(1000);
 
@@ -67,16 +61,6 @@ export type TerminalServerMessage =
   | { type: 'refused'; reason: TerminalRefusal; message: string };
 
 export type TerminalRefusal = 'unauthorized' | 'unavailable' | 'invalid';
-
-// Websocket close codes of a terminal session.
-export const terminalCloseCodes = {
-  // The shell exited: the session is over, nothing to reconnect.
-  exited: 1000,
-  // The device or its link went away: the browser may try again.
-  disconnected: 4100,
-  // Refused before it started: do not retry.
-  refused: 4403,
-} as const;
 
 export const parseTerminalClientMessage = (text: string): TerminalClientMessage | undefined => {
   try {

@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ActionParams,
-  ActionRequest,
-  ActionResult,
-  DeviceAction,
+import {
+  type ActionParams,
+  type ActionRequest,
+  type ActionResult,
+  type DeviceAction,
+  readTerminalFrame,
+  type ServerMessage,
+  terminalFrame,
 } from '@flotilla/shared/cloudlink/messages';
 import type { RawData, WebSocket } from 'ws';
 import { deviceDisconnected, deviceTimedOut } from './cloudlink-error.js';
 import { parseDeviceMessage } from './device-messages.js';
+import {
+  deviceGoneMessage,
+  overrunLimitBytes,
+  overrunMessage,
+  type TerminalEvents,
+  type TerminalOpenRequest,
+  type TerminalPeer,
+} from './terminal-stream.js';
 
 // Close codes this server uses (4000-4999 are the application's own).
 export const closeCodes = {
@@ -20,6 +31,8 @@ export const closeCodes = {
   // The key's device was deleted while connecting.
   deviceGone: 4404,
 } as const;
+
+type LinkTerminal = { events: TerminalEvents; unacknowledged: number };
 
 type Pending = {
   resolve: (result: ActionResult) => void;
@@ -45,6 +58,9 @@ export class DeviceLink {
   // The device's uuid once its session is recorded; undefined when it could not be.
   opened: Promise<string | undefined> = Promise.resolve(undefined);
   #pending: Map<string, Pending> | undefined;
+  // Terminal sessions on this connection, by the number the server gave them.
+  #terminals: Map<number, LinkTerminal> | undefined;
+  #nextTerminal = 1;
 
   constructor(
     readonly socket: WebSocket,
@@ -85,6 +101,38 @@ export class DeviceLink {
     });
   }
 
+  // Asks the device for a shell; its answers and output arrive through `events`. A closed socket
+  // reports disconnected (asynchronously, like every other event).
+  openTerminal(request: TerminalOpenRequest, events: TerminalEvents): TerminalPeer {
+    const session = this.#nextTerminal++;
+    const terminals = (this.#terminals ??= new Map());
+    const terminal: LinkTerminal = { events, unacknowledged: 0 };
+    terminals.set(session, terminal);
+    const live = (): boolean => this.#terminals?.get(session) === terminal;
+    this.#sendJson({ type: 'terminal-open', session, ...request });
+    if (this.socket.readyState !== this.socket.OPEN) {
+      queueMicrotask(() => this.#endTerminal(session, (e) => e.disconnected(deviceGoneMessage)));
+    }
+    return {
+      input: (data) => {
+        if (live()) this.#send(terminalFrame(session, data));
+      },
+      resize: (size) => {
+        if (live()) this.#sendJson({ type: 'terminal-resize', session, ...size });
+      },
+      ack: (bytes) => {
+        if (!live()) return;
+        terminal.unacknowledged = Math.max(0, terminal.unacknowledged - bytes);
+        this.#sendJson({ type: 'terminal-ack', session, bytes });
+      },
+      close: () => {
+        if (!live()) return;
+        this.#forgetTerminal(session);
+        this.#sendJson({ type: 'terminal-close', session });
+      },
+    };
+  }
+
   close(code: number, reason: string): void {
     const { socket } = this;
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
@@ -92,16 +140,68 @@ export class DeviceLink {
     }
   }
 
-  #receive(data: RawData, isBinary: boolean): void {
-    if (isBinary) return;
-    const message = parseDeviceMessage(data.toString());
-    if (!message) return;
-    if (message.type === 'hello') {
-      this.events.onHello(this, message.uuid);
+  #send(data: string | Uint8Array): void {
+    const { socket } = this;
+    // A failed send closes the socket, which ends every session: nothing to do per frame.
+    if (socket.readyState === socket.OPEN) socket.send(data, () => undefined);
+  }
+
+  #sendJson(message: ServerMessage): void {
+    this.#send(JSON.stringify(message));
+  }
+
+  #forgetTerminal(session: number): LinkTerminal | undefined {
+    const terminals = this.#terminals;
+    const terminal = terminals?.get(session);
+    if (!terminals || !terminal) return undefined;
+    terminals.delete(session);
+    if (terminals.size === 0) this.#terminals = undefined;
+    return terminal;
+  }
+
+  #endTerminal(session: number, last: (events: TerminalEvents) => void): void {
+    const terminal = this.#forgetTerminal(session);
+    if (terminal) last(terminal.events);
+  }
+
+  #output(data: RawData): void {
+    if (!Buffer.isBuffer(data)) return;
+    const frame = readTerminalFrame(data);
+    const terminal = frame && this.#terminals?.get(frame.session);
+    // Output of a session already closed here is dropped.
+    if (!frame || !terminal) return;
+    terminal.unacknowledged += frame.data.byteLength;
+    if (terminal.unacknowledged > overrunLimitBytes) {
+      this.#endTerminal(frame.session, (events) => events.disconnected(overrunMessage));
+      this.#sendJson({ type: 'terminal-close', session: frame.session });
       return;
     }
-    // Terminal messages are not parsed yet (device-messages.ts); only action results remain.
-    if (message.type !== 'result') return;
+    terminal.events.output(frame.data);
+  }
+
+  #receive(data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      this.#output(data);
+      return;
+    }
+    const message = parseDeviceMessage(data.toString());
+    if (!message) return;
+    switch (message.type) {
+      case 'hello':
+        this.events.onHello(this, message.uuid);
+        return;
+      case 'terminal-opened':
+        this.#terminals?.get(message.session)?.events.opened();
+        return;
+      case 'terminal-failed':
+        this.#endTerminal(message.session, (events) => events.failed(message.message));
+        return;
+      case 'terminal-exit':
+        this.#endTerminal(message.session, (events) => events.exit(message.code));
+        return;
+      case 'result':
+        break;
+    }
     const pending = this.#pending;
     const waiting = pending?.get(message.id);
     // A late answer to a request that already timed out is dropped.
@@ -119,6 +219,10 @@ export class DeviceLink {
       clearTimeout(waiting.timer);
       waiting.reject(deviceDisconnected());
     }
+    const terminals = this.#terminals;
+    this.#terminals = undefined;
+    for (const terminal of terminals?.values() ?? [])
+      terminal.events.disconnected(deviceGoneMessage);
     this.events.onClose(this);
   }
 }

@@ -15,7 +15,27 @@ const helloMessage = z.object({
   agentVersion: z.string().max(100),
 });
 
-const deviceMessage = z.discriminatedUnion('type', [resultMessage, helloMessage]);
+const session = z.number().int().min(0).max(0xffff_ffff);
+
+const terminalOpened = z.object({ type: z.literal('terminal-opened'), session });
+const terminalFailed = z.object({
+  type: z.literal('terminal-failed'),
+  session,
+  message: z.string().max(1_000),
+});
+const terminalExit = z.object({
+  type: z.literal('terminal-exit'),
+  session,
+  code: z.number().int().nullable(),
+});
+
+const deviceMessage = z.discriminatedUnion('type', [
+  resultMessage,
+  helloMessage,
+  terminalOpened,
+  terminalFailed,
+  terminalExit,
+]);
 
 // One frame from a device, or undefined when it is not a message this server understands (bad
 // JSON, an unknown type from a newer agent): such frames are ignored, never fatal.

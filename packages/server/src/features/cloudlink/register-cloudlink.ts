@@ -12,10 +12,15 @@ import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-opti
 import { closeCodes, DeviceLink, type LinkEvents } from './device-link.js';
 import { createLinkRegistry } from './link-registry.js';
 import { createNodeBus } from './node-bus.js';
+import { createTerminalRelay } from './terminal-relay.js';
+import type { TerminalEvents, TerminalOpenRequest, TerminalPeer } from './terminal-stream.js';
+import { deviceOffline } from './cloudlink-error.js';
 import {
+  aliveNodes,
   closeNode,
   closeSession,
   liveDevices,
+  liveHolder,
   openSession,
   sweepDeadNodes,
   touchNode,
@@ -53,6 +58,13 @@ export type Cloudlink = {
   // Runs an action on a device, wherever its cloudlink is held, and returns the device's answer.
   // Rejects with a CloudlinkError when the device is offline or does not answer in time.
   sendAction: SendAction;
+  // Opens a shell on a device wherever its cloudlink is held (features/terminal). Rejects with
+  // a CloudlinkError ("offline") when it has none; every later outcome arrives through `events`.
+  openTerminal(
+    deviceId: number,
+    request: TerminalOpenRequest,
+    events: TerminalEvents,
+  ): Promise<TerminalPeer>;
   // Which of the given devices have a live cloudlink (on any node).
   connectedDevices(deviceIds: readonly number[]): Promise<Set<number>>;
   // Cloudlinks held by this process.
@@ -107,10 +119,21 @@ export const registerCloudlink = (
     ctx.notifications,
     ctx.db,
     nodeId,
-    (message) => router.handle(message),
+    (message) => {
+      if (!relay.handle(message)) router.handle(message);
+    },
     app.log,
   );
   const router = createActionRouter({ db: ctx.db, nodeId, links, bus, options, log: app.log });
+  const relay = createTerminalRelay({ nodeId, links, bus, log: app.log });
+
+  const openTerminal: Cloudlink['openTerminal'] = async (deviceId, request, events) => {
+    const local = links.get(deviceId);
+    if (local) return local.openTerminal(request, events);
+    const holder = await liveHolder(ctx.db, deviceId, options.nodeStaleAfterMs);
+    if (holder === undefined || holder === nodeId) throw deviceOffline();
+    return relay.open(holder, deviceId, request, events);
+  };
 
   // Shared by every link: nothing per connection but the link itself.
   const linkEvents: LinkEvents = {
@@ -211,6 +234,10 @@ export const registerCloudlink = (
   const heartbeat = async (): Promise<void> => {
     await touchNode(ctx.db, nodeId);
     await sweepDeadNodes(ctx.db, options.nodeStaleAfterMs, ctx.now());
+    const peers = relay.peerNodes();
+    if (peers.size === 0) return;
+    const alive = await aliveNodes(ctx.db, [...peers], options.nodeStaleAfterMs);
+    relay.dropNodes((node) => alive.has(node));
   };
 
   app.addHook('onReady', async () => {
@@ -229,6 +256,7 @@ export const registerCloudlink = (
     closing = true;
     for (const timer of timers) clearInterval(timer);
     router.failWaiting();
+    await relay.closeAll();
     bus.close();
     await Promise.all([...inFlight]);
     await closeNode(ctx.db, nodeId, ctx.now());
@@ -264,6 +292,7 @@ export const registerCloudlink = (
   const cloudlink: Cloudlink = {
     nodeId,
     sendAction: router.sendAction,
+    openTerminal,
     connectedDevices: (deviceIds) => liveDevices(ctx.db, deviceIds, options.nodeStaleAfterMs),
     localConnectionCount: () => links.size(),
   };

@@ -155,3 +155,18 @@ export const takeReply = async (db: Queryable, requestId: string): Promise<unkno
   );
   return rows[0]?.result;
 };
+
+// Which of the given nodes still heartbeat.
+export const aliveNodes = async (
+  db: Queryable,
+  nodeIds: readonly string[],
+  staleAfterMs: number,
+): Promise<Set<string>> => {
+  if (nodeIds.length === 0) return new Set();
+  const { rows } = await db.query<{ node_id: string }>(
+    `SELECT n."node_id" FROM "cloudlink_node" n
+      WHERE n."node_id" = ANY($1::text[]) AND ${aliveNode('n."node_id"', '$2')}`,
+    [[...nodeIds], staleAfterMs / 1000],
+  );
+  return new Set(rows.map((row) => row.node_id));
+};

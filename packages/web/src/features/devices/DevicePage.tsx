@@ -17,6 +17,8 @@ import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { LogsPanel } from '../device-logs/LogsPanel.js';
+import { TerminalPanel } from '../terminal/TerminalPanel.js';
+import type { TerminalService } from '../terminal/terminal-targets.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { classLabels } from '../fleets/class-names.js';
 import { ContainerTable } from './ContainerTable.js';
@@ -37,6 +39,19 @@ import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { useDeviceActions } from './useDeviceActions.js';
 
 const clearLogs = devicePanelPermissions['clear-logs'];
+const terminalHost = devicePanelPermissions['terminal-host'];
+const terminalService = devicePanelPermissions['terminal-service'];
+
+// The device's services for the terminal's target list, running or not.
+const terminalServices = (installs: readonly ImageInstall[]): TerminalService[] =>
+  installs.flatMap((install) =>
+    install.installs__image.flatMap((image) =>
+      image.is_a_build_of__service.map((service) => ({
+        name: service.service_name,
+        running: install.status === 'Running',
+      })),
+    ),
+  );
 
 // Service id → name of the device's installed services (the log lines carry the id).
 const serviceNames = (installs: readonly ImageInstall[]): ReadonlyMap<number, string> =>
@@ -196,6 +211,15 @@ export const DevicePage = () => {
           setLogFilter(service);
           document.getElementById('logs-title')?.scrollIntoView({ block: 'start' });
         }}
+      />
+      <TerminalPanel
+        key={`terminal-${detail.uuid}`}
+        uuid={detail.uuid}
+        connected={!offline && detail.is_connected_to_vpn}
+        localMode={state.isInLocalMode}
+        hostDenied={access.denied(terminalHost.resource, terminalHost.action)}
+        serviceDenied={access.denied(terminalService.resource, terminalService.action)}
+        services={terminalServices(detail.image_install)}
       />
       <LogsPanel
         key={detail.uuid}

@@ -1,0 +1,132 @@
+import {
+  maxTerminalInputBytes,
+  terminalCloseCodes,
+} from '@flotilla/shared/terminal/terminal-constants';
+import {
+  parseTerminalClientMessage,
+  type TerminalClientMessage,
+  type TerminalRefusal,
+  type TerminalServerMessage,
+} from '@flotilla/shared/terminal/terminal-protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { CloudlinkError } from '../cloudlink/cloudlink-error.js';
+import type { TerminalEvents, TerminalPeer } from '../cloudlink/terminal-stream.js';
+
+// How long a browser may take to send its start message.
+export const startTimeoutMs = 10_000;
+
+export type TerminalStart = Extract<TerminalClientMessage, { type: 'start' }>;
+
+export type TerminalSocketDeps = {
+  // The device id when the start's credentials may open its target, undefined otherwise.
+  authorize(start: TerminalStart): Promise<number | undefined>;
+  open(deviceId: number, start: TerminalStart, events: TerminalEvents): Promise<TerminalPeer>;
+  log: FastifyBaseLogger;
+};
+
+const offlineMessage = 'The device is not connected to the cloud';
+
+// One browser's terminal session: waits for `start`, checks it, opens the shell through the
+// cloudlink and relays both ways until either side ends. Whatever ends first (the browser's
+// socket, the shell, the device) ends the other, so no shell outlives its terminal.
+export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): void => {
+  let state: 'waiting' | 'starting' | 'open' | 'ended' = 'waiting';
+  let peer: TerminalPeer | undefined;
+
+  const send = (message: TerminalServerMessage): void => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  const end = (code: number, last: TerminalServerMessage): void => {
+    if (state === 'ended') return;
+    state = 'ended';
+    clearTimeout(startTimer);
+    send(last);
+    if (socket.readyState === socket.OPEN) socket.close(code);
+  };
+  const refuse = (reason: TerminalRefusal, message: string): void =>
+    end(terminalCloseCodes.refused, { type: 'refused', reason, message });
+
+  const startTimer = setTimeout(
+    () => refuse('invalid', 'No start message'),
+    startTimeoutMs,
+  ).unref();
+
+  const events: TerminalEvents = {
+    opened: () => send({ type: 'ready' }),
+    output(data) {
+      if (socket.readyState === socket.OPEN) socket.send(data, { binary: true });
+    },
+    failed: (message) => refuse('unavailable', message),
+    exit: (code) => end(terminalCloseCodes.exited, { type: 'exit', code }),
+    disconnected: (message) =>
+      end(terminalCloseCodes.disconnected, { type: 'disconnect', message }),
+  };
+
+  const start = async (message: TerminalStart): Promise<void> => {
+    state = 'starting';
+    clearTimeout(startTimer);
+    const deviceId = await deps.authorize(message);
+    if (state !== 'starting') return;
+    if (deviceId === undefined) {
+      refuse('unauthorized', 'You may not open this terminal');
+      return;
+    }
+    send({ type: 'authenticated' });
+    send({ type: 'connecting' });
+    let opened: TerminalPeer;
+    try {
+      opened = await deps.open(deviceId, message, events);
+    } catch (error) {
+      if (!(error instanceof CloudlinkError)) throw error;
+      refuse('unavailable', offlineMessage);
+      return;
+    }
+    // The browser left (or the device answered) while the session was being opened.
+    if (state !== 'starting') {
+      opened.close();
+      return;
+    }
+    state = 'open';
+    peer = opened;
+    send({ type: 'spawning' });
+  };
+
+  const receive = (data: RawData, isBinary: boolean): void => {
+    if (isBinary) {
+      if (!Buffer.isBuffer(data)) return;
+      if (data.byteLength > maxTerminalInputBytes) {
+        refuse('invalid', `Input frames are limited to ${maxTerminalInputBytes} bytes`);
+        return;
+      }
+      peer?.input(data);
+      return;
+    }
+    const message = parseTerminalClientMessage(data.toString());
+    if (!message) {
+      refuse('invalid', 'Unreadable terminal message');
+      return;
+    }
+    if (message.type === 'start') {
+      if (state !== 'waiting') {
+        refuse('invalid', 'The session has already started');
+        return;
+      }
+      start(message).catch((error: unknown) => {
+        deps.log.error({ err: error }, 'terminal: could not start a session');
+        refuse('unavailable', 'The terminal could not be started');
+      });
+      return;
+    }
+    if (message.type === 'resize') peer?.resize({ cols: message.cols, rows: message.rows });
+    else peer?.ack(message.bytes);
+  };
+
+  socket.on('message', receive);
+  socket.on('close', () => {
+    clearTimeout(startTimer);
+    state = 'ended';
+    peer?.close();
+    peer = undefined;
+  });
+};

@@ -1,0 +1,127 @@
+import { terminalPath } from '@flotilla/shared/terminal/terminal-constants';
+import '@xterm/xterm/css/xterm.css';
+import type { TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
+import Box from '@mui/material/Box';
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import { useEffect, useRef } from 'react';
+import { useClient } from '../../app/client.js';
+import {
+  TerminalConnection,
+  type TerminalSocket,
+  type TerminalState,
+} from './terminal-connection.js';
+
+export type TerminalViewProps = {
+  uuid: string;
+  target: TerminalTarget;
+  visible: boolean;
+  height: number;
+  onState: (state: TerminalState, message?: string) => void;
+  onActivity: () => void;
+};
+
+const socketUrl = (): string => {
+  const url = new URL(terminalPath, window.location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+};
+
+// The browser's WebSocket behind the connection's small socket type.
+const browserSocket = (url: string): TerminalSocket => {
+  const socket = new WebSocket(url);
+  const adapter: TerminalSocket = {
+    get binaryType() {
+      return socket.binaryType;
+    },
+    set binaryType(value) {
+      socket.binaryType = value;
+    },
+    get readyState() {
+      return socket.readyState;
+    },
+    send: (data) => socket.send(data),
+    close: (code) => socket.close(code),
+    onopen: null,
+    onmessage: null,
+    onclose: null,
+  };
+  socket.onopen = () => adapter.onopen?.();
+  socket.onmessage = (event: MessageEvent<unknown>) => adapter.onmessage?.({ data: event.data });
+  socket.onclose = (event) => adapter.onclose?.({ code: event.code });
+  return adapter;
+};
+
+// One session's xterm.js terminal (loaded lazily with this module: xterm stays out of the
+// console's first bundle). The session lives as long as the view is mounted.
+export const TerminalView = ({
+  uuid,
+  target,
+  visible,
+  height,
+  onState,
+  onActivity,
+}: TerminalViewProps) => {
+  const client = useClient();
+  const host = useRef<HTMLDivElement>(null);
+  const fit = useRef<FitAddon | null>(null);
+  const callbacks = useRef({ onState, onActivity });
+  // The latest callbacks, for the session's lifetime effect (which must not restart on them).
+  useEffect(() => {
+    callbacks.current = { onState, onActivity };
+  }, [onState, onActivity]);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const terminal = new Terminal({ cursorBlink: true, fontSize: 13, convertEol: false });
+    const fitAddon = new FitAddon();
+    fit.current = fitAddon;
+    terminal.loadAddon(fitAddon);
+    terminal.open(element);
+    fitAddon.fit();
+    const connection = new TerminalConnection({
+      url: socketUrl(),
+      token: () => client.auth.getToken() ?? undefined,
+      uuid,
+      target,
+      size: () => ({ cols: terminal.cols, rows: terminal.rows }),
+      createSocket: browserSocket,
+      timers: {
+        setTimeout: (callback, ms) => window.setTimeout(callback, ms),
+        clearTimeout: (handle) => window.clearTimeout(handle),
+      },
+      onState: (state, message) => {
+        callbacks.current.onState(state, message);
+        if (state === 'reconnecting') terminal.writeln('\r\n[reconnecting…]');
+        if (state === 'failed') terminal.writeln(`\r\n[${message ?? 'failed'}]`);
+      },
+      onOutput: (data, drawn) => {
+        terminal.write(data, drawn);
+        callbacks.current.onActivity();
+      },
+    });
+    const typing = terminal.onData((text) => connection.input(text));
+    const resizing = terminal.onResize((size) => connection.resize(size));
+    connection.start();
+    return () => {
+      typing.dispose();
+      resizing.dispose();
+      connection.stop();
+      terminal.dispose();
+      fit.current = null;
+    };
+  }, [client, uuid, target]);
+
+  useEffect(() => {
+    if (visible) fit.current?.fit();
+  }, [visible, height]);
+
+  return (
+    <Box
+      ref={host}
+      data-testid="terminal-view"
+      sx={{ display: visible ? 'block' : 'none', height, bgcolor: '#000', p: 0.5 }}
+    />
+  );
+};
