@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import { renderWithClient } from '../fleets/application/test-helpers.js';
 import type { TerminalAvailability } from './terminal-targets.js';
 import { TerminalPanel } from './TerminalPanel.js';
 
@@ -15,8 +17,12 @@ const available: TerminalAvailability = {
   ],
 };
 
+// The client only supplies the session token once a session starts (TerminalView's own tests).
 const renderPanel = (overrides: Partial<TerminalAvailability> = {}) =>
-  render(<TerminalPanel uuid="abc" {...available} {...overrides} />);
+  renderWithClient(
+    createFakeApi().client,
+    <TerminalPanel uuid="abc" {...available} {...overrides} />,
+  );
 
 const targets = async (): Promise<string[]> => {
   fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Target' }));

@@ -13,6 +13,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import { lazy, Suspense, useState } from 'react';
+import { useClient } from '../../app/client.js';
 import type { TerminalState } from './terminal-connection.js';
 import {
   type TerminalAvailability,
@@ -50,6 +51,8 @@ export const TerminalPanel = (props: TerminalAvailability & { uuid: string }) =>
   const options = terminalOptions(props);
   const unavailable = terminalUnavailable(props);
   const [choice, setChoice] = useState('host');
+  const client = useClient();
+  const token = (): string | undefined => client.auth.getToken() ?? undefined;
   const [sessions, setSessions] = useState<Session[]>([]);
   const [active, setActive] = useState<number | null>(null);
   const [expanded, setExpanded] = useState(false);
@@ -183,6 +186,7 @@ export const TerminalPanel = (props: TerminalAvailability & { uuid: string }) =>
                   target={session.option.target}
                   visible={session.id === active && !minimized}
                   height={height}
+                  token={token}
                   onState={(state, message) => update(session.id, { state, message })}
                   onActivity={() => {
                     if (session.id !== active && !session.unseen)

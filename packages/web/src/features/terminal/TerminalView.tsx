@@ -1,11 +1,9 @@
 import { terminalPath } from '@flotilla/shared/terminal/terminal-constants';
 import '@xterm/xterm/css/xterm.css';
 import type { TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
-import Box from '@mui/material/Box';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef } from 'react';
-import { useClient } from '../../app/client.js';
 import {
   TerminalConnection,
   type TerminalSocket,
@@ -17,6 +15,9 @@ export type TerminalViewProps = {
   target: TerminalTarget;
   visible: boolean;
   height: number;
+  // The caller's current session token or API key, read at each (re)connection. A prop rather
+  // than the client context: this lazy chunk then shares no console module but the connection.
+  token: () => string | undefined;
   onState: (state: TerminalState, message?: string) => void;
   onActivity: () => void;
 };
@@ -59,17 +60,17 @@ export const TerminalView = ({
   target,
   visible,
   height,
+  token,
   onState,
   onActivity,
 }: TerminalViewProps) => {
-  const client = useClient();
   const host = useRef<HTMLDivElement>(null);
   const fit = useRef<FitAddon | null>(null);
-  const callbacks = useRef({ onState, onActivity });
+  const callbacks = useRef({ token, onState, onActivity });
   // The latest callbacks, for the session's lifetime effect (which must not restart on them).
   useEffect(() => {
-    callbacks.current = { onState, onActivity };
-  }, [onState, onActivity]);
+    callbacks.current = { token, onState, onActivity };
+  }, [token, onState, onActivity]);
 
   useEffect(() => {
     const element = host.current;
@@ -82,7 +83,7 @@ export const TerminalView = ({
     fitAddon.fit();
     const connection = new TerminalConnection({
       url: socketUrl(),
-      token: () => client.auth.getToken() ?? undefined,
+      token: () => callbacks.current.token(),
       uuid,
       target,
       size: () => ({ cols: terminal.cols, rows: terminal.rows }),
@@ -111,17 +112,18 @@ export const TerminalView = ({
       terminal.dispose();
       fit.current = null;
     };
-  }, [client, uuid, target]);
+  }, [uuid, target]);
 
   useEffect(() => {
     if (visible) fit.current?.fit();
   }, [visible, height]);
 
   return (
-    <Box
+    // A plain element: this chunk is xterm's, and MUI here would split the console's shared chunks.
+    <div
       ref={host}
       data-testid="terminal-view"
-      sx={{ display: visible ? 'block' : 'none', height, bgcolor: '#000', p: 0.5 }}
+      style={{ display: visible ? 'block' : 'none', height, background: '#000', padding: 4 }}
     />
   );
 };
