@@ -182,6 +182,9 @@ describe('variables: balena-sdk service and device service variables, target sta
       ];
     for (const [label, change, check] of steps) {
       await change();
+      // The change reaches this process's ETag cache by a database notification, a moment after
+      // the write's commit (target-state-cache.ts): until then a poll may still answer 304.
+      await server.ctx.notifications.sync();
       const next = await poll(last.etag);
       expect(next.status, `${label}: a new target`).toBe(200);
       expect(next.etag, label).not.toBe(last.etag);

@@ -53,14 +53,6 @@ export const startPollingProcesses = async (
   return processes;
 };
 
-export const waitFor = async (what: string, check: () => boolean): Promise<void> => {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
-
 // One device's polls on every process, and what they must answer.
 export const devicePolls = (
   db: Database,

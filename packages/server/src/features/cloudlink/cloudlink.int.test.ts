@@ -17,6 +17,7 @@ import {
 } from '../../test-support/fake-device-client.js';
 import { type Cloudlink, registerCloudlink } from './register-cloudlink.js';
 import { closeSession } from './session-store.js';
+import { waitFor } from '../../test-support/wait-for.js';
 
 type Node = { app: FastifyInstance; ctx: AppContext; cloudlink: Cloudlink; url: string };
 
@@ -37,15 +38,6 @@ const startNode = async (
   const cloudlink = registerCloudlink(app, ctx, options);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, cloudlink, url };
-};
-
-// The deadline only bounds a broken test; on a busy machine a step can take seconds.
-const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 };
 
 // What the server does when a replaced connection's socket closes: end that connection's session.

@@ -15,6 +15,7 @@ import {
 } from '../../test-support/fake-device-client.js';
 import { type Cloudlink, registerCloudlink } from '../cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './register-device-actions.js';
+import { waitFor } from '../../test-support/wait-for.js';
 
 type Node = { app: FastifyInstance; ctx: AppContext; cloudlink: Cloudlink; url: string };
 
@@ -26,15 +27,6 @@ const startNode = async (db: Database): Promise<Node> => {
   registerDeviceActions(app, ctx, cloudlink);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, cloudlink, url };
-};
-
-// The deadline only bounds a broken test; on a busy machine a step can take seconds.
-const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 };
 
 let db: Database;

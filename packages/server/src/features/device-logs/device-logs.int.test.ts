@@ -11,18 +11,10 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import type { LogLineOut } from './log-line.js';
 import { registerDeviceLogs } from './register-device-logs.js';
+import { waitFor } from '../../test-support/wait-for.js';
 
 const retention = 20;
 const keepAliveMs = 300;
-
-// The deadline only bounds a broken test; on a busy machine a step can take seconds.
-const waitFor = async (check: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 type OpenStream = { text: () => string; lines: () => LogLineOut[]; close: () => void };
 
@@ -205,7 +197,7 @@ describe('device logs', () => {
     gzip.pipe(request);
     gzip.write(`${JSON.stringify({ message: 'live one', timestamp: 6 })}\n{"message":"split `);
     gzip.flush();
-    await waitFor(async () => (await history()).lines.length === 2, 'the first streamed line');
+    await waitFor('the first streamed line', async () => (await history()).lines.length === 2);
     gzip.write(`line","timestamp":7}\n`);
     gzip.end();
     expect(await answered).toBe(201);
@@ -280,7 +272,7 @@ describe('device logs', () => {
       `${baseUrl}/device/v2/${device.uuid}/logs?stream=1&count=2`,
       observerKey,
     );
-    await waitFor(() => stream.lines().length === 2, 'the history');
+    await waitFor('the history', () => stream.lines().length === 2);
     expect(stream.lines().map((line) => line.message)).toEqual(['old 2', 'old 3']);
     // A stream served by the other process sees lines ingested here, and vice versa.
     const remote = await openStream(
@@ -288,8 +280,8 @@ describe('device logs', () => {
       observerKey,
     );
     await postStream(ndjson({ message: 'live', timestamp: 4 }));
-    await waitFor(() => stream.lines().length === 3, 'the live line');
-    await waitFor(() => remote.lines().length === 1, 'the live line on the other process');
+    await waitFor('the live line', () => stream.lines().length === 3);
+    await waitFor('the live line on the other process', () => remote.lines().length === 1);
     expect(remote.lines().map((line) => line.message)).toEqual(['live']);
     await other.inject({
       method: 'POST',
@@ -297,14 +289,14 @@ describe('device logs', () => {
       headers: { authorization: `Bearer ${deviceKey}` },
       payload: [{ message: 'from the other process', timestamp: 5 }],
     });
-    await waitFor(() => stream.lines().length === 4, 'the line ingested elsewhere');
+    await waitFor('the line ingested elsewhere', () => stream.lines().length === 4);
     expect(stream.lines().map((line) => line.message)).toEqual([
       'old 2',
       'old 3',
       'live',
       'from the other process',
     ]);
-    await waitFor(() => stream.text().endsWith('\n\n'), 'a keep-alive');
+    await waitFor('a keep-alive', () => stream.text().endsWith('\n\n'));
     stream.close();
     // `remote` stays open: closing its server must end it rather than wait for the client.
   });

@@ -5,16 +5,9 @@ import { startTcpProxy, type TcpProxy } from '../../test-support/tcp-proxy.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { IngestedLine } from './log-line.js';
 import { createLogWriter, type LogWriterOptions } from './log-writer.js';
+import { waitFor } from '../../test-support/wait-for.js';
 
 const origin = 4242;
-
-const waitFor = async (what: string, check: () => Promise<boolean>): Promise<void> => {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 const recordingLog = () => {
   const lines: { level: string; message: string; details: object }[] = [];

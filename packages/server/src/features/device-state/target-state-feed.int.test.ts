@@ -6,11 +6,11 @@ import {
   devicePolls,
   type PollingProcess,
   startPollingProcesses,
-  waitFor,
 } from '../../test-support/target-state-processes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import { targetStateChannel } from './target-state-cache.js';
+import { waitFor } from '../../test-support/wait-for.js';
 
 // The target-state cache when its notifications fail, and what a fleet-level change costs.
 describe('target-state cache: lost notifications and fleet-level changes', () => {

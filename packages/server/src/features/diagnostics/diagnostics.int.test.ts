@@ -10,6 +10,7 @@ import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import { keptRunsPerAction } from './run-store.js';
+import { waitForValue } from '../../test-support/wait-for.js';
 
 let db: Database;
 let app: FastifyInstance;
@@ -24,20 +25,9 @@ const newDevice = async (): Promise<Device> => {
   return { ...device, key: await createApiKey(db, device.actorId, { name: 'device key' }) };
 };
 
-// The deadline only bounds a broken test; each wait ends when its condition holds.
-const waitFor = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean) => {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 const connected = async (device: Device): Promise<FakeDevice> => {
   const fake = await connectFakeDevice(url, device.key, { uuid: device.uuid });
-  await waitFor(
+  await waitForValue(
     'the cloudlink',
     async () =>
       (
@@ -101,7 +91,7 @@ describe('health checks and diagnostics (actions service)', () => {
     expect(started.statusCode).toBe(201);
     // The device answered at once: the run comes back done.
     expect(started.json()).toMatchObject({ action: 'checks', status: 'done' });
-    const run = await waitFor(
+    const run = await waitForValue(
       'the run',
       () => latest(device, 'checks'),
       (r) => r.status !== 'in_progress',
@@ -130,7 +120,7 @@ describe('health checks and diagnostics (actions service)', () => {
       body: { diagnose_version: '1.0', stdout: 'uptime: 5 min\n' },
     });
     await call('POST', `/actions/v1/${device.uuid}/diagnose`);
-    const done = await waitFor(
+    const done = await waitForValue(
       'the run',
       () => latest(device, 'diagnose'),
       (r) => r.status !== 'in_progress',
@@ -139,7 +129,7 @@ describe('health checks and diagnostics (actions service)', () => {
 
     fake.answer = () => ({ status: 501, body: 'diagnose is not supported' });
     await call('POST', `/actions/v1/${device.uuid}/diagnose`);
-    const failed = await waitFor(
+    const failed = await waitForValue(
       'the run',
       () => latest(device, 'diagnose'),
       (r) => r.id !== done.id && r.status !== 'in_progress',
@@ -152,7 +142,7 @@ describe('health checks and diagnostics (actions service)', () => {
 
     fake.answer = () => ({ status: 200, body: { checks: 'not a list' } });
     await call('POST', `/actions/v1/${device.uuid}/diagnose`);
-    const unreadable = await waitFor(
+    const unreadable = await waitForValue(
       'the run',
       () => latest(device, 'diagnose'),
       (r) => r.id !== failed.id && r.status !== 'in_progress',
@@ -187,7 +177,7 @@ describe('health checks and diagnostics (actions service)', () => {
     const started = await call('POST', `/actions/v1/${device.uuid}/diagnose`);
     expect(started.json()).toMatchObject({ status: 'in_progress', lastRun: null, stdout: null });
     answer?.();
-    const run = await waitFor(
+    const run = await waitForValue(
       'the run',
       () => latest(device, 'diagnose'),
       (r) => r.status !== 'in_progress',

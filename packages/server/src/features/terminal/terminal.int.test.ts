@@ -24,6 +24,7 @@ import { createApiKey } from '../api-keys/store-api-key.js';
 import type { CloudlinkOptions } from '../cloudlink/cloudlink-options.js';
 import { overrunMessage } from '../cloudlink/terminal-stream.js';
 import { registerCloudlink } from '../cloudlink/register-cloudlink.js';
+import { waitFor } from '../../test-support/wait-for.js';
 
 type Node = { app: FastifyInstance; ctx: AppContext; nodeId: string; url: string };
 
@@ -35,15 +36,6 @@ const startNode = async (pool: Database): Promise<Node> => {
   const { nodeId } = registerCloudlink(app, ctx, fast);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, nodeId, url };
-};
-
-// The deadline only bounds a broken test; on a busy machine a step can take seconds.
-const waitFor = async (what: string, check: () => Promise<boolean> | boolean) => {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 };
 
 const host: TerminalTarget = { kind: 'host' };
