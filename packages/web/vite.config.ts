@@ -3,6 +3,8 @@ import { defineConfig } from 'vite';
 import { buildInfoPlugin } from './scripts/build-info-plugin.js';
 import { precompressPlugin } from './scripts/precompress-plugin.js';
 import { previousAssetsPlugin } from './scripts/previous-assets-plugin.js';
+import { routePreloadsPlugin } from './scripts/route-preloads-plugin.js';
+import { routePreloads } from './src/app/route-preloads.js';
 
 // The console is served by the Flotilla server from packages/web/dist (same origin as the API).
 // `npm run dev -w packages/web` serves it with hot reload and proxies API calls to FLOTILLA_API.
@@ -29,7 +31,13 @@ const apiPaths = [
 const buildTime = new Date().toISOString();
 
 export default defineConfig({
-  plugins: [react(), buildInfoPlugin(buildTime), precompressPlugin(), previousAssetsPlugin()],
+  plugins: [
+    react(),
+    buildInfoPlugin(buildTime),
+    routePreloadsPlugin(import.meta.dirname, routePreloads),
+    precompressPlugin(),
+    previousAssetsPlugin(),
+  ],
   define: { __FLOTILLA_BUILD_TIME__: JSON.stringify(buildTime) },
   resolve: { conditions: ['source'] },
   // 'hidden' source maps: written beside the bundle, but no sourceMappingURL comment; the server

@@ -35,7 +35,7 @@ const build = (options: ConsoleOptions = {}) => {
 const asset = '/assets/index-AbC123.js';
 
 describe('the console files', () => {
-  it('serves index.html for page navigations, revalidated with ETag and Last-Modified', async () => {
+  it('serves index.html for page navigations, revalidated with an ETag', async () => {
     const app = build();
     for (const url of ['/', '/fleets/12/settings']) {
       const page = await app.inject({ url, headers: { accept: 'text/html' } });
@@ -43,7 +43,6 @@ describe('the console files', () => {
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.headers.etag).toBeTruthy();
-      expect(page.headers['last-modified']).toBeTruthy();
       expect(page.body).toBe(indexHtml);
       const again = await app.inject({
         url,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { consoleContentSecurityPolicyHeader } from '../../infra/http/security-headers.js';
+import { createIndexPages } from './console-index.js';
 
 // The built console (packages/web/dist), the same relative path from src/ and dist/.
 export const defaultConsoleDir = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
@@ -53,6 +54,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
   const root = path.resolve(options.dir ?? defaultConsoleDir);
   const serveSourceMaps = options.serveSourceMaps ?? false;
   const index = path.join(root, 'index.html');
+  const indexPage = createIndexPages(root);
   void app.register(fastifyStatic, {
     root,
     serve: false,
@@ -82,6 +84,13 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
     const file = found ?? 'index.html';
     void reply.header('Content-Security-Policy', consoleContentSecurityPolicyHeader);
     void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
+    if (file === 'index.html') {
+      // Written per URL (console-index.ts); compressed by the server's compression plugin.
+      const page = indexPage(urlPath);
+      void reply.header('ETag', page.etag);
+      if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
+      return reply.type('text/html; charset=utf-8').send(page.html);
+    }
     if (serveSourceMaps && file.endsWith('.js') && existsSync(path.join(root, `${file}.map`))) {
       // The build leaves no sourceMappingURL comment in the bundle ('hidden' maps): this header
       // tells the browser's developer tools where the map is, only when maps are served.
