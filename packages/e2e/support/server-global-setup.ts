@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultConsoleDir } from '@flotilla/server/features/console/register-console';
 import { loadConfig } from '@flotilla/server/infra/config/config';
 import { startServer } from '@flotilla/server/start-server';
 import type { TestProject } from 'vitest/node';
+import { startMailCatcher } from './mail-catcher.js';
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
@@ -15,6 +16,8 @@ declare module 'vitest' {
     adminPassword: string;
     // The served copy of the built console, which a test may change (a "new build").
     consoleDir: string;
+    // Where the test SMTP server writes each message it receives (support/mailbox.ts).
+    mailDir: string;
   }
 }
 
@@ -33,6 +36,10 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
   // A copy, so a test can simulate an upgrade without touching packages/web/dist.
   const consoleDir = path.join(dataDir, 'console');
   await cp(defaultConsoleDir, consoleDir, { recursive: true });
+  // Mail goes out through SMTP, as in production, to a real SMTP server kept here.
+  const mailDir = path.join(dataDir, 'mail');
+  await mkdir(mailDir);
+  const smtp = await startMailCatcher(mailDir);
   const config = loadConfig({
     FLOTILLA_CONSOLE_DIR: consoleDir,
     PORT: '0',
@@ -46,14 +53,17 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     FLOTILLA_MAP_TILE_URL: '',
     // Every browser and API test signs its users up from this one address.
     FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
+    FLOTILLA_SMTP_URL: smtp.url,
   });
   const server = await startServer(config, () => undefined);
   project.provide('baseUrl', server.url);
   project.provide('adminEmail', adminEmail);
   project.provide('adminPassword', adminPassword);
   project.provide('consoleDir', consoleDir);
+  project.provide('mailDir', mailDir);
   return async () => {
     await server.stop();
+    await smtp.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 };

@@ -1,33 +1,25 @@
 import { createFlotillaClient } from '@flotilla/sdk/create-client';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage, uniqueEmail } from '../support/browser.js';
-
-type Outbox = { messages: { to: string; subject: string; links: string[] }[] };
+import { mailTo } from '../support/mailbox.js';
+import { createRelease } from '../support/releases.js';
 
 // Issue 13: an organization shared through an invitation and a team, from the console. The test
-// server has no SMTP: the invitation goes to the built-in outbox, read as a platform administrator.
+// server sends mail through SMTP to a real SMTP server of the test (support/mailbox.ts).
 describe('organizations, invitations and teams', () => {
   let browser: Browser;
   let owner: ApiUser;
   let invitee: ApiUser;
 
+  // The invitation's link, from the mail as it arrived: multipart, text and HTML.
   const invitationLink = async (to: string): Promise<string> => {
-    const admin = createFlotillaClient({ apiUrl: baseUrl() });
-    await admin.auth.login({ email: inject('adminEmail'), password: inject('adminPassword') });
-    // The dispatcher delivers after the invitation's commit: wait for that message.
-    let link: string | undefined;
-    await expect
-      .poll(
-        async () => {
-          const outbox = await admin.request<Outbox>({ path: '/admin/v1/mail' });
-          link = outbox.messages.find((message) => message.to === to)?.links[0];
-          return link;
-        },
-        { timeout: 20_000 },
-      )
-      .toBeDefined();
+    const mail = await mailTo(to, /invit/i);
+    expect(mail.html).toContain('<a ');
+    const [link] = mail.links;
+    expect(link).toBeDefined();
+    expect(mail.html).toContain(link ?? '');
     return new URL(link ?? '').pathname;
   };
 
@@ -136,6 +128,16 @@ describe('organizations, invitations and teams', () => {
     await page.getByRole('link', { name: 'pickers' }).waitFor();
     await page.screenshot({ path: 'data/e2e-screens/fleet-teams.png', fullPage: true });
     expect(await visibleToInvitee()).toBe(1);
+    // Developer access through the team: the member deploys a release to the fleet.
+    const deployed = await createRelease(invitee, fleet.id, ['main']);
+    const [target] = await owner.client.pine.get({
+      resource: 'application',
+      options: {
+        $select: ['id'],
+        $filter: { id: fleet.id, should_be_running__release: deployed.id },
+      },
+    });
+    expect(target?.id).toBe(fleet.id);
     await page.getByRole('button', { name: 'Your access' }).click();
     await page.getByText('Administrator of Orchard Ops').waitFor();
     await page.screenshot({ path: 'data/e2e-screens/fleet-access-role.png', fullPage: true });
