@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { nextRefreshAt, type Session } from './auth.js';
 import { errorText, FlotillaApiError, FlotillaSessionError } from './errors.js';
@@ -297,5 +298,43 @@ describe('401 answers', () => {
     await clock.advance(0);
     expect(client.auth.getToken()).toBeNull();
     expect(client.auth.lastLogoutReason()).toBe('invalid');
+  });
+
+  it('leave a newer session alone when the 401 answered the token it replaced', async () => {
+    const { client, clock, server } = setup(null);
+    const first = sessionJwt(clock.now(), { id: 1 });
+    await client.auth.loginWithToken(first);
+    // The request leaves with the first token and is answered after a new login.
+    let answer: (reply: { status: number; text: string }) => void = () => undefined;
+    server.on(
+      'GET',
+      '/v7/application',
+      () => new Promise<{ status: number; text: string }>((resolve) => (answer = resolve)),
+    );
+    const inFlight = client.request({ path: '/v7/application' }).catch((error: unknown) => error);
+    await clock.advance(0);
+    const second = sessionJwt(clock.now(), { id: 2 });
+    await client.auth.loginWithToken(second);
+    answer({ status: 401, text: 'Your session has expired' });
+    const error = await inFlight;
+    expect(error).toBeInstanceOf(FlotillaApiError);
+    expect(client.auth.getToken()).toBe(second);
+    expect(callsTo(server.calls, '/actor/v1/whoami')).toHaveLength(0);
+    // The same answer to the current token still ends the session.
+    server.on('GET', '/v7/application', { status: 401, text: 'Your session has expired' });
+    await client.request({ path: '/v7/application' }).catch(() => undefined);
+    expect(client.auth.getToken()).toBeNull();
+    expect(client.auth.lastLogoutReason()).toBe('invalid');
+  });
+
+  it('never show the token in a logged or serialised error', async () => {
+    const { client, clock, server } = setup(null);
+    const token = sessionJwt(clock.now());
+    await client.auth.loginWithToken(token);
+    server.on('GET', '/v7/device', { status: 401, text: 'Unauthorized' });
+    const error = await client.request({ path: '/v7/device' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(FlotillaApiError);
+    expect(JSON.stringify(error)).not.toContain(token);
+    expect(inspect(error)).not.toContain(token);
   });
 });

@@ -284,8 +284,10 @@ export const createAuth = ({ storage, clock, request }: AuthDeps): AuthControlle
       // These flows handle their own 401s (bad credentials, a refused refresh).
       if (path === '/login_' || path === '/user/register') return;
       if (path === '/user/v1/refresh-token' && error.method === 'GET') return;
+      // An answer to a token since replaced (a request in flight across a new login) says
+      // nothing about the session now.
+      if (!error.answered(getToken())) return;
       const current = session();
-      if (getToken() === null) return;
       if (
         (current !== null && isSessionExpired(current, clock.now())) ||
         error.message === expiredTokenMessage

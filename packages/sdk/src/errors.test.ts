@@ -20,7 +20,7 @@ const apiError = (
     message,
     method: 'GET',
     path: extra.path ?? '/v7/application',
-    sentToken: extra.sentToken ?? true,
+    token: (extra.sentToken ?? true) ? 'a-session-token' : null,
   });
 
 describe('errorCodeOfStatus', () => {

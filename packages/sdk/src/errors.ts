@@ -40,8 +40,9 @@ export type ApiErrorInit = {
   retryAfterSeconds?: number;
   method: string;
   path: string;
-  // Whether the request carried a token: a 401 without one means "not logged in".
-  sentToken: boolean;
+  // The token the request carried, if any: a 401 without one means "not logged in", and a 401
+  // for a token the client has since replaced says nothing about the current session.
+  token: string | null;
 };
 
 // An HTTP answer with status >= 400.
@@ -53,6 +54,8 @@ export class FlotillaApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly sentToken: boolean;
+  // Private, so the token never shows in logs or serialised errors.
+  readonly #token: string | null;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -63,7 +66,13 @@ export class FlotillaApiError extends Error {
     this.code = errorCodeOfStatus(init.status);
     this.method = init.method;
     this.path = init.path;
-    this.sentToken = init.sentToken;
+    this.sentToken = init.token !== null;
+    this.#token = init.token;
+  }
+
+  // Whether this answer was to a request that carried `token`.
+  answered(token: string | null): boolean {
+    return token !== null && this.#token === token;
   }
 }
 

@@ -103,7 +103,7 @@ export const sendHttp = async <T>(deps: HttpDeps, options: RequestOptions): Prom
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
         method,
         path: options.path,
-        sentToken: headers.Authorization !== undefined,
+        token: headers.Authorization === undefined ? null : token,
       });
     }
     // The caller states what the endpoint answers; nothing here can check it.

@@ -52,7 +52,7 @@ export const openHttpStream = async (
       message: message === '' ? `${response.status} ${response.statusText}`.trim() : message,
       method: 'GET',
       path: options.path,
-      sentToken: headers.Authorization !== undefined,
+      token: headers.Authorization === undefined ? null : token,
     });
   }
   return response.body;

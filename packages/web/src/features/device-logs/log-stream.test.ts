@@ -34,7 +34,7 @@ const apiError = (status: number) =>
     message: 'refused',
     method: 'GET',
     path: '/device/v2/x/logs',
-    sentToken: true,
+    token: 'a-session-token',
   });
 
 const setup = (answers: (() => Promise<ReadableStream<Uint8Array>>)[]) => {

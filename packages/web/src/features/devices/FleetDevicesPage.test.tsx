@@ -104,7 +104,7 @@ describe('FleetDevicesPage', () => {
         message: 'locked',
         method: 'POST',
         path: '/supervisor/v1/reboot',
-        sentToken: true,
+        token: 'a-session-token',
       }),
     );
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));

@@ -10,7 +10,7 @@ const apiError = (status: number, message: string) =>
     message,
     method: 'POST',
     path: '/supervisor/v1/reboot',
-    sentToken: true,
+    token: 'a-session-token',
   });
 
 const device = (name: string) => ({ name });

@@ -122,7 +122,7 @@ describe('outcomeToast', () => {
     message: 'Unauthorized',
     method: 'DELETE',
     path: '/v7/application(1)',
-    sentToken: true,
+    token: 'a-session-token',
   });
 
   it('reports success, partial failure and total failure', () => {
