@@ -9,7 +9,7 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
-import { keptRunsPerAction } from './run-store.js';
+import { keptRunsPerAction, orphanedRunAfterMs, orphanedRunError, startRun } from './run-store.js';
 import { waitForValue } from '../../test-support/wait-for.js';
 
 let db: Database;
@@ -184,6 +184,26 @@ describe('health checks and diagnostics (actions service)', () => {
     );
     expect(run).toMatchObject({ status: 'done', stdout: 'late\n' });
     await fake.close();
+  });
+
+  it('shows a run the server stopped during as failed, with the reason, not in progress forever', async () => {
+    const device = await newDevice();
+    // Started by a process that died: nothing will ever finish it.
+    const lost = await startRun(
+      db,
+      device.id,
+      'checks',
+      new Date(Date.now() - orphanedRunAfterMs - 60_000),
+    );
+    expect(lost.status).toBe('in_progress');
+    expect(await latest(device, 'checks')).toMatchObject({
+      id: lost.id,
+      status: 'error',
+      error: orphanedRunError,
+    });
+    // One younger than any action's wait may still be answered.
+    const recent = await startRun(db, device.id, 'checks', new Date());
+    expect(await latest(device, 'checks')).toMatchObject({ id: recent.id, status: 'in_progress' });
   });
 
   it('answers 503 for a device without a cloudlink, 404 before any run', async () => {

@@ -125,7 +125,7 @@ export const registerDiagnostics = (
         }),
       ]);
       clearTimeout(timer);
-      const current = (await readRun(ctx.db, target.id, { id: started.id })) ?? started;
+      const current = (await readRun(ctx.db, target.id, { id: started.id }, ctx.now())) ?? started;
       return reply.status(201).send(current);
     },
   );
@@ -137,6 +137,7 @@ export const registerDiagnostics = (
       ctx.db,
       target.id,
       isDiagnosticAction(params.run) ? { latest: params.run } : { id: params.run },
+      ctx.now(),
     );
     if (!found) throw notFound('No such run on this device');
     return found;

@@ -4,6 +4,7 @@ import type {
   DiagnosticRun,
 } from '@flotilla/shared/diagnostics/diagnostics';
 import type { Queryable } from '../../infra/db/database.js';
+import { maxActionTimeoutMs } from '../cloudlink/cloudlink-options.js';
 
 // Runs kept per device and action; older ones are deleted when a new one starts.
 export const keptRunsPerAction = 5;
@@ -23,7 +24,21 @@ type RunRow = {
 const columns = `"id"::text AS "id", "action", "status", "created_at", "finished_at",
   "diagnose_version", "checks", "stdout", "error"`;
 
-const toRun = (row: RunRow): DiagnosticRun => ({
+// No action waits for a device longer than maxActionTimeoutMs (plus a second for a relay between
+// processes), so a run still in progress well after that lost the process that ran it (a restart
+// or a crash): it is shown as failed, with the reason, rather than in progress forever.
+export const orphanedRunAfterMs = 2 * maxActionTimeoutMs;
+export const orphanedRunError = 'The server stopped before the device answered; run it again';
+
+const toRun = (row: RunRow, now: Date): DiagnosticRun => {
+  const orphaned =
+    row.status === 'in_progress' && now.getTime() - row.created_at.getTime() > orphanedRunAfterMs;
+  return orphaned
+    ? { ...presented(row), status: 'error', error: orphanedRunError }
+    : presented(row);
+};
+
+const presented = (row: RunRow): DiagnosticRun => ({
   id: row.id,
   action: row.action,
   status: row.status,
@@ -54,7 +69,7 @@ export const startRun = async (
         ORDER BY "id" DESC LIMIT $3)`,
     [deviceId, action, keptRunsPerAction],
   );
-  return toRun(row);
+  return presented(row);
 };
 
 export type RunOutcome =
@@ -90,6 +105,7 @@ export const readRun = async (
   db: Queryable,
   deviceId: number,
   which: { id: string } | { latest: DiagnosticAction },
+  now: Date,
 ): Promise<DiagnosticRun | undefined> => {
   const { rows } =
     'id' in which
@@ -103,5 +119,5 @@ export const readRun = async (
           [deviceId, which.latest],
         );
   const row = rows[0];
-  return row ? toRun(row) : undefined;
+  return row ? toRun(row, now) : undefined;
 };
