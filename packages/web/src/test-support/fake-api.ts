@@ -1,6 +1,5 @@
 import { createFlotillaClient, type FlotillaClient } from '@flotilla/sdk/create-client';
 import { memoryTokenStorage } from '@flotilla/sdk/token-storage';
-import { configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import {
   answerRead,
@@ -76,10 +75,6 @@ export const sessionToken = (claims: Record<string, unknown> = {}): string => {
     ...claims,
   })}.signature`;
 };
-
-// Screens wait on answers that travel through the real SDK: on a busy machine that takes longer
-// than Testing Library's default of 1 s for findBy/waitFor (they still return on the signal).
-configure({ asyncUtilTimeout: 5_000 });
 
 // What the fake could not answer, reported after each test.
 const problems: string[] = [];

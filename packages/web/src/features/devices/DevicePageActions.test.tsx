@@ -39,13 +39,16 @@ const renderDevice = (device: DeviceDetail) => {
   return api;
 };
 
+// Opens the menu once: an open menu follows the device and role queries as they settle (a
+// second click would land on the menu's backdrop, not on the button).
 const openAction = async (name: string): Promise<HTMLElement> => {
-  await waitFor(async () => {
-    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
-    const item = await screen.findByRole('menuitem', { name: new RegExp(`^${name}`) });
-    expect(item.getAttribute('aria-disabled')).toBeNull();
-    await userEvent.click(item);
+  await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+  const item = await waitFor(() => {
+    const found = screen.getByRole('menuitem', { name: new RegExp(`^${name}`) });
+    expect(found.getAttribute('aria-disabled')).toBeNull();
+    return found;
   });
+  await userEvent.click(item);
   return await screen.findByRole('dialog');
 };
 
@@ -100,9 +103,9 @@ describe('device page field actions', () => {
 
   it('says a deactivated device is already inactive', async () => {
     renderDevice(deviceDetail({ is_active: false }));
-    await waitFor(async () => {
-      await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
-      const item = await screen.findByRole('menuitem', { name: /^Deactivate device/ });
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Deactivate device/ });
       expect(item.getAttribute('aria-disabled')).toBe('true');
       expect(item.textContent).toContain('Device already inactive');
     });

@@ -214,14 +214,15 @@ describe('field actions in batch', () => {
   it('leaves move and deactivate to operators: a safe-operator sees why, and may pin', async () => {
     renderTable({}, 'safe-operator');
     await selectBoth();
-    await waitFor(async () => {
-      await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    // The open menu follows the role query when it settles.
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
       for (const name of ['Move device', 'Deactivate device', 'Local mode']) {
-        const item = await screen.findByRole('menuitem', { name: new RegExp(name) });
+        const item = screen.getByRole('menuitem', { name: new RegExp(name) });
         expect(item.getAttribute('aria-disabled'), name).toBe('true');
         expect(item.textContent).toMatch(/permission/);
       }
-      const pin = await screen.findByRole('menuitem', { name: /Pin to release/ });
+      const pin = screen.getByRole('menuitem', { name: /Pin to release/ });
       expect(pin.getAttribute('aria-disabled')).toBeNull();
     });
   });

@@ -126,10 +126,10 @@ describe('FleetDevicesPage', () => {
   it('disables the batch actions of an observer with the reason', async () => {
     renderPage(devices, 'observer');
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
-    // The role query settles before the menu reflects it.
-    await waitFor(async () => {
-      await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
-      const reboot = await screen.findByRole('menuitem', { name: /Reboot/ });
+    // The open menu follows the role query when it settles.
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const reboot = screen.getByRole('menuitem', { name: /Reboot/ });
       expect(reboot.getAttribute('aria-disabled')).toBe('true');
       expect(reboot.textContent).toMatch(/do not have permission/);
     });
