@@ -163,6 +163,8 @@ export class DeviceAgent {
       onConnectedChange: (connected) => this.#options.onCloudlink?.(connected),
       openShell: (target, size, io) =>
         runtime.openShell?.(target, size, io) ?? { error: 'This device has no terminal' },
+      openTunnel: (io) =>
+        runtime.openTunnel?.(io, uuid) ?? { error: 'This device serves no public device URL' },
       ...this.#options.cloudlink,
     });
     const session: Session = { poller, reporter, logs, cloudlink };

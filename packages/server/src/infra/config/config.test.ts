@@ -99,3 +99,18 @@ describe('loadConfig: FLOTILLA_ODATA_CACHE and FLOTILLA_ODATA_CACHE_SIZE', () =>
     }
   });
 });
+
+describe('loadConfig: FLOTILLA_DEVICE_URLS_BASE', () => {
+  it('defaults to localhost on the server’s port, so <uuid>.localhost works without DNS', () => {
+    expect(loadConfig({}).deviceUrlsBase).toBe('localhost:8080');
+    expect(loadConfig({ PORT: '3000' }).deviceUrlsBase).toBe('localhost:3000');
+    expect(loadConfig({ FLOTILLA_DEVICE_URLS_BASE: 'devices.example.com' }).deviceUrlsBase).toBe(
+      'devices.example.com',
+    );
+    for (const refused of ['https://devices.example.com', 'a b', 'x/y']) {
+      expect(() => loadConfig({ FLOTILLA_DEVICE_URLS_BASE: refused }), refused).toThrow(
+        /FLOTILLA_DEVICE_URLS_BASE/,
+      );
+    }
+  });
+});

@@ -29,7 +29,14 @@ const schema = z.object({
   FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
   FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
-  FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
+  // Unset: `localhost:<PORT>`, so `<uuid>.localhost:<PORT>` works without DNS.
+  FLOTILLA_DEVICE_URLS_BASE: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+(?::\d{1,5})?$/i, 'must be a host name, optionally with :port')
+      .optional(),
+  ),
   // Empty: maps show no tiles (markers and coordinates only), e.g. with no internet access.
   FLOTILLA_MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   FLOTILLA_MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
@@ -119,6 +126,7 @@ export type Config = {
   jwtSecret: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  // Public device URLs are `<uuid>.<deviceUrlsBase>` (features/device-url).
   deviceUrlsBase: string;
   // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
   mapTiles: { url: string; attribution: string };
@@ -203,7 +211,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     jwtSecret: values.FLOTILLA_JWT_SECRET,
     adminEmail: values.FLOTILLA_ADMIN_EMAIL,
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
-    deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
+    deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE ?? `localhost:${values.PORT}`,
     mapTiles: { url: values.FLOTILLA_MAP_TILE_URL, attribution: values.FLOTILLA_MAP_ATTRIBUTION },
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
