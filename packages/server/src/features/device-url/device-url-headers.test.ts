@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceUrlHostMatcher } from './device-url-host.js';
+import { deviceUrlHostMatcher, deviceUrlsBaseOf } from './device-url-host.js';
 import { forwardedRequestHeaders, hostOnlyCookie } from './device-url-headers.js';
 
 const uuid = 'a'.repeat(32);
@@ -15,6 +15,14 @@ describe('deviceUrlHostMatcher', () => {
       expect(match(host), host).toEqual({ kind: 'app' });
     }
     expect(match(undefined)).toEqual({ kind: 'app' });
+  });
+});
+
+describe('deviceUrlsBaseOf', () => {
+  it('is the configured base, or localhost on the port listened on', () => {
+    expect(deviceUrlsBaseOf('devices.example.com', [{ port: 80 }])).toBe('devices.example.com');
+    expect(deviceUrlsBaseOf(undefined, [{ port: 41234 }, { port: 41234 }])).toBe('localhost:41234');
+    expect(deviceUrlsBaseOf(undefined, [])).toBe('localhost');
   });
 });
 

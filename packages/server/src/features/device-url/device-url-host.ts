@@ -10,6 +10,19 @@ const hostnameOf = (host: string): string => {
   return (colon >= 0 ? lower.slice(0, colon) : lower).replace(/\.$/, '');
 };
 
+// The base in use: the configured one, or `localhost:<port>` of the running server (so that
+// `npm start`'s `<uuid>.localhost:8080` works without DNS, and a server on port 0 names its
+// real port).
+export const deviceUrlsBaseOf = (
+  configured: string | undefined,
+  addresses: readonly (string | { port: number })[],
+): string => {
+  if (configured !== undefined) return configured;
+  const first = addresses[0];
+  // A pipe or socket path (a string) has no port to name.
+  return first === undefined || typeof first === 'string' ? 'localhost' : `localhost:${first.port}`;
+};
+
 // A device uuid as the agent generates it (32 or 62 lowercase hex digits; balena accepts both).
 const deviceUuid = /^(?:[0-9a-f]{32}|[0-9a-f]{62})$/;
 

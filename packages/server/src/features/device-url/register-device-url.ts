@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { divertHosts } from '../../infra/http/host-diversion.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
-import { deviceUrlHostMatcher } from './device-url-host.js';
+import { deviceUrlHostMatcher, deviceUrlsBaseOf } from './device-url-host.js';
 import { serveDeviceUrlRequest } from './device-url-http.js';
 import { type DeviceUrlLimits, defaultDeviceUrlLimits } from './device-url-limits.js';
 import { pageHeaders, pageHtml, pages } from './device-url-pages.js';
@@ -33,7 +33,8 @@ export const registerDeviceUrl = (
   // Read per request, so a later registration's overrides apply.
   const limits: DeviceUrlLimits = { ...defaultDeviceUrlLimits, ...overrides };
   registered.set(app, limits);
-  const match = deviceUrlHostMatcher(ctx.config.deviceUrlsBase);
+  // Ports are not compared, so the base's host name is known before the server listens.
+  const match = deviceUrlHostMatcher(deviceUrlsBaseOf(ctx.config.deviceUrlsBase, []));
   const open = createTunnelOpener({ db: ctx.db, cloudlink, limits, log: app.log });
   const serveRequest = serveDeviceUrlRequest(open, limits, app.log);
   const serveUpgrade = serveDeviceUrlUpgrade(open, app.log);

@@ -101,9 +101,9 @@ describe('loadConfig: FLOTILLA_ODATA_CACHE and FLOTILLA_ODATA_CACHE_SIZE', () =>
 });
 
 describe('loadConfig: FLOTILLA_DEVICE_URLS_BASE', () => {
-  it('defaults to localhost on the server’s port, so <uuid>.localhost works without DNS', () => {
-    expect(loadConfig({}).deviceUrlsBase).toBe('localhost:8080');
-    expect(loadConfig({ PORT: '3000' }).deviceUrlsBase).toBe('localhost:3000');
+  it('is unset by default (localhost on the port listened on: deviceUrlsBaseOf)', () => {
+    expect(loadConfig({}).deviceUrlsBase).toBeUndefined();
+    expect(loadConfig({ FLOTILLA_DEVICE_URLS_BASE: '' }).deviceUrlsBase).toBeUndefined();
     expect(loadConfig({ FLOTILLA_DEVICE_URLS_BASE: 'devices.example.com' }).deviceUrlsBase).toBe(
       'devices.example.com',
     );

@@ -29,7 +29,7 @@ const schema = z.object({
   FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
   FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
-  // Unset: `localhost:<PORT>`, so `<uuid>.localhost:<PORT>` works without DNS.
+  // Unset: `localhost:<the port listened on>`, so `<uuid>.localhost:<port>` works without DNS.
   FLOTILLA_DEVICE_URLS_BASE: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z
@@ -126,8 +126,9 @@ export type Config = {
   jwtSecret: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
-  // Public device URLs are `<uuid>.<deviceUrlsBase>` (features/device-url).
-  deviceUrlsBase: string;
+  // Public device URLs are `<uuid>.<deviceUrlsBase>` (features/device-url); undefined =
+  // `localhost:<the port the server listens on>` (deviceUrlsBaseOf).
+  deviceUrlsBase: string | undefined;
   // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
   mapTiles: { url: string; attribution: string };
   // Failed logins per minute per account from one client address (README "API limits").
@@ -211,7 +212,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     jwtSecret: values.FLOTILLA_JWT_SECRET,
     adminEmail: values.FLOTILLA_ADMIN_EMAIL,
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
-    deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE ?? `localhost:${values.PORT}`,
+    deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     mapTiles: { url: values.FLOTILLA_MAP_TILE_URL, attribution: values.FLOTILLA_MAP_ATTRIBUTION },
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
