@@ -31,6 +31,9 @@ const startNode = async (pool: Database): Promise<Node> => {
   return { app, ctx, nodeId, url };
 };
 
+// Registering again only changes the limits; the cloudlink of the first registration stays.
+const unused = (): Promise<never> => Promise.reject(new Error('not used'));
+
 type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 
 // A request to `url` as if the browser had asked for `host` (no DNS needed).
@@ -121,6 +124,8 @@ beforeAll(async () => {
         request.socket.destroy();
         return;
       }
+      // Never answers: the proxy's response timeout must.
+      if (path === '/silent') return;
       if (path === '/slow') {
         slowAnswers.push(response);
         response.writeHead(200);
@@ -274,6 +279,39 @@ describe('public device URL on one server', () => {
     socket.send('ping');
     expect(await reply).toBe('echo:ping');
     socket.close();
+    await fake.close();
+  });
+
+  it('answers 504 when the device does not start answering in time', async () => {
+    const device = await newDevice(true);
+    const fake = await online(node, device);
+    registerDeviceUrl(node.app, node.ctx, { openTerminal: unused }, { responseTimeoutMs: 300 });
+    try {
+      const answer = await fetchAs(node.url, device.host, { path: '/silent' });
+      expect(answer.status).toBe(504);
+      expect(answer.body.toString()).toContain('Device did not answer in time');
+    } finally {
+      registerDeviceUrl(
+        node.app,
+        node.ctx,
+        { openTerminal: unused },
+        { responseTimeoutMs: 30_000 },
+      );
+    }
+    await fake.close();
+  });
+
+  it('refuses a websocket with the 404 page while the URL is off', async () => {
+    const device = await newDevice(false);
+    const fake = await online(node, device);
+    const socket = new WebSocket(node.url.replace('http', 'ws'), {
+      headers: { host: device.host },
+    });
+    const status = await new Promise<number>((resolve, reject) => {
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.once('open', () => reject(new Error('the websocket opened')));
+    });
+    expect(status).toBe(404);
     await fake.close();
   });
 
