@@ -45,6 +45,11 @@ export const serveDeviceUrlRequest = (
       return;
     }
     const { upstream, tunnel } = opened;
+    // The browser went away while the tunnel opened: nobody to answer.
+    if (request.socket.destroyed) {
+      tunnel.destroy();
+      return;
+    }
     let failed = false;
     const fail = (page: DeviceUrlPage): void => {
       if (failed) return;
@@ -54,6 +59,11 @@ export const serveDeviceUrlRequest = (
     };
     upstream.on('error', (error) => fail(failurePage(error)));
     upstream.on('response', (answer) => {
+      // Already answered with a page (a body over the limit): the device's answer is dropped.
+      if (failed) {
+        answer.resume();
+        return;
+      }
       response.writeHead(answer.statusCode ?? 502, returnedResponseHeaders(answer.headers));
       answer.pipe(response);
       answer.on('error', () => response.destroy());

@@ -30,6 +30,10 @@ export const serveDeviceUrlUpgrade = (open: TunnelOpener, log: FastifyBaseLogger
       return;
     }
     const { upstream, tunnel } = opened;
+    if (socket.destroyed) {
+      tunnel.destroy();
+      return;
+    }
     socket.on('error', () => tunnel.destroy());
     socket.on('close', () => tunnel.destroy());
     upstream.on('error', (error) => {
