@@ -19,6 +19,10 @@ export type FakeDeviceWeb = {
   // Tunnels the server opened so far, and the most bytes ever left unacknowledged on one.
   opened: number;
   peakUnacknowledged: number;
+  // Bytes sent to the server over every tunnel.
+  sentBytes: number;
+  // True while some tunnel waits for acknowledgements (a full window in flight).
+  stalled(): boolean;
   // True when the message or frame belonged to a tunnel.
   message(socket: WebSocket, value: unknown): boolean;
   frame(socket: WebSocket, data: Uint8Array): boolean;
@@ -49,6 +53,7 @@ export const startFakeDeviceWeb = async (handler: RequestListener): Promise<Fake
     send(socket, { type: 'terminal-opened', session });
     connection.on('data', (data) => {
       tunnel.unacknowledged += data.byteLength;
+      web.sentBytes += data.byteLength;
       web.peakUnacknowledged = Math.max(web.peakUnacknowledged, tunnel.unacknowledged);
       if (socket.readyState === socket.OPEN) socket.send(terminalFrame(session, data));
       if (tunnel.unacknowledged >= terminalWindowBytes) connection.pause();
@@ -65,6 +70,9 @@ export const startFakeDeviceWeb = async (handler: RequestListener): Promise<Fake
     server,
     opened: 0,
     peakUnacknowledged: 0,
+    sentBytes: 0,
+    stalled: () =>
+      [...tunnels.values()].some((tunnel) => tunnel.unacknowledged >= terminalWindowBytes),
     message(socket, value) {
       if (!isRecord(value) || typeof value.session !== 'number') return false;
       const { session } = value;

@@ -20,6 +20,8 @@ import { registerDeviceUrl } from './register-device-url.js';
 type Node = { app: FastifyInstance; ctx: AppContext; nodeId: string; url: string };
 
 const maxBodyBytes = 64 * 1024;
+// Far more than every buffer between the device and a reader that stopped reading.
+const hugeBytes = 64 * 1024 * 1024;
 
 const startNode = async (pool: Database): Promise<Node> => {
   const ctx = createTestContext(pool, { config: { deviceUrlsBase: 'devices.test:8080' } });
@@ -64,6 +66,13 @@ const fetchAs = (
       );
     });
     request.end(options.body);
+  });
+
+// A ping from the device answered by the server: everything the server sent before has arrived.
+const roundTrip = (fake: FakeDevice): Promise<void> =>
+  new Promise((resolve) => {
+    fake.socket.once('pong', () => resolve());
+    fake.socket.ping();
   });
 
 let db: Database;
@@ -118,6 +127,11 @@ beforeAll(async () => {
       if (path === '/big') {
         response.writeHead(200, { 'content-type': 'application/octet-stream' });
         response.end(Buffer.alloc(3 * terminalWindowBytes, 0x62));
+        return;
+      }
+      if (path === '/huge') {
+        response.writeHead(200, { 'content-type': 'application/octet-stream' });
+        response.end(Buffer.alloc(hugeBytes, 0x63));
         return;
       }
       if (path === '/hang-up') {
@@ -184,6 +198,43 @@ describe('public device URL on one server', () => {
     expect(answer.body.byteLength).toBe(3 * terminalWindowBytes);
     expect(answer.body.every((byte) => byte === 0x62)).toBe(true);
     expect(web.peakUnacknowledged).toBeLessThan(terminalWindowBytes + 65_536);
+    await fake.close();
+  });
+
+  it('stops the device while the browser does not read', async () => {
+    const device = await newDevice(true);
+    const fake = await online(node, device);
+    let received = 0;
+    let resume: () => void = () => undefined;
+    const done = new Promise<void>((resolve, reject) => {
+      const request = httpRequest(new URL('/huge', node.url), { headers: { host: device.host } });
+      request.on('error', reject);
+      request.on('response', (response) => {
+        response.pause();
+        resume = () => response.resume();
+        response.on('data', (chunk: Buffer) => (received += chunk.byteLength));
+        response.on('end', resolve);
+      });
+      request.end();
+    });
+    // Stopped for good: still waiting, having sent nothing more, after a ping's round trip
+    // (any acknowledgement the server sent before its pong has arrived by then).
+    await waitFor(
+      'the device to stay stopped at the window',
+      async () => {
+        if (!web.stalled()) return false;
+        const before = web.sentBytes;
+        await roundTrip(fake);
+        return web.stalled() && web.sentBytes === before;
+      },
+      20_000,
+    );
+    // Without flow control the server would have taken it all.
+    expect(web.sentBytes).toBeLessThan(hugeBytes / 2);
+    expect(received).toBe(0);
+    resume();
+    await done;
+    expect(received).toBe(hugeBytes);
     await fake.close();
   });
 
