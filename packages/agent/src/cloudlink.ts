@@ -12,7 +12,7 @@ import { Backoff, type BackoffPolicy, parseRetryAfter } from './backoff.js';
 import type { Random } from './clock.js';
 import { errorText, FailureLog, type Logger } from './logger.js';
 import type { Scheduler, TaskHandle } from './scheduler.js';
-import type { OpenShell } from './runtime/shell.js';
+import type { OpenShell, OpenTunnel } from './runtime/shell.js';
 import { TerminalSessions } from './terminal-sessions.js';
 import { agentVersion, userAgent } from './version.js';
 
@@ -35,6 +35,8 @@ export type CloudlinkOptions = {
   onConnectedChange?: (connected: boolean) => void;
   // The runtime's shells for web terminals; without it terminal sessions are refused.
   openShell?: OpenShell;
+  // The device's web server for the public device URL; without it those tunnels are refused.
+  openTunnel?: OpenTunnel;
 };
 
 type Phase = 'stopped' | 'connecting' | 'open' | 'waiting';
@@ -76,7 +78,7 @@ export class CloudlinkClient {
 
   constructor(options: CloudlinkOptions) {
     this.#options = options;
-    this.#terminals = new TerminalSessions(options.openShell);
+    this.#terminals = new TerminalSessions(options.openShell, options.openTunnel);
     this.#failures = new FailureLog(options.logger);
     this.#backoff = new Backoff(
       options.reconnect ?? { baseMs: 1000, maxMs: 60_000 },

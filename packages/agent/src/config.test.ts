@@ -76,6 +76,18 @@ describe('agent config', () => {
     ]);
   });
 
+  it('reaches the web server on port 80 unless flotilla.webServerPort says otherwise', () => {
+    expect(parseAgentConfig(balenaLike).host.webServerPort).toBe(80);
+    expect(
+      parseAgentConfig({ ...balenaLike, flotilla: { webServerPort: '8080' } }).host.webServerPort,
+    ).toBe(8080);
+    for (const refused of [0, 65_536, 'eighty']) {
+      expect(() =>
+        parseAgentConfig({ ...balenaLike, flotilla: { webServerPort: refused } }),
+      ).toThrow(/flotilla\.webServerPort must be/);
+    }
+  });
+
   it('writes identity changes back, keeping unknown keys', async () => {
     const directory = await mkdtemp(path.join(tmpdir(), 'flotilla-config-'));
     const file = path.join(directory, 'config.json');

@@ -30,6 +30,8 @@ export type HostSettings = {
   // service's terminal is refused.
   terminalShell: Command;
   serviceShell: Command | null;
+  // The local port the public device URL reaches (the device's web server on 127.0.0.1).
+  webServerPort: number;
 };
 
 export type AgentConfig = {
@@ -62,6 +64,7 @@ export const defaultHostSettings: HostSettings = {
   serviceEnvironmentDir: null,
   terminalShell: ['/bin/sh'],
   serviceShell: null,
+  webServerPort: 80,
 };
 
 export class ConfigError extends Error {
@@ -159,7 +162,10 @@ const parseHostSettings = (raw: unknown, problems: string[]): HostSettings => {
     serviceEnvironmentDir: read.string('serviceEnvironmentDir', false),
     terminalShell: read.command('terminalShell') ?? defaultHostSettings.terminalShell,
     serviceShell: read.command('serviceShell'),
+    webServerPort: read.integer('webServerPort', false, 1) ?? defaultHostSettings.webServerPort,
   };
+  if (settings.webServerPort > 65_535)
+    problems.push('flotilla.webServerPort must be a port (1 to 65535)');
   if (settings.serviceEnvironmentDir !== null && !settings.serviceEnvironmentDir.startsWith('/')) {
     problems.push('flotilla.serviceEnvironmentDir must be an absolute path');
   }

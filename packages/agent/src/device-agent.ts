@@ -52,6 +52,10 @@ type Session = {
   cloudlink: CloudlinkClient;
 };
 
+export const localModeOnMessage =
+  'Local mode on: the device applies no target state from the cloud until it is turned off';
+export const localModeOffMessage = 'Local mode off: applying the target state from the cloud';
+
 // One device's protocol side: target-state polling, state reports, the log stream and the
 // cloudlink, around a runtime (simulated or host). A boot creates a fresh session, like a
 // supervisor starting: new ETag, full first report, new connections.
@@ -122,7 +126,10 @@ export class DeviceAgent {
           Object.entries(target.config).map(([name, value]) => ({ name, value })),
         );
         if (local !== this.#localMode) {
-          logger.info(local ? 'Local mode on: the target state is not applied' : 'Local mode off');
+          const message = local ? localModeOnMessage : localModeOffMessage;
+          logger.info(message);
+          // Reported in the device's logs too, so the console shows why releases stop applying.
+          this.#session?.logs.write({ message, timestamp: scheduler.now(), isSystem: true });
         }
         this.#localMode = local;
         if (!local) runtime.applyTarget(target, force);
@@ -163,6 +170,8 @@ export class DeviceAgent {
       onConnectedChange: (connected) => this.#options.onCloudlink?.(connected),
       openShell: (target, size, io) =>
         runtime.openShell?.(target, size, io) ?? { error: 'This device has no terminal' },
+      openTunnel: (io) =>
+        runtime.openTunnel?.(io, uuid) ?? { error: 'This device serves no public device URL' },
       ...this.#options.cloudlink,
     });
     const session: Session = { poller, reporter, logs, cloudlink };

@@ -1,3 +1,4 @@
+import { localModeOffMessage, localModeOnMessage } from './device-agent.js';
 import type { ActionResult, Hello } from '@flotilla/shared/cloudlink/messages';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -242,8 +243,12 @@ describe('startSimulator', () => {
         (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
       );
     expect(started()).toBe(false);
+    const systemLine = (message: string) => () =>
+      api.logLines.some((line) => line.message === message && line.isSystem === true);
+    await api.waitFor(systemLine(localModeOnMessage), 'local mode reported in the logs');
     config = { RESIN_SUPERVISOR_LOCAL_MODE: '0' };
     await api.waitFor(started, 'the service started once local mode is off');
+    expect(systemLine(localModeOffMessage)()).toBe(true);
   });
 
   it('reuses registered devices from its state dir', async () => {

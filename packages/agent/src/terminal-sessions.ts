@@ -4,19 +4,17 @@ import {
   readTerminalFrame,
   terminalFrame,
 } from '@flotilla/shared/cloudlink/messages';
-import type { OpenShell, Shell, ShellIo } from './runtime/shell.js';
-import {
-  terminalSize,
-  type TerminalSize,
-  terminalTarget,
-  type TerminalTarget,
-} from '@flotilla/shared/terminal/terminal-protocol';
+import { type StreamTarget, streamTarget } from '@flotilla/shared/cloudlink/stream-target';
+import type { OpenShell, OpenTunnel, Shell, ShellIo } from './runtime/shell.js';
+import { terminalSize, type TerminalSize } from '@flotilla/shared/terminal/terminal-protocol';
 
 // The device's side of web terminals (shared/cloudlink/messages.ts): each terminal-open starts a
 // shell from the runtime, its output goes up as binary frames, keystrokes come down. Output is
 // flow-controlled: once a window of bytes is unacknowledged the shell is paused until the
 // server's acknowledgements (the browser's, relayed) come back, so a `cat` of a large file runs
-// at the pace of the browser. Losing the cloudlink kills every shell.
+// at the pace of the browser. Losing the cloudlink kills every shell. The public device URL's
+// tunnels (target `device-url`) are sessions too, whose "shell" is a connection to the device's
+// web server (runtime/stream-shell.ts).
 
 export type TerminalLink = {
   send(message: DeviceMessage): void;
@@ -24,7 +22,7 @@ export type TerminalLink = {
 };
 
 type ServerTerminalMessage =
-  | { type: 'terminal-open'; session: number; target: TerminalTarget; size: TerminalSize }
+  | { type: 'terminal-open'; session: number; target: StreamTarget; size: TerminalSize }
   | { type: 'terminal-resize'; session: number; size: TerminalSize }
   | { type: 'terminal-ack'; session: number; bytes: number }
   | { type: 'terminal-close'; session: number };
@@ -41,7 +39,7 @@ const parseTerminalMessage = (
   const size = terminalSize.safeParse({ cols: message.cols, rows: message.rows });
   switch (type) {
     case 'terminal-open': {
-      const target = terminalTarget.safeParse(message.target);
+      const target = streamTarget.safeParse(message.target);
       return target.success && size.success
         ? { type, session, target: target.data, size: size.data }
         : undefined;
@@ -63,11 +61,13 @@ type Running = { shell: Shell; unacknowledged: number; paused: boolean };
 
 export class TerminalSessions {
   readonly #openShell: OpenShell | undefined;
+  readonly #openTunnel: OpenTunnel | undefined;
   readonly #sessions = new Map<number, Running>();
   #link: TerminalLink | undefined;
 
-  constructor(openShell: OpenShell | undefined) {
+  constructor(openShell: OpenShell | undefined, openTunnel?: OpenTunnel) {
     this.#openShell = openShell;
+    this.#openTunnel = openTunnel;
   }
 
   get count(): number {
@@ -120,11 +120,23 @@ export class TerminalSessions {
     for (const running of sessions) running.shell.kill();
   }
 
-  #open(id: number, target: TerminalTarget, size: TerminalSize): void {
+  #opener(
+    target: StreamTarget,
+  ): ((io: ShellIo, size: TerminalSize) => ReturnType<OpenShell>) | string {
+    if (target.kind === 'device-url') {
+      const openTunnel = this.#openTunnel;
+      return openTunnel ? (io) => openTunnel(io) : 'This agent serves no public device URL';
+    }
+    const openShell = this.#openShell;
+    return openShell ? (io, size) => openShell(target, size, io) : 'This agent has no terminal';
+  }
+
+  #open(id: number, target: StreamTarget, size: TerminalSize): void {
     const link = this.#link;
     if (!link || this.#sessions.has(id)) return;
-    if (!this.#openShell) {
-      link.send({ type: 'terminal-failed', session: id, message: 'This agent has no terminal' });
+    const opener = this.#opener(target);
+    if (typeof opener === 'string') {
+      link.send({ type: 'terminal-failed', session: id, message: opener });
       return;
     }
     // Set before the shell exists: a shell may write (or exit) while it starts.
@@ -159,7 +171,7 @@ export class TerminalSessions {
     };
     let opened: Shell | { error: string };
     try {
-      opened = this.#openShell(target, size, io);
+      opened = opener(io, size);
     } catch (error) {
       opened = { error: error instanceof Error ? error.message : String(error) };
     }

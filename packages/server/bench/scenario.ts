@@ -24,7 +24,7 @@ export type Goal =
   | { kind: 'absolute'; better: 'higher' | 'lower'; target: number }
   | { kind: 'none' };
 
-export type Unit = 'req/s' | 'ops/s' | 'lines/s' | 'ms' | 'KB' | 'rows' | '%';
+export type Unit = 'req/s' | 'ops/s' | 'lines/s' | 'MB/s' | 'ms' | 'KB' | 'rows' | '%';
 
 export type Row = {
   name: string;

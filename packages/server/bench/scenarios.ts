@@ -2,6 +2,7 @@ import type { Scenario } from './scenario.js';
 import { consoleColdLoadScenario } from './scenario-console-cold-load.js';
 import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js';
 import { devicePageScenario, deviceCountScenario } from './scenario-device-page.js';
+import { deviceUrlScenario } from './scenario-device-url.js';
 import {
   fleetListScenario,
   fleetListSmallScenario,
@@ -30,4 +31,5 @@ export const scenarios: readonly Scenario[] = [
   logIngestScenario,
   memoryScenario,
   terminalScenario,
+  deviceUrlScenario,
 ];

@@ -21,6 +21,7 @@ import { registerDiagnostics } from './features/diagnostics/register-diagnostics
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceMetrics } from './features/device-metrics/register-device-metrics.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
+import { registerDeviceUrl } from './features/device-url/register-device-url.js';
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
@@ -106,6 +107,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceActions(app, ctx, cloudlink);
   registerDiagnostics(app, ctx, cloudlink);
   registerTerminal(app, ctx, cloudlink, actors.resolveActor);
+  registerDeviceUrl(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
   registerBuilder(app, ctx);
   registerConsole(app, {

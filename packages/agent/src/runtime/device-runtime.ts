@@ -1,5 +1,5 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
-import type { OpenShell } from './shell.js';
+import type { OpenShell, Shell, ShellIo } from './shell.js';
 import type { DeviceTarget } from '../target-types.js';
 
 // One line of the log stream (POST /device/v2/:uuid/log-stream).
@@ -104,6 +104,8 @@ export type DeviceRuntime = {
   powerCycle(action: PowerAction): Promise<'back' | 'off'>;
   // A shell for a web terminal on the host OS or in a service (runtime/shell.ts).
   openShell?: OpenShell;
+  // The public device URL's tunnel to the device's web server; `uuid` names the device.
+  openTunnel?(io: ShellIo, uuid: string): Shell | { error: string };
 };
 
 export const ok = (body: unknown = 'OK'): ActionOutcome => ({ status: 200, body });

@@ -1,3 +1,4 @@
+import { openTcpTunnel } from './stream-shell.js';
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import { openPtyShell } from './pty-shell.js';
 import type { Shell, ShellIo } from './shell.js';
@@ -186,6 +187,11 @@ export class HostDevice implements DeviceRuntime {
     if (!serviceShell) return { error: 'No serviceShell is configured on this device' };
     const argv = serviceShell.map((part) => part.replaceAll('{service}', target.service));
     return openPtyShell({ argv, size, io });
+  }
+
+  // The public device URL reaches the web server on this machine (port 80 unless configured).
+  openTunnel(io: ShellIo): Shell {
+    return openTcpTunnel(this.#options.settings.webServerPort, io);
   }
 
   async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {

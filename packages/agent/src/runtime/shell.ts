@@ -22,3 +22,7 @@ export type OpenShell = (
   size: TerminalSize,
   io: ShellIo,
 ) => Shell | { error: string };
+
+// The public device URL's tunnel: a connection to the device's web server, driven as a Shell
+// (runtime/stream-shell.ts); or why there is none.
+export type OpenTunnel = (io: ShellIo) => Shell | { error: string };

@@ -2,6 +2,7 @@ import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/ter
 import type { Shell, ShellIo } from './shell.js';
 import type { SimulatedShellState } from './simulated-shell.js';
 import { openSimulatedShell } from './simulated-terminal.js';
+import { openSimulatedWeb } from './simulated-web.js';
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import { between, type Random } from '../clock.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
@@ -243,6 +244,20 @@ export class SimulatedDevice implements DeviceRuntime {
 
   openShell(target: TerminalTarget, _size: TerminalSize, io: ShellIo): Shell | { error: string } {
     return openSimulatedShell(target, () => this.#shellState(), io);
+  }
+
+  // The public device URL shows a small status page of this device.
+  openTunnel(io: ShellIo, uuid: string): Shell {
+    return openSimulatedWeb(
+      () => ({
+        name: this.profile.name,
+        uuid,
+        deviceType: this.profile.deviceType,
+        release: this.#app.current?.commit ?? null,
+        uptimeMs: this.#scheduler.now() - this.#startedAt,
+      }),
+      io,
+    );
   }
 
   #shellState(): SimulatedShellState {

@@ -5,6 +5,7 @@ import {
   isDeviceAction,
 } from '@flotilla/shared/cloudlink/messages';
 import { WebSocket } from 'ws';
+import type { FakeDeviceWeb } from './fake-device-web.js';
 import type { FakeShells } from './fake-shells.js';
 
 // What a fake device answers to one action; undefined leaves the request unanswered.
@@ -33,6 +34,8 @@ export type FakeDeviceOptions = {
   autoPong?: boolean;
   // Answers terminal sessions (fake-shells.ts); without it terminal messages are unexpected.
   shells?: FakeShells;
+  // Answers public device URL tunnels (fake-device-web.ts).
+  web?: FakeDeviceWeb;
 };
 
 const defaultAnswer: FakeAnswer = () => ({ status: 200, body: 'OK' });
@@ -92,14 +95,16 @@ export const connectFakeDevice = (
       }
     },
   };
-  const { shells } = options;
+  const { shells, web } = options;
   socket.on('message', (data, isBinary) => {
+    if (isBinary && web && Buffer.isBuffer(data) && web.frame(socket, data)) return;
     if (isBinary && shells && Buffer.isBuffer(data)) {
       shells.frame(socket, data);
       return;
     }
     const text = data.toString();
     const message = parsed(text);
+    if (web?.message(socket, message)) return;
     if (shells?.message(socket, message)) return;
     if (!isActionRequest(message)) {
       device.unexpected.push(text.slice(0, 200));

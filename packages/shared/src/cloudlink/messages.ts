@@ -1,4 +1,5 @@
-import type { TerminalSize, TerminalTarget } from '../terminal/terminal-protocol.js';
+import type { TerminalSize } from '../terminal/terminal-protocol.js';
+import type { StreamTarget } from './stream-target.js';
 
 // The cloudlink: one websocket from each device agent to the server (GET /cloudlink/v1, Bearer
 // device key), replacing balena's VPN for actions, diagnostics and the terminal. Text frames are
@@ -59,11 +60,13 @@ export type Hello = { type: 'hello'; uuid: string; agentVersion: string };
 
 // Terminal sessions, numbered by the server per connection. Server → device: open a shell
 // (spawned by the agent, which answers opened or failed), resize it, acknowledge output the
-// browser has drawn (flow control, see terminal-protocol.ts), close it (kill the shell).
+// browser has drawn (flow control, see terminal-protocol.ts), close it (kill the shell). The
+// same session frames carry the public device URL's tunnels (target `device-url`, a byte
+// stream to the device's local web server; see stream-target.ts).
 export type TerminalOpen = {
   type: 'terminal-open';
   session: number;
-  target: TerminalTarget;
+  target: StreamTarget;
 } & TerminalSize;
 export type TerminalResize = { type: 'terminal-resize'; session: number } & TerminalSize;
 export type TerminalAck = { type: 'terminal-ack'; session: number; bytes: number };

@@ -1,5 +1,6 @@
 import { deviceActions } from '@flotilla/shared/cloudlink/messages';
-import { terminalSize, terminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
+import { streamTarget } from '@flotilla/shared/cloudlink/stream-target';
+import { terminalSize } from '@flotilla/shared/terminal/terminal-protocol';
 import { z } from 'zod';
 
 // What server processes tell each other over NOTIFY (one channel per node). Payloads stay far
@@ -60,7 +61,7 @@ const terminalOpenMessage = z.object({
   key: sessionKey,
   replyTo: z.string().min(1).max(40),
   deviceId: z.number().int(),
-  target: terminalTarget,
+  target: streamTarget,
   ...terminalSize.shape,
 });
 

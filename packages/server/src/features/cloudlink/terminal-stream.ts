@@ -1,11 +1,14 @@
 import { terminalWindowBytes } from '@flotilla/shared/terminal/terminal-constants';
-import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
+import type { StreamTarget } from '@flotilla/shared/cloudlink/stream-target';
+import type { TerminalSize } from '@flotilla/shared/terminal/terminal-protocol';
 
 // One terminal session as the server sees it, wherever the device's cloudlink is held: the
 // browser-facing side drives a TerminalPeer and hears TerminalEvents. After failed, exit or
 // disconnected nothing more arrives; close() after that is harmless.
 
-export type TerminalOpenRequest = { target: TerminalTarget } & TerminalSize;
+// A shell, or a tunnel to the device's web server (features/device-url), which uses the same
+// session frames and flow control.
+export type TerminalOpenRequest = { target: StreamTarget } & TerminalSize;
 
 export type TerminalEvents = {
   // The device runs the shell.

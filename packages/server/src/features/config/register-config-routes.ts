@@ -6,6 +6,7 @@ import { ApiError } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { actionsPath } from '../diagnostics/register-diagnostics.js';
 import { canonicalDeviceTypeSlug } from '../device-types/device-type-rows.js';
+import { deviceUrlsBaseOf } from '../device-url/device-url-host.js';
 
 const varsQuery = z.object({ deviceType: z.string().min(1).max(255).optional() });
 
@@ -18,7 +19,7 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
   // so it is null and the cookie banner speaks of essential storage only.
   app.get('/config', { config: { access: 'public' } }, async () => ({
     deployment: null,
-    deviceUrlsBase: ctx.config.deviceUrlsBase,
+    deviceUrlsBase: deviceUrlsBaseOf(ctx.config.deviceUrlsBase, app.addresses()),
     signupCodeRequired: false,
     supportedSocialProviders: [],
     helpLinks: { ...ctx.config.helpLinks },

@@ -99,3 +99,18 @@ describe('loadConfig: FLOTILLA_ODATA_CACHE and FLOTILLA_ODATA_CACHE_SIZE', () =>
     }
   });
 });
+
+describe('loadConfig: FLOTILLA_DEVICE_URLS_BASE', () => {
+  it('is unset by default (localhost on the port listened on: deviceUrlsBaseOf)', () => {
+    expect(loadConfig({}).deviceUrlsBase).toBeUndefined();
+    expect(loadConfig({ FLOTILLA_DEVICE_URLS_BASE: '' }).deviceUrlsBase).toBeUndefined();
+    expect(loadConfig({ FLOTILLA_DEVICE_URLS_BASE: 'devices.example.com' }).deviceUrlsBase).toBe(
+      'devices.example.com',
+    );
+    for (const refused of ['https://devices.example.com', 'a b', 'x/y']) {
+      expect(() => loadConfig({ FLOTILLA_DEVICE_URLS_BASE: refused }), refused).toThrow(
+        /FLOTILLA_DEVICE_URLS_BASE/,
+      );
+    }
+  });
+});

@@ -29,7 +29,14 @@ const schema = z.object({
   FLOTILLA_JWT_SECRET: z.string().min(32).optional(),
   FLOTILLA_ADMIN_EMAIL: z.string().email().optional(),
   FLOTILLA_ADMIN_PASSWORD: z.string().min(8).max(64).optional(),
-  FLOTILLA_DEVICE_URLS_BASE: z.string().min(1).default('devices.flotilla.local'),
+  // Unset: `localhost:<the port listened on>`, so `<uuid>.localhost:<port>` works without DNS.
+  FLOTILLA_DEVICE_URLS_BASE: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+(?::\d{1,5})?$/i, 'must be a host name, optionally with :port')
+      .optional(),
+  ),
   // Empty: maps show no tiles (markers and coordinates only), e.g. with no internet access.
   FLOTILLA_MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   FLOTILLA_MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
@@ -119,7 +126,9 @@ export type Config = {
   jwtSecret: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
-  deviceUrlsBase: string;
+  // Public device URLs are `<uuid>.<deviceUrlsBase>` (features/device-url); undefined =
+  // `localhost:<the port the server listens on>` (deviceUrlsBaseOf).
+  deviceUrlsBase: string | undefined;
   // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
   mapTiles: { url: string; attribution: string };
   // Failed logins per minute per account from one client address (README "API limits").

@@ -76,9 +76,9 @@ describe('device page field actions', () => {
     const api = renderDevice(deviceDetail({ is_web_accessible: true }));
     const dialog = await openAction('Public device URL');
     const link = await within(dialog).findByRole('link', {
-      name: `https://${deviceDetail().uuid}.devices.example.test`,
+      name: `http://${deviceDetail().uuid}.devices.example.test/`,
     });
-    expect(link.getAttribute('href')).toBe(`https://${deviceDetail().uuid}.devices.example.test`);
+    expect(link.getAttribute('href')).toBe(`http://${deviceDetail().uuid}.devices.example.test/`);
     expect(
       within(dialog).getByRole('radio', { name: 'Disable the public device URL' }),
     ).toHaveProperty('checked', true);

@@ -1,3 +1,4 @@
+import { publicDeviceUrl } from './device-url.js';
 import PushPinIcon from '@mui/icons-material/PushPin';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -117,7 +118,7 @@ export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
   const pinned = device.is_pinned_on__release[0];
   const target = device.should_be_running__release[0];
   const publicUrl = config.data?.deviceUrlsBase
-    ? `https://${device.uuid}.${config.data.deviceUrlsBase}`
+    ? publicDeviceUrl(device.uuid, config.data.deviceUrlsBase)
     : null;
   return (
     <Card component="section" aria-label="Device summary">

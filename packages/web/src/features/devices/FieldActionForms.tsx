@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../app/client.js';
 import { supportAccessText } from '../fleets/application/SupportAccessSetting.js';
+import { publicDeviceUrl } from './device-url.js';
 import type { FieldActionDevice } from './field-action-device.js';
 
 // The small forms of the field actions (the pin and move forms have files of their own).
@@ -44,7 +45,7 @@ export const PublicUrlState = ({ device }: { device: FieldActionDevice }) => {
     return <Typography variant="body2">The public device URL is off.</Typography>;
   }
   const base = config.data?.deviceUrlsBase;
-  const url = base ? `https://${device.target.uuid}.${base}` : null;
+  const url = base ? publicDeviceUrl(device.target.uuid, base) : null;
   return (
     <Typography variant="body2">
       The public device URL is on
