@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 // The console's Content-Security-Policy. It holds no inline script (index.html loads one module
 // from /assets, checked by console-headers.test.ts), so scripts are 'self' only.
 // style-src needs 'unsafe-inline': MUI's emotion inserts <style> elements at run time. A nonce
-// would need index.html rendered per request (losing the static, precompressed, revalidated
-// file) for little gain: injected CSS cannot run script, and scripts stay locked down.
+// would need a new index.html for every response (not one per URL, as console-index.ts keeps,
+// revalidated with an ETag) for little gain: injected CSS cannot run script, and scripts stay
+// locked down.
 // connect-src 'self' also covers ws:/wss: to the same host (CSP level 3, Chromium and Firefox).
 // img-src allows data: for inline SVG/PNG data URLs; everything else the console loads is its own.
 export const consoleContentSecurityPolicy = {
