@@ -11,6 +11,8 @@ export const builderLimits = {
   services: 64,
   // Downloading a tarball URL.
   fetchTimeoutMs: 30_000,
+  // Redirects followed when downloading a tarball URL (each hop checked like the first).
+  maxRedirects: 5,
 } as const;
 
 // The build log view shows at most this many lines (seed 001 section 9).

@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { buildRelease } from './build-release.js';
+import { registerBuildFromUrl } from './register-build-from-url.js';
 import { readProjectArchive } from './project-archive.js';
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
@@ -44,6 +45,7 @@ const readUpload = (stream: Readable): Promise<Buffer> =>
 // The compose builder's upload route (the console's "Create release"): a project tarball in the
 // body becomes a release of the fleet (features/builder/build-release.ts).
 export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => {
+  registerBuildFromUrl(app, ctx);
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(tarTypes, (_request, payload, done) => {
       readUpload(payload).then(
