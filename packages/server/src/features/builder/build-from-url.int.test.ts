@@ -32,6 +32,11 @@ const served: string[] = [];
 const tokens = new Map<string, string>();
 const apps: FastifyInstance[] = [];
 let projectServer: Server;
+// Resolves with the way to finish the held download once its request has arrived.
+let heldArrived: (finish: () => void) => void = () => undefined;
+const held = new Promise<() => void>((resolve) => {
+  heldArrived = resolve;
+});
 // Names the fake resolver was asked for.
 const resolved: string[] = [];
 
@@ -53,7 +58,11 @@ const startProjectServer = (): Promise<Server> =>
       else if (path === '/text') response.end('just text, not a tarball');
       else if (path === '/big') response.end(Buffer.alloc(4096));
       else if (path === '/slow') response.writeHead(200).write('x');
-      else response.writeHead(404).end();
+      else if (path === '/held') {
+        // Sent once the test has seen the build log's first line.
+        response.writeHead(200);
+        heldArrived(() => response.end(project));
+      } else response.writeHead(404).end();
     });
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
@@ -216,5 +225,84 @@ describe('POST /v3/buildFromUrl', () => {
     const unknown = await build(allowLoopback, `${origin}/project.tar.gz`, 'owner', 'nothing');
     expect(unknown.statusCode).toBe(404);
     expect(served.length).toBe(before);
+  });
+});
+
+describe("the console's build route with a URL and a live log", () => {
+  const events = (body: string): unknown[] =>
+    body
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as unknown);
+
+  const consoleBuild = (app: FastifyInstance, payload: object) =>
+    app.inject({
+      method: 'POST',
+      url: `/builder/v1/applications/${fleet.id}/releases`,
+      headers: {
+        authorization: `Bearer ${tokens.get('owner') ?? ''}`,
+        accept: 'application/x-ndjson',
+      },
+      payload,
+    });
+
+  it('streams the download and build log, then the result', async () => {
+    const response = await consoleBuild(allowLoopback, { url: `${origin}/project.tar.gz` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toMatch(/application\/x-ndjson/);
+    const all = events(response.body);
+    expect(all.slice(0, -1)).toEqual([
+      { line: `Downloading ${origin}/project.tar.gz` },
+      { line: expect.stringMatching(/^Downloaded \d+\.\d KiB$/) as unknown },
+      { line: '[web] Using image nginx:1.27' },
+      { line: 'Build succeeded' },
+    ]);
+    expect(all.at(-1)).toMatchObject({ result: { status: 'success' } });
+  });
+
+  it('ends the stream with the refusal and creates nothing', async () => {
+    const before = await releaseCount();
+    const response = await consoleBuild(allowLoopback, { url: `${origin}/missing` });
+    expect(events(response.body)).toEqual([
+      { line: `Downloading ${origin}/missing` },
+      { error: 'The project URL answered 404 Not Found' },
+    ]);
+    expect(await releaseCount()).toBe(before);
+    const guardedAnswer = await consoleBuild(guarded, { url: `${origin}/project.tar.gz` });
+    expect(events(guardedAnswer.body)).toEqual([
+      { error: expect.stringMatching(/127\.0\.0\.1 is a loopback address/) as unknown },
+    ]);
+    expect(await releaseCount()).toBe(before);
+  });
+
+  it('sends each line as it is written, before the build has ended', async () => {
+    const address = await allowLoopback.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/builder/v1/applications/${fleet.id}/releases`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.get('owner') ?? ''}`,
+        accept: 'application/x-ndjson',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ url: `${origin}/held` }),
+    });
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const decoder = new TextDecoder();
+    let text = '';
+    // The project server holds the tarball back: the first line must arrive without it.
+    while (!text.includes('\n')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended early: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(events(text)).toEqual([{ line: `Downloading ${origin}/held` }]);
+    (await held)();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(events(text).at(-1)).toMatchObject({ result: { status: 'success' } });
   });
 });
