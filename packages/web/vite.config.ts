@@ -22,6 +22,7 @@ const apiPaths = [
   '/application',
   '/download-config',
   '/docs/v1',
+  '/CHANGELOG.md',
   '/cloudlink',
 ];
 

@@ -93,4 +93,15 @@ describe('deploy from a URL', () => {
     );
     await page.context().close();
   });
+
+  it("shows this product's changelog from the header's version button", async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    await page.getByRole('button', { name: /^Changelog, version / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Changelog' });
+    await dialog.getByText(/Deploy links/).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
 });
