@@ -1,13 +1,9 @@
 import { clientVersion } from '@flotilla/sdk/version';
 import Badge from '@mui/material/Badge';
 import Button from '@mui/material/Button';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { ChangelogDialog } from './ChangelogDialog.js';
 import { changelogStateOf, readSeenVersion, writeSeenVersion } from './changelog-state.js';
-
-// The dialog (and its Markdown) loads when it first opens.
-const ChangelogDialog = lazy(async () => ({
-  default: (await import('./ChangelogDialog.js')).ChangelogDialog,
-}));
 
 // The header's version button (seed 001 "Changelog dialogs"): a bubble while a newer version is
 // unread; opens by itself for a newer major version; closing records the version as read.
@@ -37,11 +33,7 @@ export const ChangelogButton = ({ version = clientVersion }: { version?: string 
           v{version}
         </Badge>
       </Button>
-      {open ? (
-        <Suspense fallback={null}>
-          <ChangelogDialog onClose={close} />
-        </Suspense>
-      ) : null}
+      {open ? <ChangelogDialog onClose={close} /> : null}
     </>
   );
 };
