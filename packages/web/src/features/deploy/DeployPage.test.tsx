@@ -49,6 +49,11 @@ const setup = (path: string) => {
       { id: 50, application: { __id: 12 }, name: 'VOLUME', value: '10' },
     ],
     application_config_variable: [],
+    release: [
+      { id: 77, status: 'success' },
+      { id: 78, status: 'success' },
+      { id: 79, status: 'failed' },
+    ],
   });
   // A created fleet is listed as the fleet query reads it.
   api.shapeCreated('application', (body) => ({
@@ -181,6 +186,24 @@ describe('DeployPage', { timeout: 60_000 }, () => {
       },
     ]);
     expect(builds[0]?.query).toBe('?headless=true&owner=acme&app=garden-sensors');
+  });
+
+  it('stays with a danger notice when the release was created but its build failed', async () => {
+    const { answerBuild, user } = setup(link);
+    answerBuild(200, {
+      started: true,
+      releaseId: 79,
+      message: 'Build failed: see the services above',
+    });
+    const deploy = await deployButton();
+    await waitFor(() => expect(deploy.disabled).toBe(false));
+    await user.click(deploy);
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toMatch(/its build failed/);
+    expect(
+      within(notice).getByRole('link', { name: 'Open the release' }).getAttribute('href'),
+    ).toBe('/fleets/1000/releases/79');
+    expect(window.localStorage.getItem(deployConfigKey)).not.toBeNull();
   });
 
   it('picks up the configuration kept for a day, and not after', async () => {

@@ -114,12 +114,18 @@ const DeployForm = ({ config }: { config: DeployConfig }) => {
       }
       void queryClient.invalidateQueries({ queryKey: ['applications'] });
     },
-    onSuccess: async ({ fleetId }) => {
-      dropDeployConfig(window.localStorage);
+    onSuccess: async ({ fleetId, buildFailed }) => {
       await queryClient.invalidateQueries({ queryKey: ['applications'] });
+      // A failed build stays here with its notice (and the configuration, to try again).
+      if (buildFailed) {
+        if (choice.mode === 'new') setChoice({ ...choice, mode: 'existing', fleetId });
+        return;
+      }
+      dropDeployConfig(window.localStorage);
       void navigate(`/fleets/${fleetId}`);
     },
   });
+  const failedBuild = deploy.data?.buildFailed === true ? deploy.data : null;
   const failedFleet = deploy.error instanceof DeployFailure ? deploy.error.fleetId : null;
   return (
     <Stack spacing={2.5}>
@@ -137,6 +143,18 @@ const DeployForm = ({ config }: { config: DeployConfig }) => {
               or try again.
             </>
           )}
+        </Alert>
+      ) : null}
+      {failedBuild ? (
+        <Alert severity="error">
+          The release was created, but its build failed.{' '}
+          <Link
+            component={RouterLink}
+            to={`/fleets/${failedBuild.fleetId}/releases/${failedBuild.releaseId}`}
+          >
+            Open the release
+          </Link>{' '}
+          to read its build log.
         </Alert>
       ) : null}
       <DeployTargetFields choice={choice} onChange={setChoice} disabled={deploy.isPending} />

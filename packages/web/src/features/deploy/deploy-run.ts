@@ -21,6 +21,10 @@ export type DeployPlan = {
 
 export type DeployStep = 'fleet' | 'variables' | 'release';
 
+// The release exists once the builder answered; its build may still have failed (a service that
+// needs a build step).
+export type DeployOutcome = { fleetId: number; releaseId: number; buildFailed: boolean };
+
 // A failure after the fleet was created names it, so that trying again uses it.
 export class DeployFailure extends Error {
   readonly fleetId: number | null;
@@ -62,7 +66,7 @@ export const runDeploy = async (
   client: FlotillaClient,
   plan: DeployPlan,
   onStep: (step: DeployStep) => void,
-): Promise<{ fleetId: number; releaseId: number }> => {
+): Promise<DeployOutcome> => {
   const { target } = plan;
   let fleetId: number | null = target.kind === 'existing' ? target.fleetId : null;
   try {
@@ -97,7 +101,16 @@ export const runDeploy = async (
     if (answer.started !== true || typeof answer.releaseId !== 'number') {
       throw new Error(answer.message ?? 'The release could not be created');
     }
-    return { fleetId, releaseId: answer.releaseId };
+    const release = await client.pine.get({
+      resource: 'release',
+      id: answer.releaseId,
+      options: { $select: ['status'] },
+    });
+    return {
+      fleetId,
+      releaseId: answer.releaseId,
+      buildFailed: release?.status !== 'success',
+    };
   } catch (error) {
     throw new DeployFailure(error, fleetId);
   }
