@@ -25,13 +25,12 @@ export const openHttpStream = async (
   deps: HttpDeps,
   options: StreamOptions,
 ): Promise<ReadableStream<Uint8Array>> => {
-  const headers: Record<string, string> = {
-    'X-Balena-Client': deps.clientHeader,
-    Accept: 'application/x-ndjson',
-  };
+  const headers: Record<string, string> = { 'X-Balena-Client': deps.clientHeader };
   const token = deps.getToken();
   if (token !== null && token !== '') headers.Authorization = `Bearer ${token}`;
   const { post } = options;
+  // A POST asks for the streamed answer (the builder answers JSON otherwise).
+  if (post !== undefined) headers.Accept = 'application/x-ndjson';
   let body: string | Blob | undefined;
   if (post !== undefined && 'json' in post) {
     headers['Content-Type'] = 'application/json';
