@@ -21,9 +21,11 @@ import { registerFleetHooks } from '../fleets/fleet-hooks.js';
 import { registerReleaseHooks } from '../releases/release-hooks.js';
 import { fetchOptionsOf, registerBuildFromUrl } from './register-build-from-url.js';
 import { registerBuilder } from './register-builder.js';
+import { createUrlBuildLimit } from './url-build-limit.js';
 
 let db: Database;
 let fleet: FleetFixture;
+let organization: number;
 let origin: string;
 let port: number;
 let project: Buffer;
@@ -81,7 +83,7 @@ const appWith = async (
   if (tokens.size === 0) {
     const owner = await createUser(db, 'owner');
     const observer = await createUser(db, 'observer');
-    const organization = await createOrganization(db, 'acme');
+    organization = await createOrganization(db, 'acme');
     await addOrganizationMember(db, owner.userId, organization, 'administrator');
     await addOrganizationMember(db, observer.userId, organization, 'member');
     fleet = await createFleet(db, organization, 'From-URL');
@@ -216,6 +218,32 @@ describe('POST /v3/buildFromUrl', () => {
   it('refuses what is not a project, and answers that are not 2xx', async () => {
     await expectRefused(allowLoopback, `${origin}/text`, /not a tar archive/);
     await expectRefused(allowLoopback, `${origin}/missing`, /answered 404/);
+  });
+
+  it('counts URL builds per user per hour and refuses more with 429, before downloading', async () => {
+    const limited = await appWith(
+      (app, ctx) =>
+        registerBuildFromUrl(app, ctx, fetchOptionsOf(ctx), createUrlBuildLimit(ctx, 2)),
+      ['127.0.0.1/32'],
+    );
+    for (const name of ['limited', 'unlimited']) {
+      const user = await createUser(db, name);
+      await addOrganizationMember(db, user.userId, organization, 'administrator');
+      const ctx = createTestContext(db, { jwtSecret });
+      tokens.set(name, await issueSessionToken(ctx, db, user.userId));
+    }
+    for (const path of ['/missing', '/project.tar.gz']) {
+      const counted = await build(limited, `${origin}${path}`, 'limited');
+      expect(counted.statusCode, counted.body).not.toBe(429);
+    }
+    const before = served.length;
+    const refused = await build(limited, `${origin}/project.tar.gz`, 'limited');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(served.length).toBe(before);
+    // Another user's builds are counted apart.
+    const other = await build(limited, `${origin}/project.tar.gz`, 'unlimited');
+    expect(other.statusCode, other.body).toBe(200);
   });
 
   it('downloads nothing for a caller who may not create releases, or for an unknown fleet', async () => {

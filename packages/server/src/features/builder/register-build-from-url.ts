@@ -8,6 +8,7 @@ import { assertCanCreateRelease, buildRelease } from './build-release.js';
 import { type FetchProjectOptions, fetchProject, resolveWithDns } from './fetch-project.js';
 import { readProjectArchive } from './project-archive.js';
 import { parseAllowedNetworks } from './url-address-policy.js';
+import { createUrlBuildLimit, type UrlBuildLimit } from './url-build-limit.js';
 
 // balena-sdk's release.createFromUrl (wire contract: POST <builderUrl>/v3/buildFromUrl).
 const query = z.object({
@@ -45,13 +46,15 @@ const fleetIdOf = async (ctx: AppContext, owner: string, app: string): Promise<n
   return id;
 };
 
-// Downloads the tarball (checked: who may build, then where it comes from), then runs the
+// Downloads the tarball (checked: who may build, how many URL builds they started this hour,
+// then where it comes from), then runs the
 // compose builder. The answer comes once the build has ended; any refusal is a 4xx and leaves no
 // release behind.
 export const registerBuildFromUrl = (
   app: FastifyInstance,
   ctx: AppContext,
   fetchOptions: Omit<FetchProjectOptions, 'onLog'> = fetchOptionsOf(ctx),
+  countUrlBuild: UrlBuildLimit = createUrlBuildLimit(ctx),
 ): void => {
   app.post('/v3/buildFromUrl', { config: { access: 'user' } }, async (request) => {
     const { owner, app: appName } = parseBody(query, request.query);
@@ -59,6 +62,7 @@ export const registerBuildFromUrl = (
     if (!/^https?:\/\//i.test(url)) throw badRequest('url must be an http or https URL');
     const fleetId = await fleetIdOf(ctx, owner, appName);
     await assertCanCreateRelease(ctx, request.actor, fleetId);
+    await countUrlBuild(request.actor);
     const archive = await fetchProject(url, fetchOptions);
     const files = await readProjectArchive(archive);
     const result = await buildRelease(ctx, request.actor, fleetId, files);

@@ -10,6 +10,7 @@ import { streamBuild, wantsStream } from './build-stream.js';
 import { fetchProject } from './fetch-project.js';
 import { fetchOptionsOf, registerBuildFromUrl } from './register-build-from-url.js';
 import { type ProjectFiles, readProjectArchive } from './project-archive.js';
+import { createUrlBuildLimit } from './url-build-limit.js';
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const urlBody = z.object({
@@ -55,7 +56,8 @@ const readUpload = (stream: Readable): Promise<Buffer> =>
 // or a URL to download it from, becomes a release of the fleet (build-release.ts).
 export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => {
   const fetchOptions = fetchOptionsOf(ctx);
-  registerBuildFromUrl(app, ctx, fetchOptions);
+  const countUrlBuild = createUrlBuildLimit(ctx);
+  registerBuildFromUrl(app, ctx, fetchOptions, countUrlBuild);
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(tarTypes, (_request, payload, done) => {
       readUpload(payload).then(
@@ -76,6 +78,7 @@ export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => 
         } else if (typeof request.body === 'object' && request.body !== null) {
           const { url } = parseBody(urlBody, request.body);
           await assertCanCreateRelease(ctx, request.actor, id);
+          await countUrlBuild(request.actor);
           project = async (onLog) =>
             await readProjectArchive(await fetchProject(url, { ...fetchOptions, onLog }));
         } else {
