@@ -24,6 +24,7 @@ const apiPaths = [
   '/application',
   '/download-config',
   '/docs/v1',
+  '/CHANGELOG.md',
   '/cloudlink',
 ];
 

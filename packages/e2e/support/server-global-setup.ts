@@ -54,6 +54,8 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     // Every browser and API test signs its users up from this one address.
     FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
     FLOTILLA_SMTP_URL: smtp.url,
+    // The deploy test serves its project tarball on loopback (the builder refuses it otherwise).
+    FLOTILLA_BUILDER_ALLOWED_NETWORKS: '127.0.0.1/32',
   });
   const server = await startServer(config, () => undefined);
   project.provide('baseUrl', server.url);

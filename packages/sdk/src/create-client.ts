@@ -36,7 +36,7 @@ export type FlotillaClient = {
   connectivity: Connectivity;
   throttle: Throttle;
   request: <T>(options: RequestOptions) => Promise<T>;
-  // A GET read as it arrives (http-stream.ts); not retried or queued like `request`.
+  // A GET or POST read as it arrives (http-stream.ts); not retried or queued like `request`.
   stream: (options: StreamOptions) => Promise<ReadableStream<Uint8Array>>;
   config: () => Promise<PublicConfig>;
   deviceTypes: () => Promise<DeviceTypeManifest[]>;

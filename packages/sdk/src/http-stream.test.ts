@@ -28,6 +28,32 @@ describe('openHttpStream', () => {
     expect(await new Response(body).text()).toBe('{"message":"a"}\n');
   });
 
+  it('posts a JSON body or a file and asks for NDJSON', async () => {
+    const seen: { method: string | undefined; type: string | null; accept: string | null }[] = [];
+    const bodies: unknown[] = [];
+    const fetch: HttpDeps['fetch'] = async (_input, init) => {
+      const headers = new Headers(init?.headers);
+      seen.push({
+        method: init?.method,
+        type: headers.get('content-type'),
+        accept: headers.get('accept'),
+      });
+      bodies.push(init?.body);
+      return new Response('{"line":"a"}\n');
+    };
+    await openHttpStream(deps(fetch), { path: '/b', post: { json: { url: 'https://x.test/p' } } });
+    const file = new Blob(['tar']);
+    await openHttpStream(deps(fetch), {
+      path: '/b',
+      post: { upload: { data: file, contentType: 'application/gzip' } },
+    });
+    expect(seen).toEqual([
+      { method: 'POST', type: 'application/json', accept: 'application/x-ndjson' },
+      { method: 'POST', type: 'application/gzip', accept: 'application/x-ndjson' },
+    ]);
+    expect(bodies).toEqual(['{"url":"https://x.test/p"}', file]);
+  });
+
   it('raises an API error for an error answer and a network error when there is none', async () => {
     const refused = openHttpStream(
       deps(async () => new Response('Service unavailable', { status: 503 })),

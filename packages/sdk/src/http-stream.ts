@@ -7,6 +7,8 @@ export type StreamOptions = {
   path: string;
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
+  // A POST whose answer streams (the builder's live log): a JSON body or a file sent as is.
+  post?: { json: unknown } | { upload: { data: Blob; contentType: string } };
 };
 
 const urlOf = (apiUrl: string, path: string, query: StreamOptions['query']): string => {
@@ -16,7 +18,7 @@ const urlOf = (apiUrl: string, path: string, query: StreamOptions['query']): str
   return `${apiUrl}${path}${parts.length > 0 ? `?${parts.join('&')}` : ''}`;
 };
 
-// A GET whose answer is read as it arrives (the NDJSON log stream): the body once the server
+// A GET (or POST) whose answer is read as it arrives (an NDJSON stream): the body once the server
 // answered 2xx, FlotillaApiError for an error answer, FlotillaNetworkError when there was none.
 // No timeout: a stream stays open as long as the caller wants (abort the signal to end it).
 export const openHttpStream = async (
@@ -26,11 +28,25 @@ export const openHttpStream = async (
   const headers: Record<string, string> = { 'X-Balena-Client': deps.clientHeader };
   const token = deps.getToken();
   if (token !== null && token !== '') headers.Authorization = `Bearer ${token}`;
+  const { post } = options;
+  // A POST asks for the streamed answer (the builder answers JSON otherwise).
+  if (post !== undefined) headers.Accept = 'application/x-ndjson';
+  let body: string | Blob | undefined;
+  if (post !== undefined && 'json' in post) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(post.json);
+  } else if (post !== undefined) {
+    headers['Content-Type'] = post.upload.contentType;
+    body = post.upload.data;
+  }
+  const method = post === undefined ? 'GET' : 'POST';
   let response: Response;
   try {
     const send = deps.fetch;
     response = await send(urlOf(deps.apiUrl, options.path, options.query), {
+      method,
       headers,
+      ...(body === undefined ? {} : { body }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -50,7 +66,7 @@ export const openHttpStream = async (
       status: response.status,
       body: text,
       message: message === '' ? `${response.status} ${response.statusText}`.trim() : message,
-      method: 'GET',
+      method,
       path: options.path,
       token: headers.Authorization === undefined ? null : token,
     });

@@ -11,6 +11,10 @@ export const builderLimits = {
   services: 64,
   // Downloading a tarball URL.
   fetchTimeoutMs: 30_000,
+  // Redirects followed when downloading a tarball URL (each hop checked like the first).
+  maxRedirects: 5,
+  // Builds from a URL one user may start per hour (each makes the server download for them).
+  urlBuildsPerHour: 60,
 } as const;
 
 // The build log view shows at most this many lines (seed 001 section 9).

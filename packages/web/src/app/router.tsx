@@ -309,6 +309,11 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),
               },
+              // Deploy from a URL (seed 000 route table): a "deploy" link's landing.
+              {
+                path: '/deploy',
+                lazy: lazyPage(() => import('../features/deploy/DeployPage.js'), 'DeployPage'),
+              },
             ],
           },
         ],

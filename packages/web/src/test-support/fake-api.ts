@@ -29,7 +29,8 @@ export type FakeReply = {
   text?: string;
   stream?: ReadableStream<Uint8Array>;
 };
-export type FakeHandler = (body: unknown) => FakeReply | Promise<FakeReply>;
+// `url`: the request's address, for handlers that read its query.
+export type FakeHandler = (body: unknown, url: URL) => FakeReply | Promise<FakeReply>;
 
 export type FakeApi = {
   client: FlotillaClient;
@@ -157,7 +158,7 @@ export const createFakeApi = (
     }
     const handler = handlers.get(`${method} ${url.pathname}`);
     if (handler) {
-      const reply = await handler(body);
+      const reply = await handler(body, url);
       if (reply.stream) {
         return new Response(reply.stream, {
           status: reply.status,

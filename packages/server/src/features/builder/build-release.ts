@@ -37,6 +37,8 @@ export const buildRelease = async (
   actor: Actor,
   fleetId: number,
   files: ProjectFiles,
+  // Each log line as it is written, for a caller streaming the log (register-builder.ts).
+  onLog: (line: string) => void = () => undefined,
 ): Promise<BuildResult> => {
   const project = parseComposeFile(files.compose, files.composeFileName);
   const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
@@ -55,6 +57,10 @@ export const buildRelease = async (
       ...(contract?.version ? { semver: contract.version } : {}),
     });
     const log: string[] = [];
+    const note = (...lines: string[]): void => {
+      log.push(...lines);
+      lines.forEach(onLog);
+    };
     let failed = false;
     for (const service of project.services) {
       const existing = await tx.query<{ id: number }>(
@@ -69,7 +75,7 @@ export const buildRelease = async (
         image.error === null
           ? [`[${service.name}] Using image ${image.location ?? ''}`]
           : [`[${service.name}] Error: ${image.error}`];
-      log.push(...lines);
+      note(...lines);
       failed ||= image.error !== null;
       const imageId = await writer.create('image', {
         is_a_build_of__service: serviceId,
@@ -83,7 +89,7 @@ export const buildRelease = async (
       await writer.create('release_image', { image: imageId, is_part_of__release: releaseId });
     }
     const status = failed ? 'failed' : 'success';
-    log.push(failed ? 'Build failed: see the services above' : 'Build succeeded');
+    note(failed ? 'Build failed: see the services above' : 'Build succeeded');
     await writer.update('release', releaseId, {
       status,
       end_timestamp: deps.now().toISOString(),
@@ -91,4 +97,30 @@ export const buildRelease = async (
     });
     return { releaseId, commit, status, log };
   });
+};
+
+class DryRun extends Error {}
+
+// Whether the actor may create a release of the fleet, by the same rules as the build itself: the
+// release is created and rolled back. Checked before the builder downloads anything for them.
+export const assertCanCreateRelease = async (
+  deps: BuilderDeps,
+  actor: Actor,
+  fleetId: number,
+): Promise<void> => {
+  try {
+    await deps.db.transaction(async (tx) => {
+      await createActorWriter(deps, tx, actor).create('release', {
+        belongs_to__application: fleetId,
+        commit: randomBytes(16).toString('hex'),
+        status: 'running',
+        source: 'cloud',
+        composition: {},
+        start_timestamp: deps.now().toISOString(),
+      });
+      throw new DryRun();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRun)) throw error;
+  }
 };

@@ -1,9 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { FastifyInstance } from 'fastify';
-import { create as createTar } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import {
@@ -15,6 +11,7 @@ import {
   type FleetFixture,
   type UserFixture,
 } from '../../test-support/fixtures.js';
+import { projectTarball } from '../../test-support/project-tarball.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
@@ -28,20 +25,7 @@ let owner: UserFixture;
 let fleet: FleetFixture;
 const tokens = new Map<string, string>();
 
-// A gzipped tarball of the given files, as `tar czf` makes it.
-const tarball = async (files: Record<string, string>): Promise<Buffer> => {
-  const dir = await mkdtemp(join(tmpdir(), 'flotilla-project-'));
-  try {
-    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-    const chunks: Buffer[] = [];
-    for await (const chunk of createTar({ gzip: true, cwd: dir }, Object.keys(files))) {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    return Buffer.concat(chunks);
-  } finally {
-    await rm(dir, { recursive: true });
-  }
-};
+const tarball = projectTarball;
 
 const upload = (body: Buffer, user = 'owner', fleetId = fleet.id) =>
   app.inject({

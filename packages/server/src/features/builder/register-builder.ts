@@ -5,10 +5,21 @@ import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
-import { buildRelease } from './build-release.js';
-import { readProjectArchive } from './project-archive.js';
+import { assertCanCreateRelease, buildRelease } from './build-release.js';
+import { streamBuild, wantsStream } from './build-stream.js';
+import { fetchProject } from './fetch-project.js';
+import { fetchOptionsOf, registerBuildFromUrl } from './register-build-from-url.js';
+import { type ProjectFiles, readProjectArchive } from './project-archive.js';
+import { createUrlBuildLimit } from './url-build-limit.js';
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
+const urlBody = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .regex(/^https?:\/\//i, 'url must be an http or https URL'),
+});
 
 const tarTypes = ['application/x-tar', 'application/gzip', 'application/octet-stream'];
 
@@ -41,9 +52,12 @@ const readUpload = (stream: Readable): Promise<Buffer> =>
     stream.on('error', reject);
   });
 
-// The compose builder's upload route (the console's "Create release"): a project tarball in the
-// body becomes a release of the fleet (features/builder/build-release.ts).
+// The compose builder's route for the console's "Create release": a project tarball in the body,
+// or a URL to download it from, becomes a release of the fleet (build-release.ts).
 export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => {
+  const fetchOptions = fetchOptionsOf(ctx);
+  const countUrlBuild = createUrlBuildLimit(ctx);
+  registerBuildFromUrl(app, ctx, fetchOptions, countUrlBuild);
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(tarTypes, (_request, payload, done) => {
       readUpload(payload).then(
@@ -56,12 +70,27 @@ export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => 
       { config: { access: 'user' } },
       async (request, reply) => {
         const { id } = parseBody(params, request.params);
-        if (!Buffer.isBuffer(request.body)) {
-          throw badRequest(`Send the project as a tarball (Content-Type: ${tarTypes.join(', ')})`);
+        // The project: the uploaded tarball, or one downloaded from a URL (as /v3/buildFromUrl).
+        let project: (onLog: (line: string) => void) => Promise<ProjectFiles>;
+        if (Buffer.isBuffer(request.body)) {
+          const files = await readProjectArchive(request.body);
+          project = () => Promise.resolve(files);
+        } else if (typeof request.body === 'object' && request.body !== null) {
+          const { url } = parseBody(urlBody, request.body);
+          await assertCanCreateRelease(ctx, request.actor, id);
+          await countUrlBuild(request.actor);
+          project = async (onLog) =>
+            await readProjectArchive(await fetchProject(url, { ...fetchOptions, onLog }));
+        } else {
+          throw badRequest(
+            `Send the project as a tarball (Content-Type: ${tarTypes.join(', ')}) or its URL as JSON {"url": ...}`,
+          );
         }
-        const files = await readProjectArchive(request.body);
-        const result = await buildRelease(ctx, request.actor, id, files);
-        return reply.status(201).send(result);
+        const build = async (onLog: (line: string) => void) =>
+          await buildRelease(ctx, request.actor, id, await project(onLog), onLog);
+        // The console reads the log as it is written; other clients get the result at the end.
+        if (wantsStream(request)) return streamBuild(request, reply, build);
+        return reply.status(201).send(await build(() => undefined));
       },
     );
   });

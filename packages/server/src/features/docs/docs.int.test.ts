@@ -37,15 +37,31 @@ describe('GET /docs/v1/:page', () => {
     }
   });
 
+  it("serves this product's changelog at /CHANGELOG.md, without a token", async () => {
+    const response = await fetch(`${server.url}/CHANGELOG.md`, {
+      headers: { accept: 'text/html' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await response.text()).toBe(await repositoryFile('CHANGELOG.md'));
+  });
+
   it('answers 404 when a known page has no file', async () => {
     const db = await createTestDatabase();
     const app = await createTestApp(createTestContext(db), (fastify) =>
-      registerDocs(fastify, { gone: '/nonexistent/flotilla/GONE.md' }),
+      registerDocs(
+        fastify,
+        { gone: '/nonexistent/flotilla/GONE.md' },
+        '/nonexistent/flotilla/CHANGELOG.md',
+      ),
     );
     try {
       const response = await app.inject({ url: '/docs/v1/gone' });
       expect(response.statusCode).toBe(404);
       expect(response.body).toBe('No documentation page named gone');
+      const changelog = await app.inject({ url: '/CHANGELOG.md' });
+      expect(changelog.statusCode).toBe(404);
+      expect(changelog.body).toBe('No changelog');
     } finally {
       await app.close();
       await db.close();

@@ -13,29 +13,43 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   agent: repositoryFile('packages/agent/README.md'),
 };
 
+// This product's changelog, read by the console's changelog dialog (seed 000: GET /CHANGELOG.md).
+export const defaultChangelogFile = repositoryFile('CHANGELOG.md');
+
 const isMissing = (error: unknown): boolean =>
   error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'EISDIR');
 
-// GET /docs/v1/:page: one known page as text/markdown; an unknown page, or a page whose file is
+// GET /CHANGELOG.md, and GET /docs/v1/:page: one known page as text/markdown; an unknown page, or a page whose file is
 // not there (an installation without the repository's docs), answers 404 as text.
+const readIfThere = async (file: string): Promise<string | undefined> => {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    return undefined;
+  }
+};
+
 export const registerDocs = (
   app: FastifyInstance,
   pages: Readonly<Record<string, string>> = defaultDocPages,
+  changelogFile: string = defaultChangelogFile,
 ): void => {
+  app.get('/CHANGELOG.md', { config: { access: 'public' } }, async (_request, reply) => {
+    const text = await readIfThere(changelogFile);
+    if (text === undefined) {
+      return reply.status(404).type('text/plain; charset=utf-8').send('No changelog');
+    }
+    void reply.header('Cache-Control', 'no-cache');
+    return reply.type('text/markdown; charset=utf-8').send(text);
+  });
   app.get<{ Params: { page: string } }>(
     '/docs/v1/:page',
     { config: { access: 'public' } },
     async (request, reply) => {
       const { page } = request.params;
       const file = Object.hasOwn(pages, page) ? pages[page] : undefined;
-      let text: string | undefined;
-      if (file !== undefined) {
-        try {
-          text = await readFile(file, 'utf8');
-        } catch (error) {
-          if (!isMissing(error)) throw error;
-        }
-      }
+      const text = file === undefined ? undefined : await readIfThere(file);
       if (text === undefined) {
         return reply
           .status(404)

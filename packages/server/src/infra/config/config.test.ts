@@ -13,6 +13,20 @@ describe('loadConfig: identity settings', () => {
     });
   });
 
+  it('reads FLOTILLA_BUILDER_ALLOWED_NETWORKS as addresses and CIDR ranges, none by default', () => {
+    const allowed = (value: string) =>
+      loadConfig({ FLOTILLA_BUILDER_ALLOWED_NETWORKS: value }).builderAllowedNetworks;
+    expect(loadConfig({}).builderAllowedNetworks).toEqual([]);
+    expect(allowed(' 10.0.0.0/8, 127.0.0.1 ,fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+    ]);
+    expect(() => allowed('10.0.0.0/8,intranet')).toThrow(
+      /FLOTILLA_BUILDER_ALLOWED_NETWORKS: must be a comma-separated list/,
+    );
+  });
+
   it('reads FLOTILLA_TRUST_PROXY as off, a hop count or proxy addresses', () => {
     const trust = (value: string) => loadConfig({ FLOTILLA_TRUST_PROXY: value }).trustProxy;
     expect(trust('off')).toBe(false);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
+import ipaddr from 'ipaddr.js';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
@@ -87,6 +88,22 @@ const schema = z.object({
   ),
   FLOTILLA_MAIL_FROM: z.string().trim().min(3).max(320).default('Flotilla <flotilla@localhost>'),
   FLOTILLA_PUBLIC_URL: linkUrl,
+  FLOTILLA_BUILDER_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const entries = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      if (!entries.every((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry))) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a comma-separated list of IP addresses or CIDR ranges',
+        });
+      }
+      return entries;
+    }),
 });
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
@@ -173,6 +190,9 @@ export type Config = {
   mailFrom: string;
   // The console's address in links sent by mail; undefined = the address the server listens on.
   publicUrl: string | undefined;
+  // Networks the builder may download project URLs from although they are private, loopback or
+  // link-local (features/builder/url-address-policy.ts); empty = public addresses only.
+  builderAllowedNetworks: string[];
 };
 
 // Every environment variable the server reads is here (and documented in README.md).
@@ -258,5 +278,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     smtpUrl: values.FLOTILLA_SMTP_URL,
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
+    builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
   };
 };

@@ -19,8 +19,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
-import { useSession } from '../session/useSession.js';
 import { applicationPath, classLabels } from './class-names.js';
+import { useAdministeredOrganizations, useDeviceTypes } from './creation-choices.js';
 
 type DeviceType = { id: number; slug: string; name: string };
 
@@ -34,46 +34,11 @@ export const CreateApplicationDialog = ({
   onClose: () => void;
 }) => {
   const client = useClient();
-  const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const label = classLabels[className].one.toLowerCase();
-  // Only organizations the user administers may receive new applications.
-  const organizations = useQuery({
-    queryKey: ['organizations', 'administered', session?.userId],
-    queryFn: () =>
-      client.pine.get({
-        resource: 'organization',
-        options: {
-          $select: ['id', 'name', 'handle'],
-          $filter: {
-            organization_membership: {
-              $any: {
-                $alias: 'm',
-                $expr: {
-                  m: {
-                    user: session?.userId ?? 0,
-                    organization_membership_role: {
-                      $any: { $alias: 'r', $expr: { r: { name: 'administrator' } } },
-                    },
-                  },
-                },
-              },
-            },
-          },
-          $orderby: { name: 'asc' },
-        },
-      }),
-  });
-  const deviceTypes = useQuery({
-    queryKey: ['device-types'],
-    queryFn: () =>
-      client.pine.get({
-        resource: 'device_type',
-        options: { $select: ['id', 'slug', 'name'], $orderby: { name: 'asc' } },
-      }),
-    staleTime: 60_000,
-  });
+  const organizations = useAdministeredOrganizations();
+  const deviceTypes = useDeviceTypes();
   const [chosenOrganization, setOrganizationId] = useState<number | ''>('');
   const [name, setName] = useState(() => suggestName(existingNames) ?? '');
   // The name's problem shows once the user edited it (or when it is not empty), so that an

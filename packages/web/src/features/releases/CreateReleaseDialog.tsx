@@ -1,4 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
+import { buildLogDisplayLines } from '@flotilla/shared/releases/builder-limits';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,20 +7,24 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { applicationKey } from '../fleets/application/application-detail.js';
+import { type BuildProject, runBuild } from './build-stream.js';
 
-export type BuildResult = { releaseId: number; status: 'success' | 'failed'; log: string[] };
+type Source = 'file' | 'url';
 
-const contentTypeOf = (file: File): string =>
-  /\.tar$/i.test(file.name) ? 'application/x-tar' : 'application/gzip';
+const isHttpUrl = (text: string): boolean => /^https?:\/\/\S+$/i.test(text.trim());
 
-// Uploads a compose project (a .tar or .tar.gz holding docker-compose.yml) to the server's builder
-// and shows the build's log and outcome, with a link to the new release.
+// Uploads a compose project (a .tar or .tar.gz holding docker-compose.yml) or gives the builder a
+// tarball URL, shows the build log as the server writes it (the last 2,999 lines) and the outcome,
+// with a link to the new release.
 export const CreateReleaseDialog = ({
   fleetId,
   releasesPath,
@@ -34,19 +39,26 @@ export const CreateReleaseDialog = ({
   const client = useClient();
   const queryClient = useQueryClient();
   const titleId = useId();
+  const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
+  const [url, setUrl] = useState('');
+  const [lines, setLines] = useState<string[]>([]);
   const build = useMutation({
     meta: { inlineError: true },
-    mutationFn: async (project: File) =>
-      await client.request<BuildResult>({
-        method: 'POST',
-        path: `/builder/v1/applications/${fleetId}/releases`,
-        upload: { data: project, contentType: contentTypeOf(project) },
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: applicationKey(fleetId) }),
+    mutationFn: async (project: BuildProject) => {
+      setLines([]);
+      return await runBuild(client, fleetId, project, (line) =>
+        setLines((kept) => [...kept, line].slice(-buildLogDisplayLines)),
+      );
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: applicationKey(fleetId) }),
   });
+  const project: BuildProject | null =
+    source === 'file' ? file && { file } : isHttpUrl(url) ? { url: url.trim() } : null;
   const close = () => {
     setFile(null);
+    setUrl('');
+    setLines([]);
     build.reset();
     onClose();
   };
@@ -54,68 +66,107 @@ export const CreateReleaseDialog = ({
     <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle id={titleId}>Create release</DialogTitle>
       <DialogContent>
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={source}
+          onChange={(_event, value: Source | null) => {
+            if (value === null) return;
+            setSource(value);
+            build.reset();
+          }}
+          aria-label="Project source"
+          sx={{ mb: 2 }}
+        >
+          <ToggleButton value="file">Upload a file</ToggleButton>
+          <ToggleButton value="url">From a URL</ToggleButton>
+        </ToggleButtonGroup>
         <Typography sx={{ mb: 2 }}>
-          Upload your project as a <code>.tar</code> or <code>.tar.gz</code> with a{' '}
-          <code>docker-compose.yml</code> whose services name their images (<code>image:</code>),
-          and optionally a <code>balena.yml</code>. This server does not build images.
+          A <code>.tar</code> or <code>.tar.gz</code> with a <code>docker-compose.yml</code> whose
+          services name their images (<code>image:</code>), and optionally a <code>balena.yml</code>
+          . This server does not build images.
         </Typography>
-        <Button variant="outlined" component="label">
-          Choose project file
-          <input
-            hidden
-            type="file"
-            accept=".tar,.tar.gz,.tgz,application/gzip,application/x-tar"
-            aria-label="Project file"
+        {source === 'file' ? (
+          <>
+            <Button variant="outlined" component="label">
+              Choose project file
+              <input
+                hidden
+                type="file"
+                accept=".tar,.tar.gz,.tgz,application/gzip,application/x-tar"
+                aria-label="Project file"
+                onChange={(event) => {
+                  setFile(event.target.files?.[0] ?? null);
+                  build.reset();
+                }}
+              />
+            </Button>
+            <Typography component="span" sx={{ ml: 2 }} color="text.secondary">
+              {file?.name ?? 'No file chosen'}
+            </Typography>
+          </>
+        ) : (
+          <TextField
+            fullWidth
+            label="Tarball URL"
+            placeholder="https://github.com/owner/repo/archive/refs/heads/main.tar.gz"
+            value={url}
             onChange={(event) => {
-              setFile(event.target.files?.[0] ?? null);
+              setUrl(event.target.value);
               build.reset();
             }}
+            error={url.trim() !== '' && !isHttpUrl(url)}
+            helperText={
+              url.trim() !== '' && !isHttpUrl(url)
+                ? 'An http or https URL'
+                : 'The server downloads it (public addresses only)'
+            }
           />
-        </Button>
-        <Typography component="span" sx={{ ml: 2 }} color="text.secondary">
-          {file?.name ?? 'No file chosen'}
-        </Typography>
+        )}
         {build.isError ? (
           <Alert severity="error" sx={{ mt: 2 }}>
             {errorText(build.error) ?? 'Could not create the release'}
           </Alert>
         ) : null}
         {build.data ? (
-          <Box sx={{ mt: 2 }}>
-            <Alert
-              severity={build.data.status === 'success' ? 'success' : 'error'}
-              action={
-                <Button
-                  color="inherit"
-                  size="small"
-                  component={RouterLink}
-                  to={`${releasesPath}/${build.data.releaseId}`}
-                >
-                  Open release
-                </Button>
-              }
-            >
-              {build.data.status === 'success'
-                ? 'The release was created.'
-                : 'The release was created, but its build failed.'}
-            </Alert>
-            <Box
-              component="pre"
-              aria-label="Build log"
-              sx={{
-                mt: 1,
-                p: 1.5,
-                bgcolor: 'grey.900',
-                color: 'grey.100',
-                borderRadius: 1,
-                fontSize: 13,
-                whiteSpace: 'pre-wrap',
-                maxHeight: 300,
-                overflowY: 'auto',
-              }}
-            >
-              {build.data.log.join('\n')}
-            </Box>
+          <Alert
+            sx={{ mt: 2 }}
+            severity={build.data.status === 'success' ? 'success' : 'error'}
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                component={RouterLink}
+                to={`${releasesPath}/${build.data.releaseId}`}
+              >
+                Open release
+              </Button>
+            }
+          >
+            {build.data.status === 'success'
+              ? 'The release was created.'
+              : 'The release was created, but its build failed.'}
+          </Alert>
+        ) : null}
+        {build.isPending || lines.length > 0 ? (
+          <Box
+            component="pre"
+            aria-label="Build log"
+            aria-live="polite"
+            sx={{
+              mt: 2,
+              mb: 0,
+              p: 1.5,
+              bgcolor: 'grey.900',
+              color: 'grey.100',
+              borderRadius: 1,
+              fontSize: 13,
+              whiteSpace: 'pre-wrap',
+              maxHeight: 300,
+              overflowY: 'auto',
+            }}
+          >
+            {lines.length === 0 ? 'Starting the build…' : lines.join('\n')}
           </Box>
         ) : null}
       </DialogContent>
@@ -124,8 +175,8 @@ export const CreateReleaseDialog = ({
         {build.data ? null : (
           <Button
             variant="contained"
-            disabled={file === null || build.isPending}
-            onClick={() => file && build.mutate(file)}
+            disabled={project === null || build.isPending}
+            onClick={() => project && build.mutate(project)}
           >
             {build.isPending ? 'Creating…' : 'Create'}
           </Button>

@@ -116,51 +116,6 @@ describe('ReleasesPage', { timeout: 60_000 }, () => {
     expect(within(await table()).getByText('1bcdef1')).toBeTruthy();
   });
 
-  it('creates a release from an uploaded project and shows its build log', async () => {
-    const { api, user } = setup([releaseRow(1)]);
-    const uploads: unknown[] = [];
-    api.on('POST', '/builder/v1/applications/12/releases', (body) => {
-      uploads.push(body);
-      return {
-        status: 201,
-        body: { releaseId: 7, status: 'success', log: ['[web] Using image nginx:1.27'] },
-      };
-    });
-    await table();
-    await user.click(screen.getByRole('button', { name: 'Create release' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create release' });
-    const create = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Create' });
-    expect(create.disabled).toBe(true);
-    const project = new File([new Uint8Array([31, 139])], 'project.tar.gz');
-    await user.upload(within(dialog).getByLabelText('Project file'), project);
-    await user.click(create);
-    expect((await within(dialog).findByLabelText('Build log')).textContent).toBe(
-      '[web] Using image nginx:1.27',
-    );
-    expect(within(dialog).getByRole('link', { name: 'Open release' }).getAttribute('href')).toBe(
-      '/fleets/12/releases/7',
-    );
-    expect(uploads).toHaveLength(1);
-    expect(uploads[0]).toBeInstanceOf(Blob);
-  });
-
-  it("shows the builder's refusal", async () => {
-    const { api, user } = setup([releaseRow(1)]);
-    api.on('POST', '/builder/v1/applications/12/releases', () => ({
-      status: 400,
-      text: 'docker-compose.yml is not valid YAML (line 1): bad',
-    }));
-    await table();
-    await user.click(screen.getByRole('button', { name: 'Create release' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create release' });
-    await user.upload(
-      within(dialog).getByLabelText('Project file'),
-      new File(['x'], 'project.tar'),
-    );
-    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
-    expect(await within(dialog).findByText(/is not valid YAML/)).toBeTruthy();
-  });
-
   it('does not let an observer create releases', async () => {
     const api = createFakeApi({
       user_application_membership: [fleetMember('observer')],

@@ -9,6 +9,7 @@ import { useTheme } from '@mui/material/styles';
 import { useState } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
+import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
@@ -54,6 +55,7 @@ export const AppLayout = () => {
             >
               Flotilla
             </Typography>
+            <ChangelogButton />
             <HelpMenu />
             <UserMenu />
           </Toolbar>

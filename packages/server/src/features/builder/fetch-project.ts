@@ -1,0 +1,159 @@
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { ApiError, badRequest } from '../../infra/errors/api-error.js';
+import { type AllowedNetworks, addressRefusal } from './url-address-policy.js';
+
+// Every address a host name resolves to (one DNS answer, used once).
+export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
+
+export const resolveWithDns: ResolveHost = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+export type FetchProjectOptions = {
+  allowed: AllowedNetworks;
+  resolve: ResolveHost;
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  // Progress for the build log.
+  onLog?: (line: string) => void;
+};
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+const parseUrl = (text: string, base?: URL): URL => {
+  try {
+    return new URL(text, base);
+  } catch {
+    throw badRequest(`${text.slice(0, 200)} is not a URL`);
+  }
+};
+
+const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+// The URL as the log shows it: no credentials, no query (it may carry a token).
+const shown = (url: URL): string => `${url.protocol}//${url.host}${url.pathname}`;
+
+const mebibytes = (bytes: number): string => `${bytes / 1024 / 1024} MiB`;
+
+// The one address the download connects to. Every address the host resolves to must be allowed
+// (a host answering with a public and a private address is refused), and the request goes to the
+// checked address itself, so a second DNS answer (a rebind) is never asked for.
+const checkedAddress = async (url: URL, options: FetchProjectOptions): Promise<string> => {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw badRequest(`Only http and https URLs can be built from, not ${url.protocol}`);
+  }
+  const host = bareHost(url);
+  let addresses: readonly string[];
+  if (isIP(host) !== 0) addresses = [host];
+  else {
+    try {
+      addresses = await options.resolve(host);
+    } catch {
+      throw badRequest(`The host ${host} of the project URL could not be resolved`);
+    }
+  }
+  const [first] = addresses;
+  if (first === undefined) throw badRequest(`The host ${host} of the project URL has no address`);
+  for (const address of addresses) {
+    const refusal = addressRefusal(address, options.allowed);
+    if (refusal !== null) {
+      throw badRequest(
+        `Refusing to download from ${url.host}: ${address} is ${refusal}. The builder downloads only from public addresses (the operator can allow networks with FLOTILLA_BUILDER_ALLOWED_NETWORKS)`,
+      );
+    }
+  }
+  return first;
+};
+
+const send = (url: URL, address: string, signal: AbortSignal): Promise<IncomingMessage> =>
+  new Promise((resolve, reject) => {
+    const secure = url.protocol === 'https:';
+    const host = bareHost(url);
+    const request = (secure ? httpsRequest : httpRequest)(
+      {
+        host: address,
+        port: Number(url.port) || (secure ? 443 : 80),
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers: { host: url.host, 'user-agent': 'Flotilla-builder', accept: '*/*' },
+        ...(url.username === '' ? {} : { auth: `${url.username}:${url.password}` }),
+        // The certificate is checked against the URL's host, not the address connected to.
+        ...(secure && isIP(host) === 0 ? { servername: host } : {}),
+        agent: false,
+        signal,
+      },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+
+const readBody = async (response: IncomingMessage, maxBytes: number): Promise<Buffer> => {
+  const tooLarge = badRequest(`The project is larger than ${mebibytes(maxBytes)}`);
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy();
+    throw tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    const data: unknown = chunk;
+    if (!Buffer.isBuffer(data)) continue;
+    size += data.length;
+    if (size > maxBytes) {
+      response.destroy();
+      throw tooLarge;
+    }
+    chunks.push(data);
+  }
+  return Buffer.concat(chunks);
+};
+
+// Downloads a project tarball for the builder, guarding the server's own network (see
+// url-address-policy.ts): http(s) only, each redirect hop checked like the first, at most
+// `maxRedirects` of them, the whole download within `timeoutMs` and `maxBytes`. Every refusal
+// is a 400 in words the user can act on.
+export const fetchProject = async (text: string, options: FetchProjectOptions): Promise<Buffer> => {
+  let url = parseUrl(text);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    for (let redirects = 0; ; redirects += 1) {
+      const address = await checkedAddress(url, options);
+      options.onLog?.(`Downloading ${shown(url)}`);
+      const response = await send(url, address, controller.signal);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (redirectStatuses.has(status) && location !== undefined) {
+        response.resume();
+        if (redirects >= options.maxRedirects) {
+          throw badRequest(`The project URL redirects more than ${options.maxRedirects} times`);
+        }
+        url = parseUrl(location, url);
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        response.resume();
+        throw badRequest(
+          `The project URL answered ${status} ${response.statusMessage ?? ''}`.trimEnd(),
+        );
+      }
+      const body = await readBody(response, options.maxBytes);
+      options.onLog?.(`Downloaded ${(body.length / 1024).toFixed(1)} KiB`);
+      return body;
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (controller.signal.aborted) {
+      throw badRequest(`Downloading the project took longer than ${options.timeoutMs / 1000} s`);
+    }
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'failed';
+    throw badRequest(`Could not download the project from ${url.host} (${code})`);
+  } finally {
+    clearTimeout(timer);
+  }
+};

@@ -1,0 +1,19 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create as createTar } from 'tar';
+
+// A gzipped tarball of the given files, as `tar czf` makes it (a compose project for the builder).
+export const projectTarball = async (files: Record<string, string>): Promise<Buffer> => {
+  const dir = await mkdtemp(join(tmpdir(), 'flotilla-project-'));
+  try {
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    const chunks: Buffer[] = [];
+    for await (const chunk of createTar({ gzip: true, cwd: dir }, Object.keys(files))) {
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+};

@@ -1,0 +1,39 @@
+import { clientVersion } from '@flotilla/sdk/version';
+import Badge from '@mui/material/Badge';
+import Button from '@mui/material/Button';
+import { useEffect, useState } from 'react';
+import { ChangelogDialog } from './ChangelogDialog.js';
+import { changelogStateOf, readSeenVersion, writeSeenVersion } from './changelog-state.js';
+
+// The header's version button (seed 001 "Changelog dialogs"): a bubble while a newer version is
+// unread; opens by itself for a newer major version; closing records the version as read.
+export const ChangelogButton = ({ version = clientVersion }: { version?: string }) => {
+  const [initial] = useState(() => changelogStateOf(readSeenVersion(), version));
+  const [unread, setUnread] = useState(initial.unread);
+  const [open, setOpen] = useState(initial.autoOpen);
+  useEffect(() => {
+    // A first visit starts from this version.
+    if (readSeenVersion() === null) writeSeenVersion(version);
+  }, [version]);
+  const close = () => {
+    writeSeenVersion(version);
+    setUnread(false);
+    setOpen(false);
+  };
+  return (
+    <>
+      <Button
+        color="inherit"
+        size="small"
+        onClick={() => setOpen(true)}
+        aria-label={`Changelog, version ${version}${unread ? ', new' : ''}`}
+        sx={{ textTransform: 'none' }}
+      >
+        <Badge variant="dot" color="secondary" invisible={!unread}>
+          v{version}
+        </Badge>
+      </Button>
+      {open ? <ChangelogDialog onClose={close} /> : null}
+    </>
+  );
+};

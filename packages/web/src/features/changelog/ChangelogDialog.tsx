@@ -1,0 +1,61 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useQuery } from '@tanstack/react-query';
+import { useClient } from '../../app/client.js';
+import { MarkdownText } from '../devices/MarkdownText.js';
+
+// This product's CHANGELOG.md (served by the API at /CHANGELOG.md, public).
+export const ChangelogDialog = ({ onClose }: { onClose: () => void }) => {
+  const client = useClient();
+  const changelog = useQuery({
+    queryKey: ['changelog'],
+    queryFn: async () => {
+      const text: unknown = await client.request<unknown>({ path: '/CHANGELOG.md', auth: false });
+      if (typeof text !== 'string') throw new Error('The changelog is not Markdown');
+      return text;
+    },
+    staleTime: 5 * 60_000,
+  });
+  let content;
+  if (changelog.isPending) {
+    content = (
+      <Box
+        role="status"
+        aria-label="Loading the changelog"
+        sx={{ display: 'grid', placeItems: 'center', minHeight: 160 }}
+      >
+        <CircularProgress />
+      </Box>
+    );
+  } else if (changelog.isError) {
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void changelog.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        Could not load the changelog
+      </Alert>
+    );
+  } else {
+    content = <MarkdownText source={changelog.data} />;
+  }
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="changelog-title">
+      <DialogTitle id="changelog-title">Changelog</DialogTitle>
+      <DialogContent dividers>{content}</DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+};
