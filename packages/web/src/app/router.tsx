@@ -49,6 +49,21 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
             path: '/signup',
             lazy: lazyPage(() => import('../features/auth/SignupPage.js'), 'SignupPage'),
           },
+          // Forgotten password (issue 14): ask for a link, then "check your e-mail".
+          {
+            path: '/password-reset',
+            lazy: lazyPage(
+              () => import('../features/password-reset/PasswordResetRequestPage.js'),
+              'PasswordResetRequestPage',
+            ),
+          },
+          {
+            path: '/password-reset/success',
+            lazy: lazyPage(
+              () => import('../features/password-reset/PasswordResetRequestPage.js'),
+              'PasswordResetSuccessPage',
+            ),
+          },
         ],
       },
       {
@@ -326,6 +341,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
         lazy: lazyPage(
           () => import('../features/invitations/InvitationPage.js'),
           'FleetInvitationPage',
+        ),
+      },
+      // The mailed password reset link, whoever is signed in (the reset ends every session).
+      {
+        path: '/user/reset-password/:loginCode',
+        lazy: lazyPage(
+          () => import('../features/password-reset/ResetPasswordPage.js'),
+          'ResetPasswordPage',
         ),
       },
       { path: '/404', element: <NotFoundPage /> },
