@@ -1,5 +1,5 @@
--- Account mail (issue 14): password reset codes and e-mail address changes waiting for
--- verification.
+-- Account mail (issue 14): password reset codes, e-mail address changes waiting for verification,
+-- and verification mail requests.
 
 -- A password reset link's code, stored as a SHA-256 hash (it is random, so no slow hash is needed).
 -- It works once (`used_at`) until `expires_at`; asking again, or a reset, ends every older code of
@@ -18,3 +18,7 @@ CREATE INDEX "password_reset_code_user_idx" ON "password_reset_code" ("user");
 -- PATCH /user/email while verification is required: the new address waits here until its
 -- verification link is opened, and the account keeps its verified address meanwhile.
 ALTER TABLE "user" ADD COLUMN "pending_email" text;
+
+-- Written true by balena-sdk's requestVerificationEmail (PATCH /v7/user, wire contract section 5):
+-- each such write mails a new verification link; the column records that one was sent.
+ALTER TABLE "user" ADD COLUMN "has_been_sent_verification_email" boolean NOT NULL DEFAULT false;

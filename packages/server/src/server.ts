@@ -24,6 +24,8 @@ import { registerDeviceState } from './features/device-state/register-device-sta
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
+import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
+import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
@@ -42,6 +44,7 @@ import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
+import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
 import { registerNotificationBus } from './infra/http/register-notification-bus.js';
 import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
@@ -81,6 +84,11 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerInvitationHooks(ctx.hooks, {
     signer: invitations,
     publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+  });
+  registerVerificationHooks(ctx.hooks, {
+    signer: createVerificationSigner(ctx.jwtSecret),
+    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+    limiter: createRateLimiter(ctx.db, ctx.now),
   });
   registerHealth(app, ctx);
   registerAuth(app, ctx);

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { acceptingCaptchaVerifier, type CaptchaVerifier } from './captcha.js';
+import { registerEmailVerification } from '../email-verification/register-email-verification.js';
+import { createVerificationSigner } from '../email-verification/verification-token.js';
 import { publicUrlOf } from '../mail/register-mail.js';
 import { registerPasswordReset } from '../password-reset/register-password-reset.js';
 import { registerLogin } from './login.js';
@@ -24,7 +26,7 @@ const configuredCaptcha = (app: FastifyInstance, ctx: AppContext): CaptchaVerifi
     : acceptingCaptchaVerifier;
 
 // Sessions and identity: /login_, /actor/v1/whoami, /user/v1/whoami, /user/v1/refresh-token and
-// /user/register, and the password reset. The SDK's logout makes no request, so there is no logout route.
+// /user/register, e-mail verification and the password reset. The SDK's logout makes no request, so there is no logout route.
 export const registerAuth = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -34,9 +36,9 @@ export const registerAuth = (
   registerWhoami(app, ctx);
   registerRefreshToken(app, ctx);
   const captcha = options.captcha ?? configuredCaptcha(app, ctx);
-  registerSignUp(app, ctx, captcha);
-  registerPasswordReset(app, ctx, {
-    captcha,
-    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
-  });
+  const publicUrl = () => publicUrlOf(app, ctx.config.publicUrl);
+  const verification = { signer: createVerificationSigner(ctx.jwtSecret), publicUrl };
+  registerSignUp(app, ctx, captcha, verification);
+  registerEmailVerification(app, ctx, verification);
+  registerPasswordReset(app, ctx, { captcha, publicUrl });
 };
