@@ -6,6 +6,7 @@ import { registerAuth } from './features/auth/register-auth.js';
 import { registerBuilder } from './features/builder/register-builder.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
+import { registerEmailChange } from './features/account/change-email.js';
 import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
 import { githubKeys } from './features/ssh-keys/github-keys.js';
 import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
@@ -85,15 +86,19 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     signer: invitations,
     publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
   });
-  registerVerificationHooks(ctx.hooks, {
+  const verification = {
     signer: createVerificationSigner(ctx.jwtSecret),
     publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+  };
+  registerVerificationHooks(ctx.hooks, {
+    ...verification,
     limiter: createRateLimiter(ctx.db, ctx.now),
   });
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerTwoFactor(app, ctx);
   registerAccount(app, ctx);
+  registerEmailChange(app, ctx, verification);
   registerPublicKeys(app, ctx);
   registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
