@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../auth/AuthFrame.js';
@@ -142,4 +142,11 @@ export const PasswordResetSuccessPage = () => {
       </Stack>
     </AuthFrame>
   );
+};
+
+// /password-reset and /password-reset/success share one route (the entry chunk holds the table).
+export const PasswordResetRoute = () => {
+  const { step } = useParams();
+  if (step === undefined) return <PasswordResetRequestPage />;
+  return step === 'success' ? <PasswordResetSuccessPage /> : <Navigate to="/404" replace />;
 };
