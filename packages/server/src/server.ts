@@ -7,6 +7,7 @@ import { registerBuilder } from './features/builder/register-builder.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
 import { registerEmailChange } from './features/account/change-email.js';
+import { registerAccountDeletion } from './features/account/delete-account.js';
 import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
 import { githubKeys } from './features/ssh-keys/github-keys.js';
 import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
@@ -99,6 +100,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerTwoFactor(app, ctx);
   registerAccount(app, ctx);
   registerEmailChange(app, ctx, verification);
+  registerAccountDeletion(app, ctx);
   registerPublicKeys(app, ctx);
   registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
