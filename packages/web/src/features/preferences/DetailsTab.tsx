@@ -12,6 +12,7 @@ import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
+import { DeleteAccount } from './DeleteAccount.js';
 import { EmailSection } from './EmailSection.js';
 import {
   changePassword,
@@ -161,6 +162,7 @@ export const DetailsTab = () => {
         </Box>
       </Stack>
       <OtherSessions />
+      <DeleteAccount />
     </Stack>
   );
 };
