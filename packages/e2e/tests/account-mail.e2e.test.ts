@@ -6,8 +6,8 @@ import { baseUrl, launchBrowser, newPage, uniqueEmail } from '../support/browser
 
 type Outbox = { messages: { to: string; subject: string; links: string[] }[] };
 
-// Issue 14: a user resets a forgotten password from the mail, and changes their e-mail address
-// and verifies it. The test server has no SMTP: mail is read from the outbox as the administrator.
+// Issue 14: a user resets a forgotten password from the mail, changes their e-mail address and
+// verifies it, and deletes their account. The test server has no SMTP: mail is read from the outbox as the administrator.
 describe('account mail', () => {
   let browser: Browser;
   let user: ApiUser;
@@ -92,6 +92,46 @@ describe('account mail', () => {
     await page.goto('/preferences');
     await page.getByText('Verified', { exact: true }).waitFor();
     await page.screenshot({ path: 'data/e2e-screens/email-change.png', fullPage: true });
+    await page.context().close();
+  });
+});
+
+describe('account deletion', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('deletes the account with its own organization, then the login is refused', async () => {
+    const user = await registerUser('deleted');
+    const page = await newPage(browser);
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
+
+    await page.goto('/preferences');
+    await page.getByRole('button', { name: 'Delete account…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete account' });
+    // Sign-up made a personal organization that the user administers alone: it goes too.
+    await dialog.getByText(/fleets and devices: /).waitFor();
+    await dialog.getByLabel('Password').fill(user.password);
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await dialog.getByText('Your account has been deleted').waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/account-deleted.png', fullPage: true });
+    await page.getByRole('button', { name: 'Log in', exact: true }).waitFor();
+
+    const login = await fetch(`${baseUrl()}/login_`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: user.email, password: user.password }),
+    });
+    expect(login.status).toBe(401);
     await page.context().close();
   });
 });
