@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Navigate } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -12,6 +12,7 @@ import { AuthFrame } from '../auth/AuthFrame.js';
 import { fetchProfile, profileKey } from '../preferences/account-queries.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
+import { debounce } from './debounce.js';
 import { requestVerificationEmail } from './verification-requests.js';
 
 // Seed 000 section 4: the resend request is debounced 300 ms.
@@ -32,12 +33,10 @@ export const VerificationPendingPage = () => {
     mutationFn: () =>
       userId === undefined ? Promise.resolve() : requestVerificationEmail(client, userId),
   });
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const askAgain = (): void => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => resend.mutate(), resendDebounceMs);
-  };
+  // TanStack Query keeps `mutate` the same function across renders.
+  const { mutate } = resend;
+  const askAgain = useMemo(() => debounce(() => mutate(), resendDebounceMs), [mutate]);
+  useEffect(() => () => askAgain.cancel(), [askAgain]);
   if (profile.isPending) return <LoadingScreen />;
   const data = profile.data;
   if (data && (data.is_verified || !data.must_be_verified)) return <Navigate to="/" replace />;
@@ -64,7 +63,7 @@ export const VerificationPendingPage = () => {
         {resend.isError ? (
           <Alert severity="error">{errorText(resend.error) ?? 'Could not send a new link'}</Alert>
         ) : null}
-        <Button variant="contained" onClick={askAgain} disabled={resend.isPending}>
+        <Button variant="contained" onClick={() => askAgain.call()} disabled={resend.isPending}>
           {resend.isPending ? 'Sending…' : 'Send the link again'}
         </Button>
         <Button onClick={() => client.auth.logout()}>Log out</Button>
