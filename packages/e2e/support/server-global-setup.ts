@@ -54,6 +54,9 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     // Every browser and API test signs its users up from this one address.
     FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
     FLOTILLA_SMTP_URL: smtp.url,
+    // With SMTP, e-mail verification is required by default; the tests' users sign up through
+    // the API and go straight on (account-mail.e2e.test.ts covers verification itself).
+    FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'off',
     // The deploy test serves its project tarball on loopback (the builder refuses it otherwise).
     FLOTILLA_BUILDER_ALLOWED_NETWORKS: '127.0.0.1/32',
   });

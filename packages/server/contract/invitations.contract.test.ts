@@ -14,6 +14,9 @@ import {
   uniqueSuffix,
 } from './contract-helpers.js';
 
+// Invitees who sign up also get a verification mail.
+const invitationSubject = / invited you to /;
+
 // The invitation link of a mail: the console page and the token.
 const invitationLink = (text: string): { path: string; token: string } => {
   const match =
@@ -44,7 +47,7 @@ describe('invitations: balena-sdk invite models against Flotilla, mail through S
   });
 
   const mailedToken = async (email: string): Promise<string> => {
-    const mail = await smtp.mailTo(email);
+    const mail = await smtp.mailTo(email, { subject: invitationSubject });
     return invitationLink(mail.parsed.text ?? '').token;
   };
 
@@ -66,7 +69,7 @@ describe('invitations: balena-sdk invite models against Flotilla, mail through S
     );
     expect(listed.map((row) => row.invitee)).toEqual([[{ email: invitee.email }]]);
 
-    const mail = await smtp.mailTo(invitee.email);
+    const mail = await smtp.mailTo(invitee.email, { subject: invitationSubject });
     expect(mail.parsed.from?.value).toEqual([
       { name: 'Flotilla', address: 'noreply@flotilla.test' },
     ]);
@@ -226,7 +229,7 @@ describe('invitations: balena-sdk invite models against Flotilla, mail through S
     expect(created).toMatchObject({ is_invited_to__application: { __id: fleet.id } });
     const listed = await admin.sdk.models.application.invite.getAllByApplication(fleet.id);
     expect(listed.map((row) => row.id)).toEqual([created.id]);
-    const mail = await smtp.mailTo(invitee.email);
+    const mail = await smtp.mailTo(invitee.email, { subject: invitationSubject });
     const link = invitationLink(mail.parsed.text ?? '');
     expect(link.path).toBe('/invitation/');
     const orgWrong = await failureOf(invited.models.organization.invite.accept(link.token));

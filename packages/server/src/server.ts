@@ -6,6 +6,8 @@ import { registerAuth } from './features/auth/register-auth.js';
 import { registerBuilder } from './features/builder/register-builder.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
+import { registerEmailChange } from './features/account/change-email.js';
+import { registerAccountDeletion } from './features/account/delete-account.js';
 import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
 import { githubKeys } from './features/ssh-keys/github-keys.js';
 import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
@@ -25,6 +27,8 @@ import { registerDeviceUrl } from './features/device-url/register-device-url.js'
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
+import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
+import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
@@ -43,6 +47,7 @@ import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
+import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
 import { registerNotificationBus } from './infra/http/register-notification-bus.js';
 import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
@@ -83,10 +88,20 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     signer: invitations,
     publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
   });
+  const verification = {
+    signer: createVerificationSigner(ctx.jwtSecret),
+    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+  };
+  registerVerificationHooks(ctx.hooks, {
+    ...verification,
+    limiter: createRateLimiter(ctx.db, ctx.now),
+  });
   registerHealth(app, ctx);
   registerAuth(app, ctx);
   registerTwoFactor(app, ctx);
   registerAccount(app, ctx);
+  registerEmailChange(app, ctx, verification);
+  registerAccountDeletion(app, ctx);
   registerPublicKeys(app, ctx);
   registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);

@@ -13,8 +13,12 @@ export type TestSmtpServer = {
   // smtp://127.0.0.1:<port>, for FLOTILLA_SMTP_URL.
   url: string;
   received: readonly ReceivedMail[];
-  // Resolves with the first message (already received or still to come) to that address.
-  mailTo(address: string, timeoutMs?: number): Promise<ReceivedMail>;
+  // Resolves with the first message (already received or still to come) to that address, and
+  // with a subject matching `subject` when given (an account gets other mail too).
+  mailTo(
+    address: string,
+    options?: { subject?: RegExp; timeoutMs?: number },
+  ): Promise<ReceivedMail>;
   close(): Promise<void>;
 };
 
@@ -23,9 +27,11 @@ export type TestSmtpServer = {
 // on what arrived.
 export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
   const received: ReceivedMail[] = [];
-  const waiters: { address: string; resolve: (mail: ReceivedMail) => void }[] = [];
-  const matches = (mail: ReceivedMail, address: string): boolean =>
-    mail.to.some((to) => to.toLowerCase() === address.toLowerCase());
+  type Wanted = { address: string; subject: RegExp | undefined };
+  const waiters: (Wanted & { resolve: (mail: ReceivedMail) => void })[] = [];
+  const matches = (mail: ReceivedMail, wanted: Wanted): boolean =>
+    mail.to.some((to) => to.toLowerCase() === wanted.address.toLowerCase()) &&
+    (wanted.subject === undefined || wanted.subject.test(mail.parsed.subject ?? ''));
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -44,7 +50,7 @@ export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
             };
             received.push(mail);
             for (const waiter of [...waiters]) {
-              if (!matches(mail, waiter.address)) continue;
+              if (!matches(mail, waiter)) continue;
               waiters.splice(waiters.indexOf(waiter), 1);
               waiter.resolve(mail);
             }
@@ -64,12 +70,13 @@ export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
   return {
     url: `smtp://127.0.0.1:${address.port}`,
     received,
-    mailTo(to, timeoutMs = 20_000) {
-      const found = received.find((mail) => matches(mail, to));
+    mailTo(to, { subject, timeoutMs = 20_000 } = {}) {
+      const wanted = { address: to, subject };
+      const found = received.find((mail) => matches(mail, wanted));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const waiter = {
-          address: to,
+          ...wanted,
           resolve: (mail: ReceivedMail) => {
             clearTimeout(timer);
             resolve(mail);

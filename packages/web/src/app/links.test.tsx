@@ -108,6 +108,9 @@ const deadLinks = (): string[] =>
 const screens: [path: string, session: FakeSession | null, ready: () => Promise<unknown>][] = [
   ['/login', null, () => screen.findByRole('button', { name: 'Log in' })],
   ['/signup', null, () => screen.findByText('Create your account')],
+  ['/password-reset', null, () => screen.findByRole('button', { name: 'Send reset link' })],
+  ['/password-reset/success', null, () => screen.findByText('Check your e-mail')],
+  ['/user/reset-password/code1', null, () => screen.findByText('Choose a new password')],
   ['/fleets', {}, () => screen.findByRole('link', { name: /garden-sensors/ })],
   ['/fleets/12', {}, () => screen.findByText('A build is in progress.')],
   ['/fleets/12/settings', {}, () => screen.findByRole('region', { name: 'Danger zone' })],

@@ -49,6 +49,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
             path: '/signup',
             lazy: lazyPage(() => import('../features/auth/SignupPage.js'), 'SignupPage'),
           },
+          // Forgotten password (issue 14): ask for a link, then /password-reset/success.
+          {
+            path: '/password-reset/:step?',
+            lazy: lazyPage(
+              () => import('../features/password-reset/PasswordResetRequestPage.js'),
+              'PasswordResetRoute',
+            ),
+          },
         ],
       },
       {
@@ -331,6 +339,23 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
         lazy: lazyPage(
           () => import('../features/invitations/InvitationPage.js'),
           'FleetInvitationPage',
+        ),
+      },
+      // The mailed password reset link, whoever is signed in (the reset ends every session).
+      {
+        path: '/user/reset-password/:loginCode',
+        lazy: lazyPage(
+          () => import('../features/password-reset/ResetPasswordPage.js'),
+          'ResetPasswordPage',
+        ),
+      },
+      // E-mail verification (issue 14): /user/verify-email/pending, where a signed-in user waits
+      // (the shell sends unverified users there), and the mailed link (either order of its parts).
+      {
+        path: '/user/verify-email/:first/:second?',
+        lazy: lazyPage(
+          () => import('../features/email-verification/VerifyEmailPage.js'),
+          'VerifyEmailRoute',
         ),
       },
       { path: '/404', element: <NotFoundPage /> },

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { acceptingCaptchaVerifier, type CaptchaVerifier } from './captcha.js';
+import { registerEmailVerification } from '../email-verification/register-email-verification.js';
+import { createVerificationSigner } from '../email-verification/verification-token.js';
+import { publicUrlOf } from '../mail/register-mail.js';
+import { registerPasswordReset } from '../password-reset/register-password-reset.js';
 import { registerLogin } from './login.js';
 import { createRecaptchaVerifier } from './recaptcha.js';
 import { registerRefreshToken } from './refresh-token.js';
@@ -22,7 +26,7 @@ const configuredCaptcha = (app: FastifyInstance, ctx: AppContext): CaptchaVerifi
     : acceptingCaptchaVerifier;
 
 // Sessions and identity: /login_, /actor/v1/whoami, /user/v1/whoami, /user/v1/refresh-token and
-// /user/register. The SDK's logout makes no request, so there is no logout route.
+// /user/register, e-mail verification and the password reset. The SDK's logout makes no request, so there is no logout route.
 export const registerAuth = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -31,5 +35,10 @@ export const registerAuth = (
   registerLogin(app, ctx);
   registerWhoami(app, ctx);
   registerRefreshToken(app, ctx);
-  registerSignUp(app, ctx, options.captcha ?? configuredCaptcha(app, ctx));
+  const captcha = options.captcha ?? configuredCaptcha(app, ctx);
+  const publicUrl = () => publicUrlOf(app, ctx.config.publicUrl);
+  const verification = { signer: createVerificationSigner(ctx.jwtSecret), publicUrl };
+  registerSignUp(app, ctx, captcha, verification);
+  registerEmailVerification(app, ctx, verification);
+  registerPasswordReset(app, ctx, { captcha, publicUrl });
 };

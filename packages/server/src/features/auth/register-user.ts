@@ -12,6 +12,10 @@ import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { acceptInvitation } from '../invitations/accept-invitation.js';
 import { createInvitationSigner } from '../invitations/invitation-signing.js';
 import { createUserWithPersonalOrganization } from '../users/create-user.js';
+import {
+  queueVerificationMail,
+  type VerificationMailDeps,
+} from '../email-verification/verification-mail.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { throttleAccountRequest } from './request-throttle.js';
@@ -39,12 +43,15 @@ const registerBody = z.object({
 });
 
 // POST /user/register: creates the account with its personal organization and answers, like
-// /login_, 200 with the session token as a text body. Throttled per client address
+// /login_, 200 with the session token as a text body. Without an invitation (which reached the
+// address), the account gets a verification mail in the same transaction, and must verify before
+// anything else when FLOTILLA_REQUIRE_EMAIL_VERIFICATION is on. Throttled per client address
 // (FLOTILLA_SIGNUP_RATE_LIMIT) before the captcha is asked, so floods never reach its provider.
 export const registerSignUp = (
   app: FastifyInstance,
   ctx: AppContext,
   captcha: CaptchaVerifier,
+  verification: VerificationMailDeps,
 ): void => {
   const limiter = createRateLimiter(ctx.db, ctx.now);
   const invitations = createInvitationSigner(ctx.jwtSecret);
@@ -73,13 +80,23 @@ export const registerSignUp = (
           email: body.email,
           passwordHash,
           // The invitation reached this address: it needs no other verification.
-          ...(invitation ? { isVerified: true } : {}),
+          ...(invitation
+            ? { isVerified: true }
+            : { mustBeVerified: ctx.config.requireEmailVerification }),
           ...(body.username !== undefined ? { username: body.username } : {}),
           ...(body.has_disabled_newsletter !== undefined
             ? { hasDisabledNewsletter: body.has_disabled_newsletter }
             : {}),
         });
         if (invitation) await acceptInvitation(tx, invitation, created.userId);
+        else {
+          await queueVerificationMail(tx, verification, {
+            userId: created.userId,
+            email: created.email,
+            now: ctx.now(),
+            change: false,
+          });
+        }
         return created;
       }));
     } catch (error) {

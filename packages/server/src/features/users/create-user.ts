@@ -10,6 +10,8 @@ export type NewUser = {
   username?: string;
   hasDisabledNewsletter?: boolean;
   isVerified?: boolean;
+  // Self-registered while e-mail verification is required (seed 000 section 2.2).
+  mustBeVerified?: boolean;
 };
 
 export type CreatedUser = {
@@ -107,8 +109,8 @@ export const createUserWithPersonalOrganization = async (
   if (organizationId === undefined) throw new Error('organization insert returned no row');
   const { rows: users } = await tx.query<{ id: number; actor: number; jwt_secret: string }>(
     `INSERT INTO "user" ("username", "email", "password_hash", "has_disabled_newsletter",
-                         "is_verified", "has_legacy_link_to__organization")
-     VALUES ($1, $2, $3, $4, $5, $6)
+                         "is_verified", "has_legacy_link_to__organization", "must_be_verified")
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      RETURNING "id", "actor", "jwt_secret"`,
     [
       username,
@@ -117,6 +119,7 @@ export const createUserWithPersonalOrganization = async (
       input.hasDisabledNewsletter ?? false,
       input.isVerified ?? false,
       organizationId,
+      input.mustBeVerified ?? false,
     ],
   );
   const user = users[0];

@@ -128,3 +128,34 @@ describe('loadConfig: FLOTILLA_DEVICE_URLS_BASE', () => {
     }
   });
 });
+
+describe('loadConfig: account mail settings', () => {
+  it('limits password reset requests per address and per e-mail address', () => {
+    expect(loadConfig({})).toMatchObject({
+      passwordResetRateLimitPerHour: 10,
+      passwordResetAccountRateLimitPerHour: 5,
+    });
+    expect(() => loadConfig({ FLOTILLA_PASSWORD_RESET_RATE_LIMIT: '0' })).toThrow(
+      /FLOTILLA_PASSWORD_RESET_RATE_LIMIT/,
+    );
+  });
+
+  it('requires e-mail verification by default only when SMTP is configured', () => {
+    expect(loadConfig({}).requireEmailVerification).toBe(false);
+    expect(loadConfig({ FLOTILLA_SMTP_URL: 'smtp://mail.example.com:587' })).toMatchObject({
+      requireEmailVerification: true,
+    });
+    expect(
+      loadConfig({
+        FLOTILLA_SMTP_URL: 'smtp://mail.example.com:587',
+        FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'off',
+      }).requireEmailVerification,
+    ).toBe(false);
+    expect(loadConfig({ FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'on' }).requireEmailVerification).toBe(
+      true,
+    );
+    expect(() => loadConfig({ FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'yes' })).toThrow(
+      /FLOTILLA_REQUIRE_EMAIL_VERIFICATION/,
+    );
+  });
+});

@@ -49,6 +49,8 @@ const schema = z.object({
   FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
   FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
   FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
+  FLOTILLA_PASSWORD_RESET_RATE_LIMIT: limit(10),
+  FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT: limit(5),
   FLOTILLA_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   FLOTILLA_TRUST_PROXY: z
     .string()
@@ -104,6 +106,7 @@ const schema = z.object({
       }
       return entries;
     }),
+  FLOTILLA_REQUIRE_EMAIL_VERIFICATION: z.enum(['on', 'off']).optional(),
 });
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
@@ -156,6 +159,9 @@ export type Config = {
   loginAddressRateLimitPerMinute: number;
   // Sign-up requests per hour from one client address.
   signupRateLimitPerHour: number;
+  // Password reset requests per hour from one client address, and for one e-mail address.
+  passwordResetRateLimitPerHour: number;
+  passwordResetAccountRateLimitPerHour: number;
   trustProxy: TrustProxy;
   // Longest a resolved session token or API key is reused without a change being reported
   // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
@@ -193,6 +199,9 @@ export type Config = {
   // Networks the builder may download project URLs from although they are private, loopback or
   // link-local (features/builder/url-address-policy.ts); empty = public addresses only.
   builderAllowedNetworks: string[];
+  // Self-registered users must verify their e-mail address (seed 000 section 2.2), and a changed
+  // address waits for its verification. Default: on when SMTP is configured, else off.
+  requireEmailVerification: boolean;
 };
 
 // Every environment variable the server reads is here (and documented in README.md).
@@ -238,6 +247,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,
     signupRateLimitPerHour: values.FLOTILLA_SIGNUP_RATE_LIMIT,
+    passwordResetRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_RATE_LIMIT,
+    passwordResetAccountRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT,
     trustProxy: values.FLOTILLA_TRUST_PROXY,
     authCacheSeconds: values.FLOTILLA_AUTH_CACHE_SECONDS,
     recaptcha:
@@ -279,5 +290,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
+    requireEmailVerification:
+      (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
+        (values.FLOTILLA_SMTP_URL === undefined ? 'off' : 'on')) === 'on',
   };
 };

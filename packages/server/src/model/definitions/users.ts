@@ -22,10 +22,13 @@ export const userResources: Record<string, ResourceDefinition> = {
         readOnly: true,
         ownerOnly: true,
       }),
+      // Written true to ask for a new verification mail (features/email-verification).
+      has_been_sent_verification_email: bool({ ownerOnly: true }),
       // Not v7 fields: kept on the user row for the auth endpoints, never served.
       email: text({ hidden: true }),
       password_hash: text({ hidden: true }),
       jwt_secret: text({ hidden: true }),
+      pending_email: text({ hidden: true }),
     },
     navigations: {
       // Mirror of application.is_directly_accessible_by__user (v7 types this as the

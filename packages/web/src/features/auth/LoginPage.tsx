@@ -58,9 +58,12 @@ export const LoginPage = () => {
           >
             {login.isPending ? 'Logging in…' : 'Log in'}
           </Button>
-          {/* Password reset and single sign-on come with their pages (seed 000 section 2): the
-              console links only to routes it has. */}
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+          {/* Single sign-on comes with its pages (seed 000 section 2): the console links only
+              to routes it has. */}
+          <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
+            <Link component={RouterLink} to="/password-reset">
+              Forgot password?
+            </Link>
             <Link component={RouterLink} to="/signup">
               Sign up
             </Link>

@@ -10,7 +10,10 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
+import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
+import { DeleteAccount } from './DeleteAccount.js';
+import { EmailSection } from './EmailSection.js';
 import {
   changePassword,
   fetchProfile,
@@ -55,8 +58,8 @@ const OtherSessions = () => {
   );
 };
 
-// Preferences → Account details: the e-mail address and a password change (seed 000 sections 2.4
-// and 5). Changing the e-mail comes with the mail feature.
+// Preferences → Account details: the e-mail address and its change, and a password change (seed
+// 000 sections 2.4 and 5).
 export const DetailsTab = () => {
   const client = useClient();
   const session = useSession();
@@ -93,12 +96,22 @@ export const DetailsTab = () => {
   };
   return (
     <Stack spacing={3}>
-      <Box>
-        <Typography variant="subtitle2" color="text.secondary">
-          E-mail
-        </Typography>
-        <Typography aria-label="E-mail">{profile.data?.email ?? '—'}</Typography>
-      </Box>
+      {profile.isPending ? <LoadingScreen label="Loading account" /> : null}
+      {profile.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void profile.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          Could not load your account: {errorText(profile.error) ?? 'An error has occurred'}
+        </Alert>
+      ) : null}
+      {profile.data && userId !== undefined ? (
+        <EmailSection userId={userId} profile={profile.data} />
+      ) : null}
       <Stack spacing={2} component="form" onSubmit={submit} noValidate sx={{ maxWidth: 420 }}>
         <Typography variant="h6" component="h2">
           {hasPassword ? 'Change password' : 'Set a password'}
@@ -149,6 +162,7 @@ export const DetailsTab = () => {
         </Box>
       </Stack>
       <OtherSessions />
+      <DeleteAccount />
     </Stack>
   );
 };

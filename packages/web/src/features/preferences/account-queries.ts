@@ -16,6 +16,8 @@ export const fetchProfile = async (client: FlotillaClient, userId: number) => {
         'account_type',
         'has_disabled_newsletter',
         'has_password_set',
+        'is_verified',
+        'must_be_verified',
       ],
       $filter: { is_of__user: userId },
     },
@@ -53,4 +55,23 @@ export const logoutOtherSessions = async (client: FlotillaClient): Promise<void>
   const token = await client.request<unknown>({ method: 'POST', path: '/logout-others' });
   if (typeof token !== 'string') throw new Error('The server answered without a session token');
   await client.auth.loginWithToken(token);
+};
+
+// Seed 000 section 4: `{}` pending verification of the new address (an empty answer), or the
+// address that replaced the old one.
+export type EmailChange = { status: 'pending' } | { status: 'changed'; email: string };
+
+export const changeEmail = async (
+  client: FlotillaClient,
+  change: { email: string; password: string },
+): Promise<EmailChange> => {
+  const answer = await client.request<unknown>({
+    method: 'PATCH',
+    path: '/user/email',
+    body: change,
+  });
+  if (typeof answer === 'object' && answer !== null && 'email' in answer) {
+    return { status: 'changed', email: String(answer.email) };
+  }
+  return { status: 'pending' };
 };

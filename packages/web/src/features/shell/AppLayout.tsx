@@ -7,9 +7,10 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useState } from 'react';
-import { Link as RouterLink, Outlet } from 'react-router';
+import { Navigate, Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
+import { useMustVerify } from '../email-verification/useMustVerify.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
@@ -18,8 +19,10 @@ import { UserMenu } from './UserMenu.js';
 
 const collapsedKey = 'flotilla.sidebarCollapsed';
 
-// The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners.
+// The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners. A user who
+// must verify their e-mail address first goes to the page that waits for it.
 export const AppLayout = () => {
+  const mustVerify = useMustVerify();
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -32,6 +35,7 @@ export const AppLayout = () => {
       return !value;
     });
   };
+  if (mustVerify) return <Navigate to="/user/verify-email/pending" replace />;
   return (
     <BreadcrumbProvider>
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>

@@ -1,0 +1,228 @@
+import {
+  emailTakenMessage,
+  invalidVerificationLinkMessage,
+} from '@flotilla/shared/auth/account-mail';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../app-context.js';
+import { hashPassword } from '../../infra/auth/passwords.js';
+import type { Database } from '../../infra/db/database.js';
+import { createTestDatabase } from '../../test-support/test-database.js';
+import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import { registerAuth } from '../auth/register-auth.js';
+import { createVerificationSigner } from '../email-verification/verification-token.js';
+import { registerEmailChange } from './change-email.js';
+
+let db: Database;
+let ctx: AppContext;
+// Verification required (the new address waits), and not required (it replaces the old at once).
+let strict: FastifyInstance;
+let relaxed: FastifyInstance;
+let count = 0;
+
+type Account = {
+  email: string;
+  pending_email: string | null;
+  is_verified: boolean;
+};
+
+const withEmailChange =
+  (context: AppContext) =>
+  (app: FastifyInstance): void =>
+    registerEmailChange(app, context, {
+      signer: createVerificationSigner(context.jwtSecret),
+      publicUrl: () => 'https://flotilla.example.com',
+    });
+
+const newAccount = async (app: FastifyInstance) => {
+  count += 1;
+  const email = `person${count}@example.com`;
+  await db.query(
+    `INSERT INTO "user" ("username", "email", "password_hash", "is_verified")
+     VALUES ($1, $2, $3, true)`,
+    [`person${count}`, email, await hashPassword('the-password')],
+  );
+  const login = await app.inject({
+    method: 'POST',
+    url: '/login_',
+    payload: { username: email, password: 'the-password' },
+  });
+  expect(login.statusCode).toBe(200);
+  return { email, token: login.body };
+};
+
+const accountOf = async (email: string): Promise<Account | undefined> =>
+  (
+    await db.query<Account>(
+      `SELECT "email", "pending_email", "is_verified" FROM "user"
+        WHERE lower("email") = lower($1) OR lower("pending_email") = lower($1)`,
+      [email],
+    )
+  ).rows[0];
+
+const changeEmail = (app: FastifyInstance, token: string, payload: object) =>
+  app.inject({
+    method: 'PATCH',
+    url: '/user/email',
+    headers: { authorization: `Bearer ${token}` },
+    payload,
+  });
+
+const mailsTo = async (
+  address: string,
+): Promise<{ subject: string; text_body: string; links: string[] }[]> =>
+  (
+    await db.query<{ subject: string; text_body: string; links: string[] }>(
+      `SELECT "subject", "text_body", "links" FROM "mail_message"
+        WHERE lower("recipient") = lower($1) ORDER BY "id"`,
+      [address],
+    )
+  ).rows;
+
+const verifyLastLinkTo = async (app: FastifyInstance, address: string) => {
+  const link = (await mailsTo(address)).at(-1)?.links[0] ?? '';
+  const match = /\/user\/verify-email\/([^/]+)\/([^/]+)$/.exec(link);
+  if (!match?.[1] || !match[2]) throw new Error(`no verification link to ${address}`);
+  return app.inject({
+    method: 'POST',
+    url: '/user/v1/verify-email',
+    payload: {
+      verificationToken: decodeURIComponent(match[1]),
+      email: decodeURIComponent(match[2]),
+    },
+  });
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ctx = createTestContext(db, { config: { requireEmailVerification: true } });
+  strict = await createTestApp(ctx, registerAuth, withEmailChange(ctx));
+  const relaxedCtx = createTestContext(db, {
+    jwtSecret: ctx.jwtSecret,
+    config: { requireEmailVerification: false },
+  });
+  relaxed = await createTestApp(relaxedCtx, registerAuth, withEmailChange(relaxedCtx));
+});
+
+afterAll(async () => {
+  await strict.close();
+  await relaxed.close();
+  await db.close();
+});
+
+beforeEach(async () => {
+  await db.query('DELETE FROM "rate_limit_hit"');
+});
+
+describe('PATCH /user/email while verification is required', () => {
+  it('keeps the old address until the new one is verified, answering an empty 204', async () => {
+    const { email, token } = await newAccount(strict);
+    const response = await changeEmail(strict, token, {
+      email: 'moved@example.com',
+      password: 'the-password',
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    expect(await accountOf(email)).toEqual({
+      email,
+      pending_email: 'moved@example.com',
+      is_verified: true,
+    });
+    const [mail] = await mailsTo('moved@example.com');
+    expect(mail?.text_body).toContain(
+      'Open the link to confirm moved@example.com as the new e-mail address',
+    );
+
+    expect((await verifyLastLinkTo(strict, 'moved@example.com')).statusCode).toBe(200);
+    expect(await accountOf('moved@example.com')).toEqual({
+      email: 'moved@example.com',
+      pending_email: null,
+      is_verified: true,
+    });
+  });
+
+  it('ends the link of an address the user changed their mind about', async () => {
+    const { token } = await newAccount(strict);
+    await changeEmail(strict, token, { email: 'first@example.com', password: 'the-password' });
+    await changeEmail(strict, token, { email: 'second@example.com', password: 'the-password' });
+    const stale = await verifyLastLinkTo(strict, 'first@example.com');
+    expect(stale.statusCode).toBe(400);
+    expect(stale.body).toBe(invalidVerificationLinkMessage);
+  });
+
+  it('refuses at verification an address another account took meanwhile', async () => {
+    const rival = await newAccount(strict);
+    const { token } = await newAccount(strict);
+    await changeEmail(strict, token, { email: 'contested@example.com', password: 'the-password' });
+    await db.query(`UPDATE "user" SET "email" = 'CONTESTED@example.com' WHERE "email" = $1`, [
+      rival.email,
+    ]);
+    const refused = await verifyLastLinkTo(strict, 'contested@example.com');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toBe(emailTakenMessage);
+  });
+});
+
+describe('PATCH /user/email rules', () => {
+  it('refuses another account address in any case with 409, and mails nothing', async () => {
+    const other = await newAccount(strict);
+    const { token } = await newAccount(strict);
+    const response = await changeEmail(strict, token, {
+      email: other.email.toUpperCase(),
+      password: 'the-password',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.body).toBe(emailTakenMessage);
+    expect(await mailsTo(other.email)).toEqual([]);
+  });
+
+  it('asks for the right password and a valid address', async () => {
+    const { email, token } = await newAccount(strict);
+    const cases = [
+      [{ email: 'x@example.com', password: 'wrong-password' }, 401, 'Invalid password'],
+      [{ email: 'x@example.com' }, 400, 'password is required'],
+      [{ email: 'not-an-address', password: 'the-password' }, 400, 'email: Invalid e-mail address'],
+      [{ password: 'the-password' }, 400, 'email: email is required'],
+    ] as const;
+    for (const [payload, status, message] of cases) {
+      const response = await changeEmail(strict, token, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(response.body).toBe(message);
+    }
+    expect(await accountOf(email)).toMatchObject({ email, pending_email: null });
+    expect(await mailsTo('x@example.com')).toEqual([]);
+  });
+
+  it('saves a change of letter case at once', async () => {
+    const { email, token } = await newAccount(strict);
+    const response = await changeEmail(strict, token, {
+      email: email.toUpperCase(),
+      password: 'the-password',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await accountOf(email)).toEqual({
+      email: email.toUpperCase(),
+      pending_email: null,
+      is_verified: true,
+    });
+  });
+});
+
+describe('PATCH /user/email without required verification', () => {
+  it('replaces the address at once, unverified, and mails its link', async () => {
+    const { token } = await newAccount(relaxed);
+    const response = await changeEmail(relaxed, token, {
+      email: 'direct@example.com',
+      password: 'the-password',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ email: 'direct@example.com' });
+    expect(await accountOf('direct@example.com')).toEqual({
+      email: 'direct@example.com',
+      pending_email: null,
+      is_verified: false,
+    });
+    expect((await verifyLastLinkTo(relaxed, 'direct@example.com')).statusCode).toBe(200);
+    expect(await accountOf('direct@example.com')).toMatchObject({ is_verified: true });
+  });
+});

@@ -1,0 +1,33 @@
+// Password reset and e-mail verification rules shared by the server and the console (seed 000
+// sections 2.1, 4, 5 and 8.1). The seed gives no lifetimes; these are ours.
+
+// A password reset link works once, for this long after it was asked for.
+export const passwordResetLifetimeMinutes = 60;
+// An e-mail verification link works for this long after it was sent.
+export const emailVerificationLifetimeDays = 7;
+
+// Seed 000 section 8.1: the reset codes (3 expired, 4 invalid), with the texts the server answers
+// and the console shows.
+export const passwordResetErrors = {
+  expired: { code: 3, message: 'This password reset link has expired. Ask for a new one.' },
+  invalid: {
+    code: 4,
+    message:
+      'This password reset link is not valid: it may have been used already. Ask for a new one.',
+  },
+} as const;
+
+// What an e-mail verification link that cannot be used answers (seed 000 section 8.2: "Invalid
+// verification link").
+export const invalidVerificationLinkMessage = 'Invalid verification link';
+// A verification link older than emailVerificationLifetimeDays.
+export const expiredVerificationLinkMessage =
+  'This verification link has expired. Ask for a new one.';
+// PATCH /user/email with an address another account holds (compared ignoring case).
+export const emailTakenMessage = 'This e-mail address is already in use by another account';
+
+// Console paths the mails link to (seed 000 section 2.1).
+export const passwordResetPath = (code: string): string =>
+  `/user/reset-password/${encodeURIComponent(code)}`;
+export const emailVerificationPath = (token: string, email: string): string =>
+  `/user/verify-email/${encodeURIComponent(token)}/${encodeURIComponent(email)}`;

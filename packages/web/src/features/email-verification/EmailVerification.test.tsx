@@ -1,0 +1,174 @@
+// @vitest-environment jsdom
+import { emailTakenMessage } from '@flotilla/shared/auth/account-mail';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientProvider } from '../../app/client.js';
+import { consoleRoutes } from '../../app/router.js';
+import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
+import { testUserId } from '../../test-support/fixtures.js';
+import { ToastProvider } from '../../ui/toasts.js';
+import { userProfileRow } from '../preferences/test-fixtures.js';
+
+afterEach(cleanup);
+
+const firstLoad = { timeout: 15_000 };
+
+const renderAt = (
+  path: string,
+  profile: Record<string, unknown> = {},
+  session: FakeSession | null = {},
+) => {
+  const api = createFakeApi(
+    {
+      application: [],
+      application_type: [],
+      organization: [],
+      user_profile: [userProfileRow(profile)],
+    },
+    session,
+  );
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
+  api.on('GET', '/actor/v1/whoami', () => ({
+    status: 200,
+    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
+  }));
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
+  render(
+    <ClientProvider client={api.client}>
+      <ToastProvider>
+        <QueryClientProvider
+          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return { api, router };
+};
+
+const unverified = { must_be_verified: true, is_verified: false };
+
+describe('a user who must verify their e-mail address', { timeout: 30_000 }, () => {
+  it('is sent to the pending page, where a burst of resend clicks asks once', async () => {
+    const { api, router } = renderAt('/fleets', unverified);
+    await waitFor(
+      () => expect(router.state.location.pathname).toBe('/user/verify-email/pending'),
+      firstLoad,
+    );
+    expect(await screen.findByText('ada@x.test', undefined, firstLoad)).toBeTruthy();
+    const user = userEvent.setup();
+    const resend = screen.getByRole('button', { name: 'Send the link again' });
+    await user.click(resend);
+    await user.click(resend);
+    await user.click(resend);
+    expect(await screen.findByText('A new link is on its way.')).toBeTruthy();
+    expect(api.writes).toEqual([
+      {
+        method: 'PATCH',
+        resource: 'user',
+        id: testUserId,
+        body: { has_been_sent_verification_email: true },
+      },
+    ]);
+  });
+
+  it('may log out from there', async () => {
+    const { api, router } = renderAt('/user/verify-email/pending', unverified);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Log out' }, firstLoad));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(api.client.auth.getToken()).toBeNull();
+  });
+
+  it('is not held when verification is not required, nor once verified', async () => {
+    const { router } = renderAt('/user/verify-email/pending', {
+      must_be_verified: false,
+      is_verified: false,
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/fleets'), firstLoad);
+  });
+});
+
+describe('the verification link page', { timeout: 30_000 }, () => {
+  it('verifies, signs the user in with the answered session, in either order of the parts', async () => {
+    for (const path of [
+      '/user/verify-email/tok-1/ada%40x.test',
+      '/user/verify-email/ada%40x.test/tok-1',
+    ]) {
+      const { api } = renderAt(path, {}, null);
+      const sent: unknown[] = [];
+      const token = sessionToken();
+      api.on('POST', '/user/v1/verify-email', (body) => {
+        sent.push(body);
+        return { status: 200, text: token };
+      });
+      expect(await screen.findByText('E-mail address verified', undefined, firstLoad)).toBeTruthy();
+      expect(sent[0]).toEqual({ verificationToken: 'tok-1', email: 'ada@x.test' });
+      expect(api.client.auth.getToken()).toBe(token);
+      expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
+      cleanup();
+    }
+  });
+
+  it('says when the link cannot be used, and leads to a new one', async () => {
+    const { api } = renderAt('/user/verify-email/forged/ada%40x.test', {}, null);
+    api.on('POST', '/user/v1/verify-email', () => ({
+      status: 400,
+      text: 'Invalid verification link',
+    }));
+    expect(
+      await screen.findByText('Request error: Invalid verification link', undefined, firstLoad),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Send a new link' }).getAttribute('href')).toBe(
+      '/user/verify-email/pending',
+    );
+  });
+});
+
+describe('Preferences → Account details: the e-mail address', { timeout: 30_000 }, () => {
+  it('changes it with the password; pending verification is said so', async () => {
+    const { api } = renderAt('/preferences');
+    const sent: unknown[] = [];
+    api.on('PATCH', '/user/email', (body) => {
+      sent.push(body);
+      return { status: 204 };
+    });
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Change e-mail' }, firstLoad);
+    await user.type(screen.getByLabelText('New e-mail'), 'new@x.test');
+    expect(button.hasAttribute('disabled')).toBe(true);
+    await user.type(screen.getByLabelText('Password'), 'the-password');
+    await user.click(button);
+    expect(
+      await screen.findByText(
+        'We sent a verification link to new@x.test. Your address changes once you open it.',
+      ),
+    ).toBeTruthy();
+    expect(sent).toEqual([{ email: 'new@x.test', password: 'the-password' }]);
+  });
+
+  it('shows a taken address clearly', async () => {
+    const { api } = renderAt('/preferences');
+    api.on('PATCH', '/user/email', () => ({ status: 409, text: emailTakenMessage }));
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Change e-mail' }, firstLoad);
+    await user.type(screen.getByLabelText('New e-mail'), 'taken@x.test');
+    await user.type(screen.getByLabelText('Password'), 'the-password');
+    await user.click(button);
+    expect(await screen.findByText(`Request error: ${emailTakenMessage}`)).toBeTruthy();
+  });
+
+  it('offers a new verification link while the address is not verified', async () => {
+    const { api } = renderAt('/preferences', { is_verified: false });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Resend link' }, firstLoad));
+    expect(await screen.findByText('A new verification link is on its way.')).toBeTruthy();
+    expect(api.writes).toMatchObject([
+      { method: 'PATCH', resource: 'user', body: { has_been_sent_verification_email: true } },
+    ]);
+  });
+});

@@ -1,0 +1,73 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { Navigate } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AuthFrame } from '../auth/AuthFrame.js';
+import { fetchProfile, profileKey } from '../preferences/account-queries.js';
+import { LoadingScreen } from '../session/guards.js';
+import { useSession } from '../session/useSession.js';
+import { debounce } from './debounce.js';
+import { requestVerificationEmail } from './verification-requests.js';
+
+// Seed 000 section 4: the resend request is debounced 300 ms.
+export const resendDebounceMs = 300;
+
+// /user/verify-email/pending: where a user who must verify their address waits (seed 000 sections
+// 2.1 and 2.2), with a resend and a way out; once verified, on to the console.
+export const VerificationPendingPage = () => {
+  usePageTitle('Verify e-mail');
+  const client = useClient();
+  const userId = useSession()?.userId;
+  const profile = useQuery({
+    queryKey: profileKey(userId),
+    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
+  });
+  const resend = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () =>
+      userId === undefined ? Promise.resolve() : requestVerificationEmail(client, userId),
+  });
+  // TanStack Query keeps `mutate` the same function across renders.
+  const { mutate } = resend;
+  const askAgain = useMemo(() => debounce(() => mutate(), resendDebounceMs), [mutate]);
+  useEffect(() => () => askAgain.cancel(), [askAgain]);
+  if (profile.isPending) return <LoadingScreen />;
+  const data = profile.data;
+  if (data && (data.is_verified || !data.must_be_verified)) return <Navigate to="/" replace />;
+  return (
+    <AuthFrame title="Verify your e-mail address">
+      <Stack spacing={2}>
+        {profile.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void profile.refetch()}>
+                Retry
+              </Button>
+            }
+          >
+            Could not load your account: {errorText(profile.error) ?? 'An error has occurred'}
+          </Alert>
+        ) : null}
+        <Typography>
+          We sent a verification link to <strong>{data?.email ?? 'your e-mail address'}</strong>.
+          Open it to start using Flotilla.
+        </Typography>
+        {resend.isSuccess ? <Alert severity="success">A new link is on its way.</Alert> : null}
+        {resend.isError ? (
+          <Alert severity="error">{errorText(resend.error) ?? 'Could not send a new link'}</Alert>
+        ) : null}
+        <Button variant="contained" onClick={() => askAgain.call()} disabled={resend.isPending}>
+          {resend.isPending ? 'Sending…' : 'Send the link again'}
+        </Button>
+        <Button onClick={() => client.auth.logout()}>Log out</Button>
+      </Stack>
+    </AuthFrame>
+  );
+};

@@ -1,0 +1,76 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AuthFrame } from '../auth/AuthFrame.js';
+import { RequireSession } from '../session/guards.js';
+import { linkParts, verifyEmail } from './verification-requests.js';
+import { VerificationPendingPage } from './VerificationPendingPage.js';
+
+// /user/verify-email/:first/:second, the mailed link: verifies at once and signs the user in
+// with the session the server answers (pending the second factor when enabled).
+export const VerifyEmailPage = () => {
+  usePageTitle('Verify e-mail');
+  const client = useClient();
+  const { first = '', second = '' } = useParams();
+  const verify = useMutation({
+    meta: { inlineError: true },
+    mutationFn: () => verifyEmail(client, linkParts(first, second)),
+  });
+  const { mutate } = verify;
+  useEffect(() => {
+    mutate();
+  }, [mutate, first, second]);
+  if (verify.isError) {
+    return (
+      <AuthFrame title="Verify your e-mail address">
+        <Stack spacing={2}>
+          <Alert severity="error">
+            {errorText(verify.error) ?? 'There was a problem verifying your e-mail address'}
+          </Alert>
+          <Button component={RouterLink} to="/user/verify-email/pending" variant="contained">
+            Send a new link
+          </Button>
+        </Stack>
+      </AuthFrame>
+    );
+  }
+  if (verify.isSuccess) {
+    return (
+      <AuthFrame title="E-mail address verified">
+        <Stack spacing={2}>
+          <Alert severity="success">Thank you: your e-mail address is verified.</Alert>
+          <Button component={RouterLink} to="/" variant="contained" size="large">
+            Continue
+          </Button>
+        </Stack>
+      </AuthFrame>
+    );
+  }
+  return (
+    <AuthFrame title="Verify your e-mail address">
+      <Stack sx={{ alignItems: 'center' }} role="status" aria-label="Verifying">
+        <CircularProgress />
+      </Stack>
+    </AuthFrame>
+  );
+};
+
+// /user/verify-email/pending (signed in) and /user/verify-email/:first/:second share one route
+// (the entry chunk holds the table).
+export const VerifyEmailRoute = () => {
+  const { first, second } = useParams();
+  if (second !== undefined) return <VerifyEmailPage />;
+  if (first !== 'pending') return <Navigate to="/404" replace />;
+  return (
+    <RequireSession>
+      <VerificationPendingPage />
+    </RequireSession>
+  );
+};

@@ -1,0 +1,152 @@
+import { passwordResetLifetimeMinutes } from '@flotilla/shared/auth/account-mail';
+import { emailProblem } from '@flotilla/shared/auth/credentials';
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormHelperText from '@mui/material/FormHelperText';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { AuthFrame } from '../auth/AuthFrame.js';
+import { captchaResponse } from '../auth/captcha.js';
+import { RecaptchaField } from '../auth/RecaptchaField.js';
+import { requestPasswordReset } from './password-reset-requests.js';
+
+// /password-reset: asks for a reset link by e-mail (seed 000 sections 2.1 and 4), then goes to
+// /password-reset/success. The answer is the same for every address, so the page says "if".
+export const PasswordResetRequestPage = () => {
+  usePageTitle('Reset password');
+  const client = useClient();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [touched, setTouched] = useState(false);
+  const config = useQuery({
+    queryKey: ['public-config'],
+    queryFn: () => client.config(),
+    staleTime: Infinity,
+  });
+  const siteKey = config.data?.recaptchaSiteKey ?? undefined;
+  const [recaptchaAnswer, setRecaptchaAnswer] = useState<string | undefined>(undefined);
+  const [recaptchaRound, setRecaptchaRound] = useState(0);
+  const request = useMutation({
+    meta: { inlineError: true },
+    mutationFn: async () =>
+      requestPasswordReset(
+        client,
+        email.trim(),
+        siteKey === undefined ? await captchaResponse() : recaptchaAnswer,
+      ),
+    onSuccess: () => void navigate('/password-reset/success'),
+    // The server used up the captcha answer: a new attempt needs a new one.
+    onError: () => {
+      setRecaptchaAnswer(undefined);
+      setRecaptchaRound((round) => round + 1);
+    },
+  });
+  const emailError = touched ? emailProblem(email) : undefined;
+  const captchaMissing = siteKey !== undefined && recaptchaAnswer === undefined;
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    setTouched(true);
+    if (emailProblem(email) || captchaMissing) return;
+    request.mutate();
+  };
+  return (
+    <AuthFrame title="Reset your password">
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={2}>
+          <Typography color="text.secondary">
+            Enter the e-mail address of your account: we will send you a link to choose a new
+            password.
+          </Typography>
+          {request.isError ? (
+            <Alert severity="error">
+              {errorText(request.error) ?? 'Could not send the reset link'}
+            </Alert>
+          ) : null}
+          {config.isError ? (
+            <Alert severity="error">
+              Could not load the server settings:{' '}
+              {errorText(config.error) ?? 'An error has occurred'}
+            </Alert>
+          ) : null}
+          <TextField
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={Boolean(emailError)}
+            helperText={emailError}
+            required
+            autoFocus
+          />
+          {siteKey === undefined ? null : (
+            <Box>
+              <RecaptchaField
+                key={recaptchaRound}
+                siteKey={siteKey}
+                onAnswer={setRecaptchaAnswer}
+              />
+              {touched && captchaMissing ? (
+                <FormHelperText error sx={{ textAlign: 'center' }}>
+                  Confirm that you are not a robot
+                </FormHelperText>
+              ) : null}
+            </Box>
+          )}
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            // Until /config tells whether a captcha is needed.
+            disabled={request.isPending || config.isPending}
+          >
+            {request.isPending ? 'Sending…' : 'Send reset link'}
+          </Button>
+          <Link component={RouterLink} to="/login" sx={{ textAlign: 'center' }}>
+            Back to log in
+          </Link>
+        </Stack>
+      </Box>
+    </AuthFrame>
+  );
+};
+
+// /password-reset/success: what happens next.
+export const PasswordResetSuccessPage = () => {
+  usePageTitle('Reset password');
+  return (
+    <AuthFrame title="Check your e-mail">
+      <Stack spacing={2}>
+        <Alert severity="success">
+          If an account has this address, a link to reset its password is on its way. It works once,
+          within {passwordResetLifetimeMinutes} minutes.
+        </Alert>
+        <Typography color="text.secondary">
+          No mail after a few minutes? Check your spam folder, or ask again.
+        </Typography>
+        <Link component={RouterLink} to="/password-reset" sx={{ textAlign: 'center' }}>
+          Ask for another link
+        </Link>
+        <Link component={RouterLink} to="/login" sx={{ textAlign: 'center' }}>
+          Back to log in
+        </Link>
+      </Stack>
+    </AuthFrame>
+  );
+};
+
+// /password-reset and /password-reset/success share one route (the entry chunk holds the table).
+export const PasswordResetRoute = () => {
+  const { step } = useParams();
+  if (step === undefined) return <PasswordResetRequestPage />;
+  return step === 'success' ? <PasswordResetSuccessPage /> : <Navigate to="/404" replace />;
+};
