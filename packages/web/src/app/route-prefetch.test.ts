@@ -32,38 +32,49 @@ describe('route loaders', () => {
         'fleet',
       )(args('/fleets', '/fleets')),
     ).toBeNull();
-    // Started synchronously, before any code of the screen exists.
-    expect(queryClient.getQueryState(['applications', 'fleet', undefined])?.fetchStatus).toBe(
-      'fetching',
-    );
+    // Started by the loader alone, without the screen.
+    await expect
+      .poll(() => queryClient.getQueryState(['applications', 'fleet', undefined]))
+      .toBeTruthy();
     expect(
-      queryClient.getQueryState(['applications', 'fleet', undefined, 'status-counts'])?.fetchStatus,
-    ).toBe('fetching');
+      queryClient.getQueryState(['applications', 'fleet', undefined, 'status-counts']),
+    ).toBeTruthy();
     await expect
       .poll(() => queryClient.getQueryState(['applications', 'fleet', undefined])?.status)
       .toBe('success');
     expect(api.reads.every((url) => url.pathname.startsWith('/v7/application'))).toBe(true);
   });
 
-  it("start one organization's list under its own key", () => {
+  it("start one organization's list under its own key", async () => {
     const api = createFakeApi({ application: [fleetRow] });
     const queryClient = new QueryClient();
     applicationListLoader(
       { client: api.client, queryClient },
       'block',
     )(args('/orgs/12/blocks', '/orgs/:organizationId/blocks', { organizationId: '12' }));
-    expect(queryClient.getQueryState(['applications', 'block', 12])).toBeTruthy();
+    await expect.poll(() => queryClient.getQueryState(['applications', 'block', 12])).toBeTruthy();
   });
 
-  it('ask nothing without a session, or with a second factor pending', () => {
-    for (const session of [null, { twoFactorRequired: true }]) {
+  it('ask nothing without a session, or with a second factor pending', async () => {
+    const refused = [null, { twoFactorRequired: true }].map((session) => {
       const api = createFakeApi({}, session);
       const queryClient = new QueryClient();
       applicationListLoader(
         { client: api.client, queryClient },
         'fleet',
       )(args('/fleets', '/fleets'));
+      return { api, queryClient };
+    });
+    // A signed-in loader started after them has asked: theirs would have by now.
+    const signedIn = createFakeApi({ application: [fleetRow] });
+    applicationListLoader(
+      { client: signedIn.client, queryClient: new QueryClient() },
+      'fleet',
+    )(args('/fleets', '/fleets'));
+    await expect.poll(() => signedIn.reads.length).toBeGreaterThan(0);
+    for (const { api, queryClient } of refused) {
       expect(queryClient.getQueryCache().getAll()).toEqual([]);
+      expect(api.reads).toEqual([]);
     }
     expect(applicationListLoader(undefined, 'fleet')(args('/fleets', '/fleets'))).toBeNull();
   });

@@ -2,11 +2,6 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
-import {
-  applicationListQuery,
-  applicationStatusCountsQuery,
-  organizationIdParam,
-} from '../features/fleets/application-queries.js';
 
 // What route loaders need to start a screen's queries.
 export type RouteData = { client: FlotillaClient; queryClient: QueryClient };
@@ -26,12 +21,16 @@ export const applicationListLoader =
   (data: RouteData | undefined, className: ApplicationClass) =>
   ({ params }: LoaderFunctionArgs): null => {
     if (!data || signedInUserId(data.client) === null) return null;
-    const organizationId = organizationIdParam(params.organizationId);
-    void data.queryClient.prefetchQuery(
-      applicationListQuery(data.client, className, organizationId),
-    );
-    void data.queryClient.prefetchQuery(
-      applicationStatusCountsQuery(data.client, className, organizationId),
-    );
+    // The queries' module is the screen's too (a chunk of its own, preloaded with the page on a
+    // cold load: route-preloads.ts), so the entry chunk does not carry it.
+    void import('../features/fleets/application-queries.js').then((queries) => {
+      const organizationId = queries.organizationIdParam(params.organizationId);
+      void data.queryClient.prefetchQuery(
+        queries.applicationListQuery(data.client, className, organizationId),
+      );
+      void data.queryClient.prefetchQuery(
+        queries.applicationStatusCountsQuery(data.client, className, organizationId),
+      );
+    });
     return null;
   };
