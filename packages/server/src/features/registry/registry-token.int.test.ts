@@ -9,6 +9,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
 import {
   addFleetMember,
+  addOrganizationMember,
   createDevice,
   createFleet,
   createOrganization,
@@ -152,6 +153,48 @@ describe('GET /auth/v1/token', () => {
       { type: 'repository', name: repo.fleetA, actions: ['pull', 'push'] },
       { type: 'repository', name: repo.fleetB, actions: [] },
     ]);
+  });
+
+  it('grants push and pull to exactly the fleet roles that may create releases, organization administrators included', async () => {
+    const { rows } = await db.query<{ belongs_to__application: number; organization: number }>(
+      `SELECT s."application" AS "belongs_to__application", a."organization"
+         FROM "image" i JOIN "service" s ON s."id" = i."is_a_build_of__service"
+         JOIN "application" a ON a."id" = s."application"
+        WHERE i."is_stored_at__image_location" = $1`,
+      [`${registryHost}/${repo.fleetA}`],
+    );
+    const fleetId = rows[0]?.belongs_to__application ?? 0;
+    const expected: Record<string, string[]> = {
+      observer: [],
+      'safe-operator': [],
+      operator: [],
+      'safe-developer': ['pull', 'push'],
+      developer: ['pull', 'push'],
+    };
+    for (const [role, actions] of Object.entries(expected)) {
+      const user = await createUser(db, `role-${role}`);
+      await addFleetMember(db, user.userId, fleetId, role);
+      const key = await createApiKey(db, user.actorId, {});
+      expect(await accessFor(basic(user.username, key), [pullPush(repo.fleetA)]), role).toEqual([
+        { type: 'repository', name: repo.fleetA, actions },
+      ]);
+    }
+    const orgAdmin = await createUser(db, 'org-admin');
+    await addOrganizationMember(db, orgAdmin.userId, rows[0]?.organization ?? 0, 'administrator');
+    const key = await createApiKey(db, orgAdmin.actorId, {});
+    expect(await accessFor(`Bearer ${key}`, [pullPush(repo.fleetA)])).toEqual([
+      { type: 'repository', name: repo.fleetA, actions: ['pull', 'push'] },
+    ]);
+  });
+
+  it('refuses a session whose second factor is still pending', async () => {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT "id" FROM "user" WHERE "username" = 'developer'`,
+    );
+    const pending = await issueSessionToken(ctx, db, rows[0]?.id ?? 0, { twoFactorRequired: true });
+    const response = await requestToken(basic('developer', pending), [pullPush(repo.fleetA)]);
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toMatch(/^Basic realm="/);
   });
 
   it('accepts a user API key as the Basic password, and a Bearer token as balena-cli sends it', async () => {
