@@ -255,7 +255,7 @@ describe('GET /auth/v1/token', () => {
     const { payload, protectedHeader, answer } = await verified(response.body);
     expect(payload).toMatchObject({ iss: 'flotilla', aud: service, sub: 'developer', access: [] });
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(answer.expires_in);
-    expect(answer.expires_in).toBe(900);
+    expect(answer.expires_in).toBe(3600);
     expect(protectedHeader.alg).toBe('ES256');
     const certificate = await app.inject({ method: 'GET', url: '/auth/v1/registry-certificate' });
     expect(certificate.body).toBe(

@@ -5,8 +5,9 @@ import type { RegistrySigningKey } from './registry-signing-key.js';
 // What a token grants on one resource: the `access` claim of distribution's token format.
 export type GrantedAccess = { type: string; name: string; actions: string[] };
 
-// Short-lived: a token is asked for per push or pull (docker asks again when it runs out).
-export const registryTokenLifetimeSeconds = 15 * 60;
+// Short-lived, but long enough for a slow upload: balena-cli pushes a whole release with the one
+// token it asked for (docker with credentials asks again when a token runs out).
+export const registryTokenLifetimeSeconds = 60 * 60;
 
 export type RegistryTokenInput = {
   issuer: string;
