@@ -40,6 +40,7 @@ import { registerOrganizationMembershipRules } from './features/memberships/orga
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
+import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
@@ -125,6 +126,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceUrl(app, ctx, cloudlink);
   registerODataRoutes(app, ctx);
   registerBuilder(app, ctx);
+  registerRegistry(app, ctx, { resolveActor: actors.resolveActor });
   registerConsole(app, {
     dir: ctx.config.consoleDir,
     serveSourceMaps: ctx.config.serveSourceMaps,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
@@ -39,8 +41,8 @@ export type TestContextOverrides = Partial<Omit<AppContext, 'db' | 'config'>> & 
   config?: Partial<Config>;
 };
 
-// An AppContext for tests: default configuration (no environment read), a fresh hook registry,
-// a random signing secret and the real clock unless overridden.
+// An AppContext for tests: default configuration (no environment read, a scratch data
+// directory), a fresh hook registry, a random signing secret and the real clock unless overridden.
 export const createTestContext = (
   db: Database,
   overrides: TestContextOverrides = {},
@@ -48,7 +50,14 @@ export const createTestContext = (
   const { config, ...rest } = overrides;
   return {
     db,
-    config: { ...loadConfig({}), logLevel: 'silent', ...config },
+    // Files a feature keeps in the data directory (the registry's signing key) go to a scratch
+    // directory, never to the ./data of a developer's own server.
+    config: {
+      ...loadConfig({}),
+      logLevel: 'silent',
+      dataDir: path.join(tmpdir(), 'flotilla-test-data'),
+      ...config,
+    },
     model: v7Model,
     hooks: createHookRegistry(),
     now: () => new Date(),

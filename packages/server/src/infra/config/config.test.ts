@@ -159,3 +159,26 @@ describe('loadConfig: account mail settings', () => {
     );
   });
 });
+
+describe('loadConfig: the registry', () => {
+  it('names registry tokens "flotilla" unless FLOTILLA_REGISTRY_TOKEN_ISSUER says otherwise', () => {
+    expect(loadConfig({}).registryTokenIssuer).toBe('flotilla');
+    expect(loadConfig({ FLOTILLA_REGISTRY_TOKEN_ISSUER: '' }).registryTokenIssuer).toBe('flotilla');
+    expect(
+      loadConfig({ FLOTILLA_REGISTRY_TOKEN_ISSUER: 'fleet.example.com' }).registryTokenIssuer,
+    ).toBe('fleet.example.com');
+    expect(() => loadConfig({ FLOTILLA_REGISTRY_TOKEN_ISSUER: 'x'.repeat(201) })).toThrow(
+      /FLOTILLA_REGISTRY_TOKEN_ISSUER/,
+    );
+  });
+
+  it('takes the registry host, with its port, from FLOTILLA_REGISTRY_URL', () => {
+    expect(loadConfig({}).registry).toBeUndefined();
+    expect(
+      loadConfig({ FLOTILLA_REGISTRY_URL: 'https://registry.example.com:5000/' }).registry,
+    ).toEqual({
+      url: 'https://registry.example.com:5000',
+      host: 'registry.example.com:5000',
+    });
+  });
+});

@@ -84,6 +84,10 @@ const schema = z.object({
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
+  FLOTILLA_REGISTRY_TOKEN_ISSUER: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().trim().min(1).max(200).default('flotilla'),
+  ),
   FLOTILLA_SMTP_URL: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -188,8 +192,10 @@ export type Config = {
   helpLinks: HelpLinks;
   // The operator's image registry (FLOTILLA_REGISTRY_URL): where balena deploy pushes images and
   // devices pull them, with tokens from GET /auth/v1/token. `host` is host[:port] as image
-  // names carry it. Unset: image locations use a placeholder host and no tokens are issued.
+  // names carry it. Unset: image locations use a placeholder host.
   registry: { url: string; host: string } | undefined;
+  // The `iss` of registry tokens; the registry's `auth.token.issuer` must say the same.
+  registryTokenIssuer: string;
   // Where mail goes: an SMTP server, or (unset) the built-in outbox (features/mail).
   smtpUrl: string | undefined;
   // The sender of every message ("Name <address>" or an address).
@@ -279,6 +285,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             url: values.FLOTILLA_REGISTRY_URL.replace(/\/+$/, ''),
             host: new URL(values.FLOTILLA_REGISTRY_URL).host,
           },
+    registryTokenIssuer: values.FLOTILLA_REGISTRY_TOKEN_ISSUER,
     helpLinks: {
       gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
       docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,
