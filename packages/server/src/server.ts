@@ -26,6 +26,7 @@ import { registerDeviceRegistration } from './features/devices/register-device.j
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
+import { registerStatusTallyCompaction } from './features/heartbeat/status-tally-compaction.js';
 import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
 import { createInvitationSigner } from './features/invitations/invitation-signing.js';
 import { registerInvitations } from './features/invitations/register-invitations.js';
@@ -99,6 +100,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);
   registerHeartbeat(app, ctx);
+  registerStatusTallyCompaction(app, ctx);
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
   registerDeviceMetrics(app, ctx);
