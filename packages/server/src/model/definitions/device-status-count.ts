@@ -33,16 +33,17 @@ const phase = (base: string, poll: string, start: string): string =>
 // Whether the fleet expects the VPN (its own control variable is not 'false'; the BALENA_ name
 // wins over the RESIN_ one), as overallStatus decides it for a device without a variable of its own.
 const fleetVpnExpected = (fleet: string): string =>
-  `coalesce(${['BALENA_SUPERVISOR_VPN_CONTROL', 'RESIN_SUPERVISOR_VPN_CONTROL']
+  `(coalesce(${['BALENA_SUPERVISOR_VPN_CONTROL', 'RESIN_SUPERVISOR_VPN_CONTROL']
     .map(
       (name) =>
         `(SELECT "tly_v"."value" FROM "application_config_variable" "tly_v" WHERE "tly_v"."application" = ${fleet} AND "tly_v"."name" = '${name}')`,
     )
-    .join(', ')}, 'true') <> 'false'`;
+    .join(', ')}, 'true') <> 'false')`;
 
 // overall_status by the rules of overallStatus (device-status.ts) for a device with neither a
-// downloading image install nor a VPN variable of its own, from its key's base and phase.
-const plainStatus = (base: string, keyPhase: string, fleet: string): string =>
+// downloading image install nor a VPN variable of its own, from its base and phase and whether its
+// fleet expects the VPN.
+const plainStatus = (base: string, keyPhase: string, vpnExpected: string): string =>
   `(CASE
     WHEN ${base} = 'inactive' THEN 'inactive'
     WHEN ${base} = 'post-provisioning' THEN 'post-provisioning'
@@ -51,7 +52,7 @@ const plainStatus = (base: string, keyPhase: string, fleet: string): string =>
     WHEN ${base} = 'updating' THEN 'updating'
     WHEN ${base} = 'provisioning' THEN 'configuring'
     WHEN ${keyPhase} = 'timeout' THEN 'reduced-functionality'
-    WHEN ${base} = 'no-vpn' AND ${fleetVpnExpected(fleet)} THEN 'reduced-functionality'
+    WHEN ${base} = 'no-vpn' AND ${vpnExpected} THEN 'reduced-functionality'
     ELSE 'operational'
   END)`;
 
@@ -71,43 +72,49 @@ const plainBases: Record<string, readonly string[]> = {
 
 const sqlList = (values: readonly string[]): string => `('${values.join("', '")}')`;
 
-// A device row's tally key, as the triggers compute it.
+// A device's phase from its own deadlines (as overallStatus compares them with now()).
 const devicePhase = (d: string): string =>
-  phase(
-    `${d}."overall_status_base"`,
-    `flotilla_tally_poll_interval(${d}."overall_status_base", ${d}."poll_interval_ms")`,
-    `flotilla_tally_bin(${d}."overall_status_base", ${d}."timeout_until")`,
-  );
+  `(CASE
+    WHEN ${d}."overall_status_base" IN ('inactive', 'post-provisioning', 'unseen') THEN 'none'
+    WHEN ${d}."online_until" >= now() THEN 'online'
+    WHEN ${d}."timeout_until" >= now() THEN 'timeout'
+    ELSE 'offline'
+  END)`;
 
 // The devices whose status the plain rule may get wrong (the sets of device-status-equals.ts).
 const exceptionalDevices = `(SELECT "tly_i"."device" FROM "image_install" "tly_i" WHERE "tly_i"."status" = 'Downloading' OR ("tly_i"."download_progress" IS NOT NULL AND "tly_i"."download_progress" < 100)
   UNION SELECT "tly_c"."device" FROM "device_config_variable" "tly_c" WHERE "tly_c"."name" IN ('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN_CONTROL'))`;
 
-// The number of devices of the fleet `fleet` (SQL of its id) whose overall_status is `value`.
+// The number of devices of the fleet `fleet` (SQL of its id) whose overall_status is `value`:
+// the plain status of every device (whole rows, or one by one for straddling rows), corrected
+// for the exceptional devices.
 export const fleetStatusCount = (fleet: string, value: LiteralValue): string => {
   const bases = typeof value === 'string' ? plainBases[value] : undefined;
   if (!bases) return '0::bigint';
   const status = `'${value}'`;
   const rowPhase = phase('"tly"."base"', '"tly"."poll_interval_ms"', '"tly"."bin"');
-  // Rows counted as a whole.
-  const plain = `(SELECT coalesce(sum("tly"."n"), 0) FROM "device_status_tally" "tly"
-    WHERE "tly"."application" = ${fleet} AND "tly"."base" IN ${sqlList(bases)} AND ${rowPhase} <> 'straddle'
-      AND ${plainStatus('"tly"."base"', rowPhase, fleet)} = ${status})`;
-  // Devices of straddling rows, one by one (device_status_idx range per row).
-  const straddling = `(SELECT count(*) FROM "device_status_tally" "tly"
-    JOIN "device" "tly_d" ON "tly_d"."belongs_to__application" = "tly"."application"
+  // The devices of a straddling row (a device_status_idx range), by their own deadlines.
+  const straddling = `(SELECT count(*) FROM "device" "tly_d"
+    WHERE "tly_d"."belongs_to__application" = "tly"."application"
       AND "tly_d"."overall_status_base" = "tly"."base" AND "tly_d"."timeout_until" >= "tly"."bin"
       AND "tly_d"."timeout_until" < "tly"."bin" + ${bin} AND "tly_d"."poll_interval_ms" = "tly"."poll_interval_ms"
-    WHERE "tly"."application" = ${fleet} AND "tly"."base" IN ${sqlList(contacted)}
-      AND ${rowPhase} = 'straddle' AND ${overallStatus('"tly_d"')} = ${status})`;
-  // Exceptional devices of rows counted as a whole: their exact status instead of the plain one.
-  // One set for the whole statement (uncorrelated, so PostgreSQL computes it once), per fleet.
+      AND ${plainStatus('"tly_d"."overall_status_base"', devicePhase('"tly_d"'), '"tly"."vpn"')} = ${status})`;
+  const plain = `(SELECT coalesce(sum(CASE
+        WHEN "tly"."phase" = 'straddle' THEN ${straddling}
+        WHEN ${plainStatus('"tly"."base"', '"tly"."phase"', '"tly"."vpn"')} = ${status} THEN "tly"."n"
+        ELSE 0 END), 0)
+    FROM (SELECT "tly".*, ${rowPhase} AS "phase", ${fleetVpnExpected(fleet)} AS "vpn"
+            FROM "device_status_tally" "tly"
+           WHERE "tly"."application" = ${fleet} AND "tly"."base" IN ${sqlList(bases)}
+          OFFSET 0) "tly")`;
+  // Exceptional devices: their exact status instead of the plain one. One set for the whole
+  // statement (uncorrelated, so PostgreSQL computes it once), per fleet.
   const exact = `(CASE WHEN ${overallStatus('"tly_x"')} = ${status} THEN 1 ELSE 0 END)`;
-  const assumed = `(CASE WHEN ${plainStatus('"tly_x"."overall_status_base"', devicePhase('"tly_x"'), '"tly_x"."belongs_to__application"')} = ${status} THEN 1 ELSE 0 END)`;
+  const assumed = `(CASE WHEN ${plainStatus('"tly_x"."overall_status_base"', devicePhase('"tly_x"'), fleetVpnExpected('"tly_x"."belongs_to__application"'))} = ${status} THEN 1 ELSE 0 END)`;
   const corrections = `(SELECT jsonb_object_agg("tly_s"."fleet", "tly_s"."delta") FROM (
       SELECT "tly_x"."belongs_to__application" AS "fleet", sum(${exact} - ${assumed}) AS "delta"
         FROM "device" "tly_x"
-       WHERE "tly_x"."id" IN ${exceptionalDevices} AND ${devicePhase('"tly_x"')} <> 'straddle'
+       WHERE "tly_x"."id" IN ${exceptionalDevices}
        GROUP BY 1) "tly_s")`;
-  return `(${plain} + ${straddling} + coalesce((${corrections} ->> (${fleet})::text)::bigint, 0))`;
+  return `(${plain} + coalesce((${corrections} ->> (${fleet})::text)::bigint, 0))`;
 };
