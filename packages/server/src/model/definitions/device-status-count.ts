@@ -116,5 +116,5 @@ export const fleetStatusCount = (fleet: string, value: LiteralValue): string => 
         FROM "device" "tly_x"
        WHERE "tly_x"."id" IN ${exceptionalDevices}
        GROUP BY 1) "tly_s")`;
-  return `(${plain} + coalesce((${corrections} ->> (${fleet})::text)::bigint, 0))`;
+  return `(${plain} + coalesce((${corrections} ->> (${fleet})::text)::bigint, 0))::bigint`;
 };
