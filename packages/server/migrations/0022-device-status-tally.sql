@@ -58,8 +58,17 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- Most updates of a device (a state report, a rename) leave its key alone, and an UPDATE that
+-- matches no row still fires the trigger: those return at once.
 CREATE FUNCTION flotilla_device_status_tally_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM "old_rows" o JOIN "new_rows" n ON n."id" = o."id"
+     WHERE (o."belongs_to__application", o."overall_status_base", o."poll_interval_ms", o."timeout_until")
+           IS DISTINCT FROM (n."belongs_to__application", n."overall_status_base", n."poll_interval_ms", n."timeout_until")
+  ) THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO "device_status_tally" AS t ("application", "base", "poll_interval_ms", "bin", "n")
   SELECT c."application", c."base", c."poll", c."bin", sum(c."delta")::integer
     FROM (
