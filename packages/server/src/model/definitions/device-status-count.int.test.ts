@@ -192,6 +192,30 @@ describe('per-fleet device status counts from the tally', () => {
     expect(await sweep()).toEqual([]);
   });
 
+  it('tells apart devices whose deadlines share a minute but not a poll interval', async () => {
+    // Timing out until the same instant: 10 min interval (online until 10 min before), 1 min.
+    const deadline = new Date(start.getTime() + 5 * minute);
+    await db.query(
+      `UPDATE "device" SET "poll_interval_ms" = 600000,
+              "last_contact_at" = $1::timestamptz - interval '25 minutes 10 seconds'
+        WHERE "id" % 17 = 4`,
+      [deadline],
+    );
+    await db.query(
+      `UPDATE "device" SET "poll_interval_ms" = 60000,
+              "last_contact_at" = $1::timestamptz - interval '2 minutes 40 seconds'
+        WHERE "id" % 17 = 5`,
+      [deadline],
+    );
+    const binStart = Math.floor(deadline.getTime() / minute) * minute;
+    const instants = [deadline.getTime(), deadline.getTime() - minute, binStart, binStart + minute];
+    for (const instant of instants) {
+      for (const ms of [-1, 0, 1]) {
+        expect(await mismatchesAt(new Date(instant + ms))).toEqual([]);
+      }
+    }
+  });
+
   it('follows fleet moves, deactivation, deletion and new devices', async () => {
     const [plain, vpnOff] = fleets;
     if (plain === undefined || vpnOff === undefined) throw new Error('fixtures');
