@@ -275,6 +275,16 @@ describe('per-fleet device status counts from the tally', () => {
   });
 
   it('empties with the devices', async () => {
+    const [, , resinOff] = fleets;
+    // A deleted fleet takes its devices with it (ON DELETE CASCADE), and their counts.
+    await db.query(`DELETE FROM "application" WHERE "id" = $1`, [resinOff]);
+    const { rows: left } = await db.query<{ n: number }>(
+      `SELECT coalesce(sum("n"), 0)::int AS "n" FROM "device_status_tally" WHERE "application" = $1`,
+      [resinOff],
+    );
+    expect(left[0]?.n).toBe(0);
+    // After the compactions of the test before (time only moves forward).
+    expect(await mismatchesAt(new Date(start.getTime() + 72 * 60 * minute))).toEqual([]);
     await db.query(`TRUNCATE "device" CASCADE`);
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS "n" FROM "device_status_tally"`,
