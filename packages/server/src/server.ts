@@ -31,6 +31,7 @@ import { registerVerificationHooks } from './features/email-verification/registe
 import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
+import { registerStatusTallyCompaction } from './features/heartbeat/status-tally-compaction.js';
 import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
 import { createInvitationSigner } from './features/invitations/invitation-signing.js';
 import { registerInvitations } from './features/invitations/register-invitations.js';
@@ -116,6 +117,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceRegistration(app, ctx);
   registerDownloadConfig(app, ctx);
   registerHeartbeat(app, ctx);
+  registerStatusTallyCompaction(app, ctx);
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
   registerDeviceMetrics(app, ctx);

@@ -33,6 +33,11 @@ export type FieldDefinition = {
   // from the status index instead of computing the status of every device. Undefined: the plain
   // comparison. The value is part of the compiled statement's key (statement-cache.ts).
   equals?: (row: string, value: LiteralValue) => string | undefined;
+  // `<reverse of via>/$count($filter=<field> eq <value>)` in a form that does not read every row:
+  // the number of rows whose foreign key `via` is the SQL `parent` (a parent row's id) and whose
+  // field equals `value` (e.g. a fleet's devices in one overall_status, from a maintained tally).
+  // Used only where the actor's read permission on these rows depends on `via` alone.
+  countEquals?: { via: string; count: (parent: string, value: LiteralValue) => string | undefined };
 };
 
 // A literal of a $filter, as the engine hands it to FieldDefinition.equals.

@@ -1,5 +1,6 @@
 import type { Field, Navigation, Resource } from '../../model/model-types.js';
 import { badRequest } from '../errors/api-error.js';
+import { countByEquality } from './compile-count.js';
 import {
   type CompileContext,
   fromClause,
@@ -86,7 +87,10 @@ export const countSql = (
 ): string => {
   if (!navigation.many) throw badRequest(`'${navigation.name}' is not a collection to count`);
   const child = childScope(ctx, navigation);
-  const conditions = [navigation.join(from.alias, child.alias), readFilter(ctx, child)];
+  const read = readFilter(ctx, child);
+  const shortcut = countByEquality(ctx, from, navigation, child, read, filter);
+  if (shortcut !== undefined) return shortcut;
+  const conditions = [navigation.join(from.alias, child.alias), read];
   if (filter !== undefined) conditions.push(compileFilter(ctx, child, filter, variables));
   return `(SELECT count(*) FROM ${fromClause(child)} WHERE ${conditions.join(' AND ')})`;
 };

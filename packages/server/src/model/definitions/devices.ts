@@ -20,6 +20,7 @@ import {
   overallStatus,
   shouldBeRunningRelease,
 } from './device-status.js';
+import { fleetStatusCount } from './device-status-count.js';
 import { heartbeatStateIs, isOnlineIs, overallStatusIs } from './device-status-equals.js';
 import { applicationOfDevice } from './sql-helpers.js';
 
@@ -72,7 +73,11 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       status: text(),
       os_version: text(),
       os_variant: text(),
-      overall_status: text({ computed: overallStatus, equals: overallStatusIs }),
+      overall_status: text({
+        computed: overallStatus,
+        equals: overallStatusIs,
+        countEquals: { via: 'belongs_to__application', count: fleetStatusCount },
+      }),
       overall_progress: integer({ computed: overallProgress }),
       supervisor_version: text(),
       provisioning_progress: integer(),
