@@ -275,7 +275,8 @@ describe('per-fleet device status counts from the tally', () => {
   });
 
   it('empties with the devices', async () => {
-    const [, , resinOff] = fleets;
+    const resinOff = fleets[2];
+    if (resinOff === undefined) throw new Error('the third fleet is missing');
     // A deleted fleet takes its devices with it (ON DELETE CASCADE), and their counts.
     await db.query(`DELETE FROM "application" WHERE "id" = $1`, [resinOff]);
     const { rows: left } = await db.query<{ n: number }>(
