@@ -283,6 +283,7 @@ describe('organization, team and membership rules', () => {
             created_at: null,
             actor: null,
             has_legacy_link_to__organization: null,
+            has_been_sent_verification_email: null,
           },
         ],
       });
