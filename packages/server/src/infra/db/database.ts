@@ -64,9 +64,28 @@ export type DatabaseOptions = {
 // node-postgres would turn int8 (counts) into strings; our counts always fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+// The connection string and session settings of every connection. node-postgres lets a URL's
+// `options` replace the configured ones, so they are moved out of the URL and joined with ours.
+// JIT off: Flotilla's statements are short, and PostgreSQL's JIT (on by default where it is
+// built in, as in Debian's packages) compiles the larger ones, such as the fleet list's counts,
+// for hundreds of milliseconds each time, far more than they take to run.
+export const connectionSettings = (url: string): { connectionString: string; options: string } => {
+  const ours = '-c jit=off';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not a URL (a bare connection string): nothing of its own to keep.
+    return { connectionString: url, options: ours };
+  }
+  const given = parsed.searchParams.get('options') ?? '';
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: `${given} ${ours}`.trim() };
+};
+
 export const openDatabase = (url: string, options: DatabaseOptions = {}): Database => {
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connectionSettings(url),
     max: options.max ?? 20,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     // Notices a peer that vanished without closing (network cut) on idle connections too.

@@ -78,4 +78,19 @@ describe('prepared statements', () => {
     await expect(sleep(0, 10_000)).resolves.toMatchObject({ rowCount: 1 });
     expect(await preparedNames()).toEqual(['sleeper']);
   });
+
+  it('runs every session without JIT, keeping session options the URL gives', async () => {
+    expect((await db.query<{ jit: string }>('SHOW jit')).rows[0]?.jit).toBe('off');
+    const url = new URL(owner.url);
+    url.searchParams.set('options', '-c statement_timeout=4321');
+    const withOptions = openDatabase(url.toString(), { max: 1 });
+    try {
+      const { rows } = await withOptions.query<{ jit: string; timeout: string }>(
+        `SELECT current_setting('jit') AS "jit", current_setting('statement_timeout') AS "timeout"`,
+      );
+      expect(rows[0]).toEqual({ jit: 'off', timeout: '4321ms' });
+    } finally {
+      await withOptions.close();
+    }
+  });
 });
