@@ -71,7 +71,7 @@ export const FleetTeamsPage = () => {
   };
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
-  if (!canRead) return <UnauthorisedNotice what="teams" />;
+  if (!canRead) return <UnauthorisedNotice what="teams" className={application.is_of__class} />;
   const rows = (teams.data ?? []).flatMap((row) =>
     row.team.map((team) => ({
       id: row.id,
