@@ -75,6 +75,20 @@ describe('deleting an organization', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the organization summary', { timeout: 60_000 }, () => {
+  it('counts apps only when apps are shown', async () => {
+    renderAt(`/orgs/${acmeId}`);
+    await screen.findByRole('heading', { name: 'Logo' });
+    expect(screen.queryAllByRole('link', { name: 'Apps' })).toEqual([]);
+    cleanup();
+    setAppsEnabled(true);
+    renderAt(`/orgs/${acmeId}`);
+    await screen.findByRole('heading', { name: 'Logo' });
+    const apps = screen.getAllByRole('link', { name: 'Apps' });
+    expect(apps.map((link) => link.getAttribute('href'))).toContain(`/orgs/${acmeId}/apps`);
+  });
+});
+
 describe('the organization logo', { timeout: 60_000 }, () => {
   const png = (size: number) => new File([new Uint8Array(size)], 'logo.png', { type: 'image/png' });
 
