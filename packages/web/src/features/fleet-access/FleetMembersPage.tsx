@@ -142,6 +142,7 @@ export const FleetMembersPage = () => {
         </Alert>
       ) : (
         <FleetMembersTable
+          className={application.is_of__class}
           organizationId={organizationId}
           rows={rows}
           total={members.data.count}

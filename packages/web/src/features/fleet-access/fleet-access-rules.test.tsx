@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { memberRemovalBlockedMessage } from '@flotilla/shared/devices/owner-credentials';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
 import { renderAt } from './render-fleet-access.js';
@@ -22,6 +22,22 @@ describe('fleet members: refusals in words', { timeout: 60_000 }, () => {
     expect(
       await screen.findByText('You are not authorised to view and edit the teams of this app.'),
     ).toBeTruthy();
+  });
+
+  it('the teams tab of an app says app, not fleet', async () => {
+    const { user } = renderAt('/apps/12/teams', 'administrator', (data) => {
+      data.application = [applicationRow(fleetFixture({ is_of__class: 'app' }))];
+    });
+    await screen.findByRole('link', { name: 'ops' });
+    await user.click(screen.getByRole('button', { name: 'Add team' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add team to app' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const ops = screen.getByRole('link', { name: 'ops' }).closest('tr');
+    if (!ops) throw new Error('no row for ops');
+    await user.click(within(ops).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('ops no longer reaches this app')).toBeTruthy();
+    expect(await screen.findByText('No team reaches this app yet.')).toBeTruthy();
   });
 
   it('a removal the server refuses (devices need an update) says why and keeps the member', async () => {
