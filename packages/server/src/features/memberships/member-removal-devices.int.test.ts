@@ -24,7 +24,8 @@ describe('removing a member whose devices need an update', () => {
         WHERE "id" = $1`,
       [deviceId, supervisor, os, memberId],
     );
-  const count = async (sql: string, values: readonly number[]): Promise<number> =>
+  // The number the statement selects as "n" (a count or an id).
+  const numberOf = async (sql: string, values: readonly number[]): Promise<number> =>
     (await db.query<{ n: number }>(sql, [...values])).rows[0]?.n ?? -1;
 
   beforeAll(async () => {
@@ -56,7 +57,7 @@ describe('removing a member whose devices need an update', () => {
     );
     expect(response.status).toBe(409);
     expect(response.text).toMatch(/^mo cannot be removed yet: .*: old-pi$/);
-    const left = await count(
+    const left = await numberOf(
       'SELECT count(*)::int AS n FROM "user_application_membership" WHERE "id" = $1',
       [membership],
     );
@@ -65,7 +66,7 @@ describe('removing a member whose devices need an update', () => {
 
   it('refuses to remove the organization member and keeps their fleet membership', async () => {
     await setVersions(device.id, '17.1.4', 'Resin OS 1.26.0');
-    const membership = await count(
+    const membership = await numberOf(
       `SELECT "id" AS n FROM "organization_membership"
         WHERE "user" = $1 AND "is_member_of__organization" = $2`,
       [memberId, organization],
@@ -78,7 +79,7 @@ describe('removing a member whose devices need an update', () => {
     );
     expect(response.status).toBe(409);
     expect(response.text).toContain('old-pi');
-    const fleetMemberships = await count(
+    const fleetMemberships = await numberOf(
       'SELECT count(*)::int AS n FROM "user_application_membership" WHERE "user" = $1',
       [memberId],
     );
@@ -90,7 +91,7 @@ describe('removing a member whose devices need an update', () => {
     const team = await fx.createTeam(db, organization, 'keepers');
     const teamMembership = await fx.addTeamMember(db, memberId, team);
     const access = await fx.grantTeamAccess(db, team, fleet.id, 'observer');
-    const membership = await count(
+    const membership = await numberOf(
       'SELECT "id" AS n FROM "user_application_membership" WHERE "user" = $1',
       [memberId],
     );
@@ -107,7 +108,7 @@ describe('removing a member whose devices need an update', () => {
 
   it('removes the member once the devices are up to date', async () => {
     await setVersions(device.id, '17.1.4', 'balenaOS 2.88.4+rev1');
-    const membership = await count(
+    const membership = await numberOf(
       `SELECT "id" AS n FROM "organization_membership"
         WHERE "user" = $1 AND "is_member_of__organization" = $2`,
       [memberId, organization],
