@@ -10,7 +10,7 @@ import {
 } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { type ToastKind, ToastProvider, useToasts } from '../ui/toasts.js';
+import { type ToastKind, ToastProvider, useToasts, useToastsFollowPages } from '../ui/toasts.js';
 import { BootGate } from './BootGate.js';
 import { ClientProvider } from './client.js';
 import { createConsoleRouter } from './router.js';
@@ -59,6 +59,7 @@ const DataProviders = ({ client, children }: { client: FlotillaClient; children:
 const ConsoleRouter = ({ client }: { client: FlotillaClient }) => {
   const queryClient = useQueryClient();
   const [router] = useState(() => createConsoleRouter({ client, queryClient }));
+  useToastsFollowPages(router);
   return (
     <BootGate>
       <RouterProvider router={router} />

@@ -19,6 +19,8 @@ export type FakeWrite = {
   resource: string;
   id: number | undefined;
   body: unknown;
+  // A DELETE by filter (e.g. balena-sdk's team membership removal): its $filter, as sent.
+  filter?: string;
 };
 
 // `text`: a plain-text (or Markdown) answer; `body`: a JSON one; `stream`: an NDJSON body the
@@ -44,6 +46,12 @@ export type FakeApi = {
   // holds foreign keys only, e.g. { service: 6 }, which later filters through a navigation may
   // need as rows).
   shapeCreated(resource: string, shape: (body: Record<string, unknown>) => FakeRow): void;
+  // How a PATCH of `resource` changes its row (by default the body's fields replace the row's;
+  // a foreign key in the body may need to become the navigation later reads filter through).
+  shapeUpdated(
+    resource: string,
+    shape: (row: FakeRow, body: Record<string, unknown>) => FakeRow,
+  ): void;
   // The next /v7 write of this method on this row fails with this text (and status, 400 unless
   // given).
   refuseNext(
@@ -52,6 +60,13 @@ export type FakeApi = {
     id: number | undefined,
     text: string,
     status?: number,
+  ): void;
+  // The next /v7 read of this resource (that `matches`, when given) fails with this text (and
+  // status, 500 unless given).
+  refuseNextRead(
+    resource: string,
+    text: string,
+    options?: { status?: number; matches?: (url: URL) => boolean },
   ): void;
 };
 
@@ -112,6 +127,7 @@ export const createFakeApi = (
   const writes: FakeWrite[] = [];
   const handlers = new Map<string, FakeHandler>();
   const shapes = new Map<string, (body: Record<string, unknown>) => FakeRow>();
+  const updateShapes = new Map<string, (row: FakeRow, body: Record<string, unknown>) => FakeRow>();
   const refusals: {
     method: string;
     resource: string;
@@ -119,11 +135,27 @@ export const createFakeApi = (
     text: string;
     status: number;
   }[] = [];
+  const readRefusals: {
+    resource: string;
+    text: string;
+    status: number;
+    matches: (url: URL) => boolean;
+  }[] = [];
   let nextId = 1000;
 
-  const write = (method: FakeWrite['method'], path: string, body: unknown): Response => {
+  const write = (
+    method: FakeWrite['method'],
+    path: string,
+    search: string,
+    body: unknown,
+  ): Response => {
     const { resource, id } = writeTarget(path);
-    writes.push({ method, resource, id, body });
+    // A DELETE without a key is by filter; other writes keep their key (their query is ignored).
+    const filter =
+      method === 'DELETE' && id === undefined
+        ? (new URLSearchParams(search).get('$filter') ?? undefined)
+        : undefined;
+    writes.push({ method, resource, id, body, ...(filter === undefined ? {} : { filter }) });
     const refusal = refusals.findIndex(
       (r) => r.method === method && r.resource === resource && r.id === id,
     );
@@ -138,11 +170,25 @@ export const createFakeApi = (
       data[resource] = [...rows, created];
       return json(201, created);
     }
+    if (filter !== undefined) {
+      const matched = answerRead(data, `${path}${search}`);
+      const ids = new Set(
+        (Array.isArray(matched) ? matched : []).flatMap((row: unknown) =>
+          isRecord(row) && typeof row.id === 'number' ? [row.id] : [],
+        ),
+      );
+      data[resource] = rows.filter((row) => !ids.has(Number(row.id)));
+      return textResponse(200, 'OK');
+    }
     if (id === undefined) throw new FakeApiError(`${method} ${path} without a key`);
     data[resource] =
       method === 'DELETE'
         ? rows.filter((row) => row.id !== id)
-        : rows.map((row) => (row.id === id && isRecord(body) ? { ...row, ...body } : row));
+        : rows.map((row) =>
+            row.id === id && isRecord(body)
+              ? (updateShapes.get(resource)?.(row, body) ?? { ...row, ...body })
+              : row,
+          );
     return textResponse(200, 'OK');
   };
 
@@ -152,9 +198,13 @@ export const createFakeApi = (
       const path = decodeURIComponent(url.pathname.slice('/v7'.length));
       if (method === 'GET') {
         reads.push(url);
+        const resource = /^\/([a-z_]+)/.exec(path)?.[1];
+        const refused = readRefusals.findIndex((r) => r.resource === resource && r.matches(url));
+        const [refusal] = refused === -1 ? [] : readRefusals.splice(refused, 1);
+        if (refusal) return textResponse(refusal.status, refusal.text);
         return json(200, { d: answerRead(data, `${path}${url.search}`) });
       }
-      if (isMethod(method)) return write(method, path, body);
+      if (isMethod(method)) return write(method, path, url.search, body);
     }
     const handler = handlers.get(`${method} ${url.pathname}`);
     if (handler) {
@@ -223,8 +273,14 @@ export const createFakeApi = (
     shapeCreated(resource, shape) {
       shapes.set(resource, shape);
     },
+    shapeUpdated(resource, shape) {
+      updateShapes.set(resource, shape);
+    },
     refuseNext(method, resource, id, text, status = 400) {
       refusals.push({ method, resource, id, text, status });
+    },
+    refuseNextRead(resource, text, { status = 500, matches = () => true } = {}) {
+      readRefusals.push({ resource, text, status, matches });
     },
   };
 };

@@ -1,12 +1,33 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 
 export type ToastKind = 'error' | 'success' | 'info' | 'warning';
-type Toast = { id: number; kind: ToastKind; text: string };
-type Toasts = { show: (kind: ToastKind, text: string | null) => void };
+// `afterNavigation`: the action that shows the toast then goes to another page, where the toast
+// belongs (e.g. "You left the organization" on /orgs): it outlives that one page change.
+type ShowOptions = { afterNavigation?: boolean };
+type Toast = { id: number; kind: ToastKind; text: string; keepOnce: boolean };
+type Toasts = {
+  show: (kind: ToastKind, text: string | null, options?: ShowOptions) => void;
+  // The page changed: success and info toasts of the page left behind end. Errors and warnings
+  // stay (a redirect says why through one).
+  pageChanged: () => void;
+};
 
-const ToastContext = createContext<Toasts>({ show: () => undefined });
+const ToastContext = createContext<Toasts>({
+  show: () => undefined,
+  pageChanged: () => undefined,
+});
+
+const endsWithPage = (toast: Toast): boolean => toast.kind === 'success' || toast.kind === 'info';
 
 let nextId = 1;
 
@@ -14,15 +35,25 @@ let nextId = 1;
 // section 8.1: toasts without duplicates). A null text ("skip") shows nothing.
 export const ToastProvider = ({ children }: { children: ReactNode }) => {
   const [queue, setQueue] = useState<Toast[]>([]);
-  const show = useCallback((kind: ToastKind, text: string | null) => {
+  const show = useCallback((kind: ToastKind, text: string | null, options: ShowOptions = {}) => {
     if (!text) return;
+    const keepOnce = options.afterNavigation === true;
     setQueue((current) =>
       current.some((toast) => toast.text === text)
         ? current
-        : [...current, { id: nextId++, kind, text }],
+        : [...current, { id: nextId++, kind, text, keepOnce }],
     );
   }, []);
-  const value = useMemo(() => ({ show }), [show]);
+  const pageChanged = useCallback(() => {
+    setQueue((current) =>
+      current.some(endsWithPage)
+        ? current
+            .filter((toast) => !endsWithPage(toast) || toast.keepOnce)
+            .map((toast) => (toast.keepOnce ? { ...toast, keepOnce: false } : toast))
+        : current,
+    );
+  }, []);
+  const value = useMemo(() => ({ show, pageChanged }), [show, pageChanged]);
   const current = queue[0];
   const dismiss = (): void => setQueue((items) => items.slice(1));
   return (
@@ -48,3 +79,22 @@ export const ToastProvider = ({ children }: { children: ReactNode }) => {
 };
 
 export const useToasts = (): Toasts => useContext(ToastContext);
+
+// What of a data router the toasts follow (react-router's router has this shape).
+export type PageSource = {
+  state: { location: { pathname: string } };
+  subscribe: (listener: (state: { location: { pathname: string } }) => void) => () => void;
+};
+
+// Tells the toasts when the router moves to another page (a new path; not a query change).
+export const useToastsFollowPages = (router: PageSource): void => {
+  const { pageChanged } = useToasts();
+  useEffect(() => {
+    let pathname = router.state.location.pathname;
+    return router.subscribe((state) => {
+      if (state.location.pathname === pathname) return;
+      pathname = state.location.pathname;
+      pageChanged();
+    });
+  }, [router, pageChanged]);
+};

@@ -96,7 +96,7 @@ export const FleetMembersPage = () => {
   };
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
-  if (!canRead) return <UnauthorisedNotice what="members" />;
+  if (!canRead) return <UnauthorisedNotice what="members" className={application.is_of__class} />;
   const rows: FleetMemberRow[] = (members.data?.rows ?? []).flatMap((user) =>
     user.user_application_membership.map((membership) => ({
       id: membership.id,
@@ -142,6 +142,7 @@ export const FleetMembersPage = () => {
         </Alert>
       ) : (
         <FleetMembersTable
+          className={application.is_of__class}
           organizationId={organizationId}
           rows={rows}
           total={members.data.count}

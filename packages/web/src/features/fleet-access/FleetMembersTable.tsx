@@ -15,7 +15,9 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { classLabels } from '../fleets/class-names.js';
 import type { FleetMemberSort } from './fleet-access-queries.js';
 
 export type FleetMemberRow = {
@@ -30,6 +32,7 @@ export type FleetMemberRow = {
 
 // A fleet's members, a page at a time (the server pages and sorts by username).
 export const FleetMembersTable = ({
+  className,
   organizationId,
   rows,
   total,
@@ -44,6 +47,7 @@ export const FleetMembersTable = ({
   onChangeRole,
   onRemove,
 }: {
+  className: ApplicationClass;
   organizationId: number;
   rows: readonly FleetMemberRow[];
   total: number;
@@ -63,7 +67,8 @@ export const FleetMembersTable = ({
     return (
       <Paper variant="outlined" sx={{ p: 3 }}>
         <Typography color="text.secondary">
-          No members yet: the organization&apos;s administrators and its teams reach this fleet.
+          No members yet: the organization&apos;s administrators and its teams reach this{' '}
+          {classLabels[className].one.toLowerCase()}.
         </Typography>
       </Paper>
     );

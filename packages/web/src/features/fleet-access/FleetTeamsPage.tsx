@@ -27,6 +27,7 @@ import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { applicationKey } from '../fleets/application/application-detail.js';
+import { classLabels } from '../fleets/class-names.js';
 import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
@@ -41,6 +42,7 @@ import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 export const FleetTeamsPage = () => {
   const { application } = useApplicationContext();
   usePageTitle(`Teams of ${application.app_name}`);
+  const noun = classLabels[application.is_of__class].one.toLowerCase();
   const client = useClient();
   const queryClient = useQueryClient();
   const toasts = useToasts();
@@ -71,7 +73,7 @@ export const FleetTeamsPage = () => {
   };
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
-  if (!canRead) return <UnauthorisedNotice what="teams" />;
+  if (!canRead) return <UnauthorisedNotice what="teams" className={application.is_of__class} />;
   const rows = (teams.data ?? []).flatMap((row) =>
     row.team.map((team) => ({
       id: row.id,
@@ -118,7 +120,7 @@ export const FleetTeamsPage = () => {
         </Alert>
       ) : rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 3 }}>
-          <Typography color="text.secondary">No team reaches this fleet yet.</Typography>
+          <Typography color="text.secondary">No team reaches this {noun} yet.</Typography>
         </Paper>
       ) : (
         <Paper variant="outlined">
@@ -176,7 +178,7 @@ export const FleetTeamsPage = () => {
                               resource: 'team_application_access',
                               id: row.id,
                             });
-                            toasts.show('success', `${row.name} no longer reaches this fleet`);
+                            toasts.show('success', `${row.name} no longer reaches this ${noun}`);
                           })
                         }
                       >
@@ -192,11 +194,11 @@ export const FleetTeamsPage = () => {
       )}
       <PickListDialog
         open={adding}
-        title="Add team to fleet"
+        title={`Add team to ${noun}`}
         items={(organizationTeams.data ?? [])
           .filter((team) => !reached.has(team.id))
           .map((team) => ({ id: team.id, label: team.name }))}
-        emptyText="Every team of the organization already reaches this fleet."
+        emptyText={`Every team of the organization already reaches this ${noun}.`}
         roles={applicationMembershipRoles}
         defaultRole={defaultApplicationMembershipRole}
         submitLabel="Add"

@@ -1,9 +1,21 @@
+import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { classLabels } from '../fleets/class-names.js';
 
-// Seed 001: "Without view rights a notice says the user is unauthorised to view and edit."
-export const UnauthorisedNotice = ({ what }: { what: 'members' | 'teams' }) => (
+// Seed 001: "Without view rights a notice says the user is unauthorised to view and edit." The
+// noun follows the application's class (fleet, app or block).
+export const UnauthorisedNotice = ({
+  what,
+  className,
+}: {
+  what: 'members' | 'teams';
+  className: ApplicationClass;
+}) => (
   <Paper variant="outlined" role="alert" sx={{ p: 6, textAlign: 'center' }}>
-    <Typography>You are not authorised to view and edit the {what} of this fleet.</Typography>
+    <Typography>
+      You are not authorised to view and edit the {what} of this{' '}
+      {classLabels[className].one.toLowerCase()}.
+    </Typography>
   </Paper>
 );

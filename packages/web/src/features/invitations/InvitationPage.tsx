@@ -44,7 +44,9 @@ const InvitationPage = ({ kind }: { kind: InvitationKind }) => {
       }),
     onSuccess: (answer) => {
       const target = answer[kind];
-      toasts.show('success', `You joined ${target?.name ?? claims?.name ?? ''}`);
+      toasts.show('success', `You joined ${target?.name ?? claims?.name ?? ''}`, {
+        afterNavigation: true,
+      });
       void navigate(target ? `${paths.landing}/${target.id}` : paths.landing, { replace: true });
     },
   });

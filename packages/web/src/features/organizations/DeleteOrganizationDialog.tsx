@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../app/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
+import { useAppsEnabled } from '../shell/useAppsEnabled.js';
+import { classListLabel } from './class-list-label.js';
 import { organizationsKey } from './organization-queries.js';
 
 // Deleting an organization (seed 002 section 6: its sole administrator): the server refuses while
@@ -21,6 +23,7 @@ export const DeleteOrganizationDialog = ({
   const client = useClient();
   const queryClient = useQueryClient();
   const toasts = useToasts();
+  const appsEnabled = useAppsEnabled();
   const remove = useMutation({
     meta: { inlineError: true },
     mutationFn: async (id: number) => {
@@ -56,7 +59,7 @@ export const DeleteOrganizationDialog = ({
       }}
     >
       {fleetCount > 0
-        ? `This deletes the organization and its ${fleetCount} fleet${fleetCount === 1 ? '' : 's'}, apps and blocks with all their devices and releases. It cannot be undone.`
+        ? `This deletes the organization and everything in it (${classListLabel(appsEnabled).toLowerCase()}: ${fleetCount}) with all their devices and releases. It cannot be undone.`
         : 'This deletes the organization, its teams and memberships. It cannot be undone.'}
     </ConfirmDialog>
   );

@@ -98,7 +98,9 @@ export const MembersPage = () => {
     },
     onSuccess: async (_result, ids) => {
       const left = removing.some((row) => row.userId === userId && ids.includes(row.id));
-      toasts.show('success', left ? 'You left the organization' : 'Member removed');
+      toasts.show('success', left ? 'You left the organization' : 'Member removed', {
+        afterNavigation: left,
+      });
       setRemoving([]);
       setSelected([]);
       await queryClient.invalidateQueries({ queryKey: organizationsKey });

@@ -15,6 +15,7 @@ import { useClient } from '../../app/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { useAppsEnabled } from '../shell/useAppsEnabled.js';
 import { logoFileProblem, OrganizationLogo, removeLogo, uploadLogo } from './organization-logo.js';
 import { organizationsKey } from './organization-queries.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
@@ -90,6 +91,7 @@ export const OrganizationSummaryPage = () => {
   const client = useClient();
   const queryClient = useQueryClient();
   const [logoError, setLogoError] = useState<string | null>(null);
+  const appsEnabled = useAppsEnabled();
   const denied = access.can('organization', 'update') ? null : notAdministrator;
   const logo = useMutation({
     meta: { inlineError: true },
@@ -111,6 +113,7 @@ export const OrganizationSummaryPage = () => {
     <Stack spacing={3}>
       <Stack direction="row" spacing={2} sx={{ flexWrap: 'wrap', gap: 2 }}>
         <Count label="Fleets" value={classes.fleet} to={`${base}/fleets`} />
+        {appsEnabled ? <Count label="Apps" value={classes.app} to={`${base}/apps`} /> : null}
         <Count label="Blocks" value={classes.block} to={`${base}/blocks`} />
         <Count
           label="Members"

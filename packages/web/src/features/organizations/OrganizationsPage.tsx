@@ -22,6 +22,8 @@ import { polling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { useSession } from '../session/useSession.js';
+import { useAppsEnabled } from '../shell/useAppsEnabled.js';
+import { classListLabel, shownClasses } from './class-list-label.js';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog.js';
 import { DeleteOrganizationDialog, useLeaveOrganization } from './DeleteOrganizationDialog.js';
 import { OrganizationLogo } from './organization-logo.js';
@@ -39,6 +41,8 @@ export const OrganizationsPage = () => {
     null,
   );
   const leave = useLeaveOrganization(() => undefined);
+  const appsEnabled = useAppsEnabled();
+  const classes = shownClasses(appsEnabled);
   const rows = (list.data ?? []).map((organization) => {
     const memberships = organization.organization_membership;
     const administrators = memberships.filter(
@@ -93,7 +97,7 @@ export const OrganizationsPage = () => {
               <TableRow>
                 <TableCell>Name</TableCell>
                 <TableCell>Your role</TableCell>
-                <TableCell align="right">Fleets, apps and blocks</TableCell>
+                <TableCell align="right">{classListLabel(appsEnabled)}</TableCell>
                 <TableCell align="right">Actions</TableCell>
               </TableRow>
             </TableHead>
@@ -121,7 +125,12 @@ export const OrganizationsPage = () => {
                     <TableCell>
                       <Chip size="small" label={isAdmin ? 'Administrator' : 'Member'} />
                     </TableCell>
-                    <TableCell align="right">{organization.application.length}</TableCell>
+                    <TableCell align="right">
+                      {
+                        organization.application.filter((a) => classes.includes(a.is_of__class))
+                          .length
+                      }
+                    </TableCell>
                     <TableCell align="right">
                       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
                         <DisabledReason reason={cannotLeave}>

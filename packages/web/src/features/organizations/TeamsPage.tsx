@@ -132,8 +132,8 @@ export const TeamsPage = () => {
     queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
   const remove = useMutation({
     meta: { inlineError: true },
-    mutationFn: (id: number) =>
-      client.pine.delete({ resource: 'team', options: { $filter: { id: { $in: [id] } } } }),
+    // balena-sdk's team.remove: DELETE /v7/team(id) (the SDK request catalogue).
+    mutationFn: (id: number) => client.pine.delete({ resource: 'team', id }),
     onSuccess: async () => {
       toasts.show('success', 'Team deleted');
       setDeleting(null);

@@ -1,55 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
-import { createFakeApi } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
-import { acmeId, organizationWorld } from './test-fixtures.js';
+import { renderAt } from './render-organization.js';
+import { acmeId } from './test-fixtures.js';
 
 afterEach(cleanup);
-
-// The organization screens through the console's route table, against the strict fake API.
-const renderAt = (path: string, ownRole: 'administrator' | 'member' = 'administrator') => {
-  const api = createFakeApi(organizationWorld(ownRole));
-  api.on('GET', '/config', () => ({
-    status: 200,
-    body: { deployment: null, helpLinks: {} },
-  }));
-  api.on('GET', '/actor/v1/whoami', () => ({
-    status: 200,
-    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
-  }));
-  // A created team as the list reads it back.
-  api.shapeCreated('team', (body) => ({
-    ...body,
-    created_at: '2026-02-01T00:00:00Z',
-    team_membership: [],
-    team_application_access: [],
-  }));
-  api.shapeCreated('invitee__is_invited_to__organization', (body) => ({
-    ...body,
-    is_invited_to__organization: { __id: body.is_invited_to__organization },
-    invitee: [{ email: body.invitee }],
-    organization_membership_role: [{ name: 'member' }],
-  }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
-  return { api, router, user: userEvent.setup() };
-};
 
 describe('organization screens', { timeout: 60_000 }, () => {
   it('/orgs lists the organizations with the role', async () => {

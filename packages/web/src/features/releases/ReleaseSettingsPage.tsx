@@ -55,7 +55,9 @@ export const ReleaseSettingsPage = () => {
   const remove = useMutation({
     mutationFn: async () => await client.pine.delete({ resource: 'release', id: release.id }),
     onSuccess: async () => {
-      toasts.show('success', `Release ${release.raw_version} was deleted`);
+      toasts.show('success', `Release ${release.raw_version} was deleted`, {
+        afterNavigation: true,
+      });
       await refresh();
       // After deleting a release the user lands on the fleet page (seed 001 section 2).
       await navigate(applicationPath(application.is_of__class, application.id));
