@@ -170,9 +170,7 @@ describe('device actions from the device page', () => {
         return until === null ? null : Date.parse(until);
       })
       .toBe(chosen.getTime());
-    await expect
-      .poll(() => device.field('Support access').textContent())
-      .toMatch(/^Expires on /);
+    await expect.poll(() => device.field('Support access').textContent()).toMatch(/^Expires on /);
     await page.context().close();
   });
 
