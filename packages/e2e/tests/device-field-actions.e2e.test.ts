@@ -191,11 +191,10 @@ describe('device actions from the device page', () => {
     await expect.poll(() => handle?.agent?.active, { timeout: 30_000 }).toBe(false);
     await logs(page).getByText(deactivatedMessage).waitFor({ timeout: 30_000 });
     // Deactivating again is offered disabled, with the reason.
-    const item = await device.menuItem('Delete device');
+    await device.actionsButton().click();
     const deactivate = page.getByRole('menuitem', { name: /^Deactivate device/ });
     expect(await deactivate.getAttribute('aria-disabled')).toBe('true');
     expect(await deactivate.textContent()).toContain('Device already inactive');
-    expect(await item.count()).toBe(1);
     await page.screenshot({ path: 'data/e2e-screens/device-deactivated.png', fullPage: true });
     await page.context().close();
   });
