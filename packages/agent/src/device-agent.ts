@@ -43,6 +43,8 @@ export type DeviceAgentOptions = {
   powerDelayMs?: number;
   onPhase?: (phase: AgentPhase) => void;
   onCloudlink?: (connected: boolean) => void;
+  // The device was deactivated (false) or activated again (true), as the target state says.
+  onActive?: (active: boolean) => void;
 };
 
 type Session = {
@@ -55,6 +57,9 @@ type Session = {
 export const localModeOnMessage =
   'Local mode on: the device applies no target state from the cloud until it is turned off';
 export const localModeOffMessage = 'Local mode off: applying the target state from the cloud';
+export const deactivatedMessage =
+  'Device deactivated: it runs no release until it is activated again';
+export const activatedMessage = 'Device activated: applying the target state from the cloud';
 
 // One device's protocol side: target-state polling, state reports, the log stream and the
 // cloudlink, around a runtime (simulated or host). A boot creates a fresh session, like a
@@ -66,6 +71,7 @@ export class DeviceAgent {
   #phase: AgentPhase = 'stopped';
   #targetConfig: Readonly<Record<string, string>> = {};
   #localMode = false;
+  #active = true;
 
   constructor(options: DeviceAgentOptions) {
     this.#options = options;
@@ -84,6 +90,11 @@ export class DeviceAgent {
 
   get cloudlinkConnected(): boolean {
     return this.#session?.cloudlink.connected ?? false;
+  }
+
+  // False while the last target state said the device is deactivated.
+  get active(): boolean {
+    return this.#active;
   }
 
   get logStream(): LogStream | null {
@@ -120,16 +131,18 @@ export class DeviceAgent {
       pollIntervalMs: () => this.pollIntervalMs(),
       onTarget: (target, force) => {
         this.#targetConfig = target.config;
+        if (target.active !== this.#active) {
+          this.#active = target.active;
+          this.#systemLine(target.active ? activatedMessage : deactivatedMessage);
+          this.#options.onActive?.(target.active);
+        }
         // In local mode the device runs what is pushed to it on the network, not the cloud's
         // releases (seed 001 section 5), until local mode is turned off again.
         const local = isInLocalMode(
           Object.entries(target.config).map(([name, value]) => ({ name, value })),
         );
         if (local !== this.#localMode) {
-          const message = local ? localModeOnMessage : localModeOffMessage;
-          logger.info(message);
-          // Reported in the device's logs too, so the console shows why releases stop applying.
-          this.#session?.logs.write({ message, timestamp: scheduler.now(), isSystem: true });
+          this.#systemLine(local ? localModeOnMessage : localModeOffMessage);
         }
         this.#localMode = local;
         if (!local) runtime.applyTarget(target, force);
@@ -192,6 +205,16 @@ export class DeviceAgent {
     reporter.start();
     cloudlink.start();
     this.#setPhase('online');
+  }
+
+  // Logged here and in the device's logs, so the console shows why releases stop applying.
+  #systemLine(message: string): void {
+    this.#options.logger.info(message);
+    this.#session?.logs.write({
+      message,
+      timestamp: this.#options.scheduler.now(),
+      isSystem: true,
+    });
   }
 
   async #teardown(): Promise<void> {

@@ -1,4 +1,9 @@
-import { localModeOffMessage, localModeOnMessage } from './device-agent.js';
+import {
+  activatedMessage,
+  deactivatedMessage,
+  localModeOffMessage,
+  localModeOnMessage,
+} from './device-agent.js';
 import type { ActionResult, Hello } from '@flotilla/shared/cloudlink/messages';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,27 +18,31 @@ const phaseDeadlineMs = 15_000;
 
 type Link = { socket: WebSocket; uuid: string | null; results: ActionResult[]; closed: boolean };
 
-const target = (uuid: string, config: Record<string, string> = {}) => ({
+const release = {
+  c0ffee: {
+    id: 1,
+    services: {
+      'web-frontend': {
+        id: 11,
+        image_id: 21,
+        image: `registry/web@sha256:${'ab'.repeat(32)}`,
+      },
+    },
+  },
+};
+
+// A deactivated device's target: no release, and the server's `is_active: false`.
+const target = (uuid: string, config: Record<string, string> = {}, active = true) => ({
   [uuid]: {
     name: uuid.slice(0, 7),
+    ...(active ? {} : { is_active: false }),
     config,
     apps: {
       'app-uuid': {
         id: 7,
         name: 'demo',
         class: 'fleet',
-        releases: {
-          c0ffee: {
-            id: 1,
-            services: {
-              'web-frontend': {
-                id: 11,
-                image_id: 21,
-                image: `registry/web@sha256:${'ab'.repeat(32)}`,
-              },
-            },
-          },
-        },
+        releases: active ? release : {},
       },
     },
   },
@@ -47,6 +56,8 @@ describe('startSimulator', () => {
   let reports: Record<string, Record<string, unknown>>[];
   // The devices' configuration variables in the target state.
   let config: Record<string, string>;
+  // Whether the devices' target state says they are active.
+  let active: boolean;
 
   const options = (extra: Partial<SimulatorOptions> = {}): SimulatorOptions => ({
     api: api.url,
@@ -93,6 +104,7 @@ describe('startSimulator', () => {
     registrations = 0;
     reports = [];
     config = {};
+    active = true;
     api.on((request, response) => {
       if (request.method === 'GET' && request.path.startsWith('/v7/application?')) {
         expect(decodeURIComponent(request.path)).toContain("slug eq 'admin/demo'");
@@ -117,12 +129,12 @@ describe('startSimulator', () => {
         return json(response, 200, {});
       const state = /^\/device\/v3\/([0-9a-f]+)\/state$/.exec(request.path);
       if (state?.[1]) {
-        const etag = `"v1-${Buffer.from(JSON.stringify(config)).toString('hex')}"`;
+        const etag = `"v1-${Buffer.from(JSON.stringify({ config, active })).toString('hex')}"`;
         if (request.headers['if-none-match'] === etag) {
           response.writeHead(304).end();
           return true;
         }
-        return json(response, 200, target(state[1], config), { etag });
+        return json(response, 200, target(state[1], config, active), { etag });
       }
       if (request.method === 'PATCH' && request.path === '/device/v3/state') {
         reports.push(request.body as Record<string, Record<string, unknown>>);
@@ -249,6 +261,29 @@ describe('startSimulator', () => {
     config = { RESIN_SUPERVISOR_LOCAL_MODE: '0' };
     await api.waitFor(started, 'the service started once local mode is off');
     expect(systemLine(localModeOffMessage)()).toBe(true);
+  });
+
+  it('reports a deactivated device inactive, and runs its release once active again', async () => {
+    active = false;
+    simulator = await startSimulator(
+      options({ fleets: [{ slug: 'admin/demo', provisioningKey: 'provisioning-key', count: 1 }] }),
+    );
+    const [device] = simulator.devices;
+    if (!device) throw new Error('one device expected');
+    await device.waitFor('online', phaseDeadlineMs);
+    const systemLine = (message: string) => () =>
+      api.logLines.some((line) => line.message === message && line.isSystem === true);
+    await api.waitFor(systemLine(deactivatedMessage), 'deactivation reported in the logs');
+    expect(device.agent?.active).toBe(false);
+    const started = () =>
+      api.logLines.some(
+        (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
+      );
+    expect(started()).toBe(false);
+    active = true;
+    await api.waitFor(started, 'the service started once the device is active');
+    expect(systemLine(activatedMessage)()).toBe(true);
+    expect(device.agent?.active).toBe(true);
   });
 
   it('reuses registered devices from its state dir', async () => {

@@ -25,6 +25,8 @@ export type TargetApp = {
 
 export type DeviceTarget = {
   name: string | null;
+  // False once the device is deactivated: the server adds `is_active: false` to its entry.
+  active: boolean;
   config: Readonly<Record<string, string>>;
   app: TargetApp | null;
 };
@@ -91,7 +93,12 @@ export const parseTargetState = (body: unknown, uuid: string): DeviceTarget | nu
       break;
     }
   }
-  return { name: typeof device.name === 'string' ? device.name : null, config, app };
+  return {
+    name: typeof device.name === 'string' ? device.name : null,
+    active: device.is_active !== false,
+    config,
+    app,
+  };
 };
 
 // The fleet or device config variable that overrides the poll interval (balena's name, with

@@ -77,3 +77,25 @@ export const devicesOnline = async (
   );
   return rows.map(({ id, uuid, device_name }) => ({ id, uuid, device_name }));
 };
+
+// A fleet's simulated devices, started and online: the slug looked up, the simulator started,
+// its devices waited for (in id order).
+export const simulateOnline = async (
+  owner: ApiUser,
+  fleetId: number,
+  count: number,
+  seed?: number,
+): Promise<{ simulator: Simulator; devices: SimulatedDevice[] }> => {
+  const [fleet] = await owner.client.pine.get({
+    resource: 'application',
+    options: { $select: ['id', 'slug'], $filter: { id: fleetId } },
+  });
+  if (!fleet) throw new Error(`fleet ${fleetId} missing`);
+  const simulator = await simulateDevices(owner, fleet, count, undefined, seed);
+  try {
+    return { simulator, devices: await devicesOnline(owner, fleetId, simulator) };
+  } catch (error) {
+    await simulator.stop();
+    throw error;
+  }
+};

@@ -10,6 +10,7 @@ import { HostDevice } from './host-device.js';
 
 const target: DeviceTarget = {
   name: 'gateway',
+  active: true,
   config: {},
   app: {
     uuid: 'app-uuid',

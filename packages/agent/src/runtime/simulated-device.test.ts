@@ -13,6 +13,7 @@ const target = (
   environment: Record<string, Record<string, string>> = {},
 ): DeviceTarget => ({
   name: 'misty-river',
+  active: true,
   config,
   app: {
     uuid: 'app-uuid',

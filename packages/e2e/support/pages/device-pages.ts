@@ -31,6 +31,14 @@ const chooseAction = async (
   await dialog.getByRole('button', { name: confirm, exact: true }).click();
 };
 
+// Opens an action of the Actions menu (device page or table selection) that has a form of its
+// own (pin, public URL, local mode, support access, move, deactivate) and returns its dialog.
+export const openActionDialog = async (page: Page, label: string): Promise<Locator> => {
+  await page.getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: new RegExp(`^${label}`) }).click();
+  return page.getByRole('dialog');
+};
+
 // The fleet's devices tab (/fleets/:id/devices).
 export const fleetDevicesPage = (page: Page) => ({
   open: (fleetId: number, query = '') =>

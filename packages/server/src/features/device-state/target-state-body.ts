@@ -63,12 +63,16 @@ const v3App = (inputs: TargetInputs): Json => ({
   releases: inputs.release ? { [inputs.release.commit]: v3Release(inputs.release) } : {},
 });
 
-// GET /device/v3/:uuid/state
+// GET /device/v3/:uuid/state. A deactivated device's entry also carries `is_active: false`
+// (issue 10): balena-supervisor reads the entry with non-exact io-ts types, so it ignores the
+// extra key and just sees no release, while our agent reports the device inactive. Active
+// devices' bodies (and so their ETags) are unchanged.
 export const deviceTargetStateV3 = (inputs: TargetInputs): Json => {
   if (!inputs.device) throw new Error('a device target needs a device');
   return {
     [inputs.device.uuid]: {
       name: inputs.device.name,
+      ...(inputs.device.isActive ? {} : { is_active: false }),
       config: effectiveConfig(inputs.config),
       apps: { [inputs.app.uuid]: v3App(inputs) },
     },

@@ -29,7 +29,8 @@ export type TargetRelease = {
   services: TargetService[];
 };
 
-export type TargetDevice = { id: number; uuid: string; name: string };
+// `isActive` false: deactivated (issue 10), so no release is served and the body says so.
+export type TargetDevice = { id: number; uuid: string; name: string; isActive: boolean };
 
 export type TargetInputs = {
   device: TargetDevice | undefined;
@@ -207,9 +208,14 @@ const loadRelease = async (
 // A deactivated device runs no release (issue 10: its target state is empty).
 export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise<TargetInputs> => {
   const { rows } = await db.query<
-    AppRow & { device_uuid: string; device_name: string; release_id: number | null }
+    AppRow & {
+      device_uuid: string;
+      device_name: string;
+      is_active: boolean;
+      release_id: number | null;
+    }
   >(
-    `SELECT ${appColumns}, d."uuid" AS "device_uuid", d."device_name",
+    `SELECT ${appColumns}, d."uuid" AS "device_uuid", d."device_name", d."is_active",
             CASE WHEN d."is_active" THEN ${shouldBeRunningRelease('"d"')} END AS "release_id"
        FROM "device" d JOIN "application" a ON a."id" = d."belongs_to__application"
       WHERE d."id" = $1`,
@@ -222,7 +228,12 @@ export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise
     row.release_id === null ? undefined : loadRelease(db, row.release_id, row.id, deviceId),
   ]);
   return {
-    device: { id: deviceId, uuid: row.device_uuid, name: row.device_name },
+    device: {
+      id: deviceId,
+      uuid: row.device_uuid,
+      name: row.device_name,
+      isActive: row.is_active,
+    },
     app: toApp(row),
     config,
     targetReleaseId: row.release_id,

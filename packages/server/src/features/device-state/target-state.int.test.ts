@@ -344,7 +344,7 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
     expect(Object.keys(body[device.uuid]?.apps[fleet.uuid]?.releases ?? {})).toEqual([pinned]);
   });
 
-  it('serves a deactivated device no release, and the release again once active', async () => {
+  it('serves a deactivated device no release and says it is inactive, until active again', async () => {
     const device = await registerDevice();
     const pinned = randomBytes(16).toString('hex');
     const pinnedId = await fx.createRelease(db, fleet.id, pinned);
@@ -352,18 +352,23 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
       device.id,
       pinnedId,
     ]);
-    const releases = async (): Promise<string[]> => {
+    type Entry = { is_active?: boolean; apps: Record<string, { releases: object }> };
+    const entry = async (): Promise<{ releases: string[]; flag: boolean | undefined }> => {
       const response = await get(`/device/v3/${device.uuid}/state`, device.api_key);
-      const body = response.json<Record<string, { apps: Record<string, { releases: object }> }>>();
-      return Object.keys(body[device.uuid]?.apps[fleet.uuid]?.releases ?? {});
+      const body = response.json<Record<string, Entry>>()[device.uuid];
+      return {
+        releases: Object.keys(body?.apps[fleet.uuid]?.releases ?? {}),
+        flag: body?.is_active,
+      };
     };
-    expect(await releases()).toEqual([pinned]);
+    // Active devices' bodies carry no flag (balena's shape, unchanged).
+    expect(await entry()).toEqual({ releases: [pinned], flag: undefined });
     await db.query('UPDATE "device" SET "is_active" = false WHERE "id" = $1', [device.id]);
     await ctx.notifications.sync();
-    expect(await releases()).toEqual([]);
+    expect(await entry()).toEqual({ releases: [], flag: false });
     await db.query('UPDATE "device" SET "is_active" = true WHERE "id" = $1', [device.id]);
     await ctx.notifications.sync();
-    expect(await releases()).toEqual([pinned]);
+    expect(await entry()).toEqual({ releases: [pinned], flag: undefined });
   });
 
   it('lets a device read only its own target, and users only devices they may see', async () => {

@@ -17,6 +17,7 @@ import {
 } from './FieldActionForms.js';
 import { MoveFleetPicker } from './MoveFleetPicker.js';
 import { type ReleaseChoice, ReleasePicker, trackFleet } from './ReleasePicker.js';
+import { useSupportAccessCheck } from './support-access-check.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -70,6 +71,7 @@ export const FieldActionDialog = ({
     localInputValue(new Date(now + supportAccessDefaultDays * dayMs)),
   );
   const [fleet, setFleet] = useState<number | null>(null);
+  const untilCheck = useSupportAccessCheck(until);
 
   // What would run, or null while the form is incomplete.
   let request: FieldRequest | null = null;
@@ -115,10 +117,9 @@ export const FieldActionDialog = ({
       );
       break;
     case 'support-access': {
-      const date = new Date(until);
       if (!grant) request = { id: 'support-access', input: { until: null } };
-      else if (date.getTime() >= now) {
-        request = { id: 'support-access', input: { until: date.toISOString() } };
+      else if (!untilCheck.checking && untilCheck.error === null) {
+        request = { id: 'support-access', input: { until: new Date(until).toISOString() } };
       }
       form = (
         <SupportAccessForm
@@ -127,6 +128,7 @@ export const FieldActionDialog = ({
           onGrant={setGrant}
           until={until}
           onUntil={setUntil}
+          error={untilCheck.error}
           now={now}
           min={localInputValue(new Date(now))}
         />

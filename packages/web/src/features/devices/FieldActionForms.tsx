@@ -94,6 +94,7 @@ export const SupportAccessForm = ({
   onGrant,
   until,
   onUntil,
+  error,
   now,
   min,
 }: {
@@ -102,11 +103,12 @@ export const SupportAccessForm = ({
   onGrant: (grant: boolean) => void;
   until: string;
   onUntil: (until: string) => void;
+  // The debounced check's answer for the chosen date (support-access-check.ts).
+  error: string | null;
   now: number;
   min: string;
 }) => {
   const [only] = devices;
-  const invalid = grant && !(new Date(until).getTime() >= now);
   return (
     <Stack spacing={1}>
       {devices.length === 1 && only ? (
@@ -122,8 +124,8 @@ export const SupportAccessForm = ({
           label="Grant until"
           value={until}
           onChange={(event) => onUntil(event.target.value)}
-          error={invalid}
-          helperText={invalid ? 'Choose a date in the future' : undefined}
+          error={error !== null}
+          helperText={error ?? undefined}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { min } }}
         />
       ) : null}
