@@ -70,8 +70,39 @@ const withFreshPage = async <T>(
   }
 };
 
+// Where a round's time went, from the page's resource timing: how many scripts, when the last
+// one arrived, when the first API call started and when the last one answered. Printed beside
+// the median so a change to chunking or to the loader shows where it moved time.
+export type ColdLoadBreakdown = {
+  scripts: number;
+  lastScriptMs: number;
+  firstApiStartMs: number;
+  lastApiEndMs: number;
+};
+
+type FleetListRound = { ms: number; breakdown: ColdLoadBreakdown };
+
+const breakdownScript = `(() => {
+  const entries = performance.getEntriesByType('resource');
+  const scripts = entries.filter((entry) => entry.name.includes('/assets/') && entry.name.endsWith('.js'));
+  const api = entries.filter((entry) => entry.initiatorType === 'fetch' || entry.initiatorType === 'xmlhttprequest');
+  return JSON.stringify({
+    scripts: scripts.length,
+    lastScriptMs: Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
+    firstApiStartMs: Math.min(...api.map((entry) => entry.startTime)),
+    lastApiEndMs: Math.max(0, ...api.map((entry) => entry.responseEnd)),
+  });
+})()`;
+
+const isBreakdown = (value: unknown): value is ColdLoadBreakdown =>
+  typeof value === 'object' &&
+  value !== null &&
+  ['scripts', 'lastScriptMs', 'firstApiStartMs', 'lastApiEndMs'].every(
+    (key) => typeof Reflect.get(value, key) === 'number',
+  );
+
 // Navigation start → the frame after the user's fleet cards are in the page.
-const fleetListRound = (options: ColdLoadOptions): Promise<number> =>
+const fleetListRound = (options: ColdLoadOptions): Promise<FleetListRound> =>
   withFreshPage(options.token, async (page) => {
     await page.addInitScript({
       content: `const observer = new MutationObserver(() => {
@@ -86,7 +117,11 @@ const fleetListRound = (options: ColdLoadOptions): Promise<number> =>
     await page.goto(`${options.baseUrl}/fleets`, { waitUntil: 'commit' });
     // Selectors and attributes only: the console's CSP forbids evaluating strings in the page.
     await page.waitForSelector('html[data-cold-load-ms]', { state: 'attached', timeout: 60_000 });
-    return Number(await page.getAttribute('html', 'data-cold-load-ms'));
+    const ms = Number(await page.getAttribute('html', 'data-cold-load-ms'));
+    // Playwright evaluates through the debugging protocol, which the page's CSP does not govern.
+    const breakdown: unknown = JSON.parse(String(await page.evaluate(breakdownScript)));
+    if (!isBreakdown(breakdown)) throw new Error('console-cold-load: unreadable resource timing');
+    return { ms, breakdown };
   });
 
 // Navigation start → load event of a static file of the console's build.
@@ -104,24 +139,29 @@ const percentile = (sorted: readonly number[], p: number): number =>
     ? Number.NaN
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN);
 
-const measure = async (
+const measure = async <T>(
   name: string,
   rounds: number,
-  round: () => Promise<number>,
-): Promise<ColdLoadStats> => {
+  round: () => Promise<T>,
+  msOf: (sample: T) => number,
+): Promise<{ stats: ColdLoadStats; median: T | undefined }> => {
   // One unmeasured round: the server's first answers (JIT, statement plans) are not what a
   // browser's cold load is about.
   await round();
-  const samples: number[] = [];
+  const samples: T[] = [];
   for (let index = 0; index < rounds; index += 1) samples.push(await round());
-  const sorted = [...samples].sort((a, b) => a - b);
+  const sortedSamples = [...samples].sort((a, b) => msOf(a) - msOf(b));
+  const sorted = sortedSamples.map(msOf);
   return {
-    name,
-    rounds,
-    medianMs: percentile(sorted, 50),
-    minMs: sorted[0] ?? Number.NaN,
-    p90Ms: percentile(sorted, 90),
-    maxMs: sorted[sorted.length - 1] ?? Number.NaN,
+    stats: {
+      name,
+      rounds,
+      medianMs: percentile(sorted, 50),
+      minMs: sorted[0] ?? Number.NaN,
+      p90Ms: percentile(sorted, 90),
+      maxMs: sorted[sorted.length - 1] ?? Number.NaN,
+    },
+    median: sortedSamples[Math.max(0, Math.ceil(sortedSamples.length / 2) - 1)],
   };
 };
 
@@ -140,18 +180,34 @@ export const runConsoleColdLoad = async (options: ColdLoadOptions): Promise<Cold
     options.log(`console-cold-load: skipped, no Chromium at ${chromiumPath}`);
     return [];
   }
-  const fleetList = await measure('console-cold-load /fleets', options.rounds, () =>
-    fleetListRound(options),
+  const fleetList = await measure(
+    'console-cold-load /fleets',
+    options.rounds,
+    () => fleetListRound(options),
+    (sample) => sample.ms,
   );
   options.log(
     line(
       `console-cold-load /fleets (signed in, ${options.fleetCount} fleets, cache disabled, loopback)`,
-      fleetList,
+      fleetList.stats,
     ),
   );
-  const staticPage = await measure('console-cold-load static /buildtime.txt', options.rounds, () =>
-    staticPageRound(options),
+  const breakdown = fleetList.median?.breakdown;
+  if (breakdown) {
+    options.log(
+      `console-cold-load median round: ${breakdown.scripts} scripts, the last at ` +
+        `${breakdown.lastScriptMs.toFixed(0)} ms; API calls from ${breakdown.firstApiStartMs.toFixed(0)} ` +
+        `to ${breakdown.lastApiEndMs.toFixed(0)} ms`,
+    );
+  }
+  const staticPage = await measure(
+    'console-cold-load static /buildtime.txt',
+    options.rounds,
+    () => staticPageRound(options),
+    (ms) => ms,
   );
-  options.log(line('console-cold-load static /buildtime.txt (same server, same way)', staticPage));
-  return [fleetList, staticPage];
+  options.log(
+    line('console-cold-load static /buildtime.txt (same server, same way)', staticPage.stats),
+  );
+  return [fleetList.stats, staticPage.stats];
 };
