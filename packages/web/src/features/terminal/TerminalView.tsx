@@ -9,6 +9,7 @@ import {
   type TerminalSocket,
   type TerminalState,
 } from './terminal-connection.js';
+import { useRestartOnNewInstall } from './useRestartOnNewInstall.js';
 
 export type TerminalViewProps = {
   uuid: string;
@@ -71,7 +72,6 @@ export const TerminalView = ({
   const host = useRef<HTMLDivElement>(null);
   const fit = useRef<FitAddon | null>(null);
   const restart = useRef<(() => void) | null>(null);
-  const sessionInstall = useRef(installId);
   const callbacks = useRef({ token, onState, onActivity });
   // The latest callbacks, for the session's lifetime effect (which must not restart on them).
   useEffect(() => {
@@ -125,13 +125,7 @@ export const TerminalView = ({
     };
   }, [uuid, target]);
 
-  // A new running install: the old container and its shell are gone, so open a fresh session.
-  useEffect(() => {
-    if (installId === null || installId === sessionInstall.current) return;
-    const replaced = sessionInstall.current !== null;
-    sessionInstall.current = installId;
-    if (replaced) restart.current?.();
-  }, [installId]);
+  useRestartOnNewInstall(installId, () => restart.current?.());
 
   useEffect(() => {
     if (visible) fit.current?.fit();
