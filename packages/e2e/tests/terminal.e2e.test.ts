@@ -1,18 +1,28 @@
 import type { Simulator } from '@flotilla/agent/simulator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
+import {
+  addFleetMember,
+  type ApiUser,
+  createFleet,
+  logInAs,
+  registerUser,
+} from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 import {
   devicesOnline,
   type SimulatedDevice,
   simulateDevices,
 } from '../support/simulated-fleet.js';
+import { createRelease } from '../support/releases.js';
 
-// Issue 9 section 2: a host OS terminal on a simulated device, from the device page.
+// Issue 9 section 2: host OS and service terminals on a simulated device running a release, from
+// the device page; an observer (no resin.device.ssh) gets no terminal and the websocket refuses
+// them; "show logs" of a service row filters the logs panel.
 describe('web terminal', () => {
   let browser: Browser;
   let owner: ApiUser;
+  let observer: ApiUser;
   let simulator: Simulator;
   let devices: SimulatedDevice[];
 
@@ -25,6 +35,9 @@ describe('web terminal', () => {
       options: { $select: ['id', 'slug'], $filter: { id: fleetId } },
     });
     if (!fleet) throw new Error('fleet missing');
+    await createRelease(owner, fleetId, ['main']);
+    observer = await registerUser('term-observer');
+    await addFleetMember(owner, fleetId, observer, 'observer');
     simulator = await simulateDevices(owner, fleet, 1);
     devices = await devicesOnline(owner, fleetId, simulator);
   });
@@ -50,6 +63,83 @@ describe('web terminal', () => {
       .poll(() => page.getByRole('tab', { name: /Host OS/ }).textContent())
       .toContain('connected');
     await page.screenshot({ path: 'data/e2e-screens/terminal.png', fullPage: true });
+    await page.context().close();
+  });
+
+  it('opens a service terminal once the service runs, and show logs filters the logs', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const device = devices[0];
+    if (!device) throw new Error('no device');
+    await page.goto(`/devices/${device.uuid}`);
+    // The device installs the release, then the page's refresh shows its service running.
+    const showLogs = page.getByRole('button', { name: 'Show logs of main' });
+    await showLogs.waitFor({ timeout: 60_000 });
+    await showLogs.click();
+    expect(await page.getByRole('textbox', { name: 'Filter by service' }).inputValue()).toBe(
+      'main',
+    );
+    const target = page.getByRole('combobox', { name: 'Target' });
+    await expect
+      .poll(
+        async () => {
+          await target.click();
+          const option = page.getByRole('option', { name: 'main', exact: true });
+          const enabled = (await option.getAttribute('aria-disabled')) !== 'true';
+          if (enabled) await option.click();
+          else await page.keyboard.press('Escape');
+          return enabled;
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toBe(true);
+    await page.getByRole('button', { name: 'Start session' }).click();
+    const view = page.getByTestId('terminal-view');
+    await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('(service main)');
+    await expect
+      .poll(() => page.getByRole('tab', { name: /main/ }).textContent(), { timeout: 30_000 })
+      .toContain('connected');
+    await page.context().close();
+  });
+
+  it('shows an observer no terminal, and the websocket refuses them', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, observer);
+    const device = devices[0];
+    if (!device) throw new Error('no device');
+    await page.goto(`/devices/${device.uuid}`);
+    await page.getByRole('heading', { name: 'Logs' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText('Terminal', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Start session' }).count()).toBe(0);
+    const token = observer.client.auth.getToken();
+    if (!token) throw new Error('the observer has no session');
+    const refusal = await page.evaluate(
+      ({ token, uuid }) =>
+        new Promise<{ code: number; last: string }>((resolve) => {
+          const url = new URL('/terminal/v1', window.location.href);
+          url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+          const socket = new WebSocket(url);
+          let last = '';
+          socket.onopen = () =>
+            socket.send(
+              JSON.stringify({
+                type: 'start',
+                token,
+                uuid,
+                target: { kind: 'service', service: 'main' },
+                cols: 80,
+                rows: 24,
+              }),
+            );
+          socket.onmessage = (event) => {
+            last = String(event.data);
+          };
+          socket.onclose = (event) => resolve({ code: event.code, last });
+        }),
+      { token, uuid: device.uuid },
+    );
+    expect(refusal.code).toBe(4403);
+    expect(JSON.parse(refusal.last)).toMatchObject({ type: 'refused', reason: 'unauthorized' });
     await page.context().close();
   });
 });

@@ -10,6 +10,10 @@ import type { BenchEnv, Measure, Scenario } from './scenario.js';
 // browser-side client. Echo round trip: a line typed, its echo read back, one after the other.
 // Then a 10 MB `flood` drawn by a client acknowledging as it reads, while the server's RSS is
 // sampled: its growth above the idle baseline shows that no hop buffers the output.
+// The peak includes garbage: each hop allocates a buffer per 16 KiB frame, and V8 collects
+// them only under memory pressure. Sampled after a forced GC every 10 ms (an in-process probe
+// of server, fake device and client), the growth stays under 0.5 MB for a 10 MB flood while
+// the device's unacknowledged output peaks at the 256 KiB window: no hop keeps a backlog.
 
 const echoes = 300;
 const floodBytes = 10 * 1024 * 1024;

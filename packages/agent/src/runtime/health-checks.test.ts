@@ -1,6 +1,18 @@
 import { checksReport } from '@flotilla/shared/diagnostics/diagnostics';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type HostProbe, hostDiagnoseReport, runHostChecks, systemProbe } from './health-checks.js';
+import {
+  containerEngineCheck,
+  type HostProbe,
+  hostDiagnoseReport,
+  runHostChecks,
+  type SocketState,
+  systemProbe,
+  usesContainerEngine,
+} from './health-checks.js';
 
 const gib = 1024 ** 3;
 
@@ -15,6 +27,8 @@ const fakeProbe = (
   uptimeSeconds: () => 90_061,
   kernel: () => 'Linux 6.1.0 arm64',
   interfaces: () => ['eth0: 192.168.1.20/255.255.255.0 (IPv4)'],
+  socket: async () => 'absent',
+  executable: async () => undefined,
   ...overrides,
 });
 
@@ -36,6 +50,7 @@ describe('host health checks', () => {
       check_timesync: true,
       check_clock_skew: true,
       check_cloud_connectivity: true,
+      check_container_engine: true,
     });
   });
 
@@ -54,6 +69,7 @@ describe('host health checks', () => {
       check_clock_skew: false,
       check_cloud_connectivity: true,
       check_under_voltage: false,
+      check_container_engine: true,
     });
   });
 
@@ -81,5 +97,77 @@ describe('host health checks', () => {
     ]) {
       expect(stdout).toContain(text);
     }
+  });
+
+  describe('container engine', () => {
+    const withSockets = (sockets: Record<string, SocketState>, binaries: string[] = []) =>
+      fakeProbe(synced, {
+        socket: async (socketPath) => sockets[socketPath] ?? 'absent',
+        executable: async (name) => (binaries.includes(name) ? `/usr/bin/${name}` : undefined),
+      });
+
+    it('passes when an engine socket answers', async () => {
+      expect(
+        await containerEngineCheck(withSockets({ '/run/docker.sock': 'reachable' }), true),
+      ).toEqual({
+        name: 'check_container_engine',
+        success: true,
+        status: 'Container engine reachable at /run/docker.sock',
+      });
+    });
+
+    it('fails a socket that does not answer or may not be used, and a daemonless install', async () => {
+      const refused = await containerEngineCheck(
+        withSockets({ '/var/run/balena-engine.sock': 'refused' }),
+        false,
+      );
+      expect(refused).toMatchObject({ success: false });
+      expect(refused.status).toBe(
+        '/var/run/balena-engine.sock exists but the container engine does not answer on it',
+      );
+      const denied = await containerEngineCheck(
+        withSockets({ '/var/run/docker.sock': 'denied' }),
+        false,
+      );
+      expect(denied).toMatchObject({ success: false, status: expect.stringMatching(/permission/) });
+      const daemonless = await containerEngineCheck(withSockets({}, ['docker']), false);
+      expect(daemonless).toMatchObject({
+        success: false,
+        status: expect.stringMatching(/^\/usr\/bin\/docker is installed but no engine socket/),
+      });
+    });
+
+    it('says clearly when there is no engine, failing only where the service shell needs one', async () => {
+      const absent = await containerEngineCheck(withSockets({}), false);
+      expect(absent).toMatchObject({
+        success: true,
+        status: expect.stringMatching(/^No container engine on this device/),
+      });
+      const needed = await containerEngineCheck(withSockets({}), true);
+      expect(needed).toMatchObject({
+        success: false,
+        status: expect.stringMatching(/the service shell needs one$/),
+      });
+      expect(usesContainerEngine(['docker', 'exec', '-it', '{service}', 'sh'])).toBe(true);
+      expect(usesContainerEngine(['/usr/bin/balena-engine', 'exec'])).toBe(true);
+      expect(usesContainerEngine(['machinectl', 'shell', '{service}'])).toBe(false);
+      expect(usesContainerEngine(null)).toBe(false);
+    });
+
+    it('probes real unix sockets', async () => {
+      const directory = await mkdtemp(path.join(tmpdir(), 'flotilla-engine-'));
+      const socketPath = path.join(directory, 'engine.sock');
+      const server = createServer((connection) => connection.destroy());
+      await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+      try {
+        expect(await systemProbe.socket(socketPath)).toBe('reachable');
+        expect(await systemProbe.socket(path.join(directory, 'missing.sock'))).toBe('absent');
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await rm(directory, { recursive: true, force: true });
+      }
+      expect(await systemProbe.executable('sh')).toMatch(/\/sh$/);
+      expect(await systemProbe.executable('no-such-engine-binary')).toBeUndefined();
+    });
   });
 });

@@ -3,8 +3,11 @@ import type {
   ChecksReport,
   DiagnoseReport,
 } from '@flotilla/shared/diagnostics/diagnostics';
-import { readFile, statfs } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, statfs } from 'node:fs/promises';
+import { connect } from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 
 // Health checks and the diagnostics report of a real Linux device (the cloudlink actions
 // `checks` and `diagnose`). What the machine offers is read through a probe, so tests pass a
@@ -23,6 +26,51 @@ export type HostProbe = {
   uptimeSeconds(): number;
   kernel(): string;
   interfaces(): string[];
+  // Whether a unix socket accepts a connection: absent (no such file), denied (no permission),
+  // refused (nothing listens, or not a socket).
+  socket(path: string): Promise<SocketState>;
+  // The full path of an executable found on PATH, or undefined.
+  executable(name: string): Promise<string | undefined>;
+};
+
+export type SocketState = 'reachable' | 'refused' | 'denied' | 'absent';
+
+// How long a socket may take to accept before it counts as not answering.
+const socketTimeoutMs = 2000;
+
+const probeSocket = (socketPath: string): Promise<SocketState> =>
+  new Promise((resolve) => {
+    const socket = connect({ path: socketPath });
+    const done = (state: SocketState): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(state);
+    };
+    const timer = setTimeout(() => done('refused'), socketTimeoutMs);
+    socket.once('connect', () => done('reachable'));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(
+        error.code === 'ENOENT' || error.code === 'ENOTDIR'
+          ? 'absent'
+          : error.code === 'EACCES' || error.code === 'EPERM'
+            ? 'denied'
+            : 'refused',
+      ),
+    );
+  });
+
+const findExecutable = async (name: string): Promise<string | undefined> => {
+  for (const directory of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (directory === '') continue;
+    const candidate = path.join(directory, name);
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return undefined;
 };
 
 const readText = async (path: string): Promise<string | undefined> => {
@@ -60,6 +108,66 @@ export const systemProbe: HostProbe = {
         (address) => `${name}: ${address.address}/${address.netmask} (${address.family})`,
       ),
     ),
+  socket: probeSocket,
+  executable: findExecutable,
+};
+
+// Where balena-engine and Docker listen, in the order they are looked for, and their clients.
+export const engineSockets = [
+  '/var/run/balena-engine.sock',
+  '/run/balena-engine.sock',
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+];
+export const engineBinaries = ['balena-engine', 'docker'];
+
+// A service shell such as ["docker", "exec", "-it", "{service}", "sh"] needs an engine.
+export const usesContainerEngine = (serviceShell: readonly string[] | null): boolean => {
+  const program = path.basename(serviceShell?.[0] ?? '');
+  return engineBinaries.includes(program) || program === 'balena';
+};
+
+// Is a container engine reachable? Only the answers that mean something are failures: a socket
+// that does not answer, an engine installed without its daemon, or no engine on a device whose
+// service shell needs one (`expected`). A device without any engine, which runs its services
+// otherwise, is told so and passes.
+export const containerEngineCheck = async (
+  probe: HostProbe,
+  expected: boolean,
+): Promise<CheckResult> => {
+  const name = 'check_container_engine';
+  for (const socketPath of engineSockets) {
+    const state = await probe.socket(socketPath);
+    if (state === 'absent') continue;
+    if (state === 'reachable') {
+      return { name, success: true, status: `Container engine reachable at ${socketPath}` };
+    }
+    return {
+      name,
+      success: false,
+      status:
+        state === 'denied'
+          ? `${socketPath} exists but the agent may not use it (permission denied)`
+          : `${socketPath} exists but the container engine does not answer on it`,
+    };
+  }
+  for (const binary of engineBinaries) {
+    const found = await probe.executable(binary);
+    if (found) {
+      return {
+        name,
+        success: false,
+        status: `${found} is installed but no engine socket answers (${engineSockets.join(', ')}): is its daemon running?`,
+      };
+    }
+  }
+  return {
+    name,
+    success: !expected,
+    status: expected
+      ? `No container engine found (no balena-engine or docker socket or binary), but the service shell needs one`
+      : `No container engine on this device (no balena-engine or docker socket or binary); services run without one`,
+  };
 };
 
 // Thresholds of the checks.
@@ -74,9 +182,10 @@ const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 const throttledPath = '/sys/devices/platform/soc/soc:firmware/get_throttled';
 const timesyncPath = '/run/systemd/timesync/synchronized';
 
+// `engineExpected`: the device's configuration needs a container engine (its service shell).
 export const runHostChecks = async (
   probe: HostProbe,
-  options: { sentAt?: number },
+  options: { sentAt?: number; engineExpected?: boolean },
 ): Promise<ChecksReport> => {
   const checks: CheckResult[] = [];
   const disk = await probe.disk('/');
@@ -132,6 +241,7 @@ export const runHostChecks = async (
           : 'No under-voltage since boot',
     });
   }
+  checks.push(await containerEngineCheck(probe, options.engineExpected ?? false));
   return { diagnose_version: diagnoseVersion, checks };
 };
 

@@ -25,7 +25,13 @@ import {
   type ServiceStatus,
 } from './device-runtime.js';
 import { type FileSystem, ServiceEnvironments } from './host-environment.js';
-import { type HostProbe, hostDiagnoseReport, runHostChecks, systemProbe } from './health-checks.js';
+import {
+  type HostProbe,
+  hostDiagnoseReport,
+  runHostChecks,
+  systemProbe,
+  usesContainerEngine,
+} from './health-checks.js';
 import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
 
 export type HostDeviceOptions = {
@@ -226,7 +232,10 @@ export class HostDevice implements DeviceRuntime {
       case 'purge':
         return notSupported('Purging application data');
       case 'checks': {
-        const report = await runHostChecks(this.#probe, params);
+        const report = await runHostChecks(this.#probe, {
+          sentAt: params.sentAt,
+          engineExpected: usesContainerEngine(this.#options.settings.serviceShell),
+        });
         const services = this.#serviceCheck();
         return ok(services ? { ...report, checks: [...report.checks, services] } : report);
       }

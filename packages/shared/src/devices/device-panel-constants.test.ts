@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checksFileName, diagnosticsFileName, logsFileName } from './device-panel-constants.js';
+import {
+  checksFileName,
+  diagnosticsFileName,
+  logsFileName,
+  minimumHostOsAccessVersion,
+  osVersionBelow,
+} from './device-panel-constants.js';
 
 describe('download file names', () => {
   const at = new Date('2026-11-24T08:30:15.123Z');
@@ -15,5 +21,16 @@ describe('download file names', () => {
     expect(logsFileName('My fleet', 'pi/one', at)).toBe(
       'My_fleet_pi_one_2026-11-24T08-30-15-123Z.log',
     );
+  });
+});
+
+describe('OS version floors', () => {
+  it('compares the version inside an OS name, giving unknown versions the benefit of the doubt', () => {
+    expect(osVersionBelow('balenaOS 1.30.1', minimumHostOsAccessVersion)).toBe(true);
+    expect(osVersionBelow('balenaOS 2.0.0', minimumHostOsAccessVersion)).toBe(false);
+    expect(osVersionBelow('balenaOS 2.88.4+rev1', minimumHostOsAccessVersion)).toBe(false);
+    expect(osVersionBelow('2.10.9', '2.11.0')).toBe(true);
+    expect(osVersionBelow(null, minimumHostOsAccessVersion)).toBe(false);
+    expect(osVersionBelow('Resin OS dev', minimumHostOsAccessVersion)).toBe(false);
   });
 });

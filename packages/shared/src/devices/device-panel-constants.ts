@@ -22,6 +22,28 @@ export const healthChecksRefreshMs = 15_000;
 export const diagnosticsRefreshMs = 5000;
 // Health checks and diagnostics need balenaOS 2.11.0 or later (older devices get a warning).
 export const minimumChecksOsVersion = '2.11.0';
+// Host OS terminals need balenaOS 2.0.0 or later (seed 001 section 8 "host OS access only for
+// supported versions"; the version balena's /access/v1/hostos checks). Platform administrators
+// and support agents are not held to it.
+export const minimumHostOsAccessVersion = '2.0.0';
+
+const versionParts = (text: string): number[] | null => {
+  const match = /(\d+)\.(\d+)\.(\d+)/.exec(text);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
+};
+
+// Whether a device's OS version ("balenaOS 2.88.4+rev1", "2.11.0") is below `minimum`. An
+// unknown or unreadable version gets the benefit of the doubt.
+export const osVersionBelow = (osVersion: string | null, minimum: string): boolean => {
+  const parts = versionParts(osVersion ?? '');
+  const floor = versionParts(minimum) ?? [];
+  if (!parts) return false;
+  for (let index = 0; index < 3; index++) {
+    const difference = (parts[index] ?? 0) - (floor[index] ?? 0);
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
+};
 
 // Downloads: {uuid}_checks_{timestamp}.json, {uuid}_diagnostics_{timestamp}.txt, and a log file
 // named from the fleet, the device and the time.

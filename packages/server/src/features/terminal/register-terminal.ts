@@ -5,7 +5,7 @@ import type { AppContext } from '../../app-context.js';
 import { ApiError, unauthorized } from '../../infra/errors/api-error.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
-import { terminalDeviceId } from './terminal-access.js';
+import { notPermitted, type TerminalAccess, terminalAccess } from './terminal-access.js';
 import { runTerminalSocket, type TerminalStart } from './terminal-socket.js';
 
 // GET /terminal/v1: the console's web terminal (seed 001 sections 4 and 7), one websocket per
@@ -20,11 +20,13 @@ export const registerTerminal = (
 ): void => {
   const sockets = new Set<WebSocket>();
 
-  const authorize = async (start: TerminalStart): Promise<number | undefined> => {
+  const authorize = async (start: TerminalStart): Promise<TerminalAccess> => {
     try {
-      return await terminalDeviceId(ctx, await resolveActor(start.token), start.uuid, start.target);
+      return await terminalAccess(ctx, await resolveActor(start.token), start.uuid, start.target);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'unauthorized') return undefined;
+      if (error instanceof ApiError && error.code === 'unauthorized') {
+        return { refused: notPermitted };
+      }
       throw error;
     }
   };
@@ -35,15 +37,16 @@ export const registerTerminal = (
   });
 
   // The host OS access check (seed 001 section 7; balena's /access/v1/hostos): 200 when the
-  // caller may open the device's host OS terminal, 401 otherwise (or for an unknown device).
+  // caller may open the device's host OS terminal, 401 otherwise (an unknown device, no
+  // ssh-host, or an OS too old for it: the body says which of the last two).
   app.get<{ Params: { uuid: string } }>(
     '/access/v1/hostos/:uuid',
     { config: { access: 'user' } },
     async (request, reply) => {
-      const deviceId = await terminalDeviceId(ctx, request.actor, request.params.uuid, {
+      const access = await terminalAccess(ctx, request.actor, request.params.uuid, {
         kind: 'host',
       });
-      if (deviceId === undefined) throw unauthorized();
+      if ('refused' in access) throw unauthorized(access.refused);
       return reply.type('text/plain; charset=utf-8').send('OK');
     },
   );

@@ -1,4 +1,8 @@
 import { devicePanelPermissions } from '@flotilla/shared/devices/device-action-permissions';
+import {
+  minimumHostOsAccessVersion,
+  osVersionBelow,
+} from '@flotilla/shared/devices/device-panel-constants';
 import type { TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
@@ -11,17 +15,31 @@ import { createSqlParams } from '../../infra/odata/sql-params.js';
 export const terminalPermission = (target: TerminalTarget) =>
   devicePanelPermissions[target.kind === 'host' ? 'terminal-host' : 'terminal-service'];
 
-// The id of the device `uuid` when the actor may open `target` on it; undefined otherwise (the
-// device does not exist, the actor cannot see it, or may see it but not open this terminal: the
-// browser hears the same "unauthorized" for each, so a uuid's existence does not leak).
-export const terminalDeviceId = async (
+// What a terminal start (or the host OS access check) may do: the device's id, or why not.
+export type TerminalAccess = { deviceId: number } | { refused: string };
+
+export const notPermitted = 'You may not open this terminal';
+export const hostOsTooOld = `Host OS access needs balenaOS ${minimumHostOsAccessVersion} or later`;
+
+// Platform administrators and support agents reach any host OS they may open (as balena's).
+const holdsPlatformAccess = (actor: Actor): boolean =>
+  actor.kind === 'user' &&
+  actor.platformPermissions.some(
+    (permission) => permission === 'admin.home' || permission === 'support.home',
+  );
+
+// The id of the device `uuid` when the actor may open `target` on it. A device the actor cannot
+// see, or may see but not open this terminal on, gets the same "not permitted" (a uuid's
+// existence does not leak); a host OS below balenaOS 2.0.0 (seed 001 section 8: host OS access
+// only for supported versions) says so.
+export const terminalAccess = async (
   ctx: AppContext,
   actor: Actor,
   uuid: string,
   target: TerminalTarget,
-): Promise<number | undefined> => {
+): Promise<TerminalAccess> => {
   // Only people open terminals, and only once their second factor is done.
-  if (actor.kind !== 'user' || actor.twoFactorPending) return undefined;
+  if (actor.kind !== 'user' || actor.twoFactorPending) return { refused: notPermitted };
   const params = createSqlParams(actor);
   const permission = createPermissionFilter(params);
   const row = '"d"';
@@ -30,11 +48,20 @@ export const terminalDeviceId = async (
     terminalPermission(target).action,
     row,
   );
-  if (permitted === null) return undefined;
-  const { rows } = await ctx.db.query<{ id: number }>(
-    `SELECT ${row}."id" FROM "device" ${row}
+  if (permitted === null) return { refused: notPermitted };
+  const { rows } = await ctx.db.query<{ id: number; os_version: string | null }>(
+    `SELECT ${row}."id", ${row}."os_version" FROM "device" ${row}
       WHERE ${row}."uuid" = ${params.add(uuid)} AND ${permitted}`,
     params.values(),
   );
-  return rows[0]?.id;
+  const device = rows[0];
+  if (!device) return { refused: notPermitted };
+  if (
+    target.kind === 'host' &&
+    !holdsPlatformAccess(actor) &&
+    osVersionBelow(device.os_version, minimumHostOsAccessVersion)
+  ) {
+    return { refused: hostOsTooOld };
+  }
+  return { deviceId: device.id };
 };

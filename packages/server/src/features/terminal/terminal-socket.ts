@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { CloudlinkError } from '../cloudlink/cloudlink-error.js';
 import type { TerminalEvents, TerminalPeer } from '../cloudlink/terminal-stream.js';
+import type { TerminalAccess } from './terminal-access.js';
 
 // How long a browser may take to send its start message.
 export const startTimeoutMs = 10_000;
@@ -19,8 +20,8 @@ export const startTimeoutMs = 10_000;
 export type TerminalStart = Extract<TerminalClientMessage, { type: 'start' }>;
 
 export type TerminalSocketDeps = {
-  // The device id when the start's credentials may open its target, undefined otherwise.
-  authorize(start: TerminalStart): Promise<number | undefined>;
+  // The device id when the start's credentials may open its target, or why not.
+  authorize(start: TerminalStart): Promise<TerminalAccess>;
   open(deviceId: number, start: TerminalStart, events: TerminalEvents): Promise<TerminalPeer>;
   log: FastifyBaseLogger;
 };
@@ -66,12 +67,13 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
   const start = async (message: TerminalStart): Promise<void> => {
     state = 'starting';
     clearTimeout(startTimer);
-    const deviceId = await deps.authorize(message);
+    const access = await deps.authorize(message);
     if (state !== 'starting') return;
-    if (deviceId === undefined) {
-      refuse('unauthorized', 'You may not open this terminal');
+    if ('refused' in access) {
+      refuse('unauthorized', access.refused);
       return;
     }
+    const { deviceId } = access;
     send({ type: 'authenticated' });
     send({ type: 'connecting' });
     let opened: TerminalPeer;

@@ -24,6 +24,7 @@ import { createApiKey } from '../api-keys/store-api-key.js';
 import type { CloudlinkOptions } from '../cloudlink/cloudlink-options.js';
 import { overrunMessage } from '../cloudlink/terminal-stream.js';
 import { registerCloudlink } from '../cloudlink/register-cloudlink.js';
+import { hostOsTooOld } from './terminal-access.js';
 import { waitFor } from '../../test-support/wait-for.js';
 
 type Node = { app: FastifyInstance; ctx: AppContext; nodeId: string; url: string };
@@ -139,6 +140,48 @@ describe('web terminal on one server', () => {
     expect(await check(keys.observer)).toBe(401);
     expect(await check(keys.outsider)).toBe(401);
     expect(await check(keys.operator, 'f'.repeat(32))).toBe(401);
+  });
+
+  it('keeps the host OS of a device below balenaOS 2.0.0 closed, but for platform admins', async () => {
+    const device = await newDevice();
+    await db.query('UPDATE "device" SET "os_version" = $2 WHERE "id" = $1', [
+      device.id,
+      'balenaOS 1.30.1',
+    ]);
+    const admin = await fx.createUser(db, `admin-${randomBytes(2).toString('hex')}`);
+    await db.query(
+      `INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, 'balena_admin')`,
+      [admin.userId],
+    );
+    const adminKey = await createApiKey(db, admin.actorId, { name: 'admin key' });
+    const check = (key: string) =>
+      fetch(new URL(`/access/v1/hostos/${device.uuid}`, node.url), {
+        headers: { authorization: `Bearer ${key}` },
+      }).then(async (response) => ({ status: response.status, body: await response.text() }));
+    expect(await check(keys.operator)).toEqual({ status: 401, body: hostOsTooOld });
+    expect((await check(adminKey)).status).toBe(200);
+
+    const shells = createFakeShells();
+    const fake = await online(node, device, shells);
+    const refused = connectTerminal(node.url, {
+      token: keys.operator,
+      uuid: device.uuid,
+      target: host,
+    });
+    expect(await refusalOf(refused)).toEqual({
+      closed: terminalCloseCodes.refused,
+      last: { type: 'refused', reason: 'unauthorized', message: hostOsTooOld },
+    });
+    // A service shell does not depend on the OS version.
+    const serviceShell = connectTerminal(node.url, {
+      token: keys.operator,
+      uuid: device.uuid,
+      target: service,
+    });
+    await serviceShell.waitForMessage('ready');
+    serviceShell.socket.close();
+    await shells.whenClosed(onlyShell(shells).session);
+    await fake.close();
   });
 
   it('lets a safe operator open a service shell, not the host OS', async () => {

@@ -163,7 +163,7 @@ describe('LogsPanel', () => {
     expect(text).toMatch(/\[web\] hello\n$/);
   });
 
-  it('clears the logs on the server, only for users who may', async () => {
+  it('clears the logs on the server after a confirmation, only for users who may', async () => {
     const { api, send } = renderPanel();
     let deleted = 0;
     api.on('DELETE', `/device/v2/${uuid}/logs`, () => {
@@ -172,8 +172,21 @@ describe('LogsPanel', () => {
     });
     send(logLine('hello', { serviceId: 1 }));
     await within(log()).findByText(/hello/);
+
+    // Cancelling the confirmation deletes nothing.
     fireEvent.click(screen.getByRole('button', { name: 'Clear logs' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clear logs?' });
+    expect(within(dialog).getByText(/brave-otter.*cannot be undone/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(deleted).toBe(0);
+    expect(within(log()).getByText(/hello/)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear logs' }));
+    const again = await screen.findByRole('dialog', { name: 'Clear logs?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Clear logs' }));
     await waitFor(() => expect(within(log()).queryByText(/hello/)).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(deleted).toBe(1);
     cleanup();
 
@@ -181,6 +194,18 @@ describe('LogsPanel', () => {
     expect((screen.getByRole('button', { name: 'Clear logs' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+  });
+
+  it('keeps the confirmation open with the reason when clearing fails', async () => {
+    const { api } = renderPanel();
+    api.on('DELETE', `/device/v2/${uuid}/logs`, () => ({
+      status: 400,
+      text: 'The logs could not be deleted right now',
+    }));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear logs' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clear logs?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Clear logs' }));
+    expect(await within(dialog).findByText(/The logs could not be deleted right now/)).toBeTruthy();
   });
 
   it('says that logs are not available in local mode, and opens no stream', () => {

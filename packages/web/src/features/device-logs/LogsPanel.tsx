@@ -19,6 +19,7 @@ import { useMemo, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { downloadText } from '../../ui/download.js';
 import { useToasts } from '../../ui/toasts.js';
+import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
 import { lineFilter, logsText } from './log-lines.js';
 import { setLogPreferences, useLogPreferences } from './log-preferences.js';
 import type { LogStreamStatus } from './log-stream.js';
@@ -78,6 +79,7 @@ const StreamedLogs = ({
   const logs = useDeviceLogs(uuid);
   const preferences = useLogPreferences();
   const [expanded, setExpanded] = useState(false);
+  const [confirmingClear, setConfirmingClear] = useState(false);
   const appliedFilter = useThrottledValue(filter, logFilterThrottleMs);
   const shown = useMemo(
     () => logs.lines.filter(lineFilter(appliedFilter, services)),
@@ -91,9 +93,9 @@ const StreamedLogs = ({
       }),
     onSuccess: () => {
       logs.clear();
+      setConfirmingClear(false);
       show('success', 'Logs cleared');
     },
-    onError: (error) => show('error', errorText(error) ?? 'Could not clear the logs'),
   });
   const status = statusText[logs.status];
 
@@ -143,7 +145,10 @@ const StreamedLogs = ({
               color="error"
               startIcon={<DeleteSweepIcon />}
               disabled={clearDenied !== null || clear.isPending}
-              onClick={() => clear.mutate()}
+              onClick={() => {
+                clear.reset();
+                setConfirmingClear(true);
+              }}
             >
               Clear logs
             </Button>
@@ -157,6 +162,18 @@ const StreamedLogs = ({
           {expanded ? 'Collapse' : 'Expand'}
         </Button>
       </Stack>
+      <ConfirmDialog
+        open={confirmingClear}
+        title="Clear logs?"
+        confirmLabel="Clear logs"
+        destructive
+        pending={clear.isPending}
+        error={clear.error ? (errorText(clear.error) ?? 'Could not clear the logs') : null}
+        onConfirm={() => clear.mutate()}
+        onClose={() => setConfirmingClear(false)}
+      >
+        {`Deletes every log line stored for ${deviceName}, for everyone. This cannot be undone.`}
+      </ConfirmDialog>
       {status === null ? null : (
         <Alert severity={logs.status === 'unauthorized' ? 'error' : 'info'} role="status">
           {status}

@@ -18,7 +18,7 @@ import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { LogsPanel } from '../device-logs/LogsPanel.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
-import type { TerminalService } from '../terminal/terminal-targets.js';
+import { terminalServices } from '../terminal/terminal-targets.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { classLabels } from '../fleets/class-names.js';
 import { ContainerTable } from './ContainerTable.js';
@@ -41,17 +41,6 @@ import { useDeviceActions } from './useDeviceActions.js';
 const clearLogs = devicePanelPermissions['clear-logs'];
 const terminalHost = devicePanelPermissions['terminal-host'];
 const terminalService = devicePanelPermissions['terminal-service'];
-
-// The device's services for the terminal's target list, running or not.
-const terminalServices = (installs: readonly ImageInstall[]): TerminalService[] =>
-  installs.flatMap((install) =>
-    install.installs__image.flatMap((image) =>
-      image.is_a_build_of__service.map((service) => ({
-        name: service.service_name,
-        running: install.status === 'Running',
-      })),
-    ),
-  );
 
 // Service id → name of the device's installed services (the log lines carry the id).
 const serviceNames = (installs: readonly ImageInstall[]): ReadonlyMap<number, string> =>

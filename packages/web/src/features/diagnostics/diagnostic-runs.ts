@@ -4,6 +4,7 @@ import {
   diagnosticsRefreshMs,
   healthChecksRefreshMs,
   minimumChecksOsVersion,
+  osVersionBelow,
 } from '@flotilla/shared/devices/device-panel-constants';
 import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
 import type { DiagnosticAction, DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
@@ -45,19 +46,6 @@ export const refreshInterval = (
   return action === 'checks' ? healthChecksRefreshMs : diagnosticsRefreshMs;
 };
 
-const versionParts = (text: string): number[] | null => {
-  const match = /(\d+)\.(\d+)\.(\d+)/.exec(text);
-  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
-};
-
 // Checks need balenaOS 2.11.0 or later; an unknown version gets the benefit of the doubt.
-export const osTooOldForChecks = (osVersion: string | null): boolean => {
-  const parts = versionParts(osVersion ?? '');
-  const minimum = versionParts(minimumChecksOsVersion) ?? [];
-  if (!parts) return false;
-  for (let index = 0; index < 3; index++) {
-    const difference = (parts[index] ?? 0) - (minimum[index] ?? 0);
-    if (difference !== 0) return difference < 0;
-  }
-  return false;
-};
+export const osTooOldForChecks = (osVersion: string | null): boolean =>
+  osVersionBelow(osVersion, minimumChecksOsVersion);

@@ -9,10 +9,14 @@ import {
   type TerminalSocket,
   type TerminalState,
 } from './terminal-connection.js';
+import { useRestartOnNewInstall } from './useRestartOnNewInstall.js';
 
 export type TerminalViewProps = {
   uuid: string;
   target: TerminalTarget;
+  // The install a service session's container belongs to: when it changes (a new release, a
+  // recreated container) the session reconnects (seed 001 section 4). Null: nothing runs.
+  installId: number | null;
   visible: boolean;
   height: number;
   // The caller's current session token or API key, read at each (re)connection. A prop rather
@@ -58,6 +62,7 @@ const browserSocket = (url: string): TerminalSocket => {
 export const TerminalView = ({
   uuid,
   target,
+  installId,
   visible,
   height,
   token,
@@ -66,6 +71,7 @@ export const TerminalView = ({
 }: TerminalViewProps) => {
   const host = useRef<HTMLDivElement>(null);
   const fit = useRef<FitAddon | null>(null);
+  const restart = useRef<(() => void) | null>(null);
   const callbacks = useRef({ token, onState, onActivity });
   // The latest callbacks, for the session's lifetime effect (which must not restart on them).
   useEffect(() => {
@@ -104,8 +110,13 @@ export const TerminalView = ({
     });
     const typing = terminal.onData((text) => connection.input(text));
     const resizing = terminal.onResize((size) => connection.resize(size));
+    restart.current = () => {
+      terminal.writeln('\r\n[the service was replaced: reconnecting…]');
+      connection.restart();
+    };
     connection.start();
     return () => {
+      restart.current = null;
       typing.dispose();
       resizing.dispose();
       connection.stop();
@@ -113,6 +124,8 @@ export const TerminalView = ({
       fit.current = null;
     };
   }, [uuid, target]);
+
+  useRestartOnNewInstall(installId, () => restart.current?.());
 
   useEffect(() => {
     if (visible) fit.current?.fit();

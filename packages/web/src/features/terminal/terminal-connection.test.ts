@@ -1,4 +1,7 @@
-import { terminalCloseCodes } from '@flotilla/shared/terminal/terminal-constants';
+import {
+  terminalAckStepBytes,
+  terminalCloseCodes,
+} from '@flotilla/shared/terminal/terminal-constants';
 import { describe, expect, it } from 'vitest';
 import {
   TerminalConnection,
@@ -35,7 +38,9 @@ class FakeSocket implements TerminalSocket {
   }
 }
 
-const setup = () => {
+const drawAtOnce = (_data: Uint8Array, done: () => void): void => done();
+
+const setup = (onOutput: (data: Uint8Array, done: () => void) => void = drawAtOnce) => {
   const sockets: FakeSocket[] = [];
   const timers: { callback: () => void; ms: number }[] = [];
   const states: string[] = [];
@@ -60,7 +65,7 @@ const setup = () => {
       states.push(message ? `${state}: ${message}` : state),
     onOutput: (data, done) => {
       drawn.push(data);
-      done();
+      onOutput(data, done);
     },
   });
   const last = (): FakeSocket => {
@@ -129,5 +134,84 @@ describe('terminal connection', () => {
     last().drop(terminalCloseCodes.refused);
     expect(states).toEqual(['failed: You may not open this terminal']);
     expect(timers).toHaveLength(0);
+  });
+});
+
+describe('terminal connection: flow control and restarts', () => {
+  // Output the test draws when it decides (xterm draws asynchronously).
+  const deferred = () => {
+    const pending: (() => void)[] = [];
+    const { connection, last, states } = setup((_data, done) => pending.push(done));
+    return { connection, last, states, pending };
+  };
+  const acks = (socket: { sent: (string | Uint8Array)[] }): number[] =>
+    socket.sent
+      .filter((frame): frame is string => typeof frame === 'string')
+      .map((frame) => JSON.parse(frame) as { type: string; bytes?: number })
+      .filter((message) => message.type === 'ack')
+      .map((message) => message.bytes ?? 0);
+
+  it('acknowledges a burst in steps of terminalAckStepBytes, and the rest once all is drawn', () => {
+    const { connection, last, pending } = deferred();
+    connection.start();
+    last().open();
+    last().server({ type: 'ready' });
+    const frame = new Uint8Array(10 * 1024);
+    for (let index = 0; index < 7; index++) last().onmessage?.({ data: frame.slice().buffer });
+    // Three frames drawn (30 KiB) while four more wait: below a step, nothing is acknowledged.
+    for (const done of pending.splice(0, 3)) done();
+    expect(acks(last())).toEqual([]);
+    // The fourth crosses the step: one acknowledgement of all four.
+    pending.shift()?.();
+    expect(acks(last())).toEqual([4 * 10 * 1024]);
+    expect(terminalAckStepBytes).toBe(32 * 1024);
+    // The last three end the burst: what is left is acknowledged even below a step.
+    for (const done of pending.splice(0)) done();
+    expect(acks(last())).toEqual([4 * 10 * 1024, 3 * 10 * 1024]);
+  });
+
+  it('counts a frame once even if its drawn callback runs twice', () => {
+    const { connection, last, pending } = deferred();
+    connection.start();
+    last().open();
+    last().onmessage?.({ data: new Uint8Array(5).buffer });
+    last().onmessage?.({ data: new Uint8Array(7).buffer });
+    const first = pending[0];
+    first?.();
+    first?.();
+    expect(acks(last())).toEqual([]);
+    pending[1]?.();
+    expect(acks(last())).toEqual([12]);
+  });
+
+  it('restart opens a fresh session at once, forgetting the old one', () => {
+    const { connection, sockets, states, last } = setup();
+    connection.start();
+    last().open();
+    last().server({ type: 'ready' });
+    const old = last();
+    connection.restart();
+    expect(sockets).toHaveLength(2);
+    expect(old.readyState).toBe(3);
+    // The old socket's late close does not count as a drop.
+    old.drop(terminalCloseCodes.disconnected);
+    last().open();
+    last().server({ type: 'ready' });
+    expect(states).toEqual(['connected', 'connecting', 'connected']);
+  });
+
+  it('restart leaves a session whose shell exited, or a stopped one, alone', () => {
+    const exited = setup();
+    exited.connection.start();
+    exited.last().open();
+    exited.last().drop(terminalCloseCodes.exited);
+    exited.connection.restart();
+    expect(exited.sockets).toHaveLength(1);
+
+    const stopped = setup();
+    stopped.connection.start();
+    stopped.connection.stop();
+    stopped.connection.restart();
+    expect(stopped.sockets).toHaveLength(1);
   });
 });

@@ -1,4 +1,7 @@
-import { terminalCloseCodes } from '@flotilla/shared/terminal/terminal-constants';
+import {
+  terminalAckStepBytes,
+  terminalCloseCodes,
+} from '@flotilla/shared/terminal/terminal-constants';
 import {
   terminalReconnectAttempts,
   terminalReconnectDelayMs,
@@ -11,8 +14,10 @@ import type {
 
 // One terminal session of the console (seed 001 sections 4 and 8): opens GET /terminal/v1,
 // sends the start message, reports the session's state, passes output on (acknowledged once the
-// terminal has drawn it: flow control, shared/terminal/terminal-protocol.ts) and opens the
-// session again when the device or its link drops it, up to 5 times 2 s apart, then fails.
+// terminal has drawn it, in steps of terminalAckStepBytes or when nothing is left to draw: flow
+// control, shared/terminal/terminal-protocol.ts) and opens the session again when the device or
+// its link drops it, up to 5 times 2 s apart, then fails. `restart` opens a fresh session at
+// once (the service's container was replaced).
 
 export type TerminalState =
   'connecting' | 'spawning' | 'connected' | 'reconnecting' | 'failed' | 'exited';
@@ -108,6 +113,21 @@ export class TerminalConnection {
     }
   }
 
+  // Opens a fresh session now (seed 001 section 4: the service's running install changed, so
+  // the shell's container is gone). The attempts start again; a stopped connection, or a session
+  // whose shell the user ended, stays over.
+  restart(): void {
+    if (this.#stopped || this.#state === 'exited') return;
+    if (this.#timer !== undefined) this.#options.timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const previous = this.#socket;
+    this.#socket = undefined;
+    previous?.close(1000);
+    this.#attempts = 0;
+    this.#setState('connecting');
+    this.#connect();
+  }
+
   // Ends the session for good (tab closed, device switched).
   stop(): void {
     this.#stopped = true;
@@ -136,13 +156,28 @@ export class TerminalConnection {
       const { uuid, target } = this.#options;
       socket.send(JSON.stringify({ type: 'start', token, uuid, target, cols, rows }));
     };
+    // Frames handed to the terminal and not drawn yet, and drawn bytes not acknowledged yet.
+    let drawing = 0;
+    let unacknowledged = 0;
+    const drawn = (bytes: number): void => {
+      drawing--;
+      unacknowledged += bytes;
+      // A step's worth, or the end of a burst (the device may be waiting on the last bytes).
+      if (unacknowledged < terminalAckStepBytes && drawing > 0) return;
+      if (socket.readyState === openState && unacknowledged > 0) {
+        socket.send(JSON.stringify({ type: 'ack', bytes: unacknowledged }));
+      }
+      unacknowledged = 0;
+    };
     socket.onmessage = (event) => {
       if (event.data instanceof ArrayBuffer) {
         const data = new Uint8Array(event.data);
+        drawing++;
+        let done = false;
         this.#options.onOutput(data, () => {
-          if (socket.readyState === openState) {
-            socket.send(JSON.stringify({ type: 'ack', bytes: data.byteLength }));
-          }
+          if (done) return;
+          done = true;
+          drawn(data.byteLength);
         });
         return;
       }
