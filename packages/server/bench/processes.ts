@@ -24,10 +24,34 @@ export type ChildServer = {
   rssBytes(): Promise<number>;
   // Full garbage collections in the child (it runs with --expose-gc).
   collectGarbage(): Promise<void>;
+  // After one full collection: the bytes the child still holds (JS heap used + external).
+  liveMemoryBytes(): Promise<number>;
   stop(): Promise<void>;
   // The child's last lines of output, for error messages.
   output(): string;
 };
+
+// Sends the probe (child-probe.mjs) a message and resolves with its answer of type `answer`.
+const askProbe = (
+  child: ChildProcess,
+  message: { type: string },
+  answer: string,
+): Promise<object> =>
+  new Promise<object>((resolve) => {
+    const listener = (received: unknown): void => {
+      if (
+        typeof received === 'object' &&
+        received !== null &&
+        'type' in received &&
+        received.type === answer
+      ) {
+        child.off('message', listener);
+        resolve(received);
+      }
+    };
+    child.on('message', listener);
+    child.send(message);
+  });
 
 export type StartServer = (side: Side, env?: Record<string, string>) => Promise<ChildServer>;
 
@@ -106,22 +130,13 @@ const wrap = (side: Side, child: ChildProcess, url: string, output: () => string
     cpuMillis: () => cpuMillis(pid),
     rssBytes: () => rssBytes(pid),
     async collectGarbage() {
-      const done = new Promise<void>((resolve) => {
-        const listener = (message: unknown): void => {
-          if (
-            typeof message === 'object' &&
-            message !== null &&
-            'type' in message &&
-            message.type === 'bench:gc-done'
-          ) {
-            child.off('message', listener);
-            resolve();
-          }
-        };
-        child.on('message', listener);
-      });
-      child.send({ type: 'bench:gc' });
-      await done;
+      await askProbe(child, { type: 'bench:gc' }, 'bench:gc-done');
+    },
+    async liveMemoryBytes() {
+      const answer = await askProbe(child, { type: 'bench:live-memory' }, 'bench:live-memory');
+      const bytes = Reflect.get(answer, 'bytes');
+      if (typeof bytes !== 'number') throw new Error('the bench probe answered no byte count');
+      return bytes;
     },
     stop: () => stopChild(child),
     output,

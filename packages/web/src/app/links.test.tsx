@@ -80,7 +80,8 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
   const uuid = deviceDetail().uuid;
   answerDevicePageFeeds(api, uuid);
   api.on('GET', `/actions/v1/${uuid}/checks`, () => ({ status: 404, body: { message: 'none' } }));
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // A fresh table per router: the router marks a route's lazy parts as loaded in the table.
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>

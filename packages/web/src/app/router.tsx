@@ -12,17 +12,21 @@ import { applicationListLoader, type RouteData } from './route-prefetch.js';
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
   name: Name,
-) => () => Promise<{ Component: React.ComponentType }>;
+) => { Component: () => Promise<React.ComponentType> };
 
 // Screens are code-split per route: the initial bundle holds only the shell and the guards.
-// `recover` is what a failed chunk load does (chunk-recovery.ts).
+// `recover` is what a failed chunk load does (chunk-recovery.ts). The object form of `lazy`
+// tells the router that only the component is lazy, so a route's loader (route-prefetch.ts)
+// starts its queries at once instead of after every lazy module of the matched routes (the
+// shell's included) has loaded and run.
 const lazyPages =
   (recover: () => boolean): LazyPage =>
-  (load, name) =>
-  async () => {
-    const module = await loadRouteChunk(load, recover);
-    return { Component: module[name] };
-  };
+  (load, name) => ({
+    Component: async () => {
+      const module = await loadRouteChunk(load, recover);
+      return module[name];
+    },
+  });
 
 // `data` lets loaders start a screen's queries in parallel with its code (route-prefetch.ts).
 export const consoleRoutes = (

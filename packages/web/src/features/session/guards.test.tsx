@@ -11,9 +11,6 @@ import { answerDevicePageFeeds } from '../devices/device-page-feeds.js';
 import { deviceDetail } from '../devices/test-fixtures.js';
 import { rememberLastPath } from './last-path.js';
 
-// The console's route table, without loaders (tests seed their own data).
-const routes = consoleRoutes();
-
 // The guards as they sit in the console's own route table (app/router.tsx), against the fake API.
 const renderAt = (path: string, session: FakeSession | null) => {
   const api = createFakeApi({ device: [deviceDetail()] }, session);
@@ -25,7 +22,8 @@ const renderAt = (path: string, session: FakeSession | null) => {
   }));
   // A signed-in user may land on the device page (the remembered last path).
   answerDevicePageFeeds(api, deviceDetail().uuid);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // A fresh table per router: the router marks a route's lazy parts as loaded in the table.
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>
