@@ -91,6 +91,9 @@ describe('device logs panel', () => {
     expect(download.suggestedFilename()).toMatch(/^Log-Readers_.+_\d{4}-\d\d-\d\dT[\d-]+Z\.log$/);
 
     await page.getByRole('button', { name: 'Clear logs' }).click();
+    // Clearing deletes for everyone: the console asks first.
+    const confirm = page.getByRole('dialog', { name: 'Clear logs?' });
+    await confirm.getByRole('button', { name: 'Clear logs' }).click();
     await expect.poll(() => logs.getByText('a live line').count()).toBe(0);
     await page.reload();
     await page.getByText('No logs yet').waitFor();
