@@ -2,7 +2,7 @@ import type { Queryable } from '../../infra/db/database.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
 import { lockOrganizations } from '../organizations/organization-rules.js';
-import { assertOrganizationMembersRemovable } from './member-removal-devices.js';
+import { assertAccessRemovable } from './member-removal-devices.js';
 
 type MembershipRow = { id: number; user: number; organization: number; is_admin: boolean };
 
@@ -64,7 +64,7 @@ export const registerOrganizationMembershipRules = (hooks: HookRegistry): void =
     async beforeDelete(ctx, ids) {
       const rows = await membershipsOf(ctx.tx, ids);
       await assertAdministratorsRemain(ctx.tx, rows);
-      await assertOrganizationMembersRemovable(ctx.tx, ids);
+      await assertAccessRemovable(ctx.tx, { organizationMemberships: ids });
       for (const row of rows) {
         await ctx.tx.query(
           `DELETE FROM "team_membership" tm USING "team" t
