@@ -19,6 +19,8 @@ export type AccessRemoval = {
   teamMemberships?: readonly number[];
   teamAccesses?: readonly number[];
   teams?: readonly number[];
+  // Organization memberships changed to a role other than administrator.
+  demotedMemberships?: readonly number[];
 };
 
 const refuseWhenOutdated = (devices: readonly OwnedDevice[]): void => {
@@ -34,7 +36,8 @@ const refuseWhenOutdated = (devices: readonly OwnedDevice[]): void => {
   );
 };
 
-// "lost": the (user, fleet) pairs whose access goes through a removed row. "kept": the accesses
+// "lost": the (user, fleet) pairs whose access goes through a removed row (or a demoted
+// administrator's membership). "kept": the accesses
 // (the fleet_access view's three sources) that survive the write. A removed organization
 // membership ends every access in that organization (its team and fleet memberships go with it).
 const ownedDevicesLosingAccess = `
@@ -52,12 +55,19 @@ const ownedDevicesLosingAccess = `
       JOIN "team_application_access" taa ON taa."team" = tm."is_member_of__team"
      WHERE tm."id" = ANY($3::integer[]) OR taa."id" = ANY($4::integer[])
         OR tm."is_member_of__team" = ANY($5::integer[])
+    UNION
+    SELECT om."user", a."id"
+      FROM "organization_membership" om
+      JOIN "organization_membership_role" r ON r."id" = om."organization_membership_role"
+      JOIN "application" a ON a."organization" = om."is_member_of__organization"
+     WHERE om."id" = ANY($6::integer[]) AND r."name" = 'administrator'
   ), "kept" AS (
     SELECT om."user", a."id" AS "application"
       FROM "organization_membership" om
       JOIN "organization_membership_role" r ON r."id" = om."organization_membership_role"
       JOIN "application" a ON a."organization" = om."is_member_of__organization"
-     WHERE r."name" = 'administrator' AND NOT (om."id" = ANY($1::integer[]))
+     WHERE r."name" = 'administrator'
+       AND NOT (om."id" = ANY($1::integer[]) OR om."id" = ANY($6::integer[]))
     UNION ALL
     SELECT uam."user", uam."is_member_of__application"
       FROM "user_application_membership" uam WHERE NOT (uam."id" = ANY($2::integer[]))
@@ -94,6 +104,7 @@ export const assertAccessRemovable = async (
     [...(removal.teamMemberships ?? [])],
     [...(removal.teamAccesses ?? [])],
     [...(removal.teams ?? [])],
+    [...(removal.demotedMemberships ?? [])],
   ]);
   refuseWhenOutdated(rows);
 };

@@ -60,6 +60,8 @@ export const registerOrganizationMembershipRules = (hooks: HookRegistry): void =
       const administrator = await administratorRoleId(ctx.tx);
       if (values.organization_membership_role === administrator) return;
       await assertAdministratorsRemain(ctx.tx, await membershipsOf(ctx.tx, ids));
+      // A demoted administrator loses the fleets they reached only as administrator.
+      await assertAccessRemovable(ctx.tx, { demotedMemberships: ids });
     },
     async beforeDelete(ctx, ids) {
       const rows = await membershipsOf(ctx.tx, ids);
