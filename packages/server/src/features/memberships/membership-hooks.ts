@@ -1,7 +1,7 @@
 import { defaultApplicationMembershipRole } from '@flotilla/shared/permissions/roles';
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
-import { assertFleetMembersRemovable } from './member-removal-devices.js';
+import { assertAccessRemovable } from './member-removal-devices.js';
 import { ensureOrganizationMember } from './organization-member.js';
 
 // Membership rows the SDK creates with `username` instead of a user id (application.membership,
@@ -55,6 +55,6 @@ export const registerMembershipHooks = (hooks: HookRegistry): void => {
       if (organization === undefined || typeof values.user !== 'number') return;
       await ensureOrganizationMember(ctx.tx, values.user, organization);
     },
-    beforeDelete: (ctx, ids) => assertFleetMembersRemovable(ctx.tx, ids),
+    beforeDelete: (ctx, ids) => assertAccessRemovable(ctx.tx, { fleetMemberships: ids }),
   });
 };

@@ -2,7 +2,7 @@ import type { Queryable } from '../../infra/db/database.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
 import { lockOrganizations } from '../organizations/organization-rules.js';
-import { assertOrganizationMembersRemovable } from './member-removal-devices.js';
+import { assertAccessRemovable } from './member-removal-devices.js';
 
 type MembershipRow = { id: number; user: number; organization: number; is_admin: boolean };
 
@@ -60,11 +60,13 @@ export const registerOrganizationMembershipRules = (hooks: HookRegistry): void =
       const administrator = await administratorRoleId(ctx.tx);
       if (values.organization_membership_role === administrator) return;
       await assertAdministratorsRemain(ctx.tx, await membershipsOf(ctx.tx, ids));
+      // A demoted administrator loses the fleets they reached only as administrator.
+      await assertAccessRemovable(ctx.tx, { demotedMemberships: ids });
     },
     async beforeDelete(ctx, ids) {
       const rows = await membershipsOf(ctx.tx, ids);
       await assertAdministratorsRemain(ctx.tx, rows);
-      await assertOrganizationMembersRemovable(ctx.tx, ids);
+      await assertAccessRemovable(ctx.tx, { organizationMemberships: ids });
       for (const row of rows) {
         await ctx.tx.query(
           `DELETE FROM "team_membership" tm USING "team" t

@@ -2,6 +2,7 @@ import { type AnyRole, highestRole, rolePrecedence } from '@flotilla/shared/perm
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import { badRequest, conflict, forbidden } from '../../infra/errors/api-error.js';
 import type { HookRegistry, Values, WriteContext } from '../../infra/odata/hooks.js';
+import { assertAccessRemovable } from '../memberships/member-removal-devices.js';
 
 const teamNameOf = (value: unknown): string => {
   const name = typeof value === 'string' ? value.trim() : '';
@@ -114,6 +115,8 @@ export const registerTeamHooks = (hooks: HookRegistry): void => {
       }
       for (const row of rows) await assertTeamNameFree(ctx.tx, row.organization, name, ids);
     },
+    // Deleting a team ends its members' fleet accesses through it (seed 001 section 5 rule).
+    beforeDelete: (ctx, ids) => assertAccessRemovable(ctx.tx, { teams: ids }),
   });
   hooks.add('team_membership', {
     async beforeCreate(ctx, values) {
@@ -130,6 +133,7 @@ export const registerTeamHooks = (hooks: HookRegistry): void => {
         throw badRequest(`${row.username} is not a member of the team's organization`);
       }
     },
+    beforeDelete: (ctx, ids) => assertAccessRemovable(ctx.tx, { teamMemberships: ids }),
   });
   hooks.add('team_application_access', {
     async prepareCreate(ctx, body) {
@@ -162,6 +166,7 @@ export const registerTeamHooks = (hooks: HookRegistry): void => {
       for (const access of await accessesOf(ctx.tx, ids)) {
         await assertMayGrant(ctx, access.application, access.role);
       }
+      await assertAccessRemovable(ctx.tx, { teamAccesses: ids });
     },
   });
 };
