@@ -65,6 +65,8 @@ export const FleetTeamsPage = () => {
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
+    // The page shows the failure above its tables; no toast as well.
+    meta: { inlineError: true },
   });
   const roleId = (role: string): number => {
     const id = roles.data?.application.get(role);

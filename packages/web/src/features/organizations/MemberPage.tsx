@@ -70,6 +70,8 @@ export const MemberPage = () => {
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
+    // The page shows the failure above its tables; no toast as well.
+    meta: { inlineError: true },
   });
   if (memberId === null) {
     return (

@@ -63,6 +63,8 @@ export const TeamPage = () => {
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
+    // The page shows the failure above its tables; no toast as well.
+    meta: { inlineError: true },
   });
   if (teamId === null) {
     return (
