@@ -1,39 +1,63 @@
 import MuiBreadcrumbs from '@mui/material/Breadcrumbs';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 
 export type Crumb = { label: string; to: string };
 
-type CrumbStore = { crumbs: Crumb[]; setCrumbs: (crumbs: Crumb[]) => void };
-const CrumbContext = createContext<CrumbStore>({ crumbs: [], setCrumbs: () => undefined });
+// Crumbs per depth: a layout declares its part of the trail (organization › fleet) and a page
+// inside it adds the rest (› releases › release) without knowing the layout's part.
+type CrumbLayers = Readonly<Record<number, Crumb[]>>;
+type CrumbStore = {
+  layers: CrumbLayers;
+  setLayer: (depth: number, crumbs: Crumb[]) => void;
+};
+const CrumbContext = createContext<CrumbStore>({ layers: {}, setLayer: () => undefined });
 
 // The query string last seen on each path, so a crumb leads back with its active filters.
 const searchByPath = new Map<string, string>();
 
 export const BreadcrumbProvider = ({ children }: { children: ReactNode }) => {
-  const [crumbs, setCrumbs] = useState<Crumb[]>([]);
+  const [layers, setLayers] = useState<CrumbLayers>({});
   const location = useLocation();
   useEffect(() => {
     searchByPath.set(location.pathname, location.search);
   }, [location.pathname, location.search]);
-  const value = useMemo(() => ({ crumbs, setCrumbs }), [crumbs]);
+  const setLayer = useCallback(
+    (depth: number, crumbs: Crumb[]) => setLayers((current) => ({ ...current, [depth]: crumbs })),
+    [],
+  );
+  const value = useMemo(() => ({ layers, setLayer }), [layers, setLayer]);
   return <CrumbContext.Provider value={value}>{children}</CrumbContext.Provider>;
 };
 
-// A page declares its trail (organization › fleet › ...); it is cleared when the page unmounts.
-export const useBreadcrumbs = (crumbs: Crumb[]): void => {
-  const { setCrumbs } = useContext(CrumbContext);
+// A page declares its trail (organization › fleet › ...) at a depth (0 for a layout, 1 for a
+// page inside it); it is cleared when the page unmounts. The trail shows the depths in order.
+export const useBreadcrumbs = (crumbs: Crumb[], depth = 0): void => {
+  const { setLayer } = useContext(CrumbContext);
   const key = JSON.stringify(crumbs);
   useEffect(() => {
-    setCrumbs(JSON.parse(key) as Crumb[]);
-    return () => setCrumbs([]);
-  }, [key, setCrumbs]);
+    setLayer(depth, JSON.parse(key) as Crumb[]);
+    return () => setLayer(depth, []);
+  }, [key, depth, setLayer]);
 };
 
 export const Breadcrumbs = () => {
-  const { crumbs } = useContext(CrumbContext);
+  const { layers } = useContext(CrumbContext);
+  const depths = Object.keys(layers)
+    .map(Number)
+    .sort((a, b) => a - b);
+  // A page's layers show only under the layout's: alone they would start mid-trail.
+  const crumbs = (layers[0]?.length ?? 0) > 0 ? depths.flatMap((depth) => layers[depth] ?? []) : [];
   if (crumbs.length === 0) return null;
   return (
     <MuiBreadcrumbs aria-label="Breadcrumbs" sx={{ mb: 2 }}>

@@ -18,6 +18,7 @@ import {
   useParams,
 } from 'react-router';
 import { useClient } from '../../app/client.js';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -64,6 +65,15 @@ export const ReleaseLayout = () => {
   const list = releasePath(application);
   usePageTitle(
     release.data ? `Release ${release.data.raw_version} · ${application.app_name}` : 'Release',
+  );
+  useBreadcrumbs(
+    release.data
+      ? [
+          { label: 'Releases', to: list },
+          { label: release.data.raw_version, to: `${list}/${release.data.id}` },
+        ]
+      : [{ label: 'Releases', to: list }],
+    1,
   );
   useEffect(() => {
     if (!validId) toasts.show('error', invalidIdText);

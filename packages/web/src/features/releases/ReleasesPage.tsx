@@ -19,6 +19,7 @@ import { useDeferredValue, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { polling } from '../../ui/polling.js';
+import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { absoluteTime, plural } from '../devices/device-format.js';
 import type { ApplicationDetail } from '../fleets/application/application-detail.js';
@@ -67,6 +68,7 @@ export const ReleasesPage = () => {
   const { application } = useApplicationContext();
   const client = useClient();
   usePageTitle(`Releases · ${application.app_name}`);
+  useBreadcrumbs([{ label: 'Releases', to: releasePath(application) }], 1);
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const [showInstructions, setShowInstructions] = useState(false);
