@@ -154,15 +154,26 @@ describe('field actions in batch', () => {
     const api = renderTable({});
     await selectBoth();
     const dialog = await openAction('Local mode');
-    expect(
-      within(dialog).getByText(/1 of the selected devices cannot run local mode/).textContent,
-    ).toContain('brave-otter (Local mode is only available on development OS variants)');
+    expect(within(dialog).getByText(/1 selected device will be skipped/).textContent).toContain(
+      'Local mode is only available on development OS variants (1)',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(api.writes).toHaveLength(1));
     expect(api.writes[0]).toMatchObject({
       method: 'POST',
       resource: 'device_config_variable',
       body: { device: 102, name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '1' },
+    });
+  });
+
+  it('disables local mode with the reason when no selected device may enter it', async () => {
+    renderTable({});
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Local mode/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('Local mode is only available on development OS variants');
     });
   });
 
