@@ -133,6 +133,17 @@ describe('device page field actions', () => {
     });
   });
 
+  it('disables Move device when no fleet takes the device, with the catalogue reason', async () => {
+    // The user sees no fleet but the device's own (no application rows to move to).
+    renderDevice(deviceDetail());
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Move device/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('No applications with compatible arch');
+    });
+  });
+
   it('says a deactivated device is already inactive', async () => {
     renderDevice(deviceDetail({ is_active: false }));
     await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));

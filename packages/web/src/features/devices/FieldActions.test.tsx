@@ -150,6 +150,21 @@ describe('field actions in batch', () => {
     ]);
   });
 
+  it('disables Move device when no fleet the user may move to runs their architecture', async () => {
+    renderTable({
+      application: [fleet(12, 'garden-sensors'), fleet(15, 'pc-fleet', 'amd64')],
+      user_application_membership: [fleetMember('operator'), fleetMember('developer', 15, 4)],
+      device_type: [{ slug: 'raspberrypi4-64', is_of__cpu_architecture: [{ slug: 'aarch64' }] }],
+    });
+    await selectBoth();
+    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Move device/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('No applications with compatible arch');
+    });
+  });
+
   it('enables local mode only on the eligible devices and says why the others are left out', async () => {
     const api = renderTable({});
     await selectBoth();
