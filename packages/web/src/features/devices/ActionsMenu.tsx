@@ -15,11 +15,14 @@ export const ActionsMenu = ({
   label = 'Actions',
   busy,
   onSelect,
+  onOpen,
 }: {
   entries: readonly MenuEntry[];
   label?: string;
   busy: boolean;
   onSelect: (id: MenuActionId) => void;
+  // Lets the owner ask what only the open menu needs (the move targets).
+  onOpen?: () => void;
 }) => {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
@@ -34,7 +37,10 @@ export const ActionsMenu = ({
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
         disabled={busy}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+          onOpen?.();
+        }}
       >
         {busy ? 'Working…' : label}
       </Button>

@@ -14,6 +14,7 @@ import type { FieldActionDevice } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
 import type { DeviceActions } from './useDeviceActions.js';
+import { useMoveBlock } from './useMoveData.js';
 
 type PlainActionId = Exclude<MenuActionId, FieldActionId>;
 
@@ -33,6 +34,13 @@ export const DeviceActionsMenu = ({
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<PlainActionId | null>(null);
   const [editing, setEditing] = useState<FieldActionId | null>(null);
+  // The move targets are asked for once the menu opens, and only when the user may move.
+  const [opened, setOpened] = useState(false);
+  const blockOf = (id: MenuActionId) => deviceActionBlock(id, device.state, denied);
+  const moveBlock = useMoveBlock(
+    [{ deviceType: device.deviceType, applicationId: device.target.applicationId }],
+    opened && blockOf('move') === null,
+  );
   const start = async (request: ActionRequest): Promise<void> => {
     const done = await actions.run(request, [device.target]);
     if (done.length === 0) return;
@@ -44,9 +52,10 @@ export const DeviceActionsMenu = ({
       <ActionsMenu
         entries={menuActions.map((id) => ({
           id,
-          block: deviceActionBlock(id, device.state, denied),
+          block: blockOf(id) ?? (id === 'move' ? moveBlock : null),
         }))}
         busy={actions.pending !== null}
+        onOpen={() => setOpened(true)}
         onSelect={(id) => {
           if (isFieldAction(id)) setEditing(id);
           else if (actionSpecs[id].confirm) setConfirming(id);

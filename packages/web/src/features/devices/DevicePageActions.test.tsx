@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Route, Routes } from 'react-router';
 import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeRow } from '../../test-support/fake-odata.js';
 import { fleetMember } from '../../test-support/fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { renderWithClient } from '../fleets/application/test-helpers.js';
@@ -16,10 +17,10 @@ import { deviceDetail } from './test-fixtures.js';
 
 afterEach(cleanup);
 
-const renderDevice = (device: DeviceDetail) => {
+const renderDevice = (device: DeviceDetail, configVariables: FakeRow[] = []) => {
   const api = createFakeApi({
     device: [device],
-    device_config_variable: [],
+    device_config_variable: configVariables,
     user_application_membership: [fleetMember('operator')],
   });
   answerDevicePageFeeds(api, device.uuid);
@@ -53,8 +54,38 @@ const openAction = async (name: string): Promise<HTMLElement> => {
 };
 
 describe('device page field actions', () => {
-  it('refuses local mode on a production OS with the reason, and allows turning it off', async () => {
-    const api = renderDevice(deviceDetail({ os_variant: 'prod' }));
+  it('disables local mode on a production OS and says why in the menu', async () => {
+    renderDevice(deviceDetail({ os_variant: 'prod' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    // The open menu follows the role query when it settles.
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Local mode/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('Local mode is only available on development OS variants');
+      // The other entries an operator may use stay enabled.
+      const pin = screen.getByRole('menuitem', { name: /^Pin to release/ });
+      expect(pin.getAttribute('aria-disabled')).toBeNull();
+    });
+  });
+
+  it('disables local mode for a supervisor older than 4', async () => {
+    renderDevice(deviceDetail({ os_variant: 'dev', supervisor_version: '3.2.1' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Local mode/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('Local mode needs supervisor version 4 or later');
+    });
+  });
+
+  it('lets a device in local mode on a production OS leave it; the dialog says why it cannot enter', async () => {
+    const api = renderDevice(
+      deviceDetail({
+        os_variant: 'prod',
+        device_config_variable: [{ name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '1' }],
+      }),
+      [{ id: 9, device: { __id: 101 }, name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '1' }],
+    );
     const dialog = await openAction('Local mode');
     expect(
       within(dialog).getByText('Local mode is only available on development OS variants'),
@@ -66,9 +97,10 @@ describe('device page field actions', () => {
     await userEvent.click(apply);
     await waitFor(() => expect(api.writes).toHaveLength(1));
     expect(api.writes[0]).toMatchObject({
-      method: 'POST',
+      method: 'PATCH',
       resource: 'device_config_variable',
-      body: { device: 101, name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '0' },
+      id: 9,
+      body: { value: '0' },
     });
   });
 
@@ -98,6 +130,17 @@ describe('device page field actions', () => {
     expect(api.writes[0]).toMatchObject({
       id: 101,
       body: { is_accessible_by_support_until__date: null },
+    });
+  });
+
+  it('disables Move device when no fleet takes the device, with the catalogue reason', async () => {
+    // The user sees no fleet but the device's own (no application rows to move to).
+    renderDevice(deviceDetail());
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Move device/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('No applications with compatible arch');
     });
   });
 

@@ -24,6 +24,7 @@ import { DisabledReason } from '../fleets/application/DisabledReason.js';
 import { plural } from './device-format.js';
 import type { DeviceListRow } from './device-rows.js';
 import type { DeviceActions } from './useDeviceActions.js';
+import { useMoveBlock } from './useMoveData.js';
 
 type PlainActionId = Exclude<MenuActionId, FieldActionId>;
 
@@ -54,6 +55,16 @@ export const DeviceSelectionBar = ({
     menuActions.map(
       (id) => [id, planBatch<DeviceListRow>(id, selected, actionDeviceOf, denied)] as const,
     ),
+  );
+  // The move targets are asked for once the menu opens, and only when some device may move.
+  const [opened, setOpened] = useState(false);
+  const movePlan = plans.get('move');
+  const moveBlock = useMoveBlock(
+    (movePlan?.eligible ?? []).map((device) => ({
+      deviceType: device.is_of__device_type[0]?.slug ?? '',
+      applicationId: application.id,
+    })),
+    opened && movePlan?.block === null,
   );
   const targetOf = (device: DeviceListRow): ActionTarget => ({
     id: device.id,
@@ -87,8 +98,12 @@ export const DeviceSelectionBar = ({
         </Button>
       ) : null}
       <ActionsMenu
-        entries={menuActions.map((id) => ({ id, block: plans.get(id)?.block ?? null }))}
+        entries={menuActions.map((id) => ({
+          id,
+          block: plans.get(id)?.block ?? (id === 'move' ? moveBlock : null),
+        }))}
         busy={actions.pending !== null}
+        onOpen={() => setOpened(true)}
         onSelect={(id) => {
           if (isFieldAction(id)) setEditing(id);
           else if (actionSpecs[id].confirm) setConfirming(id);

@@ -150,19 +150,45 @@ describe('field actions in batch', () => {
     ]);
   });
 
+  it('disables Move device when no fleet the user may move to runs their architecture', async () => {
+    renderTable({
+      application: [fleet(12, 'garden-sensors'), fleet(15, 'pc-fleet', 'amd64')],
+      user_application_membership: [fleetMember('operator'), fleetMember('developer', 15, 4)],
+      device_type: [{ slug: 'raspberrypi4-64', is_of__cpu_architecture: [{ slug: 'aarch64' }] }],
+    });
+    await selectBoth();
+    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Move device/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('No applications with compatible arch');
+    });
+  });
+
   it('enables local mode only on the eligible devices and says why the others are left out', async () => {
     const api = renderTable({});
     await selectBoth();
     const dialog = await openAction('Local mode');
-    expect(
-      within(dialog).getByText(/1 of the selected devices cannot run local mode/).textContent,
-    ).toContain('brave-otter (Local mode is only available on development OS variants)');
+    expect(within(dialog).getByText(/1 selected device will be skipped/).textContent).toContain(
+      'Local mode is only available on development OS variants (1)',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(api.writes).toHaveLength(1));
     expect(api.writes[0]).toMatchObject({
       method: 'POST',
       resource: 'device_config_variable',
       body: { device: 102, name: 'RESIN_SUPERVISOR_LOCAL_MODE', value: '1' },
+    });
+  });
+
+  it('disables local mode with the reason when no selected device may enter it', async () => {
+    renderTable({});
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const item = screen.getByRole('menuitem', { name: /^Local mode/ });
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      expect(item.textContent).toContain('Local mode is only available on development OS variants');
     });
   });
 

@@ -3,11 +3,9 @@ import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
-import { useSession } from '../session/useSession.js';
 import type { FieldActionDevice } from './field-action-device.js';
-import { fetchMoveData, losesStorageOnMove, moveMessages, moveOptions } from './move-targets.js';
+import { losesStorageOnMove, moveMessages, moveOptions } from './move-targets.js';
+import { useMoveData } from './useMoveData.js';
 
 // The fleet picker of "Move device": every fleet the user sees, those the devices cannot move
 // to disabled with the reason.
@@ -20,14 +18,7 @@ export const MoveFleetPicker = ({
   value: number | null;
   onChange: (value: number | null) => void;
 }) => {
-  const client = useClient();
-  const userId = useSession()?.userId ?? 0;
-  const deviceTypes = [...new Set(devices.map((device) => device.deviceType))].sort();
-  const data = useQuery({
-    queryKey: ['applications', 'move-targets', userId, deviceTypes],
-    queryFn: () => fetchMoveData(client, userId, deviceTypes),
-    enabled: userId > 0,
-  });
+  const data = useMoveData(devices.map((device) => device.deviceType));
   const options = data.data
     ? moveOptions(
         data.data,

@@ -108,6 +108,38 @@ describe('deviceActionBlock', () => {
   });
 });
 
+describe('deviceActionBlock for local mode', () => {
+  const notDev = 'Local mode is only available on development OS variants';
+
+  it('blocks entering local mode on an ineligible device with its reason', () => {
+    expect(deviceActionBlock('local-mode', { ...online, localModeBlock: notDev }, allowAll)).toBe(
+      notDev,
+    );
+    expect(deviceActionBlock('local-mode', online, allowAll)).toBeNull();
+  });
+
+  it('lets an ineligible device in local mode leave it', () => {
+    const stuck = { ...online, isInLocalMode: true, localModeBlock: notDev };
+    expect(deviceActionBlock('local-mode', stuck, allowAll)).toBeNull();
+  });
+
+  it('names the missing permission before the eligibility', () => {
+    const denied = lacking('device_config_variable.all');
+    expect(deviceActionBlock('local-mode', { ...online, localModeBlock: notDev }, denied)).toBe(
+      'Observers do not have permission to do this',
+    );
+  });
+
+  it('skips ineligible devices in batch and blocks when none is eligible', () => {
+    const prod = { ...online, localModeBlock: notDev };
+    const mixed = planBatch('local-mode', [prod, online], (device) => device, allowAll);
+    expect(mixed.block).toBeNull();
+    expect(mixed.eligible).toEqual([online]);
+    expect(mixed.skipped).toEqual([{ item: prod, reason: notDev }]);
+    expect(planBatch('local-mode', [prod], (device) => device, allowAll).block).toBe(notDev);
+  });
+});
+
 describe('containerActionBlock', () => {
   const block = (
     action: 'start' | 'stop' | 'restart',

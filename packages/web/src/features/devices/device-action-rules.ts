@@ -88,6 +88,11 @@ export const deviceActionBlock = (
   const refusal = denied(permission.resource, permission.action);
   if (refusal !== null) return refusal;
   if (action === 'deactivate' && !device.isActive) return actionMessages.inactive;
+  // An ineligible device may still leave local mode (it could have been turned on before), so
+  // only a device that is not in it is blocked, with the eligibility reason of seed 001 section 5.
+  if (action === 'local-mode' && !device.isInLocalMode && device.localModeBlock !== null) {
+    return device.localModeBlock;
+  }
   return isSupervisorAction(action) ? stateBlock(action, device) : null;
 };
 

@@ -2,7 +2,8 @@ import type { FakeApi } from '../../test-support/fake-api.js';
 
 // What a device page asks for beside its rows, answered quietly for tests that only pass through
 // it (a guard landing there, the link crawl, the Action menu): the logs panel's stream (open,
-// no lines), the metrics card's history (no readings yet). Their own tests cover them.
+// no lines), the metrics card's history (no readings yet), the terminal's host OS access check
+// (open). Their own tests cover them.
 export const answerDevicePageFeeds = (api: FakeApi, uuid: string): void => {
   api.on('GET', `/device/v2/${uuid}/logs`, () => ({
     status: 200,
@@ -12,4 +13,5 @@ export const answerDevicePageFeeds = (api: FakeApi, uuid: string): void => {
     status: 200,
     body: { since: '2033-03-01T00:00:00.000Z', until: '2033-03-02T00:00:00.000Z', points: [] },
   }));
+  api.on('GET', `/access/v1/hostos/${uuid}`, () => ({ status: 200, text: 'OK' }));
 };

@@ -11,7 +11,12 @@ import { useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { statusLabel } from '../devices/device-format.js';
-import { type Cluster, clusterPoints, statusMarkerColor } from './map-clusters.js';
+import {
+  type Cluster,
+  clusterMaxRadiusPx,
+  clusterPoints,
+  statusMarkerColor,
+} from './map-clusters.js';
 
 export type MapDevice = {
   id: number;
@@ -85,7 +90,7 @@ const drawCluster = (layer: L.LayerGroup, map: L.Map, cluster: Cluster<MapDevice
   }
   const common = [...byStatus.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
   L.circleMarker(position, {
-    radius: Math.min(28, 10 + Math.log2(count) * 2.5),
+    radius: Math.min(clusterMaxRadiusPx, 10 + Math.log2(count) * 2.5),
     color: statusMarkerColor(common),
     fillOpacity: 0.6,
   })

@@ -10,6 +10,28 @@ describe('clusterPoints', () => {
     expect(clusters[0]).toMatchObject({ latitude: 15.5, longitude: 5.5 });
   });
 
+  it('merges clusters of neighbouring cells that would draw overlapping markers', () => {
+    // Either side of a cell border, 2 px apart: two cells, one marker.
+    const clusters = clusterPoints([at('a', 47, 10), at('b', 49, 10), at('c', 300, 10)], 48, 56);
+    expect(clusters.map((cluster) => cluster.items)).toEqual([['a', 'b'], ['c']]);
+    expect(clusters[0]).toMatchObject({ latitude: 10, longitude: 48 });
+  });
+
+  it('leaves every pair of markers at least the gap apart', () => {
+    // A dense lattice (every 20 px) across many cells, merged until no two centres are close.
+    const points = Array.from({ length: 400 }, (_, index) =>
+      at(`d${index}`, (index % 20) * 20 + (index % 7), Math.floor(index / 20) * 20),
+    );
+    const clusters = clusterPoints(points, 48, 56);
+    expect(clusters.flatMap((cluster) => cluster.items)).toHaveLength(400);
+    for (const [i, one] of clusters.entries()) {
+      for (const other of clusters.slice(i + 1)) {
+        const distance = Math.hypot(one.longitude - other.longitude, one.latitude - other.latitude);
+        expect(distance).toBeGreaterThanOrEqual(56);
+      }
+    }
+  });
+
   it('draws ten thousand devices in one place as one marker', () => {
     const points = Array.from({ length: 10_000 }, (_, index) => at(`d${index}`, index % 40, 7));
     const clusters = clusterPoints(points, 48);
