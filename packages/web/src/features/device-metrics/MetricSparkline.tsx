@@ -13,8 +13,14 @@ const thresholds = [60, 80] as const;
 // defaultMetricPoints buckets: about 2.5 of them).
 const maxGapShare = 2.5 / defaultMetricPoints;
 
-const clock = (at: Date): string =>
-  at.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+// Ticks say the hour only (room for three under a narrow chart); the tooltip says the minute.
+const clock = (at: Date, { location }: { location: string }): string =>
+  at.toLocaleTimeString(
+    undefined,
+    location === 'tick' ? { hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' },
+  );
+
+const tickLabelStyle = { fontSize: 10 };
 
 // A small line chart of one series over the requested time range, with the range and last
 // reading as its accessible name (the chart itself is drawn by MUI X Charts, in SVG).
@@ -44,7 +50,7 @@ export const MetricSparkline = ({
       <Box role="img" aria-label={label}>
         <LineChart
           height={90}
-          margin={{ top: 4, right: 12, bottom: 0, left: 0 }}
+          margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
           skipAnimation
           hideLegend
           disableKeyboardNavigation
@@ -55,10 +61,12 @@ export const MetricSparkline = ({
               min: new Date(since),
               max: new Date(until),
               valueFormatter: clock,
+              tickNumber: 3,
+              tickLabelStyle,
               height: 20,
             },
           ]}
-          yAxis={[{ min: 0, max: 100, tickInterval: [0, 50, 100], width: 28 }]}
+          yAxis={[{ min: 0, max: 100, tickInterval: [0, 50, 100], tickLabelStyle, width: 32 }]}
           series={[
             {
               data: points.map((entry) => entry.value),
