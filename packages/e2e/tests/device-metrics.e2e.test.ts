@@ -4,7 +4,7 @@ import {
   metricHistoryPath,
 } from '@flotilla/shared/device-metrics/metric-history';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
 import { waitUntil } from '../support/balena-sdk-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
@@ -56,11 +56,14 @@ describe('device metric history', () => {
     await view.heading(device.device_name).waitFor();
     const card = page.getByRole('region', { name: 'Metrics' });
     for (const label of ['CPU', 'Temperature', 'Memory', 'Storage']) {
-      await card
-        .getByRole('img', {
-          name: new RegExp(`^${label} over the last 24 hours: \\d+ readings?, lowest`),
-        })
-        .waitFor({ timeout: 30_000 });
+      const chart = card.getByRole('img', {
+        name: new RegExp(`^${label} over the last 24 hours: \\d+ readings?, lowest`),
+      });
+      await chart.waitFor({ timeout: 30_000 });
+      // The chart library drew the readings (a lone first reading is a zero-length "M…Z" path)
+      // under the page's Content-Security-Policy (newPage fails the test on a violation).
+      const line = await chart.locator('path.MuiLineChart-line').first().getAttribute('d');
+      expect(line).toMatch(/^M[\d.]+,[\d.]+/);
     }
     // The bars with their colour thresholds are still there.
     await card.getByRole('progressbar', { name: 'CPU' }).waitFor();

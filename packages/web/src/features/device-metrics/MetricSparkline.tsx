@@ -2,23 +2,28 @@ import { defaultMetricPoints } from '@flotilla/shared/device-metrics/metric-hist
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { describeSeries, periodOf, segments, type Series } from './metric-series.js';
+import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { describeSeries, periodOf, withGaps, type Series } from './metric-series.js';
 
-// The charts' own units; the SVG scales to its column keeping this aspect (round dots).
-const width = 120;
-const height = 40;
-
-// Lines of the colour thresholds of seed 001 section 9 (60 and 80 on the 0–100 scale).
-const thresholds = [60, 80];
+// Colour thresholds of seed 001 section 9 (60 and 80 on the 0–100 scale of the bars).
+const thresholds = [60, 80] as const;
 
 // Readings further apart than this share of the range are not joined (the console asks for
 // defaultMetricPoints buckets: about 2.5 of them).
 const maxGapShare = 2.5 / defaultMetricPoints;
 
-const y = (value: number): number => height - (value / 100) * height;
+// Ticks say the hour only (room for three under a narrow chart); the tooltip says the minute.
+const clock = (at: Date, { location }: { location: string }): string =>
+  at.toLocaleTimeString(
+    undefined,
+    location === 'tick' ? { hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' },
+  );
 
-// A small line chart of one series over its time range, plain SVG (no chart library to load),
-// with the range and last reading as its accessible name.
+const tickLabelStyle = { fontSize: 10 };
+
+// A small line chart of one series over the requested time range, with the range and last
+// reading as its accessible name (the chart itself is drawn by MUI X Charts, in SVG).
 export const MetricSparkline = ({
   series,
   since,
@@ -29,64 +34,63 @@ export const MetricSparkline = ({
   until: number;
 }) => {
   const theme = useTheme();
-  const span = Math.max(1, until - since);
-  const x = (at: number): number => ((at - since) / span) * width;
-  const point = (entry: { at: number; value: number }): string =>
-    `${x(entry.at).toFixed(1)},${y(entry.value).toFixed(1)}`;
-  // A lone reading is a dot: a zero-length line with round caps.
-  const path = segments(series.values, span * maxGapShare)
-    .map((run) =>
-      run.length === 1 && run[0]
-        ? `M${point(run[0])} l0,0`
-        : run.map((entry, index) => `${index === 0 ? 'M' : 'L'}${point(entry)}`).join(' '),
-    )
-    .join(' ');
+  const points = withGaps(series.values, Math.max(1, until - since) * maxGapShare);
+  // A reading with no neighbour on either side draws no line: mark it with a dot instead.
+  const lone = (index: number): boolean =>
+    points[index - 1]?.value == null && points[index + 1]?.value == null;
   const label = describeSeries(series, periodOf(since, until));
+  const unit = (value: number | null): string =>
+    value === null ? '' : `${Math.round(value)}${series.unit}`;
   return (
-    <Box>
+    <Box data-series={series.name}>
       <Typography variant="caption" color="text.secondary">
         {series.label}
       </Typography>
-      <svg
-        role="img"
-        aria-label={label}
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        data-series={series.name}
-        style={{ display: 'block', overflow: 'visible' }}
-      >
-        <title>{label}</title>
-        {thresholds.map((threshold) => (
-          <line
-            key={threshold}
-            x1={0}
-            x2={width}
-            y1={y(threshold)}
-            y2={y(threshold)}
-            stroke={threshold === 60 ? theme.palette.warning.main : theme.palette.error.main}
-            strokeOpacity={0.35}
-            strokeDasharray="4 4"
-            vectorEffect="non-scaling-stroke"
-          />
-        ))}
-        <line
-          x1={0}
-          x2={width}
-          y1={height}
-          y2={height}
-          stroke={theme.palette.divider}
-          vectorEffect="non-scaling-stroke"
-        />
-        <path
-          d={path}
-          fill="none"
-          stroke={theme.palette.primary.main}
-          strokeWidth={2}
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          vectorEffect="non-scaling-stroke"
-        />
-      </svg>
+      {/* The library hides its SVG from screen readers: the summary is the chart's name. */}
+      <Box role="img" aria-label={label}>
+        <LineChart
+          height={90}
+          margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+          skipAnimation
+          hideLegend
+          disableKeyboardNavigation
+          xAxis={[
+            {
+              scaleType: 'time',
+              data: points.map((entry) => new Date(entry.at)),
+              min: new Date(since),
+              max: new Date(until),
+              valueFormatter: clock,
+              tickNumber: 3,
+              tickLabelStyle,
+              height: 20,
+            },
+          ]}
+          yAxis={[{ min: 0, max: 100, tickInterval: [0, 50, 100], tickLabelStyle, width: 32 }]}
+          series={[
+            {
+              data: points.map((entry) => entry.value),
+              label: series.label,
+              curve: 'linear',
+              color: theme.palette.primary.main,
+              valueFormatter: unit,
+              showMark: ({ index }) => lone(index),
+            },
+          ]}
+        >
+          {thresholds.map((threshold) => (
+            <ChartsReferenceLine
+              key={threshold}
+              y={threshold}
+              lineStyle={{
+                stroke: threshold === 60 ? theme.palette.warning.main : theme.palette.error.main,
+                strokeOpacity: 0.5,
+                strokeDasharray: '4 4',
+              }}
+            />
+          ))}
+        </LineChart>
+      </Box>
     </Box>
   );
 };

@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { periodOf, segments } from './metric-series.js';
+import { periodOf, withGaps } from './metric-series.js';
 
 const at = (minutes: number, value = 1) => ({ at: minutes * 60_000, value });
+const gap = (minutes: number) => ({ at: minutes * 60_000, value: null });
 
 describe('metric series', () => {
-  it('splits readings where the device was silent for longer than the gap', () => {
+  it('breaks the line where the device was silent for longer than the gap', () => {
     const values = [at(0), at(5), at(10), at(60), at(65), at(200)];
-    expect(segments(values, 15 * 60_000)).toEqual([
-      [at(0), at(5), at(10)],
-      [at(60), at(65)],
-      [at(200)],
+    expect(withGaps(values, 15 * 60_000)).toEqual([
+      at(0),
+      at(5),
+      at(10),
+      gap(35),
+      at(60),
+      at(65),
+      gap(132.5),
+      at(200),
     ]);
-    expect(segments([], 1)).toEqual([]);
+    expect(withGaps([], 1)).toEqual([]);
   });
 
   it('names the period of a history', () => {

@@ -55,16 +55,15 @@ export const describeSeries = (series: Series, period: string): string => {
   return `${series.label} over the last ${period}: ${values.length} ${values.length === 1 ? 'reading' : 'readings'}, lowest ${round(Math.min(...values))}, highest ${round(Math.max(...values))}, latest ${round(last)}`;
 };
 
-// Runs of readings no further apart than `maxGapMs`: a chart draws each as its own line, so a
-// time the device was off shows as a gap rather than a straight line across it.
-export const segments = (values: Series['values'], maxGapMs: number): Series['values'][] => {
-  const runs: Series['values'][] = [];
-  let previous: number | undefined;
-  for (const entry of values) {
-    const current = runs[runs.length - 1];
-    if (current && previous !== undefined && entry.at - previous <= maxGapMs) current.push(entry);
-    else runs.push([entry]);
-    previous = entry.at;
-  }
-  return runs;
-};
+// The readings with a null between any two further apart than `maxGapMs`: the chart breaks its
+// line there, so a time the device was off shows as a gap rather than a straight line across it.
+export const withGaps = (
+  values: Series['values'],
+  maxGapMs: number,
+): { at: number; value: number | null }[] =>
+  values.flatMap((entry, index) => {
+    const previous = values[index - 1];
+    return previous && entry.at - previous.at > maxGapMs
+      ? [{ at: (previous.at + entry.at) / 2, value: null }, entry]
+      : [entry];
+  });
