@@ -1,43 +1,28 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import { errorText } from '@flotilla/sdk/errors';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import {
-  MutationCache,
-  QueryClient,
-  QueryClientProvider,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { type ToastKind, ToastProvider, useToasts, useToastsFollowPages } from '../ui/toasts.js';
+import { ToastProvider, useToasts, useToastsFollowPages } from '../ui/toasts.js';
 import { BootGate } from './BootGate.js';
 import { ClientProvider } from './client.js';
+import type { NotifyRelay } from './query-client.js';
 import { createConsoleRouter } from './router.js';
 import { theme } from './theme.js';
 
-// Mutations report failures as error toasts unless they show the error themselves
-// (`meta: { inlineError: true }`).
-export const createQueryClient = (
-  notify: (kind: ToastKind, text: string | null) => void = () => undefined,
-): QueryClient =>
-  new QueryClient({
-    defaultOptions: {
-      // The SDK already retries network failures (connectivity queue) and rate limits.
-      queries: { retry: false, refetchOnWindowFocus: false },
-      mutations: { retry: false },
-    },
-    mutationCache: new MutationCache({
-      onError: (error, _variables, _context, mutation) => {
-        if (mutation.meta?.inlineError === true) return;
-        notify('error', errorText(error));
-      },
-    }),
-  });
+type DataProps = { client: FlotillaClient; queryClient: QueryClient; toastRelay: NotifyRelay };
 
-const DataProviders = ({ client, children }: { client: FlotillaClient; children: ReactNode }) => {
+// The query cache is created before React (early-start.ts); its error notices reach the toasts
+// through the relay once they exist.
+const DataProviders = ({
+  client,
+  queryClient,
+  toastRelay,
+  children,
+}: DataProps & { children: ReactNode }) => {
   const toasts = useToasts();
-  const [queryClient] = useState(() => createQueryClient(toasts.show));
+  useEffect(() => toastRelay.connect(toasts.show), [toastRelay, toasts.show]);
   useEffect(() => {
     const stopWatch = client.auth.startTokenWatch();
     const stopConnectivity = client.connectivity.start();
@@ -67,13 +52,13 @@ const ConsoleRouter = ({ client }: { client: FlotillaClient }) => {
   );
 };
 
-export const App = ({ client }: { client: FlotillaClient }) => {
+export const App = ({ client, queryClient, toastRelay }: DataProps) => {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <ClientProvider client={client}>
         <ToastProvider>
-          <DataProviders client={client}>
+          <DataProviders client={client} queryClient={queryClient} toastRelay={toastRelay}>
             <ConsoleRouter client={client} />
           </DataProviders>
         </ToastProvider>

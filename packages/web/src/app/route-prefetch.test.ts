@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { createFakeApi } from '../test-support/fake-api.js';
-import { applicationListLoader } from './route-prefetch.js';
+import { applicationListLoader, startLandingQueries } from './route-prefetch.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
 const fleetRow = applicationRow(
@@ -77,5 +77,33 @@ describe('route loaders', () => {
       expect(api.reads).toEqual([]);
     }
     expect(applicationListLoader(undefined, 'fleet')(args('/fleets', '/fleets'))).toBeNull();
+  });
+
+  it('start the landing list from the address alone, before the router exists', () => {
+    const started = (pathname: string) => {
+      const api = createFakeApi({ application: [fleetRow] });
+      const queryClient = new QueryClient();
+      startLandingQueries(pathname, { client: api.client, queryClient });
+      return queryClient
+        .getQueryCache()
+        .getAll()
+        .map((query) => query.queryKey);
+    };
+    expect(started('/')).toEqual([
+      ['applications', 'fleet', undefined],
+      ['applications', 'fleet', undefined, 'status-counts'],
+    ]);
+    expect(started('/apps/')).toEqual([
+      ['applications', 'app', undefined],
+      ['applications', 'app', undefined, 'status-counts'],
+    ]);
+    expect(started('/orgs/12/blocks')).toEqual([
+      ['applications', 'block', 12],
+      ['applications', 'block', 12, 'status-counts'],
+    ]);
+    // Other screens start nothing here: their loaders run when the router exists.
+    for (const other of ['/fleets/5', '/fleetsx', '/orgs/acme/fleets', '/login', '/devices/abc']) {
+      expect(started(other)).toEqual([]);
+    }
   });
 });

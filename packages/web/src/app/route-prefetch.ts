@@ -26,7 +26,7 @@ const signedInUserId = (client: FlotillaClient): number | null => {
 // The fleet (app, block) list and its device counts.
 export const applicationListLoader =
   (data: RouteData | undefined, className: ApplicationClass) =>
-  ({ params }: LoaderFunctionArgs): null => {
+  ({ params }: Pick<LoaderFunctionArgs, 'params'>): null => {
     if (!data || signedInUserId(data.client) === null) return null;
     const organizationId = organizationIdParam(params.organizationId);
     void data.queryClient.prefetchQuery(
@@ -37,3 +37,25 @@ export const applicationListLoader =
     );
     return null;
   };
+
+// The list screens' paths (router.tsx: `/fleets`, `/apps`, `/blocks`, each also under
+// `/orgs/:organizationId`; `/` redirects to `/fleets`). Matched by hand because early-start.ts
+// runs before React Router's code is evaluated.
+const listPath = /^(?:\/orgs\/(\d+))?\/(fleets|apps|blocks)\/?$/;
+const classOfSegment = { fleets: 'fleet', apps: 'app', blocks: 'block' } as const;
+
+// Starts the landing screen's queries from the address alone (early-start.ts). The router's
+// loader for the same screen then finds them running or answered in the cache.
+export const startLandingQueries = (pathname: string, data: RouteData): void => {
+  if (pathname === '/') {
+    applicationListLoader(data, 'fleet')({ params: {} });
+    return;
+  }
+  const match = listPath.exec(pathname);
+  const segment = match?.[2];
+  if (!match || (segment !== 'fleets' && segment !== 'apps' && segment !== 'blocks')) return;
+  applicationListLoader(
+    data,
+    classOfSegment[segment],
+  )({ params: match[1] === undefined ? {} : { organizationId: match[1] } });
+};

@@ -1,0 +1,17 @@
+import { createConsoleClient } from './client.js';
+import { createNotifyRelay, createQueryClient } from './query-client.js';
+import { startLandingQueries } from './route-prefetch.js';
+
+// The console's first work. main.tsx imports this module before anything else, so it runs before
+// React DOM and the app's screens are evaluated (about 400 kB of the entry's script): on a cold
+// load the landing screen's API calls are answered while that code still runs, instead of
+// starting only when the router exists. Its imports must stay light (no React DOM, no MUI, no
+// React Router): `early-start.test.ts` checks main.tsx's import order.
+export const consoleClient = createConsoleClient();
+export const toastRelay = createNotifyRelay();
+export const consoleQueryClient = createQueryClient(toastRelay.notify);
+
+startLandingQueries(window.location.pathname, {
+  client: consoleClient,
+  queryClient: consoleQueryClient,
+});
