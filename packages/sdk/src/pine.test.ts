@@ -6,6 +6,72 @@ const rows = (from: number, count: number) =>
   Array.from({ length: count }, (_, index) => ({ id: from + index }));
 
 describe('pine', () => {
+  it('sends several reads as one POST /v7/$batch and types each answer by its query', async () => {
+    const { client, server } = createTestClient('api-key');
+    server.on('POST', '/v7/$batch', (call) => {
+      const { requests } = call.body as { requests: { id: string; method: string; url: string }[] };
+      return {
+        json: {
+          responses: requests.map((request) => ({
+            id: request.id,
+            status: 200,
+            body: { d: [{ id: 1, owns__device: request.url.includes('operational') ? 4 : 2 }] },
+          })),
+        },
+      };
+    });
+    const counts = await client.pine.getBatch(
+      ['operational', 'updating'].map((status) => ({
+        resource: 'application' as const,
+        options: {
+          $select: ['id'],
+          $expand: { owns__device: { $count: { $filter: { overall_status: status } } } },
+        },
+      })),
+    );
+    expectTypeOf(counts).toEqualTypeOf<({ id: number } & { owns__device: number })[][]>();
+    expect(counts).toEqual([[{ id: 1, owns__device: 4 }], [{ id: 1, owns__device: 2 }]]);
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer api-key');
+    expect(server.calls[0]?.body).toEqual({
+      requests: [
+        {
+          id: '0',
+          method: 'GET',
+          url: '/v7/application?$select=id&$expand=owns__device/$count($filter=overall_status%20eq%20%27operational%27)',
+        },
+        {
+          id: '1',
+          method: 'GET',
+          url: '/v7/application?$select=id&$expand=owns__device/$count($filter=overall_status%20eq%20%27updating%27)',
+        },
+      ],
+    });
+  });
+
+  it("throws a batched read's own failure as its GET would", async () => {
+    const { client, server } = createTestClient('api-key');
+    server.on('POST', '/v7/$batch', {
+      json: {
+        responses: [
+          { id: '0', status: 200, body: { d: [] } },
+          { id: '1', status: 400, body: "Unknown field 'nope'" },
+        ],
+      },
+    });
+    const failure = client.pine.getBatch([
+      { resource: 'device', options: { $select: ['id'] } },
+      { resource: 'device', options: { $select: ['id'] } },
+    ]);
+    await expect(failure).rejects.toBeInstanceOf(FlotillaApiError);
+    await expect(failure).rejects.toMatchObject({ status: 400, message: "Unknown field 'nope'" });
+    // An answer that is not a batch's is an error, not rows.
+    server.on('POST', '/v7/$batch', { json: { responses: [] } });
+    await expect(
+      client.pine.getBatch([{ resource: 'device', options: { $select: ['id'] } }]),
+    ).rejects.toThrow('something else');
+  });
+
   it('sends v7 queries through the client request, with the token', async () => {
     const { client, server } = createTestClient('api-key');
     server.on('GET', '/v7/application', {

@@ -22,6 +22,8 @@ export type RequestOptions = {
   timeoutMs?: number;
   // On 429, wait for the throttle notice to end and send again (pine calls do).
   retryRateLimited?: boolean;
+  // A POST that only reads (a batch of reads): sent again once the connection is back, as GETs.
+  readOnly?: boolean;
 };
 
 export type RequestFn = <T>(options: RequestOptions) => Promise<T>;
@@ -62,7 +64,7 @@ export const createRequest = (deps: RequestDeps): RequestFn => {
         } else if (error instanceof FlotillaNetworkError) {
           deps.connectivity.reportFailure();
           // Reads are safe to send again once the connection is back; writes are not.
-          if ((options.method ?? 'GET') === 'GET') {
+          if ((options.method ?? 'GET') === 'GET' || options.readOnly === true) {
             return deps.connectivity.enqueue(() => request<T>(options), options.signal);
           }
         }

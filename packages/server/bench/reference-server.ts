@@ -13,6 +13,8 @@ import { registerReferenceState } from './reference-state.js';
 //   GET /hello                        the floor of any HTTP route (target-state poll 304)
 //   GET /ref/device-page, /ref/device-count, /ref/fleet-counts, /ref/fleet-summary
 //                                     the /v7 reads, in hand-written SQL (baseline-sql.ts)
+//   GET /ref/fleet-counts-all, /ref/fleet-summary-all
+//                                     the seven counts of one console batch in one request
 //   PATCH /ref/state                  batched UPDATE (reference-state.ts)
 //   POST /ref/log-stream/:device, GET /ref/log-tail/:device   batched INSERT (reference-logs.ts)
 //   websocket /cloudlink/v1           a bare ws server holding idle connections (memory)
@@ -71,6 +73,30 @@ app.get<{ Querystring: Query }>('/ref/fleet-summary', async (request) => {
     request.query.status ?? '',
   ]);
   return { d: rows[0]?.n ?? 0 };
+});
+
+// The seven statuses at once, as the console's one batched request asks for them.
+const statusesOf = (query: Query): string[] => (query.statuses ?? '').split(',');
+
+app.get<{ Querystring: Query }>('/ref/fleet-counts-all', async (request) => {
+  const user = int(request.query, 'user');
+  const answers = await Promise.all(
+    statusesOf(request.query).map(async (status) => ({
+      d: (await pool.query(fleetCountsSql, [user, status])).rows,
+    })),
+  );
+  return { responses: answers };
+});
+
+app.get<{ Querystring: Query }>('/ref/fleet-summary-all', async (request) => {
+  const user = int(request.query, 'user');
+  const fleet = int(request.query, 'fleet');
+  const answers = await Promise.all(
+    statusesOf(request.query).map(async (status) => ({
+      d: (await pool.query<{ n: number }>(fleetSummarySql, [user, fleet, status])).rows[0]?.n ?? 0,
+    })),
+  );
+  return { responses: answers };
 });
 
 registerReferenceState(app, pool);

@@ -45,6 +45,22 @@ export const getJson = async <T>(
   return JSON.parse(text) as T;
 };
 
+// What `spec` answers, parsed (set-up and verification; any method).
+export const sendJson = async <T>(baseUrl: string, spec: RequestSpec): Promise<T> => {
+  const response = await fetch(`${baseUrl}${spec.path}`, {
+    method: spec.method,
+    headers: spec.headers ?? {},
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new Error(
+      `${spec.method} ${spec.path.slice(0, 160)} answered ${response.status}: ${text.slice(0, 300)}`,
+    );
+  }
+  return JSON.parse(text) as T;
+};
+
 // Runs `work` over the items with `concurrency` in flight (set-up such as priming ETags).
 export const forEachLimited = async <T>(
   items: readonly T[],

@@ -52,6 +52,7 @@ import { createApp } from './infra/http/create-app.js';
 import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
 import { registerNotificationBus } from './infra/http/register-notification-bus.js';
 import { resolveLogFormat } from './infra/logging/logger-options.js';
+import { registerBatchRoute } from './infra/odata/register-batch-route.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
 export type ServerObservers = {
@@ -126,7 +127,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDiagnostics(app, ctx, cloudlink);
   registerTerminal(app, ctx, cloudlink, actors.resolveActor);
   registerDeviceUrl(app, ctx, cloudlink);
-  registerODataRoutes(app, ctx);
+  registerBatchRoute(app, ctx, registerODataRoutes(app, ctx));
   registerBuilder(app, ctx);
   registerRegistry(app, ctx, { resolveActor: actors.resolveActor });
   registerConsole(app, {

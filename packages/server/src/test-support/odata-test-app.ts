@@ -21,6 +21,7 @@ import { createTestNotificationBus } from './test-context.js';
 import { createDeviceContacts } from '../features/heartbeat/device-contacts.js';
 import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
+import { registerBatchRoute } from '../infra/odata/register-batch-route.js';
 import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
 import type { ReadStatements } from '../infra/odata/statement-cache.js';
 import type { Model } from '../model/model-types.js';
@@ -119,6 +120,7 @@ export const createODataTestApp = (
     });
   const app = makeApp();
   const reads = registerODataRoutes(app, ctx);
+  registerBatchRoute(app, ctx, reads);
   const shadow = overrides.shadow === false ? undefined : makeApp();
   if (shadow) {
     registerODataRoutes(shadow, {

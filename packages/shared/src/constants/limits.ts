@@ -41,3 +41,5 @@ export const logoMaxBytes = 1_000_000;
 export const memberListPageSize = 50;
 // Role changes of members run one at a time (seed 002 section 7).
 export const roleChangeConcurrency = 1;
+// Reads one `POST /v7/$batch` may carry, and how many of them run at once on the server.
+export const odataBatch = { maxRequests: 20, concurrency: 4 } as const;

@@ -37,7 +37,7 @@ export type FakeHandler = (body: unknown, url: URL) => FakeReply | Promise<FakeR
 export type FakeApi = {
   client: FlotillaClient;
   data: FakeData;
-  // Every /v7 read's URL and every /v7 write, in order.
+  // Every /v7 read's URL (each read of a $batch too) and every /v7 write, in order.
   reads: URL[];
   writes: FakeWrite[];
   // Answers a non-/v7 path (e.g. POST /supervisor/v1/blink).
@@ -192,18 +192,53 @@ export const createFakeApi = (
     return textResponse(200, 'OK');
   };
 
+  // One /v7 read, as a GET or inside a batch.
+  const read = (url: URL): { status: number; body?: unknown; text?: string } => {
+    reads.push(url);
+    const path = decodeURIComponent(url.pathname.slice('/v7'.length));
+    const resource = /^\/([a-z_]+)/.exec(path)?.[1];
+    const refused = readRefusals.findIndex((r) => r.resource === resource && r.matches(url));
+    const [refusal] = refused === -1 ? [] : readRefusals.splice(refused, 1);
+    if (refusal) return { status: refusal.status, text: refusal.text };
+    return { status: 200, body: { d: answerRead(data, `${path}${url.search}`) } };
+  };
+
+  // POST /v7/$batch: GETs of /v7 only, as the server takes them (infra/odata/register-batch-route.ts).
+  const batch = (body: unknown): { responses: unknown[] } => {
+    const requests = isRecord(body) && Array.isArray(body.requests) ? body.requests : [];
+    if (requests.length === 0) throw new FakeApiError('$batch without requests');
+    return {
+      responses: requests.map((request: unknown) => {
+        if (
+          !isRecord(request) ||
+          typeof request.id !== 'string' ||
+          request.method !== 'GET' ||
+          typeof request.url !== 'string' ||
+          !request.url.startsWith('/v7/')
+        ) {
+          throw new FakeApiError(`$batch request the server refuses: ${JSON.stringify(request)}`);
+        }
+        const answered = read(new URL(request.url, 'http://console.test'));
+        return {
+          id: request.id,
+          status: answered.status,
+          body: answered.text ?? answered.body,
+        };
+      }),
+    };
+  };
+
   const answer = async (url: URL, method: string, body: unknown): Promise<Response> => {
     const target = `${url.pathname}${url.search}`;
     if (url.pathname.startsWith('/v7/')) {
       const path = decodeURIComponent(url.pathname.slice('/v7'.length));
       if (method === 'GET') {
-        reads.push(url);
-        const resource = /^\/([a-z_]+)/.exec(path)?.[1];
-        const refused = readRefusals.findIndex((r) => r.resource === resource && r.matches(url));
-        const [refusal] = refused === -1 ? [] : readRefusals.splice(refused, 1);
-        if (refusal) return textResponse(refusal.status, refusal.text);
-        return json(200, { d: answerRead(data, `${path}${url.search}`) });
+        const answered = read(url);
+        return answered.text === undefined
+          ? json(200, answered.body)
+          : textResponse(answered.status, answered.text);
       }
+      if (method === 'POST' && path === '/$batch') return json(200, batch(body));
       if (isMethod(method)) return write(method, path, url.search, body);
     }
     const handler = handlers.get(`${method} ${url.pathname}`);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import type { Actor } from '../auth/actor.js';
 import type { QueryLimits } from '../db/cancellable-query.js';
 import { badRequest } from '../errors/api-error.js';
 import { createCompileContext, resourceOf } from './compile-context.js';
@@ -16,12 +17,31 @@ const rawPath = (request: FastifyRequest): string => (request.raw.url ?? '').sli
 
 // Every statement of a /v7 request runs under the configured timeout and is cancelled when the
 // client goes away (the response closed before it was written).
-const requestLimits = (reply: FastifyReply, timeoutMs: number): QueryLimits => {
+export const requestLimits = (reply: FastifyReply, timeoutMs: number): QueryLimits => {
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
   return { signal: controller.signal, timeoutMs };
+};
+
+// The JSON text of a read's answer, `{"d":[...]}` or `{"d":n}` for a count, straight from
+// PostgreSQL (the rows are never parsed here). `path` is the URL after /v7.
+export const readAnswer = async (
+  ctx: AppContext,
+  reads: ReadStatements,
+  path: string,
+  actor: Actor,
+  limits: QueryLimits,
+): Promise<string> => {
+  const statement = reads.prepare(path, actor);
+  const options = statement.name === undefined ? limits : { ...limits, prepareAs: statement.name };
+  if (statement.count) {
+    const { rows } = await ctx.db.query<{ n: number }>(statement.text, statement.values, options);
+    return `{"d":${rows[0]?.n ?? 0}}`;
+  }
+  const { rows } = await ctx.db.query<{ d: string }>(statement.text, statement.values, options);
+  return `{"d":${rows[0]?.d ?? '[]'}}`;
 };
 
 // The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
@@ -35,16 +55,9 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): Read
   ) => createCompileContext(ctx.model, createSqlParams(request.actor, binds));
 
   const handleGet = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const statement = reads.prepare(rawPath(request), request.actor);
     const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
-    const options =
-      statement.name === undefined ? limits : { ...limits, prepareAs: statement.name };
-    if (statement.count) {
-      const { rows } = await ctx.db.query<{ n: number }>(statement.text, statement.values, options);
-      return reply.type('application/json').send(`{"d":${rows[0]?.n ?? 0}}`);
-    }
-    const { rows } = await ctx.db.query<{ d: string }>(statement.text, statement.values, options);
-    return reply.type('application/json').send(`{"d":${rows[0]?.d ?? '[]'}}`);
+    const answer = await readAnswer(ctx, reads, rawPath(request), request.actor, limits);
+    return reply.type('application/json').send(answer);
   };
 
   const handleWrite = async (

@@ -95,19 +95,6 @@ export const fetchApplication = async (
     },
   });
 
-const deviceCount = async (
-  client: FlotillaClient,
-  id: number,
-  $filter: PineFilter<'device'>,
-): Promise<number> => {
-  const row = await client.pine.get({
-    resource: 'application',
-    id,
-    options: { $select: ['id'], $expand: { owns__device: { $count: { $filter } } } },
-  });
-  return row?.owns__device ?? 0;
-};
-
 const releaseCount = async (
   client: FlotillaClient,
   id: number,
@@ -122,16 +109,26 @@ const releaseCount = async (
 };
 
 // One small count query per status, as the fleet list does (seed 001 "Fleet list").
+// One count per status, the seven sent as one batch of reads (one request).
 export const fetchDeviceStatusCounts = async (
   client: FlotillaClient,
   id: number,
 ): Promise<Record<DeviceStatus, number>> => {
-  const counts = noDevices();
-  await Promise.all(
-    deviceStatuses.map(async (status) => {
-      counts[status] = await deviceCount(client, id, { overall_status: status });
-    }),
+  const perStatus = await client.pine.getBatch(
+    deviceStatuses.map((status) => ({
+      resource: 'application' as const,
+      options: {
+        $select: ['id' as const],
+        $filter: { id },
+        $expand: { owns__device: { $count: { $filter: { overall_status: status } } } },
+      },
+    })),
   );
+  const counts = noDevices();
+  for (const [index, rows] of perStatus.entries()) {
+    const status = deviceStatuses[index];
+    if (status !== undefined) counts[status] = rows[0]?.owns__device ?? 0;
+  }
   return counts;
 };
 
