@@ -143,6 +143,14 @@ const wrap = (side: Side, child: ChildProcess, url: string, output: () => string
   };
 };
 
+// BENCH_CPU_PROFILE=<dir>: Flotilla's server process writes a V8 CPU profile there when it
+// stops (open it in Chrome's DevTools, or sum self time per function), to see where a
+// scenario's time goes. Off by default: profiling slows the server.
+const profileArgs = (): string[] => {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+};
+
 export const startServerProcess = async (
   side: Side,
   settings: ServerSettings,
@@ -152,7 +160,7 @@ export const startServerProcess = async (
   const child =
     side === 'flotilla'
       ? fork(flotillaMain, [], {
-          execArgv: ['--expose-gc', '--import', probe],
+          execArgv: ['--expose-gc', '--import', probe, ...profileArgs()],
           env: {
             ...process.env,
             PORT: '0',
