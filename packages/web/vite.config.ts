@@ -63,6 +63,11 @@ export default defineConfig({
             // ~90 kB more in the chunk every page loads. Below 'mui', so the MUI modules it
             // uses (which a group takes with it) stay in that chunk and nothing else needs this one.
             { name: 'charts', test: /node_modules[\\/]@mui[\\/]x-/, priority: 10 },
+            // Our modules that three or more lazy chunks share, in one chunk (~23 kB gzip) instead
+            // of dozens of files of a few hundred bytes: a landing page loads 6-8 scripts, not
+            // 20-30, which over HTTP/1.1's six connections per host put the last script of the
+            // fleet list at ~100 ms instead of ~200 ms on loopback (bench cold-load breakdown).
+            { name: 'shared', test: /[\\/]packages[\\/]/, minShareCount: 3, priority: 5 },
           ],
         },
       },
