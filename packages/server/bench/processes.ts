@@ -143,8 +143,8 @@ const wrap = (side: Side, child: ChildProcess, url: string, output: () => string
   };
 };
 
-// BENCH_CPU_PROFILE=<dir>: Flotilla's server process writes a V8 CPU profile there when it
-// stops (open it in Chrome's DevTools, or sum self time per function), to see where a
+// BENCH_CPU_PROFILE=<dir>: Flotilla's server process and the reference server each write a V8
+// CPU profile there when they stop (open it in Chrome's DevTools, or sum self time per function), to see where a
 // scenario's time goes. Off by default: profiling slows the server.
 const profileArgs = (): string[] => {
   const dir = process.env.BENCH_CPU_PROFILE;
@@ -179,7 +179,7 @@ export const startServerProcess = async (
           stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         })
       : fork(`${benchDir}reference-server.ts`, [], {
-          execArgv: ['--expose-gc', ...tsxArgs, '--import', probe],
+          execArgv: ['--expose-gc', ...tsxArgs, '--import', probe, ...profileArgs()],
           env: { ...process.env, ...common },
           stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         });

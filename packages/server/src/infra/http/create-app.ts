@@ -6,7 +6,7 @@ import { type Actor, anonymous } from '../auth/actor.js';
 import { fastifyTrustProxy, type TrustProxy } from '../config/trust-proxy.js';
 import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '../db/connection-errors.js';
 import { type LogFormat, loggerOptions } from '../logging/logger-options.js';
-import { QuietRequestLog } from '../logging/request-log.js';
+import { QuietRequestLog, requestChildLogger } from '../logging/request-log.js';
 import { allows, type RouteAccess } from './access.js';
 import { jsonDepthMessage, jsonNestsDeeperThan, maxJsonDepth } from './json-depth.js';
 import {
@@ -94,6 +94,7 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     },
     // Request lines at debug only (request-log.ts).
     logController: new QuietRequestLog(),
+    childLoggerFactory: requestChildLogger,
     bodyLimit: options.bodyLimitBytes ?? defaultBodyLimit,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxUrlLength },

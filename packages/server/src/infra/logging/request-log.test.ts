@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QuietRequestLog } from './request-log.js';
+import { QuietRequestLog, requestChildLogger } from './request-log.js';
 
 type Line = { level: number; msg: string; url?: string; statusCode?: number };
 
@@ -15,8 +15,16 @@ const appLogging = (level: string): { app: FastifyInstance; lines: Line[] } => {
       done();
     },
   });
-  const app = Fastify({ logger: { level, stream }, logController: new QuietRequestLog() });
+  const app = Fastify({
+    logger: { level, stream },
+    logController: new QuietRequestLog(),
+    childLoggerFactory: requestChildLogger,
+  });
   app.get('/device/v3/:uuid/state', async () => ({ ok: true }));
+  app.get('/fails', async (request) => {
+    request.log.error('it broke');
+    return { ok: false };
+  });
   return { app, lines };
 };
 
@@ -45,5 +53,20 @@ describe('request log lines', () => {
       statusCode: 200,
     });
     expect(JSON.stringify(lines)).not.toContain('secret-key');
+  });
+
+  it("log through the app's logger below debug, and a child naming the request at debug", async () => {
+    for (const [level, expectsId] of [
+      ['info', false],
+      ['debug', true],
+    ] as const) {
+      const { app, lines } = appLogging(level);
+      open = app;
+      await app.inject({ url: '/fails' });
+      const line = lines.find((entry) => entry.msg === 'it broke');
+      expect(line).toBeDefined();
+      expect(line !== undefined && 'reqId' in line, level).toBe(expectsId);
+      await app.close();
+    }
   });
 });
