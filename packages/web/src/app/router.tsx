@@ -305,6 +305,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 ),
                 children: organizationChildren(lazyPage),
               },
+              // The platform administrators' area (admin.home): users and login-as, the outbox.
+              {
+                path: '/admin',
+                lazy: lazyPage(
+                  () => import('../features/platform-admin/AdminPage.js'),
+                  'AdminPage',
+                ),
+              },
               {
                 path: '/admin/outbox',
                 lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
