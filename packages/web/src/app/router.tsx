@@ -305,6 +305,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 ),
                 children: organizationChildren(lazyPage),
               },
+              // `balena login --web` (seed 000 section 2.1): hands the session to the CLI.
+              {
+                path: '/login/cli/*',
+                lazy: lazyPage(
+                  () => import('../features/cli-login/CliLoginPage.js'),
+                  'CliLoginPage',
+                ),
+              },
               // The platform administrators' area (admin.home): users and login-as, the outbox.
               {
                 path: '/admin',
