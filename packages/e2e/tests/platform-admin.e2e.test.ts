@@ -85,4 +85,71 @@ describe('platform admin and command-line login', () => {
       await new Promise<void>((resolve) => cli.close(() => resolve()));
     }
   });
+
+  it('OAuth: an administrator registers an application, a user allows it, and its code becomes a token once', async () => {
+    const codes: URLSearchParams[] = [];
+    const site: Server = createServer((request, response) => {
+      codes.push(new URL(request.url ?? '/', 'http://site.test').searchParams);
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back at the site</h1>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const address = site.address();
+    if (address === null || typeof address === 'string') throw new Error('no address');
+    const redirectUri = `http://127.0.0.1:${address.port}/callback`;
+    try {
+      const page = await newPage(browser);
+      await page.goto('/login');
+      await page.getByLabel('E-mail').fill(inject('adminEmail'));
+      await page.getByLabel('Password').fill(inject('adminPassword'));
+      await page.getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
+      await page.goto('/admin/oauth');
+      await page.getByRole('textbox', { name: 'Name' }).fill('Site');
+      await page.getByRole('textbox', { name: 'Redirect URI' }).fill(redirectUri);
+      await page.getByRole('button', { name: 'Register' }).click();
+      const clientId =
+        (await page
+          .getByRole('table', { name: 'OAuth applications' })
+          .locator('code')
+          .first()
+          .textContent()) ?? '';
+      expect(clientId).toMatch(/^[0-9a-f]{32}$/);
+      await page.context().close();
+
+      const userPage = await newPage(browser);
+      await userPage.goto(`/login/oauth/${clientId}?state=abc`);
+      await userPage.getByLabel('E-mail').fill(member.email);
+      await userPage.getByLabel('Password').fill(member.password);
+      await userPage.getByRole('button', { name: 'Log in', exact: true }).click();
+      await userPage.getByRole('heading', { name: 'Site' }).waitFor();
+      await userPage.screenshot({ path: 'data/e2e-screens/oauth-consent.png', fullPage: true });
+      await userPage.getByRole('button', { name: 'Allow' }).click();
+      await userPage.getByRole('heading', { name: 'Back at the site' }).waitFor();
+      const query = codes.at(-1);
+      expect(query?.get('state')).toBe('abc');
+      const form = {
+        grant_type: 'authorization_code',
+        code: query?.get('code') ?? '',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+      };
+      const exchange = () =>
+        fetch(`${baseUrl()}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(form).toString(),
+        });
+      const first = await exchange();
+      expect(first.status).toBe(200);
+      const { access_token: accessToken } = (await first.json()) as { access_token: string };
+      const whoami = await fetch(`${baseUrl()}/actor/v1/whoami`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(await whoami.json()).toMatchObject({ email: member.email });
+      expect((await exchange()).status).toBe(400);
+      await userPage.context().close();
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
 });

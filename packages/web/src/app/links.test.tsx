@@ -87,6 +87,16 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
       ],
     },
   }));
+  api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: [] }));
+  api.on('GET', '/oauth/v1/application/abc123', () => ({
+    status: 200,
+    body: {
+      clientId: 'abc123',
+      name: 'Grafana',
+      description: null,
+      redirectUri: 'https://g.test/',
+    },
+  }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -169,6 +179,17 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
   ],
   ['/admin/outbox', { permissions: ['admin.home'] }, () => screen.findByText('No mail yet.')],
   ['/admin', { permissions: ['admin.home'] }, () => screen.findByRole('table', { name: 'Users' })],
+  [
+    '/admin/oauth',
+    { permissions: ['admin.home'] },
+    () => screen.findByText('No OAuth applications yet.'),
+  ],
+  ['/login/oauth/abc123', {}, () => screen.findByRole('button', { name: 'Allow' })],
+  [
+    '/login/cli/http%253A%252F%252F127.0.0.1%253A5000%252Fauth',
+    {},
+    () => screen.findByRole('button', { name: 'Authorize' }),
+  ],
   ['/preferences', {}, () => screen.findByRole('button', { name: 'Change password' })],
   ['/preferences/profile', {}, () => screen.findByRole('button', { name: 'Save' })],
   ['/preferences/sshkeys', {}, () => screen.findByRole('table', { name: 'SSH keys' })],

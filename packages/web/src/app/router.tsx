@@ -322,6 +322,21 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 ),
               },
               {
+                path: '/admin/oauth',
+                lazy: lazyPage(
+                  () => import('../features/oauth/OAuthApplicationsPage.js'),
+                  'OAuthApplicationsPage',
+                ),
+              },
+              // OAuth consent (seed 000 section 2.1): a registered application asks for access.
+              {
+                path: '/login/oauth/:clientId',
+                lazy: lazyPage(
+                  () => import('../features/oauth/OAuthConsentPage.js'),
+                  'OAuthConsentPage',
+                ),
+              },
+              {
                 path: '/admin/outbox',
                 lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
               },

@@ -53,9 +53,14 @@ const Users = () => {
     <Box>
       <Stack direction="row" sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}>
         <Typography variant="h1">Admin</Typography>
-        <Button component={RouterLink} to="/admin/outbox" variant="outlined">
-          Mail outbox
-        </Button>
+        <Stack direction="row" spacing={1}>
+          <Button component={RouterLink} to="/admin/oauth" variant="outlined">
+            OAuth applications
+          </Button>
+          <Button component={RouterLink} to="/admin/outbox" variant="outlined">
+            Mail outbox
+          </Button>
+        </Stack>
       </Stack>
       <Box
         component="form"
