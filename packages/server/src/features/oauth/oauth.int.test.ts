@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { OAuthApplication, OAuthAuthorizeAnswer } from '@flotilla/shared/auth/oauth';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -275,5 +276,34 @@ describe('authorize and exchange', () => {
       response_type: 'code',
     });
     expect(response.statusCode).toBe(401);
+  });
+
+  it('with PKCE (S256), exchanges only with the matching code_verifier', async () => {
+    const verifier = 'v'.repeat(20) + '-._~' + 'A1'.repeat(10);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const withChallenge = async (): Promise<string> => {
+      const response = await authorize(userToken, {
+        client_id: application.clientId,
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<OAuthAuthorizeAnswer>().code;
+    };
+    const missing = await exchange(grant(await withChallenge()));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.body).toContain('code_verifier');
+    const wrong = await exchange(grant(await withChallenge(), { code_verifier: 'w'.repeat(43) }));
+    expect(wrong.body).toContain('code_verifier');
+    const right = await exchange(grant(await withChallenge(), { code_verifier: verifier }));
+    expect(right.statusCode, right.body).toBe(200);
+    const plain = await authorize(userToken, {
+      client_id: application.clientId,
+      response_type: 'code',
+      code_challenge: challenge,
+    });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.body).toContain('S256');
   });
 });

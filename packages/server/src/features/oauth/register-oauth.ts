@@ -48,6 +48,12 @@ const authorizeBody = z.object({
   response_type: z.string().max(50),
   redirect_uri: z.string().max(oauthRedirectUriMaxLength).optional(),
   state: z.string().max(1000).optional(),
+  // PKCE (RFC 7636): S256 only; a verifier is 43 to 128 characters, so its challenge is 43.
+  code_challenge: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'code_challenge must be the base64url SHA-256 of the verifier')
+    .optional(),
+  code_challenge_method: z.string().max(20).optional(),
 });
 
 const tokenBody = z.object({
@@ -55,6 +61,10 @@ const tokenBody = z.object({
   code: z.string().min(1).max(200),
   client_id: z.string().min(1).max(100),
   redirect_uri: z.string().min(1).max(oauthRedirectUriMaxLength),
+  code_verifier: z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{43,128}$/, 'code_verifier must be 43 to 128 unreserved characters')
+    .optional(),
 });
 
 const refusals: Record<Exclude<CodeExchange['status'], 'valid'>, string> = {
@@ -63,14 +73,15 @@ const refusals: Record<Exclude<CodeExchange['status'], 'valid'>, string> = {
   expired: 'invalid_grant: the code has expired',
   'wrong-client': 'invalid_grant: the code was issued to another client',
   'wrong-redirect': 'invalid_grant: redirect_uri differs from the registered one',
+  'wrong-verifier': 'invalid_grant: code_verifier is missing or does not match the code_challenge',
 };
 
 // OAuth 2.0 authorization code grant (RFC 6749 section 4.1) for applications platform
 // administrators register (seed 000 sections 3.8, 4 and 7). A signed-in user's consent
 // (POST /oauth/authorize, from /login/oauth/:clientId) gives a code that only the registered
 // redirect URI receives; POST /oauth/token exchanges it once, within oauthCodeLifetimeSeconds, for a
-// session token of the user. Clients are public (no secret): the code's single use, short life and
-// exact redirect URI are what protect it.
+// session token of the user. Clients are public (no secret): the code's single use, short life,
+// exact redirect URI and, when the client sends a code_challenge, PKCE are what protect it.
 export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
   app.get('/admin/v1/oauth-applications', { config: { access: 'user' } }, async (request) => {
     requirePlatformAdmin(request.actor);
@@ -134,7 +145,21 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
     if (body.redirect_uri !== undefined && body.redirect_uri !== application.redirectUri) {
       throw badRequest('invalid_request: redirect_uri differs from the registered one');
     }
-    const code = await createAuthorizationCode(ctx.db, application.id, actor.userId, ctx.now());
+    if (body.code_challenge === undefined && body.code_challenge_method !== undefined) {
+      throw badRequest('invalid_request: code_challenge_method without code_challenge');
+    }
+    if (body.code_challenge !== undefined && (body.code_challenge_method ?? 'plain') !== 'S256') {
+      throw badRequest('invalid_request: code_challenge_method must be S256');
+    }
+    const code = await createAuthorizationCode(
+      ctx.db,
+      {
+        applicationId: application.id,
+        userId: actor.userId,
+        codeChallenge: body.code_challenge ?? null,
+      },
+      ctx.now(),
+    );
     return {
       code,
       redirect_uri: application.redirectUri,
@@ -158,7 +183,12 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
       }
       const exchange = await exchangeAuthorizationCode(
         ctx.db,
-        { code: body.code, clientId: body.client_id, redirectUri: body.redirect_uri },
+        {
+          code: body.code,
+          clientId: body.client_id,
+          redirectUri: body.redirect_uri,
+          codeVerifier: body.code_verifier ?? null,
+        },
         ctx.now(),
       );
       if (exchange.status !== 'valid') throw badRequest(refusals[exchange.status]);

@@ -60,7 +60,9 @@ const firstLoad = { timeout: 15_000 };
 
 describe('OAuthConsentPage', { timeout: 30_000 }, () => {
   it('shows the application and who you are; allow sends the code and state to the registered URI', async () => {
-    const { api } = renderAt('/login/oauth/abc123?state=s%201');
+    const { api } = renderAt(
+      `/login/oauth/abc123?state=s%201&code_challenge=${'c'.repeat(43)}&code_challenge_method=S256`,
+    );
     const bodies: unknown[] = [];
     api.on('POST', '/oauth/authorize', (body) => {
       bodies.push(body);
@@ -76,7 +78,15 @@ describe('OAuthConsentPage', { timeout: 30_000 }, () => {
         'https://grafana.example/callback?from=flotilla&code=the-code&state=s+1',
       ]),
     );
-    expect(bodies).toEqual([{ client_id: 'abc123', response_type: 'code', state: 's 1' }]);
+    expect(bodies).toEqual([
+      {
+        client_id: 'abc123',
+        response_type: 'code',
+        state: 's 1',
+        code_challenge: 'c'.repeat(43),
+        code_challenge_method: 'S256',
+      },
+    ]);
   });
 
   it('deny goes back with error=access_denied, asking the server nothing', async () => {

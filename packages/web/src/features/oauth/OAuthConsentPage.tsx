@@ -23,7 +23,8 @@ const originOf = (uri: string): string => {
   }
 };
 
-// /login/oauth/:clientId?state=…&redirect_uri=… (seed 000 sections 2.1 and 4): the signed-in
+// /login/oauth/:clientId?state=…&redirect_uri=…&code_challenge=… (seed 000 sections 2.1 and 4;
+// PKCE passed through): the signed-in
 // user allows or denies a registered application. Allow asks the server for a code and goes to
 // the registered redirect URI with code and state; deny goes there with error=access_denied.
 export const OAuthConsentPage = () => {
@@ -41,7 +42,13 @@ export const OAuthConsentPage = () => {
   });
   const allow = useMutation({
     mutationFn: () =>
-      authorizeApplication(client, { clientId, redirectUri: requestedRedirect, state }),
+      authorizeApplication(client, {
+        clientId,
+        redirectUri: requestedRedirect,
+        state,
+        codeChallenge: search.get('code_challenge'),
+        codeChallengeMethod: search.get('code_challenge_method'),
+      }),
     onSuccess: (answer) =>
       leaveConsole(oauthRedirect(answer.redirect_uri, { code: answer.code }, state)),
   });

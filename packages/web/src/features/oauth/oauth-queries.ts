@@ -16,7 +16,14 @@ export const oauthApplicationQuery = (client: FlotillaClient, clientId: string) 
 
 export const authorizeApplication = (
   client: FlotillaClient,
-  request: { clientId: string; redirectUri: string | null; state: string | null },
+  request: {
+    clientId: string;
+    redirectUri: string | null;
+    state: string | null;
+    // PKCE (RFC 7636), passed through from the client's link.
+    codeChallenge: string | null;
+    codeChallengeMethod: string | null;
+  },
 ): Promise<OAuthAuthorizeAnswer> =>
   client.request<OAuthAuthorizeAnswer>({
     method: 'POST',
@@ -26,6 +33,10 @@ export const authorizeApplication = (
       response_type: 'code',
       ...(request.redirectUri !== null ? { redirect_uri: request.redirectUri } : {}),
       ...(request.state !== null ? { state: request.state } : {}),
+      ...(request.codeChallenge !== null ? { code_challenge: request.codeChallenge } : {}),
+      ...(request.codeChallengeMethod !== null
+        ? { code_challenge_method: request.codeChallengeMethod }
+        : {}),
     },
   });
 
