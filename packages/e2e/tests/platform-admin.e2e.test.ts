@@ -27,7 +27,7 @@ describe('platform admin and command-line login', () => {
     await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
     expect(await page.locator('header.MuiAppBar-colorError').count()).toBe(1);
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Admin' }).click();
+    await page.getByRole('menuitem', { name: 'Admin', exact: true }).click();
     await page.getByRole('textbox', { name: 'Search users' }).fill(member.email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('cell', { name: member.email }).waitFor();
@@ -89,7 +89,9 @@ describe('platform admin and command-line login', () => {
   it('OAuth: an administrator registers an application, a user allows it, and its code becomes a token once', async () => {
     const codes: URLSearchParams[] = [];
     const site: Server = createServer((request, response) => {
-      codes.push(new URL(request.url ?? '/', 'http://site.test').searchParams);
+      // The browser also asks for /favicon.ico: only the callback counts.
+      const url = new URL(request.url ?? '/', 'http://site.test');
+      if (url.pathname === '/callback') codes.push(url.searchParams);
       response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back at the site</h1>');
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -125,7 +127,8 @@ describe('platform admin and command-line login', () => {
       await userPage.screenshot({ path: 'data/e2e-screens/oauth-consent.png', fullPage: true });
       await userPage.getByRole('button', { name: 'Allow' }).click();
       await userPage.getByRole('heading', { name: 'Back at the site' }).waitFor();
-      const query = codes.at(-1);
+      expect(codes).toHaveLength(1);
+      const query = codes[0];
       expect(query?.get('state')).toBe('abc');
       const form = {
         grant_type: 'authorization_code',
