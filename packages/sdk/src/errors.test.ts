@@ -12,13 +12,13 @@ import {
 const apiError = (
   status: number,
   message: string,
-  extra: { path?: string; sentToken?: boolean } = {},
+  extra: { path?: string; sentToken?: boolean; method?: 'GET' | 'PATCH' } = {},
 ): FlotillaApiError =>
   new FlotillaApiError({
     status,
     body: message,
     message,
-    method: 'GET',
+    method: extra.method ?? 'GET',
     path: extra.path ?? '/v7/application',
     token: (extra.sentToken ?? true) ? 'a-session-token' : null,
   });
@@ -120,6 +120,12 @@ describe('errorText', () => {
     expect(
       errorText(apiError(401, 'Invalid login credentials', { path: '/login_', sentToken: false })),
     ).toBe('Invalid login credentials');
+    // Login-as (PATCH /login_) keeps the server's reason.
+    expect(
+      errorText(
+        apiError(401, 'Return to your own account first', { path: '/login_', method: 'PATCH' }),
+      ),
+    ).toBe('Request error: Return to your own account first');
     expect(errorText(apiError(401, 'The token expired'))).toBe(
       'Your authentication token has expired',
     );

@@ -147,7 +147,10 @@ const verbatimMessages = [
 const apiErrorText = (error: FlotillaApiError, message: string): string => {
   if (error.status === 429) return 'Too Many Requests. Try again later';
   if (error.status === 401) {
-    if (error.path.startsWith('/login_')) return 'Invalid login credentials';
+    // PATCH /login_ is a platform administrator's login-as: its refusals say why.
+    if (error.path.startsWith('/login_') && error.method !== 'PATCH') {
+      return 'Invalid login credentials';
+    }
     if (!error.sentToken) return 'You have to log in';
     if (message === 'The token expired') return sessionMessages.expired;
   }

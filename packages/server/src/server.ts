@@ -36,6 +36,8 @@ import { registerInvitationHooks } from './features/invitations/invitation-hooks
 import { createInvitationSigner } from './features/invitations/invitation-signing.js';
 import { registerInvitations } from './features/invitations/register-invitations.js';
 import { publicUrlOf, registerMail } from './features/mail/register-mail.js';
+import { registerOAuth } from './features/oauth/register-oauth.js';
+import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
 import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
 import { registerOrganizationMembershipRules } from './features/memberships/organization-membership-rules.js';
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
@@ -109,6 +111,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
   registerMail(app, ctx, ctx.notifications);
+  registerPlatformAdmin(app, ctx);
+  registerOAuth(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
   registerConfigRoutes(app, ctx);

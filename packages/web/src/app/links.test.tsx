@@ -72,6 +72,31 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
     status: 200,
     body: { transport: 'outbox', total: 0, messages: [] },
   }));
+  api.on('GET', '/admin/v1/users', () => ({
+    status: 200,
+    body: {
+      total: 1,
+      users: [
+        {
+          id: 8,
+          username: 'ann',
+          email: 'ann@x.test',
+          createdAt: '2026-11-01T10:00:00.000Z',
+          platformRoles: [],
+        },
+      ],
+    },
+  }));
+  api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: [] }));
+  api.on('GET', '/oauth/v1/application/abc123', () => ({
+    status: 200,
+    body: {
+      clientId: 'abc123',
+      name: 'Grafana',
+      description: null,
+      redirectUri: 'https://g.test/',
+    },
+  }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -153,6 +178,18 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('link', { name: 'Sign up to accept' }),
   ],
   ['/admin/outbox', { permissions: ['admin.home'] }, () => screen.findByText('No mail yet.')],
+  ['/admin', { permissions: ['admin.home'] }, () => screen.findByRole('table', { name: 'Users' })],
+  [
+    '/admin/oauth',
+    { permissions: ['admin.home'] },
+    () => screen.findByText('No OAuth applications yet.'),
+  ],
+  ['/login/oauth/abc123', {}, () => screen.findByRole('button', { name: 'Allow' })],
+  [
+    '/login/cli/http%253A%252F%252F127.0.0.1%253A5000%252Fauth',
+    {},
+    () => screen.findByRole('button', { name: 'Authorize' }),
+  ],
   ['/preferences', {}, () => screen.findByRole('button', { name: 'Change password' })],
   ['/preferences/profile', {}, () => screen.findByRole('button', { name: 'Save' })],
   ['/preferences/sshkeys', {}, () => screen.findByRole('table', { name: 'SSH keys' })],
@@ -232,11 +269,21 @@ describe('in-app links', { timeout: 30_000 }, () => {
     expect(screen.getByRole('menuitem', { name: 'Preferences' }).getAttribute('href')).toBe(
       '/preferences',
     );
+    expect(screen.getByRole('menuitem', { name: 'Admin' }).getAttribute('href')).toBe('/admin');
     expect(deadLinks()).toEqual([]);
     await user.keyboard('{Escape}');
     await user.click(screen.getByRole('button', { name: /Help and status/ }));
     await screen.findByRole('menuitem', { name: 'Documentation' });
     expect(deadLinks()).toEqual([]);
+  });
+
+  it('offers the admin area only to platform administrators', async () => {
+    const user = userEvent.setup();
+    renderAt('/fleets', {});
+    await screen.findByRole('navigation', { name: 'Main navigation' });
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await screen.findByRole('menuitem', { name: 'Preferences' });
+    expect(screen.queryByRole('menuitem', { name: 'Admin' })).toBeNull();
   });
 
   it('finds a dead link', async () => {

@@ -305,6 +305,37 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 ),
                 children: organizationChildren(lazyPage),
               },
+              // `balena login --web` (seed 000 section 2.1): hands the session to the CLI.
+              {
+                path: '/login/cli/*',
+                lazy: lazyPage(
+                  () => import('../features/cli-login/CliLoginPage.js'),
+                  'CliLoginPage',
+                ),
+              },
+              // The platform administrators' area (admin.home): users and login-as, the outbox.
+              {
+                path: '/admin',
+                lazy: lazyPage(
+                  () => import('../features/platform-admin/AdminPage.js'),
+                  'AdminPage',
+                ),
+              },
+              {
+                path: '/admin/oauth',
+                lazy: lazyPage(
+                  () => import('../features/oauth/OAuthApplicationsPage.js'),
+                  'OAuthApplicationsPage',
+                ),
+              },
+              // OAuth consent (seed 000 section 2.1): a registered application asks for access.
+              {
+                path: '/login/oauth/:clientId',
+                lazy: lazyPage(
+                  () => import('../features/oauth/OAuthConsentPage.js'),
+                  'OAuthConsentPage',
+                ),
+              },
               {
                 path: '/admin/outbox',
                 lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),

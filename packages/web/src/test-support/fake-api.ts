@@ -74,6 +74,8 @@ export type FakeSession = {
   userId?: number;
   permissions?: string[];
   twoFactorRequired?: boolean;
+  // A platform administrator logged in as this user (login-as).
+  actualUser?: number;
 };
 
 const base64url = (value: object): string =>
@@ -291,6 +293,7 @@ export const createFakeApi = (
           ...(session.twoFactorRequired === undefined
             ? {}
             : { twoFactorRequired: session.twoFactorRequired }),
+          ...(session.actualUser === undefined ? {} : { actualUser: session.actualUser }),
         });
   const client = createFlotillaClient({
     apiUrl: options.apiUrl,

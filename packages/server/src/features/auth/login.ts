@@ -33,7 +33,7 @@ type UserRow = { id: number; password_hash: string | null };
 // The one account a login name means: the user with that e-mail, else the user with that
 // username. Both are unique ignoring case (user_email_key, user_username_lower_key) and a username
 // cannot contain "@", so at most one row matches each way (the e-mail match wins).
-const findAccount = async (db: Queryable, name: string): Promise<UserRow | undefined> => {
+export const findAccount = async (db: Queryable, name: string): Promise<UserRow | undefined> => {
   const { rows } = await db.query<UserRow>(
     `SELECT "id", "password_hash" FROM (
        SELECT "id", "password_hash", 0 AS "rank" FROM "user" WHERE lower("email") = lower($1)

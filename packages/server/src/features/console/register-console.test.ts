@@ -34,6 +34,33 @@ const build = (options: ConsoleOptions = {}) => {
 
 const asset = '/assets/index-AbC123.js';
 
+describe('the command-line login page', () => {
+  const formAction = (csp: string): string =>
+    csp.split('; ').find((directive) => directive.startsWith('form-action ')) ?? '';
+  const cspAt = async (url: string): Promise<string> => {
+    const page = await build().inject({ url, headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    return String(page.headers['content-security-policy']);
+  };
+
+  it("may post its form to balena-cli's local server, and only that page", async () => {
+    // The path balena-cli 25 opens: the callback encoded twice.
+    const callback = encodeURIComponent('http://127.0.0.1:51234/auth').replace(/%/g, '%25');
+    expect(formAction(await cspAt(`/login/cli/${callback}`))).toBe(
+      "form-action 'self' http://127.0.0.1:51234",
+    );
+    expect(formAction(await cspAt('/fleets'))).toBe("form-action 'self'");
+  });
+
+  it('adds nothing for a target that is neither localhost nor an IP address', async () => {
+    const callback = encodeURIComponent('http://evil.example:80/auth').replace(/%/g, '%25');
+    expect(formAction(await cspAt(`/login/cli/${callback}`))).toBe("form-action 'self'");
+    expect(formAction(await cspAt("/login/cli/http%253A%252F%252F1.2.3.4%2520'none'"))).toBe(
+      "form-action 'self'",
+    );
+  });
+});
+
 describe('the console files', () => {
   it('serves index.html for page navigations, revalidated with an ETag', async () => {
     const app = build();

@@ -3,8 +3,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { consoleContentSecurityPolicyHeader } from '../../infra/http/security-headers.js';
+import { cliLoginTarget } from '@flotilla/shared/auth/cli-login-target';
+import { consoleContentSecurityPolicyHeaderWith } from '../../infra/http/security-headers.js';
 import { createIndexPages } from './console-index.js';
+
+const cliLoginPrefix = '/login/cli/';
+
+// The console's policy for a page. The command-line login page (/login/cli/<callback>) may post
+// its form to that callback when it is localhost or an IP address (the page refuses the rest),
+// and only that page: every other page posts nowhere but here.
+const contentSecurityPolicyFor = (urlPath: string): string => {
+  if (!urlPath.startsWith(cliLoginPrefix)) return consoleContentSecurityPolicyHeaderWith([]);
+  const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length));
+  return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : []);
+};
 
 // The built console (packages/web/dist), the same relative path from src/ and dist/.
 export const defaultConsoleDir = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
@@ -82,7 +94,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
       return reply.status(404).type('text/plain; charset=utf-8').send(`Not found: GET ${urlPath}`);
     }
     const file = found ?? 'index.html';
-    void reply.header('Content-Security-Policy', consoleContentSecurityPolicyHeader);
+    void reply.header('Content-Security-Policy', contentSecurityPolicyFor(urlPath));
     void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
     if (file === 'index.html') {
       // Written per URL (console-index.ts); compressed by the server's compression plugin.

@@ -10,6 +10,9 @@ export type Actor =
       via: 'session' | 'api-key';
       // A session whose second factor is still pending may do nothing but complete it.
       twoFactorPending: boolean;
+      // A platform administrator signed in as this user (login-as): the administrator's user id.
+      // Every request of such a session is logged with it (request-log.ts).
+      actualUserId?: number;
     }
   | { kind: 'application'; applicationId: number; actorId: number }
   | { kind: 'device'; deviceId: number; actorId: number; applicationId: number };

@@ -17,7 +17,12 @@ export const platformPermissionsOf = (roles: readonly string[]): string[] =>
 export const platformRolesSql = (userAlias: string): string =>
   `coalesce((SELECT array_agg(pr."role" ORDER BY pr."role") FROM "user_platform_role" pr WHERE pr."user" = ${userAlias}."id"), '{}')`;
 
-type SessionRow = { actor: number; jwt_secret: string; platform_roles: string[] };
+type SessionRow = {
+  actor: number;
+  jwt_secret: string;
+  platform_roles: string[];
+  actual_user_is_admin: boolean | null;
+};
 
 type ApiKeyRow = {
   actor: number;
@@ -43,13 +48,21 @@ const resolveSession = async (
     throw error;
   }
   const { rows } = await db.query<SessionRow>(
-    `SELECT u."actor", u."jwt_secret", ${platformRolesSql('u')} AS "platform_roles"
+    `SELECT u."actor", u."jwt_secret", ${platformRolesSql('u')} AS "platform_roles",
+            CASE WHEN $2::integer IS NULL THEN NULL ELSE EXISTS (
+              SELECT 1 FROM "user_platform_role" pr WHERE pr."user" = $2 AND pr."role" = 'balena_admin'
+            ) END AS "actual_user_is_admin"
        FROM "user" u WHERE u."id" = $1`,
-    [claims.id],
+    [claims.id, claims.actualUser ?? null],
   );
   const row = rows[0];
-  // A deleted user or a rotated jwt_secret revokes every session issued before.
-  if (!row || row.jwt_secret !== claims.jwt_secret) {
+  // A deleted user or a rotated jwt_secret revokes every session issued before; a login-as
+  // session also ends when its administrator is no longer one (or no longer exists).
+  if (
+    !row ||
+    row.jwt_secret !== claims.jwt_secret ||
+    (claims.actualUser !== undefined && row.actual_user_is_admin !== true)
+  ) {
     throw new ApiError('unauthorized', 'Your session has expired');
   }
   return {
@@ -60,8 +73,12 @@ const resolveSession = async (
       platformPermissions: platformPermissionsOf(row.platform_roles),
       via: 'session',
       twoFactorPending: claims.twoFactorRequired === true,
+      ...(claims.actualUser !== undefined ? { actualUserId: claims.actualUser } : {}),
     },
-    dependsOn: [`user:${claims.id}`],
+    dependsOn:
+      claims.actualUser === undefined
+        ? [`user:${claims.id}`]
+        : [`user:${claims.id}`, `user:${claims.actualUser}`],
     validUntil: claims.exp * 1000,
   };
 };

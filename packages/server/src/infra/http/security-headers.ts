@@ -41,9 +41,18 @@ const policy = (directives: Record<string, readonly string[]>) => ({
 
 // The console's policy as a header value; the console route sets it over the API's policy.
 // (helmet's per-route option only reaches routes declared after the plugin has loaded.)
-export const consoleContentSecurityPolicyHeader = Object.entries(consoleContentSecurityPolicy)
-  .map(([name, values]) => `${name} ${values.join(' ')}`)
-  .join('; ');
+// `formTargets`: origins one page may also post a form to (the command-line login page posts
+// the session token to balena-cli's local server, features/console).
+export const consoleContentSecurityPolicyHeaderWith = (formTargets: readonly string[]): string =>
+  Object.entries(consoleContentSecurityPolicy)
+    .map(([name, values]) =>
+      name === 'form-action'
+        ? `${name} ${[...values, ...formTargets].join(' ')}`
+        : `${name} ${values.join(' ')}`,
+    )
+    .join('; ');
+
+export const consoleContentSecurityPolicyHeader = consoleContentSecurityPolicyHeaderWith([]);
 
 // Security headers on every response (helmet, the maintained library): nosniff, X-Frame-Options
 // DENY and frame-ancestors 'none', Referrer-Policy no-referrer, COOP/CORP. HSTS is left to the

@@ -4,6 +4,7 @@ import {
   type FastifyServerOptions,
   LogController,
 } from 'fastify';
+import type { Actor } from '../auth/actor.js';
 import { redactUrl } from '../http/log-redaction.js';
 
 // Fastify's per-request log lines, quieter: devices poll all the time, so request lines at info
@@ -27,6 +28,15 @@ export class QuietRequestLog extends LogController {
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
+    // Unset when the request failed before actor resolution (a malformed URL).
+    const actor: Actor | undefined = request.actor;
+    if (actor?.kind === 'user' && actor.actualUserId !== undefined) {
+      // Done by a platform administrator signed in as this user: always logged, naming both.
+      const attributed = { ...line, userId: actor.userId, actualUser: actor.actualUserId };
+      if (error) reply.log.warn({ ...attributed, err: error }, 'request failed (login-as)');
+      else reply.log.info(attributed, 'request as another user (login-as)');
+      return;
+    }
     if (error) reply.log.warn({ ...line, err: error }, 'request failed');
     else reply.log.debug(line, 'request');
   }

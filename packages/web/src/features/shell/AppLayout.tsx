@@ -11,6 +11,9 @@ import { Navigate, Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
+import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
+import { useSession } from '../session/useSession.js';
+import { headerColourOf } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
@@ -23,6 +26,7 @@ const collapsedKey = 'flotilla.sidebarCollapsed';
 // must verify their e-mail address first goes to the page that waits for it.
 export const AppLayout = () => {
   const mustVerify = useMustVerify();
+  const session = useSession();
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -39,7 +43,11 @@ export const AppLayout = () => {
   return (
     <BreadcrumbProvider>
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-        <AppBar position="fixed" sx={{ zIndex: theme.zIndex.drawer + 1 }}>
+        <AppBar
+          position="fixed"
+          color={headerColourOf(session)}
+          sx={{ zIndex: theme.zIndex.drawer + 1 }}
+        >
           <Toolbar sx={{ gap: 1 }}>
             {isMobile ? (
               <IconButton
@@ -73,6 +81,7 @@ export const AppLayout = () => {
         />
         <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
           <Toolbar />
+          <LoginAsBanner />
           <OfflineBanner />
           <ThrottleNotice />
           <OutOfDateBanner />

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
+import { forgetAdminReturn } from '../platform-admin/admin-session.js';
 import { isAdmin, useSession } from '../session/useSession.js';
 
 // Over 20 characters: the first 17 and an ellipsis (seed 000 section 9).
@@ -58,17 +59,17 @@ export const UserMenu = () => {
         <MenuItem component={RouterLink} to="/preferences" onClick={() => setAnchor(null)}>
           Preferences
         </MenuItem>
-        {/* The other admin pages come with their issue: no menu entry leads to a page the
-            console does not have. */}
+        {/* Only platform administrators (admin.home) have the admin area (seed 000 section 2.3). */}
         {isAdmin(session) ? (
-          <MenuItem component={RouterLink} to="/admin/outbox" onClick={() => setAnchor(null)}>
-            Outbox
+          <MenuItem component={RouterLink} to="/admin" onClick={() => setAnchor(null)}>
+            Admin
           </MenuItem>
         ) : null}
         <Divider />
         <MenuItem
           onClick={() => {
             setAnchor(null);
+            forgetAdminReturn();
             client.auth.logout();
             void navigate('/login');
           }}

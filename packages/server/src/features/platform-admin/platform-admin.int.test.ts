@@ -1,0 +1,222 @@
+import type { AdminUserPage } from '@flotilla/shared/users/admin-users';
+import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../app-context.js';
+import { createActorResolution } from '../../infra/auth/actor-resolution.js';
+import { hashPassword } from '../../infra/auth/passwords.js';
+import type { Database } from '../../infra/db/database.js';
+import { createApp } from '../../infra/http/create-app.js';
+import { registerNotificationBus } from '../../infra/http/register-notification-bus.js';
+import { createTestContext } from '../../test-support/test-context.js';
+import { createTestDatabase } from '../../test-support/test-database.js';
+import { waitForValue } from '../../test-support/wait-for.js';
+import { registerApiKeys } from '../api-keys/register-api-keys.js';
+import { registerAuth } from '../auth/register-auth.js';
+import { registerPlatformAdmin } from './register-platform-admin.js';
+
+let db: Database;
+let app: FastifyInstance;
+let ctx: AppContext;
+const logLines: string[] = [];
+const ids: Record<string, number> = {};
+const idOf = (username: string): number => {
+  const id = ids[username];
+  if (id === undefined) throw new Error(`no user ${username}`);
+  return id;
+};
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+const createAccount = async (username: string, role?: string): Promise<void> => {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
+    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('no user');
+  ids[username] = id;
+  if (role) {
+    await db.query(`INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, $2)`, [id, role]);
+  }
+};
+
+const login = async (username: string): Promise<string> => {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/login_',
+    payload: { username, password: `${username}-password` },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.body;
+};
+
+const loginAs = (token: string | undefined, username: string) =>
+  app.inject({
+    method: 'PATCH',
+    url: '/login_',
+    headers: token === undefined ? {} : bearer(token),
+    payload: { username },
+  });
+
+const listUsers = (token: string | undefined, query = '') =>
+  app.inject({ url: `/admin/v1/users${query}`, headers: token === undefined ? {} : bearer(token) });
+
+const whoami = (token: string) => app.inject({ url: '/actor/v1/whoami', headers: bearer(token) });
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ctx = createTestContext(db);
+  // The real HTTP stack, logging at info into lines the tests read.
+  const actors = createActorResolution(ctx);
+  app = createApp({
+    resolveActor: actors.resolveActor,
+    logLevel: 'info',
+    logStream: { write: (line) => void logLines.push(line) },
+  });
+  registerNotificationBus(app, ctx.notifications);
+  actors.attach(app, ctx.notifications);
+  registerAuth(app, ctx);
+  registerApiKeys(app, ctx);
+  registerPlatformAdmin(app, ctx);
+  await app.ready();
+  await createAccount('root', 'balena_admin');
+  await createAccount('second_admin', 'balena_admin');
+  await createAccount('helper', 'support_agent');
+  await createAccount('ann');
+  await createAccount('annika');
+  await createAccount('a_b');
+  await createAccount('axb');
+});
+
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+describe('platform admin routes refuse everyone but platform administrators', () => {
+  it('answers 401 to a guest, a user, a support agent and a non-admin API key', async () => {
+    const user = await login('ann');
+    const agent = await login('helper');
+    const key = await app.inject({
+      method: 'POST',
+      url: '/api-key/user/full',
+      headers: bearer(user),
+      payload: { name: 'cli' },
+    });
+    expect(key.statusCode, key.body).toBe(200);
+    const callers: (string | undefined)[] = [undefined, user, agent, key.json<string>()];
+    for (const caller of callers) {
+      expect((await listUsers(caller)).statusCode).toBe(401);
+      expect((await loginAs(caller, 'annika')).statusCode).toBe(401);
+    }
+  });
+});
+
+describe('the user list', () => {
+  it('searches usernames and e-mails ignoring case, with % and _ taken literally', async () => {
+    const admin = await login('root');
+    const page = async (query: string): Promise<AdminUserPage> => {
+      const response = await listUsers(admin, query);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<AdminUserPage>();
+    };
+    expect((await page('?search=ANN')).users.map((user) => user.username)).toEqual([
+      'ann',
+      'annika',
+    ]);
+    expect((await page('?search=a_b')).users.map((user) => user.username)).toEqual(['a_b']);
+    expect((await page('?search=%25')).total).toBe(0);
+    expect((await page('?search=annika%40example')).users.map((user) => user.id)).toEqual([
+      ids.annika,
+    ]);
+    const all = await page('');
+    expect(all.total).toBe(7);
+    expect(all.users.find((user) => user.username === 'root')?.platformRoles).toEqual([
+      'balena_admin',
+    ]);
+  });
+
+  it('pages on the server and keeps the total past the last page', async () => {
+    const admin = await login('root');
+    const second = (await listUsers(admin, '?limit=2&offset=2')).json<AdminUserPage>();
+    expect(second.total).toBe(7);
+    expect(second.users.map((user) => user.username)).toEqual(['helper', 'ann']);
+    const beyond = (await listUsers(admin, '?limit=2&offset=50')).json<AdminUserPage>();
+    expect(beyond).toEqual({ total: 7, users: [] });
+  });
+
+  it('refuses a malformed query with 400', async () => {
+    const admin = await login('root');
+    expect((await listUsers(admin, '?limit=0')).statusCode).toBe(400);
+    expect((await listUsers(admin, `?search=${'x'.repeat(101)}`)).statusCode).toBe(400);
+  });
+});
+
+describe('login-as', () => {
+  it("answers a token for the user whose actualUser is the administrator, without the administrator's permissions", async () => {
+    const admin = await login('root');
+    const response = await loginAs(admin, 'ANNIKA@example.com');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    const claims = decodeJwt(response.body);
+    expect(claims).toMatchObject({ id: ids.annika, actualUser: ids.root, permissions: [] });
+    const me = (await whoami(response.body)).json<{ actorTypeId: number; username: string }>();
+    expect(me).toMatchObject({ actorTypeId: ids.annika, username: 'annika' });
+    // The session is the user's: the admin routes are closed to it.
+    expect((await listUsers(response.body)).statusCode).toBe(401);
+  });
+
+  it('logs every request of a login-as session with the administrator and the user', async () => {
+    const admin = await login('root');
+    const token = (await loginAs(admin, 'ann')).body;
+    const before = logLines.length;
+    expect((await whoami(token)).statusCode).toBe(200);
+    const lines = logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.url === '/actor/v1/whoami');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        userId: ids.ann,
+        actualUser: ids.root,
+        statusCode: 200,
+      }),
+    ]);
+    // Ordinary requests stay at debug (not written at info).
+    const own = logLines.length;
+    await whoami(admin);
+    expect(logLines.slice(own).some((line) => line.includes('/actor/v1/whoami'))).toBe(false);
+  });
+
+  it('refuses unknown users, oneself, a bad body, and login-as from a login-as session', async () => {
+    const admin = await login('root');
+    expect((await loginAs(admin, 'nobody')).statusCode).toBe(404);
+    expect((await loginAs(admin, 'root')).statusCode).toBe(400);
+    const empty = await app.inject({
+      method: 'PATCH',
+      url: '/login_',
+      headers: bearer(admin),
+      payload: { username: 5 },
+    });
+    expect(empty.statusCode).toBe(400);
+    const asOtherAdmin = (await loginAs(admin, 'second_admin')).body;
+    const nested = await loginAs(asOtherAdmin, 'ann');
+    expect(nested.statusCode).toBe(401);
+    expect(nested.body).toContain('Return to your own account');
+  });
+
+  it('ends the login-as session when its administrator loses admin.home', async () => {
+    await createAccount('temp_admin', 'balena_admin');
+    const admin = await login('temp_admin');
+    const token = (await loginAs(admin, 'axb')).body;
+    expect((await whoami(token)).statusCode).toBe(200);
+    await db.query(`DELETE FROM "user_platform_role" WHERE "user" = $1`, [idOf('temp_admin')]);
+    await waitForValue(
+      'the login-as session to be refused',
+      async () => (await whoami(token)).statusCode,
+      (status) => status === 401,
+    );
+  });
+});

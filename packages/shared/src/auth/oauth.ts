@@ -1,0 +1,58 @@
+// OAuth authorize (seed 000 sections 3.8 and 4): applications registered by platform
+// administrators, the consent page /login/oauth/:clientId and its calls.
+
+export type OAuthApplication = {
+  id: number;
+  clientId: string;
+  name: string;
+  description: string | null;
+  redirectUri: string;
+  createdAt: string;
+};
+
+// What the consent page shows (GET /oauth/v1/application/:clientId).
+export type OAuthApplicationSummary = Pick<
+  OAuthApplication,
+  'clientId' | 'name' | 'description' | 'redirectUri'
+>;
+
+// POST /oauth/authorize answers the code and where it may go (the registered redirect URI only).
+export type OAuthAuthorizeAnswer = { code: string; redirect_uri: string; state?: string };
+
+export const oauthCodeLifetimeSeconds = 600;
+export const oauthNameMaxLength = 100;
+export const oauthDescriptionMaxLength = 500;
+export const oauthRedirectUriMaxLength = 2000;
+
+// An absolute http(s) URI without a fragment (RFC 6749 section 3.1.2) and without credentials;
+// null when acceptable, else the reason.
+export const redirectUriProblem = (value: string): string | null => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'The redirect URI must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return 'The redirect URI must be an http or https URL';
+  }
+  if (url.hash !== '' || value.includes('#')) return 'The redirect URI must not have a fragment';
+  if (url.username !== '' || url.password !== '') {
+    return 'The redirect URI must not carry credentials';
+  }
+  return null;
+};
+
+// The address the browser goes to after consent (RFC 6749 section 4.1.2): the registered URI with
+// `code` (or `error`) and `state` added to its query.
+export const oauthRedirect = (
+  redirectUri: string,
+  outcome: { code: string } | { error: 'access_denied' },
+  state: string | null,
+): string => {
+  const url = new URL(redirectUri);
+  if ('code' in outcome) url.searchParams.set('code', outcome.code);
+  else url.searchParams.set('error', outcome.error);
+  if (state !== null) url.searchParams.set('state', state);
+  return url.href;
+};

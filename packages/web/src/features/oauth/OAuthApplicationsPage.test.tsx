@@ -1,0 +1,102 @@
+// @vitest-environment jsdom
+import type { OAuthApplication } from '@flotilla/shared/auth/oauth';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientProvider } from '../../app/client.js';
+import { consoleRoutes } from '../../app/router.js';
+import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
+import { ToastProvider } from '../../ui/toasts.js';
+
+afterEach(cleanup);
+
+const grafana: OAuthApplication = {
+  id: 1,
+  clientId: 'c0ffee',
+  name: 'Grafana',
+  description: null,
+  redirectUri: 'https://grafana.example/cb',
+  createdAt: '2026-11-24T10:00:00.000Z',
+};
+
+const renderAt = (session: FakeSession, initial: OAuthApplication[] = []) => {
+  const api = createFakeApi({ application: [] }, session);
+  let rows = [...initial];
+  const posted: unknown[] = [];
+  const deleted: string[] = [];
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
+  api.on('GET', '/actor/v1/whoami', () => ({
+    status: 200,
+    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'root', email: null },
+  }));
+  api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: rows }));
+  api.on('POST', '/admin/v1/oauth-applications', (body) => {
+    posted.push(body);
+    rows = [...rows, grafana];
+    return { status: 201, body: grafana };
+  });
+  api.on('DELETE', '/admin/v1/oauth-applications/1', (_body, url) => {
+    deleted.push(url.pathname);
+    rows = [];
+    return { status: 204 };
+  });
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/admin/oauth'] });
+  render(
+    <ClientProvider client={api.client}>
+      <ToastProvider>
+        <QueryClientProvider
+          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return { router, posted, deleted };
+};
+
+const admin: FakeSession = { permissions: ['admin.home'] };
+
+describe('OAuthApplicationsPage', { timeout: 30_000 }, () => {
+  it('registers an application, checking the redirect URI first, then deletes it', async () => {
+    const { posted, deleted } = renderAt(admin);
+    expect(
+      await screen.findByText('No OAuth applications yet.', undefined, { timeout: 15_000 }),
+    ).toBeTruthy();
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Grafana');
+    await user.type(
+      screen.getByRole('textbox', { name: 'Redirect URI' }),
+      'https://grafana.example/cb#x',
+    );
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('The redirect URI must not have a fragment')).toBeTruthy();
+    expect(posted).toEqual([]);
+    await user.clear(screen.getByRole('textbox', { name: 'Redirect URI' }));
+    await user.type(
+      screen.getByRole('textbox', { name: 'Redirect URI' }),
+      'https://grafana.example/cb',
+    );
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    const table = await screen.findByRole('table', { name: 'OAuth applications' });
+    expect(within(table).getByText('c0ffee')).toBeTruthy();
+    expect(posted).toEqual([
+      { name: 'Grafana', description: '', redirect_uri: 'https://grafana.example/cb' },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Delete Grafana' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
+    );
+    expect(await screen.findByText('No OAuth applications yet.')).toBeTruthy();
+    expect(deleted).toEqual(['/admin/v1/oauth-applications/1']);
+  });
+
+  it('sends a user without admin.home away', async () => {
+    const { router } = renderAt({});
+    await waitFor(() => expect(router.state.location.pathname).toBe('/fleets'), {
+      timeout: 15_000,
+    });
+  });
+});

@@ -1,0 +1,55 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import type {
+  OAuthApplication,
+  OAuthApplicationSummary,
+  OAuthAuthorizeAnswer,
+} from '@flotilla/shared/auth/oauth';
+
+// features/oauth on the server.
+export const oauthApplicationQuery = (client: FlotillaClient, clientId: string) => ({
+  queryKey: ['oauth-application', clientId] as const,
+  queryFn: () =>
+    client.request<OAuthApplicationSummary>({
+      path: `/oauth/v1/application/${encodeURIComponent(clientId)}`,
+    }),
+});
+
+export const authorizeApplication = (
+  client: FlotillaClient,
+  request: {
+    clientId: string;
+    redirectUri: string | null;
+    state: string | null;
+    // PKCE (RFC 7636), passed through from the client's link.
+    codeChallenge: string | null;
+    codeChallengeMethod: string | null;
+  },
+): Promise<OAuthAuthorizeAnswer> =>
+  client.request<OAuthAuthorizeAnswer>({
+    method: 'POST',
+    path: '/oauth/authorize',
+    body: {
+      client_id: request.clientId,
+      response_type: 'code',
+      ...(request.redirectUri !== null ? { redirect_uri: request.redirectUri } : {}),
+      ...(request.state !== null ? { state: request.state } : {}),
+      ...(request.codeChallenge !== null ? { code_challenge: request.codeChallenge } : {}),
+      ...(request.codeChallengeMethod !== null
+        ? { code_challenge_method: request.codeChallengeMethod }
+        : {}),
+    },
+  });
+
+export const oauthApplicationsQuery = (client: FlotillaClient) => ({
+  queryKey: ['oauth-applications'] as const,
+  queryFn: () => client.request<OAuthApplication[]>({ path: '/admin/v1/oauth-applications' }),
+});
+
+export const registerApplication = (
+  client: FlotillaClient,
+  body: { name: string; description: string; redirect_uri: string },
+): Promise<OAuthApplication> =>
+  client.request<OAuthApplication>({ method: 'POST', path: '/admin/v1/oauth-applications', body });
+
+export const deleteApplication = (client: FlotillaClient, id: number): Promise<unknown> =>
+  client.request<unknown>({ method: 'DELETE', path: `/admin/v1/oauth-applications/${id}` });

@@ -1,0 +1,166 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { adminUserPageSize } from '@flotilla/shared/users/admin-users';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useClient } from '../../app/client.js';
+import { useToasts } from '../../ui/toasts.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { RequirePermission } from '../session/guards.js';
+import { isAdmin, useSession } from '../session/useSession.js';
+import { adminUsersQuery, loginAs } from './admin-session.js';
+
+// /admin (seed 000 admin.home): every user, searched and paged by the server, each with a
+// "Log in as" that opens the console as that user (the way back is the shell's banner).
+const Users = () => {
+  usePageTitle('Admin');
+  const client = useClient();
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const toasts = useToasts();
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const users = useQuery({
+    ...adminUsersQuery(client, search, page),
+    placeholderData: keepPreviousData,
+  });
+  const impersonate = useMutation({
+    mutationFn: (username: string) => loginAs(client, username),
+    onSuccess: () => {
+      queryClient.clear();
+      void navigate('/');
+    },
+    onError: (error) => toasts.show('error', errorText(error) ?? 'Could not log in as this user'),
+  });
+  return (
+    <Box>
+      <Stack direction="row" sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}>
+        <Typography variant="h1">Admin</Typography>
+        <Stack direction="row" spacing={1}>
+          <Button component={RouterLink} to="/admin/oauth" variant="outlined">
+            OAuth applications
+          </Button>
+          <Button component={RouterLink} to="/admin/outbox" variant="outlined">
+            Mail outbox
+          </Button>
+        </Stack>
+      </Stack>
+      <Box
+        component="form"
+        role="search"
+        sx={{ mb: 2, display: 'flex', gap: 1 }}
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch(draft.trim());
+          setPage(0);
+        }}
+      >
+        <TextField
+          size="small"
+          label="Search users"
+          placeholder="Username or e-mail"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: 100 } }}
+        />
+        <Button type="submit" variant="contained">
+          Search
+        </Button>
+      </Box>
+      {users.isPending ? (
+        <Skeleton variant="rounded" height={200} aria-label="Loading" />
+      ) : users.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void users.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {errorText(users.error) ?? 'Could not load the users'}
+        </Alert>
+      ) : users.data.users.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 6, textAlign: 'center' }}>
+          <Typography>
+            {search === '' ? 'No users yet.' : `No user matches "${search}".`}
+          </Typography>
+        </Paper>
+      ) : (
+        <Paper variant="outlined">
+          <Table aria-label="Users">
+            <TableHead>
+              <TableRow>
+                <TableCell>Username</TableCell>
+                <TableCell>E-mail</TableCell>
+                <TableCell>Created</TableCell>
+                <TableCell>Platform role</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {users.data.users.map((user) => (
+                <TableRow key={user.id}>
+                  <TableCell>{user.username}</TableCell>
+                  <TableCell>{user.email ?? '—'}</TableCell>
+                  <TableCell>{new Date(user.createdAt).toLocaleDateString()}</TableCell>
+                  <TableCell>
+                    {user.platformRoles.map((role) => (
+                      <Chip key={role} size="small" label={role} sx={{ mr: 0.5 }} />
+                    ))}
+                  </TableCell>
+                  <TableCell align="right">
+                    {user.id === session?.userId ? null : (
+                      <Button
+                        size="small"
+                        disabled={impersonate.isPending}
+                        onClick={() => impersonate.mutate(user.username)}
+                        aria-label={`Log in as ${user.username}`}
+                      >
+                        Log in as
+                      </Button>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <TablePagination
+            component="div"
+            count={users.data.total}
+            page={page}
+            rowsPerPage={adminUserPageSize}
+            rowsPerPageOptions={[adminUserPageSize]}
+            onPageChange={(_event, next) => setPage(next)}
+          />
+        </Paper>
+      )}
+    </Box>
+  );
+};
+
+export const AdminPage = () => {
+  const session = useSession();
+  return (
+    <RequirePermission allowed={isAdmin(session)} loading={false}>
+      <Users />
+    </RequirePermission>
+  );
+};
