@@ -10,6 +10,9 @@ export type Actor =
       via: 'session' | 'api-key';
       // A session whose second factor is still pending may do nothing but complete it.
       twoFactorPending: boolean;
+      // The account must verify its e-mail address and has not yet: it may do nothing but what
+      // verification needs (infra/http/email-verification-gate.ts).
+      emailVerificationPending: boolean;
     }
   | { kind: 'application'; applicationId: number; actorId: number }
   | { kind: 'device'; deviceId: number; actorId: number; applicationId: number };

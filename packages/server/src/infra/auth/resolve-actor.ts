@@ -17,7 +17,16 @@ export const platformPermissionsOf = (roles: readonly string[]): string[] =>
 export const platformRolesSql = (userAlias: string): string =>
   `coalesce((SELECT array_agg(pr."role" ORDER BY pr."role") FROM "user_platform_role" pr WHERE pr."user" = ${userAlias}."id"), '{}')`;
 
-type SessionRow = { actor: number; jwt_secret: string; platform_roles: string[] };
+type SessionRow = {
+  actor: number;
+  jwt_secret: string;
+  platform_roles: string[];
+  unverified: boolean;
+};
+
+// SQL: whether the user row aliased `u` must verify its address and has not yet.
+const unverifiedSql = (userAlias: string): string =>
+  `(${userAlias}."must_be_verified" AND NOT ${userAlias}."is_verified")`;
 
 type ApiKeyRow = {
   actor: number;
@@ -27,6 +36,7 @@ type ApiKeyRow = {
   device_id: number | null;
   device_application: number | null;
   platform_roles: string[] | null;
+  unverified: boolean | null;
 };
 
 const resolveSession = async (
@@ -43,7 +53,8 @@ const resolveSession = async (
     throw error;
   }
   const { rows } = await db.query<SessionRow>(
-    `SELECT u."actor", u."jwt_secret", ${platformRolesSql('u')} AS "platform_roles"
+    `SELECT u."actor", u."jwt_secret", ${platformRolesSql('u')} AS "platform_roles",
+            ${unverifiedSql('u')} AS "unverified"
        FROM "user" u WHERE u."id" = $1`,
     [claims.id],
   );
@@ -60,6 +71,7 @@ const resolveSession = async (
       platformPermissions: platformPermissionsOf(row.platform_roles),
       via: 'session',
       twoFactorPending: claims.twoFactorRequired === true,
+      emailVerificationPending: row.unverified,
     },
     dependsOn: [`user:${claims.id}`],
     validUntil: claims.exp * 1000,
@@ -75,7 +87,8 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Res
             a."id" AS "application_id",
             d."id" AS "device_id",
             d."belongs_to__application" AS "device_application",
-            CASE WHEN u."id" IS NULL THEN NULL ELSE ${platformRolesSql('u')} END AS "platform_roles"
+            CASE WHEN u."id" IS NULL THEN NULL ELSE ${platformRolesSql('u')} END AS "platform_roles",
+            ${unverifiedSql('u')} AS "unverified"
        FROM "api_key" k
        LEFT JOIN "user" u ON u."actor" = k."is_of__actor"
        LEFT JOIN "application" a ON a."actor" = k."is_of__actor"
@@ -95,6 +108,7 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Res
         platformPermissions: platformPermissionsOf(row.platform_roles ?? []),
         via: 'api-key',
         twoFactorPending: false,
+        emailVerificationPending: row.unverified === true,
       },
       dependsOn: [`actor:${row.actor}`, `user:${row.user_id}`],
       validUntil,

@@ -11,6 +11,7 @@ import { Navigate, Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
+import { LoadingScreen } from '../session/guards.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
@@ -35,6 +36,7 @@ export const AppLayout = () => {
       return !value;
     });
   };
+  if (mustVerify === 'unknown') return <LoadingScreen label="Loading your account" />;
   if (mustVerify) return <Navigate to="/user/verify-email/pending" replace />;
   return (
     <BreadcrumbProvider>
