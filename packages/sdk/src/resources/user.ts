@@ -19,6 +19,8 @@ export type User = {
   actor: ToOne<{ id: number }>;
   username: string;
   has_legacy_link_to__organization: OptionalToOne<Organization>;
+  // Not v7: the owner's new address while it waits for its verification link.
+  pending_email: string | null;
   // Reverse navigations, present only when expanded.
   organization_membership?: OrganizationMembership[];
   has_direct_access_to__application?: Application[];

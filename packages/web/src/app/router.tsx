@@ -328,6 +328,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               },
             ],
           },
+          // A new account's profile step (issue 14), outside the shell that sends them there.
+          {
+            path: '/signup/profile',
+            lazy: lazyPage(
+              () => import('../features/signup-profile/SignupProfilePage.js'),
+              'SignupProfilePage',
+            ),
+          },
         ],
       },
       // Invitation links from e-mails: for guests and signed-in users alike.

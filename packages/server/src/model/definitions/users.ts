@@ -24,11 +24,13 @@ export const userResources: Record<string, ResourceDefinition> = {
       }),
       // Written true to ask for a new verification mail (features/email-verification).
       has_been_sent_verification_email: bool({ ownerOnly: true }),
+      // Not v7: a new address waiting for its verification link (PATCH /user/email), shown to
+      // its owner after a reload (Preferences → Account details); null on anyone else's row.
+      pending_email: text({ readOnly: true, ownerOnly: true }),
       // Not v7 fields: kept on the user row for the auth endpoints, never served.
       email: text({ hidden: true }),
       password_hash: text({ hidden: true }),
       jwt_secret: text({ hidden: true }),
-      pending_email: text({ hidden: true }),
     },
     navigations: {
       // Mirror of application.is_directly_accessible_by__user (v7 types this as the

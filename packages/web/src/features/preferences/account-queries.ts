@@ -25,6 +25,22 @@ export const fetchProfile = async (client: FlotillaClient, userId: number) => {
   return profile ?? null;
 };
 
+export const pendingEmailKey = (userId: number) => ['user-pending-email', userId] as const;
+
+// The new address waiting for its verification link (PATCH /user/email with verification
+// required), or null: served to its owner only (v7 user.pending_email, not a balena field).
+export const fetchPendingEmail = async (
+  client: FlotillaClient,
+  userId: number,
+): Promise<string | null> => {
+  const user = await client.pine.get({
+    resource: 'user',
+    id: userId,
+    options: { $select: ['pending_email'] },
+  });
+  return user?.pending_email ?? null;
+};
+
 export type ProfileChange = {
   first_name: string;
   last_name: string;

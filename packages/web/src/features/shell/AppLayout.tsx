@@ -12,6 +12,8 @@ import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
 import { LoadingScreen } from '../session/guards.js';
+import { useSession } from '../session/useSession.js';
+import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
@@ -21,9 +23,11 @@ import { UserMenu } from './UserMenu.js';
 const collapsedKey = 'flotilla.sidebarCollapsed';
 
 // The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners. A user who
-// must verify their e-mail address first goes to the page that waits for it.
+// must verify their e-mail address first goes to the page that waits for it, and a new account to
+// its profile step.
 export const AppLayout = () => {
   const mustVerify = useMustVerify();
+  const userId = useSession()?.userId;
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -38,6 +42,11 @@ export const AppLayout = () => {
   };
   if (mustVerify === 'unknown') return <LoadingScreen label="Loading your account" />;
   if (mustVerify) return <Navigate to="/user/verify-email/pending" replace />;
+  // A new account completes its profile first (seed 000 section 4: sign-up, verification, then
+  // /signup/profile).
+  if (userId !== undefined && pendingProfileStep(userId) !== null) {
+    return <Navigate to={signupProfilePath} replace />;
+  }
   return (
     <BreadcrumbProvider>
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>
