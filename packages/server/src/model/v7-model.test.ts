@@ -65,7 +65,6 @@ const notInV7: Record<string, readonly string[]> = {
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).
 const notModelled: Record<string, readonly string[]> = {
-  user: ['owns__recovery_two_factor'],
   image: ['is__origin__of__delta', 'is_produced_by__delta'],
   organization: [
     'organization__has_private_access_to__device_type',

@@ -1,4 +1,6 @@
--- Issue 14: a user who must verify their e-mail address and has not yet may do nothing but verify
+-- Issue 14: account access (the e-mail verification gate, recovery codes on /v7).
+
+-- A user who must verify their e-mail address and has not yet may do nothing but verify
 -- (infra/http/email-verification-gate.ts). Whether they still must is part of the resolved actor,
 -- so the actor cache drops a user's entries when either flag changes, as for jwt_secret (0007).
 DROP TRIGGER "user_auth_changed" ON "user";
@@ -10,3 +12,8 @@ CREATE TRIGGER "user_auth_changed" AFTER UPDATE ON "user"
         OR OLD."must_be_verified" IS DISTINCT FROM NEW."must_be_verified"
         OR OLD."is_verified" IS DISTINCT FROM NEW."is_verified")
   EXECUTE FUNCTION flotilla_auth_row_changed('user', 'id');
+
+-- balena's v7 `recovery_two_factor` (balena-sdk's typings): a user's recovery codes as rows of
+-- id, owner and time of use. The view leaves the code hashes out: nobody reads them through /v7.
+CREATE VIEW "recovery_two_factor" ("id", "belongs_to__user", "used_timestamp") AS
+  SELECT "id", "user", "used_at" FROM "user_recovery_code";
