@@ -12,11 +12,12 @@ import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
 import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { isAdmin, useSession } from '../session/useSession.js';
 import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
+import { headerBackground, useHeaderColor } from './local-preferences.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -27,7 +28,9 @@ const collapsedKey = 'flotilla.sidebarCollapsed';
 // its profile step.
 export const AppLayout = () => {
   const mustVerify = useMustVerify();
-  const userId = useSession()?.userId;
+  const session = useSession();
+  const userId = session?.userId;
+  const headerColor = headerBackground(useHeaderColor(), isAdmin(session));
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -50,7 +53,13 @@ export const AppLayout = () => {
   return (
     <BreadcrumbProvider>
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-        <AppBar position="fixed" sx={{ zIndex: theme.zIndex.drawer + 1 }}>
+        <AppBar
+          position="fixed"
+          sx={{
+            zIndex: theme.zIndex.drawer + 1,
+            ...(headerColor === undefined ? {} : { bgcolor: headerColor }),
+          }}
+        >
           <Toolbar sx={{ gap: 1 }}>
             {isMobile ? (
               <IconButton
