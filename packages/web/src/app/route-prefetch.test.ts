@@ -3,7 +3,8 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { createFakeApi } from '../test-support/fake-api.js';
-import { applicationListLoader } from './route-prefetch.js';
+import { userProfileRow } from '../features/preferences/test-fixtures.js';
+import { applicationListLoader, signedInShellLoader } from './route-prefetch.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
 const fleetRow = applicationRow(
@@ -43,6 +44,17 @@ describe('route loaders', () => {
       .poll(() => queryClient.getQueryState(['applications', 'fleet', undefined])?.status)
       .toBe('success');
     expect(api.reads.every((url) => url.pathname.startsWith('/v7/application'))).toBe(true);
+  });
+
+  it("start the signed-in user's profile with the shell, which waits for it", async () => {
+    const api = createFakeApi({ user_profile: [userProfileRow()] });
+    const queryClient = new QueryClient();
+    expect(signedInShellLoader({ client: api.client, queryClient })()).toBeNull();
+    await expect.poll(() => queryClient.getQueryState(['user-profile', 7])?.status).toBe('success');
+    expect(api.reads).toHaveLength(1);
+    // Run again soon after (another navigation): the profile is not read twice.
+    signedInShellLoader({ client: api.client, queryClient })();
+    expect(api.reads.map((url) => url.pathname)).toEqual(['/v7/user_profile']);
   });
 
   it("start one organization's list under its own key", async () => {

@@ -9,6 +9,7 @@ import {
   applicationStatusCountsQuery,
   organizationIdParam,
 } from '../features/fleets/application-queries.js';
+import { fetchProfile, profileKey } from '../features/preferences/profile-query.js';
 
 // What route loaders need to start a screen's queries.
 export type RouteData = { client: FlotillaClient; queryClient: QueryClient };
@@ -37,3 +38,17 @@ export const applicationListLoader =
     );
     return null;
   };
+
+// The signed-in shell: the user's profile, which it waits for before showing a screen (an
+// unverified user goes to the pending page instead), starts with the shell's code.
+export const signedInShellLoader = (data: RouteData | undefined) => (): null => {
+  const userId = data ? signedInUserId(data.client) : null;
+  if (!data || userId === null) return null;
+  void data.queryClient.prefetchQuery({
+    queryKey: profileKey(userId),
+    queryFn: () => fetchProfile(data.client, userId),
+    // The loader runs again on some navigations: a recent profile is not read again.
+    staleTime: 60_000,
+  });
+  return null;
+};

@@ -7,7 +7,7 @@ import {
   RequireSession,
 } from '../features/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
-import { applicationListLoader, type RouteData } from './route-prefetch.js';
+import { applicationListLoader, type RouteData, signedInShellLoader } from './route-prefetch.js';
 
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
@@ -89,6 +89,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
         ),
         children: [
           {
+            loader: signedInShellLoader(data),
             lazy: lazyPage(() => import('../features/shell/AppLayout.js'), 'AppLayout'),
             children: [
               { index: true, element: <Navigate to="/fleets" replace /> },

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../app/client.js';
-import { fetchProfile, profileKey } from '../preferences/account-queries.js';
+import { fetchProfile, profileKey } from '../preferences/profile-query.js';
 import { useSession } from '../session/useSession.js';
 
 // Whether the signed-in user must verify their e-mail address before anything else (seed 000

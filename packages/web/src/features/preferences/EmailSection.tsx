@@ -11,7 +11,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { requestVerificationEmail } from '../email-verification/verification-requests.js';
-import { changeEmail, fetchPendingEmail, pendingEmailKey, profileKey } from './account-queries.js';
+import { changeEmail, fetchPendingEmail, pendingEmailKey } from './account-queries.js';
+import { profileKey } from './profile-query.js';
 
 type Profile = { email: string | null; is_verified: boolean; has_password_set: boolean };
 

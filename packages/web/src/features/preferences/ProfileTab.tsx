@@ -18,7 +18,8 @@ import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
-import { fetchProfile, type ProfileChange, profileKey, saveProfile } from './account-queries.js';
+import { type ProfileChange, saveProfile } from './account-queries.js';
+import { fetchProfile, profileKey } from './profile-query.js';
 
 const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'personal', label: 'Personal' },

@@ -1,30 +1,6 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { AccountType } from '@flotilla/shared/users/profile';
 
-export const profileKey = (userId: number | undefined) => ['user-profile', userId] as const;
-
-// The signed-in user's own profile (v7 user_profile: only their own row is readable).
-export const fetchProfile = async (client: FlotillaClient, userId: number) => {
-  const [profile] = await client.pine.get({
-    resource: 'user_profile',
-    options: {
-      $select: [
-        'email',
-        'first_name',
-        'last_name',
-        'company',
-        'account_type',
-        'has_disabled_newsletter',
-        'has_password_set',
-        'is_verified',
-        'must_be_verified',
-      ],
-      $filter: { is_of__user: userId },
-    },
-  });
-  return profile ?? null;
-};
-
 export const pendingEmailKey = (userId: number) => ['user-pending-email', userId] as const;
 
 // The new address waiting for its verification link (PATCH /user/email with verification
