@@ -41,7 +41,8 @@ const isVerificationRequest = (request: FastifyRequest, userId: number): boolean
 
 const isOwnAccountRead = (request: FastifyRequest): boolean => {
   const parsed = parseODataRequest((request.raw.url ?? '').slice('/v7'.length));
-  // Row-level rules keep the read to rows of their own; no expansion reaches further.
+  // The usual row rules apply (their own row; others' ids and usernames only where they share an
+  // organization, fleet or team, which a new account does not); no expansion reaches further.
   return (
     ownAccountResources.has(parsed.resource) &&
     parsed.action === undefined &&
