@@ -13,6 +13,7 @@ import { createTestApp, createTestContext } from '../../test-support/test-contex
 import { registerAuth } from '../auth/register-auth.js';
 import { createVerificationSigner } from '../email-verification/verification-token.js';
 import { registerEmailChange } from './change-email.js';
+import { emailChangeNoticeSubject } from './email-change-notice.js';
 
 let db: Database;
 let ctx: AppContext;
@@ -264,12 +265,26 @@ describe('PATCH /user/email rules', () => {
       pending_email: null,
       is_verified: true,
     });
+    // The same mailbox: no notice.
+    expect(await mailsTo(email)).toEqual([]);
+  });
+
+  it('tells the old address, with the way back (a password reset)', async () => {
+    const { email, token } = await newAccount(strict);
+    await changeEmail(strict, token, { email: 'elsewhere@example.com', password: 'the-password' });
+    const [notice, ...more] = await mailsTo(email);
+    expect(more).toEqual([]);
+    expect(notice?.subject).toBe(emailChangeNoticeSubject);
+    expect(notice?.text_body).toContain(
+      'is being changed to elsewhere@example.com. It changes once that address is verified.',
+    );
+    expect(notice?.links).toEqual(['https://flotilla.example.com/password-reset']);
   });
 });
 
 describe('PATCH /user/email without required verification', () => {
   it('replaces the address at once, unverified, and mails its link', async () => {
-    const { token } = await newAccount(relaxed);
+    const { email, token } = await newAccount(relaxed);
     const response = await changeEmail(relaxed, token, {
       email: 'direct@example.com',
       password: 'the-password',
@@ -283,5 +298,7 @@ describe('PATCH /user/email without required verification', () => {
     });
     expect((await verifyLastLinkTo(relaxed, 'direct@example.com')).statusCode).toBe(200);
     expect(await accountOf('direct@example.com')).toMatchObject({ is_verified: true });
+    const [notice] = await mailsTo(email);
+    expect(notice?.text_body).toContain('was changed to direct@example.com.');
   });
 });
