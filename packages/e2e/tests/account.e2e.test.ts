@@ -51,4 +51,24 @@ describe('account preferences', () => {
     expect(await response.json()).toMatchObject({ actorType: 'user', email: user.email });
     await page.context().close();
   });
+
+  it('keeps the experimental header colour and navigation stripes across a reload', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, user);
+    await page.goto('/preferences/experimental');
+    await page.getByLabel('Header colour').click();
+    await page.getByRole('option', { name: 'Teal' }).click();
+    await page.getByLabel('Show navigation stripes').check();
+    const header = page.getByRole('banner');
+    const background = () =>
+      header.evaluate((element) => getComputedStyle(element).backgroundColor);
+    await expect.poll(background).toBe('rgb(0, 105, 92)');
+    await page.reload();
+    await header.waitFor();
+    await expect.poll(background).toBe('rgb(0, 105, 92)');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    expect(await nav.getAttribute('data-stripes')).toBe('on');
+    await page.screenshot({ path: 'data/e2e-screens/experimental.png' });
+    await page.context().close();
+  });
 });

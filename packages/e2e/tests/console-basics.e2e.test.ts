@@ -27,6 +27,8 @@ describe('the console: sign-up, sign-in, fleets', () => {
       .poll(() => signup.errorText('Password must be at least 8 characters').isVisible())
       .toBe(true);
     await signup.signUp(email, 'a-good-password');
+    // A new account completes its profile first, then goes on to where it was going.
+    await signup.completeProfile({ firstName: 'Ada', lastName: 'Lovelace', company: 'Engines' });
     const fleets = fleetsPage(page);
     await fleets.heading().waitFor();
     expect(new URL(page.url()).pathname).toBe('/fleets');
@@ -47,6 +49,7 @@ describe('the console: sign-up, sign-in, fleets', () => {
     const page = await newPage(browser);
     await signupPage(page).open();
     await signupPage(page).signUp(uniqueEmail('grace'), 'a-good-password');
+    await signupPage(page).completeProfile();
     const fleets = fleetsPage(page);
     await fleets.emptyState().waitFor();
     await page
@@ -72,6 +75,7 @@ describe('the console: sign-up, sign-in, fleets', () => {
     const page = await newPage(browser, { cookieBanner: 'unanswered' });
     await signupPage(page).open();
     await signupPage(page).signUp(uniqueEmail('hedy'), 'a-good-password');
+    await signupPage(page).completeProfile();
     const fleets = fleetsPage(page);
     await fleets.emptyState().waitFor();
     const banner = shell(page).cookieBanner();
@@ -108,6 +112,7 @@ describe('the console: sign-up, sign-in, fleets', () => {
     const page = await newPage(browser);
     await signupPage(page).open();
     await signupPage(page).signUp(uniqueEmail('katherine'), 'a-good-password');
+    await signupPage(page).completeProfile();
     await fleetsPage(page).emptyState().waitFor();
     await shell(page).status('All systems operational').waitFor();
     await page.context().setOffline(true);
@@ -135,6 +140,7 @@ describe('the console: sign-up, sign-in, fleets', () => {
     const page = await newPage(browser);
     await signupPage(page).open();
     await signupPage(page).signUp(uniqueEmail('linus'), 'a-good-password');
+    await signupPage(page).completeProfile();
     await fleetsPage(page).heading().waitFor();
     // Cut the API off (requests fail at the network level); the list's next 8 s poll notices.
     await page.route('**/v7/**', (route) => route.abort('connectionrefused'));

@@ -5,6 +5,7 @@ import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage, uniqueEmail } from '../support/browser.js';
 import { mailTo } from '../support/mailbox.js';
 import { createRelease } from '../support/releases.js';
+import { signupPage } from '../support/pages/auth-pages.js';
 
 // Issue 13: an organization shared through an invitation and a team, from the console. The test
 // server sends mail through SMTP to a real SMTP server of the test (support/mailbox.ts).
@@ -189,6 +190,8 @@ describe('organizations, invitations and teams', () => {
     expect(await guest.getByLabel('E-mail').inputValue()).toBe(email);
     await guest.getByLabel('Password').fill('a-good-password');
     await guest.getByRole('button', { name: 'Sign up' }).click();
+    // The profile step of a new account, then on to where the invitation leads.
+    await signupPage(guest).completeProfile();
     await guest.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
     await guest.getByRole('link', { name: 'Cider Co' }).waitFor();
     await guest.context().close();

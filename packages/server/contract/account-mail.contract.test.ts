@@ -39,6 +39,12 @@ describe('account mail through SMTP: balena-sdk verification, password reset', (
         options: { $select: ['is_verified', 'must_be_verified'] },
       }),
     ).toMatchObject([{ is_verified: false, must_be_verified: true }]);
+    // Until verified, the server refuses the rest with a 401 that does not end the session.
+    await expect(user.sdk.models.application.getAll()).rejects.toMatchObject({
+      statusCode: 401,
+      message: expect.stringContaining('Verify your e-mail address first'),
+    });
+    expect(await user.sdk.auth.isLoggedIn()).toBe(true);
     const signUpMail = await smtp.mailTo(user.email, { subject: /Verify your e-mail/ });
     expect(signUpMail.raw).toMatch(/multipart\/alternative/);
 
@@ -55,6 +61,8 @@ describe('account mail through SMTP: balena-sdk verification, password reset', (
     expect(
       await user.sdk.pine.get({ resource: 'user_profile', options: { $select: 'is_verified' } }),
     ).toMatchObject([{ is_verified: true }]);
+    // The same session may now do the rest.
+    expect(await user.sdk.models.application.getAll()).toEqual([]);
   });
 
   it('a forgotten password is reset from the mailed link', async () => {

@@ -1,3 +1,7 @@
+import {
+  freshAuthenticationRequiredMessage,
+  reauthenticationWindowMs,
+} from '@flotilla/shared/auth/reauthentication';
 import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFleetMember, addOrganizationMember } from '../src/test-support/fixtures.js';
@@ -139,6 +143,51 @@ describe('api keys: balena-sdk apiKey model against Flotilla', () => {
       [created.id],
     );
     expect(await (await sdkWithKey(key)).auth.isLoggedIn()).toBe(false);
+  });
+});
+
+// The re-authentication window (seed 000 section 4), as balena-sdk meets it: apiKey.create with
+// a session whose password is older than the window is a 401 that keeps the session; logging in
+// again (authenticate) opens the window again.
+describe('api keys: balena-sdk apiKey.create and the re-authentication window', () => {
+  let server: TestServer;
+  let clock: Date;
+
+  beforeAll(async () => {
+    clock = new Date();
+    server = await startTestServer({ now: () => clock });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('asks for a fresh login once the window is over', async () => {
+    const user = await registerUser(server.url, 'window');
+    clock = new Date(clock.getTime() + reauthenticationWindowMs);
+    // balena-sdk turns any failure of this call into BalenaNotLoggedIn ("You have to log in"),
+    // as it does against balena; the server's 401 says why, and the session stays.
+    await expectBalenaError(
+      user.sdk.models.apiKey.create({ name: `late-${uniqueSuffix()}`, expiryDate: null }),
+      'BalenaNotLoggedIn',
+    );
+    const direct = await fetch(`${server.url}/api-key/user/full`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await user.sdk.auth.getToken()}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ name: `late-${uniqueSuffix()}` }),
+    });
+    expect([direct.status, await direct.text()]).toEqual([401, freshAuthenticationRequiredMessage]);
+    expect(await user.sdk.auth.isLoggedIn()).toBe(true);
+    await user.sdk.auth.login({ email: user.email, password: user.password });
+    expect(
+      typeof (await user.sdk.models.apiKey.create({
+        name: `fresh-${uniqueSuffix()}`,
+        expiryDate: null,
+      })),
+    ).toBe('string');
   });
 });
 

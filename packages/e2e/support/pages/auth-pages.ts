@@ -8,6 +8,16 @@ export const signupPage = (page: Page) => ({
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign up' }).click();
   },
+  // The step after sign-up (and verification when required): /signup/profile.
+  completeProfile: async (
+    profile = { firstName: 'Test', lastName: 'User', company: 'Flotilla' },
+  ) => {
+    await page.waitForURL('**/signup/profile');
+    await page.getByLabel('First name').fill(profile.firstName);
+    await page.getByLabel('Last name').fill(profile.lastName);
+    await page.getByLabel('Company').fill(profile.company);
+    await page.getByRole('button', { name: 'Continue' }).click();
+  },
   errorText: (text: string | RegExp) => page.getByText(text),
 });
 

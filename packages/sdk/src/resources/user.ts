@@ -11,6 +11,13 @@ export type SamlAccount = {
   belongs_to__user: ToOne<User>;
 };
 
+// v7 recovery_two_factor: one of the owner's two-factor recovery codes (never the code itself).
+export type RecoveryTwoFactor = {
+  id: number;
+  used_timestamp: DateTime | null;
+  belongs_to__user: ToOne<User>;
+};
+
 // v7 user: the public face of an account (e-mail and profile fields are not v7 fields). Fellow
 // members read `id` and `username` only; the other fields are null on their rows.
 export type User = {
@@ -19,10 +26,13 @@ export type User = {
   actor: ToOne<{ id: number }>;
   username: string;
   has_legacy_link_to__organization: OptionalToOne<Organization>;
+  // Not v7: the owner's new address while it waits for its verification link.
+  pending_email: string | null;
   // Reverse navigations, present only when expanded.
   organization_membership?: OrganizationMembership[];
   has_direct_access_to__application?: Application[];
   owns__saml_account?: SamlAccount[];
+  owns__recovery_two_factor?: RecoveryTwoFactor[];
   team_membership?: TeamMembership[];
   user_application_membership?: UserApplicationMembership[];
 };

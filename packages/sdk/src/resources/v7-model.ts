@@ -39,7 +39,7 @@ import type {
   TeamMembershipWrite,
   TeamWrite,
 } from './team.js';
-import type { SamlAccount, User } from './user.js';
+import type { RecoveryTwoFactor, SamlAccount, User } from './user.js';
 import type { UserProfile } from './user-profile.js';
 import type { UserPublicKey, UserPublicKeyWrite } from './user-public-key.js';
 import type {
@@ -92,6 +92,7 @@ export type V7Model = {
   organization: { Read: Organization; Write: OrganizationWrite };
   organization_membership: { Read: OrganizationMembership; Write: OrganizationMembershipWrite };
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
+  recovery_two_factor: { Read: RecoveryTwoFactor; Write: NoWrite };
   release: { Read: Release; Write: ReleaseWrite };
   release_tag: { Read: ReleaseTag; Write: ReleaseTagWrite };
   saml_account: { Read: SamlAccount; Write: NoWrite };

@@ -58,13 +58,13 @@ const notInV7: Record<string, readonly string[]> = {
   social_service_account: ['id'],
   // The md5 fingerprint of an SSH key, derived when the key is stored (seed 000 section 3.5).
   user__has__public_key: ['fingerprint'],
-  // Write-only in balena's API (requestVerificationEmail PATCHes it); stored and owner-readable here.
-  user: ['has_been_sent_verification_email'],
+  // Write-only in balena's API (requestVerificationEmail PATCHes it); stored and owner-readable
+  // here. pending_email: the owner's new address waiting for its verification link.
+  user: ['has_been_sent_verification_email', 'pending_email'],
 };
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).
 const notModelled: Record<string, readonly string[]> = {
-  user: ['owns__recovery_two_factor'],
   image: ['is__origin__of__delta', 'is_produced_by__delta'],
   organization: [
     'organization__has_private_access_to__device_type',

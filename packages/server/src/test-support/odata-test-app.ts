@@ -51,6 +51,7 @@ export const userActor = (user: UserFixture, platformPermissions: string[] = [])
   platformPermissions,
   via: 'session',
   twoFactorPending: false,
+  emailVerificationPending: false,
 });
 
 export const deviceActor = (device: DeviceFixture, applicationId: number): Actor => ({

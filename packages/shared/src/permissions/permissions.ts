@@ -172,6 +172,7 @@ export const ownRowPermissions: readonly Permission[] = [
   ...p('api_key', 'all'),
   ...p('social_service_account', 'read', 'delete'),
   ...p('saml_account', 'read'),
+  ...p('recovery_two_factor', 'read'),
   ...p('organization_membership', 'read', 'delete'),
   ...p('user_application_membership', 'read', 'delete'),
   ...p('team_membership', 'read'),

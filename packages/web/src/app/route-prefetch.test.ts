@@ -3,7 +3,12 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
 import { createFakeApi } from '../test-support/fake-api.js';
-import { applicationListLoader, startLandingQueries } from './route-prefetch.js';
+import { userProfileRow } from '../features/preferences/test-fixtures.js';
+import {
+  applicationListLoader,
+  signedInShellLoader,
+  startLandingQueries,
+} from './route-prefetch.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
 const fleetRow = applicationRow(
@@ -45,6 +50,17 @@ describe('route loaders', () => {
     expect(api.reads.every((url) => url.pathname.startsWith('/v7/application'))).toBe(true);
   });
 
+  it("start the signed-in user's profile with the shell, which waits for it", async () => {
+    const api = createFakeApi({ user_profile: [userProfileRow()] });
+    const queryClient = new QueryClient();
+    expect(signedInShellLoader({ client: api.client, queryClient })()).toBeNull();
+    await expect.poll(() => queryClient.getQueryState(['user-profile', 7])?.status).toBe('success');
+    expect(api.reads).toHaveLength(1);
+    // Run again soon after (another navigation): the profile is not read twice.
+    signedInShellLoader({ client: api.client, queryClient })();
+    expect(api.reads.map((url) => url.pathname)).toEqual(['/v7/user_profile']);
+  });
+
   it("start one organization's list under its own key", async () => {
     const api = createFakeApi({ application: [fleetRow] });
     const queryClient = new QueryClient();
@@ -79,9 +95,9 @@ describe('route loaders', () => {
     expect(applicationListLoader(undefined, 'fleet')(args('/fleets', '/fleets'))).toBeNull();
   });
 
-  it('start the landing list from the address alone, before the router exists', () => {
-    const started = (pathname: string) => {
-      const api = createFakeApi({ application: [fleetRow] });
+  it('start the landing list and the profile from the address alone, before the router exists', () => {
+    const started = (pathname: string, session: { userId?: number } | null = { userId: 7 }) => {
+      const api = createFakeApi({ application: [fleetRow], user_profile: [] }, session);
       const queryClient = new QueryClient();
       startLandingQueries(pathname, { client: api.client, queryClient });
       return queryClient
@@ -89,21 +105,27 @@ describe('route loaders', () => {
         .getAll()
         .map((query) => query.queryKey);
     };
+    const profile = ['user-profile', 7];
     expect(started('/')).toEqual([
+      profile,
       ['applications', 'fleet', undefined],
       ['applications', 'fleet', undefined, 'status-counts'],
     ]);
     expect(started('/apps/')).toEqual([
+      profile,
       ['applications', 'app', undefined],
       ['applications', 'app', undefined, 'status-counts'],
     ]);
     expect(started('/orgs/12/blocks')).toEqual([
+      profile,
       ['applications', 'block', 12],
       ['applications', 'block', 12, 'status-counts'],
     ]);
-    // Other screens start nothing here: their loaders run when the router exists.
-    for (const other of ['/fleets/5', '/fleetsx', '/orgs/acme/fleets', '/login', '/devices/abc']) {
-      expect(started(other)).toEqual([]);
+    // Other screens start only the profile here: their loaders run when the router exists.
+    for (const other of ['/fleets/5', '/fleetsx', '/orgs/acme/fleets', '/devices/abc']) {
+      expect(started(other)).toEqual([profile]);
     }
+    // A guest starts nothing.
+    expect(started('/login', null)).toEqual([]);
   });
 });

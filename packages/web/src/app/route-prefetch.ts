@@ -9,6 +9,7 @@ import {
   applicationStatusCountsQuery,
   organizationIdParam,
 } from '../features/fleets/application-queries.js';
+import { fetchProfile, profileKey } from '../features/preferences/profile-query.js';
 
 // What route loaders need to start a screen's queries.
 export type RouteData = { client: FlotillaClient; queryClient: QueryClient };
@@ -38,15 +39,31 @@ export const applicationListLoader =
     return null;
   };
 
+// The signed-in shell: the user's profile, which it waits for before showing a screen (an
+// unverified user goes to the pending page instead), starts with the shell's code.
+export const signedInShellLoader = (data: RouteData | undefined) => (): null => {
+  const userId = data ? signedInUserId(data.client) : null;
+  if (!data || userId === null) return null;
+  void data.queryClient.prefetchQuery({
+    queryKey: profileKey(userId),
+    queryFn: () => fetchProfile(data.client, userId),
+    // The loader runs again on some navigations: a recent profile is not read again.
+    staleTime: 60_000,
+  });
+  return null;
+};
+
 // The list screens' paths (router.tsx: `/fleets`, `/apps`, `/blocks`, each also under
 // `/orgs/:organizationId`; `/` redirects to `/fleets`). Matched by hand because early-start.ts
 // runs before React Router's code is evaluated.
 const listPath = /^(?:\/orgs\/(\d+))?\/(fleets|apps|blocks)\/?$/;
 const classOfSegment = { fleets: 'fleet', apps: 'app', blocks: 'block' } as const;
 
-// Starts the landing screen's queries from the address alone (early-start.ts). The router's
-// loader for the same screen then finds them running or answered in the cache.
+// Starts the landing screen's queries from the address alone (early-start.ts): the signed-in
+// user's profile (the shell waits for it; harmless elsewhere, nothing for a guest) and a list
+// screen's queries. The router's loaders then find them running or answered in the cache.
 export const startLandingQueries = (pathname: string, data: RouteData): void => {
+  signedInShellLoader(data)();
   if (pathname === '/') {
     applicationListLoader(data, 'fleet')({ params: {} });
     return;

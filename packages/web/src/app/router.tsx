@@ -7,7 +7,7 @@ import {
   RequireSession,
 } from '../features/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
-import { applicationListLoader, type RouteData } from './route-prefetch.js';
+import { applicationListLoader, type RouteData, signedInShellLoader } from './route-prefetch.js';
 
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
@@ -89,6 +89,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
         ),
         children: [
           {
+            loader: signedInShellLoader(data),
             lazy: lazyPage(() => import('../features/shell/AppLayout.js'), 'AppLayout'),
             children: [
               { index: true, element: <Navigate to="/fleets" replace /> },
@@ -358,6 +359,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 lazy: lazyPage(() => import('../features/deploy/DeployPage.js'), 'DeployPage'),
               },
             ],
+          },
+          // A new account's profile step (issue 14), outside the shell that sends them there.
+          {
+            path: '/signup/profile',
+            lazy: lazyPage(
+              () => import('../features/signup-profile/SignupProfilePage.js'),
+              'SignupProfilePage',
+            ),
           },
         ],
       },

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import { hashPassword } from '../../infra/auth/passwords.js';
 import type { Database } from '../../infra/db/database.js';
+import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { registerAuth } from '../auth/register-auth.js';
 import { createVerificationSigner } from '../email-verification/verification-token.js';
 import { registerEmailChange } from './change-email.js';
+import { emailChangeNoticeSubject } from './email-change-notice.js';
 
 let db: Database;
 let ctx: AppContext;
@@ -96,7 +98,7 @@ const verifyLastLinkTo = async (app: FastifyInstance, address: string) => {
 beforeAll(async () => {
   db = await createTestDatabase();
   ctx = createTestContext(db, { config: { requireEmailVerification: true } });
-  strict = await createTestApp(ctx, registerAuth, withEmailChange(ctx));
+  strict = await createTestApp(ctx, registerAuth, withEmailChange(ctx), registerODataRoutes);
   const relaxedCtx = createTestContext(db, {
     jwtSecret: ctx.jwtSecret,
     config: { requireEmailVerification: false },
@@ -112,6 +114,64 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await db.query('DELETE FROM "rate_limit_hit"');
+});
+
+const readPendingEmail = async (token: string, userId: number) => {
+  const response = await strict.inject({
+    method: 'GET',
+    url: `/v7/user(${userId})?$select=id,pending_email`,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ d: { id: number; pending_email: string | null }[] }>().d;
+};
+
+const userIdOf = async (email: string): Promise<number> => {
+  const { rows } = await db.query<{ id: number }>('SELECT "id" FROM "user" WHERE "email" = $1', [
+    email,
+  ]);
+  return rows[0]?.id ?? 0;
+};
+
+describe('the address waiting for verification', () => {
+  it('is served to its owner on /v7 user, and to nobody else', async () => {
+    const owner = await newAccount(strict);
+    const fellow = await newAccount(strict);
+    const ownerId = await userIdOf(owner.email);
+    const fellowId = await userIdOf(fellow.email);
+    // Fellow members of an organization read each other's user rows (id and username).
+    await db.query(
+      `WITH o AS (INSERT INTO "organization" ("name", "handle") VALUES ('Shared', $3) RETURNING "id")
+       INSERT INTO "organization_membership" ("user", "is_member_of__organization",
+                                              "organization_membership_role")
+       SELECT u, o."id", (SELECT "id" FROM "organization_membership_role" WHERE "name" = 'member')
+         FROM o, unnest(ARRAY[$1::integer, $2::integer]) AS u`,
+      [ownerId, fellowId, `shared${ownerId}`],
+    );
+    expect(await readPendingEmail(owner.token, ownerId)).toEqual([
+      { id: ownerId, pending_email: null },
+    ]);
+    await changeEmail(strict, owner.token, {
+      email: 'waiting@example.com',
+      password: 'the-password',
+    });
+    expect(await readPendingEmail(owner.token, ownerId)).toEqual([
+      { id: ownerId, pending_email: 'waiting@example.com' },
+    ]);
+    expect(await readPendingEmail(fellow.token, ownerId)).toEqual([
+      { id: ownerId, pending_email: null },
+    ]);
+    const filtered = await strict.inject({
+      method: 'GET',
+      url: `/v7/user?$select=id&$filter=pending_email eq 'waiting@example.com'`,
+      headers: { authorization: `Bearer ${fellow.token}` },
+    });
+    expect(filtered.json()).toEqual({ d: [] });
+    await verifyLastLinkTo(strict, 'waiting@example.com');
+    expect(await readPendingEmail(owner.token, ownerId)).toEqual([
+      { id: ownerId, pending_email: null },
+    ]);
+  });
 });
 
 describe('PATCH /user/email while verification is required', () => {
@@ -205,12 +265,26 @@ describe('PATCH /user/email rules', () => {
       pending_email: null,
       is_verified: true,
     });
+    // The same mailbox: no notice.
+    expect(await mailsTo(email)).toEqual([]);
+  });
+
+  it('tells the old address, with the way back (a password reset)', async () => {
+    const { email, token } = await newAccount(strict);
+    await changeEmail(strict, token, { email: 'elsewhere@example.com', password: 'the-password' });
+    const [notice, ...more] = await mailsTo(email);
+    expect(more).toEqual([]);
+    expect(notice?.subject).toBe(emailChangeNoticeSubject);
+    expect(notice?.text_body).toContain(
+      'is being changed to elsewhere@example.com. It changes once that address is verified.',
+    );
+    expect(notice?.links).toEqual(['https://flotilla.example.com/password-reset']);
   });
 });
 
 describe('PATCH /user/email without required verification', () => {
   it('replaces the address at once, unverified, and mails its link', async () => {
-    const { token } = await newAccount(relaxed);
+    const { email, token } = await newAccount(relaxed);
     const response = await changeEmail(relaxed, token, {
       email: 'direct@example.com',
       password: 'the-password',
@@ -224,5 +298,7 @@ describe('PATCH /user/email without required verification', () => {
     });
     expect((await verifyLastLinkTo(relaxed, 'direct@example.com')).statusCode).toBe(200);
     expect(await accountOf('direct@example.com')).toMatchObject({ is_verified: true });
+    const [notice] = await mailsTo(email);
+    expect(notice?.text_body).toContain('was changed to direct@example.com.');
   });
 });

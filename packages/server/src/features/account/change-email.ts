@@ -8,6 +8,7 @@ import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
+import { queueEmailChangeNotice } from './email-change-notice.js';
 import {
   queueVerificationMail,
   type VerificationMailDeps,
@@ -27,7 +28,8 @@ const emailBody = z.object({
 // no other account's, ignoring case (409). While verification is required the new address waits
 // for its mailed link and the answer is an empty 204 ("pending verification"); otherwise it
 // replaces the old one at once, unverified, gets its link all the same, and the answer is 200
-// {email}. A change of letter case only is no new address: it is saved at once.
+// {email}. A change of letter case only is no new address: it is saved at once. The old address
+// is told of any other change.
 export const registerEmailChange = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -84,6 +86,13 @@ export const registerEmailChange = (
         now: ctx.now(),
         change: pending,
       });
+      if (account.email !== null) {
+        await queueEmailChangeNotice(tx, verification.publicUrl(), {
+          from: account.email,
+          to: body.email,
+          pending,
+        });
+      }
     });
     if (pending) return reply.status(204).send();
     return { email: body.email };

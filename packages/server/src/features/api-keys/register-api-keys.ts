@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { isAcceptableApiKey } from '../../infra/auth/api-key-tokens.js';
 import { ApiError, forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
 import {
   actorKeyBody,
   deviceKeyBody,
@@ -40,14 +41,17 @@ const userActorOf = (actor: Actor): Extract<Actor, { kind: 'user' }> => {
 // Minting API keys: named user keys, fleet provisioning keys and device keys (seed 000 section
 // 3.6). Listing, renaming and revoking go through /v7/api_key.
 export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => {
+  // A user key is the user's whole access: only a recent password mints one (seed 000 section 4).
   app.post('/api-key/user/full', { config: { access: 'user' } }, async (request, reply) => {
     const user = userActorOf(request.actor);
     const details = detailsOf(parseBody(userKeyBody, request.body), ctx.now());
+    await requireFreshAuthentication(request, ctx);
     return sendKey(reply, await createApiKey(ctx.db, user.actorId, details));
   });
 
-  const createForActorType = async (actor: Actor, body: unknown): Promise<string> => {
-    const parsed = parseBody(actorKeyBody, body);
+  const createForActorType = async (request: FastifyRequest): Promise<string> => {
+    const actor = request.actor;
+    const parsed = parseBody(actorKeyBody, request.body);
     const details = detailsOf(parsed, ctx.now());
     switch (parsed.actorType) {
       case 'application':
@@ -65,13 +69,14 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
       case 'user': {
         const user = userActorOf(actor);
         if (user.userId !== parsed.actorTypeId) throw forbidden();
+        await requireFreshAuthentication(request, ctx);
         return createApiKey(ctx.db, user.actorId, details);
       }
     }
   };
   for (const version of ['v1', 'v2']) {
     app.post(`/api-key/${version}`, { config: { access: 'any-actor' } }, async (request, reply) =>
-      sendKey(reply, await createForActorType(request.actor, request.body)),
+      sendKey(reply, await createForActorType(request)),
     );
   }
 

@@ -61,19 +61,25 @@ export const describeActor = async (db: Queryable, actor: Actor): Promise<ActorW
 export const registerWhoami = (app: FastifyInstance, ctx: AppContext): void => {
   // Public at the route so a session whose second factor is pending still learns who it is;
   // anonymous callers get 401 from describeActor.
-  app.get('/actor/v1/whoami', { config: { access: 'public' } }, async (request) =>
-    describeActor(ctx.db, request.actor),
+  app.get(
+    '/actor/v1/whoami',
+    { config: { access: 'public', unverifiedUsers: 'allowed' } },
+    async (request) => describeActor(ctx.db, request.actor),
   );
 
   // Legacy: SDK 23 no longer calls it.
-  app.get('/user/v1/whoami', { config: { access: 'user' } }, async (request) => {
-    const actor = request.actor;
-    if (actor.kind !== 'user') throw new ApiError('unauthorized', 'Unauthorized');
-    const user = await firstRow<{ id: number; username: string; email: string | null }>(
-      ctx.db,
-      'SELECT "id", "username", "email" FROM "user" WHERE "id" = $1',
-      actor.userId,
-    );
-    return user;
-  });
+  app.get(
+    '/user/v1/whoami',
+    { config: { access: 'user', unverifiedUsers: 'allowed' } },
+    async (request) => {
+      const actor = request.actor;
+      if (actor.kind !== 'user') throw new ApiError('unauthorized', 'Unauthorized');
+      const user = await firstRow<{ id: number; username: string; email: string | null }>(
+        ctx.db,
+        'SELECT "id", "username", "email" FROM "user" WHERE "id" = $1',
+        actor.userId,
+      );
+      return user;
+    },
+  );
 };

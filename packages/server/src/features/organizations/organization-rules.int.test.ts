@@ -284,6 +284,7 @@ describe('organization, team and membership rules', () => {
             actor: null,
             has_legacy_link_to__organization: null,
             has_been_sent_verification_email: null,
+            pending_email: null,
           },
         ],
       });

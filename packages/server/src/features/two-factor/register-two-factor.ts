@@ -18,6 +18,7 @@ import {
   rotateSessions,
   storePendingSecret,
 } from './two-factor-store.js';
+import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
 import { createTwoFactorThrottle } from './two-factor-throttle.js';
 import { acceptedTotpStep, newTotpSecret } from './totp.js';
 
@@ -39,6 +40,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
 
   app.get('/auth/totp/setup', { config: { access: 'user' } }, async (request, reply) => {
     const { userId } = await currentSession(request, ctx);
+    await requireFreshAuthentication(request, ctx);
     const secret = newTotpSecret();
     if (!(await storePendingSecret(ctx.db, userId, secret))) {
       throw conflict('Two-factor authentication is already enabled');
@@ -107,6 +109,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
     { config: { access: 'user' } },
     async (request, reply) => {
       const { userId } = await currentSession(request, ctx);
+      await requireFreshAuthentication(request, ctx);
       const codes = await ctx.db.transaction(async (tx) => {
         if ((await readTwoFactor(tx, userId, { lock: true }))?.enabled !== true) {
           throw badRequest(notEnabledMessage);

@@ -13,6 +13,7 @@ const user: Actor = {
   platformPermissions: [],
   via: 'session',
   twoFactorPending: false,
+  emailVerificationPending: false,
 };
 const deviceKey: Resolution = { actor: device, dependsOn: ['actor:30'], validUntil: null };
 const session: Resolution = { actor: user, dependsOn: ['user:1'], validUntil: null };

@@ -22,7 +22,12 @@ type SessionRow = {
   jwt_secret: string;
   platform_roles: string[];
   actual_user_is_admin: boolean | null;
+  unverified: boolean;
 };
+
+// SQL: whether the user row aliased `u` must verify its address and has not yet.
+const unverifiedSql = (userAlias: string): string =>
+  `(${userAlias}."must_be_verified" AND NOT ${userAlias}."is_verified")`;
 
 type ApiKeyRow = {
   actor: number;
@@ -32,6 +37,7 @@ type ApiKeyRow = {
   device_id: number | null;
   device_application: number | null;
   platform_roles: string[] | null;
+  unverified: boolean | null;
 };
 
 const resolveSession = async (
@@ -51,7 +57,8 @@ const resolveSession = async (
     `SELECT u."actor", u."jwt_secret", ${platformRolesSql('u')} AS "platform_roles",
             CASE WHEN $2::integer IS NULL THEN NULL ELSE EXISTS (
               SELECT 1 FROM "user_platform_role" pr WHERE pr."user" = $2 AND pr."role" = 'balena_admin'
-            ) END AS "actual_user_is_admin"
+            ) END AS "actual_user_is_admin",
+            ${unverifiedSql('u')} AS "unverified"
        FROM "user" u WHERE u."id" = $1`,
     [claims.id, claims.actualUser ?? null],
   );
@@ -73,6 +80,7 @@ const resolveSession = async (
       platformPermissions: platformPermissionsOf(row.platform_roles),
       via: 'session',
       twoFactorPending: claims.twoFactorRequired === true,
+      emailVerificationPending: row.unverified,
       ...(claims.actualUser !== undefined ? { actualUserId: claims.actualUser } : {}),
     },
     dependsOn:
@@ -92,7 +100,8 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Res
             a."id" AS "application_id",
             d."id" AS "device_id",
             d."belongs_to__application" AS "device_application",
-            CASE WHEN u."id" IS NULL THEN NULL ELSE ${platformRolesSql('u')} END AS "platform_roles"
+            CASE WHEN u."id" IS NULL THEN NULL ELSE ${platformRolesSql('u')} END AS "platform_roles",
+            ${unverifiedSql('u')} AS "unverified"
        FROM "api_key" k
        LEFT JOIN "user" u ON u."actor" = k."is_of__actor"
        LEFT JOIN "application" a ON a."actor" = k."is_of__actor"
@@ -112,6 +121,7 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Res
         platformPermissions: platformPermissionsOf(row.platform_roles ?? []),
         via: 'api-key',
         twoFactorPending: false,
+        emailVerificationPending: row.unverified === true,
       },
       dependsOn: [`actor:${row.actor}`, `user:${row.user_id}`],
       validUntil,

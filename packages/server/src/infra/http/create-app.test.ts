@@ -10,6 +10,7 @@ const user: Actor = {
   platformPermissions: [],
   via: 'session',
   twoFactorPending: false,
+  emailVerificationPending: false,
 };
 
 const build = () => {

@@ -8,6 +8,7 @@ import { databaseRetryAfterSeconds, isDatabaseUnavailable } from '../db/connecti
 import { type LogFormat, loggerOptions } from '../logging/logger-options.js';
 import { QuietRequestLog, requestChildLogger } from '../logging/request-log.js';
 import { allows, type RouteAccess } from './access.js';
+import { gateUnverifiedUser, type UnverifiedUserAccess } from './email-verification-gate.js';
 import { jsonDepthMessage, jsonNestsDeeperThan, maxJsonDepth } from './json-depth.js';
 import {
   headersHaveNul,
@@ -36,6 +37,8 @@ declare module 'fastify' {
     // The handler takes JSON strings with NUL itself (device log lines drop it), so the body's
     // NUL guard is skipped.
     acceptsNul?: boolean;
+    // What a user whose e-mail address is still unverified may do here (email-verification-gate.ts).
+    unverifiedUsers?: UnverifiedUserAccess;
   }
 }
 
@@ -169,6 +172,12 @@ export const createApp = (options: AppOptions): FastifyInstance => {
       bearerToken(request.headers.authorization, request.query),
     );
     if (!allows(access, request.actor)) throw new ApiError('unauthorized', 'Unauthorized');
+  });
+
+  // After the body is parsed: the /v7 exception reads it (requestVerificationEmail's PATCH).
+  app.addHook('preValidation', async (request) => {
+    const config = request.routeOptions.config;
+    if (config.access) gateUnverifiedUser(request, config.access, config.unverifiedUsers);
   });
 
   app.setErrorHandler((thrown: FastifyError | ApiError, request, reply) => {

@@ -130,13 +130,13 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): Read
   app.route({
     method: 'GET',
     url: `${v7Prefix}/*`,
-    config: { access: 'public' },
+    config: { access: 'public', unverifiedUsers: 'own-account' },
     handler: guard(handleGet),
   });
   app.route({
     method: ['POST', 'PATCH', 'PUT', 'DELETE'],
     url: `${v7Prefix}/*`,
-    config: { access: 'public' },
+    config: { access: 'public', unverifiedUsers: 'own-account' },
     handler: guard(handleWrite),
   });
   return reads;

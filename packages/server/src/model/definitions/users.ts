@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { bool, createdAt, id, ref, shortText, text } from './field-kinds.js';
+import { bool, createdAt, date, id, ref, shortText, text } from './field-kinds.js';
 import { alias } from './sql-helpers.js';
 
 // Users, their actor identity and their own rows (profile, SSH keys, linked social accounts).
@@ -24,11 +24,13 @@ export const userResources: Record<string, ResourceDefinition> = {
       }),
       // Written true to ask for a new verification mail (features/email-verification).
       has_been_sent_verification_email: bool({ ownerOnly: true }),
+      // Not v7: a new address waiting for its verification link (PATCH /user/email), shown to
+      // its owner after a reload (Preferences → Account details); null on anyone else's row.
+      pending_email: text({ readOnly: true, ownerOnly: true }),
       // Not v7 fields: kept on the user row for the auth endpoints, never served.
       email: text({ hidden: true }),
       password_hash: text({ hidden: true }),
       jwt_secret: text({ hidden: true }),
-      pending_email: text({ hidden: true }),
     },
     navigations: {
       // Mirror of application.is_directly_accessible_by__user (v7 types this as the
@@ -89,6 +91,17 @@ export const userResources: Record<string, ResourceDefinition> = {
     scope: { user: (row) => `${row}."user"` },
     // A user holds a key once (migration 0016).
     alternateKeys: [['user', 'fingerprint']],
+  },
+  // Two-factor recovery codes (seed 000 section 3.7), read-only: the owner sees which codes exist
+  // and when each was used, never the codes (a view without their hashes, migration 0020).
+  recovery_two_factor: {
+    fields: {
+      id,
+      belongs_to__user: ref('user', 'owns__recovery_two_factor', { readOnly: true }),
+      used_timestamp: date({ readOnly: true }),
+    },
+    scope: { user: (row) => `${row}."belongs_to__user"` },
+    readOnly: true,
   },
   // Linked sign-in accounts (GitHub, Google...). Created by the OAuth flow; a user may unlink.
   social_service_account: {

@@ -12,12 +12,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from './AuthFrame.js';
 import { captchaResponse } from './captcha.js';
 import { RecaptchaField } from './RecaptchaField.js';
+import { rememberProfileStep } from '../signup-profile/profile-step.js';
 
 export const SignupPage = () => {
   usePageTitle('Sign up');
@@ -46,11 +47,12 @@ export const SignupPage = () => {
   const siteKey = config.data?.recaptchaSiteKey ?? undefined;
   const [recaptchaAnswer, setRecaptchaAnswer] = useState<string | undefined>(undefined);
   const [recaptchaRound, setRecaptchaRound] = useState(0);
+  const location = useLocation();
   const signup = useMutation({
     // The screen shows this error itself.
     meta: { inlineError: true },
-    mutationFn: async () =>
-      client.auth.register({
+    mutationFn: async () => {
+      const session = await client.auth.register({
         email: email.trim(),
         password,
         captchaResponse: siteKey === undefined ? await captchaResponse() : recaptchaAnswer,
@@ -58,7 +60,10 @@ export const SignupPage = () => {
         ...(invitation === null
           ? {}
           : { invitationType: invitation.claims.kind, invitationToken: invitation.token }),
-      }),
+      });
+      // Verification (when required), then the profile, then where they were going.
+      rememberProfileStep(session.userId, new URLSearchParams(location.search).get('redirect'));
+    },
     // The server used up the answer: a new attempt needs a new one.
     onError: () => {
       setRecaptchaAnswer(undefined);

@@ -10,7 +10,7 @@ import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
 import { testUserId } from '../../test-support/fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
-import { userProfileRow } from '../preferences/test-fixtures.js';
+import { ownUserRow, userProfileRow } from '../preferences/test-fixtures.js';
 
 afterEach(cleanup);
 
@@ -27,6 +27,7 @@ const renderAt = (
       application_type: [],
       organization: [],
       user_profile: [userProfileRow(profile)],
+      user: [ownUserRow()],
     },
     session,
   );
@@ -52,6 +53,14 @@ const renderAt = (
 
 const unverified = { must_be_verified: true, is_verified: false };
 
+// The info line about a new address waiting for its link (the address is in bold).
+const pendingNotice =
+  (address: string) =>
+  (_: string, element: Element | null): boolean =>
+    element?.classList.contains('MuiAlert-message') === true &&
+    element.textContent ===
+      `We sent a verification link to ${address}. Your address changes once you open it.`;
+
 describe('a user who must verify their e-mail address', { timeout: 30_000 }, () => {
   it('is sent to the pending page, where a burst of resend clicks asks once', async () => {
     const { api, router } = renderAt('/fleets', unverified);
@@ -60,6 +69,8 @@ describe('a user who must verify their e-mail address', { timeout: 30_000 }, () 
       firstLoad,
     );
     expect(await screen.findByText('ada@x.test', undefined, firstLoad)).toBeTruthy();
+    // The fleet list waited for the profile: the server would refuse its reads (seed 000 2.2).
+    expect(new Set(api.reads.map((url) => url.pathname))).toEqual(new Set(['/v7/user_profile']));
     const user = userEvent.setup();
     const resend = screen.getByRole('button', { name: 'Send the link again' });
     await user.click(resend);
@@ -135,6 +146,8 @@ describe('Preferences → Account details: the e-mail address', { timeout: 30_00
     const sent: unknown[] = [];
     api.on('PATCH', '/user/email', (body) => {
       sent.push(body);
+      // The server keeps the new address aside until its link is opened.
+      api.data.user = [ownUserRow({ pending_email: 'new@x.test' })];
       return { status: 204 };
     });
     const user = userEvent.setup();
@@ -143,12 +156,28 @@ describe('Preferences → Account details: the e-mail address', { timeout: 30_00
     expect(button.hasAttribute('disabled')).toBe(true);
     await user.type(screen.getByLabelText('Password'), 'the-password');
     await user.click(button);
-    expect(
-      await screen.findByText(
-        'We sent a verification link to new@x.test. Your address changes once you open it.',
-      ),
-    ).toBeTruthy();
+    expect(await screen.findByText(pendingNotice('new@x.test'))).toBeTruthy();
     expect(sent).toEqual([{ email: 'new@x.test', password: 'the-password' }]);
+  });
+
+  it('shows the address waiting for verification after a reload', async () => {
+    const { api } = renderAt('/preferences');
+    api.data.user = [ownUserRow({ pending_email: 'later@x.test' })];
+    expect(
+      await screen.findByText(pendingNotice('later@x.test'), undefined, firstLoad),
+    ).toBeTruthy();
+  });
+
+  it('says when it cannot check for an address waiting for verification, and retries', async () => {
+    const { api } = renderAt('/preferences');
+    api.refuseNextRead('user', 'database unavailable', { status: 503 });
+    const retry = await screen.findByRole('button', { name: 'Retry' }, firstLoad);
+    expect(
+      screen.getByText('Could not check for a new address waiting for verification.'),
+    ).toBeTruthy();
+    api.data.user = [ownUserRow({ pending_email: 'later@x.test' })];
+    await userEvent.setup().click(retry);
+    expect(await screen.findByText(pendingNotice('later@x.test'))).toBeTruthy();
   });
 
   it('shows a taken address clearly', async () => {

@@ -9,7 +9,7 @@ import { Navigate } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../auth/AuthFrame.js';
-import { fetchProfile, profileKey } from '../preferences/account-queries.js';
+import { fetchProfile, profileKey } from '../preferences/profile-query.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
 import { debounce } from './debounce.js';

@@ -6,7 +6,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientProvider } from '../../app/client.js';
 import { consoleRoutes } from '../../app/router.js';
-import { createFakeApi } from '../../test-support/fake-api.js';
+import { freshAuthenticationRequiredMessage } from '@flotilla/shared/auth/reauthentication';
+import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { apiKeyMessages } from '../api-keys/api-key-rules.js';
 
@@ -96,6 +97,66 @@ describe('Preferences → Access tokens', { timeout: 20_000 }, () => {
     expect(days).toBeLessThan(7.01);
     await user.click(within(shown).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByText('the-new-secret-key')).toBeNull());
+  });
+
+  it('asks for the password when the re-authentication window is over, then creates the key', async () => {
+    const api = renderTab();
+    const created: unknown[] = [];
+    api.on('POST', '/api-key/user/full', (body) => {
+      created.push(body);
+      return created.length === 1
+        ? { status: 401, text: freshAuthenticationRequiredMessage }
+        : { status: 200, body: 'the-new-secret-key' };
+    });
+    const renewed = sessionToken({ authTime: Date.now() + 1 });
+    const confirmations: unknown[] = [];
+    api.on('POST', '/user/v1/refresh-token', (body) => {
+      confirmations.push(body);
+      return confirmations.length === 1
+        ? { status: 401, text: 'Invalid password' }
+        : { status: 200, text: renewed };
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Create API key' }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Create API key' });
+    await user.type(within(dialog).getByLabelText('Name'), 'ci');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await user.type(within(confirm).getByLabelText('Password'), 'wrong');
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await within(confirm).findByText('Invalid password')).toBeTruthy();
+    const password = within(confirm).getByLabelText('Password');
+    await user.clear(password);
+    await user.type(password, 'the-password');
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    const shown = await screen.findByRole('dialog', { name: 'API key created' });
+    expect(within(shown).getByText('the-new-secret-key')).toBeTruthy();
+    expect(confirmations).toEqual([{ password: 'wrong' }, { password: 'the-password' }]);
+    expect(created).toHaveLength(2);
+    expect(api.client.auth.getToken()).toBe(renewed);
+  });
+
+  it('says the key was not created when the password is not confirmed', async () => {
+    const api = renderTab();
+    api.on('POST', '/api-key/user/full', () => ({
+      status: 401,
+      text: freshAuthenticationRequiredMessage,
+    }));
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Create API key' }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Create API key' });
+    await user.type(within(dialog).getByLabelText('Name'), 'ci');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(
+      await within(dialog).findByText(`Request error: ${freshAuthenticationRequiredMessage}`),
+    ).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'API key created' })).toBeNull();
   });
 
   it('revokes a key after confirmation', async () => {

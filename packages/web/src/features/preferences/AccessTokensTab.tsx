@@ -26,6 +26,7 @@ import {
 } from '../api-keys/api-key-queries.js';
 import { expiryText } from '../api-keys/api-key-rules.js';
 import { CreateApiKeyDialog } from '../api-keys/CreateApiKeyDialog.js';
+import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 import { RenameApiKeyDialog } from '../api-keys/RenameApiKeyDialog.js';
 import { absoluteTime } from '../devices/device-format.js';
 import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
@@ -42,6 +43,7 @@ export const AccessTokensTab = () => {
   const session = useSession();
   const queryClient = useQueryClient();
   const toasts = useToasts();
+  const freshAuthentication = useFreshAuthentication();
   const whoami = useQuery({
     queryKey: ['whoami', session?.userId],
     queryFn: () => client.auth.whoami(),
@@ -138,10 +140,11 @@ export const AccessTokensTab = () => {
         open={creating}
         noun="API key"
         intro="The key acts as you until it expires or you revoke it."
-        create={(key) => createUserApiKey(client, key)}
+        create={(key) => freshAuthentication.run(() => createUserApiKey(client, key))}
         onCreated={() => void reload()}
         onClose={() => setCreating(false)}
       />
+      {freshAuthentication.dialog}
       {renaming ? (
         <RenameApiKeyDialog apiKey={renaming} onDone={reload} onClose={() => setRenaming(null)} />
       ) : null}

@@ -8,7 +8,7 @@ import { ClientProvider } from '../../app/client.js';
 import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
-import { userProfileRow } from './test-fixtures.js';
+import { ownUserRow, userProfileRow } from './test-fixtures.js';
 
 afterEach(cleanup);
 
@@ -18,6 +18,7 @@ const renderAt = (path: string, profile = userProfileRow()) => {
     application_type: [],
     organization: [],
     user_profile: [profile],
+    user: [ownUserRow()],
   });
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
   api.on('GET', '/actor/v1/whoami', () => ({

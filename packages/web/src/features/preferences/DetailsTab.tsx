@@ -14,12 +14,8 @@ import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
 import { DeleteAccount } from './DeleteAccount.js';
 import { EmailSection } from './EmailSection.js';
-import {
-  changePassword,
-  fetchProfile,
-  logoutOtherSessions,
-  profileKey,
-} from './account-queries.js';
+import { changePassword, logoutOtherSessions } from './account-queries.js';
+import { fetchProfile, profileKey } from './profile-query.js';
 
 // Seed 000 section 8.2: "failed logout other sessions", in the console's words.
 const logoutOthersFailed = 'Could not log out your other sessions';

@@ -7,11 +7,12 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { requestVerificationEmail } from '../email-verification/verification-requests.js';
-import { changeEmail, profileKey } from './account-queries.js';
+import { changeEmail, fetchPendingEmail, pendingEmailKey } from './account-queries.js';
+import { profileKey } from './profile-query.js';
 
 type Profile = { email: string | null; is_verified: boolean; has_password_set: boolean };
 
@@ -24,6 +25,10 @@ export const EmailSection = ({ userId, profile }: { userId: number; profile: Pro
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
+  const pending = useQuery({
+    queryKey: pendingEmailKey(userId),
+    queryFn: () => fetchPendingEmail(client, userId),
+  });
   const change = useMutation({
     meta: { inlineError: true },
     mutationFn: () => changeEmail(client, { email: email.trim(), password }),
@@ -31,6 +36,7 @@ export const EmailSection = ({ userId, profile }: { userId: number; profile: Pro
       setPassword('');
       setTouched(false);
       void queryClient.invalidateQueries({ queryKey: profileKey(userId) });
+      void queryClient.invalidateQueries({ queryKey: pendingEmailKey(userId) });
     },
   });
   const resend = useMutation({
@@ -84,11 +90,11 @@ export const EmailSection = ({ userId, profile }: { userId: number; profile: Pro
         <Typography variant="h6" component="h2">
           Change e-mail
         </Typography>
-        {change.data?.status === 'pending' ? (
-          <Alert severity="info">
-            We sent a verification link to {email.trim()}. Your address changes once you open it.
-          </Alert>
-        ) : null}
+        <PendingAddress
+          address={pending.data ?? null}
+          failed={pending.isError}
+          retry={() => void pending.refetch()}
+        />
         {change.data?.status === 'changed' ? (
           <Alert severity="success">
             Your e-mail address is now {change.data.email}. We sent it a verification link.
@@ -131,5 +137,39 @@ export const EmailSection = ({ userId, profile }: { userId: number; profile: Pro
         </Box>
       </Stack>
     </Stack>
+  );
+};
+
+// The new address waiting for its link, from the server (so it survives a reload); nothing while
+// it loads or when there is none.
+const PendingAddress = ({
+  address,
+  failed,
+  retry,
+}: {
+  address: string | null;
+  failed: boolean;
+  retry: () => void;
+}) => {
+  if (failed) {
+    return (
+      <Alert
+        severity="warning"
+        action={
+          <Button color="inherit" size="small" onClick={retry}>
+            Retry
+          </Button>
+        }
+      >
+        Could not check for a new address waiting for verification.
+      </Alert>
+    );
+  }
+  if (address === null) return null;
+  return (
+    <Alert severity="info">
+      We sent a verification link to <strong>{address}</strong>. Your address changes once you open
+      it.
+    </Alert>
   );
 };

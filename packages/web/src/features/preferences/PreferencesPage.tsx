@@ -8,6 +8,7 @@ import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AccessTokensTab } from './AccessTokensTab.js';
 import { DetailsTab } from './DetailsTab.js';
+import { ExperimentalTab } from './ExperimentalTab.js';
 import { ProfileTab } from './ProfileTab.js';
 import { SshKeysTab } from './SshKeysTab.js';
 import { TwoFactorTab } from './TwoFactorTab.js';
@@ -22,6 +23,7 @@ export const preferencesTabs: readonly PreferencesTab[] = [
   { id: 'access-tokens', label: 'Access tokens', Content: AccessTokensTab },
   { id: 'profile', label: 'Profile', Content: ProfileTab },
   { id: '2fa', label: 'Two-factor authentication', Content: TwoFactorTab },
+  { id: 'experimental', label: 'Experimental', Content: ExperimentalTab },
 ];
 
 // /preferences and /preferences/:tab.

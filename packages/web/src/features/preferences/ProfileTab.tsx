@@ -18,7 +18,8 @@ import { type FormEvent, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
-import { fetchProfile, type ProfileChange, profileKey, saveProfile } from './account-queries.js';
+import { type ProfileChange, saveProfile } from './account-queries.js';
+import { fetchProfile, profileKey } from './profile-query.js';
 
 const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'personal', label: 'Personal' },
@@ -26,7 +27,17 @@ const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'none', label: 'None of these' },
 ];
 
-const ProfileForm = ({ initial }: { initial: ProfileChange }) => {
+// The profile's fields (seed 000 section 5: first and last name, company and account type
+// required); also the sign-up's profile step, which goes on once saved (`onSaved`).
+export const ProfileForm = ({
+  initial,
+  submitLabel = 'Save',
+  onSaved,
+}: {
+  initial: ProfileChange;
+  submitLabel?: string;
+  onSaved?: () => void;
+}) => {
   const client = useClient();
   const queries = useQueryClient();
   const session = useSession();
@@ -35,7 +46,10 @@ const ProfileForm = ({ initial }: { initial: ProfileChange }) => {
   const save = useMutation({
     meta: { inlineError: true },
     mutationFn: () => saveProfile(client, draft),
-    onSuccess: () => queries.invalidateQueries({ queryKey: profileKey(session?.userId) }),
+    onSuccess: async () => {
+      await queries.invalidateQueries({ queryKey: profileKey(session?.userId) });
+      onSaved?.();
+    },
   });
   const problems = profileProblems(draft);
   const submit = (event: FormEvent): void => {
@@ -55,7 +69,7 @@ const ProfileForm = ({ initial }: { initial: ProfileChange }) => {
   );
   return (
     <Stack spacing={2} component="form" onSubmit={submit} noValidate sx={{ maxWidth: 420 }}>
-      {save.isSuccess ? <Alert severity="success">Profile saved.</Alert> : null}
+      {save.isSuccess && !onSaved ? <Alert severity="success">Profile saved.</Alert> : null}
       {save.isError ? (
         <Alert severity="error">{errorText(save.error) ?? 'failed save profile'}</Alert>
       ) : null}
@@ -93,7 +107,7 @@ const ProfileForm = ({ initial }: { initial: ProfileChange }) => {
       />
       <Box>
         <Button type="submit" variant="contained" disabled={save.isPending}>
-          Save
+          {submitLabel}
         </Button>
       </Box>
     </Stack>
@@ -113,16 +127,16 @@ export const ProfileTab = () => {
   if (profile.isError) {
     return <Alert severity="error">{errorText(profile.error) ?? 'Could not load'}</Alert>;
   }
-  const data = profile.data;
-  return (
-    <ProfileForm
-      initial={{
-        first_name: data?.first_name ?? '',
-        last_name: data?.last_name ?? '',
-        company: data?.company ?? '',
-        account_type: isAccountType(data?.account_type) ? data.account_type : null,
-        has_disabled_newsletter: data?.has_disabled_newsletter ?? false,
-      }}
-    />
-  );
+  return <ProfileForm initial={profileDraftOf(profile.data)} />;
 };
+
+// The form's starting values from the stored profile (empty fields when none is stored yet).
+export const profileDraftOf = (
+  data: Awaited<ReturnType<typeof fetchProfile>> | undefined,
+): ProfileChange => ({
+  first_name: data?.first_name ?? '',
+  last_name: data?.last_name ?? '',
+  company: data?.company ?? '',
+  account_type: isAccountType(data?.account_type) ? data.account_type : null,
+  has_disabled_newsletter: data?.has_disabled_newsletter ?? false,
+});

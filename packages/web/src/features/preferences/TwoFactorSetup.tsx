@@ -19,6 +19,7 @@ import { useClient } from '../../app/client.js';
 import { productName } from '../../ui/usePageTitle.js';
 import { useSession } from '../session/useSession.js';
 import { QrCode } from './QrCode.js';
+import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 
 // Setting up an authenticator (seed 000 section 4): a new secret as a QR code and as text, then
 // the first code from the app enables two-factor. `onEnabled` gets the recovery codes made
@@ -32,15 +33,17 @@ export const TwoFactorSetup = ({ onEnabled }: { onEnabled: (codes: string[]) => 
     queryKey: ['whoami', session?.userId],
     queryFn: () => client.auth.whoami(),
   });
+  const freshAuthentication = useFreshAuthentication();
   const setup = useMutation({
     meta: { inlineError: true },
-    mutationFn: () => twoFactorApi(client).setupKey(),
+    mutationFn: () => freshAuthentication.run(() => twoFactorApi(client).setupKey()),
   });
   const enable = useMutation({
     meta: { inlineError: true },
     mutationFn: async (typed: string) => {
       await twoFactorApi(client).verify(normalizeTwoFactorCode(typed));
-      return twoFactorApi(client).createRecoveryCodes();
+      // The code is used up: only the codes' creation is retried after a re-authentication.
+      return freshAuthentication.run(() => twoFactorApi(client).createRecoveryCodes());
     },
     onSuccess: onEnabled,
   });
@@ -58,6 +61,7 @@ export const TwoFactorSetup = ({ onEnabled }: { onEnabled: (codes: string[]) => 
         <Button variant="contained" onClick={() => setup.mutate()} disabled={setup.isPending}>
           Set up two-factor authentication
         </Button>
+        {freshAuthentication.dialog}
       </Stack>
     );
   }
@@ -70,48 +74,52 @@ export const TwoFactorSetup = ({ onEnabled }: { onEnabled: (codes: string[]) => 
     setProblem(found === undefined ? undefined : twoFactorErrors[found].message);
     if (found === undefined) enable.mutate(code);
   };
+  // The password dialog stays outside the form: React events bubble through portals.
   return (
-    <Stack spacing={2} component="form" onSubmit={submit} noValidate>
-      <Typography>
-        Scan this QR code with your authenticator app, or type the key in it, then enter the 6-digit
-        code the app shows.
-      </Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
-        <QrCode
-          value={otpauthUri(productName, account, setup.data)}
-          size={twoFactorQrSize}
-          label="QR code of the authenticator key"
+    <>
+      {freshAuthentication.dialog}
+      <Stack spacing={2} component="form" onSubmit={submit} noValidate>
+        <Typography>
+          Scan this QR code with your authenticator app, or type the key in it, then enter the
+          6-digit code the app shows.
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
+          <QrCode
+            value={otpauthUri(productName, account, setup.data)}
+            size={twoFactorQrSize}
+            label="QR code of the authenticator key"
+          />
+          <Box>
+            <Typography variant="caption" color="text.secondary">
+              Key
+            </Typography>
+            <Typography
+              aria-label="Authenticator key"
+              sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+            >
+              {setup.data}
+            </Typography>
+          </Box>
+        </Stack>
+        {problem !== undefined || enable.isError ? (
+          <Alert severity="error">
+            {problem ?? errorText(enable.error) ?? 'Could not enable two-factor authentication'}
+          </Alert>
+        ) : null}
+        <TextField
+          label="Authentication code"
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          autoComplete="one-time-code"
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
+          sx={{ maxWidth: 240 }}
         />
         <Box>
-          <Typography variant="caption" color="text.secondary">
-            Key
-          </Typography>
-          <Typography
-            aria-label="Authenticator key"
-            sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
-          >
-            {setup.data}
-          </Typography>
+          <Button type="submit" variant="contained" disabled={enable.isPending}>
+            {enable.isPending ? 'Enabling…' : 'Enable'}
+          </Button>
         </Box>
       </Stack>
-      {problem !== undefined || enable.isError ? (
-        <Alert severity="error">
-          {problem ?? errorText(enable.error) ?? 'Could not enable two-factor authentication'}
-        </Alert>
-      ) : null}
-      <TextField
-        label="Authentication code"
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-        autoComplete="one-time-code"
-        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
-        sx={{ maxWidth: 240 }}
-      />
-      <Box>
-        <Button type="submit" variant="contained" disabled={enable.isPending}>
-          {enable.isPending ? 'Enabling…' : 'Enable'}
-        </Button>
-      </Box>
-    </Stack>
+    </>
   );
 };

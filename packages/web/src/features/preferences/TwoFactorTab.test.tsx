@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { freshAuthenticationRequiredMessage } from '@flotilla/shared/auth/reauthentication';
 import { twoFactorQrSize } from '@flotilla/shared/auth/two-factor';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -81,6 +82,34 @@ describe('Preferences → Two-factor authentication', { timeout: 20_000 }, () =>
     await user.click(screen.getByRole('button', { name: 'I have saved them' }));
     expect(await screen.findByText('Two-factor authentication is enabled.')).toBeTruthy();
     expect(screen.queryByText(codes[0] ?? '')).toBeNull();
+  });
+
+  it('asks for the password first when the re-authentication window is over', async () => {
+    const api = renderTab({});
+    let asked = 0;
+    api.on('GET', '/auth/totp/setup', () => {
+      asked += 1;
+      return asked === 1
+        ? { status: 401, text: freshAuthenticationRequiredMessage }
+        : { status: 200, text: secret };
+    });
+    api.on('POST', '/user/v1/refresh-token', () => ({
+      status: 200,
+      text: sessionToken({ authTime: Date.now() + 1 }),
+    }));
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole(
+        'button',
+        { name: 'Set up two-factor authentication' },
+        { timeout: 10_000 },
+      ),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await user.type(within(confirm).getByLabelText('Password'), 'the-password');
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByLabelText('Authenticator key')).toBeTruthy();
+    expect(asked).toBe(2);
   });
 
   it('regenerates the recovery codes and disables with the password', async () => {

@@ -16,6 +16,7 @@ import { useClient } from '../../app/client.js';
 import { useSession } from '../session/useSession.js';
 import { RecoveryCodes } from './RecoveryCodes.js';
 import { TwoFactorSetup } from './TwoFactorSetup.js';
+import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 
 // Disabling asks for the password (seed 000 section 5).
 const DisableDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
@@ -81,9 +82,10 @@ export const TwoFactorTab = () => {
   const session = useSession();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
+  const freshAuthentication = useFreshAuthentication();
   const regenerate = useMutation({
     meta: { inlineError: true },
-    mutationFn: () => twoFactorApi(client).createRecoveryCodes(),
+    mutationFn: () => freshAuthentication.run(() => twoFactorApi(client).createRecoveryCodes()),
     onSuccess: setCodes,
   });
   const enabled = session?.twoFactorRequired !== undefined;
@@ -114,6 +116,7 @@ export const TwoFactorTab = () => {
         </Button>
       </Stack>
       {disabling ? <DisableDialog open onClose={() => setDisabling(false)} /> : null}
+      {freshAuthentication.dialog}
     </Stack>
   );
 };

@@ -1,28 +1,20 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { AccountType } from '@flotilla/shared/users/profile';
 
-export const profileKey = (userId: number | undefined) => ['user-profile', userId] as const;
+export const pendingEmailKey = (userId: number) => ['user-pending-email', userId] as const;
 
-// The signed-in user's own profile (v7 user_profile: only their own row is readable).
-export const fetchProfile = async (client: FlotillaClient, userId: number) => {
-  const [profile] = await client.pine.get({
-    resource: 'user_profile',
-    options: {
-      $select: [
-        'email',
-        'first_name',
-        'last_name',
-        'company',
-        'account_type',
-        'has_disabled_newsletter',
-        'has_password_set',
-        'is_verified',
-        'must_be_verified',
-      ],
-      $filter: { is_of__user: userId },
-    },
+// The new address waiting for its verification link (PATCH /user/email with verification
+// required), or null: served to its owner only (v7 user.pending_email, not a balena field).
+export const fetchPendingEmail = async (
+  client: FlotillaClient,
+  userId: number,
+): Promise<string | null> => {
+  const user = await client.pine.get({
+    resource: 'user',
+    id: userId,
+    options: { $select: ['pending_email'] },
   });
-  return profile ?? null;
+  return user?.pending_email ?? null;
 };
 
 export type ProfileChange = {

@@ -15,3 +15,11 @@ export const userProfileRow = (overrides: Record<string, unknown> = {}) => ({
   must_be_verified: false,
   ...overrides,
 });
+
+// The signed-in test user's v7 user row (pending_email: a new address waiting for its link).
+export const ownUserRow = (overrides: Record<string, unknown> = {}) => ({
+  id: testUserId,
+  username: 'ada',
+  pending_email: null,
+  ...overrides,
+});

@@ -22,8 +22,8 @@ const twoFactorPath = '/login/two-factor';
 
 // Signed-in-only routes: guests go to /login and sessions whose second factor is pending to
 // /login/two-factor (seed 000 section 2.2), both keeping where they wanted to go; the path is
-// remembered per user for the next login. The pending e-mail verification page is not there yet;
-// the server enforces access.
+// remembered per user for the next login. Unverified users are sent to the pending e-mail
+// verification page by the shell (AppLayout), once their profile is loaded.
 export const RequireSession = ({ children }: { children: ReactNode }) => {
   const session = useSession();
   const location = useLocation();

@@ -12,21 +12,27 @@ import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
 import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
+import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
-import { headerColourOf } from './header-colour.js';
+import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
+import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
+import { headerBackground, useHeaderColor } from './local-preferences.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
 
 const collapsedKey = 'flotilla.sidebarCollapsed';
 
 // The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners. A user who
-// must verify their e-mail address first goes to the page that waits for it.
+// must verify their e-mail address first goes to the page that waits for it, and a new account to
+// its profile step.
 export const AppLayout = () => {
   const mustVerify = useMustVerify();
   const session = useSession();
+  const userId = session?.userId;
+  const headerColor = headerBackground(useHeaderColor(), headerRedByDefault(session));
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -39,14 +45,22 @@ export const AppLayout = () => {
       return !value;
     });
   };
+  if (mustVerify === 'unknown') return <LoadingScreen label="Loading your account" />;
   if (mustVerify) return <Navigate to="/user/verify-email/pending" replace />;
+  // A new account completes its profile first (seed 000 section 4: sign-up, verification, then
+  // /signup/profile).
+  if (userId !== undefined && pendingProfileStep(userId) !== null) {
+    return <Navigate to={signupProfilePath} replace />;
+  }
   return (
     <BreadcrumbProvider>
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>
         <AppBar
           position="fixed"
-          color={headerColourOf(session)}
-          sx={{ zIndex: theme.zIndex.drawer + 1 }}
+          sx={{
+            zIndex: theme.zIndex.drawer + 1,
+            ...(headerColor === undefined ? {} : { bgcolor: headerColor }),
+          }}
         >
           <Toolbar sx={{ gap: 1 }}>
             {isMobile ? (

@@ -15,6 +15,7 @@ import Toolbar from '@mui/material/Toolbar';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { sidebarCollapsedWidth, sidebarWidth } from '../../app/theme.js';
+import { navigationStripes, useNavigationStripes } from './local-preferences.js';
 import { useAppsEnabled } from './useAppsEnabled.js';
 
 type Item = { to: string; label: string; icon: ReactNode };
@@ -33,6 +34,7 @@ export const Sidebar = ({
   isMobile: boolean;
 }) => {
   const appsEnabled = useAppsEnabled();
+  const stripes = useNavigationStripes();
   const items: Item[] = [
     { to: '/fleets', label: 'Fleets', icon: <DeveloperBoardIcon /> },
     ...(appsEnabled ? [{ to: '/apps', label: 'Apps', icon: <AppsIcon /> }] : []),
@@ -42,7 +44,17 @@ export const Sidebar = ({
   const narrow = collapsed && !isMobile;
   const width = narrow ? sidebarCollapsedWidth : sidebarWidth;
   const content = (
-    <Box component="nav" aria-label="Main navigation" sx={{ width, overflowX: 'hidden' }}>
+    <Box
+      component="nav"
+      aria-label="Main navigation"
+      data-stripes={stripes ? 'on' : undefined}
+      sx={{
+        width,
+        overflowX: 'hidden',
+        minHeight: '100%',
+        ...(stripes ? { backgroundImage: navigationStripes } : {}),
+      }}
+    >
       <Toolbar />
       <List>
         {items.map((item) => (

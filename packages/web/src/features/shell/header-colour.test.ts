@@ -1,6 +1,6 @@
 import type { Session } from '@flotilla/sdk/auth';
 import { describe, expect, it } from 'vitest';
-import { headerColourOf } from './header-colour.js';
+import { headerRedByDefault } from './header-colour.js';
 
 const session = (extra: Partial<Session>): Session => ({
   userId: 7,
@@ -11,14 +11,14 @@ const session = (extra: Partial<Session>): Session => ({
   ...extra,
 });
 
-describe('headerColourOf', () => {
+describe('headerRedByDefault', () => {
   it('is red for platform administrators and while logged in as someone', () => {
-    expect(headerColourOf(session({ permissions: ['admin.home'] }))).toBe('error');
-    expect(headerColourOf(session({ actualUser: 1 }))).toBe('error');
+    expect(headerRedByDefault(session({ permissions: ['admin.home'] }))).toBe(true);
+    expect(headerRedByDefault(session({ actualUser: 1 }))).toBe(true);
   });
 
-  it('is the primary colour for everyone else', () => {
-    expect(headerColourOf(session({ permissions: ['support.home'] }))).toBe('primary');
-    expect(headerColourOf(null)).toBe('primary');
+  it('is not for everyone else', () => {
+    expect(headerRedByDefault(session({ permissions: ['support.home'] }))).toBe(false);
+    expect(headerRedByDefault(null)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import type { Session } from '@flotilla/sdk/auth';
 import { isAdmin } from '../session/useSession.js';
 
-// The header's colour (seed 000 section 9): red for platform administrators, and while an
-// administrator is logged in as someone else; the theme's primary colour otherwise.
-export const headerColourOf = (session: Session | null): 'error' | 'primary' =>
-  isAdmin(session) || session?.actualUser !== undefined ? 'error' : 'primary';
+// Whether the header is red unless the user chose a colour (Preferences → Experimental,
+// local-preferences.ts headerBackground; seed 000 section 9): for platform administrators, and
+// while an administrator is logged in as someone else.
+export const headerRedByDefault = (session: Session | null): boolean =>
+  isAdmin(session) || session?.actualUser !== undefined;
