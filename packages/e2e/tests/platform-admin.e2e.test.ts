@@ -25,7 +25,13 @@ describe('platform admin and command-line login', () => {
     await page.getByLabel('Password').fill(inject('adminPassword'));
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
-    expect(await page.locator('header.MuiAppBar-colorError').count()).toBe(1);
+    // Red by default for administrators (seed 000 section 9; web shell/local-preferences.ts).
+    expect(
+      await page
+        .locator('header')
+        .first()
+        .evaluate((header) => getComputedStyle(header).backgroundColor),
+    ).toBe('rgb(198, 40, 40)');
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Admin', exact: true }).click();
     await page.getByRole('textbox', { name: 'Search users' }).fill(member.email);

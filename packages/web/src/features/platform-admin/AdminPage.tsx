@@ -42,9 +42,8 @@ const Users = () => {
     placeholderData: keepPreviousData,
   });
   const impersonate = useMutation({
-    mutationFn: (username: string) => loginAs(client, username),
+    mutationFn: (username: string) => loginAs(client, username, () => queryClient.clear()),
     onSuccess: () => {
-      queryClient.clear();
       void navigate('/');
     },
     onError: (error) => toasts.show('error', errorText(error) ?? 'Could not log in as this user'),

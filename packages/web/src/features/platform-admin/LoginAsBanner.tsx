@@ -25,8 +25,7 @@ export const LoginAsBanner = () => {
   const username = whoami.data && 'username' in whoami.data ? whoami.data.username : '';
   const goBack = async (): Promise<void> => {
     setBusy(true);
-    const back = await returnToAdmin(client);
-    queryClient.clear();
+    const back = await returnToAdmin(client, () => queryClient.clear());
     if (back) {
       void navigate('/admin');
     } else {

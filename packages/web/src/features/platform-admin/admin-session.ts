@@ -26,8 +26,14 @@ const tabStorage = (): Storage | null => {
 };
 
 // Login-as: PATCH /login_ {username} answers the user's token (actualUser: the administrator).
-// The administrator's own token is kept to come back to (returnToAdmin).
-export const loginAs = async (client: FlotillaClient, username: string): Promise<void> => {
+// The administrator's own token is kept to come back to (returnToAdmin). `beforeSwitch` runs just
+// before the session changes: the caller empties its query cache there, not after (a query the
+// new session already started would be dropped from the cache while screens wait on it).
+export const loginAs = async (
+  client: FlotillaClient,
+  username: string,
+  beforeSwitch: () => void = () => undefined,
+): Promise<void> => {
   const own = client.auth.getToken();
   const token = await client.request<string>({
     method: 'PATCH',
@@ -35,16 +41,21 @@ export const loginAs = async (client: FlotillaClient, username: string): Promise
     body: { username },
   });
   if (own !== null) tabStorage()?.setItem(adminReturnTokenKey, own);
+  beforeSwitch();
   await client.auth.loginWithToken(token);
 };
 
 // Back to the administrator's own session; false when it is not kept (another tab, closed tab)
 // or expired, in which case the caller signs out.
-export const returnToAdmin = async (client: FlotillaClient): Promise<boolean> => {
+export const returnToAdmin = async (
+  client: FlotillaClient,
+  beforeSwitch: () => void = () => undefined,
+): Promise<boolean> => {
   const storage = tabStorage();
   const own = storage?.getItem(adminReturnTokenKey) ?? null;
   storage?.removeItem(adminReturnTokenKey);
   if (own === null) return false;
+  beforeSwitch();
   try {
     await client.auth.loginWithToken(own);
     return true;
