@@ -80,6 +80,8 @@ export type ColdLoadBreakdown = {
   earlyStartMs: number;
   firstApiStartMs: number;
   lastApiEndMs: number;
+  // Every script and API request of the round: path, start and end (ms since navigation).
+  requests: { path: string; startMs: number; endMs: number }[];
 };
 
 type FleetListRound = { ms: number; breakdown: ColdLoadBreakdown };
@@ -94,6 +96,11 @@ const breakdownScript = `(() => {
     earlyStartMs: performance.getEntriesByName('flotilla:early-start')[0]?.startTime ?? -1,
     firstApiStartMs: Math.min(...api.map((entry) => entry.startTime)),
     lastApiEndMs: Math.max(0, ...api.map((entry) => entry.responseEnd)),
+    requests: [...scripts, ...api].map((entry) => ({
+      path: new URL(entry.name).pathname + new URL(entry.name).search,
+      startMs: entry.startTime,
+      endMs: entry.responseEnd,
+    })),
   });
 })()`;
 
@@ -102,7 +109,8 @@ const isBreakdown = (value: unknown): value is ColdLoadBreakdown =>
   value !== null &&
   ['scripts', 'lastScriptMs', 'earlyStartMs', 'firstApiStartMs', 'lastApiEndMs'].every(
     (key) => typeof Reflect.get(value, key) === 'number',
-  );
+  ) &&
+  Array.isArray(Reflect.get(value, 'requests'));
 
 // Navigation start → the frame after the user's fleet cards are in the page.
 const fleetListRound = (options: ColdLoadOptions): Promise<FleetListRound> =>
@@ -203,6 +211,14 @@ export const runConsoleColdLoad = async (options: ColdLoadOptions): Promise<Cold
         `API calls from ${breakdown.firstApiStartMs.toFixed(0)} ` +
         `to ${breakdown.lastApiEndMs.toFixed(0)} ms`,
     );
+    // The waterfall on demand: which request waits for which.
+    if (process.env.BENCH_COLD_LOAD_REQUESTS === '1') {
+      for (const request of [...breakdown.requests].sort((a, b) => a.startMs - b.startMs)) {
+        options.log(
+          `  ${request.startMs.toFixed(0).padStart(5)}–${request.endMs.toFixed(0).padEnd(5)} ms ${request.path.slice(0, 140)}`,
+        );
+      }
+    }
   }
   const staticPage = await measure(
     'console-cold-load static /buildtime.txt',
