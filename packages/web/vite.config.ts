@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { buildInfoPlugin } from './scripts/build-info-plugin.js';
 import { precompressPlugin } from './scripts/precompress-plugin.js';
@@ -31,7 +32,15 @@ const apiPaths = [
 // One timestamp baked into the bundle and written to buildtime.txt, compared by the version check.
 const buildTime = new Date().toISOString();
 
-export default defineConfig({
+// React Router's package exports only its development build (dev warnings and checks on, ~28 ms
+// of a cold load's CPU in the bench's profile; remix-run/react-router#14753); a production build
+// of the console takes the production build it ships beside it. Tests and `vite dev` keep the
+// development one.
+const reactRouterProduction = fileURLToPath(
+  import.meta.resolve('react-router').replace('/dist/development/', '/dist/production/'),
+);
+
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     buildInfoPlugin(buildTime),
@@ -40,7 +49,11 @@ export default defineConfig({
     previousAssetsPlugin(),
   ],
   define: { __FLOTILLA_BUILD_TIME__: JSON.stringify(buildTime) },
-  resolve: { conditions: ['source'] },
+  resolve: {
+    conditions: ['source'],
+    alias:
+      command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   // 'hidden' source maps: written beside the bundle, but no sourceMappingURL comment; the server
   // serves them (and points at them with a SourceMap header) only with FLOTILLA_SERVE_SOURCE_MAPS.
   build: {
@@ -77,4 +90,4 @@ export default defineConfig({
     port: 5173,
     proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: api, changeOrigin: true }])),
   },
-});
+}));

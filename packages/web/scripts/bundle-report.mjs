@@ -34,3 +34,20 @@ if (initialBytes > budgetBytes) {
   );
   process.exit(1);
 }
+
+// Development builds of dependencies must not reach the console (vite.config.ts aliases React
+// Router's production build): the source maps name every bundled module.
+for (const chunk of Object.values(manifest)) {
+  const map = path.join(dist, `${chunk.file}.map`);
+  let sources = [];
+  try {
+    sources = JSON.parse(readFileSync(map, 'utf8')).sources ?? [];
+  } catch {
+    continue; // CSS and other assets have no source map.
+  }
+  const development = sources.find((source) => /react-router\/dist\/development\//.test(source));
+  if (development) {
+    console.error(`${chunk.file} bundles a development build: ${development}`);
+    process.exit(1);
+  }
+}

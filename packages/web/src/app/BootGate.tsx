@@ -5,53 +5,14 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useDeploymentTag } from '../ui/deployment-tag.js';
+import { bootQuery } from './boot-query.js';
 import { useClient } from './client.js';
 
-const bootRetryMs = 10_000;
-const bootTimeoutMs = 59_000;
-
-const withTimeout = <T,>(promise: Promise<T>, ms: number): Promise<T> =>
-  new Promise((resolve, reject) => {
-    const timer = window.setTimeout(() => reject(new Error('Loading Flotilla took too long')), ms);
-    promise.then(
-      (value) => {
-        window.clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        window.clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-
-// Boot (seed 000 section 4): load the public configuration (deployment tag) and, when a session
-// exists, the profile, before showing the app. A failure shows the error and retries every 10 s;
-// each attempt gives up after 59 s.
+// Waits for the boot (boot-query.ts) before showing the app; a failure shows the error and the
+// retry.
 export const BootGate = ({ children }: { children: ReactNode }) => {
   const client = useClient();
-  const [, setDeploymentTag] = useDeploymentTag();
-  const boot = useQuery({
-    queryKey: ['boot'],
-    queryFn: () =>
-      withTimeout(
-        (async () => {
-          // Both requests at once: the boot is on the path of every first screen.
-          const [config] = await Promise.all([
-            client.config(),
-            // An expired or refused session is not a boot failure: the guards ask to log in.
-            client.auth.getToken() ? client.auth.whoami().catch(() => undefined) : undefined,
-          ]);
-          setDeploymentTag(typeof config.deployment === 'string' ? config.deployment : null);
-          return true;
-        })(),
-        bootTimeoutMs,
-      ),
-    retry: true,
-    retryDelay: bootRetryMs,
-    staleTime: Infinity,
-  });
+  const boot = useQuery(bootQuery(client));
   if (boot.isSuccess) return <>{children}</>;
   const failure = boot.failureReason;
   return (

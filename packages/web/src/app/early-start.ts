@@ -1,3 +1,4 @@
+import { bootQuery } from './boot-query.js';
 import { createConsoleClient } from './client.js';
 import { createNotifyRelay, createQueryClient } from './query-client.js';
 import { startLandingQueries } from './route-prefetch.js';
@@ -14,6 +15,8 @@ export const consoleClient = createConsoleClient();
 export const toastRelay = createNotifyRelay();
 export const consoleQueryClient = createQueryClient(toastRelay.notify);
 
+// The boot's configuration and whoami (BootGate waits for them), then the landing screen's data.
+void consoleQueryClient.prefetchQuery(bootQuery(consoleClient));
 startLandingQueries(window.location.pathname, {
   client: consoleClient,
   queryClient: consoleQueryClient,

@@ -95,9 +95,14 @@ describe('route loaders', () => {
     expect(applicationListLoader(undefined, 'fleet')(args('/fleets', '/fleets'))).toBeNull();
   });
 
-  it('start the landing list and the profile from the address alone, before the router exists', () => {
+  it('start the boot, the landing list and the profile from the address alone, before the router exists', () => {
     const started = (pathname: string, session: { userId?: number } | null = { userId: 7 }) => {
       const api = createFakeApi({ application: [fleetRow], user_profile: [] }, session);
+      api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
+      api.on('GET', '/actor/v1/whoami', () => ({
+        status: 200,
+        body: { id: 1, actorType: 'user', actorTypeId: 7, username: 'ada', email: null },
+      }));
       const queryClient = new QueryClient();
       startLandingQueries(pathname, { client: api.client, queryClient });
       return queryClient
@@ -105,27 +110,32 @@ describe('route loaders', () => {
         .getAll()
         .map((query) => query.queryKey);
     };
+    const boot = ['boot'];
     const profile = ['user-profile', 7];
     expect(started('/')).toEqual([
+      boot,
       profile,
       ['applications', 'fleet', undefined],
       ['applications', 'fleet', undefined, 'status-counts'],
     ]);
     expect(started('/apps/')).toEqual([
+      boot,
       profile,
       ['applications', 'app', undefined],
       ['applications', 'app', undefined, 'status-counts'],
     ]);
     expect(started('/orgs/12/blocks')).toEqual([
+      boot,
       profile,
       ['applications', 'block', 12],
       ['applications', 'block', 12, 'status-counts'],
     ]);
-    // Other screens start only the profile here: their loaders run when the router exists.
+    // Other screens start only the boot and the profile here: their loaders run when the router
+    // exists.
     for (const other of ['/fleets/5', '/fleetsx', '/orgs/acme/fleets', '/devices/abc']) {
-      expect(started(other)).toEqual([profile]);
+      expect(started(other)).toEqual([boot, profile]);
     }
-    // A guest starts nothing.
-    expect(started('/login', null)).toEqual([]);
+    // A guest starts the boot alone (the public configuration).
+    expect(started('/login', null)).toEqual([boot]);
   });
 });

@@ -10,6 +10,7 @@ import {
   organizationIdParam,
 } from '../features/fleets/application-queries.js';
 import { fetchProfile, profileKey } from '../features/preferences/profile-query.js';
+import { bootQuery } from './boot-query.js';
 
 // What route loaders need to start a screen's queries.
 export type RouteData = { client: FlotillaClient; queryClient: QueryClient };
@@ -59,10 +60,12 @@ export const signedInShellLoader = (data: RouteData | undefined) => (): null => 
 const listPath = /^(?:\/orgs\/(\d+))?\/(fleets|apps|blocks)\/?$/;
 const classOfSegment = { fleets: 'fleet', apps: 'app', blocks: 'block' } as const;
 
-// Starts the landing screen's queries from the address alone (early-start.ts): the signed-in
+// Starts the landing screen's queries from the address alone (early-start.ts): the boot
+// (configuration and whoami, which BootGate waits for before the first screen), the signed-in
 // user's profile (the shell waits for it; harmless elsewhere, nothing for a guest) and a list
 // screen's queries. The router's loaders then find them running or answered in the cache.
 export const startLandingQueries = (pathname: string, data: RouteData): void => {
+  void data.queryClient.prefetchQuery(bootQuery(data.client));
   signedInShellLoader(data)();
   if (pathname === '/') {
     applicationListLoader(data, 'fleet')({ params: {} });

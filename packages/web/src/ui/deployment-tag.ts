@@ -4,7 +4,8 @@ import { useSyncExternalStore } from 'react';
 let tag: string | null = null;
 const listeners = new Set<() => void>();
 
-const setTag = (next: string | null): void => {
+// Set by the boot (app/boot-query.ts), which may run before React renders.
+export const setDeploymentTag = (next: string | null): void => {
   if (next === tag) return;
   tag = next;
   for (const listener of listeners) listener();
@@ -18,5 +19,5 @@ export const useDeploymentTag = (): [string | null, (next: string | null) => voi
     },
     () => tag,
   ),
-  setTag,
+  setDeploymentTag,
 ];
