@@ -31,6 +31,8 @@ const reads = [
 describe('POST /v7/$batch', () => {
   let db: Database;
   let api: ODataTestApp;
+  // Statements the app sent to the database, to see that a batch's reads went as one.
+  const statements: string[] = [];
 
   const batch = (body: unknown, as?: string) => api.send('POST', '/$batch', body, as);
   const getsOf = (urls: string[]) => ({
@@ -39,7 +41,14 @@ describe('POST /v7/$batch', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    api = createODataTestApp(db);
+    const counted: Database = {
+      ...db,
+      query: (sql, params, options) => {
+        statements.push(sql);
+        return db.query(sql, params, options);
+      },
+    };
+    api = createODataTestApp(counted);
     const alice = await createUser(db, 'alice');
     const mallory = await createUser(db, 'mallory');
     api.actors.set('alice', userActor(alice));
@@ -94,6 +103,39 @@ describe('POST /v7/$batch', () => {
       ((await batch(getsOf(['device/$count']), as)).body as BatchAnswer).responses[0]?.body;
     expect(await counts('alice')).toEqual({ d: 2 });
     expect(await counts('mallory')).toEqual({ d: 1 });
+  });
+
+  it('runs the reads as one statement', async () => {
+    statements.length = 0;
+    const response = await batch(getsOf(reads.map((path) => path.slice(1))), 'alice');
+    expect(response.status).toBe(200);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^SELECT \(SELECT .* AS "c3"$/s);
+    const { responses } = response.body as BatchAnswer;
+    expect(responses.map((entry) => entry.status)).toEqual([200, 200, 200, 200]);
+    expect(responses[2]?.body).toEqual({ d: 2 });
+  });
+
+  it('answers a read that fails while it runs with its own error, and the others', async () => {
+    // Dividing by zero fails only when PostgreSQL evaluates it: the combined statement fails,
+    // and each read then runs alone.
+    const failing = `/device?$filter=id div 0 eq 1`;
+    const alone = await api.get(failing, 'alice');
+    expect(alone.status).toBe(400);
+    const response = await batch(
+      getsOf(['device/$count', failing.slice(1), 'application/$count']),
+      'alice',
+    );
+    expect(response.status).toBe(200);
+    const [first, failed, last] = (response.body as BatchAnswer).responses;
+    expect(first).toMatchObject({ status: 200, body: { d: 2 } });
+    expect(failed).toEqual({
+      id: 'r1',
+      status: 400,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: alone.text,
+    });
+    expect(last).toMatchObject({ status: 200, body: { d: 2 } });
   });
 
   it("gives a bad read its own error, as its GET's, and answers the others", async () => {

@@ -1,14 +1,16 @@
 import { odataBatch } from '@flotilla/shared/constants/limits';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import type { QueryLimits } from '../db/cancellable-query.js';
 import { ApiError, badRequest } from '../errors/api-error.js';
 import { maxUrlLength } from '../http/create-app.js';
 import { parseBody } from '../http/validate.js';
 import { mapDatabaseError } from './database-errors.js';
-import { readAnswer, requestLimits, v7Prefix } from './register-odata-routes.js';
-import type { ReadStatements } from './statement-cache.js';
+import { combineReads } from './combined-reads.js';
+import { answerText, requestLimits, runRead, v7Prefix } from './register-odata-routes.js';
+import type { ReadStatement, ReadStatements } from './statement-cache.js';
 
 // OData 4.01's JSON batch format, for reads only: `{requests: [{id, method: 'GET', url}]}`, each
 // url relative to /v7 (`application?$select=id`) or absolute (`/v7/application?...`).
@@ -37,10 +39,61 @@ const v7PathOf = (url: string): string | undefined => {
 
 const json = JSON.stringify;
 
+type Response = { entry: BatchRequest; statement?: ReadStatement; text?: string };
+
+const successText = (entry: BatchRequest, body: string): string =>
+  `{"id":${json(entry.id)},"status":200,"headers":{"content-type":"application/json"},"body":${body}}`;
+
+// A read's own failure (bad input, no permission, its timeout) is its answer; anything else (the
+// database gone, a bug) fails the batch.
+const failureText = (entry: BatchRequest, error: unknown): string => {
+  const mapped = mapDatabaseError(error);
+  if (!(mapped instanceof ApiError)) throw mapped;
+  return `{"id":${json(entry.id)},"status":${httpStatusOf[mapped.code]},"headers":{"content-type":"text/plain; charset=utf-8"},"body":${json(mapped.message)}}`;
+};
+
+// The reads as one statement (combined-reads.ts); false when it failed with an error a read may
+// have caused, which then runs alone to answer with its own error.
+const answerTogether = async (
+  ctx: AppContext,
+  pending: Response[],
+  limits: QueryLimits,
+): Promise<boolean> => {
+  const statements = pending.flatMap((response) =>
+    response.statement ? [response.statement] : [],
+  );
+  const combined = combineReads(statements);
+  let row: Record<string, unknown> | undefined;
+  try {
+    const options = combined.name === undefined ? limits : { ...limits, prepareAs: combined.name };
+    const { rows } = await ctx.db.query<Record<string, unknown>>(
+      combined.text,
+      combined.values,
+      options,
+    );
+    row = rows[0];
+  } catch (error) {
+    const mapped = mapDatabaseError(error);
+    if (!(mapped instanceof ApiError)) throw mapped;
+    return false;
+  }
+  for (const [index, response] of pending.entries()) {
+    if (!response.statement) continue;
+    response.text = successText(response.entry, answerText(response.statement, row?.[`c${index}`]));
+  }
+  return true;
+};
+
+const sendResponses = (reply: FastifyReply, responses: Response[]): FastifyReply =>
+  reply
+    .type('application/json')
+    .send(`{"responses":[${responses.map((response) => response.text ?? '').join(',')}]}`);
+
 // `POST /v7/$batch`: several reads in one HTTP request, each answered as its own GET would be
 // (same permissions, limits, statement cache and errors), so a screen that needs seven counts
-// pays one request's overhead (authentication, HTTP) instead of seven. Responses keep the order
-// and ids of the requests; a read's own failure is its response's status, not the batch's.
+// pays one request's overhead (authentication, HTTP) instead of seven, and the reads run as one
+// statement (combined-reads.ts). Responses keep the order and ids of the requests; a read's own
+// failure is its response's status, not the batch's.
 export const registerBatchRoute = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -60,33 +113,36 @@ export const registerBatchRoute = (
         }
       }
       const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
-      const answer = async (entry: BatchRequest): Promise<string> => {
+      const responses = requests.map((entry): Response => {
         try {
-          const body = await readAnswer(
-            ctx,
-            reads,
-            v7PathOf(entry.url) ?? '',
-            request.actor,
-            limits,
-          );
-          return `{"id":${json(entry.id)},"status":200,"headers":{"content-type":"application/json"},"body":${body}}`;
+          return { entry, statement: reads.prepare(v7PathOf(entry.url) ?? '', request.actor) };
         } catch (error) {
-          const mapped = mapDatabaseError(error);
-          // Anything but the caller's own input (the database gone, a bug) fails the batch.
-          if (!(mapped instanceof ApiError)) throw mapped;
-          return `{"id":${json(entry.id)},"status":${httpStatusOf[mapped.code]},"headers":{"content-type":"text/plain; charset=utf-8"},"body":${json(mapped.message)}}`;
+          return { entry, text: failureText(entry, error) };
         }
-      };
-      const responses: string[] = new Array<string>(requests.length);
+      });
+      const pending = responses.filter((response) => response.text === undefined);
+      if (pending.length > 1 && (await answerTogether(ctx, pending, limits))) {
+        return sendResponses(reply, responses);
+      }
+      // One read, or a combined statement that failed: each read alone, so that a failure is its
+      // own read's answer.
       let next = 0;
       const worker = async (): Promise<void> => {
-        for (let index = next++; index < requests.length; index = next++) {
-          const entry = requests[index];
-          if (entry) responses[index] = await answer(entry);
+        for (let index = next++; index < pending.length; index = next++) {
+          const response = pending[index];
+          if (!response?.statement) continue;
+          try {
+            response.text = successText(
+              response.entry,
+              await runRead(ctx, response.statement, limits),
+            );
+          } catch (error) {
+            response.text = failureText(response.entry, error);
+          }
         }
       };
       await Promise.all(Array.from({ length: odataBatch.concurrency }, worker));
-      return reply.type('application/json').send(`{"responses":[${responses.join(',')}]}`);
+      return sendResponses(reply, responses);
     },
   });
 };

@@ -9,7 +9,11 @@ import { mapDatabaseError } from './database-errors.js';
 import { createRow, deleteRows, updateRows } from './execute-write.js';
 import { parseODataRequest } from './parse-request.js';
 import { createSqlParams } from './sql-params.js';
-import { createReadStatements, type ReadStatements } from './statement-cache.js';
+import {
+  createReadStatements,
+  type ReadStatement,
+  type ReadStatements,
+} from './statement-cache.js';
 
 export const v7Prefix = '/v7';
 
@@ -25,24 +29,34 @@ export const requestLimits = (reply: FastifyReply, timeoutMs: number): QueryLimi
   return { signal: controller.signal, timeoutMs };
 };
 
-// The JSON text of a read's answer, `{"d":[...]}` or `{"d":n}` for a count, straight from
-// PostgreSQL (the rows are never parsed here). `path` is the URL after /v7.
+// The JSON text of a read's answer, `{"d":[...]}` or `{"d":n}` for a count, from the value its
+// statement selected: the rows' JSON text or the count, straight from PostgreSQL (never parsed).
+export const answerText = (statement: ReadStatement, value: unknown): string =>
+  statement.count ? `{"d":${String(value ?? 0)}}` : `{"d":${String(value ?? '[]')}}`;
+
+// Runs one compiled read (prepared for a kept shape) and returns its answer's JSON text.
+export const runRead = async (
+  ctx: AppContext,
+  statement: ReadStatement,
+  limits: QueryLimits,
+): Promise<string> => {
+  const options = statement.name === undefined ? limits : { ...limits, prepareAs: statement.name };
+  const { rows } = await ctx.db.query<{ n?: unknown; d?: unknown }>(
+    statement.text,
+    statement.values,
+    options,
+  );
+  return answerText(statement, statement.count ? rows[0]?.n : rows[0]?.d);
+};
+
+// The answer of the read at `path` (the URL after /v7).
 export const readAnswer = async (
   ctx: AppContext,
   reads: ReadStatements,
   path: string,
   actor: Actor,
   limits: QueryLimits,
-): Promise<string> => {
-  const statement = reads.prepare(path, actor);
-  const options = statement.name === undefined ? limits : { ...limits, prepareAs: statement.name };
-  if (statement.count) {
-    const { rows } = await ctx.db.query<{ n: number }>(statement.text, statement.values, options);
-    return `{"d":${rows[0]?.n ?? 0}}`;
-  }
-  const { rows } = await ctx.db.query<{ d: string }>(statement.text, statement.values, options);
-  return `{"d":${rows[0]?.d ?? '[]'}}`;
-};
+): Promise<string> => runRead(ctx, reads.prepare(path, actor), limits);
 
 // The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
 // statement (or a transaction for writes) and answered with balena's envelope. Reads of a known

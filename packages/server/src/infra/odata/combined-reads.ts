@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import type { SqlValue } from '../db/database.js';
+import type { ReadStatement } from './statement-cache.js';
+
+// Several /v7 reads as one statement: each compiled read is a single-row, single-column SELECT
+// (`... AS d` or `count(*) AS n`, compile-read.ts), so they become the columns of one SELECT of
+// scalar subqueries. A batch of seven counts then costs one round trip, one plan and one
+// connection instead of seven, and its answers come from one snapshot.
+
+export type CombinedReads = { text: string; values: SqlValue[]; name: string | undefined };
+
+// `sql` with every parameter placeholder $n moved up by `offset`. Placeholders are found
+// outside quoted text only: string constants ('it''s $1') and quoted identifiers ("a$1") are
+// copied as they are. The compiler writes no dollar-quoted strings or comments.
+export const shiftParameters = (sql: string, offset: number): string => {
+  if (offset === 0) return sql;
+  let out = '';
+  let index = 0;
+  while (index < sql.length) {
+    const char = sql[index];
+    if (char === "'" || char === '"') {
+      // Up to the closing quote; a doubled quote is an escaped one inside the text.
+      let end = index + 1;
+      for (;;) {
+        const close = sql.indexOf(char, end);
+        if (close === -1) throw new Error('shiftParameters: unterminated quoted text');
+        if (sql[close + 1] === char) {
+          end = close + 2;
+          continue;
+        }
+        end = close + 1;
+        break;
+      }
+      out += sql.slice(index, end);
+      index = end;
+      continue;
+    }
+    if (char === '$') {
+      const digits = /^\d+/.exec(sql.slice(index + 1))?.[0];
+      if (digits !== undefined) {
+        out += `$${Number(digits) + offset}`;
+        index += 1 + digits.length;
+        continue;
+      }
+    }
+    out += char;
+    index += 1;
+  }
+  return out;
+};
+
+// One statement answering `statements` in order, column i for statement i. Prepared when every
+// part is (its name derives from theirs, so it always comes with the same text).
+export const combineReads = (statements: readonly ReadStatement[]): CombinedReads => {
+  const columns: string[] = [];
+  const values: SqlValue[] = [];
+  for (const [index, statement] of statements.entries()) {
+    columns.push(`(${shiftParameters(statement.text, values.length)}) AS "c${index}"`);
+    values.push(...statement.values);
+  }
+  const names = statements.map((statement) => statement.name);
+  const prepared = names.every((name) => name !== undefined);
+  return {
+    text: `SELECT ${columns.join(', ')}`,
+    values,
+    name: prepared
+      ? `v7b_${createHash('sha256').update(names.join(',')).digest('hex').slice(0, 32)}`
+      : undefined,
+  };
+};
