@@ -1,6 +1,6 @@
 // `npm test`: install what is missing (npm packages, Debian's chromium and git), type-check,
-// lint, build the console (which enforces its size budget), then run every test project: unit, integration
-// against a real PostgreSQL, the balena-sdk contract tests and the browser tests.
+// lint, build the console (which enforces its size budget), then run every test project: unit,
+// integration against a real PostgreSQL, the balena-sdk contract tests and the browser tests.
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 import { ensureGit } from './ensure-git.mjs';

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { gitRemoteUrl } from '@flotilla/shared/releases/git-remote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import {
@@ -66,8 +67,9 @@ const project = async (files: Record<string, string>): Promise<{ dir: string; co
   return { dir, commit: head.output.trim() };
 };
 
+// The URL the console shows, with the credentials git would ask for.
 const remote = (password: string, slug = fleet.slug): string =>
-  `${base.replace('://', `://user:${encodeURIComponent(password)}@`)}/git/${slug}.git`;
+  gitRemoteUrl(base.replace('://', `://user:${encodeURIComponent(password)}@`), slug);
 
 const push = (dir: string, url: string, refspec = 'main'): Promise<GitOutcome> =>
   git(dir, 'push', url, refspec);
