@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import { gitRemoteUrl } from '@flotilla/shared/releases/git-remote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
@@ -21,7 +22,7 @@ import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
 import { registerReleaseHooks } from '../releases/release-hooks.js';
 import { createGitCommand } from './git-command.js';
-import { gitMissingMessage, registerGitRemote } from './register-git-remote.js';
+import { gitMissingMessage, hookMissingMessage, registerGitRemote } from './register-git-remote.js';
 
 let db: Database;
 let app: FastifyInstance;
@@ -95,12 +96,23 @@ beforeAll(async () => {
   const ctx = createTestContext(db, { config: { dataDir: path.join(workDir, 'data') } });
   registerFleetHooks(ctx.hooks);
   registerReleaseHooks(ctx.hooks, { registryHost: 'registry.test' });
-  app = await createTestApp(ctx, registerGitRemote, (scoped) =>
-    scoped.register(
-      async (missing) =>
-        registerGitRemote(missing, ctx, { git: createGitCommand('/nonexistent/git') }),
-      { prefix: '/missing' },
-    ),
+  // A hooks folder whose pre-receive lost its executable mode.
+  const brokenHooks = path.join(workDir, 'broken-hooks');
+  await mkdir(brokenHooks);
+  await writeFile(path.join(brokenHooks, 'pre-receive'), '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+  app = await createTestApp(
+    ctx,
+    registerGitRemote,
+    (scoped) =>
+      scoped.register(
+        async (missing) =>
+          registerGitRemote(missing, ctx, { git: createGitCommand('/nonexistent/git') }),
+        { prefix: '/missing' },
+      ),
+    (scoped) =>
+      scoped.register(async (broken) => registerGitRemote(broken, ctx, { hooksDir: brokenHooks }), {
+        prefix: '/broken',
+      }),
   );
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   const owner = await createUser(db, 'owner');
@@ -113,6 +125,13 @@ beforeAll(async () => {
   keys.set('owner', await createApiKey(db, owner.actorId, { name: 'git' }));
   keys.set('owner-session', await issueSessionToken(ctx, db, owner.userId));
   keys.set('observer', await createApiKey(db, observer.actorId, { name: 'git' }));
+  const unverified = await createUser(db, 'unverified');
+  await addOrganizationMember(db, unverified.userId, organization, 'administrator');
+  await db.query(
+    'UPDATE "user" SET "must_be_verified" = true, "is_verified" = false WHERE "id" = $1',
+    [unverified.userId],
+  );
+  keys.set('unverified', await createApiKey(db, unverified.actorId, { name: 'git' }));
 });
 
 afterAll(async () => {
@@ -122,6 +141,20 @@ afterAll(async () => {
 });
 
 describe('the git remote of a fleet', () => {
+  it('refuses a push body over the size limit before git reads it', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/git/${fleet.slug}.git/git-receive-pack`,
+      headers: {
+        authorization: `Bearer ${keys.get('owner') ?? ''}`,
+        'content-type': 'application/x-git-receive-pack-request',
+      },
+      payload: Buffer.alloc(builderLimits.projectBytes + 2 * 1024 * 1024),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toMatch(/The push is larger than 20 MiB/);
+  });
+
   it('builds a pushed commit into a release and shows the build log to the pushing client', async () => {
     const { dir, commit } = await project({
       'docker-compose.yml': compose,
@@ -154,6 +187,27 @@ describe('the git remote of a fleet', () => {
     expect(next.code, next.output).toBe(0);
     expect(next.output).toContain('remote: [web] Using image nginx:1.28');
     expect(await releases()).toHaveLength(2);
+
+    // The same commit pushed as master is already a release: nothing is built twice.
+    const again = await push(dir, remote(keys.get('owner') ?? ''), 'main:refs/heads/master');
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toMatch(/remote: Commit [0-9a-f]{7} is already release \d+/);
+    expect(await releases()).toHaveLength(2);
+
+    // The remote can be cloned back by those who may push.
+    const clone = path.join(workDir, 'clone');
+    const cloned = await git(workDir, 'clone', '-q', remote(keys.get('owner') ?? ''), clone);
+    expect(cloned.code, cloned.output).toBe(0);
+    expect(await readFile(path.join(clone, 'docker-compose.yml'), 'utf8')).toContain('1.28');
+    const refused = await git(
+      workDir,
+      'clone',
+      '-q',
+      remote(keys.get('observer') ?? ''),
+      `${clone}-2`,
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('remote: You may not push to fleet');
   });
 
   it('refuses a push whose build fails, with the builder message, and creates nothing', async () => {
@@ -197,6 +251,9 @@ describe('the git remote of a fleet', () => {
     expect(observer.code).not.toBe(0);
     expect(observer.output).toContain(`remote: You may not push to fleet ${fleet.slug}`);
     expect(observer.output).toContain('403');
+    const unverified = await push(dir, remote(keys.get('unverified') ?? ''));
+    expect(unverified.code).not.toBe(0);
+    expect(unverified.output).toContain('remote: Verify your e-mail address first');
     const unknown = await push(dir, remote(keys.get('owner') ?? '', 'acme/nowhere'));
     expect(unknown.code).not.toBe(0);
     expect(unknown.output).toContain('remote: Fleet acme/nowhere not found');
@@ -217,6 +274,13 @@ describe('the git remote of a fleet', () => {
     });
     expect(missing.statusCode).toBe(503);
     expect(missing.body).toBe(gitMissingMessage);
+    const broken = await app.inject({
+      method: 'GET',
+      url: `/broken/git/${fleet.slug}.git/info/refs?service=git-receive-pack`,
+      headers: { authorization: `Bearer ${keys.get('owner') ?? ''}` },
+    });
+    expect(broken.statusCode, broken.body).toBe(503);
+    expect(broken.body).toBe(hookMissingMessage);
     const dumb = await app.inject({
       method: 'GET',
       url: `/git/${fleet.slug}.git/info/refs`,

@@ -1,3 +1,6 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +32,17 @@ import { runHttpBackend } from './http-backend.js';
 import { pushBuildHandler } from './push-build.js';
 
 export const gitHooksDir = fileURLToPath(new URL('../../../git-hooks/', import.meta.url));
+
+// git skips a hook it cannot execute and would accept a push without building it: such a server
+// refuses pushes instead (a copy of Flotilla that lost the file's mode).
+const hookReady = (hooksDir: string): Promise<boolean> =>
+  access(path.join(hooksDir, 'pre-receive'), constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+
+export const hookMissingMessage =
+  "The git remote's pre-receive hook (packages/server/git-hooks/pre-receive) is not executable on this server";
 
 export const gitMissingMessage =
   'git is not installed on this server: install it (Debian/Ubuntu: apt-get install git) and restart Flotilla';
@@ -100,6 +114,8 @@ export type GitRemoteOptions = {
   resolveActor?: ActorResolver;
   // The git executable (tests name a missing one).
   git?: GitCommand;
+  // The hooks git runs (packages/server/git-hooks; tests name a broken copy).
+  hooksDir?: string;
 };
 
 // A git remote per fleet over smart HTTP (`git push <server>/git/<org>/<fleet>.git main`): the
@@ -115,6 +131,8 @@ export const registerGitRemote = (
   const resolveActor = options.resolveActor ?? createActorResolver(ctx);
   const git = options.git ?? createGitCommand();
   const repositories = createFleetRepositories(ctx.config.dataDir, git);
+  const hooksDir = options.hooksDir ?? gitHooksDir;
+  const hooks = hookReady(hooksDir);
 
   // Checks in the order a client needs them: git present, a signed-in user, the fleet, the right.
   const admit = async (
@@ -122,6 +140,7 @@ export const registerGitRemote = (
   ): Promise<{ actor: Actor; fleet: RemoteFleet } | { status: number; message: string }> => {
     const slug = slugOf(request);
     if (!(await git.available())) return { status: 503, message: gitMissingMessage };
+    if (!(await hooks)) return { status: 503, message: hookMissingMessage };
     const actor = await actorOf(request, resolveActor);
     const fleet = await fleetOfSlug(ctx.db, slug);
     try {
@@ -145,7 +164,7 @@ export const registerGitRemote = (
     request: FastifyRequest,
     reply: FastifyReply,
     service: Service,
-    path: 'info/refs' | Service,
+    endpoint: 'info/refs' | Service,
   ): Promise<FastifyReply> => {
     const admitted = await admit(request);
     if ('status' in admitted) return refuse(reply, admitted.status, admitted.message);
@@ -157,7 +176,7 @@ export const registerGitRemote = (
     }
     // Only a push's own POST runs the hook, so only it opens a channel for it.
     const channel: HookChannel | undefined =
-      path === 'git-receive-pack'
+      endpoint === 'git-receive-pack'
         ? await openHookChannel(
             pushBuildHandler({ ctx, git, actor, fleet, repository, log: request.log }),
           )
@@ -174,9 +193,9 @@ export const registerGitRemote = (
       env: gitEnvironment({
         GIT_PROJECT_ROOT: repositoriesDir(ctx.config.dataDir),
         GIT_HTTP_EXPORT_ALL: '1',
-        PATH_INFO: `/${repositoryName(fleet.uuid)}/${path}`,
+        PATH_INFO: `/${repositoryName(fleet.uuid)}/${endpoint}`,
         REQUEST_METHOD: request.method,
-        QUERY_STRING: path === 'info/refs' ? `service=${service}` : '',
+        QUERY_STRING: endpoint === 'info/refs' ? `service=${service}` : '',
         REMOTE_USER: await usernameOf(ctx, actor),
         REMOTE_ADDR: request.ip,
         ...(typeof contentType === 'string' && requestTypes.includes(contentType)
@@ -189,7 +208,7 @@ export const registerGitRemote = (
           : {}),
         ...gitConfigEnvironment([
           ['http.receivepack', 'true'],
-          ['core.hooksPath', gitHooksDir],
+          ['core.hooksPath', hooksDir],
           ['receive.fsckObjects', 'true'],
           ['receive.maxInputSize', String(builderLimits.projectBytes)],
         ]),
