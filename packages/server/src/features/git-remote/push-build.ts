@@ -36,7 +36,7 @@ export type PushBuildDeps = {
 
 // The pushed objects sit in a quarantine directory inside the repository until the hook accepts
 // them; git archive reads them from there. Only a directory git itself names that way is used.
-const quarantineOf = (repository: string, given: string | null): string | undefined => {
+export const quarantineOf = (repository: string, given: string | null): string | undefined => {
   if (given === null) return undefined;
   const resolved = path.resolve(given);
   const objects = path.join(repository, 'objects');
