@@ -27,6 +27,7 @@ import { registerDeviceUrl } from './features/device-url/register-device-url.js'
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
+import { registerGitRemote } from './features/git-remote/register-git-remote.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
 import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -133,6 +134,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceUrl(app, ctx, cloudlink);
   registerBatchRoute(app, ctx, registerODataRoutes(app, ctx));
   registerBuilder(app, ctx);
+  registerGitRemote(app, ctx, { resolveActor: actors.resolveActor });
   registerRegistry(app, ctx, { resolveActor: actors.resolveActor });
   registerConsole(app, {
     dir: ctx.config.consoleDir,

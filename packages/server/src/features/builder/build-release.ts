@@ -18,6 +18,21 @@ export type BuildResult = {
   log: string[];
 };
 
+export type BuildOptions = {
+  // The source's commit (a git push's); a random id otherwise, as balena records for uploads.
+  commit?: string;
+  // A failed build creates nothing: the transaction rolls back and DiscardedBuild is thrown (a
+  // git push is refused instead of leaving a failed release behind).
+  discardFailed?: boolean;
+};
+
+// Thrown by a failed build with `discardFailed`; carries the log that says why.
+export class DiscardedBuild extends Error {
+  constructor(readonly log: string[]) {
+    super('The build failed; nothing was created');
+  }
+}
+
 // What a service's image becomes: its own reference, or a failure explaining why nothing is built.
 const imageOf = (service: ComposeService): { location: string | null; error: string | null } =>
   service.image !== null && !service.build
@@ -39,10 +54,11 @@ export const buildRelease = async (
   files: ProjectFiles,
   // Each log line as it is written, for a caller streaming the log (register-builder.ts).
   onLog: (line: string) => void = () => undefined,
+  options: BuildOptions = {},
 ): Promise<BuildResult> => {
   const project = parseComposeFile(files.compose, files.composeFileName);
   const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
-  const commit = randomBytes(16).toString('hex');
+  const commit = options.commit ?? randomBytes(16).toString('hex');
   return await deps.db.transaction(async (tx) => {
     const writer = createActorWriter(deps, tx, actor);
     const started = deps.now();
@@ -90,6 +106,7 @@ export const buildRelease = async (
     }
     const status = failed ? 'failed' : 'success';
     note(failed ? 'Build failed: see the services above' : 'Build succeeded');
+    if (failed && options.discardFailed) throw new DiscardedBuild(log);
     await writer.update('release', releaseId, {
       status,
       end_timestamp: deps.now().toISOString(),

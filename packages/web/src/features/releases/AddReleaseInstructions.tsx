@@ -5,6 +5,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { gitPushCommands } from '@flotilla/shared/releases/git-remote';
 
 export type ClientOs = 'windows' | 'macos' | 'linux';
 
@@ -112,9 +114,32 @@ export const AddReleaseInstructions = ({
         </Stack>
         <Stack spacing={2} component="section" aria-label="With git">
           <Typography variant="h4">With git push</Typography>
+          <Step n={1}>
+            <Typography>
+              Have{' '}
+              <Link href="https://git-scm.com/downloads" target="_blank" rel="noreferrer">
+                git
+              </Link>{' '}
+              installed, and create an{' '}
+              <Link component={RouterLink} to="/preferences/access-tokens">
+                API key
+              </Link>
+              : git asks for a user name (any) and a password (the API key).
+            </Typography>
+          </Step>
+          <Step n={2}>
+            <Typography>Add this fleet's remote to your repository and push:</Typography>
+            <Code lines={gitPushCommands(serverUrl, fleetSlug)} label="git commands" />
+          </Step>
+          <Step n={3}>
+            <Typography>
+              A push to main (or master) builds a release from the pushed commit and shows its build
+              log in git&apos;s output; a failed build refuses the push.
+            </Typography>
+          </Step>
           <Alert severity="info">
-            Pushing to a git remote of this fleet is not available on this server yet, and the
-            server does not build images: build and deploy with the balena CLI.
+            This server does not build images: each service of docker-compose.yml names its image
+            (image:). Services with a build step need the balena CLI.
           </Alert>
         </Stack>
       </Box>
