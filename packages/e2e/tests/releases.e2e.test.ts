@@ -146,7 +146,15 @@ describe('releases', () => {
     await logInAs(page, owner);
     const releases = releasePages(page);
     await releases.openList(trackingFleet);
-    await page.getByRole('region', { name: 'Add a release' }).waitFor();
+    const instructions = page.getByRole('region', { name: 'Add a release' });
+    await instructions.waitFor();
+    // The git route names this server's remote for the fleet.
+    const gitRoute = instructions.getByRole('region', { name: 'With git' });
+    expect(await gitRoute.textContent()).toMatch(/git remote add flotilla http:\/\/[^ ]+\/git\//);
+    await page.screenshot({
+      path: 'data/e2e-screens/add-release-instructions.png',
+      fullPage: true,
+    });
     await page.getByRole('button', { name: 'Create release' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create release' });
     await dialog.getByLabel('Project file').setInputFiles({

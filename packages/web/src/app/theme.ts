@@ -15,6 +15,7 @@ export const theme = createTheme({
     h1: { fontSize: '1.75rem', fontWeight: 600 },
     h2: { fontSize: '1.4rem', fontWeight: 600 },
     h3: { fontSize: '1.15rem', fontWeight: 600 },
+    h4: { fontSize: '1rem', fontWeight: 600 },
   },
   components: {
     MuiButton: {

@@ -90,7 +90,14 @@ export const AddReleaseInstructions = ({
       <Typography id="add-release-title" variant="h3" gutterBottom>
         Add a release
       </Typography>
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+      {/* minmax(0, …): a long command scrolls inside its block instead of widening the page. */}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' },
+        }}
+      >
         <Stack spacing={2} component="section" aria-label="With balena CLI">
           <Typography variant="h4">With balena CLI (recommended)</Typography>
           <Step n={1}>
