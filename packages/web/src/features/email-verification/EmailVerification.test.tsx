@@ -95,6 +95,18 @@ describe('a user who must verify their e-mail address', { timeout: 30_000 }, () 
     expect(api.client.auth.getToken()).toBeNull();
   });
 
+  it('shows a platform administrator logged in as the user the way back', async () => {
+    renderAt('/user/verify-email/pending', unverified, { actualUser: 1 });
+    expect(
+      await screen.findByRole('button', { name: 'Back to my account' }, firstLoad),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByText(/by a platform administrator/).textContent).toMatch(
+        /logged in as ada by/,
+      ),
+    );
+  });
+
   it('is not held when verification is not required, nor once verified', async () => {
     const { router } = renderAt('/user/verify-email/pending', {
       must_be_verified: false,

@@ -9,6 +9,7 @@ import { Navigate } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../auth/AuthFrame.js';
+import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
 import { fetchProfile, profileKey } from '../preferences/profile-query.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
@@ -41,33 +42,37 @@ export const VerificationPendingPage = () => {
   const data = profile.data;
   if (data && (data.is_verified || !data.must_be_verified)) return <Navigate to="/" replace />;
   return (
-    <AuthFrame title="Verify your e-mail address">
-      <Stack spacing={2}>
-        {profile.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void profile.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            Could not load your account: {errorText(profile.error) ?? 'An error has occurred'}
-          </Alert>
-        ) : null}
-        <Typography>
-          We sent a verification link to <strong>{data?.email ?? 'your e-mail address'}</strong>.
-          Open it to start using Flotilla.
-        </Typography>
-        {resend.isSuccess ? <Alert severity="success">A new link is on its way.</Alert> : null}
-        {resend.isError ? (
-          <Alert severity="error">{errorText(resend.error) ?? 'Could not send a new link'}</Alert>
-        ) : null}
-        <Button variant="contained" onClick={() => askAgain.call()} disabled={resend.isPending}>
-          {resend.isPending ? 'Sending…' : 'Send the link again'}
-        </Button>
-        <Button onClick={() => client.auth.logout()}>Log out</Button>
-      </Stack>
-    </AuthFrame>
+    <>
+      {/* A platform administrator logged in as this user needs the way back here too. */}
+      <LoginAsBanner />
+      <AuthFrame title="Verify your e-mail address">
+        <Stack spacing={2}>
+          {profile.isError ? (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void profile.refetch()}>
+                  Retry
+                </Button>
+              }
+            >
+              Could not load your account: {errorText(profile.error) ?? 'An error has occurred'}
+            </Alert>
+          ) : null}
+          <Typography>
+            We sent a verification link to <strong>{data?.email ?? 'your e-mail address'}</strong>.
+            Open it to start using Flotilla.
+          </Typography>
+          {resend.isSuccess ? <Alert severity="success">A new link is on its way.</Alert> : null}
+          {resend.isError ? (
+            <Alert severity="error">{errorText(resend.error) ?? 'Could not send a new link'}</Alert>
+          ) : null}
+          <Button variant="contained" onClick={() => askAgain.call()} disabled={resend.isPending}>
+            {resend.isPending ? 'Sending…' : 'Send the link again'}
+          </Button>
+          <Button onClick={() => client.auth.logout()}>Log out</Button>
+        </Stack>
+      </AuthFrame>
+    </>
   );
 };
