@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SqlValue } from '../db/database.js';
 import { combineReads, shiftParameters } from './combined-reads.js';
+import type { ReadStatement } from './statement-cache.js';
 
 describe('shiftParameters', () => {
   it('moves every placeholder up, outside quoted text only', () => {
@@ -17,7 +19,7 @@ describe('shiftParameters', () => {
 });
 
 describe('combineReads', () => {
-  const read = (text: string, values: unknown[], name?: string, count = false) => ({
+  const read = (text: string, values: SqlValue[], name?: string, count = false): ReadStatement => ({
     text,
     values,
     count,
