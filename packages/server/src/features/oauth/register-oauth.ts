@@ -18,6 +18,7 @@ import {
   findApplication,
   listApplications,
 } from './oauth-applications.js';
+import { recordAuthorization } from './oauth-authorizations.js';
 import {
   type CodeExchange,
   createAuthorizationCode,
@@ -151,15 +152,20 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
     if (body.code_challenge !== undefined && (body.code_challenge_method ?? 'plain') !== 'S256') {
       throw badRequest('invalid_request: code_challenge_method must be S256');
     }
-    const code = await createAuthorizationCode(
-      ctx.db,
-      {
-        applicationId: application.id,
-        userId: actor.userId,
-        codeChallenge: body.code_challenge ?? null,
-      },
-      ctx.now(),
-    );
+    const now = ctx.now();
+    // The consent and its code together: a code never exists without its stored authorization.
+    const code = await ctx.db.transaction(async (tx) => {
+      await recordAuthorization(tx, { applicationId: application.id, userId: actor.userId }, now);
+      return createAuthorizationCode(
+        tx,
+        {
+          applicationId: application.id,
+          userId: actor.userId,
+          codeChallenge: body.code_challenge ?? null,
+        },
+        now,
+      );
+    });
     return {
       code,
       redirect_uri: application.redirectUri,
