@@ -10,12 +10,6 @@ export type OAuthApplication = {
   createdAt: string;
 };
 
-// What the consent page shows (GET /oauth/v1/application/:clientId).
-export type OAuthApplicationSummary = Pick<
-  OAuthApplication,
-  'clientId' | 'name' | 'description' | 'redirectUri'
->;
-
 // POST /oauth/authorize answers the code and where it may go (the registered redirect URI only).
 export type OAuthAuthorizeAnswer = { code: string; redirect_uri: string; state?: string };
 

@@ -42,7 +42,6 @@ const newApplication = z.object({
 });
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const clientIdParams = z.object({ clientId: z.string().min(1).max(100) });
 
 const authorizeBody = z.object({
   client_id: z.string().min(1).max(100),
@@ -116,19 +115,6 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
       return reply.status(204).send();
     },
   );
-
-  // What the consent page shows: any signed-in user may read a registered application's name.
-  app.get('/oauth/v1/application/:clientId', { config: { access: 'user' } }, async (request) => {
-    const { clientId } = parseBody(clientIdParams, request.params);
-    const application = await findApplication(ctx.db, clientId);
-    if (!application) throw notFound('Unknown OAuth application');
-    return {
-      clientId: application.clientId,
-      name: application.name,
-      description: application.description,
-      redirectUri: application.redirectUri,
-    };
-  });
 
   app.post('/oauth/authorize', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
