@@ -34,3 +34,7 @@ $$;
 CREATE TRIGGER "oauth_application_authorization_revoked"
   AFTER DELETE ON "oauth_application_authorization"
   FOR EACH ROW EXECUTE FUNCTION "oauth_application_authorization_revoked"();
+
+-- Confidential clients (RFC 6749 section 2.1): a secret generated at registration, shown once,
+-- stored as its SHA-256 (it is random); /oauth/token then requires it. NULL: a public client.
+ALTER TABLE "oauth_application" ADD COLUMN "client_secret_hash" text;

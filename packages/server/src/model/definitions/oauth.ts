@@ -17,6 +17,8 @@ export const oauthResources: Record<string, ResourceDefinition> = {
       name: shortText({ readOnly: true }),
       description: text({ readOnly: true }),
       redirect_uri: text({ readOnly: true }),
+      // A confidential client's secret, hashed (migration 0024): never served.
+      client_secret_hash: text({ hidden: true }),
     },
     // Every signed-in user reads them (shared permissions `signedInPermissions`): the consent page.
     alternateKeys: [['client_id']],

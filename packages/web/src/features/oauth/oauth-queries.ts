@@ -1,5 +1,9 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import type { OAuthApplication, OAuthAuthorizeAnswer } from '@flotilla/shared/auth/oauth';
+import type {
+  OAuthApplication,
+  OAuthApplicationCreated,
+  OAuthAuthorizeAnswer,
+} from '@flotilla/shared/auth/oauth';
 
 // features/oauth on the server.
 
@@ -60,9 +64,13 @@ export const oauthApplicationsQuery = (client: FlotillaClient) => ({
 
 export const registerApplication = (
   client: FlotillaClient,
-  body: { name: string; description: string; redirect_uri: string },
-): Promise<OAuthApplication> =>
-  client.request<OAuthApplication>({ method: 'POST', path: '/admin/v1/oauth-applications', body });
+  body: { name: string; description: string; redirect_uri: string; confidential: boolean },
+): Promise<OAuthApplicationCreated> =>
+  client.request<OAuthApplicationCreated>({
+    method: 'POST',
+    path: '/admin/v1/oauth-applications',
+    body,
+  });
 
 export const deleteApplication = (client: FlotillaClient, id: number): Promise<unknown> =>
   client.request<unknown>({ method: 'DELETE', path: `/admin/v1/oauth-applications/${id}` });
