@@ -213,6 +213,17 @@ describe('stored authorizations', () => {
     expect(rowsOf(listed.text)).toEqual([
       { id: anns[0]?.id, is_for__oauth_application: [{ name: 'Grafana' }] },
     ]);
+    // The consent page's read (OAuthConsentPage): by client id, with the caller's authorization.
+    const consent = `oauth_application(client_id='${grafana.clientId}')?$select=id,client_id,name,description,redirect_uri&$expand=oauth_application_authorization($select=id,created_at)`;
+    expect(rowsOf((await v7(ann, consent)).text)).toEqual([
+      expect.objectContaining({
+        name: 'Grafana',
+        oauth_application_authorization: [{ id: anns[0]?.id, created_at: expect.any(String) }],
+      }),
+    ]);
+    expect(rowsOf((await v7(bob, consent)).text)).toEqual([
+      expect.objectContaining({ name: 'Grafana', oauth_application_authorization: [] }),
+    ]);
     // Not even a platform administrator reads Ann's (own rows only).
     expect(rowsOf((await v7(admin, 'oauth_application_authorization')).text)).toEqual([]);
     expect((await v7(undefined, 'oauth_application_authorization')).status).toBe(401);
