@@ -24,6 +24,7 @@ import type {
   OrganizationInvite,
   OrganizationInviteWrite,
 } from './invite.js';
+import type { OAuthApplication, OAuthApplicationAuthorization } from './oauth-application.js';
 import type { Organization, OrganizationWrite } from './organization.js';
 import type {
   OrganizationMembership,
@@ -89,6 +90,8 @@ export type V7Model = {
     Read: OrganizationInvite;
     Write: OrganizationInviteWrite;
   };
+  oauth_application: { Read: OAuthApplication; Write: NoWrite };
+  oauth_application_authorization: { Read: OAuthApplicationAuthorization; Write: NoWrite };
   organization: { Read: Organization; Write: OrganizationWrite };
   organization_membership: { Read: OrganizationMembership; Write: OrganizationMembershipWrite };
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };

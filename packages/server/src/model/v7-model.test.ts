@@ -61,6 +61,9 @@ const notInV7: Record<string, readonly string[]> = {
   // Write-only in balena's API (requestVerificationEmail PATCHes it); stored and owner-readable
   // here. pending_email: the owner's new address waiting for its verification link.
   user: ['has_been_sent_verification_email', 'pending_email'],
+  // When an application was registered, and when a user authorized it (Preferences lists it).
+  oauth_application: ['created_at'],
+  oauth_application_authorization: ['created_at'],
 };
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).

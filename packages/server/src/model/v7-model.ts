@@ -6,6 +6,7 @@ import { deviceResources } from './definitions/devices.js';
 import { fleetResources } from './definitions/fleets.js';
 import { identityProviderResources } from './definitions/identity-providers.js';
 import { inviteResources } from './definitions/invites.js';
+import { oauthResources } from './definitions/oauth.js';
 import { organizationResources } from './definitions/organizations.js';
 import { releaseResources } from './definitions/releases.js';
 import { teamResources } from './definitions/teams.js';
@@ -19,6 +20,7 @@ export const v7Definitions = {
   ...teamResources,
   ...inviteResources,
   ...identityProviderResources,
+  ...oauthResources,
   ...billingResources,
   ...deviceTypeResources,
   ...fleetResources,

@@ -6,6 +6,7 @@ import {
   platformRolePermissions,
   publicPermissions,
   relatedRowReadPermissions,
+  signedInPermissions,
   deviceKeyPermissions,
   provisioningKeyPermissions,
 } from '@flotilla/shared/permissions/permissions';
@@ -79,6 +80,8 @@ export const matrixResources = [
   'team_application_access',
   'user',
   'api_key',
+  'oauth_application',
+  'oauth_application_authorization',
 ];
 
 export const createPermissionWorld = async (): Promise<PermissionWorld> => {
@@ -121,6 +124,7 @@ export const createPermissionWorld = async (): Promise<PermissionWorld> => {
           row.application === caller.applicationId
         );
       case 'user': {
+        if (grants(signedInPermissions, resource, action)) return true;
         if (caller.admin && grants(platformRolePermissions.balena_admin, resource, action))
           return true;
         const organizationOfRow = row.organization;
@@ -332,6 +336,33 @@ export const createPermissionWorld = async (): Promise<PermissionWorld> => {
     keyRows.push({ id: await keyOf(u(name).actorId), user: u(name).userId });
   }
   facts.set('api_key', keyRows);
+
+  // OAuth applications (every signed-in user reads them) and authorizations of alice and zed.
+  const oauthApplication = async (name: string): Promise<number> => {
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO "oauth_application" ("client_id", "name", "redirect_uri")
+       VALUES ($1, $1, 'https://app.test/') RETURNING "id"`,
+      [name],
+    );
+    return rows[0]?.id ?? 0;
+  };
+  const grafana = await oauthApplication('grafana');
+  const wiki = await oauthApplication('wiki');
+  facts.set('oauth_application', [{ id: grafana }, { id: wiki }]);
+  const authorizationRows: RowFacts[] = [];
+  for (const [name, application] of [
+    ['alice', grafana],
+    ['alice', wiki],
+    ['zed', grafana],
+  ] as const) {
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO "oauth_application_authorization" ("belongs_to__user", "is_for__oauth_application")
+       VALUES ($1, $2) RETURNING "id"`,
+      [u(name).userId, application],
+    );
+    authorizationRows.push({ id: rows[0]?.id ?? 0, user: u(name).userId });
+  }
+  facts.set('oauth_application_authorization', authorizationRows);
 
   for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'zed']) {
     api.actors.set(name, userActor(u(name)));

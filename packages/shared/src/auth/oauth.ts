@@ -8,13 +8,12 @@ export type OAuthApplication = {
   description: string | null;
   redirectUri: string;
   createdAt: string;
+  // A confidential client: /oauth/token requires its secret (RFC 6749 section 2.3.1).
+  confidential: boolean;
 };
 
-// What the consent page shows (GET /oauth/v1/application/:clientId).
-export type OAuthApplicationSummary = Pick<
-  OAuthApplication,
-  'clientId' | 'name' | 'description' | 'redirectUri'
->;
+// The registration's answer: a confidential client's secret, shown this once (null otherwise).
+export type OAuthApplicationCreated = OAuthApplication & { clientSecret: string | null };
 
 // POST /oauth/authorize answers the code and where it may go (the registered redirect URI only).
 export type OAuthAuthorizeAnswer = { code: string; redirect_uri: string; state?: string };

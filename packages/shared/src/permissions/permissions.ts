@@ -178,7 +178,14 @@ export const ownRowPermissions: readonly Permission[] = [
   ...p('team_membership', 'read'),
   ...p('invitee__is_invited_to__organization', 'read'),
   ...p('invitee__is_invited_to__application', 'read'),
+  // An authorization of an OAuth application: its owner sees it and revokes it; POST
+  // /oauth/authorize creates it (features/oauth).
+  ...p('oauth_application_authorization', 'read', 'delete'),
 ];
+
+// What every signed-in user may read on every row (not guests, nor device or provisioning keys):
+// the registered OAuth applications' public fields, which the consent page shows.
+export const signedInPermissions: readonly Permission[] = [...p('oauth_application', 'read')];
 
 // Rows readable to whoever may read a row that points at them (the model's `readableThrough`):
 // the users of the memberships one may read, i.e. the people one shares an organization, fleet or

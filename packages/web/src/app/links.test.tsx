@@ -55,6 +55,18 @@ const world = () => ({
   device_type: [],
   user_profile: [userProfileRow()],
   user__has__public_key: [],
+  oauth_application: [
+    {
+      id: 4,
+      client_id: 'abc123',
+      name: 'Grafana',
+      description: null,
+      redirect_uri: 'https://g.test/',
+      // Already authorized: the consent page links to Preferences → Access tokens.
+      oauth_application_authorization: [{ id: 9, created_at: '2026-11-02T10:00:00.000Z' }],
+    },
+  ],
+  oauth_application_authorization: [],
 });
 
 const renderAt = (path: string, session: FakeSession | null, data: FakeData = world()) => {
@@ -88,15 +100,6 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
     },
   }));
   api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: [] }));
-  api.on('GET', '/oauth/v1/application/abc123', () => ({
-    status: 200,
-    body: {
-      clientId: 'abc123',
-      name: 'Grafana',
-      description: null,
-      redirectUri: 'https://g.test/',
-    },
-  }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -184,7 +187,7 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     { permissions: ['admin.home'] },
     () => screen.findByText('No OAuth applications yet.'),
   ],
-  ['/login/oauth/abc123', {}, () => screen.findByRole('button', { name: 'Allow' })],
+  ['/login/oauth/abc123', {}, () => screen.findByRole('button', { name: 'Allow again' })],
   [
     '/login/cli/http%253A%252F%252F127.0.0.1%253A5000%252Fauth',
     {},

@@ -153,27 +153,6 @@ describe('registering OAuth applications', () => {
 });
 
 describe('authorize and exchange', () => {
-  it('shows a registered application to a signed-in user, 404 for an unknown one', async () => {
-    const found = await app.inject({
-      url: `/oauth/v1/application/${application.clientId}`,
-      headers: bearer(userToken),
-    });
-    expect(found.json()).toEqual({
-      clientId: application.clientId,
-      name: 'Grafana',
-      description: null,
-      redirectUri: redirect,
-    });
-    const unknown = await app.inject({
-      url: '/oauth/v1/application/nope',
-      headers: bearer(userToken),
-    });
-    expect(unknown.statusCode).toBe(404);
-    expect(
-      (await app.inject({ url: `/oauth/v1/application/${application.clientId}` })).statusCode,
-    ).toBe(401);
-  });
-
   it('gives a code for the signed-in user, sent only to the registered redirect URI, exchanged for their token', async () => {
     const answer = await authorize(userToken, {
       client_id: application.clientId,

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { clientCredentials } from './client-credentials.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
 import {
@@ -17,7 +18,9 @@ import {
   deleteApplication,
   findApplication,
   listApplications,
+  clientAuthenticated,
 } from './oauth-applications.js';
+import { recordAuthorization } from './oauth-authorizations.js';
 import {
   type CodeExchange,
   createAuthorizationCode,
@@ -38,10 +41,11 @@ const newApplication = z.object({
   name: z.string().trim().min(1).max(oauthNameMaxLength),
   description: z.string().trim().max(oauthDescriptionMaxLength).optional(),
   redirect_uri: redirectUri,
+  // A confidential client gets a secret that /oauth/token then requires.
+  confidential: z.boolean().optional(),
 });
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const clientIdParams = z.object({ clientId: z.string().min(1).max(100) });
 
 const authorizeBody = z.object({
   client_id: z.string().min(1).max(100),
@@ -59,7 +63,9 @@ const authorizeBody = z.object({
 const tokenBody = z.object({
   grant_type: z.string().max(50),
   code: z.string().min(1).max(200),
-  client_id: z.string().min(1).max(100),
+  // Optional when the client authenticates with HTTP Basic (RFC 6749 section 2.3.1).
+  client_id: z.string().min(1).max(100).optional(),
+  client_secret: z.string().min(1).max(200).optional(),
   redirect_uri: z.string().min(1).max(oauthRedirectUriMaxLength),
   code_verifier: z
     .string()
@@ -80,8 +86,9 @@ const refusals: Record<Exclude<CodeExchange['status'], 'valid'>, string> = {
 // administrators register (seed 000 sections 3.8, 4 and 7). A signed-in user's consent
 // (POST /oauth/authorize, from /login/oauth/:clientId) gives a code that only the registered
 // redirect URI receives; POST /oauth/token exchanges it once, within oauthCodeLifetimeSeconds, for a
-// session token of the user. Clients are public (no secret): the code's single use, short life,
-// exact redirect URI and, when the client sends a code_challenge, PKCE are what protect it.
+// session token of the user. Clients are public unless registered confidential (a secret, shown
+// once, that the exchange then requires): the code's single use, short life, exact redirect URI
+// and, when the client sends a code_challenge, PKCE are what protect a public client's code.
 export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
   app.get('/admin/v1/oauth-applications', { config: { access: 'user' } }, async (request) => {
     requirePlatformAdmin(request.actor);
@@ -100,6 +107,7 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
           body.description === undefined || body.description === '' ? null : body.description,
         redirectUri: body.redirect_uri,
         createdBy: admin.userId,
+        confidential: body.confidential ?? false,
       });
       return reply.status(201).send(created);
     },
@@ -115,19 +123,6 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
       return reply.status(204).send();
     },
   );
-
-  // What the consent page shows: any signed-in user may read a registered application's name.
-  app.get('/oauth/v1/application/:clientId', { config: { access: 'user' } }, async (request) => {
-    const { clientId } = parseBody(clientIdParams, request.params);
-    const application = await findApplication(ctx.db, clientId);
-    if (!application) throw notFound('Unknown OAuth application');
-    return {
-      clientId: application.clientId,
-      name: application.name,
-      description: application.description,
-      redirectUri: application.redirectUri,
-    };
-  });
 
   app.post('/oauth/authorize', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
@@ -151,15 +146,20 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
     if (body.code_challenge !== undefined && (body.code_challenge_method ?? 'plain') !== 'S256') {
       throw badRequest('invalid_request: code_challenge_method must be S256');
     }
-    const code = await createAuthorizationCode(
-      ctx.db,
-      {
-        applicationId: application.id,
-        userId: actor.userId,
-        codeChallenge: body.code_challenge ?? null,
-      },
-      ctx.now(),
-    );
+    const now = ctx.now();
+    // The consent and its code together: a code never exists without its stored authorization.
+    const code = await ctx.db.transaction(async (tx) => {
+      await recordAuthorization(tx, { applicationId: application.id, userId: actor.userId }, now);
+      return createAuthorizationCode(
+        tx,
+        {
+          applicationId: application.id,
+          userId: actor.userId,
+          codeChallenge: body.code_challenge ?? null,
+        },
+        now,
+      );
+    });
     return {
       code,
       redirect_uri: application.redirectUri,
@@ -181,11 +181,20 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
       if (body.grant_type !== 'authorization_code') {
         throw badRequest('unsupported_grant_type: only authorization_code is supported');
       }
+      const client = clientCredentials(request.headers.authorization, body);
+      // Checked before the code is taken, so a wrong secret does not use it up.
+      if (!(await clientAuthenticated(ctx.db, client.clientId, client.secret))) {
+        void reply.header('WWW-Authenticate', 'Basic realm="oauth"');
+        throw new ApiError(
+          'unauthorized',
+          'invalid_client: this client must authenticate with its client secret',
+        );
+      }
       const exchange = await exchangeAuthorizationCode(
         ctx.db,
         {
           code: body.code,
-          clientId: body.client_id,
+          clientId: client.clientId,
           redirectUri: body.redirect_uri,
           codeVerifier: body.code_verifier ?? null,
         },

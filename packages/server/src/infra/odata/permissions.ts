@@ -9,6 +9,7 @@ import {
   provisioningKeyPermissions,
   publicPermissions,
   relatedRowReadPermissions,
+  signedInPermissions,
 } from '@flotilla/shared/permissions/permissions';
 import {
   deviceKeyWritableFields,
@@ -150,6 +151,7 @@ export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
       const conditions: string[] = [];
       const isPublic = publicCondition(resource, action, row);
       if (isPublic) conditions.push(isPublic);
+      if (grants(signedInPermissions, resource.name, action)) conditions.push('true');
       // A row some readable row points at (a fellow member's user row): see ReadableThrough.
       if (
         action === 'read' &&

@@ -19,6 +19,14 @@ const grafana: OAuthApplication = {
   description: null,
   redirectUri: 'https://grafana.example/cb',
   createdAt: '2026-11-24T10:00:00.000Z',
+  confidential: false,
+};
+const ci: OAuthApplication = {
+  ...grafana,
+  id: 2,
+  clientId: 'c1c1c1',
+  name: 'CI',
+  confidential: true,
 };
 
 const renderAt = (session: FakeSession, initial: OAuthApplication[] = []) => {
@@ -34,8 +42,14 @@ const renderAt = (session: FakeSession, initial: OAuthApplication[] = []) => {
   api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: rows }));
   api.on('POST', '/admin/v1/oauth-applications', (body) => {
     posted.push(body);
-    rows = [...rows, grafana];
-    return { status: 201, body: grafana };
+    const isConfidential =
+      typeof body === 'object' && body !== null && 'confidential' in body && body.confidential;
+    const created = isConfidential ? ci : grafana;
+    rows = [...rows, created];
+    return {
+      status: 201,
+      body: { ...created, clientSecret: isConfidential ? 'the-secret-shown-once' : null },
+    };
   });
   api.on('DELETE', '/admin/v1/oauth-applications/1', (_body, url) => {
     deleted.push(url.pathname);
@@ -83,14 +97,48 @@ describe('OAuthApplicationsPage', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: 'OAuth applications' });
     expect(within(table).getByText('c0ffee')).toBeTruthy();
     expect(posted).toEqual([
-      { name: 'Grafana', description: '', redirect_uri: 'https://grafana.example/cb' },
+      {
+        name: 'Grafana',
+        description: '',
+        redirect_uri: 'https://grafana.example/cb',
+        confidential: false,
+      },
     ]);
+    expect(within(table).getByText('Public')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Delete Grafana' }));
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
     );
     expect(await screen.findByText('No OAuth applications yet.')).toBeTruthy();
     expect(deleted).toEqual(['/admin/v1/oauth-applications/1']);
+  });
+
+  it('registers a confidential client and shows its secret once', async () => {
+    const { posted } = renderAt(admin);
+    const user = userEvent.setup();
+    await user.type(
+      await screen.findByRole('textbox', { name: 'Name' }, { timeout: 15_000 }),
+      'CI',
+    );
+    await user.type(screen.getByRole('textbox', { name: 'Redirect URI' }), 'https://ci.example/');
+    await user.click(screen.getByRole('checkbox', { name: /Confidential client/ }));
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    const dialog = await screen.findByRole('dialog', { name: 'CI: client secret' });
+    expect(within(dialog).getByDisplayValue('the-secret-shown-once')).toBeTruthy();
+    expect(within(dialog).getByDisplayValue('c1c1c1')).toBeTruthy();
+    expect(posted).toEqual([
+      { name: 'CI', description: '', redirect_uri: 'https://ci.example/', confidential: true },
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const table = await screen.findByRole('table', { name: 'OAuth applications' });
+    expect(within(table).getByText('Confidential')).toBeTruthy();
+    expect(screen.queryByDisplayValue('the-secret-shown-once')).toBeNull();
+    expect(screen.getByRole('checkbox', { name: /Confidential client/ })).toHaveProperty(
+      'checked',
+      false,
+    );
   });
 
   it('sends a user without admin.home away', async () => {

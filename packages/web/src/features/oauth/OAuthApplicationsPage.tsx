@@ -1,5 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
-import type { OAuthApplication } from '@flotilla/shared/auth/oauth';
+import type { OAuthApplication, OAuthApplicationCreated } from '@flotilla/shared/auth/oauth';
 import {
   oauthDescriptionMaxLength,
   oauthNameMaxLength,
@@ -9,10 +9,12 @@ import {
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -31,6 +33,7 @@ import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { RequirePermission } from '../session/guards.js';
 import { isAdmin, useSession } from '../session/useSession.js';
+import { ClientSecretDialog } from './ClientSecretDialog.js';
 import { deleteApplication, oauthApplicationsQuery, registerApplication } from './oauth-queries.js';
 
 const RegisterForm = () => {
@@ -40,6 +43,8 @@ const RegisterForm = () => {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
+  const [confidential, setConfidential] = useState(false);
+  const [created, setCreated] = useState<OAuthApplicationCreated | null>(null);
   const [touched, setTouched] = useState(false);
   const uriProblem =
     redirectUri.trim() === ''
@@ -52,12 +57,18 @@ const RegisterForm = () => {
         name: name.trim(),
         description: description.trim(),
         redirect_uri: redirectUri.trim(),
+        confidential,
       }),
-    onSuccess: (created) => {
-      toasts.show('success', `${created.name} is registered; its client id is ${created.clientId}`);
+    onSuccess: (registered) => {
+      toasts.show(
+        'success',
+        `${registered.name} is registered; its client id is ${registered.clientId}`,
+      );
+      if (registered.clientSecret !== null) setCreated(registered);
       setName('');
       setDescription('');
       setRedirectUri('');
+      setConfidential(false);
       setTouched(false);
       void queryClient.invalidateQueries({ queryKey: ['oauth-applications'] });
     },
@@ -105,6 +116,15 @@ const RegisterForm = () => {
           }
           slotProps={{ htmlInput: { maxLength: oauthRedirectUriMaxLength } }}
         />
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={confidential}
+              onChange={(event) => setConfidential(event.target.checked)}
+            />
+          }
+          label="Confidential client: it keeps a client secret, required to exchange codes"
+        />
         {register.isError ? (
           <Alert severity="error">{errorText(register.error) ?? 'Could not register'}</Alert>
         ) : null}
@@ -114,6 +134,13 @@ const RegisterForm = () => {
           </Button>
         </Box>
       </Stack>
+      {created?.clientSecret ? (
+        <ClientSecretDialog
+          application={created}
+          secret={created.clientSecret}
+          onClose={() => setCreated(null)}
+        />
+      ) : null}
     </Paper>
   );
 };
@@ -199,6 +226,7 @@ const Applications = () => {
                 <TableCell>Name</TableCell>
                 <TableCell>Client id</TableCell>
                 <TableCell>Redirect URI</TableCell>
+                <TableCell>Client type</TableCell>
                 <TableCell />
               </TableRow>
             </TableHead>
@@ -210,6 +238,7 @@ const Applications = () => {
                     <code>{application.clientId}</code>
                   </TableCell>
                   <TableCell sx={{ wordBreak: 'break-all' }}>{application.redirectUri}</TableCell>
+                  <TableCell>{application.confidential ? 'Confidential' : 'Public'}</TableCell>
                   <TableCell align="right">
                     <Button
                       color="error"

@@ -22,24 +22,27 @@ beforeEach(() => {
 });
 
 const redirect = 'https://grafana.example/callback?from=flotilla';
-const grafana = {
-  clientId: 'abc123',
+// As /v7 serves it to the caller: the expanded authorizations are the caller's own only.
+const grafana = (authorizations: object[] = []) => ({
+  id: 3,
+  created_at: '2026-11-01T10:00:00.000Z',
+  client_id: 'abc123',
   name: 'Grafana',
   description: 'Dashboards',
-  redirectUri: redirect,
-};
+  redirect_uri: redirect,
+  oauth_application_authorization: authorizations,
+});
 
-const renderAt = (path: string, session: FakeSession = {}) => {
-  const api = createFakeApi({ application: [] }, session);
+const renderAt = (
+  path: string,
+  session: FakeSession = {},
+  application: ReturnType<typeof grafana> = grafana(),
+) => {
+  const api = createFakeApi({ application: [], oauth_application: [application] }, session);
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
-  }));
-  api.on('GET', '/oauth/v1/application/abc123', () => ({ status: 200, body: grafana }));
-  api.on('GET', '/oauth/v1/application/nope', () => ({
-    status: 404,
-    text: 'Unknown OAuth application',
   }));
   const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
   render(
@@ -72,6 +75,15 @@ describe('OAuthConsentPage', { timeout: 30_000 }, () => {
     expect(screen.getByText('Dashboards')).toBeTruthy();
     expect(await screen.findByText('ada')).toBeTruthy();
     expect(screen.getByText('https://grafana.example')).toBeTruthy();
+    expect(screen.queryByText(/You have already authorized/)).toBeNull();
+    // Read through /v7 by client id, with the caller's authorization expanded.
+    expect(
+      api.reads.some(
+        (url) =>
+          decodeURIComponent(url.pathname) === "/v7/oauth_application(client_id='abc123')" &&
+          (url.searchParams.get('$expand') ?? '').startsWith('oauth_application_authorization'),
+      ),
+    ).toBe(true);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Allow' }));
     await waitFor(() =>
       expect(left).toEqual([
@@ -87,6 +99,28 @@ describe('OAuthConsentPage', { timeout: 30_000 }, () => {
         code_challenge_method: 'S256',
       },
     ]);
+  });
+
+  it('says when the user already authorized the application, and lets them allow again', async () => {
+    const { api } = renderAt(
+      '/login/oauth/abc123?state=s',
+      {},
+      grafana([{ id: 9, created_at: '2026-11-02T10:00:00.000Z' }]),
+    );
+    api.on('POST', '/oauth/authorize', () => ({
+      status: 200,
+      body: { code: 'again', redirect_uri: redirect, state: 's' },
+    }));
+    expect(
+      await screen.findByText(/You have already authorized Grafana/, undefined, firstLoad),
+    ).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: 'Preferences → Access tokens' }).getAttribute('href'),
+    ).toBe('/preferences/access-tokens');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Allow again' }));
+    await waitFor(() =>
+      expect(left).toEqual(['https://grafana.example/callback?from=flotilla&code=again&state=s']),
+    );
   });
 
   it('deny goes back with error=access_denied, asking the server nothing', async () => {
@@ -114,6 +148,14 @@ describe('OAuthConsentPage', { timeout: 30_000 }, () => {
     expect(
       await screen.findByText(/There is no application with this client id/, undefined, firstLoad),
     ).toBeTruthy();
+  });
+
+  it('shows a failed read with a retry', async () => {
+    const { api } = renderAt('/login/oauth/abc123');
+    api.refuseNextRead('oauth_application', 'Database unavailable', { status: 503 });
+    expect(await screen.findByText(/Database unavailable/, undefined, firstLoad)).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Grafana' })).toBeTruthy();
   });
 
   it('shows the server refusal and stays', async () => {

@@ -1,17 +1,34 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type {
   OAuthApplication,
-  OAuthApplicationSummary,
+  OAuthApplicationCreated,
   OAuthAuthorizeAnswer,
 } from '@flotilla/shared/auth/oauth';
 
 // features/oauth on the server.
-export const oauthApplicationQuery = (client: FlotillaClient, clientId: string) => ({
-  queryKey: ['oauth-application', clientId] as const,
-  queryFn: () =>
-    client.request<OAuthApplicationSummary>({
-      path: `/oauth/v1/application/${encodeURIComponent(clientId)}`,
-    }),
+
+// What the consent page shows, through /v7: the application's public fields and the caller's own
+// authorization of it (the server serves a user their own authorizations only), if any.
+// null: no application has this client id (a query's data may not be undefined).
+const fetchConsentApplication = (client: FlotillaClient, clientId: string) =>
+  client.pine.get({
+    resource: 'oauth_application',
+    id: { client_id: clientId },
+    options: {
+      $select: ['id', 'client_id', 'name', 'description', 'redirect_uri'],
+      $expand: { oauth_application_authorization: { $select: ['id', 'created_at'] } },
+    },
+  });
+
+export type ConsentApplication = NonNullable<Awaited<ReturnType<typeof fetchConsentApplication>>>;
+
+export const oauthApplicationQuery = (
+  client: FlotillaClient,
+  clientId: string,
+  userId: number | undefined,
+) => ({
+  queryKey: ['oauth-application', clientId, userId] as const,
+  queryFn: async () => (await fetchConsentApplication(client, clientId)) ?? null,
 });
 
 export const authorizeApplication = (
@@ -47,9 +64,13 @@ export const oauthApplicationsQuery = (client: FlotillaClient) => ({
 
 export const registerApplication = (
   client: FlotillaClient,
-  body: { name: string; description: string; redirect_uri: string },
-): Promise<OAuthApplication> =>
-  client.request<OAuthApplication>({ method: 'POST', path: '/admin/v1/oauth-applications', body });
+  body: { name: string; description: string; redirect_uri: string; confidential: boolean },
+): Promise<OAuthApplicationCreated> =>
+  client.request<OAuthApplicationCreated>({
+    method: 'POST',
+    path: '/admin/v1/oauth-applications',
+    body,
+  });
 
 export const deleteApplication = (client: FlotillaClient, id: number): Promise<unknown> =>
   client.request<unknown>({ method: 'DELETE', path: `/admin/v1/oauth-applications/${id}` });

@@ -30,6 +30,7 @@ import { useFreshAuthentication } from '../reauthentication/useFreshAuthenticati
 import { RenameApiKeyDialog } from '../api-keys/RenameApiKeyDialog.js';
 import { absoluteTime } from '../devices/device-format.js';
 import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
+import { AuthorizedApplications } from '../oauth/AuthorizedApplications.js';
 import { LoadingScreen } from '../session/guards.js';
 import { useSession } from '../session/useSession.js';
 
@@ -165,6 +166,7 @@ export const AccessTokensTab = () => {
       >
         Scripts and tools using this key stop working at once. This cannot be undone.
       </ConfirmDialog>
+      <AuthorizedApplications />
     </Stack>
   );
 };
