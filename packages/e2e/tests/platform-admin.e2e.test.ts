@@ -156,6 +156,26 @@ describe('platform admin and command-line login', () => {
       });
       expect(await whoami.json()).toMatchObject({ email: member.email });
       expect((await exchange()).status).toBe(400);
+      // The authorization is kept: the consent page says so, and Preferences lists and revokes it.
+      await userPage.goto(`/login/oauth/${clientId}?state=again`);
+      await userPage.getByText('You have already authorized Site').waitFor();
+      await userPage.getByRole('button', { name: 'Allow again' }).waitFor();
+      await userPage.goto('/preferences/access-tokens');
+      const authorized = userPage.getByRole('table', { name: 'Authorized applications' });
+      await authorized.getByRole('cell', { name: 'Site', exact: true }).waitFor();
+      await userPage.screenshot({
+        path: 'data/e2e-screens/authorized-applications.png',
+        fullPage: true,
+      });
+      await authorized.getByRole('button', { name: 'Revoke Site' }).click();
+      await userPage
+        .getByRole('dialog', { name: 'Revoke Site?' })
+        .getByRole('button', { name: 'Revoke' })
+        .click();
+      await userPage.getByText('You have not authorized any applications').waitFor();
+      await userPage.goto(`/login/oauth/${clientId}?state=third`);
+      await userPage.getByRole('button', { name: 'Allow', exact: true }).waitFor();
+      expect(await userPage.getByText('You have already authorized Site').count()).toBe(0);
       await userPage.context().close();
     } finally {
       await new Promise<void>((resolve) => site.close(() => resolve()));
