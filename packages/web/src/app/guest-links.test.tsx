@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invitationToken } from '../features/invitations/test-tokens.js';
 import { createFakeApi } from '../test-support/fake-api.js';
-import { ToastProvider } from '../ui/toasts.js';
-import { ClientProvider } from './client.js';
-import { consoleRoutes } from './router.js';
+import { renderConsoleAt } from '../test-support/render-console.js';
 
 // Issue 14: every console link a guest can reach leads to a page, never to "Page not found".
 // The crawl starts where a guest arrives (the root, the sign-in pages, the links mail carries)
@@ -36,18 +32,7 @@ const visit = async (path: string): Promise<Visit> => {
     status: 200,
     body: { deployment: null, helpLinks: { docs: '/docs/agent', gettingStarted: null } },
   }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, path);
   // A page is there once its (lazy) screen shows a heading and the router is done moving.
   await screen.findAllByRole('heading', { level: 1 }, { timeout: 15_000 });
   await waitFor(() => expect(router.state.navigation.state).toBe('idle'));

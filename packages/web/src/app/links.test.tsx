@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
+import { matchRoutes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerDevicePageFeeds } from '../features/devices/device-page-feeds.js';
 import { deviceDetail } from '../features/devices/test-fixtures.js';
@@ -12,11 +11,10 @@ import { fleetAccessWorld } from '../features/fleet-access/test-fixtures.js';
 import { invitationToken } from '../features/invitations/test-tokens.js';
 import { acmeId, organizationWorld } from '../features/organizations/test-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
+import { renderConsoleAt } from '../test-support/render-console.js';
 import type { FakeData } from '../test-support/fake-odata.js';
 import { userProfileRow } from '../features/preferences/test-fixtures.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
-import { ToastProvider } from '../ui/toasts.js';
-import { ClientProvider } from './client.js';
 import { consoleRoutes } from './router.js';
 import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer';
 
@@ -109,18 +107,7 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
   answerDevicePageFeeds(api, uuid);
   api.on('GET', `/actions/v1/${uuid}/checks`, () => ({ status: 404, body: { message: 'none' } }));
   // A fresh table per router: the router marks a route's lazy parts as loaded in the table.
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  renderConsoleAt(api.client, path);
 };
 
 // Paths of the in-app links on the page now, with the ones that match no route.

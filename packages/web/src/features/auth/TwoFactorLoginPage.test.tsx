@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
 import { twoFactorErrors } from '@flotilla/shared/auth/two-factor';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
 
 const renderPending = () => {
   const api = createFakeApi(
@@ -17,25 +13,8 @@ const renderPending = () => {
       twoFactorRequired: true,
     },
   );
-  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
-  api.on('GET', '/actor/v1/whoami', () => ({
-    status: 200,
-    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
-  }));
-  const router = createMemoryRouter(consoleRoutes(), {
-    initialEntries: ['/login/two-factor?redirect=%2Fblocks'],
-  });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  answerBoot(api);
+  const { router } = renderConsoleAt(api.client, '/login/two-factor?redirect=%2Fblocks');
   return { api, router };
 };
 

@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
 import { cliLoginPath } from '@flotilla/shared/auth/cli-login-target';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
@@ -18,18 +14,7 @@ const renderAt = (path: string, session: FakeSession | null) => {
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, path);
   return { api, router };
 };
 

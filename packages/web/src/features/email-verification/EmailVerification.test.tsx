@@ -1,15 +1,11 @@
 // @vitest-environment jsdom
 import { emailTakenMessage } from '@flotilla/shared/auth/account-mail';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
+import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
 import { testUserId } from '../../test-support/fixtures.js';
-import { ToastProvider } from '../../ui/toasts.js';
 import { ownUserRow, userProfileRow } from '../preferences/test-fixtures.js';
 
 afterEach(cleanup);
@@ -31,23 +27,8 @@ const renderAt = (
     },
     session,
   );
-  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
-  api.on('GET', '/actor/v1/whoami', () => ({
-    status: 200,
-    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
-  }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  answerBoot(api);
+  const { router } = renderConsoleAt(api.client, path);
   return { api, router };
 };
 

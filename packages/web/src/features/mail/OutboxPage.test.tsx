@@ -1,12 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
@@ -36,18 +32,7 @@ const renderAt = (session: FakeSession) => {
       ],
     },
   }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/admin/outbox'] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, '/admin/outbox');
   return router;
 };
 

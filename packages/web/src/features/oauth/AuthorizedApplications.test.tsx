@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import type { FakeRow } from '../../test-support/fake-odata.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
@@ -44,20 +40,7 @@ const renderTab = (authorizations: FakeRow[]) => {
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: userId, username: 'ada', email: 'a@x.test' },
   }));
-  const router = createMemoryRouter(consoleRoutes(), {
-    initialEntries: ['/preferences/access-tokens'],
-  });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  renderConsoleAt(api.client, '/preferences/access-tokens');
   return api;
 };
 

@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
 import type { OAuthApplication } from '@flotilla/shared/auth/oauth';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
@@ -56,18 +52,7 @@ const renderAt = (session: FakeSession, initial: OAuthApplication[] = []) => {
     rows = [];
     return { status: 204 };
   });
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/admin/oauth'] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, '/admin/oauth');
   return { router, posted, deleted };
 };
 

@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
 import { passwordResetErrors } from '@flotilla/shared/auth/account-mail';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
@@ -17,18 +13,7 @@ const firstLoad = { timeout: 15_000 };
 const renderAt = (path: string, session: FakeSession | null = null) => {
   const api = createFakeApi({ application: [], application_type: [], organization: [] }, session);
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, path);
   return { api, router };
 };
 

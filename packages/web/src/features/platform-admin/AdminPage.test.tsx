@@ -1,15 +1,11 @@
 // @vitest-environment jsdom
 import type { AdminUser } from '@flotilla/shared/users/admin-users';
 import { adminReturnTokenKey } from '@flotilla/shared/users/admin-users';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 beforeEach(() => window.sessionStorage.clear());
@@ -50,18 +46,7 @@ const renderAt = (path: string, session: FakeSession) => {
     const matches = everyone.filter((row) => row.username.includes(search));
     return { status: 200, body: { total: search === '' ? 60 : matches.length, users: matches } };
   });
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, path);
   return { api, router, userQueries };
 };
 

@@ -1,12 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
+import { renderConsoleAt } from '../../test-support/render-console.js';
 import { answerDevicePageFeeds } from '../devices/device-page-feeds.js';
 import { deviceDetail } from '../devices/test-fixtures.js';
 import { rememberLastPath } from './last-path.js';
@@ -23,18 +19,7 @@ const renderAt = (path: string, session: FakeSession | null) => {
   // A signed-in user may land on the device page (the remembered last path).
   answerDevicePageFeeds(api, deviceDetail().uuid);
   // A fresh table per router: the router marks a route's lazy parts as loaded in the table.
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  const { router } = renderConsoleAt(api.client, path);
   return router;
 };
 

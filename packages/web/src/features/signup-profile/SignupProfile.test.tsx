@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
+import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
 import { ownUserRow, userProfileRow } from '../preferences/test-fixtures.js';
-import { ToastProvider } from '../../ui/toasts.js';
 import { pendingProfileStep, rememberProfileStep } from './profile-step.js';
 
 afterEach(() => {
@@ -41,23 +37,8 @@ const renderAt = (
     },
     session,
   );
-  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
-  api.on('GET', '/actor/v1/whoami', () => ({
-    status: 200,
-    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
-  }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
-  render(
-    <ClientProvider client={api.client}>
-      <ToastProvider>
-        <QueryClientProvider
-          client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-        >
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ToastProvider>
-    </ClientProvider>,
-  );
+  answerBoot(api);
+  const { router } = renderConsoleAt(api.client, path);
   return { api, router };
 };
 

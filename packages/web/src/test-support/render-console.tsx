@@ -1,0 +1,35 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { ClientProvider } from '../app/client.js';
+import { consoleRoutes } from '../app/router.js';
+import { ToastProvider } from '../ui/toasts.js';
+import type { FakeApi } from './fake-api.js';
+
+// The console's own routes at `path`, under the providers the app gives them (the client, the
+// toasts, a query cache that does not retry), for screen tests against the strict fake API.
+export const renderConsoleAt = (client: FlotillaClient, path: string) => {
+  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <ClientProvider client={client}>
+      <ToastProvider>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ToastProvider>
+    </ClientProvider>,
+  );
+  return { router, queryClient };
+};
+
+// What the boot asks before any screen (app/boot-query.ts): the public configuration and, for a
+// session, whoami — answered as for the fixtures' user 7, "ada".
+export const answerBoot = (api: FakeApi): void => {
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
+  api.on('GET', '/actor/v1/whoami', () => ({
+    status: 200,
+    body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
+  }));
+};
