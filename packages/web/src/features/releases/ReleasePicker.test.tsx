@@ -142,7 +142,9 @@ describe('release picker', { timeout: 30_000 }, () => {
     await user.click(combobox());
     const withdrawn = await screen.findByRole('option', { name: /^3\.0\.2/ });
     expect(withdrawn.getAttribute('aria-disabled')).toBe('true');
-    expect(withdrawn.textContent).toContain('Invalidated: Bricks the sensors');
+    expect(withdrawn.textContent).toBe(
+      '3.0.22bcdef1 · Invalidated: Bricks the sensors · cannot be pinned',
+    );
     await user.click(screen.getByRole('option', { name: /^3\.0\.1/ }));
     expect(chosen).toEqual([1]);
     expect(combobox()).toHaveProperty('value', '3.0.1');

@@ -136,7 +136,7 @@ export const ReleasePicker = ({
       value: release.id,
       label: releaseLabel(release),
       detail: release.is_invalidated
-        ? `${invalidatedReason(release.invalidation_reason)} · cannot be pinned`
+        ? `${shortCommit(release.commit)} · ${invalidatedReason(release.invalidation_reason)} · cannot be pinned`
         : `${shortCommit(release.commit)} · ${new Date(release.created_at).toLocaleString()}`,
       disabledBecause: release.is_invalidated
         ? invalidatedReason(release.invalidation_reason)
