@@ -115,3 +115,28 @@ export const fleetCountsSql = `
 export const fleetSummarySql = `
   SELECT count(*) AS "n" FROM "device" d
    WHERE d."belongs_to__application" = $2 AND $2 IN (${readableFleets}) AND (${overallStatus}) = $3`;
+
+// The console's release list (packages/web releases/release-queries.ts fetchReleasePage): one
+// page of a fleet's releases, newest first, with the author and the number of devices running
+// each (those the user may read), and the number of the fleet's releases.
+export const releasePageSql = `
+  SELECT r."id", r."commit", ${rawVersion} AS "raw_version", r."status", r."created_at",
+         r."start_timestamp", r."update_timestamp", r."is_final", r."is_invalidated",
+         CASE WHEN u."id" IS NULL THEN '[]'::json
+              ELSE json_build_array(json_build_object('id', u."id", 'username', u."username"))
+         END AS "is_created_by__user",
+         (SELECT count(*) FROM "device" d
+           WHERE d."is_running__release" = r."id"
+             AND d."belongs_to__application" IN (${readableFleets})) AS "is_running_on__device"
+    FROM "release" r
+    LEFT JOIN "user" u ON u."id" = r."is_created_by__user"
+   WHERE r."belongs_to__application" = $2 AND $2 IN (${readableFleets})
+   ORDER BY r."created_at" DESC, r."id" DESC
+   LIMIT 50 OFFSET $3`;
+
+export const releaseCountSql = `
+  SELECT a."id",
+         (SELECT count(*) FROM "release" r WHERE r."belongs_to__application" = a."id")
+           AS "owns__release"
+    FROM "application" a
+   WHERE a."id" = $2 AND a."id" IN (${readableFleets})`;

@@ -2,7 +2,14 @@ import { cloudlinkPath } from '@flotilla/shared/cloudlink/messages';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { countSql, fleetCountsSql, fleetSummarySql, pageSql } from './baseline-sql.js';
+import {
+  countSql,
+  fleetCountsSql,
+  fleetSummarySql,
+  pageSql,
+  releaseCountSql,
+  releasePageSql,
+} from './baseline-sql.js';
 import { registerReferenceLogs } from './reference-logs.js';
 import { registerReferenceState } from './reference-state.js';
 
@@ -15,6 +22,7 @@ import { registerReferenceState } from './reference-state.js';
 //                                     the /v7 reads, in hand-written SQL (baseline-sql.ts)
 //   GET /ref/fleet-counts-all, /ref/fleet-summary-all
 //                                     the seven counts of one console batch in one request
+//   GET /ref/release-page, /ref/release-count   the console's release list (its two reads)
 //   PATCH /ref/state                  batched UPDATE (reference-state.ts)
 //   POST /ref/log-stream/:device, GET /ref/log-tail/:device   batched INSERT (reference-logs.ts)
 //   websocket /cloudlink/v1           a bare ws server holding idle connections (memory)
@@ -97,6 +105,23 @@ app.get<{ Querystring: Query }>('/ref/fleet-summary-all', async (request) => {
     })),
   );
   return { responses: answers };
+});
+
+app.get<{ Querystring: Query }>('/ref/release-page', async (request) => {
+  const { rows } = await pool.query(releasePageSql, [
+    int(request.query, 'user'),
+    int(request.query, 'fleet'),
+    int(request.query, 'skip'),
+  ]);
+  return { d: rows };
+});
+
+app.get<{ Querystring: Query }>('/ref/release-count', async (request) => {
+  const { rows } = await pool.query(releaseCountSql, [
+    int(request.query, 'user'),
+    int(request.query, 'fleet'),
+  ]);
+  return { d: rows };
 });
 
 registerReferenceState(app, pool);

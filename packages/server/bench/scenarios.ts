@@ -11,6 +11,7 @@ import {
 import { liveTailScenario, logIngestScenario } from './scenario-logs.js';
 import { memoryScenario } from './scenario-memory.js';
 import { pollScenario } from './scenario-poll.js';
+import { releaseListScenario } from './scenario-release-list.js';
 import { stateReportScenario } from './scenario-state-report.js';
 import { terminalScenario } from './scenario-terminal.js';
 
@@ -23,6 +24,7 @@ export const scenarios: readonly Scenario[] = [
   fleetListScenario,
   fleetListSmallScenario,
   fleetSummaryScenario,
+  releaseListScenario,
   consoleColdLoadScenario,
   pollScenario,
   stateReportScenario,

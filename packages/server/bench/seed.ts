@@ -12,6 +12,9 @@ export type SeedOptions = {
   tagsPerDevice: number;
   // Fleets the plain member belongs to (1-based fleet numbers).
   memberFleets: readonly number[];
+  // The release list's fleet (one the member belongs to) and the releases added to it.
+  releaseListFleet: number;
+  releaseListReleases: number;
 };
 
 export const defaultSeedOptions: SeedOptions = {
@@ -20,6 +23,8 @@ export const defaultSeedOptions: SeedOptions = {
   devices: 100_000,
   tagsPerDevice: 3,
   memberFleets: [7, 84, 151],
+  releaseListFleet: 7,
+  releaseListReleases: 5000,
 };
 
 export type BenchUser = { userId: number; actorId: number; jwtSecret: string; username: string };
@@ -39,6 +44,8 @@ export type SeedInfo = {
   member: BenchUser;
   // Administrator of a tenth of the organizations.
   smallAdmin: BenchUser;
+  // The fleet with many releases (the release-list scenario) and how many it owns in all.
+  releaseList: { fleet: number; releases: number };
   counts: Record<string, number>;
 };
 
@@ -63,6 +70,7 @@ const sequenceTables = [
   'organization',
   'application',
   'release',
+  'release_tag',
   'service',
   'image',
   'release_image',
@@ -80,6 +88,9 @@ export const seedBenchData = async (
   const { organizations, fleets, devices, tagsPerDevice } = options;
   if (devices % fleets !== 0) throw new Error('devices must be a multiple of fleets');
   if (tagsPerDevice > tagKeys.length) throw new Error(`at most ${tagKeys.length} tags per device`);
+  if (options.releaseListFleet < 1 || options.releaseListFleet > fleets) {
+    throw new Error('the release list fleet must be one of the fleets');
+  }
   const perFleet = devices / fleets;
   const fleetsPerOrganization = Math.ceil(fleets / organizations);
   // Actor layout: fleets 1..F, devices F+1..F+D, users after them.
@@ -223,6 +234,28 @@ export const seedBenchData = async (
          JOIN "application_membership_role" r ON r."name" = 'developer'`,
       [[...options.memberFleets]],
     );
+    // The release list's fleet gets many more releases, authored by the member (who reads the
+    // list), older than its first one, each with three tags; every tenth is invalidated with
+    // its reason. Versions 2.x.y never collide with the fleets' 1.x.0, so no revisions.
+    await client.query(
+      `INSERT INTO "release" ("id", "belongs_to__application", "commit", "status", "source",
+                              "semver", "created_at", "is_invalidated", "invalidation_reason",
+                              "is_created_by__user", "start_timestamp", "update_timestamp")
+       SELECT $2::int + g, $3::int, md5('list-release' || g),
+              CASE WHEN g % 17 = 0 THEN 'failed' ELSE 'success' END, 'cloud',
+              '2.' || (g / 100) || '.' || (g % 100), c."at", g % 10 = 0,
+              CASE WHEN g % 10 = 0 THEN 'bench: broken build ' || g END, 2, c."at", c."at"
+         FROM generate_series(1, $1::int) g
+         CROSS JOIN LATERAL (SELECT now() - make_interval(mins => g) AS "at") c`,
+      [options.releaseListReleases, fleets, options.releaseListFleet],
+    );
+    await client.query(
+      `INSERT INTO "release_tag" ("release", "tag_key", "value")
+       SELECT $2::int + g, k, k || '-' || (g * (i + 3)) % 41
+         FROM generate_series(1, $1::int) g
+         CROSS JOIN unnest(ARRAY['environment', 'branch', 'ticket']) WITH ORDINALITY AS t(k, i)`,
+      [options.releaseListReleases, fleets],
+    );
     for (const table of sequenceTables) {
       await client.query(
         `SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT coalesce(max("id"), 0) + 1 FROM "${table}"), false)`,
@@ -263,6 +296,7 @@ export const seedBenchData = async (
       `SELECT 'organization' AS name, count(*)::int AS n FROM "organization"
        UNION ALL SELECT 'application', count(*)::int FROM "application"
        UNION ALL SELECT 'release', count(*)::int FROM "release"
+       UNION ALL SELECT 'release_tag', count(*)::int FROM "release_tag"
        UNION ALL SELECT 'image', count(*)::int FROM "image"
        UNION ALL SELECT 'device', count(*)::int FROM "device"
        UNION ALL SELECT 'device_tag', count(*)::int FROM "device_tag"
@@ -275,6 +309,10 @@ export const seedBenchData = async (
       admin,
       member,
       smallAdmin,
+      releaseList: {
+        fleet: options.releaseListFleet,
+        releases: options.releaseListReleases + 1,
+      },
       counts: Object.fromEntries(countRows.map((row) => [row.name, row.n])),
     };
   } catch (error) {

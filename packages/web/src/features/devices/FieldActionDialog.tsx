@@ -15,8 +15,8 @@ import {
   PublicUrlState,
   SupportAccessForm,
 } from './FieldActionForms.js';
+import { type ReleaseChoice, ReleasePicker, trackChoice } from '../releases/ReleasePicker.js';
 import { MoveFleetPicker } from './MoveFleetPicker.js';
-import { type ReleaseChoice, ReleasePicker, trackFleet } from './ReleasePicker.js';
 import { useSupportAccessCheck } from './support-access-check.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -80,9 +80,21 @@ export const FieldActionDialog = ({
   switch (action) {
     case 'pin':
       if (release !== null) {
-        request = { id: 'pin', input: { releaseId: release === trackFleet ? null : release } };
+        request = { id: 'pin', input: { releaseId: release === trackChoice ? null : release } };
       }
-      form = <ReleasePicker applicationId={applicationId} value={release} onChange={setRelease} />;
+      form = (
+        <ReleasePicker
+          applicationId={applicationId}
+          label="Release"
+          track={{
+            label: 'Track the fleet release',
+            detail: 'The device runs the release its fleet runs',
+            inputLabel: 'Track the fleet release',
+          }}
+          value={release}
+          onChange={setRelease}
+        />
+      );
       break;
     case 'public-url':
       request = { id: 'public-url', input: { enabled } };

@@ -33,7 +33,9 @@ const release = (id: number, version: string, invalidated = false): FakeRow => (
   raw_version: version,
   created_at: `2024-05-0${id}T10:00:00.000Z`,
   is_invalidated: invalidated,
+  invalidation_reason: invalidated ? 'Bricks the sensors' : null,
   status: 'success',
+  is_final: true,
   belongs_to__application: { __id: 12 },
 });
 

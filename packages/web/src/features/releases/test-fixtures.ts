@@ -15,6 +15,7 @@ export const releaseRow = (id: number, overrides: Record<string, unknown> = {}):
   end_timestamp: `2025-01-${String(id).padStart(2, '0')}T10:02:05.000Z`,
   is_final: true,
   is_invalidated: false,
+  invalidation_reason: null,
   note: null,
   known_issue_list: null,
   build_log: '[main] Using image nginx:1.27\nBuild succeeded',

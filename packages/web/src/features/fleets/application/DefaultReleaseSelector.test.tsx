@@ -41,7 +41,7 @@ describe('release picker', { timeout: 30_000 }, () => {
     });
     expect(listed.map((option) => option.textContent)).toEqual([
       'Track latest release',
-      expect.stringMatching(/^1\.2\.0.*invalidated$/),
+      expect.stringMatching(/^1\.2\.02bcdef1 · Invalidated · cannot be pinned$/),
       expect.stringMatching(/^1\.1\.0/),
     ]);
     expect(listed[1]?.getAttribute('aria-disabled')).toBe('true');

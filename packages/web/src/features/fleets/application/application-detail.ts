@@ -159,19 +159,6 @@ export const fetchReleasesOverview = async (
   return { recent, successCount, runningCount };
 };
 
-// The release picker's releases (seed 001 "Other UI"): successful and final, newest first;
-// invalidated ones are listed but cannot be chosen.
-export const fetchPickerReleases = async (client: FlotillaClient, id: number, pageSize: number) =>
-  await client.pine.get({
-    resource: 'release',
-    options: {
-      $select: [...releaseSelect, 'is_invalidated'],
-      $filter: { belongs_to__application: id, status: 'success', is_final: true },
-      $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
-      $top: pageSize,
-    },
-  });
-
 export const shortCommit = (commit: string): string => commit.slice(0, 7);
 
 export const releaseLabel = (release: Pick<ReleaseSummary, 'commit' | 'raw_version'>): string =>

@@ -3,10 +3,6 @@
 
 // Release list and release card refresh.
 export const releaseCardRefreshMs = 6000;
-// The release picker refetches less often than the card.
-export const releasePickerRefreshMs = 15_000;
-// Release picker page size.
-export const releasePickerPageSize = 50;
 // Releases shown on the summary card.
 export const recentReleaseCount = 5;
 // Support access granted from the settings page defaults to this many days ahead.
