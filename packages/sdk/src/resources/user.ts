@@ -11,6 +11,8 @@ export type SamlAccount = {
   id: number;
   belongs_to__user: ToOne<User>;
   was_generated_by__identity_provider: ToOne<{ id: number }>;
+  // Not v7: when the account was linked; null on fellow members' reads.
+  created_at: DateTime | null;
   remote_id: string | null;
   display_name: string | null;
 };

@@ -16,7 +16,7 @@ import { registerAuth } from '../auth/register-auth.js';
 // v7 saml_account (seed 000 sections 3.4 and 7; balena-sdk's typings: id, belongs_to__user,
 // was_generated_by__identity_provider, remote_id, display_name), reached from the user through
 // owns__saml_account. The owner reads their rows; a fellow member of an organization sees that
-// one exists (the members list's SAML badge) but not its remote id or name; anyone else sees
+// one exists (the members list's SAML badge) but not its remote id, name or date; anyone else sees
 // nothing; nobody writes them through /v7 (SAML sign-in creates them, a later feature).
 let db: Database;
 let app: FastifyInstance;
@@ -82,6 +82,8 @@ describe('v7 saml_account', () => {
     expect(own.statusCode).toBe(200);
     expect(rowsOf(own).map(({ id: _id, ...rest }) => rest)).toEqual([
       {
+        // Not v7: when it was linked (migration 0027).
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         belongs_to__user: { __id: ann.userId },
         was_generated_by__identity_provider: { __id: providerId },
         remote_id: 'ann@acme',
@@ -131,15 +133,17 @@ describe('v7 saml_account', () => {
     expect((await v7(null, 'GET', '/saml_account')).statusCode).toBe(401);
   });
 
-  it('tells a fellow member that the account exists, not its remote id or name', async () => {
+  it('tells a fellow member that the account exists, not its remote id, name or date', async () => {
     const counted = await v7(
       ben,
       'GET',
       `/user(${ann.userId})?$select=id&$expand=owns__saml_account/$count`,
     );
     expect(counted.json()).toEqual({ d: [{ id: ann.userId, owns__saml_account: 1 }] });
-    const rows = rowsOf(await v7(ben, 'GET', '/saml_account?$select=remote_id,display_name'));
-    expect(rows).toEqual([{ remote_id: null, display_name: null }]);
+    const rows = rowsOf(
+      await v7(ben, 'GET', '/saml_account?$select=remote_id,display_name,created_at'),
+    );
+    expect(rows).toEqual([{ remote_id: null, display_name: null, created_at: null }]);
     const filtered = await v7(ben, 'GET', `/saml_account?$filter=remote_id eq 'ann@acme'`);
     expect(rowsOf(filtered)).toEqual([]);
   });
