@@ -5,10 +5,16 @@ import type { UserApplicationMembership } from './application-membership.js';
 import type { OrganizationMembership } from './organization-membership.js';
 import type { TeamMembership } from './team.js';
 
-// v7 saml_account: a sign-in through an identity provider (fellow members see that one exists).
+// v7 saml_account: a sign-in through an identity provider (fellow members see that one exists;
+// its remote id and name are null on their reads). Created by SAML sign-in, never through /v7.
 export type SamlAccount = {
   id: number;
   belongs_to__user: ToOne<User>;
+  was_generated_by__identity_provider: ToOne<{ id: number }>;
+  // Not v7: when the account was linked; null on fellow members' reads.
+  created_at: DateTime | null;
+  remote_id: string | null;
+  display_name: string | null;
 };
 
 // v7 recovery_two_factor: one of the owner's two-factor recovery codes (never the code itself).

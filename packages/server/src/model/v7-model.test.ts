@@ -64,6 +64,8 @@ const notInV7: Record<string, readonly string[]> = {
   // When an application was registered, and when a user authorized it (Preferences lists it).
   oauth_application: ['created_at'],
   oauth_application_authorization: ['created_at'],
+  // When a SAML account was linked (shown to its owner).
+  saml_account: ['created_at'],
 };
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).

@@ -14,6 +14,7 @@ import {
   userKeyBody,
 } from './api-key-bodies.js';
 import { deviceKeyTarget, exchangeDeviceKey, provisioningTarget } from './api-key-access.js';
+import { refuseUserKeyForSamlAccount } from './saml-account-rule.js';
 import { type ApiKeyDetails, createApiKey, registerGivenApiKey } from './store-api-key.js';
 
 // Keys are answered as a JSON string, like balena's API (the SDK accepts JSON or text).
@@ -45,6 +46,8 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
   app.post('/api-key/user/full', { config: { access: 'user' } }, async (request, reply) => {
     const user = userActorOf(request.actor);
     const details = detailsOf(parseBody(userKeyBody, request.body), ctx.now());
+    // Before the password check: confirming the password would not help.
+    await refuseUserKeyForSamlAccount(ctx.db, user.userId);
     await requireFreshAuthentication(request, ctx);
     return sendKey(reply, await createApiKey(ctx.db, user.actorId, details));
   });
@@ -69,6 +72,7 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
       case 'user': {
         const user = userActorOf(actor);
         if (user.userId !== parsed.actorTypeId) throw forbidden();
+        await refuseUserKeyForSamlAccount(ctx.db, user.userId);
         await requireFreshAuthentication(request, ctx);
         return createApiKey(ctx.db, user.actorId, details);
       }

@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../model-types.js';
-import { bool, id, ref, shortText, text } from './field-kinds.js';
+import { bool, createdAt, id, ref, shortText, text } from './field-kinds.js';
 
 // SAML single sign-on: identity providers, the organizations they authorize, and the accounts
 // they create.
@@ -58,6 +58,8 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
     alternateKeys: [['was_generated_by__identity_provider', 'remote_id']],
     fields: {
       id,
+      // Not in v7: when the account was linked (migration 0027).
+      created_at: { ...createdAt, ownerOnly: true },
       belongs_to__user: ref('user', 'owns__saml_account', { readOnly: true }),
       was_generated_by__identity_provider: ref('identity_provider', undefined, { readOnly: true }),
       remote_id: text({ readOnly: true, ownerOnly: true }),

@@ -68,3 +68,18 @@ export const fetchUserApiKeys = async (
 // Mints a named user API key (administrator-level: it acts as the user); shown once.
 export const createUserApiKey = async (client: FlotillaClient, key: NewApiKey): Promise<string> =>
   await client.request<string>({ method: 'POST', path: '/api-key/user/full', body: key });
+
+export const samlAccountKey = (userId: number | undefined) => ['saml-account', userId] as const;
+
+// Whether the user signs in through SAML, who may not create API keys (seed 000 section 5). The
+// filter keeps it to the user's own rows: fellow members' accounts are readable too (a badge).
+export const fetchHasSamlAccount = async (
+  client: FlotillaClient,
+  userId: number,
+): Promise<boolean> => {
+  const accounts = await client.pine.get({
+    resource: 'saml_account',
+    options: { $select: ['id'], $filter: { belongs_to__user: userId }, $top: 1 },
+  });
+  return accounts.length > 0;
+};

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClientProvider } from '../../app/client.js';
 import { consoleRoutes } from '../../app/router.js';
 import { freshAuthenticationRequiredMessage } from '@flotilla/shared/auth/reauthentication';
+import { samlApiKeyRefusal } from '@flotilla/shared/auth/saml-accounts';
 import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { apiKeyMessages } from '../api-keys/api-key-rules.js';
@@ -23,19 +24,34 @@ const key = (id: number, name: string | null, actor = userActor) => ({
   is_of__actor: { __id: actor },
 });
 
-const renderTab = () => {
+const userId = 7;
+// A SAML account of the user (or of a fellow member, whose rows are readable too: their badge).
+const samlAccount = (id: number, owner: number) => ({ id, belongs_to__user: { __id: owner } });
+
+const renderTab = (
+  samlAccounts = [samlAccount(1, 8)],
+  prepare: (api: ReturnType<typeof createFakeApi>) => void = () => undefined,
+) => {
   const api = createFakeApi({
     application: [],
     application_type: [],
     organization: [],
     // A named key of the user, an unnamed one (a session-style key) and another actor's key.
     api_key: [key(1, 'deploy'), key(2, null), key(3, 'other', 71)],
+    saml_account: samlAccounts,
   });
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,
-    body: { id: userActor, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'a@x.test' },
+    body: {
+      id: userActor,
+      actorType: 'user',
+      actorTypeId: userId,
+      username: 'ada',
+      email: 'a@x.test',
+    },
   }));
+  prepare(api);
   const router = createMemoryRouter(consoleRoutes(), {
     initialEntries: ['/preferences/access-tokens'],
   });
@@ -169,5 +185,34 @@ describe('Preferences → Access tokens', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByText('No API keys yet')).toBeTruthy();
     expect(api.writes).toEqual([{ method: 'DELETE', resource: 'api_key', id: 1, body: undefined }]);
+  });
+
+  it('lets a user whose fellow member signs in with SAML create keys', async () => {
+    renderTab();
+    const create = await screen.findByRole(
+      'button',
+      { name: 'Create API key' },
+      { timeout: 10_000 },
+    );
+    expect(create.hasAttribute('disabled')).toBe(false);
+    expect(screen.queryByText(`${samlApiKeyRefusal}.`)).toBeNull();
+  });
+
+  it('disables creating keys, and says why, for a user who signs in with SAML', async () => {
+    const api = renderTab([samlAccount(1, 8), samlAccount(2, userId)]);
+    expect(await screen.findByText(`${samlApiKeyRefusal}.`, {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Create API key' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    // The keys made before stay listed, to rename or revoke.
+    expect(screen.getByRole('button', { name: 'Revoke deploy' })).toBeTruthy();
+    const read = api.reads.find((url) => url.pathname.endsWith('/saml_account'));
+    expect(read?.searchParams.get('$filter')).toBe(`belongs_to__user eq ${userId}`);
+  });
+
+  it('says so when whether the user signs in with SAML cannot be read', async () => {
+    renderTab([], (api) => api.refuseNextRead('saml_account', 'The database is away'));
+    expect(await screen.findByText(/The database is away/, {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create API key' })).toBeNull();
   });
 });

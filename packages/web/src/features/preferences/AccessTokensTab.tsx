@@ -1,4 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
+import { samlApiKeyRefusal } from '@flotilla/shared/auth/saml-accounts';
 import { apiKeyListRefreshMs } from '@flotilla/shared/constants/limits';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -21,7 +22,9 @@ import { useToasts } from '../../ui/toasts.js';
 import {
   type ApiKeyRow,
   createUserApiKey,
+  fetchHasSamlAccount,
   fetchUserApiKeys,
+  samlAccountKey,
   userApiKeysKey,
 } from '../api-keys/api-key-queries.js';
 import { expiryText } from '../api-keys/api-key-rules.js';
@@ -38,7 +41,7 @@ const keyLabel = (key: ApiKeyRow): string => key.name ?? `Key ${key.id}`;
 
 // Preferences → Access tokens (seed 000 sections 3.6, 4, 5 and 9): the user's named API keys,
 // refetched every 6 s; create one (expiry presets, custom or never; shown once with copy and
-// download), rename, revoke.
+// download), rename, revoke. Creating is disabled, with the reason, for SAML accounts (section 5).
 export const AccessTokensTab = () => {
   const client = useClient();
   const session = useSession();
@@ -50,6 +53,12 @@ export const AccessTokensTab = () => {
     queryFn: () => client.auth.whoami(),
   });
   const actorId = whoami.data?.actorType === 'user' ? whoami.data.id : undefined;
+  const userId = whoami.data?.actorType === 'user' ? whoami.data.actorTypeId : undefined;
+  const saml = useQuery({
+    queryKey: samlAccountKey(userId),
+    queryFn: () => (userId === undefined ? false : fetchHasSamlAccount(client, userId)),
+    enabled: userId !== undefined,
+  });
   const keys = useQuery({
     queryKey: userApiKeysKey(actorId),
     queryFn: () => (actorId === undefined ? [] : fetchUserApiKeys(client, actorId)),
@@ -70,14 +79,14 @@ export const AccessTokensTab = () => {
     onSettled: reload,
   });
 
-  if (whoami.isError || keys.isError) {
+  if (whoami.isError || keys.isError || saml.isError) {
     return (
       <Alert severity="error">
-        {errorText(whoami.error ?? keys.error) ?? 'Could not load the API keys'}
+        {errorText(whoami.error ?? keys.error ?? saml.error) ?? 'Could not load the API keys'}
       </Alert>
     );
   }
-  if (!keys.isSuccess) return <LoadingScreen label="Loading the API keys" />;
+  if (!keys.isSuccess || !saml.isSuccess) return <LoadingScreen label="Loading the API keys" />;
   const now = keys.dataUpdatedAt;
   return (
     <Stack spacing={2}>
@@ -93,12 +102,14 @@ export const AccessTokensTab = () => {
         <Button
           variant="contained"
           startIcon={<AddIcon />}
+          disabled={saml.data}
           onClick={() => setCreating(true)}
           sx={{ flexShrink: 0 }}
         >
           Create API key
         </Button>
       </Stack>
+      {saml.data ? <Alert severity="warning">{samlApiKeyRefusal}.</Alert> : null}
       <Table size="small" aria-label="API keys">
         <TableHead>
           <TableRow>
