@@ -57,8 +57,10 @@ const FooterContext = createContext<Footer>({
 const PickerListbox = ({
   children,
   ref,
+  // MUI hands slot components its state; it is not an attribute of the list element.
+  ownerState: _ownerState,
   ...props
-}: HTMLAttributes<HTMLElement> & { ref?: Ref<HTMLUListElement> }) => {
+}: HTMLAttributes<HTMLElement> & { ref?: Ref<HTMLUListElement>; ownerState?: unknown }) => {
   const footer = useContext(FooterContext);
   return (
     <Box
