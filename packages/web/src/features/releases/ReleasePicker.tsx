@@ -3,10 +3,11 @@ import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Paper, { type PaperProps } from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { createContext, type HTMLAttributes, type Ref, useContext, useState } from 'react';
+import { createContext, useContext, useState } from 'react';
 import { useClient } from '../../app/client.js';
 import { polling } from '../../ui/polling.js';
 import { useDebounced } from '../devices/useDebounced.js';
@@ -52,37 +53,32 @@ const FooterContext = createContext<Footer>({
   loadMore: () => undefined,
 });
 
-// The listbox with a "Load more" button under the options. The listbox keeps the input focused
-// (its mousedown is prevented), so the list stays open while the next page loads.
-const PickerListbox = ({
+// The popup's paper with, under MUI's own listbox (and its option styles), what is loading and
+// the "Load more" button. Its mousedown is prevented, as the listbox's is, so the input keeps the
+// focus and the list stays open while the next page loads.
+const PickerPaper = ({
   children,
-  ref,
-  // MUI hands slot components its state; it is not an attribute of the list element.
+  // MUI hands slot components its state; it is not a prop of the Paper.
   ownerState: _ownerState,
   ...props
-}: HTMLAttributes<HTMLElement> & { ref?: Ref<HTMLUListElement>; ownerState?: unknown }) => {
+}: PaperProps & { ownerState?: unknown }) => {
   const footer = useContext(FooterContext);
   return (
-    <Box
-      component="ul"
-      ref={ref}
-      {...props}
-      sx={{ listStyle: 'none', m: 0, py: 1, px: 0, maxHeight: '40vh', overflow: 'auto' }}
-    >
+    <Paper {...props}>
       {children}
       {footer.loading ? (
-        <Box component="li" role="presentation" sx={{ px: 2, py: 1, opacity: 0.7 }}>
+        <Box role="presentation" sx={{ px: 2, py: 1, opacity: 0.7 }}>
           Loading releases…
         </Box>
       ) : null}
       {footer.more ? (
-        <li role="presentation">
+        <Box sx={{ px: 1, pb: 1 }} onMouseDown={(event) => event.preventDefault()}>
           <Button size="small" fullWidth disabled={footer.loadingMore} onClick={footer.loadMore}>
             {footer.loadingMore ? 'Loading more releases…' : 'Load more releases'}
           </Button>
-        </li>
+        </Box>
       ) : null}
-    </Box>
+    </Paper>
   );
 };
 
@@ -211,7 +207,7 @@ export const ReleasePicker = ({
               </li>
             );
           }}
-          slots={{ listbox: PickerListbox }}
+          slots={{ paper: PickerPaper }}
           loading={loading}
           loadingText="Loading releases…"
           noOptionsText={releases.isError ? 'Could not load the releases' : 'No releases match'}
