@@ -16,10 +16,16 @@ import {
 import { projectTarball } from '../../test-support/project-tarball.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
+import { waitFor, waitForValue } from '../../test-support/wait-for.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
 import { registerReleaseHooks } from '../releases/release-hooks.js';
-import { fetchOptionsOf, registerBuildFromUrl } from './register-build-from-url.js';
+import {
+  type BuildFromUrlAnswer,
+  fetchOptionsOf,
+  registerBuildFromUrl,
+  startedMessage,
+} from './register-build-from-url.js';
 import { registerBuilder } from './register-builder.js';
 import { createUrlBuildLimit } from './url-build-limit.js';
 
@@ -29,16 +35,18 @@ let organization: number;
 let origin: string;
 let port: number;
 let project: Buffer;
+// The same project in one top-level folder (as GitHub's archives), one without a compose file, and
+// one whose service needs a build step.
+let nested: Buffer;
+let noCompose: Buffer;
+let needsBuild: Buffer;
 // Requests the project server received, as `host path`.
 const served: string[] = [];
 const tokens = new Map<string, string>();
 const apps: FastifyInstance[] = [];
 let projectServer: Server;
-// Resolves with the way to finish the held download once its request has arrived.
-let heldArrived: (finish: () => void) => void = () => undefined;
-const held = new Promise<() => void>((resolve) => {
-  heldArrived = resolve;
-});
+// The ways to finish each held download, in the order their requests arrived.
+const held: (() => void)[] = [];
 // Names the fake resolver was asked for.
 const resolved: string[] = [];
 
@@ -52,6 +60,9 @@ const startProjectServer = (): Promise<Server> =>
       served.push(`${request.headers.host ?? ''} ${path}`);
       const redirect = (to: string) => response.writeHead(302, { location: to }).end();
       if (path === '/project.tar.gz') response.end(project);
+      else if (path === '/nested.tar.gz') response.end(nested);
+      else if (path === '/no-compose.tar.gz') response.end(noCompose);
+      else if (path === '/needs-build.tar.gz') response.end(needsBuild);
       else if (path === '/hop') redirect('/project.tar.gz');
       else if (path === '/to-private') redirect('http://10.0.0.1/project.tar.gz');
       else if (path === '/to-ipv6-loopback') redirect(`http://[::1]:${port}/project.tar.gz`);
@@ -63,7 +74,7 @@ const startProjectServer = (): Promise<Server> =>
       else if (path === '/held') {
         // Sent once the test has seen the build log's first line.
         response.writeHead(200);
-        heldArrived(() => response.end(project));
+        held.push(() => response.end(project));
       } else response.writeHead(404).end();
     });
     server.listen(0, '127.0.0.1', () => resolve(server));
@@ -98,14 +109,71 @@ let guarded: FastifyInstance;
 let allowLoopback: FastifyInstance;
 let fakeDns: FastifyInstance;
 
-const build = (app: FastifyInstance, url: string, user = 'owner', fleetName = 'From-URL') =>
+const build = (
+  app: FastifyInstance,
+  url: string,
+  user = 'owner',
+  fleetName = 'From-URL',
+  shouldFlatten = true,
+) =>
   app.inject({
     method: 'POST',
     // As balena-sdk sends it: owner and app unencoded.
     url: `/v3/buildFromUrl?headless=true&owner=acme&app=${fleetName}`,
     headers: { authorization: `Bearer ${tokens.get(user) ?? ''}` },
-    payload: { shouldFlatten: true, url },
+    payload: { shouldFlatten, url },
   });
+
+type ReleaseRow = { status: string; fleet: number; build_log: string | null };
+
+const releaseOf = async (id: number): Promise<ReleaseRow | undefined> =>
+  (
+    await db.query<ReleaseRow>(
+      `SELECT "status", "belongs_to__application" AS "fleet", "build_log"
+         FROM "release" WHERE "id" = $1`,
+      [id],
+    )
+  ).rows[0];
+
+// The release once its build has ended (the signal: its row leaves running).
+const endedRelease = async (id: number): Promise<ReleaseRow> => {
+  const row = await waitForValue(
+    `release ${id} to end its build`,
+    () => releaseOf(id),
+    (found) => found !== undefined && found.status !== 'running',
+  );
+  if (!row) throw new Error(`release ${id} is gone`);
+  return row;
+};
+
+// The answer balena-sdk expects, given at once: the build goes on in the background.
+const expectStarted = async (
+  app: FastifyInstance,
+  url: string,
+  shouldFlatten = true,
+): Promise<number> => {
+  const response = await build(app, url, 'owner', 'From-URL', shouldFlatten);
+  expect(response.statusCode, response.body).toBe(200);
+  const answer = response.json<BuildFromUrlAnswer>();
+  expect(answer).toEqual({
+    started: true,
+    releaseId: answer.releaseId,
+    message: startedMessage(answer.releaseId),
+  });
+  return answer.releaseId;
+};
+
+// The request is answered, and the build ends failed with the reason in its log.
+const expectFailedBuild = async (
+  app: FastifyInstance,
+  url: string,
+  reason: RegExp,
+  shouldFlatten = true,
+): Promise<void> => {
+  const release = await endedRelease(await expectStarted(app, url, shouldFlatten));
+  expect(release.status).toBe('failed');
+  expect(release.build_log).toMatch(reason);
+};
 
 const releaseCount = async (): Promise<number> =>
   Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM "release"')).rows[0]?.n ?? '-1');
@@ -122,6 +190,11 @@ const expectRefused = async (app: FastifyInstance, url: string, message: RegExp)
 beforeAll(async () => {
   db = await createTestDatabase();
   project = await projectTarball({ 'docker-compose.yml': compose });
+  nested = await projectTarball({ 'project-main/docker-compose.yml': compose });
+  noCompose = await projectTarball({ 'README.md': '# nothing to run\n' });
+  needsBuild = await projectTarball({
+    'docker-compose.yml': 'services:\n  app:\n    build: ./app\n',
+  });
   projectServer = await startProjectServer();
   port = (projectServer.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${port}`;
@@ -151,24 +224,84 @@ afterAll(async () => {
 });
 
 describe('POST /v3/buildFromUrl', () => {
-  it('downloads the tarball and answers as balena-sdk expects, with the new release', async () => {
-    const response = await build(allowLoopback, `${origin}/hop`);
-    expect(response.statusCode, response.body).toBe(200);
-    const answer = response.json<{ started: boolean; releaseId: number; message: string }>();
-    expect(answer).toEqual({
-      started: true,
-      releaseId: answer.releaseId,
-      message: 'Build succeeded',
+  it('answers with the running release at once, then downloads and builds it', async () => {
+    const before = held.length;
+    const releaseId = await expectStarted(allowLoopback, `${origin}/held`);
+    // The answer came before the tarball: the release exists, running.
+    expect(await releaseOf(releaseId)).toEqual({
+      status: 'running',
+      fleet: fleet.id,
+      build_log: null,
     });
-    const { rows } = await db.query(
-      'SELECT "status", "belongs_to__application" AS "fleet" FROM "release" WHERE "id" = $1',
-      [answer.releaseId],
-    );
-    expect(rows).toEqual([{ status: 'success', fleet: fleet.id }]);
+    await waitFor('the held download to arrive', () => held.length > before);
+    held[before]?.();
+    const release = await endedRelease(releaseId);
+    expect(release.status).toBe('success');
+    expect(release.build_log?.split('\n')).toEqual([
+      `Downloading ${origin}/held`,
+      expect.stringMatching(/^Downloaded \d+\.\d KiB$/) as unknown,
+      '[web] Using image nginx:1.27',
+      'Build succeeded',
+    ]);
+  });
+
+  it('follows redirects to the tarball', async () => {
+    const release = await endedRelease(await expectStarted(allowLoopback, `${origin}/hop`));
+    expect(release.status).toBe('success');
     expect(served.slice(-2)).toEqual([
       `127.0.0.1:${port} /hop`,
       `127.0.0.1:${port} /project.tar.gz`,
     ]);
+  });
+
+  it('ends the release failed with the reason: download, not a tarball, no compose file, build step', async () => {
+    await expectFailedBuild(
+      allowLoopback,
+      `${origin}/missing`,
+      /^Downloading .*\nBuild failed: The project URL answered 404 Not Found$/,
+    );
+    await expectFailedBuild(allowLoopback, `${origin}/text`, /Build failed: .*not a tar archive/);
+    await expectFailedBuild(
+      allowLoopback,
+      `${origin}/no-compose.tar.gz`,
+      /Build failed: The project has no docker-compose.yml/,
+    );
+    await expectFailedBuild(
+      allowLoopback,
+      `${origin}/needs-build.tar.gz`,
+      /\[app\] Error: This server does not build images[^]*Build failed: see the services above/,
+    );
+  });
+
+  it('reads a project in one top-level folder unless shouldFlatten is false', async () => {
+    const flattened = await endedRelease(
+      await expectStarted(allowLoopback, `${origin}/nested.tar.gz`),
+    );
+    expect(flattened.status).toBe('success');
+    await expectFailedBuild(
+      allowLoopback,
+      `${origin}/nested.tar.gz`,
+      /no docker-compose.yml .*at its root.*shouldFlatten is false/,
+      false,
+    );
+    // A project at the tarball's root builds either way.
+    const atRoot = await endedRelease(
+      await expectStarted(allowLoopback, `${origin}/project.tar.gz`, false),
+    );
+    expect(atRoot.status).toBe('success');
+  });
+
+  it('refuses a build that is not headless, creating nothing', async () => {
+    const before = await releaseCount();
+    const response = await allowLoopback.inject({
+      method: 'POST',
+      url: '/v3/buildFromUrl?headless=false&owner=acme&app=From-URL',
+      headers: { authorization: `Bearer ${tokens.get('owner') ?? ''}` },
+      payload: { url: `${origin}/project.tar.gz` },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toMatch(/headless builds only/);
+    expect(await releaseCount()).toBe(before);
   });
 
   it('refuses loopback, private, link-local, unspecified and multicast hosts by default', async () => {
@@ -193,16 +326,16 @@ describe('POST /v3/buildFromUrl', () => {
   });
 
   it('checks every redirect hop like the first and limits redirects', async () => {
-    await expectRefused(allowLoopback, `${origin}/to-private`, /10\.0\.0\.1 is a private/);
-    await expectRefused(allowLoopback, `${origin}/to-ipv6-loopback`, /::1 is a loopback/);
-    await expectRefused(allowLoopback, `${origin}/to-metadata`, /link-local/);
-    await expectRefused(allowLoopback, `${origin}/loop`, /redirects more than 5 times/);
+    await expectFailedBuild(allowLoopback, `${origin}/to-private`, /10\.0\.0\.1 is a private/);
+    await expectFailedBuild(allowLoopback, `${origin}/to-ipv6-loopback`, /::1 is a loopback/);
+    await expectFailedBuild(allowLoopback, `${origin}/to-metadata`, /link-local/);
+    await expectFailedBuild(allowLoopback, `${origin}/loop`, /redirects more than 5 times/);
   });
 
   it('connects to the address it checked, resolving the name once per hop', async () => {
     resolved.length = 0;
-    const response = await build(fakeDns, `http://project.test:${port}/project.tar.gz`);
-    expect(response.statusCode, response.body).toBe(200);
+    const releaseId = await expectStarted(fakeDns, `http://project.test:${port}/project.tar.gz`);
+    expect((await endedRelease(releaseId)).status).toBe('success');
     expect(resolved).toEqual(['project.test']);
     expect(served.at(-1)).toBe(`project.test:${port} /project.tar.gz`);
     // A name with any address outside the allowed networks is refused, whatever its others.
@@ -211,13 +344,12 @@ describe('POST /v3/buildFromUrl', () => {
   });
 
   it('limits the size and the time of the download', async () => {
-    await expectRefused(fakeDns, `http://project.test:${port}/big`, /larger than/);
-    await expectRefused(fakeDns, `http://project.test:${port}/slow`, /took longer than 0\.5 s/);
-  });
-
-  it('refuses what is not a project, and answers that are not 2xx', async () => {
-    await expectRefused(allowLoopback, `${origin}/text`, /not a tar archive/);
-    await expectRefused(allowLoopback, `${origin}/missing`, /answered 404/);
+    await expectFailedBuild(
+      fakeDns,
+      `http://project.test:${port}/big`,
+      /larger than 1 KiB|larger than/,
+    );
+    await expectFailedBuild(fakeDns, `http://project.test:${port}/slow`, /took longer than 0\.5 s/);
   });
 
   it('counts URL builds per user per hour and refuses more with 429, before downloading', async () => {
@@ -234,7 +366,9 @@ describe('POST /v3/buildFromUrl', () => {
     }
     for (const path of ['/missing', '/project.tar.gz']) {
       const counted = await build(limited, `${origin}${path}`, 'limited');
-      expect(counted.statusCode, counted.body).not.toBe(429);
+      expect(counted.statusCode, counted.body).toBe(200);
+      // Counted, not failed: its download goes on (and ends) after the answer.
+      await endedRelease(counted.json<BuildFromUrlAnswer>().releaseId);
     }
     const before = served.length;
     const refused = await build(limited, `${origin}/project.tar.gz`, 'limited');
@@ -244,14 +378,33 @@ describe('POST /v3/buildFromUrl', () => {
     // Another user's builds are counted apart.
     const other = await build(limited, `${origin}/project.tar.gz`, 'unlimited');
     expect(other.statusCode, other.body).toBe(200);
+    await endedRelease(other.json<BuildFromUrlAnswer>().releaseId);
   });
 
   it('downloads nothing for a caller who may not create releases, or for an unknown fleet', async () => {
     const before = served.length;
+    const releases = await releaseCount();
     const observer = await build(allowLoopback, `${origin}/project.tar.gz`, 'observer');
     expect(observer.statusCode).toBe(401);
     const unknown = await build(allowLoopback, `${origin}/project.tar.gz`, 'owner', 'nothing');
     expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toMatch(/^Fleet acme\/nothing not found$/);
+    expect(served.length).toBe(before);
+    expect(await releaseCount()).toBe(releases);
+  });
+
+  it('answers a fleet the caller cannot see exactly as an unknown one', async () => {
+    const stranger = await createUser(db, 'stranger');
+    const elsewhere = await createOrganization(db, 'elsewhere');
+    await addOrganizationMember(db, stranger.userId, elsewhere, 'administrator');
+    const ctx = createTestContext(db, { jwtSecret });
+    tokens.set('stranger', await issueSessionToken(ctx, db, stranger.userId));
+    const before = served.length;
+    const hidden = await build(allowLoopback, `${origin}/project.tar.gz`, 'stranger');
+    const unknown = await build(allowLoopback, `${origin}/project.tar.gz`, 'stranger', 'Nowhere');
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.statusCode).toBe(unknown.statusCode);
+    expect(hidden.body).toBe(unknown.body.replace('acme/Nowhere', 'acme/From-URL'));
     expect(served.length).toBe(before);
   });
 });
@@ -304,6 +457,7 @@ describe("the console's build route with a URL and a live log", () => {
   });
 
   it('sends each line as it is written, before the build has ended', async () => {
+    const before = held.length;
     const address = await allowLoopback.listen({ port: 0, host: '127.0.0.1' });
     const response = await fetch(`${address}/builder/v1/applications/${fleet.id}/releases`, {
       method: 'POST',
@@ -325,7 +479,8 @@ describe("the console's build route with a URL and a live log", () => {
       text += decoder.decode(value, { stream: true });
     }
     expect(events(text)).toEqual([{ line: `Downloading ${origin}/held` }]);
-    (await held)();
+    await waitFor('the held download to arrive', () => held.length > before);
+    held[before]?.();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
