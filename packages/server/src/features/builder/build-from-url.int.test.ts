@@ -2,6 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import {
+  effectiveReleaseStatus,
+  type ReleaseTimes,
+} from '@flotilla/shared/releases/release-status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
@@ -27,10 +31,14 @@ import {
   startedMessage,
 } from './register-build-from-url.js';
 import { registerBuilder } from './register-builder.js';
+import { startRelease } from './build-release.js';
+import { checkProjectUrl } from './fetch-project.js';
+import { runUrlBuild, serverFailureLine } from './url-build.js';
 import { createUrlBuildLimit } from './url-build-limit.js';
 
 let db: Database;
 let fleet: FleetFixture;
+let owner: Awaited<ReturnType<typeof createUser>>;
 let organization: number;
 let origin: string;
 let port: number;
@@ -92,7 +100,7 @@ const appWith = async (
   const app = await createTestApp(ctx, register);
   apps.push(app);
   if (tokens.size === 0) {
-    const owner = await createUser(db, 'owner');
+    owner = await createUser(db, 'owner');
     const observer = await createUser(db, 'observer');
     organization = await createOrganization(db, 'acme');
     await addOrganizationMember(db, owner.userId, organization, 'administrator');
@@ -233,6 +241,17 @@ describe('POST /v3/buildFromUrl', () => {
       fleet: fleet.id,
       build_log: null,
     });
+    // A build that stays running (a server stopped mid-build) times out after 120 minutes.
+    const { rows: times } = await db.query<ReleaseTimes>(
+      `SELECT "status", "start_timestamp"::text, "update_timestamp"::text
+         FROM "release" WHERE "id" = $1`,
+      [releaseId],
+    );
+    const [stuck] = times;
+    if (!stuck) throw new Error('no release');
+    const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+    expect(effectiveReleaseStatus(stuck, later(119))).toBe('running');
+    expect(effectiveReleaseStatus(stuck, later(121))).toBe('timeout');
     await waitFor('the held download to arrive', () => held.length > before);
     held[before]?.();
     const release = await endedRelease(releaseId);
@@ -487,5 +506,44 @@ describe("the console's build route with a URL and a live log", () => {
       text += decoder.decode(value, { stream: true });
     }
     expect(events(text).at(-1)).toMatchObject({ result: { status: 'success' } });
+  });
+});
+
+describe('a build after the answer', () => {
+  it('logs an unexpected failure and ends the release failed, never running', async () => {
+    const ctx = createTestContext(db, {
+      jwtSecret,
+      config: { builderAllowedNetworks: ['127.0.0.1/32'] },
+    });
+    registerFleetHooks(ctx.hooks);
+    registerReleaseHooks(ctx.hooks, { registryHost: 'registry.test' });
+    ctx.hooks.add('image', {
+      beforeCreate: () => Promise.reject(new Error('the disk is full')),
+    });
+    const actor = {
+      kind: 'user',
+      userId: owner.userId,
+      actorId: owner.actorId,
+      platformPermissions: [],
+      via: 'session',
+      twoFactorPending: false,
+      emailVerificationPending: false,
+    } as const;
+    const releaseId = await startRelease(ctx, actor, fleet.id);
+    const fetchOptions = fetchOptionsOf(ctx);
+    const logged: string[] = [];
+    await runUrlBuild(ctx, {
+      actor,
+      fleetId: fleet.id,
+      releaseId,
+      source: await checkProjectUrl(`${origin}/project.tar.gz`, fetchOptions),
+      flatten: true,
+      fetchOptions,
+      log: { error: (_details, message) => logged.push(message) },
+    });
+    const release = await releaseOf(releaseId);
+    expect(release?.status).toBe('failed');
+    expect(release?.build_log?.split('\n').at(-1)).toBe(serverFailureLine);
+    expect(logged).toEqual(['build from URL failed']);
   });
 });
