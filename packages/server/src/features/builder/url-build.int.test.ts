@@ -16,6 +16,7 @@ import {
   tokens,
   w,
 } from '../../test-support/build-from-url-world.js';
+import { createUser } from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { waitFor } from '../../test-support/wait-for.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
@@ -198,26 +199,34 @@ describe("the console's build route with a URL and a live log", () => {
   });
 });
 
+const userActor = (user: { userId: number; actorId: number }) =>
+  ({
+    kind: 'user',
+    userId: user.userId,
+    actorId: user.actorId,
+    platformPermissions: [],
+    via: 'session',
+    twoFactorPending: false,
+    emailVerificationPending: false,
+  }) as const;
+
 describe('an unexpected failure after the answer', () => {
-  it('logs an unexpected failure and ends the release failed, never running', async () => {
+  const worldContext = () => {
     const ctx = createTestContext(w.db, {
       jwtSecret,
       config: { builderAllowedNetworks: ['127.0.0.1/32'] },
     });
     registerFleetHooks(ctx.hooks);
     registerReleaseHooks(ctx.hooks, { registryHost: 'registry.test' });
+    return ctx;
+  };
+
+  it('logs an unexpected failure and ends the release failed, never running', async () => {
+    const ctx = worldContext();
     ctx.hooks.add('image', {
       beforeCreate: () => Promise.reject(new Error('the disk is full')),
     });
-    const actor = {
-      kind: 'user',
-      userId: w.owner.userId,
-      actorId: w.owner.actorId,
-      platformPermissions: [],
-      via: 'session',
-      twoFactorPending: false,
-      emailVerificationPending: false,
-    } as const;
+    const actor = userActor(w.owner);
     const releaseId = await startRelease(ctx, actor, w.fleet.id);
     const fetchOptions = fetchOptionsOf(ctx);
     const logged: string[] = [];
@@ -234,5 +243,27 @@ describe('an unexpected failure after the answer', () => {
     expect(release?.status).toBe('failed');
     expect(release?.build_log?.split('\n').at(-1)).toBe(serverFailureLine);
     expect(logged).toEqual(['build from URL failed']);
+  });
+
+  it('ends the release failed even when its user may no longer write it', async () => {
+    const ctx = worldContext();
+    const releaseId = await startRelease(ctx, userActor(w.owner), w.fleet.id);
+    // The build goes on as a user who lost their rights meanwhile (here: one who never had any).
+    const outsider = await createUser(w.db, 'outsider');
+    const fetchOptions = fetchOptionsOf(ctx);
+    const logged: string[] = [];
+    await runUrlBuild(ctx, {
+      actor: userActor(outsider),
+      fleetId: w.fleet.id,
+      releaseId,
+      source: await checkProjectUrl(`${w.origin}/missing`, fetchOptions),
+      flatten: true,
+      fetchOptions,
+      log: { error: (_details, message) => logged.push(message) },
+    });
+    const release = await releaseOf(releaseId);
+    expect(release?.status).toBe('failed');
+    expect(release?.build_log).toMatch(/Build failed: The project URL answered 404 Not Found$/);
+    expect(logged).toEqual(['ending a failed build as its user']);
   });
 });
