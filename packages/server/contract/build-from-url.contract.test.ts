@@ -4,6 +4,7 @@ import { type BalenaSDK, getSdk } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectTarball } from '../src/test-support/project-tarball.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+import { waitForValue } from '../src/test-support/wait-for.js';
 import { createFleet, createOrganization, failureOf, registerUser } from './contract-helpers.js';
 
 // balena-sdk's release.createFromUrl (POST <builderUrl>/v3/buildFromUrl) against Flotilla, whose
@@ -42,9 +43,12 @@ describe('release.createFromUrl: balena-sdk against Flotilla', () => {
     const org = await createOrganization(sdk, 'From URL');
     const fleet = await createFleet(sdk, org.id, 'Url-Fleet');
     const releaseId = await sdk.models.release.createFromUrl(fleet.slug, { url: tarballUrl });
-    const release = await sdk.models.release.get(releaseId, {
-      $select: ['status', 'belongs_to__application'],
-    });
+    // The builder answers once the release exists; the build ends after the answer.
+    const release = await waitForValue(
+      `release ${releaseId} to end its build`,
+      () => sdk.models.release.get(releaseId, { $select: ['status', 'belongs_to__application'] }),
+      (found) => found.status !== 'running',
+    );
     expect(release).toMatchObject({
       status: 'success',
       belongs_to__application: { __id: fleet.id },

@@ -1,13 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { create as createTar } from 'tar';
 
-// A gzipped tarball of the given files, as `tar czf` makes it (a compose project for the builder).
+// A gzipped tarball of the given files, as `tar czf` makes it (a compose project for the builder);
+// a name may hold folders (`project/docker-compose.yml`).
 export const projectTarball = async (files: Record<string, string>): Promise<Buffer> => {
   const dir = await mkdtemp(join(tmpdir(), 'flotilla-project-'));
   try {
-    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, name)), { recursive: true });
+      await writeFile(join(dir, name), text);
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of createTar({ gzip: true, cwd: dir }, Object.keys(files))) {
       chunks.push(Buffer.from(chunk as Uint8Array));

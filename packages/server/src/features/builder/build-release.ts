@@ -24,6 +24,11 @@ export type BuildOptions = {
   // A failed build creates nothing: the transaction rolls back and DiscardedBuild is thrown (a
   // git push is refused instead of leaving a failed release behind).
   discardFailed?: boolean;
+  // The release to build into: one created already (running) by startRelease, whose answer went
+  // to the client before the build (POST /v3/buildFromUrl). A new release otherwise.
+  releaseId?: number;
+  // Lines logged before the build (the download), kept at the head of the release's build log.
+  earlierLog?: readonly string[];
 };
 
 // Thrown by a failed build with `discardFailed`; carries the log that says why.
@@ -62,17 +67,23 @@ export const buildRelease = async (
   return await deps.db.transaction(async (tx) => {
     const writer = createActorWriter(deps, tx, actor);
     const started = deps.now();
-    const releaseId = await writer.create('release', {
-      belongs_to__application: fleetId,
-      commit,
-      status: 'running',
-      source: 'cloud',
+    const described = {
       composition: project.composition,
-      start_timestamp: started.toISOString(),
       ...(contract ? { contract: contract.contract } : {}),
       ...(contract?.version ? { semver: contract.version } : {}),
-    });
-    const log: string[] = [];
+    };
+    const releaseId =
+      options.releaseId ??
+      (await writer.create('release', {
+        belongs_to__application: fleetId,
+        commit,
+        status: 'running',
+        source: 'cloud',
+        start_timestamp: started.toISOString(),
+        ...described,
+      }));
+    if (options.releaseId !== undefined) await writer.update('release', releaseId, described);
+    const log: string[] = [...(options.earlierLog ?? [])];
     const note = (...lines: string[]): void => {
       log.push(...lines);
       lines.forEach(onLog);
@@ -115,6 +126,25 @@ export const buildRelease = async (
     return { releaseId, commit, status, log };
   });
 };
+
+// The release a build started in the background goes into, created (running, as the caller) and
+// committed before the build, so the client can follow it (POST /v3/buildFromUrl).
+export const startRelease = async (
+  deps: BuilderDeps,
+  actor: Actor,
+  fleetId: number,
+): Promise<number> =>
+  await deps.db.transaction(
+    async (tx) =>
+      await createActorWriter(deps, tx, actor).create('release', {
+        belongs_to__application: fleetId,
+        commit: randomBytes(16).toString('hex'),
+        status: 'running',
+        source: 'cloud',
+        composition: {},
+        start_timestamp: deps.now().toISOString(),
+      }),
+  );
 
 class DryRun extends Error {}
 

@@ -41,7 +41,10 @@ const mebibytes = (bytes: number): string => `${bytes / 1024 / 1024} MiB`;
 // The one address the download connects to. Every address the host resolves to must be allowed
 // (a host answering with a public and a private address is refused), and the request goes to the
 // checked address itself, so a second DNS answer (a rebind) is never asked for.
-const checkedAddress = async (url: URL, options: FetchProjectOptions): Promise<string> => {
+const checkedAddress = async (
+  url: URL,
+  options: Pick<FetchProjectOptions, 'allowed' | 'resolve'>,
+): Promise<string> => {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw badRequest(`Only http and https URLs can be built from, not ${url.protocol}`);
   }
@@ -113,17 +116,35 @@ const readBody = async (response: IncomingMessage, maxBytes: number): Promise<Bu
   return Buffer.concat(chunks);
 };
 
+// A project URL whose first hop was checked (its one address resolved and allowed).
+export type CheckedUrl = { url: URL; address: string };
+
+// The checks of a project URL that need no download (a URL, http(s), an allowed address), made
+// before /v3/buildFromUrl answers so that they stay a synchronous 400.
+export const checkProjectUrl = async (
+  text: string,
+  options: Pick<FetchProjectOptions, 'allowed' | 'resolve'>,
+): Promise<CheckedUrl> => {
+  const url = parseUrl(text);
+  return { url, address: await checkedAddress(url, options) };
+};
+
 // Downloads a project tarball for the builder, guarding the server's own network (see
 // url-address-policy.ts): http(s) only, each redirect hop checked like the first, at most
 // `maxRedirects` of them, the whole download within `timeoutMs` and `maxBytes`. Every refusal
-// is a 400 in words the user can act on.
-export const fetchProject = async (text: string, options: FetchProjectOptions): Promise<Buffer> => {
-  let url = parseUrl(text);
+// is a 400 in words the user can act on. A URL checked already is not resolved a second time.
+export const fetchProject = async (
+  source: string | CheckedUrl,
+  options: FetchProjectOptions,
+): Promise<Buffer> => {
+  let url = typeof source === 'string' ? parseUrl(source) : source.url;
+  let checked = typeof source === 'string' ? undefined : source.address;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
     for (let redirects = 0; ; redirects += 1) {
-      const address = await checkedAddress(url, options);
+      const address = checked ?? (await checkedAddress(url, options));
+      checked = undefined;
       options.onLog?.(`Downloading ${shown(url)}`);
       const response = await send(url, address, controller.signal);
       const status = response.statusCode ?? 0;

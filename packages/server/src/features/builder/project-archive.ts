@@ -61,25 +61,35 @@ const collect = (archive: Buffer): Promise<Collected> =>
     parser.end(archive);
   });
 
-// The folder the project lives in: the root, or the one folder everything is in.
-const projectRoot = ({ paths, manifests }: Collected): string => {
-  if (composeFileNames.some((name: string) => manifests.has(name))) return '';
+// The folder the project lives in: the root, or (when flattening) the one folder everything is in.
+const projectRoot = ({ paths, manifests }: Collected, flatten: boolean): string => {
+  if (!flatten || composeFileNames.some((name: string) => manifests.has(name))) return '';
   const tops = new Set(paths.map((path) => path.split('/')[0]));
   const [top] = tops;
   return tops.size === 1 && top !== undefined ? `${top}/` : '';
 };
 
-export const readProjectArchive = async (archive: Buffer): Promise<ProjectFiles> => {
+export type ReadProjectOptions = {
+  // balena's shouldFlatten (true by default, as balena-sdk sends it): a tarball whose entries all
+  // sit in one top-level folder is read from that folder. When false, only the tarball's root is
+  // the project.
+  flatten?: boolean;
+};
+
+export const readProjectArchive = async (
+  archive: Buffer,
+  { flatten = true }: ReadProjectOptions = {},
+): Promise<ProjectFiles> => {
   if (archive.length === 0) throw badRequest('The project is empty');
   const collected = await collect(archive);
-  const root = projectRoot(collected);
+  const root = projectRoot(collected, flatten);
   const composeFileName = composeFileNames.find((name: string) =>
     collected.manifests.has(`${root}${name}`),
   );
   const compose = composeFileName && collected.manifests.get(`${root}${composeFileName}`);
   if (!composeFileName || compose === undefined) {
     throw badRequest(
-      `The project has no ${composeFileNames.join(' or ')} at its root: Flotilla builds releases from a compose file whose services name their images`,
+      `The project has no ${composeFileNames.join(' or ')} at its root: Flotilla builds releases from a compose file whose services name their images${flatten ? '' : " (shouldFlatten is false, so the tarball's top-level folder is not read as the project)"}`,
     );
   }
   return { composeFileName, compose, balenaYml: collected.manifests.get(`${root}balena.yml`) };

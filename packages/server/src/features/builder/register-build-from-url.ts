@@ -2,18 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { AppContext } from '../../app-context.js';
-import { badRequest, notFound } from '../../infra/errors/api-error.js';
+import { badRequest } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
-import { assertCanCreateRelease, buildRelease } from './build-release.js';
-import { type FetchProjectOptions, fetchProject, resolveWithDns } from './fetch-project.js';
-import { readProjectArchive } from './project-archive.js';
+import { assertCanCreateRelease, startRelease } from './build-release.js';
+import { checkProjectUrl, type FetchProjectOptions, resolveWithDns } from './fetch-project.js';
 import { parseAllowedNetworks } from './url-address-policy.js';
+import { runUrlBuild } from './url-build.js';
 import { createUrlBuildLimit, type UrlBuildLimit } from './url-build-limit.js';
+import { visibleFleet } from './visible-fleet.js';
 
 // balena-sdk's release.createFromUrl (wire contract: POST <builderUrl>/v3/buildFromUrl).
 const query = z.object({
   owner: z.string().trim().min(1, 'owner (the organization handle) is required').max(200),
   app: z.string().trim().min(1, 'app (the fleet name) is required').max(200),
+  // 'true' from balena-sdk; see headlessOnly.
   headless: z.string().max(10).optional(),
 });
 const body = z.object({
@@ -35,41 +37,56 @@ export const fetchOptionsOf = (
   maxRedirects: builderLimits.maxRedirects,
 });
 
-const fleetIdOf = async (ctx: AppContext, owner: string, app: string): Promise<number> => {
-  const found = await ctx.db.query<{ id: number }>(
-    `SELECT a."id" FROM "application" a JOIN "organization" o ON o."id" = a."organization"
-     WHERE lower(o."handle") = lower($1) AND lower(a."app_name") = lower($2) LIMIT 1`,
-    [owner, app],
-  );
-  const id = found.rows[0]?.id;
-  if (id === undefined) throw notFound(`Fleet ${owner}/${app} not found`);
-  return id;
-};
+// What the answer says: the build goes on after it (headless, as balena-sdk asks).
+export const startedMessage = (releaseId: number): string =>
+  `Building release ${releaseId}: follow its status and build log at /v7/release(${releaseId})`;
 
-// Downloads the tarball (checked: who may build, how many URL builds they started this hour,
-// then where it comes from), then runs the
-// compose builder. The answer comes once the build has ended; any refusal is a 4xx and leaves no
-// release behind.
+// balena's builder answers at once only when headless (balena-sdk always asks so); without it,
+// balena streams the build output instead, which this route does not (the console's streaming
+// build is POST /builder/v1/applications/:id/releases).
+const headlessOnly =
+  'This builder answers headless builds only (headless=true): follow the release for its status and build log';
+
+// Answers as soon as the build can start: the request is valid, the fleet visible (an invisible
+// one answers as an unknown one), the caller may create its releases, their URL builds this hour
+// counted, the URL's first address allowed, and the release exists (running). Each of these
+// refusals is a 4xx that leaves no release. The download and the build run after the answer
+// (url-build.ts) and end the release success or failed, with the reason in its build log.
 export const registerBuildFromUrl = (
   app: FastifyInstance,
   ctx: AppContext,
   fetchOptions: Omit<FetchProjectOptions, 'onLog'> = fetchOptionsOf(ctx),
   countUrlBuild: UrlBuildLimit = createUrlBuildLimit(ctx),
 ): void => {
+  // Builds still running when the server closes are waited for (each ends within the limits).
+  const running = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.all(running);
+  });
   app.post('/v3/buildFromUrl', { config: { access: 'user' } }, async (request) => {
-    const { owner, app: appName } = parseBody(query, request.query);
-    const { url } = parseBody(body, request.body ?? {});
+    const { owner, app: appName, headless } = parseBody(query, request.query);
+    const { url, shouldFlatten } = parseBody(body, request.body ?? {});
+    if (headless === 'false') throw badRequest(headlessOnly);
     if (!/^https?:\/\//i.test(url)) throw badRequest('url must be an http or https URL');
-    const fleetId = await fleetIdOf(ctx, owner, appName);
-    await assertCanCreateRelease(ctx, request.actor, fleetId);
+    const fleet = await visibleFleet(ctx, request.actor, { owner, app: appName });
+    await assertCanCreateRelease(ctx, request.actor, fleet.id);
     await countUrlBuild(request.actor);
-    const archive = await fetchProject(url, fetchOptions);
-    const files = await readProjectArchive(archive);
-    const result = await buildRelease(ctx, request.actor, fleetId, files);
+    const source = await checkProjectUrl(url, fetchOptions);
+    const releaseId = await startRelease(ctx, request.actor, fleet.id);
+    const build = runUrlBuild(ctx, {
+      actor: request.actor,
+      fleetId: fleet.id,
+      releaseId,
+      source,
+      flatten: shouldFlatten ?? true,
+      fetchOptions,
+      log: request.log,
+    }).finally(() => running.delete(build));
+    running.add(build);
     const answer: BuildFromUrlAnswer = {
       started: true,
-      releaseId: result.releaseId,
-      message: result.log.at(-1) ?? '',
+      releaseId,
+      message: startedMessage(releaseId),
     };
     return answer;
   });

@@ -1,21 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Queryable } from '../../infra/db/database.js';
-import { notFound } from '../../infra/errors/api-error.js';
+import type { VisibleFleet } from '../builder/visible-fleet.js';
 import { type GitCommand, gitEnvironment } from './git-command.js';
 
-export type RemoteFleet = { id: number; slug: string; uuid: string };
-
-// The fleet a remote's URL names by its slug (`<organization handle>/<fleet name>`, any case).
-export const fleetOfSlug = async (db: Queryable, slug: string): Promise<RemoteFleet> => {
-  const { rows } = await db.query<RemoteFleet>(
-    'SELECT "id", "slug", "uuid" FROM "application" WHERE "slug" = lower($1)',
-    [slug],
-  );
-  const fleet = rows[0];
-  if (!fleet) throw notFound(`Fleet ${slug} not found`);
-  return fleet;
-};
+// The fleet a remote's URL names, as its caller may see it (builder/visible-fleet.ts).
+export type RemoteFleet = VisibleFleet;
 
 // Where the fleets' bare repositories live; each is named by the fleet's uuid (never reused, even
 // by a new database beside an old data directory), so nothing from a URL becomes part of a path.

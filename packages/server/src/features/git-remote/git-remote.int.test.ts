@@ -129,6 +129,10 @@ beforeAll(async () => {
   keys.set('owner', await createApiKey(db, owner.actorId, { name: 'git' }));
   keys.set('owner-session', await issueSessionToken(ctx, db, owner.userId));
   keys.set('observer', await createApiKey(db, observer.actorId, { name: 'git' }));
+  // A user of another organization, who cannot see the fleet.
+  const stranger = await createUser(db, 'stranger');
+  await addOrganizationMember(db, stranger.userId, await createOrganization(db, 'other'), 'member');
+  keys.set('stranger', await createApiKey(db, stranger.actorId, { name: 'git' }));
   const unverified = await createUser(db, 'unverified');
   await addOrganizationMember(db, unverified.userId, organization, 'administrator');
   await db.query(
@@ -286,6 +290,26 @@ describe('the git remote of a fleet', () => {
     },
     gitTestTimeoutMs,
   );
+
+  it('answers a fleet the user cannot see exactly as an unknown one', async () => {
+    const refs = (slug: string, user: string) =>
+      app.inject({
+        method: 'GET',
+        url: `/git/${slug}.git/info/refs?service=git-receive-pack`,
+        headers: { authorization: `Bearer ${keys.get(user) ?? ''}` },
+      });
+    const hidden = await refs(fleet.slug, 'stranger');
+    const unknown = await refs('acme/nowhere', 'stranger');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toBe('Fleet acme/nowhere not found');
+    expect(hidden.statusCode).toBe(unknown.statusCode);
+    expect(hidden.headers['content-type']).toBe(unknown.headers['content-type']);
+    expect(hidden.body).toBe(`Fleet ${fleet.slug} not found`);
+    // A member who sees the fleet but may not create its releases is told so.
+    const observer = await refs(fleet.slug, 'observer');
+    expect(observer.statusCode).toBe(403);
+    expect(observer.body).toMatch(/^You may not push to fleet /);
+  });
 
   it('asks for credentials, and answers 503 where git is missing', async () => {
     const anonymous = await app.inject({

@@ -14,9 +14,9 @@ import type { ActorResolver } from '../../infra/http/create-app.js';
 import { verifyEmailFirstMessage } from '../../infra/http/email-verification-gate.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { assertCanCreateRelease } from '../builder/build-release.js';
+import { visibleFleet } from '../builder/visible-fleet.js';
 import {
   createFleetRepositories,
-  fleetOfSlug,
   type RemoteFleet,
   repositoriesDir,
   repositoryName,
@@ -135,6 +135,8 @@ export const registerGitRemote = (
   const hooks = hookReady(hooksDir);
 
   // Checks in the order a client needs them: git present, a signed-in user, the fleet, the right.
+  // A fleet the user cannot see answers as an unknown one; one they see but may not create
+  // releases of says so (403).
   const admit = async (
     request: FastifyRequest,
   ): Promise<{ actor: Actor; fleet: RemoteFleet } | { status: number; message: string }> => {
@@ -142,7 +144,7 @@ export const registerGitRemote = (
     if (!(await git.available())) return { status: 503, message: gitMissingMessage };
     if (!(await hooks)) return { status: 503, message: hookMissingMessage };
     const actor = await actorOf(request, resolveActor);
-    const fleet = await fleetOfSlug(ctx.db, slug);
+    const fleet = await visibleFleet(ctx, actor, { slug });
     try {
       await assertCanCreateRelease(ctx, actor, fleet.id);
     } catch (error) {

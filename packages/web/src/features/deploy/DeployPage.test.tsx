@@ -17,6 +17,9 @@ afterEach(() => {
 
 const FleetStub = () => <p>Fleet {useParams().id}</p>;
 
+// The builder answers once the release exists; the page follows it from there.
+const times = { start_timestamp: new Date().toISOString(), update_timestamp: null };
+
 const setup = (path: string) => {
   const api = createFakeApi({
     organization: [
@@ -50,9 +53,16 @@ const setup = (path: string) => {
     ],
     application_config_variable: [],
     release: [
-      { id: 77, status: 'success' },
-      { id: 78, status: 'success' },
-      { id: 79, status: 'failed' },
+      { id: 77, status: 'success', build_log: 'Build succeeded', ...times },
+      { id: 78, status: 'success', build_log: 'Build succeeded', ...times },
+      {
+        id: 79,
+        status: 'failed',
+        build_log:
+          'Downloading https://example.com/sound.tar.gz\nBuild failed: The project URL answered 404 Not Found',
+        ...times,
+      },
+      { id: 80, status: 'running', build_log: null, ...times },
     ],
   });
   // A created fleet is listed as the fleet query reads it.
@@ -66,7 +76,7 @@ const setup = (path: string) => {
       builds.push({ query: url.search, body });
       return typeof reply === 'string' ? { status, text: reply } : { status, body: reply };
     });
-  answerBuild(200, { started: true, releaseId: 77, message: 'Build succeeded' });
+  answerBuild(200, { started: true, releaseId: 77, message: 'Building release 77' });
   const router = createMemoryRouter(
     [
       { path: '/deploy', element: <DeployPage /> },
@@ -188,22 +198,66 @@ describe('DeployPage', { timeout: 60_000 }, () => {
     expect(builds[0]?.query).toBe('?headless=true&owner=acme&app=garden-sensors');
   });
 
-  it('stays with a danger notice when the release was created but its build failed', async () => {
+  it('stays with a danger notice and the build log when the build failed', async () => {
     const { answerBuild, user } = setup(link);
-    answerBuild(200, {
-      started: true,
-      releaseId: 79,
-      message: 'Build failed: see the services above',
-    });
+    answerBuild(200, { started: true, releaseId: 79, message: 'Building release 79' });
     const deploy = await deployButton();
     await waitFor(() => expect(deploy.disabled).toBe(false));
     await user.click(deploy);
     const notice = await screen.findByRole('alert');
     expect(notice.textContent).toMatch(/its build failed/);
+    expect(within(notice).getByLabelText('Build log').textContent).toMatch(
+      /Build failed: The project URL answered 404 Not Found$/,
+    );
     expect(
       within(notice).getByRole('link', { name: 'Open the release' }).getAttribute('href'),
     ).toBe('/fleets/1000/releases/79');
     expect(window.localStorage.getItem(deployConfigKey)).not.toBeNull();
+    // The form is back, to try again on the fleet just created.
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Deploy' }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
+    );
+    expect(
+      screen.getByRole<HTMLInputElement>('radio', { name: 'Use an existing fleet' }).checked,
+    ).toBe(true);
+  });
+
+  it('follows a running build until it succeeds, then opens the fleet', async () => {
+    const { api, answerBuild, user } = setup(link);
+    answerBuild(200, { started: true, releaseId: 80, message: 'Building release 80' });
+    const deploy = await deployButton();
+    await waitFor(() => expect(deploy.disabled).toBe(false));
+    await user.click(deploy);
+    expect(await screen.findByText('Release 80 is building…')).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Deploying…' }).disabled).toBe(
+      true,
+    );
+    const readsBefore = api.reads.filter((url) => url.pathname.includes('release')).length;
+    // The server ends the build; the page sees it on its next refresh (every 6 s).
+    api.data.release = (api.data.release ?? []).map((row) =>
+      row.id === 80 ? { ...row, status: 'success', build_log: 'Build succeeded' } : row,
+    );
+    expect(await screen.findByText('Fleet 1000', undefined, { timeout: 20_000 })).toBeTruthy();
+    expect(api.reads.filter((url) => url.pathname.includes('release')).length).toBeGreaterThan(
+      readsBefore,
+    );
+    expect(window.localStorage.getItem(deployConfigKey)).toBeNull();
+  });
+
+  it('says when the build status cannot be read', async () => {
+    const { api, answerBuild, user } = setup(link);
+    answerBuild(200, { started: true, releaseId: 80, message: 'Building release 80' });
+    api.refuseNextRead('release', 'The server is unavailable', { status: 503 });
+    const deploy = await deployButton();
+    await waitFor(() => expect(deploy.disabled).toBe(false));
+    await user.click(deploy);
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toMatch(/The server is unavailable/);
+    expect(
+      within(notice).getByRole('link', { name: 'Open the release' }).getAttribute('href'),
+    ).toBe('/fleets/1000/releases/80');
   });
 
   it('picks up the configuration kept for a day, and not after', async () => {

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -21,13 +21,14 @@ import {
   saveDeployConfig,
   type StoredDeploy,
 } from './deploy-config.js';
+import { DeployBuildStatus } from './DeployBuildStatus.js';
 import { DeployFailure, type DeployStep, runDeploy } from './deploy-run.js';
 import { DeployTargetFields, type TargetChoice, useDeployTarget } from './DeployTargetFields.js';
 
 const stepText: Record<DeployStep, string> = {
   fleet: 'Creating the fleet…',
   variables: 'Setting the variables…',
-  release: 'Building the release from the tarball…',
+  release: 'Starting the build of the release…',
 };
 
 // The URL's configuration (kept for a day), else the one kept from an earlier visit.
@@ -96,10 +97,13 @@ const DeployForm = ({ config }: { config: DeployConfig }) => {
   const [environment, setEnvironment] = useState(config.environment);
   const [configuration, setConfiguration] = useState(config.configuration);
   const [step, setStep] = useState<DeployStep | null>(null);
+  // The started build ended failed: the form is there again to try once more.
+  const [buildFailed, setBuildFailed] = useState(false);
   const target = useDeployTarget(choice);
   const deploy = useMutation({
     meta: { inlineError: true },
     mutationFn: async () => {
+      setBuildFailed(false);
       if (target === null) throw new Error('Choose where to deploy');
       return await runDeploy(
         client,
@@ -114,18 +118,20 @@ const DeployForm = ({ config }: { config: DeployConfig }) => {
       }
       void queryClient.invalidateQueries({ queryKey: ['applications'] });
     },
-    onSuccess: async ({ fleetId, buildFailed }) => {
+    onSuccess: async ({ fleetId }) => {
       await queryClient.invalidateQueries({ queryKey: ['applications'] });
-      // A failed build stays here with its notice (and the configuration, to try again).
-      if (buildFailed) {
-        if (choice.mode === 'new') setChoice({ ...choice, mode: 'existing', fleetId });
-        return;
-      }
-      dropDeployConfig(window.localStorage);
-      void navigate(`/fleets/${fleetId}`);
+      // A second try (after a failed build) goes to the fleet created now.
+      if (choice.mode === 'new') setChoice({ ...choice, mode: 'existing', fleetId });
     },
   });
-  const failedBuild = deploy.data?.buildFailed === true ? deploy.data : null;
+  const started = deploy.data ?? null;
+  const busy = deploy.isPending || (started !== null && !buildFailed);
+  const onSucceeded = useCallback(() => {
+    if (started === null) return;
+    dropDeployConfig(window.localStorage);
+    void navigate(`/fleets/${started.fleetId}`);
+  }, [started, navigate]);
+  const onFailed = useCallback(() => setBuildFailed(true), []);
   const failedFleet = deploy.error instanceof DeployFailure ? deploy.error.fleetId : null;
   return (
     <Stack spacing={2.5}>
@@ -145,30 +151,21 @@ const DeployForm = ({ config }: { config: DeployConfig }) => {
           )}
         </Alert>
       ) : null}
-      {failedBuild ? (
-        <Alert severity="error">
-          The release was created, but its build failed.{' '}
-          <Link
-            component={RouterLink}
-            to={`/fleets/${failedBuild.fleetId}/releases/${failedBuild.releaseId}`}
-          >
-            Open the release
-          </Link>{' '}
-          to read its build log.
-        </Alert>
+      {started ? (
+        <DeployBuildStatus build={started} onSucceeded={onSucceeded} onFailed={onFailed} />
       ) : null}
-      <DeployTargetFields choice={choice} onChange={setChoice} disabled={deploy.isPending} />
+      <DeployTargetFields choice={choice} onChange={setChoice} disabled={busy} />
       <VariableFields
         title="Environment variables"
         variables={environment}
         onChange={setEnvironment}
-        disabled={deploy.isPending}
+        disabled={busy}
       />
       <VariableFields
         title="Configuration variables"
         variables={configuration}
         onChange={setConfiguration}
-        disabled={deploy.isPending}
+        disabled={busy}
       />
       {deploy.isPending && step !== null ? (
         <Typography role="status" color="text.secondary">
@@ -177,10 +174,10 @@ const DeployForm = ({ config }: { config: DeployConfig }) => {
       ) : null}
       <Button
         variant="contained"
-        disabled={target === null || deploy.isPending}
+        disabled={target === null || busy}
         onClick={() => deploy.mutate()}
       >
-        {deploy.isPending ? 'Deploying…' : 'Deploy'}
+        {busy ? 'Deploying…' : 'Deploy'}
       </Button>
     </Stack>
   );

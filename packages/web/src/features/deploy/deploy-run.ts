@@ -21,9 +21,9 @@ export type DeployPlan = {
 
 export type DeployStep = 'fleet' | 'variables' | 'release';
 
-// The release exists once the builder answered; its build may still have failed (a service that
-// needs a build step).
-export type DeployOutcome = { fleetId: number; releaseId: number; buildFailed: boolean };
+// The release exists (running) once the builder answered; its build goes on on the server and
+// is followed by DeployBuildStatus.
+export type DeployOutcome = { fleetId: number; releaseId: number };
 
 // A failure after the fleet was created names it, so that trying again uses it.
 export class DeployFailure extends Error {
@@ -61,7 +61,7 @@ const setVariables = async (
 
 // Seed 001 "Deploy from URL": the fleet created or chosen, its variables set, then a release
 // built from the tarball URL by the server (POST /v3/buildFromUrl, as balena-sdk's
-// release.createFromUrl sends it).
+// release.createFromUrl sends it), which answers once the release exists and builds it after.
 export const runDeploy = async (
   client: FlotillaClient,
   plan: DeployPlan,
@@ -101,16 +101,7 @@ export const runDeploy = async (
     if (answer.started !== true || typeof answer.releaseId !== 'number') {
       throw new Error(answer.message ?? 'The release could not be created');
     }
-    const release = await client.pine.get({
-      resource: 'release',
-      id: answer.releaseId,
-      options: { $select: ['status'] },
-    });
-    return {
-      fleetId,
-      releaseId: answer.releaseId,
-      buildFailed: release?.status !== 'success',
-    };
+    return { fleetId, releaseId: answer.releaseId };
   } catch (error) {
     throw new DeployFailure(error, fleetId);
   }
