@@ -131,7 +131,9 @@ describe('releases', () => {
 
     await page.goto(`/fleets/${editFleet}/releases/${first.id}/settings`);
     await page.getByRole('button', { name: 'Invalidate' }).click();
-    await page.getByRole('button', { name: 'Validate' }).waitFor();
+    // Exact: "Invalidate" contains "validate", so a loose match is the button just clicked and
+    // the page would move on before the write reached the server.
+    await page.getByRole('button', { name: 'Validate', exact: true }).waitFor();
     await page.goto(`/fleets/${editFleet}`);
     await page.getByRole('combobox', { name: 'Default release' }).click();
     const option = page.getByRole('option', { name: new RegExp(first.commit.slice(0, 7)) });
