@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { buildInfoPlugin } from './scripts/build-info-plugin.js';
+import { lazyNumberFormatPlugin } from './scripts/lazy-number-format-plugin.js';
 import { precompressPlugin } from './scripts/precompress-plugin.js';
 import { previousAssetsPlugin } from './scripts/previous-assets-plugin.js';
 import { routePreloadsPlugin } from './scripts/route-preloads-plugin.js';
@@ -43,6 +44,7 @@ const reactRouterProduction = fileURLToPath(
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
+    lazyNumberFormatPlugin(),
     buildInfoPlugin(buildTime),
     routePreloadsPlugin(import.meta.dirname, routePreloads),
     precompressPlugin(),

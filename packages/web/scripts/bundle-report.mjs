@@ -50,4 +50,12 @@ for (const chunk of Object.values(manifest)) {
     console.error(`${chunk.file} bundles a development build: ${development}`);
     process.exit(1);
   }
+  // MUI's eager number formatter is replaced by a lazy one (scripts/lazy-number-format-plugin.ts).
+  const eagerFormat = sources.find((source) =>
+    /@mui\/material\/locale\/utils\/buildFormatNumber/.test(source),
+  );
+  if (eagerFormat) {
+    console.error(`${chunk.file} bundles MUI's eager number formatter: ${eagerFormat}`);
+    process.exit(1);
+  }
 }
