@@ -10,7 +10,14 @@ import { releasePages } from '../support/pages/release-pages.js';
 import { createRelease } from '../support/releases.js';
 import { type SimulatedDevice, simulateOnline } from '../support/simulated-fleet.js';
 
-type Running = { uuid: string; running: number | null; target: number | null; status: string };
+type Running = {
+  uuid: string;
+  running: number | null;
+  target: number | null;
+  status: string;
+  // The device's image installs: which release provides each, and its container's state.
+  installs: { release: number; status: string }[];
+};
 
 // Issue 12: a release made from an uploaded compose project reaches the fleet's devices. The
 // simulated devices (the real agent in simulator mode) run an older release first, so the new
@@ -23,13 +30,14 @@ describe('release rollout to simulated devices', () => {
   let devices: SimulatedDevice[];
   let older: { id: number };
 
-  // What the API says each device runs and should run.
+  // What the API says each device runs, should run and has installed.
   const runningReleases = async (): Promise<Running[]> => {
     const rows = await owner.client.pine.get({
       resource: 'device',
       options: {
         $select: ['uuid', 'is_running__release', 'should_be_running__release', 'overall_status'],
         $filter: { belongs_to__application: fleetId },
+        $expand: { image_install: { $select: ['status', 'is_provided_by__release'] } },
         $orderby: { id: 'asc' },
       },
     });
@@ -38,15 +46,26 @@ describe('release rollout to simulated devices', () => {
       running: row.is_running__release?.__id ?? null,
       target: row.should_be_running__release?.__id ?? null,
       status: row.overall_status,
+      installs: (row.image_install ?? []).map((install) => ({
+        release: install.is_provided_by__release.__id,
+        status: install.status,
+      })),
     }));
   };
 
-  // Every device reports that it runs the release and has nothing left to do.
+  // Every device reports that it runs the release, whose one service is running, and nothing
+  // else (the older release's container is gone), and has nothing left to do.
   const allRun = (releaseId: number) => (rows: Running[]) =>
     rows.length === devices.length &&
     rows.every(
       (row) =>
-        row.running === releaseId && row.target === releaseId && row.status === 'operational',
+        row.running === releaseId &&
+        row.target === releaseId &&
+        row.status === 'operational' &&
+        row.installs.length === 1 &&
+        row.installs.every(
+          (install) => install.release === releaseId && install.status === 'Running',
+        ),
     );
 
   beforeAll(async () => {
@@ -101,6 +120,13 @@ describe('release rollout to simulated devices', () => {
     expect(created?.status).toBe('success');
     // The console names a release by its version, or its short commit without one.
     const label = created?.raw_version ?? created?.commit.slice(0, 7) ?? '';
+    // The console tells the two releases apart, so what it shows below is the new one.
+    const previous = await owner.client.pine.get({
+      resource: 'release',
+      id: older.id,
+      options: { $select: ['raw_version'] },
+    });
+    expect(previous?.raw_version).not.toBe(label);
 
     // The devices download the new release, swap it in and report it (their own signal first,
     // then the API), and have nothing left to do.
