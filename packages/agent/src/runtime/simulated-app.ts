@@ -70,6 +70,8 @@ export class SimulatedApp {
   #download: TaskHandle | null = null;
   #lockRetry: TaskHandle | null = null;
   #environmentRetry: TaskHandle | null = null;
+  // The latest target, which an update being applied when it arrived is checked against.
+  #wanted: { app: TargetApp | null; force: boolean } | null = null;
 
   constructor(
     scheduler: Scheduler,
@@ -106,6 +108,7 @@ export class SimulatedApp {
     // A newer target replaces a change of variables still waiting for the update lock.
     this.#environmentRetry?.cancel();
     this.#environmentRetry = null;
+    this.#wanted = { app, force };
     this.appUuid = app?.uuid ?? null;
     const release = app?.release ?? null;
     if (release === null) {
@@ -342,8 +345,19 @@ export class SimulatedApp {
       ...startSteps(fresh, this.#log),
       () => {
         if (this.pending === null) this.updateStatus = 'done';
+        this.#converge();
       },
     ]);
+  }
+
+  // An update being applied cannot be abandoned, so a target that arrived meanwhile wanting
+  // another release (the one it replaced, say) is followed once it is in: like a supervisor, the
+  // device converges on its latest target without waiting for a newer target state.
+  #converge(): void {
+    const wanted = this.#wanted;
+    if (wanted === null || this.pending !== null) return;
+    if ((wanted.app?.release?.commit ?? null) === (this.current?.commit ?? null)) return;
+    this.setTarget(wanted.app, wanted.force);
   }
 
   #enqueue(steps: Step[]): void {

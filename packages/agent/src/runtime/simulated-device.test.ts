@@ -114,6 +114,61 @@ describe('SimulatedDevice', () => {
     expect(logs.some((line) => !line.isSystem && line.serviceId !== undefined)).toBe(true);
   });
 
+  it('updates to a new release: both reported while it downloads, then only the new one', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    device.applyTarget(target('c2', ['web']), false);
+    expect(Object.keys(device.info().apps['app-uuid']?.releases ?? {})).toEqual(['c1', 'c2']);
+    expect(device.info().apps['app-uuid']?.release_uuid).toBe('c1');
+    clock.advance(10_000);
+    expect(device.info().apps['app-uuid']).toEqual({
+      release_uuid: 'c2',
+      releases: {
+        c2: {
+          update_status: 'done',
+          services: {
+            web: {
+              image: `registry/web-c2@sha256:${'0'.repeat(64)}`,
+              status: 'Running',
+              download_progress: null,
+            },
+          },
+        },
+      },
+    });
+  });
+
+  // A supervisor converges on its target: a target that changes while an update is being
+  // applied is followed once that update is in, although no newer target state arrives.
+  it('follows a target that went back to the running release while an update was applied', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    device.applyTarget(target('c2'), false);
+    clock.advance(1000);
+    expect(device.info().apps['app-uuid']?.releases.c2?.update_status).toBe('applying changes');
+    device.applyTarget(target('c1'), false);
+    clock.advance(20_000);
+    const app = device.info().apps['app-uuid'];
+    expect(app?.release_uuid).toBe('c1');
+    expect(Object.keys(app?.releases ?? {})).toEqual(['c1']);
+    expect(app?.releases.c1?.update_status).toBe('done');
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+  });
+
+  it('stops the services when the target lost its release while the first one was applied', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(1000);
+    expect(device.info().apps['app-uuid']?.releases.c1?.update_status).toBe('applying changes');
+    const none = target('c1');
+    device.applyTarget({ ...none, app: none.app && { ...none.app, release: null } }, false);
+    clock.advance(20_000);
+    expect(device.info().apps).toEqual({ 'app-uuid': { releases: {} } });
+    expect(device.app.services).toEqual([]);
+  });
+
   it('holds a downloaded update while locked, and applies it when forced', () => {
     const { clock, device, logs } = setup(true);
     device.applyTarget(target('c1'), false);
