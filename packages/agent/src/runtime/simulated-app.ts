@@ -72,6 +72,8 @@ export class SimulatedApp {
   #environmentRetry: TaskHandle | null = null;
   // The latest target, which an update being applied when it arrived is checked against.
   #wanted: { app: TargetApp | null; force: boolean } | null = null;
+  // The update whose steps are queued, until its last step has run.
+  #applying: Pending | null = null;
 
   constructor(
     scheduler: Scheduler,
@@ -193,6 +195,7 @@ export class SimulatedApp {
     this.#work?.cancel();
     this.#work = null;
     this.#queue = [];
+    this.#applying = null;
     this.#abandonPending();
     // An update cut short by the power is fetched and applied again after the boot.
     this.pending = null;
@@ -317,6 +320,9 @@ export class SimulatedApp {
   #tryApply(): void {
     const pending = this.pending;
     if (!pending || pending.phase !== 'downloaded') return;
+    // One update at a time: a downloaded one waits for the one being applied (whose last step
+    // tries again), so that it stops the services that update started.
+    if (this.#applying) return;
     this.#lockRetry?.cancel();
     this.#lockRetry = null;
     if (this.#hooks.locked(pending.force)) {
@@ -330,6 +336,7 @@ export class SimulatedApp {
       return;
     }
     pending.phase = 'applying';
+    this.#applying = pending;
     this.updateStatus = 'applying changes';
     this.#hooks.changed();
     const old = this.current?.services ?? [];
@@ -344,8 +351,10 @@ export class SimulatedApp {
       },
       ...startSteps(fresh, this.#log),
       () => {
+        this.#applying = null;
         if (this.pending === null) this.updateStatus = 'done';
-        this.#converge();
+        if (this.pending) this.#tryApply();
+        else this.#converge();
       },
     ]);
   }
