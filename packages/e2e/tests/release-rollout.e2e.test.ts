@@ -142,7 +142,9 @@ describe('release rollout to simulated devices', () => {
     for (const device of devices) {
       const row = table.row(device.device_name);
       await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain(label);
-      await expect.poll(() => table.statusOf(device.device_name).textContent()).toMatch(/Online/);
+      await expect
+        .poll(() => table.statusOf(device.device_name).textContent(), { timeout: 15_000 })
+        .toMatch(/Online/);
     }
     await page.screenshot({ path: 'data/e2e-screens/rollout-devices.png', fullPage: true });
 
@@ -152,7 +154,9 @@ describe('release rollout to simulated devices', () => {
     const view = devicePage(page);
     await view.open(first.uuid);
     await view.heading(first.device_name).waitFor();
-    await expect.poll(() => view.field('Current release').textContent()).toBe(label);
+    await expect
+      .poll(() => view.field('Current release').textContent(), { timeout: 15_000 })
+      .toBe(label);
     expect(await view.field('Target release').textContent()).toContain(label);
     await page.screenshot({ path: 'data/e2e-screens/rollout-device-page.png', fullPage: true });
 
