@@ -128,8 +128,8 @@ describe('release rollout to simulated devices', () => {
     });
     expect(previous?.raw_version).not.toBe(label);
 
-    // The devices download the new release, swap it in and report it (their own signal first,
-    // then the API), and have nothing left to do.
+    // The devices download the new release, swap it in and report it: the API shows each one
+    // running it with nothing left to do, before the console is asked to show the same.
     await waitUntil('the devices to run the new release', runningReleases, allRun(releaseId), {
       timeoutMs: 90_000,
       intervalMs: 500,
