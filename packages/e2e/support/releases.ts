@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { ApiUser } from './api-setup.js';
 
 // A successful release of the given services, made through the API as a builder would leave
-// it (release, services, images, release images), and set as the fleet's target.
+// it (release, services, images, release images), and set as the fleet's target: this pins the
+// fleet (it no longer tracks its latest release; patch should_track_latest_release to undo).
 export const createRelease = async (
   owner: ApiUser,
   fleetId: number,

@@ -1,26 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
+import { projectTarball } from '../support/compose-project.js';
 import { releasePages } from '../support/pages/release-pages.js';
 import { createRelease } from '../support/releases.js';
-
-// A compose project as a .tar.gz, made by the system's tar as a user would.
-const projectTarball = async (compose: string): Promise<Buffer> => {
-  const dir = await mkdtemp(join(tmpdir(), 'flotilla-e2e-project-'));
-  try {
-    await writeFile(join(dir, 'docker-compose.yml'), compose);
-    await promisify(execFile)('tar', ['czf', 'project.tar.gz', 'docker-compose.yml'], { cwd: dir });
-    return await readFile(join(dir, 'project.tar.gz'));
-  } finally {
-    await rm(dir, { recursive: true });
-  }
-};
 
 // Issue 12: a fleet's releases in the console: the list, a release's page, pinning the fleet to
 // an older release from its summary, the delete rule, and a release made from an uploaded project.

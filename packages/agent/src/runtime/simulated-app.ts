@@ -70,6 +70,10 @@ export class SimulatedApp {
   #download: TaskHandle | null = null;
   #lockRetry: TaskHandle | null = null;
   #environmentRetry: TaskHandle | null = null;
+  // The latest target, which an update being applied when it arrived is checked against.
+  #wanted: { app: TargetApp | null; force: boolean } | null = null;
+  // The update whose steps are queued, until its last step has run.
+  #applying: Pending | null = null;
 
   constructor(
     scheduler: Scheduler,
@@ -106,6 +110,7 @@ export class SimulatedApp {
     // A newer target replaces a change of variables still waiting for the update lock.
     this.#environmentRetry?.cancel();
     this.#environmentRetry = null;
+    this.#wanted = { app, force };
     this.appUuid = app?.uuid ?? null;
     const release = app?.release ?? null;
     if (release === null) {
@@ -190,6 +195,7 @@ export class SimulatedApp {
     this.#work?.cancel();
     this.#work = null;
     this.#queue = [];
+    this.#applying = null;
     this.#abandonPending();
     // An update cut short by the power is fetched and applied again after the boot.
     this.pending = null;
@@ -314,6 +320,9 @@ export class SimulatedApp {
   #tryApply(): void {
     const pending = this.pending;
     if (!pending || pending.phase !== 'downloaded') return;
+    // One update at a time: a downloaded one waits for the one being applied (whose last step
+    // tries again), so that it stops the services that update started.
+    if (this.#applying) return;
     this.#lockRetry?.cancel();
     this.#lockRetry = null;
     if (this.#hooks.locked(pending.force)) {
@@ -327,6 +336,7 @@ export class SimulatedApp {
       return;
     }
     pending.phase = 'applying';
+    this.#applying = pending;
     this.updateStatus = 'applying changes';
     this.#hooks.changed();
     const old = this.current?.services ?? [];
@@ -341,9 +351,22 @@ export class SimulatedApp {
       },
       ...startSteps(fresh, this.#log),
       () => {
+        this.#applying = null;
         if (this.pending === null) this.updateStatus = 'done';
+        if (this.pending) this.#tryApply();
+        else this.#converge();
       },
     ]);
+  }
+
+  // An update being applied cannot be abandoned, so a target that arrived meanwhile wanting
+  // another release (the one it replaced, say) is followed once it is in: like a supervisor, the
+  // device converges on its latest target without waiting for a newer target state.
+  #converge(): void {
+    const wanted = this.#wanted;
+    if (wanted === null || this.pending !== null) return;
+    if ((wanted.app?.release?.commit ?? null) === (this.current?.commit ?? null)) return;
+    this.setTarget(wanted.app, wanted.force);
   }
 
   #enqueue(steps: Step[]): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Scheduler } from '../scheduler.js';
-import type { DeviceTarget } from '../target-types.js';
+import type { DeviceTarget, TargetRelease } from '../target-types.js';
 import { ManualClock } from '../test-support/manual-clock.js';
 import type { LogLine } from './device-runtime.js';
 import { SimulatedDevice } from './simulated-device.js';
@@ -32,6 +32,12 @@ const target = (
       })),
     },
   },
+});
+
+// The same fleet app with another release (or none).
+const withRelease = (base: DeviceTarget, release: TargetRelease | null): DeviceTarget => ({
+  ...base,
+  app: base.app && { ...base.app, release },
 });
 
 const setup = (updateLocked = false) => {
@@ -112,6 +118,78 @@ describe('SimulatedDevice', () => {
     // Running services produce application logs.
     clock.advance(4000);
     expect(logs.some((line) => !line.isSystem && line.serviceId !== undefined)).toBe(true);
+  });
+
+  it('updates to a new release: both reported while it downloads, then only the new one', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    device.applyTarget(target('c2', ['web']), false);
+    expect(Object.keys(device.info().apps['app-uuid']?.releases ?? {})).toEqual(['c1', 'c2']);
+    expect(device.info().apps['app-uuid']?.release_uuid).toBe('c1');
+    clock.advance(10_000);
+    expect(device.info().apps['app-uuid']).toEqual({
+      release_uuid: 'c2',
+      releases: {
+        c2: {
+          update_status: 'done',
+          services: {
+            web: {
+              image: `registry/web-c2@sha256:${'0'.repeat(64)}`,
+              status: 'Running',
+              download_progress: null,
+            },
+          },
+        },
+      },
+    });
+  });
+
+  // A supervisor converges on its target: a target that changes while an update is being
+  // applied is followed once that update is in, although no newer target state arrives.
+  it('follows a target that went back to the running release while an update was applied', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    device.applyTarget(target('c2'), false);
+    clock.advance(1000);
+    expect(device.info().apps['app-uuid']?.releases.c2?.update_status).toBe('applying changes');
+    device.applyTarget(target('c1'), false);
+    clock.advance(20_000);
+    const app = device.info().apps['app-uuid'];
+    expect(app?.release_uuid).toBe('c1');
+    expect(Object.keys(app?.releases ?? {})).toEqual(['c1']);
+    expect(app?.releases.c1?.update_status).toBe('done');
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+  });
+
+  it('stops the services when the target lost its release while the first one was applied', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(1000);
+    expect(device.info().apps['app-uuid']?.releases.c1?.update_status).toBe('applying changes');
+    device.applyTarget(withRelease(target('c1'), null), false);
+    clock.advance(20_000);
+    expect(device.info().apps).toEqual({ 'app-uuid': { releases: {} } });
+    expect(device.app.services).toEqual([]);
+  });
+
+  it('applies a newer update only after the one being applied, stopping what that one started', () => {
+    const { clock, device } = setup();
+    device.applyTarget(target('c1'), false);
+    clock.advance(10_000);
+    device.applyTarget(target('c2'), false);
+    clock.advance(1000);
+    const applying = device.app.pending;
+    expect(applying?.phase).toBe('applying');
+    // The images of c1 are still there, so c3 is downloaded before c2 is in.
+    const images = target('c1');
+    const c3 = images.app?.release && { ...images.app.release, commit: 'c3' };
+    device.applyTarget(withRelease(images, c3 ?? null), false);
+    clock.advance(20_000);
+    expect(device.info().apps['app-uuid']?.release_uuid).toBe('c3');
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    expect(applying?.services.map((service) => service.status)).toEqual(['Stopped', 'Stopped']);
   });
 
   it('holds a downloaded update while locked, and applies it when forced', () => {
