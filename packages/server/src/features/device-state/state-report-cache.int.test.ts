@@ -172,4 +172,19 @@ describe('state reports across processes: repeats skip the database only while n
     expect(await report(a)).toBe(1);
     expect((await stored())?.is_running__release).toBe(newer);
   });
+
+  it('reads the database while its notifications are down', async () => {
+    await steady(a);
+    const pid = a.ctx.notifications.backendPid();
+    expect(pid).toBeDefined();
+    await db.query('SELECT pg_terminate_backend($1)', [pid ?? null]);
+    await waitFor('the process to notice', () => !a.ctx.notifications.isLive());
+    // Losing the connection forgot everything; what it applies meanwhile is not trusted either,
+    // for nobody tells it of a change made now.
+    expect(await report(a)).toBe(1);
+    await db.query(`UPDATE "device" SET "status" = 'Unheard' WHERE "id" = $1`, [device.id]);
+    expect(await report(a)).toBe(1);
+    expect((await stored())?.status).toBe('Idle');
+    await waitFor('the process to listen again', () => a.ctx.notifications.isLive());
+  });
 });
