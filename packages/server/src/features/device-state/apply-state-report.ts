@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import { metricColumns, type Metrics } from '../heartbeat/write-device-contacts.js';
+import type { StateReportCache } from './state-report-cache.js';
 import { type DeviceColumn, type DeviceReport, deviceReportFields } from './state-report-schema.js';
 
 const isMetric = (column: DeviceColumn): column is (typeof metricColumns)[number] =>
@@ -39,4 +41,42 @@ export const applyStateReport = async (
     [device.id, device.uuid, now, JSON.stringify(columns), apps ? JSON.stringify(apps) : null],
   );
   return rows[0]?.own === true;
+};
+
+// The same, unless this process applied the very same report (metrics aside) to this device last
+// and nothing it depends on changed since (state-report-cache.ts): applying it again would write
+// nothing, so the database is not asked. A report naming another fleet's apps (a public host OS
+// fleet) is always applied: only the device's own fleet is watched.
+export const applyStateReportCached = async (
+  db: Queryable,
+  cache: StateReportCache,
+  device: { id: number; uuid: string },
+  columns: Record<string, SqlValue>,
+  apps: DeviceReport['apps'],
+  now: Date,
+): Promise<boolean> => {
+  const columnsText = JSON.stringify(columns);
+  const appsText = apps ? JSON.stringify(apps) : null;
+  // A sequence of JSON texts reads back one way only.
+  const digest = createHash('sha1')
+    .update(`${JSON.stringify(device.uuid)}${columnsText}${appsText ?? 'null'}`)
+    .digest('base64');
+  if (cache.unchanged(device.id, digest)) return true;
+  const ticket = cache.begin();
+  const { rows } = await db.query<{ own: boolean; fleetId: number; fleetUuid: string }>(
+    `SELECT flotilla_apply_state_report($1, $2, $3, $4::jsonb, $5::json) AS "own",
+            a."id" AS "fleetId", a."uuid" AS "fleetUuid"
+       FROM "device" d JOIN "application" a ON a."id" = d."belongs_to__application"
+      WHERE d."id" = $1`,
+    [device.id, device.uuid, now, columnsText, appsText],
+  );
+  const applied = rows[0];
+  if (applied?.own !== true) {
+    cache.forget(device.id);
+    return false;
+  }
+  const ownFleetOnly = Object.keys(apps ?? {}).every((uuid) => uuid === applied.fleetUuid);
+  if (ownFleetOnly) cache.store(ticket, device.id, { digest, fleetId: applied.fleetId });
+  else cache.forget(device.id);
+  return true;
 };

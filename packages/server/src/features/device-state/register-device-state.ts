@@ -4,10 +4,11 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
-import { applyStateReport, splitReport } from './apply-state-report.js';
+import { applyStateReportCached, splitReport } from './apply-state-report.js';
 import { applyTagsReport } from './apply-tags-report.js';
 import { deviceResource, findPermittedDevice, type DeviceRef } from './find-device.js';
 import { findReadableFleet } from './find-fleet.js';
+import { createStateReportCache, type StateReportCache } from './state-report-cache.js';
 import { stateReportBody, tagsReportBody } from './state-report-schema.js';
 import {
   deviceTargetStateV2,
@@ -102,9 +103,15 @@ const ownDevice = async (
   return { id: actor.deviceId };
 };
 
-// PATCH /device/v3/state: one round trip per report (apply-state-report.ts); the metrics and the
-// contact are batched (features/heartbeat).
-const stateReport = async (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => {
+// PATCH /device/v3/state: one round trip per report (apply-state-report.ts), none when it repeats
+// the last one this process applied (state-report-cache.ts); the metrics and the contact are
+// batched (features/heartbeat).
+const stateReport = async (
+  ctx: AppContext,
+  reports: StateReportCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => {
   const body = parseBody(stateReportBody, request.body);
   const actor = request.actor;
   if (actor.kind !== 'device') throw forbidden();
@@ -121,7 +128,9 @@ const stateReport = async (ctx: AppContext, request: FastifyRequest, reply: Fast
   const [uuid, report] = entry;
   const { columns, metrics } = splitReport(report);
   const device = { id: actor.deviceId, uuid };
-  if (!(await applyStateReport(ctx.db, device, columns, report.apps, now))) throw forbidden();
+  if (!(await applyStateReportCached(ctx.db, reports, device, columns, report.apps, now))) {
+    throw forbidden();
+  }
   ctx.contacts.record(actor.deviceId, now, metrics);
   return reply.status(200).send();
 };
@@ -131,7 +140,11 @@ const stateReport = async (ctx: AppContext, request: FastifyRequest, reply: Fast
 // reports.
 export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void => {
   const cache = createTargetStateCache(ctx.notifications);
-  app.addHook('onClose', async () => cache.close());
+  const reports = createStateReportCache(ctx.notifications);
+  app.addHook('onClose', async () => {
+    cache.close();
+    reports.close();
+  });
 
   app.get('/device/v3/:uuid/state', { config: { access: 'any-actor' } }, (request, reply) =>
     deviceTargetV3(ctx, cache, request, reply),
@@ -158,7 +171,7 @@ export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void
   );
 
   app.patch('/device/v3/state', { config: { access: 'device' } }, (request, reply) =>
-    stateReport(ctx, request, reply),
+    stateReport(ctx, reports, request, reply),
   );
 
   app.patch('/device/v3/tags', { config: { access: 'device' } }, async (request, reply) => {

@@ -3,15 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, SqlValue } from '../../infra/db/database.js';
 import * as fx from '../../test-support/fixtures.js';
 import { applyStateReport as legacyApply } from '../../test-support/legacy-state-report/legacy-apply-state-report.js';
+import type { NotificationBus } from '../../infra/db/notification-bus.js';
+import { createTestNotificationBus } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { applyStateReport, splitReport } from './apply-state-report.js';
+import { waitFor } from '../../test-support/wait-for.js';
+import { applyStateReport, applyStateReportCached, splitReport } from './apply-state-report.js';
+import { createStateReportCache, type StateReportCache } from './state-report-cache.js';
 import { stateReportBody } from './state-report-schema.js';
 
 // A device in steady state sends the same apps section again and again, and the one-statement
 // report skips its installs while nothing they are computed from changed
 // (device.applied_apps_digest, application.state_report_epoch). For each such change, the same
 // report sent again must produce what the legacy path produces (and differ from before the
-// change, or the case would prove nothing).
+// change, or the case would prove nothing). A third device reports through this process's cache
+// of applied reports (state-report-cache.ts): the change's notification must make it apply the
+// repeat again.
 
 const one = async (db: Queryable, sql: string, params: SqlValue[] = []): Promise<number> => {
   const { rows } = await db.query<{ id: number }>(sql, params);
@@ -215,6 +221,8 @@ const cases: Case[] = [
 ];
 
 let db: Database;
+let bus: NotificationBus;
+let cache: StateReportCache;
 const oneQuery = async (sql: string, params: SqlValue[]): Promise<void> => {
   await db.query(sql, params);
 };
@@ -223,8 +231,14 @@ const oneId = (sql: string, params: SqlValue[]): Promise<number> => one(db, sql,
 describe('state reports: a repeated report is recomputed when what it depends on changed', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
+    bus = createTestNotificationBus(db);
+    await bus.start();
+    cache = createStateReportCache(bus);
+    await waitFor('the bus to listen', () => bus.isLive());
   });
   afterAll(async () => {
+    cache.close();
+    await bus.stop();
     await db.close();
   });
 
@@ -282,23 +296,33 @@ describe('state reports: a repeated report is recomputed when what it depends on
       const apps = await testCase.setup(scene);
       const legacy = await fx.createDevice(db, fleet.id, 'legacy');
       const current = await fx.createDevice(db, fleet.id, 'current');
+      const cached = await fx.createDevice(db, fleet.id, 'cached');
       const send = async (at: Date): Promise<void> => {
         const parsed = stateReportBody.parse({ [legacy.uuid]: { apps } })[legacy.uuid];
         if (!parsed) throw new Error('no report');
         await legacyApply(db, { id: legacy.id, applicationId: fleet.id }, parsed, at);
         const { columns } = splitReport(parsed);
         expect(await applyStateReport(db, current, columns, parsed.apps, at)).toBe(true);
+        expect(await applyStateReportCached(db, cache, cached, columns, parsed.apps, at)).toBe(
+          true,
+        );
       };
       await send(new Date('2033-01-01T00:00:00Z'));
+      // Once its own writes are notified, the cache trusts the repeat that wrote nothing.
+      await bus.sync();
+      await send(new Date('2033-01-01T00:00:05Z'));
       const before = await installsOf(current.id);
       expect(before).toEqual(await installsOf(legacy.id));
-      await testCase.change(scene, [legacy.id, current.id]);
+      expect(await installsOf(cached.id)).toEqual(before);
+      await testCase.change(scene, [legacy.id, current.id, cached.id]);
       // What a report that skipped its installs would leave.
       const stale = await installsOf(current.id);
+      await bus.sync();
       await send(new Date('2033-01-01T00:00:10Z'));
       const after = await installsOf(legacy.id);
       expect(after, 'the change should change what the report produces').not.toEqual(stale);
       expect(await installsOf(current.id)).toEqual(after);
+      expect(await installsOf(cached.id), 'through the cache').toEqual(after);
     });
   }
 });
