@@ -44,6 +44,7 @@ import { registerOrganizationMembershipRules } from './features/memberships/orga
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
+import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
@@ -134,6 +135,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceUrl(app, ctx, cloudlink);
   registerBatchRoute(app, ctx, registerODataRoutes(app, ctx));
   registerBuilder(app, ctx);
+  registerStuckBuildSweep(app, ctx);
   registerGitRemote(app, ctx, { resolveActor: actors.resolveActor });
   registerRegistry(app, ctx, { resolveActor: actors.resolveActor });
   registerConsole(app, {
