@@ -28,6 +28,7 @@ import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerGitRemote } from './features/git-remote/register-git-remote.js';
+import { registerRepositoryRemoval } from './features/git-remote/repository-removal.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
 import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -137,6 +138,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerBuilder(app, ctx);
   registerStuckBuildSweep(app, ctx);
   registerGitRemote(app, ctx, { resolveActor: actors.resolveActor });
+  registerRepositoryRemoval(app, ctx);
   registerRegistry(app, ctx, { resolveActor: actors.resolveActor });
   registerConsole(app, {
     dir: ctx.config.consoleDir,
