@@ -7,7 +7,7 @@ import type { Schedule } from '../heartbeat/register-heartbeat.js';
 import { repositoriesDir, repositoryName } from './fleet-repository.js';
 
 // The channel the deletion of a fleet notifies, once it commits
-// (migrations/0030-fleet-repository-removal.sql).
+// (migrations/0030-cleanup.sql).
 export const repositoryRemovalChannel = 'flotilla_fleet_repository';
 
 // Queued removals are retried this often (a notification missed while the bus was down, a

@@ -4,9 +4,14 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
+import { startRelease } from '../builder/build-release.js';
+import { registerFleetHooks } from '../fleets/fleet-hooks.js';
 import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import { registerReleaseHooks } from './release-hooks.js';
 import {
+  interruptedBuildReason,
   registerStuckBuildSweep,
+  serverBuildDeadlineMs,
   stuckBuildReason,
   stuckBuildSweepIntervalMs,
   sweepStuckBuilds,
@@ -84,7 +89,7 @@ describe('stuck build sweep', () => {
       `UPDATE "release" SET "update_timestamp" = now() - interval '1 day' WHERE "id" = $1`,
       [done],
     );
-    expect(await sweepStuckBuilds(db, now)).toEqual([stuck.release]);
+    expect(await sweepStuckBuilds(db, now)).toEqual({ interrupted: [], timedOut: [stuck.release] });
     expect(await releaseRow(stuck.release)).toEqual({
       status: 'failed',
       build_log: `[main] Pushing\n${stuckBuildReason}`,
@@ -99,7 +104,7 @@ describe('stuck build sweep', () => {
     expect((await imageRow(recent.image))?.status).toBe('running');
     expect((await releaseRow(done))?.status).toBe('success');
     // Swept once: a second sweep (another server process) finds nothing more to end.
-    expect(await sweepStuckBuilds(db, now)).toEqual([]);
+    expect(await sweepStuckBuilds(db, now)).toEqual({ interrupted: [], timedOut: [] });
     expect((await releaseRow(stuck.release))?.build_log).toBe(
       `[main] Pushing\n${stuckBuildReason}`,
     );
@@ -112,7 +117,7 @@ describe('stuck build sweep', () => {
       sweepStuckBuilds(db, now),
       sweepStuckBuilds(db, now),
     ]);
-    expect([...(first ?? []), ...(second ?? [])]).toEqual([stuck.release]);
+    expect([...(first?.timedOut ?? []), ...(second?.timedOut ?? [])]).toEqual([stuck.release]);
     expect((await releaseRow(stuck.release))?.build_log).toBe(
       `[main] Pushing\n${stuckBuildReason}`,
     );
@@ -132,6 +137,43 @@ describe('stuck build sweep', () => {
       [fleet],
     );
     expect(rows[0]?.target).toBe(target);
+  });
+
+  it("ends the server's own builds 15 minutes after their start (their server stopped)", async () => {
+    const owner = await fx.createUser(db, `owner${++commits}`);
+    const organization = await fx.createOrganization(db, `Builds${commits}`);
+    await fx.addOrganizationMember(db, owner.userId, organization, 'administrator');
+    const own = await fx.createFleet(db, organization, 'built');
+    let clock = new Date();
+    const ctx = createTestContext(db, { now: () => clock });
+    registerFleetHooks(ctx.hooks);
+    registerReleaseHooks(ctx.hooks, { registryHost: 'registry.test' });
+    const actor = {
+      kind: 'user',
+      userId: owner.userId,
+      actorId: owner.actorId,
+      platformPermissions: [],
+      via: 'session',
+      twoFactorPending: false,
+      emailVerificationPending: false,
+    } as const;
+    const lost = await startRelease(ctx, actor, own.id);
+    // A deploy of the same age that no server builds (balena deploy pushing images) is left.
+    const pushed = await fx.createRelease(db, own.id, `c${++commits}`, { status: 'running' });
+    clock = new Date(clock.getTime() + serverBuildDeadlineMs - 1000);
+    expect((await sweepStuckBuilds(db, clock)).interrupted).toEqual([]);
+    expect((await releaseRow(lost))?.status).toBe('running');
+    clock = new Date(clock.getTime() + 2000);
+    // Earlier tests' builds may time out meanwhile: only the interrupted ones are this test's.
+    expect((await sweepStuckBuilds(db, clock)).interrupted).toEqual([lost]);
+    expect(await releaseRow(lost)).toEqual({
+      status: 'failed',
+      build_log: interruptedBuildReason,
+      end_timestamp: clock,
+    });
+    expect((await releaseRow(pushed))?.status).toBe('running');
+    const { rows } = await db.query('SELECT 1 FROM "server_build" WHERE "release" = $1', [lost]);
+    expect(rows).toEqual([]);
   });
 
   it('the server sweeps when ready and on every interval, by its clock', async () => {

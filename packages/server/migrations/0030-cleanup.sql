@@ -22,3 +22,12 @@ END $$;
 CREATE TRIGGER "application_repository_removal" AFTER DELETE ON "application"
   REFERENCING OLD TABLE AS "deleted_fleets"
   FOR EACH STATEMENT EXECUTE FUNCTION flotilla_fleet_repository_removal();
+
+-- Releases a server process's own builder builds after answering (POST /v3/buildFromUrl,
+-- features/builder/build-release.ts startRelease). Such a build ends within minutes, so one still
+-- running long after its start is one whose server stopped (a crash): the stuck-build sweep ends
+-- it then, without waiting for the 120-minute timeout (features/releases/stuck-build-sweep.ts).
+CREATE TABLE "server_build" (
+  "release" integer PRIMARY KEY REFERENCES "release" ON DELETE CASCADE,
+  "started_at" timestamptz NOT NULL
+);
