@@ -147,16 +147,21 @@ describe('git repositories of deleted fleets', () => {
     expect(await exists(directoryOf(fleet.uuid))).toBe(true);
   });
 
-  it('retries queued removals on every interval', async () => {
+  it('retries queued removals and removes orphans on every interval', async () => {
     // A removal queued while no server listened (the notification is lost).
     const uuid = randomBytes(16).toString('hex');
     await repositoryFor(uuid);
     await db.query('INSERT INTO "fleet_repository_removal" ("fleet_uuid") VALUES ($1)', [uuid]);
     expect(await exists(directoryOf(uuid))).toBe(true);
+    // And an orphan left meanwhile (a process whose data directory is not shared).
+    const orphan = randomBytes(16).toString('hex');
+    await repositoryFor(orphan);
     scheduled.shift()?.task();
     await waitFor('the next run to be scheduled', () => scheduled.length > 0);
     expect(scheduled.map((entry) => entry.ms)).toEqual([repositoryRemovalIntervalMs]);
     expect(await exists(directoryOf(uuid))).toBe(false);
+    expect(await exists(directoryOf(orphan))).toBe(false);
+    expect(await exists(directoryOf(survivor.uuid))).toBe(true);
     expect(await queued()).toEqual([]);
     // A queued fleet without a repository (it never had a push) is dropped from the queue too.
     await db.query('INSERT INTO "fleet_repository_removal" ("fleet_uuid") VALUES ($1)', [

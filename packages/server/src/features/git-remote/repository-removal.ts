@@ -97,7 +97,8 @@ export const removeOrphanRepositories = async (
 };
 
 // Removes a deleted fleet's repository right after its deletion commits (on the notification),
-// and every interval; orphans once when the server is ready. Failures are logged and retried,
+// and every interval; orphans when the server is ready and every interval (a process whose data
+// directory is not shared removes its copy so, once another process emptied the queue). Failures are logged and retried,
 // never an error of the request that deleted the fleet.
 export const registerRepositoryRemoval = (
   app: FastifyInstance,
@@ -139,19 +140,22 @@ export const registerRepositoryRemoval = (
   const subscription = ctx.notifications.listen(repositoryRemovalChannel, () => {
     void removeQueued();
   });
-  const tick = (ms: number): void => {
-    cancel = schedule(() => {
-      void removeQueued().finally(() => {
-        if (!closed) tick(repositoryRemovalIntervalMs);
-      });
-    }, ms);
-  };
-  app.addHook('onReady', async () => {
+  const removeOrphans = async (): Promise<void> => {
     try {
       await removeOrphanRepositories(ctx.db, dataDir, app.log);
     } catch (error) {
       app.log.warn({ err: error }, 'could not look for orphan git repositories');
     }
+  };
+  const tick = (ms: number): void => {
+    cancel = schedule(() => {
+      void Promise.all([removeQueued(), removeOrphans()]).finally(() => {
+        if (!closed) tick(repositoryRemovalIntervalMs);
+      });
+    }, ms);
+  };
+  app.addHook('onReady', async () => {
+    await removeOrphans();
     tick(0);
   });
   app.addHook('onClose', async () => {
