@@ -171,6 +171,26 @@ describe('git repositories of deleted fleets', () => {
     expect(await queued()).toEqual([]);
   });
 
+  it('logs a repository it cannot remove and keeps it queued', async () => {
+    // No notification of an earlier test left to make the server empty the queue meanwhile.
+    await ctx.notifications.sync();
+    // A data directory whose git folder is a file: every removal fails (ENOTDIR).
+    const broken = await mkdtemp(path.join(tmpdir(), 'flotilla-repository-broken-'));
+    try {
+      await writeFile(path.join(broken, 'git'), '');
+      const uuid = randomBytes(16).toString('hex');
+      await db.query('INSERT INTO "fleet_repository_removal" ("fleet_uuid") VALUES ($1)', [uuid]);
+      const warnings: string[] = [];
+      const log = { warn: (_details: object, message: string) => void warnings.push(message) };
+      expect(await removeDeletedRepositories(db, broken, log)).toEqual([]);
+      expect(warnings).toEqual(['could not remove the git repository of a fleet']);
+      expect(await queued()).toEqual([uuid]);
+      await db.query('DELETE FROM "fleet_repository_removal"');
+    } finally {
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
+
   it('removes no orphans from a database without any fleet (likely the wrong database)', async () => {
     const uuid = randomBytes(16).toString('hex');
     await repositoryFor(uuid);
