@@ -2,7 +2,11 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import type { Config } from '../../infra/config/config.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
-import { rateLimitMessage, type RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import {
+  rateLimitMessage,
+  type RateLimiter,
+  type RateLimitTicket,
+} from '../../infra/rate-limit/rate-limiter.js';
 
 const windowMs = 60_000;
 
@@ -21,7 +25,7 @@ export const createCredentialResolver = (
   limits: Pick<Config, 'loginAddressRateLimitPerMinute'>,
 ): CredentialResolver => {
   return async (password, clientAddress) => {
-    let ticket;
+    let ticket: RateLimitTicket;
     try {
       ticket = await limiter.take([
         {
@@ -40,7 +44,15 @@ export const createCredentialResolver = (
       }
       throw error;
     }
-    const actor = await resolveActor(password);
+    let actor: Actor;
+    try {
+      actor = await resolveActor(password);
+    } catch (error) {
+      // A wrong password may be refused by a throw (an ApiError: counted); one that could not be
+      // checked (the database away) is uncounted.
+      if (!(error instanceof ApiError)) await limiter.refund(ticket);
+      throw error;
+    }
     if (actor.kind !== 'anonymous') await limiter.refund(ticket);
     return actor;
   };
