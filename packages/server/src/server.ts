@@ -28,6 +28,7 @@ import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerGitRemote } from './features/git-remote/register-git-remote.js';
+import { registerRepositoryRemoval } from './features/git-remote/repository-removal.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
 import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
@@ -44,6 +45,7 @@ import { registerOrganizationMembershipRules } from './features/memberships/orga
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
+import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
@@ -134,7 +136,9 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceUrl(app, ctx, cloudlink);
   registerBatchRoute(app, ctx, registerODataRoutes(app, ctx));
   registerBuilder(app, ctx);
+  registerStuckBuildSweep(app, ctx);
   registerGitRemote(app, ctx, { resolveActor: actors.resolveActor });
+  registerRepositoryRemoval(app, ctx);
   registerRegistry(app, ctx, { resolveActor: actors.resolveActor });
   registerConsole(app, {
     dir: ctx.config.consoleDir,

@@ -128,23 +128,29 @@ export const buildRelease = async (
 };
 
 // The release a build started in the background goes into, created (running, as the caller) and
-// committed before the build, so the client can follow it (POST /v3/buildFromUrl).
+// committed before the build, so the client can follow it (POST /v3/buildFromUrl). Recorded as a
+// server build: should this server stop mid-build, the stuck-build sweep ends it.
 export const startRelease = async (
   deps: BuilderDeps,
   actor: Actor,
   fleetId: number,
 ): Promise<number> =>
-  await deps.db.transaction(
-    async (tx) =>
-      await createActorWriter(deps, tx, actor).create('release', {
-        belongs_to__application: fleetId,
-        commit: randomBytes(16).toString('hex'),
-        status: 'running',
-        source: 'cloud',
-        composition: {},
-        start_timestamp: deps.now().toISOString(),
-      }),
-  );
+  await deps.db.transaction(async (tx) => {
+    const started = deps.now();
+    const releaseId = await createActorWriter(deps, tx, actor).create('release', {
+      belongs_to__application: fleetId,
+      commit: randomBytes(16).toString('hex'),
+      status: 'running',
+      source: 'cloud',
+      composition: {},
+      start_timestamp: started.toISOString(),
+    });
+    await tx.query('INSERT INTO "server_build" ("release", "started_at") VALUES ($1, $2)', [
+      releaseId,
+      started,
+    ]);
+    return releaseId;
+  });
 
 class DryRun extends Error {}
 

@@ -10,9 +10,12 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { createActorResolver } from '../../infra/auth/resolve-actor.js';
 import { ApiError, badRequest, unauthorized } from '../../infra/errors/api-error.js';
+import { clientAddressKey } from '../../infra/http/client-address.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
 import { verifyEmailFirstMessage } from '../../infra/http/email-verification-gate.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { createCredentialResolver, type CredentialResolver } from '../auth/credential-throttle.js';
 import { assertCanCreateRelease } from '../builder/build-release.js';
 import { visibleFleet } from '../builder/visible-fleet.js';
 import {
@@ -76,11 +79,13 @@ const slugOf = (request: FastifyRequest): string => {
   return `${owner}/${repo.replace(/\.git$/i, '')}`;
 };
 
-// Basic credentials (any username; the password is an API key or a session token), or a Bearer
-// token the app already resolved.
-const actorOf = async (request: FastifyRequest, resolveActor: ActorResolver): Promise<Actor> => {
+// Basic credentials (any username; the password is an API key or a session token, wrong ones
+// rate-limited by client address), or a Bearer token the app already resolved.
+const actorOf = async (request: FastifyRequest, resolve: CredentialResolver): Promise<Actor> => {
   const header = request.headers.authorization ?? '';
-  const actor = /^basic /i.test(header) ? await resolveActor(passwordOf(header)) : request.actor;
+  const actor = /^basic /i.test(header)
+    ? await resolve(passwordOf(header), clientAddressKey(request.ip))
+    : request.actor;
   if (actor.kind !== 'user')
     throw unauthorized('Sign in: use an API key or session token as the password');
   if (actor.twoFactorPending) throw unauthorized('Complete two-factor authentication first');
@@ -128,7 +133,11 @@ export const registerGitRemote = (
   ctx: AppContext,
   options: GitRemoteOptions = {},
 ): void => {
-  const resolveActor = options.resolveActor ?? createActorResolver(ctx);
+  const resolveCredential = createCredentialResolver(
+    options.resolveActor ?? createActorResolver(ctx),
+    createRateLimiter(ctx.db, ctx.now),
+    ctx.config,
+  );
   const git = options.git ?? createGitCommand();
   const repositories = createFleetRepositories(ctx.config.dataDir, git);
   const hooksDir = options.hooksDir ?? gitHooksDir;
@@ -143,7 +152,7 @@ export const registerGitRemote = (
     const slug = slugOf(request);
     if (!(await git.available())) return { status: 503, message: gitMissingMessage };
     if (!(await hooks)) return { status: 503, message: hookMissingMessage };
-    const actor = await actorOf(request, resolveActor);
+    const actor = await actorOf(request, resolveCredential);
     const fleet = await visibleFleet(ctx, actor, { slug });
     try {
       await assertCanCreateRelease(ctx, actor, fleet.id);

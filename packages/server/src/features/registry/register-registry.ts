@@ -4,8 +4,11 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { createActorResolver } from '../../infra/auth/resolve-actor.js';
 import { unauthorized } from '../../infra/errors/api-error.js';
+import { clientAddressKey } from '../../infra/http/client-address.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { createCredentialResolver, type CredentialResolver } from '../auth/credential-throttle.js';
 import { defaultRegistryHost } from '../releases/image-location.js';
 import { grantedAccess } from './registry-access.js';
 import { parseScopes } from './registry-scope.js';
@@ -25,15 +28,16 @@ const challenge = 'Basic realm="Flotilla registry token service", charset="UTF-8
 
 // The credential of a token request: docker sends Basic (any username, the password being a
 // session token or an API key: balena-supervisor uses `d_<uuid>` and its device key), balena-cli
-// sends its Bearer token (resolved by the app like on every route).
-const actorOf = async (request: FastifyRequest, resolveActor: ActorResolver): Promise<Actor> => {
+// sends its Bearer token (resolved by the app like on every route). Wrong Basic passwords are
+// rate-limited by client address (features/auth/credential-throttle.ts).
+const actorOf = async (request: FastifyRequest, resolve: CredentialResolver): Promise<Actor> => {
   const header = request.headers.authorization ?? '';
   if (/^basic /i.test(header)) {
     const decoded = Buffer.from(header.slice('basic '.length).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const password = colon < 0 ? '' : decoded.slice(colon + 1);
     if (password === '') throw unauthorized('The credentials need a password');
-    return resolveActor(password);
+    return resolve(password, clientAddressKey(request.ip));
   }
   return request.actor;
 };
@@ -69,7 +73,11 @@ export const registerRegistry = (
   ctx: AppContext,
   options: RegistryOptions = {},
 ): void => {
-  const resolveActor = options.resolveActor ?? createActorResolver(ctx);
+  const resolveCredential = createCredentialResolver(
+    options.resolveActor ?? createActorResolver(ctx),
+    createRateLimiter(ctx.db, ctx.now),
+    ctx.config,
+  );
   const registryHost = ctx.config.registry?.host ?? defaultRegistryHost;
   let signingKey: Promise<RegistrySigningKey> | undefined;
   const keyOf = (): Promise<RegistrySigningKey> => {
@@ -93,7 +101,7 @@ export const registerRegistry = (
     async (request, reply) => {
       const query = parseBody(tokenQuery, request.query);
       const scopes = parseScopes(query.scope === undefined ? [] : [query.scope].flat());
-      const actor = await actorOf(request, resolveActor);
+      const actor = await actorOf(request, resolveCredential);
       if (actor.kind === 'anonymous') throw unauthorized('Sign in to get a registry token');
       if (actor.kind === 'user' && actor.twoFactorPending) {
         throw unauthorized('Complete two-factor authentication first');
