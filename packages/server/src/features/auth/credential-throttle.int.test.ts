@@ -92,4 +92,18 @@ describe.each<Route>(['git', 'registry'])('wrong Basic passwords on the %s route
     expect((await request(route, key, attacker)).statusCode).toBe(200);
     expect((await request(route, 'wrong', attacker)).statusCode).toBe(401);
   });
+
+  it('never refuses right passwords, however many arrive at once from one address', async () => {
+    // Devices behind one address fetch registry tokens together when a release rolls out.
+    const fleetBehindNat = route === 'git' ? '192.0.2.1' : '192.0.2.2';
+    const answers = await Promise.all(
+      Array.from({ length: limit * 4 }, () => request(route, key, fleetBehindNat)),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    // Nothing was counted: the address still has its whole allowance of wrong guesses.
+    for (let attempt = 0; attempt < limit; attempt += 1) {
+      expect((await request(route, `wrong-${attempt}`, fleetBehindNat)).statusCode).toBe(401);
+    }
+    expect((await request(route, 'wrong-again', fleetBehindNat)).statusCode).toBe(429);
+  });
 });

@@ -21,6 +21,9 @@ export type RateLimiter = {
   // counted in all, or it is counted in none and a 429 with Retry-After (the longest wait) is
   // thrown. A refused request is not counted, so a flood cannot push the window forward.
   take(buckets: readonly RateLimitBucket[]): Promise<RateLimitTicket>;
+  // Whether a take would be refused now, counting nothing and taking no lock: the 429 it would
+  // throw, or nothing. For routes that count only failures (credential-throttle.ts).
+  check(buckets: readonly RateLimitBucket[]): Promise<void>;
   // Uncounts a request (a login that turned out right).
   refund(ticket: RateLimitTicket): Promise<void>;
   // Empties one bucket.
@@ -39,6 +42,39 @@ const prepare = (bucket: RateLimitBucket): PreparedBucket => {
   return { ...bucket, bucket: digest.toString('hex'), lock: digest.readBigInt64BE(0).toString() };
 };
 
+type Queryable = Pick<Database, 'query'>;
+
+// How long until every bucket has room (0: they have now).
+const waitMsOf = async (
+  db: Queryable,
+  prepared: readonly PreparedBucket[],
+  at: Date,
+): Promise<number> => {
+  let waitMs = 0;
+  for (const bucket of prepared) {
+    // The limit-th most recent hit in the window: the bucket has room once it ages out.
+    const { rows } = await db.query<{ hit_at: Date }>(
+      `SELECT "hit_at" FROM "rate_limit_hit"
+        WHERE "bucket" = $1 AND "hit_at" > $2
+        ORDER BY "hit_at" DESC OFFSET $3 LIMIT 1`,
+      [bucket.bucket, new Date(at.getTime() - bucket.windowMs), bucket.limit - 1],
+    );
+    const blocking = rows[0];
+    if (blocking) {
+      waitMs = Math.max(waitMs, blocking.hit_at.getTime() + bucket.windowMs - at.getTime());
+    }
+  }
+  return waitMs;
+};
+
+const throwIfFull = (waitMs: number): void => {
+  if (waitMs > 0) {
+    throw new ApiError('rate_limited', rateLimitMessage, {
+      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+    });
+  }
+};
+
 // Rate limits kept in PostgreSQL (table rate_limit_hit), so they hold across every server
 // process. Each take locks its buckets (transaction-scoped advisory locks, always in the same
 // order, so takes sharing buckets queue instead of deadlocking), counts the hits inside each
@@ -52,25 +88,7 @@ export const createRateLimiter = (db: Database, now: () => Date): RateLimiter =>
       for (const lock of [...new Set(prepared.map((bucket) => bucket.lock))].sort()) {
         await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [lock]);
       }
-      let waitMs = 0;
-      for (const bucket of prepared) {
-        // The limit-th most recent hit in the window: the bucket has room once it ages out.
-        const { rows } = await tx.query<{ hit_at: Date }>(
-          `SELECT "hit_at" FROM "rate_limit_hit"
-            WHERE "bucket" = $1 AND "hit_at" > $2
-            ORDER BY "hit_at" DESC OFFSET $3 LIMIT 1`,
-          [bucket.bucket, new Date(at.getTime() - bucket.windowMs), bucket.limit - 1],
-        );
-        const blocking = rows[0];
-        if (blocking) {
-          waitMs = Math.max(waitMs, blocking.hit_at.getTime() + bucket.windowMs - at.getTime());
-        }
-      }
-      if (waitMs > 0) {
-        throw new ApiError('rate_limited', rateLimitMessage, {
-          retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-        });
-      }
+      throwIfFull(await waitMsOf(tx, prepared, at));
       await tx.query(
         `INSERT INTO "rate_limit_hit" ("bucket", "ticket", "hit_at", "expires_at")
          SELECT b."bucket", $2, $3, $3::timestamptz + b."window_ms" * interval '1 millisecond'
@@ -87,6 +105,9 @@ export const createRateLimiter = (db: Database, now: () => Date): RateLimiter =>
       [at],
     );
     return { id: ticket };
+  },
+  async check(buckets) {
+    throwIfFull(await waitMsOf(db, buckets.map(prepare), now()));
   },
   async refund(ticket) {
     await db.query('DELETE FROM "rate_limit_hit" WHERE "ticket" = $1', [ticket.id]);
