@@ -16,6 +16,8 @@ export type Values = Record<string, SqlValue>;
 export type ResourceHooks = {
   // Rewrites a POST body before it is validated (write-only conveniences such as `username`).
   prepareCreate?: (ctx: WriteContext, body: Record<string, unknown>) => Promise<void>;
+  // The same for a PATCH body (e.g. a file sent as multipart, stored before the update).
+  prepareUpdate?: (ctx: WriteContext, body: Record<string, unknown>) => Promise<void>;
   beforeCreate?: (ctx: WriteContext, values: Values) => Promise<void>;
   afterCreate?: (ctx: WriteContext, id: number, values: Values) => Promise<void>;
   beforeUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
