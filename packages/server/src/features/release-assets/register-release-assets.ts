@@ -38,7 +38,9 @@ const parseForm = async (
 ): Promise<Record<string, unknown>> => {
   let form: FormData;
   try {
-    form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
+    form = await new Response(new Uint8Array(bytes), {
+      headers: { 'content-type': contentType },
+    }).formData();
   } catch {
     throw badRequest('The request body is not a valid multipart/form-data form');
   }

@@ -1,0 +1,165 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BalenaSDK } from 'balena-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseAssetMaxBytes } from '../src/features/release-assets/asset-files.js';
+import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+import { createFleet, createOrganization, failureOf, registerUser } from './contract-helpers.js';
+import { deploy } from './deploy-sequence.js';
+
+const textOf = async (stream: NodeJS.ReadableStream): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+// Release assets through the unmodified balena-sdk (issue 12): release.asset.upload sends files
+// up to 5 MiB as one multipart POST (PATCH to overwrite); getAllByRelease, get, download, remove.
+describe('release assets: balena-sdk against Flotilla', () => {
+  let server: TestServer;
+  let dataDir: string;
+  let sdk: BalenaSDK;
+  let stranger: BalenaSDK;
+  let releaseId: number;
+  let commit: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-assets-'));
+    server = await startTestServer({ config: { dataDir } });
+    sdk = (await registerUser(server.url, 'assets')).sdk;
+    stranger = (await registerUser(server.url, 'assets-stranger')).sdk;
+    const org = await createOrganization(sdk, 'Assets org');
+    const fleet = await createFleet(sdk, org.id, 'assets');
+    const deployed = await deploy(sdk, fleet.id, { services: ['main'], semver: '1.0.0' });
+    releaseId = deployed.release.id;
+    commit = deployed.release.commit;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('uploads, lists, gets, downloads, overwrites and removes an asset', async () => {
+    const file = new File(['hello assets'], 'notes.txt', { type: 'text/plain' });
+    const created = await sdk.models.release.asset.upload({
+      asset: file,
+      asset_key: 'docs/notes.txt',
+      release: releaseId,
+    });
+    expect(created).toMatchObject({ asset_key: 'docs/notes.txt', release: { __id: releaseId } });
+    expect(created.asset).toMatchObject({
+      filename: 'notes.txt',
+      content_type: 'text/plain',
+      size: 12,
+      href: expect.stringMatching(/^http:\/\/.+\/release-asset\/v1\/[0-9a-f]{32}\/notes\.txt$/),
+    });
+
+    await sdk.models.release.asset.upload({
+      asset: new File(['b'], 'b.bin'),
+      asset_key: 'b.bin',
+      release: releaseId,
+    });
+    const all = await sdk.models.release.asset.getAllByRelease(commit);
+    expect(all.map((asset) => asset.asset_key)).toEqual(['docs/notes.txt', 'b.bin']);
+
+    const byKey = await sdk.models.release.asset.get({
+      release: releaseId,
+      asset_key: 'docs/notes.txt',
+    });
+    expect(byKey.id).toBe(created.id);
+    expect(await textOf(await sdk.models.release.asset.download(created.id))).toBe('hello assets');
+
+    // Uploading to an existing key needs overwrite (the SDK checks first), which PATCHes.
+    const exists = await failureOf(
+      sdk.models.release.asset.upload({ asset: file, asset_key: 'b.bin', release: releaseId }),
+    );
+    expect(exists.message).toBe(
+      `Release asset combination of ${releaseId} and b.bin already exists`,
+    );
+    await sdk.models.release.asset.upload(
+      { asset: new File(['new content'], 'b.txt'), asset_key: 'b.bin', release: releaseId },
+      { overwrite: true },
+    );
+    const b = await sdk.models.release.asset.get({ release: releaseId, asset_key: 'b.bin' });
+    expect(await textOf(await sdk.models.release.asset.download(b.id))).toBe('new content');
+
+    await sdk.models.release.asset.remove({ release: releaseId, asset_key: 'b.bin' });
+    const left = await sdk.models.release.asset.getAllByRelease(releaseId);
+    expect(left.map((asset) => asset.asset_key)).toEqual(['docs/notes.txt']);
+    // A removed asset's href no longer serves its file.
+    const gone = await fetch(String((b.asset as { href: string }).href));
+    expect(gone.status).toBe(404);
+  });
+
+  it("shows another organization's user nothing and refuses their writes", async () => {
+    const mine = await sdk.models.release.asset.upload({
+      asset: new File(['secret'], 'secret.txt'),
+      asset_key: 'secret.txt',
+      release: releaseId,
+    });
+    const seen = await stranger.pine.get({
+      resource: 'release_asset',
+      options: { $filter: { release: releaseId } },
+    });
+    expect(seen).toEqual([]);
+    const write = await failureOf(
+      stranger.models.release.asset.upload({
+        asset: new File(['x'], 'x.txt'),
+        asset_key: 'x.txt',
+        release: releaseId,
+      }),
+    );
+    expect(write.statusCode).toBe(401);
+    // As in pinejs, a DELETE reaches only rows the caller may delete: none here.
+    await stranger.models.release.asset.remove(mine.id);
+    expect(await fetch(String((mine.asset as { href: string }).href))).toHaveProperty(
+      'status',
+      200,
+    );
+    const still = await sdk.models.release.asset.getAllByRelease(releaseId);
+    expect(still.map((asset) => asset.asset_key)).toContain('secret.txt');
+  });
+
+  it('refuses bad input with a clear message and writes nothing', async () => {
+    const files = async (): Promise<string[]> =>
+      readdir(path.join(dataDir, 'release-assets')).catch(() => []);
+    const before = await files();
+    const empty = await failureOf(
+      sdk.pine.post({
+        resource: 'release_asset',
+        body: { release: releaseId, asset_key: ' ', asset: new File(['x'], 'x.txt') },
+      }),
+    );
+    expect(empty.message).toContain("'asset_key' of 'release_asset' must not be empty");
+    const tooLarge = await failureOf(
+      sdk.pine.post({
+        resource: 'release_asset',
+        body: {
+          release: releaseId,
+          asset_key: 'big.bin',
+          asset: new File([new Uint8Array(releaseAssetMaxBytes + 1)], 'big.bin'),
+        },
+      }),
+    );
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.message).toContain('limited to 5242880 bytes');
+
+    const href = await failureOf(
+      sdk.pine.post({
+        resource: 'release_asset',
+        body: { release: releaseId, asset_key: 'link', asset: { href: 'http://elsewhere/' } },
+      }),
+    );
+    expect(href.statusCode).toBe(400);
+    expect(href.message).toContain('must be a file sent as multipart/form-data');
+
+    const keys = (await sdk.models.release.asset.getAllByRelease(releaseId)).map(
+      (asset) => asset.asset_key,
+    );
+    expect(keys).not.toContain('big.bin');
+    expect(keys).not.toContain('link');
+    expect(await files()).toEqual(before);
+  });
+});
