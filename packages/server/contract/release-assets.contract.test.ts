@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseAssetMaxBytes } from '../src/features/release-assets/asset-files.js';
+import { addFleetMember } from '../src/test-support/fixtures.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
 import { createFleet, createOrganization, failureOf, registerUser } from './contract-helpers.js';
 import { deploy } from './deploy-sequence.js';
@@ -23,6 +24,8 @@ describe('release assets: balena-sdk against Flotilla', () => {
   let stranger: BalenaSDK;
   let releaseId: number;
   let commit: string;
+  let orgId: number;
+  let fleetId: number;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-assets-'));
@@ -31,6 +34,8 @@ describe('release assets: balena-sdk against Flotilla', () => {
     stranger = (await registerUser(server.url, 'assets-stranger')).sdk;
     const org = await createOrganization(sdk, 'Assets org');
     const fleet = await createFleet(sdk, org.id, 'assets');
+    orgId = org.id;
+    fleetId = fleet.id;
     const deployed = await deploy(sdk, fleet.id, { services: ['main'], semver: '1.0.0' });
     releaseId = deployed.release.id;
     commit = deployed.release.commit;
@@ -120,6 +125,59 @@ describe('release assets: balena-sdk against Flotilla', () => {
     );
     const still = await sdk.models.release.asset.getAllByRelease(releaseId);
     expect(still.map((asset) => asset.asset_key)).toContain('secret.txt');
+  });
+
+  it("lets the fleet's observer read and download but not write, another fleet's observer nothing", async () => {
+    const asset = await sdk.models.release.asset.upload({
+      asset: new File(['for observers'], 'o.txt'),
+      asset_key: 'observed/o.txt',
+      release: releaseId,
+    });
+    const observer = await registerUser(server.url, 'assets-observer');
+    const otherObserver = await registerUser(server.url, 'assets-other-observer');
+    const otherFleet = await createFleet(sdk, orgId, 'assets-other');
+    await addFleetMember(
+      server.db,
+      (await observer.sdk.auth.getUserInfo()).id,
+      fleetId,
+      'observer',
+    );
+    await addFleetMember(
+      server.db,
+      (await otherObserver.sdk.auth.getUserInfo()).id,
+      otherFleet.id,
+      'observer',
+    );
+    await server.ctx.notifications.sync();
+
+    const keys = (await observer.sdk.models.release.asset.getAllByRelease(releaseId)).map(
+      (row) => row.asset_key,
+    );
+    expect(keys).toContain('observed/o.txt');
+    expect(await textOf(await observer.sdk.models.release.asset.download(asset.id))).toBe(
+      'for observers',
+    );
+    const write = await failureOf(
+      observer.sdk.models.release.asset.upload({
+        asset: new File(['x'], 'x.txt'),
+        asset_key: 'observer.txt',
+        release: releaseId,
+      }),
+    );
+    expect(write.statusCode).toBe(401);
+
+    const unseen = await otherObserver.sdk.pine.get({
+      resource: 'release_asset',
+      options: { $filter: { release: releaseId } },
+    });
+    expect(unseen).toEqual([]);
+    const otherWrite = await failureOf(
+      otherObserver.sdk.pine.post({
+        resource: 'release_asset',
+        body: { release: releaseId, asset_key: 'y.txt', asset: new File(['y'], 'y.txt') },
+      }),
+    );
+    expect(otherWrite.statusCode).toBe(401);
   });
 
   it('refuses bad input with a clear message and writes nothing', async () => {
