@@ -3,11 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { releaseAssetMaxBytes } from '../src/features/release-assets/asset-files.js';
 import { addFleetMember } from '../src/test-support/fixtures.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
 import { createFleet, createOrganization, failureOf, registerUser } from './contract-helpers.js';
 import { deploy } from './deploy-sequence.js';
+
+const beginAnswer = z.object({
+  asset: z.object({ uuid: z.string(), uploadParts: z.array(z.object({ url: z.string() })) }),
+});
 
 const textOf = async (stream: NodeJS.ReadableStream): Promise<string> => {
   const chunks: Buffer[] = [];
@@ -178,6 +183,60 @@ describe('release assets: balena-sdk against Flotilla', () => {
       }),
     );
     expect(otherWrite.statusCode).toBe(401);
+  });
+
+  it('uploads a file over 5 MiB in parts (beginUpload, part PUTs, commitUpload)', async () => {
+    const bytes = new Uint8Array(releaseAssetMaxBytes + 1_000_123).map((_, index) => index % 251);
+    const progress: number[] = [];
+    const uploaded = await sdk.models.release.asset.upload(
+      { asset: new File([bytes], 'big.img'), asset_key: 'images/big.img', release: releaseId },
+      { onUploadProgress: ({ uploaded: done }) => void progress.push(done) },
+    );
+    expect(uploaded.asset).toMatchObject({ filename: 'big.img', size: bytes.length });
+    expect(progress.at(-1)).toBe(bytes.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await sdk.models.release.asset.download(uploaded.id)) {
+      chunks.push(Buffer.from(chunk));
+    }
+    expect(Buffer.concat(chunks).equals(Buffer.from(bytes))).toBe(true);
+
+    // Another user cannot begin an upload on it; a wrong ETag is refused.
+    const begin = await failureOf(
+      stranger.pine.post({
+        resource: 'release_asset',
+        id: uploaded.id,
+        action: 'beginUpload',
+        body: { asset: { filename: 'x', content_type: 'x', size: 10, chunk_size: 5_242_880 } },
+      }),
+    );
+    expect(begin.statusCode).toBe(401);
+    const started = beginAnswer.parse(
+      await sdk.pine.post({
+        resource: 'release_asset',
+        id: uploaded.id,
+        action: 'beginUpload',
+        body: { asset: { filename: 'y', content_type: 'x', size: 10, chunk_size: 5_242_880 } },
+      }),
+    );
+    const part = await fetch(started.asset.uploadParts[0]?.url ?? '', {
+      method: 'PUT',
+      body: new Uint8Array(10),
+    });
+    expect(part.status).toBe(200);
+    const commit = await failureOf(
+      sdk.pine.post({
+        resource: 'release_asset',
+        id: uploaded.id,
+        action: 'commitUpload',
+        body: {
+          uuid: started.asset.uuid,
+          providerCommitData: { Parts: [{ PartNumber: 1, ETag: 'wrong' }] },
+        },
+      }),
+    );
+    expect(commit.message).toContain('Part 1 does not match its ETag');
+    const still = await sdk.models.release.asset.get(uploaded.id);
+    expect(still.asset).toMatchObject({ filename: 'big.img' });
   });
 
   it('refuses bad input with a clear message and writes nothing', async () => {

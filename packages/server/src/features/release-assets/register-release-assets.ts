@@ -6,10 +6,15 @@ import type { AppContext } from '../../app-context.js';
 import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { publicUrlOf } from '../mail/register-mail.js';
+import { beginUpload, commitUpload, maxChunkBytes, storePart } from './chunked-upload.js';
 import { assetPath, releaseAssetMaxBytes, UploadedAsset } from './asset-files.js';
 
 const multipartOverhead = 64 * 1024;
 const assetUrl = /^\/v7\/release_asset(\(\d+\))?(\?|$)/;
+const partParams = z.object({
+  uuid: z.string().regex(/^[0-9a-f]{32}$/),
+  part: z.coerce.number().int().min(1).max(1000),
+});
 const downloadParams = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/), filename: z.string() });
 
 export const assetTooLarge = `Release assets are limited to ${releaseAssetMaxBytes} bytes (5 MiB)`;
@@ -81,6 +86,36 @@ export const registerReleaseAssets = (app: FastifyInstance, ctx: AppContext): vo
         (body) => done(null, body),
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
+  });
+
+  const origin = () => publicUrlOf(app, ctx.config.publicUrl);
+  ctx.hooks.add('release_asset', {
+    actions: {
+      beginUpload: (_write, id, body) => beginUpload(ctx.config.dataDir, origin(), id, body),
+      commitUpload: (write, id, body) =>
+        commitUpload(ctx.config.dataDir, origin(), write, id, body),
+    },
+  });
+  // A part's bytes arrive as they are (any or no content type), at most one chunk.
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: maxChunkBytes },
+      (_r, body, parsed) => {
+        parsed(null, body);
+      },
+    );
+    scope.put(
+      '/release-asset/v1/uploads/:uuid/:part',
+      { config: { access: 'public' } },
+      async (request, reply) => {
+        const { uuid, part } = parseBody(partParams, request.params);
+        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const etag = await storePart(ctx.config.dataDir, uuid, part, bytes);
+        return reply.header('ETag', `"${etag}"`).status(200).send('');
+      },
+    );
+    done();
   });
 
   // The href's uuid is known only to who may read the release (like a pre-signed URL, which

@@ -23,6 +23,10 @@ export type ResourceHooks = {
   beforeUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
   afterUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
   beforeDelete?: (ctx: WriteContext, ids: readonly number[]) => Promise<void>;
+  // POST /v7/<resource>(<id>)/<action> (e.g. release_asset's beginUpload): runs in the write's
+  // transaction once the engine has checked that the caller may update row `id`; its result is
+  // the answer's JSON body.
+  actions?: Record<string, (ctx: WriteContext, id: number, body: unknown) => Promise<unknown>>;
 };
 
 export type HookRegistry = {
