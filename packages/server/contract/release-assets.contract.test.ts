@@ -171,6 +171,18 @@ describe('release assets: balena-sdk against Flotilla', () => {
     );
     expect(write.statusCode).toBe(401);
 
+    // Who may create the fleet's releases (a safe developer) attaches assets too.
+    const safeDeveloper = await registerUser(server.url, 'assets-safe-developer');
+    const safeDeveloperId = (await safeDeveloper.sdk.auth.getUserInfo()).id;
+    await addFleetMember(server.db, safeDeveloperId, fleetId, 'safe-developer');
+    await server.ctx.notifications.sync();
+    const attached = await safeDeveloper.sdk.models.release.asset.upload({
+      asset: new File(['by a safe developer'], 'sd.txt'),
+      asset_key: 'sd.txt',
+      release: releaseId,
+    });
+    expect(attached.asset).toMatchObject({ size: 19 });
+
     const unseen = await otherObserver.sdk.pine.get({
       resource: 'release_asset',
       options: { $filter: { release: releaseId } },
