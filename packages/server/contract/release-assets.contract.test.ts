@@ -278,7 +278,11 @@ describe('release assets: balena-sdk against Flotilla', () => {
     const href = await failureOf(
       sdk.pine.post({
         resource: 'release_asset',
-        body: { release: releaseId, asset_key: 'link', asset: { href: 'http://elsewhere/' } },
+        body: {
+          release: releaseId,
+          asset_key: 'link',
+          asset: { filename: 'x', content_type: 'text/plain', size: 1, href: 'http://elsewhere/' },
+        },
       }),
     );
     expect(href.statusCode).toBe(400);

@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.js';
 import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { publicUrlOf } from '../mail/register-mail.js';
+import { sweepAssetFiles, sweepIntervalMs } from './asset-sweep.js';
 import { beginUpload, commitUpload, maxChunkBytes, storePart } from './chunked-upload.js';
 import { assetPath, releaseAssetMaxBytes, UploadedAsset } from './asset-files.js';
 
@@ -89,6 +90,22 @@ export const registerReleaseAssets = (app: FastifyInstance, ctx: AppContext): vo
   });
 
   const origin = () => publicUrlOf(app, ctx.config.publicUrl);
+  let sweeping: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    sweeping = sweepAssetFiles(ctx.db, ctx.config.dataDir, ctx.now()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'release asset sweep failed'),
+    );
+  };
+  app.addHook('onReady', () => {
+    sweep();
+    timer = setInterval(sweep, sweepIntervalMs).unref();
+    return Promise.resolve();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
+  });
   ctx.hooks.add('release_asset', {
     actions: {
       beginUpload: (_write, id, body) => beginUpload(ctx.config.dataDir, origin(), id, body),
