@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
-import { cleanup, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ClientProvider } from '../../app/client.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
 import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
 import { assetTree } from './asset-tree.js';
+import { ReleaseAssets } from './ReleaseAssets.js';
 import { releaseRow } from './test-fixtures.js';
 import { renderReleasePages } from './test-support.js';
 
@@ -58,6 +61,22 @@ describe('release assets', { timeout: 30_000 }, () => {
     const pending = within(assets).getByRole('listitem', { name: 'File pending.bin' });
     expect(pending.textContent).toContain('No file uploaded');
     expect(within(pending).queryByRole('link')).toBeNull();
+  });
+
+  it('shows a placeholder while the assets load', async () => {
+    const release = releaseRow(5, { release_asset: [{ id: 1, asset_key: 'a.txt', asset: null }] });
+    const api = createFakeApi({ release: [release] });
+    render(
+      <ClientProvider client={api.client}>
+        <QueryClientProvider client={new QueryClient()}>
+          <ReleaseAssets fleetId={12} releaseId={5} />
+        </QueryClientProvider>
+      </ClientProvider>,
+    );
+    // A query is never answered during the first render.
+    expect(screen.getByLabelText('Loading assets')).toBeTruthy();
+    expect(await screen.findByRole('listitem', { name: 'File a.txt' })).toBeTruthy();
+    expect(screen.queryByLabelText('Loading assets')).toBeNull();
   });
 
   it('says when there are no assets', async () => {
