@@ -48,6 +48,8 @@ import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
+import { registerReleaseAssetHooks } from './features/release-assets/release-asset-hooks.js';
+import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
@@ -78,6 +80,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerReleaseHooks(ctx.hooks, {
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
   });
+  registerReleaseAssetHooks(ctx.hooks, ctx.config.dataDir);
   registerSshKeyHooks(ctx.hooks);
 
   const actors = createActorResolution(ctx);
@@ -118,6 +121,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerOAuth(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
+  registerReleaseAssets(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

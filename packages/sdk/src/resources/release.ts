@@ -46,6 +46,16 @@ export type Release = {
   should_be_running_on__application?: Application[];
   release_tag?: ReleaseTag[];
   release_image?: ReleaseImage[];
+  release_asset?: ReleaseAsset[];
+};
+
+// v7 release_asset: a file attached to a release (balena-sdk release.asset.upload); `asset` is
+// null until a file is uploaded, its href a download address for who may read the release.
+export type ReleaseAsset = {
+  id: number;
+  release: ToOne<Release>;
+  asset_key: string;
+  asset: { filename: string; content_type: string; size: number; href: string } | null;
 };
 
 // v7 release_tag.

@@ -31,7 +31,13 @@ import type {
   OrganizationMembershipRole,
   OrganizationMembershipWrite,
 } from './organization-membership.js';
-import type { Release, ReleaseTag, ReleaseTagWrite, ReleaseWrite } from './release.js';
+import type {
+  Release,
+  ReleaseAsset,
+  ReleaseTag,
+  ReleaseTagWrite,
+  ReleaseWrite,
+} from './release.js';
 import type {
   Team,
   TeamApplicationAccess,
@@ -97,6 +103,7 @@ export type V7Model = {
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
   recovery_two_factor: { Read: RecoveryTwoFactor; Write: NoWrite };
   release: { Read: Release; Write: ReleaseWrite };
+  release_asset: { Read: ReleaseAsset; Write: NoWrite };
   release_tag: { Read: ReleaseTag; Write: ReleaseTagWrite };
   saml_account: { Read: SamlAccount; Write: NoWrite };
   service: { Read: Service; Write: NoWrite };

@@ -82,6 +82,8 @@ const safeDeveloper: Permission[] = [
   ...p('user_application_membership', 'delete-own'),
   ...p('release', 'create', 'update'),
   ...p('release_tag', 'all'),
+  // Whoever may create releases attaches assets to them (balena-sdk release.asset.upload).
+  ...p('release_asset', 'create', 'update'),
   // Seed 002 section 6: "Team access to fleets: administrator, developer, safe-developer
   // create/update/delete" (a grant never exceeds the granter's own role: team-access hooks).
   ...p('team_application_access', 'create', 'update', 'delete'),
@@ -203,6 +205,7 @@ export const publicPermissions: readonly Permission[] = [
   ...p('application', 'read'),
   ...p('release', 'read'),
   ...p('release_tag', 'read'),
+  ...p('release_asset', 'read'),
   ...p('application_tag', 'read'),
   ...p('device_type', 'read'),
   ...p('device_type_alias', 'read'),

@@ -177,6 +177,12 @@ export const updateRows = async (
   body: unknown,
 ): Promise<number[]> => {
   const resource = target.resource;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const editable = body as Record<string, unknown>;
+    for (const hooks of deps.hooks.of(resource.name)) {
+      await hooks.prepareUpdate?.(deps.writeContext, editable);
+    }
+  }
   const validated = writableValues(resource, body, 'update');
   assertFieldsAllowed(
     resource,

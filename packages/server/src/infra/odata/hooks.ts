@@ -16,11 +16,17 @@ export type Values = Record<string, SqlValue>;
 export type ResourceHooks = {
   // Rewrites a POST body before it is validated (write-only conveniences such as `username`).
   prepareCreate?: (ctx: WriteContext, body: Record<string, unknown>) => Promise<void>;
+  // The same for a PATCH body (e.g. a file sent as multipart, stored before the update).
+  prepareUpdate?: (ctx: WriteContext, body: Record<string, unknown>) => Promise<void>;
   beforeCreate?: (ctx: WriteContext, values: Values) => Promise<void>;
   afterCreate?: (ctx: WriteContext, id: number, values: Values) => Promise<void>;
   beforeUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
   afterUpdate?: (ctx: WriteContext, ids: readonly number[], values: Values) => Promise<void>;
   beforeDelete?: (ctx: WriteContext, ids: readonly number[]) => Promise<void>;
+  // POST /v7/<resource>(<id>)/<action> (e.g. release_asset's beginUpload): runs in the write's
+  // transaction once the engine has checked that the caller may update row `id`; its result is
+  // the answer's JSON body.
+  actions?: Record<string, (ctx: WriteContext, id: number, body: unknown) => Promise<unknown>>;
 };
 
 export type HookRegistry = {

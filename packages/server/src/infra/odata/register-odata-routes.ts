@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../auth/actor.js';
 import type { QueryLimits } from '../db/cancellable-query.js';
-import { badRequest } from '../errors/api-error.js';
+import { badRequest, forbidden } from '../errors/api-error.js';
 import { createCompileContext, resourceOf } from './compile-context.js';
 import { readSql } from './compile-read.js';
 import { mapDatabaseError } from './database-errors.js';
@@ -74,13 +74,46 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): Read
     return reply.type('application/json').send(answer);
   };
 
+  // A resource's action (hooks.ts `actions`): on one row the caller may update.
+  const runAction = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    parsed: ReturnType<typeof parseODataRequest>,
+    resourceName: string,
+  ): Promise<FastifyReply> => {
+    const action = parsed.action ?? '';
+    const handler = ctx.hooks
+      .of(resourceName)
+      .map((hooks) => hooks.actions?.[action])
+      .find((found) => found !== undefined);
+    if (!handler || request.method !== 'POST') throw badRequest(`Unknown action '${action}'`);
+    if (parsed.key === undefined) throw badRequest(`'${action}' needs the row's id`);
+    const resource = resourceOf(ctx.model, parsed.resource);
+    const now = ctx.now();
+    const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
+    const result = await ctx.db.transaction(async (tx) => {
+      const writeContext = { tx, actor: request.actor, resource: resource.name, now };
+      const deps = {
+        tx,
+        hooks: ctx.hooks,
+        writeContext,
+        makeContext: () => contextFor(request, parsed.binds),
+      };
+      const target = { resource, key: parsed.key, options: parsed.options };
+      const [id, ...more] = await updateRows(deps, target, {});
+      if (id === undefined || more.length > 0) throw forbidden();
+      return handler(writeContext, id, request.body ?? {});
+    }, limits);
+    return reply.status(200).send(result ?? '');
+  };
+
   const handleWrite = async (
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<FastifyReply> => {
     const parsed = parseODataRequest(rawPath(request));
-    if (parsed.action) throw badRequest(`Unknown action '${parsed.action}'`);
     const resource = resourceOf(ctx.model, parsed.resource);
+    if (parsed.action) return runAction(request, reply, parsed, resource.name);
     if (parsed.count) throw badRequest('$count cannot be written');
     const now = ctx.now();
     const limits = requestLimits(reply, ctx.config.statementTimeoutMs);

@@ -32,6 +32,10 @@ describe('reads of public fleets', () => {
           `INSERT INTO "release_tag" ("release", "tag_key", "value") VALUES ($1, 'branch', 'main')`,
           [release],
         );
+        await db.query(
+          `INSERT INTO "release_asset" ("release", "asset_key") VALUES ($1, 'os/image.zip')`,
+          [release],
+        );
       }
       await db.query(
         `INSERT INTO "application_tag" ("application", "tag_key", "value") VALUES ($1, 'os', 'yes')`,
@@ -63,6 +67,12 @@ describe('reads of public fleets', () => {
       expect(
         await rows(
           `/release_tag/$count?$filter=release/any(r:r/belongs_to__application%20eq%20${fleet.id})`,
+        ),
+      ).toBe(expected);
+      // Release assets too (a host OS release's files, seed 001 "OS version option").
+      expect(
+        await rows(
+          `/release_asset/$count?$filter=release/any(r:r/belongs_to__application%20eq%20${fleet.id})`,
         ),
       ).toBe(expected);
       expect(await rows(`/application_tag/$count?$filter=application%20eq%20${fleet.id}`)).toBe(

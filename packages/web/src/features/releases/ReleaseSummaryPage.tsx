@@ -13,6 +13,7 @@ import { absoluteTime, plural } from '../devices/device-format.js';
 import { useFleetRole } from '../fleets/application/useFleetRole.js';
 import { byteSize, buildDuration } from './release-format.js';
 import { releaseServices } from './release-queries.js';
+import { ReleaseAssets } from './ReleaseAssets.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 import { KnownIssues } from './KnownIssues.js';
 import { ReleaseBuildLog } from './ReleaseBuildLog.js';
@@ -97,6 +98,7 @@ export const ReleaseSummaryPage = () => {
         note={release.note}
         denied={access.denied('release', 'update')}
       />
+      <ReleaseAssets fleetId={application.id} releaseId={release.id} />
       <Paper variant="outlined" component="section" aria-labelledby="release-services-title">
         <Typography id="release-services-title" variant="h3" sx={{ p: 2, pb: 1 }}>
           Services

@@ -123,6 +123,24 @@ export const fetchRelease = async (client: FlotillaClient, fleetId: number, rele
   return release;
 };
 
+export const releaseAssetsKey = (fleetId: number, releaseId: number) =>
+  [...releaseKey(fleetId, releaseId), 'assets'] as const;
+
+// The release's assets, as balena-sdk's release.asset.getAllByRelease reads them.
+export const fetchReleaseAssets = async (client: FlotillaClient, releaseId: number) => {
+  const release = await client.pine.get({
+    resource: 'release',
+    id: releaseId,
+    options: {
+      $select: ['id'],
+      $expand: {
+        release_asset: { $select: ['id', 'asset_key', 'asset'], $orderby: { id: 'asc' } },
+      },
+    },
+  });
+  return release?.release_asset ?? [];
+};
+
 export type ReleaseDetail = NonNullable<Awaited<ReturnType<typeof fetchRelease>>>;
 
 // The release's services, each with its image, by service name.

@@ -23,6 +23,7 @@ export const releaseRow = (id: number, overrides: Record<string, unknown> = {}):
   belongs_to__application: { __id: 12 },
   is_created_by__user: [{ id: 7, username: 'ada' }],
   release_tag: [],
+  release_asset: [],
   release_image: [
     {
       id: id * 10,
