@@ -173,6 +173,30 @@ describe('createConnectivity', () => {
       expect(connectivity.getState()).toEqual({ lost: false, failures: 0 });
     });
 
+    it('stays lost and keeps pinging while offline, whatever answer arrives late', async () => {
+      const browser = fakeNetwork();
+      const { clock, connectivity, pings, setReachable } = setup(browser.network);
+      connectivity.start();
+      browser.go(false);
+      // A request sent before the network went is answered after: it must not clear the state.
+      connectivity.reportSuccess();
+      expect(connectivity.getState().lost).toBe(true);
+      // Nor a ping in flight that gets through.
+      setReachable(true);
+      await clock.advance(0);
+      expect(connectivity.getState().lost).toBe(true);
+      setReachable(false);
+      const before = pings.length;
+      await clock.advance(5000);
+      expect(pings.length).toBeGreaterThan(before);
+      expect(connectivity.getState().lost).toBe(true);
+      // Back online: the next answer clears it.
+      setReachable(true);
+      browser.go(true);
+      await clock.advance(0);
+      expect(connectivity.getState()).toEqual({ lost: false, failures: 0 });
+    });
+
     it('starts lost when the browser is already offline', async () => {
       const browser = fakeNetwork(false);
       const { connectivity } = setup(browser.network);

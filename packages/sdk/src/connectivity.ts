@@ -70,6 +70,12 @@ export const createConnectivity = (
   let generation = 0;
   const listeners = new Set<ConnectivityListener>();
   const queue = new Set<() => void>();
+  // The network state followed since start(); while it says offline nothing clears the lost
+  // state: an answer that arrives then was sent before the network went (a late reply, or a ping
+  // in flight), and clearing on it would also stop the pings, leaving nothing to notice the
+  // offline state again (TanStack Query sends nothing while the browser is offline).
+  let followed: NetworkStatus | null = null;
+  const browserOffline = () => followed !== null && !followed.isOnline();
 
   const setState = (next: ConnectivityState) => {
     if (next.lost === state.lost && next.failures === state.failures) return;
@@ -83,6 +89,7 @@ export const createConnectivity = (
   };
 
   const recover = () => {
+    if (browserOffline()) return;
     if (!checking && queue.size === 0 && state.failures === 0 && !state.lost) return;
     generation += 1;
     checking = false;
@@ -100,7 +107,14 @@ export const createConnectivity = (
     const sentIn = generation;
     ping().then(
       () => {
-        if (sentIn === generation) recover();
+        if (sentIn !== generation) return;
+        if (browserOffline()) {
+          // Answered, but the browser says offline: keep checking (see browserOffline).
+          pinging = false;
+          timer = clock.setTimer(runPing, pingRetryStepMs * pingRetryMaxSteps);
+          return;
+        }
+        recover();
       },
       () => {
         if (sentIn !== generation) return;
@@ -146,10 +160,12 @@ export const createConnectivity = (
     retryNow,
     start() {
       const source = network === undefined ? browserNetworkStatus() : network;
+      followed = source;
       const unsubscribe = source?.subscribe((online) => (online ? retryNow() : goOffline()));
       if (source && !source.isOnline()) goOffline();
       return () => {
         unsubscribe?.();
+        followed = null;
         // Queued requests stay queued; the next failure or success picks them up.
         generation += 1;
         cancelTimer();
