@@ -238,16 +238,22 @@ describe('cloudlink on one server', () => {
   it('ignores a session held by a node that stopped heartbeating, and sweeps it', async () => {
     const device = await newDevice();
     const deadNode = randomBytes(8).toString('hex');
-    await db.query(
-      `INSERT INTO "cloudlink_node" ("node_id", "seen_at") VALUES ($1, now() - interval '1 hour')`,
-      [deadNode],
-    );
-    await db.query(
-      `INSERT INTO "cloudlink_session" ("device", "node_id", "connection_id", "connected_at")
-       VALUES ($1, $2, 'gone', now())`,
-      [device.id, deadNode],
-    );
-    await db.query('UPDATE "device" SET "is_connected_to_vpn" = true WHERE "id" = $1', [device.id]);
+    // One transaction: the node's own sweep runs every 200 ms, and one that fell between the
+    // session's insert and marking the device connected would leave it connected for good.
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO "cloudlink_node" ("node_id", "seen_at") VALUES ($1, now() - interval '1 hour')`,
+        [deadNode],
+      );
+      await tx.query(
+        `INSERT INTO "cloudlink_session" ("device", "node_id", "connection_id", "connected_at")
+         VALUES ($1, $2, 'gone', now())`,
+        [device.id, deadNode],
+      );
+      await tx.query('UPDATE "device" SET "is_connected_to_vpn" = true WHERE "id" = $1', [
+        device.id,
+      ]);
+    });
     // Offline at once: were it waiting for the dead node, the 50 s would outlast the test.
     const error = await failureOf(
       node.cloudlink.sendAction(device.id, 'ping', {}, maxActionTimeoutMs),
