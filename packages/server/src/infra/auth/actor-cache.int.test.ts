@@ -24,6 +24,7 @@ import { generateApiKey, hashApiKey } from './api-key-tokens.js';
 // for that notification, never for time.
 
 const ttlSeconds = 10;
+const deviceTtlSeconds = 60;
 let clock = new Date('2026-03-01T12:00:00Z');
 const now = () => clock;
 
@@ -107,6 +108,8 @@ let organization: number;
 let users = 0;
 const newUser = () => createUser(dbA, `cache_user_${(users += 1)}`);
 
+const cacheConfig = { authCacheSeconds: ttlSeconds, deviceAuthCacheSeconds: deviceTtlSeconds };
+
 beforeAll(async () => {
   dbA = await createTestDatabase();
   const poolB = openDatabase(dbA.url, { max: 3 });
@@ -117,9 +120,9 @@ beforeAll(async () => {
       return poolB.query(sql, params);
     },
   };
-  const ctxA = createTestContext(dbA, { now, config: { authCacheSeconds: ttlSeconds } });
+  const ctxA = createTestContext(dbA, { now, config: cacheConfig });
   jwtSecret = ctxA.jwtSecret;
-  const ctxB = createTestContext(dbB, { now, jwtSecret, config: { authCacheSeconds: ttlSeconds } });
+  const ctxB = createTestContext(dbB, { now, jwtSecret, config: cacheConfig });
   appA = await createTestApp(ctxA, registerODataRoutes, actorRoute);
   appB = await createTestApp(ctxB, registerODataRoutes, actorRoute);
   organization = await createOrganization(dbA, 'cacheorg');
@@ -142,6 +145,20 @@ describe('actor cache', () => {
     expect(queriesOnB).toBe(before);
     clock = new Date(clock.getTime() + ttlSeconds * 1000);
     expect(await ask(appB, token)).toMatchObject({ kind: 'user', userId: user.userId });
+    expect(queriesOnB).toBe(before + 1);
+  });
+
+  it("keeps a device key past the users' TTL, until its own", async () => {
+    const fleet = await createFleet(dbA, organization, 'device-ttl');
+    const device = await createDevice(dbA, fleet.id, 'long-lived');
+    const key = await keyFor(device.actorId);
+    await primeOnB(key);
+    const before = queriesOnB;
+    clock = new Date(clock.getTime() + ttlSeconds * 1000);
+    expect(await ask(appB, key)).toMatchObject({ kind: 'device', deviceId: device.id });
+    expect(queriesOnB).toBe(before);
+    clock = new Date(clock.getTime() + (deviceTtlSeconds - ttlSeconds) * 1000);
+    expect(await ask(appB, key)).toMatchObject({ kind: 'device', deviceId: device.id });
     expect(queriesOnB).toBe(before + 1);
   });
 

@@ -18,8 +18,8 @@ const user: Actor = {
 const deviceKey: Resolution = { actor: device, dependsOn: ['actor:30'], validUntil: null };
 const session: Resolution = { actor: user, dependsOn: ['user:1'], validUntil: null };
 
-const liveCache = (ttlMs = 10_000, maxEntries = 100): ActorCache => {
-  const cache = createActorCache({ ttlMs, maxEntries });
+const liveCache = (ttlMs = 10_000, maxEntries = 100, deviceTtlMs = ttlMs): ActorCache => {
+  const cache = createActorCache({ ttlMs, deviceTtlMs, maxEntries });
   cache.setLive(true);
   return cache;
 };
@@ -35,6 +35,27 @@ describe('actor cache', () => {
     expect(cache.lookup('k', at(9_999))).toBe(device);
     expect(cache.lookup('k', at(10_000))).toBeUndefined();
     expect(cache.size()).toBe(0);
+  });
+
+  it("keeps a device key for the device TTL and a user's token for the other", () => {
+    const cache = liveCache(10_000, 100, 1_800_000);
+    stored(cache, 'device', deviceKey);
+    stored(cache, 'session', session);
+    expect(cache.lookup('session', at(9_999))).toBe(user);
+    expect(cache.lookup('session', at(10_000))).toBeUndefined();
+    expect(cache.lookup('device', at(1_799_999))).toBe(device);
+    expect(cache.lookup('device', at(1_800_000))).toBeUndefined();
+    // Either lifetime at 0 keeps none of its kind and leaves the other alone.
+    const noDevices = liveCache(10_000, 100, 0);
+    stored(noDevices, 'device', deviceKey);
+    stored(noDevices, 'session', session);
+    expect(noDevices.lookup('device', t0)).toBeUndefined();
+    expect(noDevices.lookup('session', t0)).toBe(user);
+    const onlyDevices = liveCache(0, 100, 60_000);
+    stored(onlyDevices, 'device', deviceKey);
+    stored(onlyDevices, 'session', session);
+    expect(onlyDevices.size()).toBe(1);
+    expect(onlyDevices.lookup('device', t0)).toBe(device);
   });
 
   it('never serves past the credential expiry, nor to a clock that went back', () => {
@@ -67,6 +88,23 @@ describe('actor cache', () => {
     expect(cache.size()).toBe(0);
   });
 
+  it('drops every token of a subject that several tokens depend on, and only those', () => {
+    const cache = liveCache();
+    const secondSession: Resolution = { ...session, dependsOn: ['user:1'] };
+    stored(cache, 's1', session);
+    stored(cache, 's2', secondSession);
+    stored(cache, 's3', secondSession);
+    // Storing a token again, and removing one of several, leaves the others indexed.
+    stored(cache, 's1', session);
+    stored(cache, 's3', { ...secondSession, dependsOn: ['user:2'] });
+    cache.invalidate(['user:1']);
+    expect(cache.lookup('s1', t0)).toBeUndefined();
+    expect(cache.lookup('s2', t0)).toBeUndefined();
+    expect(cache.lookup('s3', t0)).toBe(user);
+    cache.invalidate(['user:2']);
+    expect(cache.size()).toBe(0);
+  });
+
   it('does not keep a resolution read before an invalidation arrived', () => {
     const cache = liveCache();
     const ticket = cache.ticket();
@@ -82,7 +120,7 @@ describe('actor cache', () => {
   });
 
   it('stands aside while invalidations are not received, and starts empty again', () => {
-    const cache = createActorCache({ ttlMs: 10_000, maxEntries: 100 });
+    const cache = createActorCache({ ttlMs: 10_000, deviceTtlMs: 10_000, maxEntries: 100 });
     stored(cache, 'k', deviceKey);
     expect(cache.size()).toBe(0);
     cache.setLive(true);

@@ -29,30 +29,54 @@ export type ActorCache = {
 };
 
 export type ActorCacheOptions = {
-  // How long an entry may be served at most, even without any invalidation; 0 turns caching off.
+  // How long a user's or fleet's entry may be served at most, even without any invalidation;
+  // 0 keeps none.
   ttlMs: number;
+  // The same for a device key. Longer: a device polls every few minutes, and its target-state
+  // ETag (device-state/target-state-cache.ts) already trusts the same notifications that long.
+  deviceTtlMs: number;
   // The oldest entry makes room beyond this.
   maxEntries: number;
 };
 
-type Entry = Resolution & { storedAt: number };
+type Entry = Resolution & { storedAt: number; expiresAt: number };
 
 // Resolved actors by bearer token. Only successes are kept; a failure is looked up again.
 export const createActorCache = (options: ActorCacheOptions): ActorCache => {
   const entries = new Map<string, Entry>();
-  const tokensBySubject = new Map<string, Set<string>>();
+  // A subject's tokens: one token alone as a string (a device key's actor has one key, and a
+  // Set costs ~180 bytes more per entry), a Set from the second.
+  const tokensBySubject = new Map<string, string | Set<string>>();
   let generation = 0;
   let live = false;
+
+  const tokensOf = (subject: string): string[] => {
+    const tokens = tokensBySubject.get(subject);
+    if (tokens === undefined) return [];
+    return typeof tokens === 'string' ? [tokens] : [...tokens];
+  };
+
+  const index = (subject: string, token: string): void => {
+    const tokens = tokensBySubject.get(subject);
+    if (tokens === undefined || tokens === token) tokensBySubject.set(subject, token);
+    else if (typeof tokens === 'string') tokensBySubject.set(subject, new Set([tokens, token]));
+    else tokens.add(token);
+  };
+
+  const unindex = (subject: string, token: string): void => {
+    const tokens = tokensBySubject.get(subject);
+    if (tokens === token) tokensBySubject.delete(subject);
+    else if (typeof tokens === 'object') {
+      tokens.delete(token);
+      if (tokens.size === 0) tokensBySubject.delete(subject);
+    }
+  };
 
   const remove = (token: string): void => {
     const entry = entries.get(token);
     if (!entry) return;
     entries.delete(token);
-    for (const subject of entry.dependsOn) {
-      const tokens = tokensBySubject.get(subject);
-      tokens?.delete(token);
-      if (tokens?.size === 0) tokensBySubject.delete(subject);
-    }
+    for (const subject of entry.dependsOn) unindex(subject, token);
   };
 
   const clear = (): void => {
@@ -60,7 +84,9 @@ export const createActorCache = (options: ActorCacheOptions): ActorCache => {
     tokensBySubject.clear();
   };
 
-  const enabled = (): boolean => live && options.ttlMs > 0 && options.maxEntries > 0;
+  const enabled = (): boolean => live && options.maxEntries > 0;
+  const ttlOf = (actor: Resolution['actor']): number =>
+    actor.kind === 'device' ? options.deviceTtlMs : options.ttlMs;
 
   return {
     lookup(token, now) {
@@ -70,7 +96,7 @@ export const createActorCache = (options: ActorCacheOptions): ActorCache => {
       const time = now.getTime();
       const fresh =
         time >= entry.storedAt &&
-        time < entry.storedAt + options.ttlMs &&
+        time < entry.expiresAt &&
         (entry.validUntil === null || time < entry.validUntil);
       if (fresh) return entry.actor;
       remove(token);
@@ -78,21 +104,16 @@ export const createActorCache = (options: ActorCacheOptions): ActorCache => {
     },
     ticket: () => generation,
     store(token, resolution, ticket, now) {
-      if (!enabled() || ticket !== generation) return;
+      const ttlMs = ttlOf(resolution.actor);
+      if (!enabled() || ticket !== generation || ttlMs <= 0) return;
       remove(token);
       if (entries.size >= options.maxEntries) {
         const oldest = entries.keys().next();
         if (!oldest.done) remove(oldest.value);
       }
-      entries.set(token, { ...resolution, storedAt: now.getTime() });
-      for (const subject of resolution.dependsOn) {
-        let tokens = tokensBySubject.get(subject);
-        if (!tokens) {
-          tokens = new Set();
-          tokensBySubject.set(subject, tokens);
-        }
-        tokens.add(token);
-      }
+      const storedAt = now.getTime();
+      entries.set(token, { ...resolution, storedAt, expiresAt: storedAt + ttlMs });
+      for (const subject of resolution.dependsOn) index(subject, token);
     },
     invalidate(subjects) {
       generation += 1;
@@ -101,7 +122,7 @@ export const createActorCache = (options: ActorCacheOptions): ActorCache => {
           clear();
           return;
         }
-        for (const token of [...(tokensBySubject.get(subject) ?? [])]) remove(token);
+        for (const token of tokensOf(subject)) remove(token);
       }
     },
     setLive(next) {

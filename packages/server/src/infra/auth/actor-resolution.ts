@@ -6,8 +6,9 @@ import { type ActorCache, createActorCache } from './actor-cache.js';
 import { type ActorCacheFeed, feedActorCache } from './actor-cache-feed.js';
 import { createActorResolver } from './resolve-actor.js';
 
-// Room for every device of a large installation and its users; an entry is well under 1 kB.
-export const actorCacheMaxEntries = 20_000;
+// Room for every device of a large installation (100,000 and more) and its users, as in the
+// target-state cache; an entry takes about 0.5 kB.
+export const actorCacheMaxEntries = 200_000;
 
 export type ActorResolution = {
   resolveActor: ActorResolver;
@@ -18,12 +19,14 @@ export type ActorResolution = {
 type Attached = { cache: ActorCache; feed: ActorCacheFeed };
 const attached = new WeakMap<FastifyInstance, Attached>();
 
-// The actor resolver of an app, with its cache (FLOTILLA_AUTH_CACHE_SECONDS).
+// The actor resolver of an app, with its cache (FLOTILLA_AUTH_CACHE_SECONDS, and
+// FLOTILLA_DEVICE_AUTH_CACHE_SECONDS for device keys).
 export const createActorResolution = (
   ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now' | 'config'>,
 ): ActorResolution => {
   const cache = createActorCache({
     ttlMs: ctx.config.authCacheSeconds * 1000,
+    deviceTtlMs: ctx.config.deviceAuthCacheSeconds * 1000,
     maxEntries: actorCacheMaxEntries,
   });
   return {

@@ -75,6 +75,21 @@ describe('loadConfig: FLOTILLA_AUTH_CACHE_SECONDS', () => {
   });
 });
 
+describe('loadConfig: FLOTILLA_DEVICE_AUTH_CACHE_SECONDS', () => {
+  it('defaults to 30 minutes, accepts 0 (off) to an hour, refuses the rest', () => {
+    expect(loadConfig({}).deviceAuthCacheSeconds).toBe(1800);
+    expect(loadConfig({ FLOTILLA_DEVICE_AUTH_CACHE_SECONDS: '0' }).deviceAuthCacheSeconds).toBe(0);
+    expect(loadConfig({ FLOTILLA_DEVICE_AUTH_CACHE_SECONDS: '3600' }).deviceAuthCacheSeconds).toBe(
+      3600,
+    );
+    for (const refused of ['-1', '3601', '2.5', 'long']) {
+      expect(() => loadConfig({ FLOTILLA_DEVICE_AUTH_CACHE_SECONDS: refused }), refused).toThrow(
+        /FLOTILLA_DEVICE_AUTH_CACHE_SECONDS/,
+      );
+    }
+  });
+});
+
 describe('loadConfig: device protocol settings', () => {
   it('keeps 24 hours of metric history unless FLOTILLA_METRICS_RETENTION_HOURS says otherwise', () => {
     expect(loadConfig({}).metricsRetentionHours).toBe(24);

@@ -52,6 +52,7 @@ const schema = z.object({
   FLOTILLA_PASSWORD_RESET_RATE_LIMIT: limit(10),
   FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT: limit(5),
   FLOTILLA_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  FLOTILLA_DEVICE_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(1800),
   FLOTILLA_TRUST_PROXY: z
     .string()
     .optional()
@@ -170,6 +171,9 @@ export type Config = {
   // Longest a resolved session token or API key is reused without a change being reported
   // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
   authCacheSeconds: number;
+  // The same for device API keys: longer than a device's poll interval, so that a steady poll
+  // reads nothing from the database.
+  deviceAuthCacheSeconds: number;
   recaptcha: RecaptchaConfig | undefined;
   // Where SSH keys are imported from: GitHub's API (its /users/:name/keys).
   githubApiUrl: string;
@@ -257,6 +261,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     passwordResetAccountRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT,
     trustProxy: values.FLOTILLA_TRUST_PROXY,
     authCacheSeconds: values.FLOTILLA_AUTH_CACHE_SECONDS,
+    deviceAuthCacheSeconds: values.FLOTILLA_DEVICE_AUTH_CACHE_SECONDS,
     recaptcha:
       values.FLOTILLA_RECAPTCHA_SITE_KEY !== undefined &&
       values.FLOTILLA_RECAPTCHA_SECRET !== undefined
