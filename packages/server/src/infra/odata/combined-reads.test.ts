@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SqlValue } from '../db/database.js';
-import { combineReads, shiftParameters } from './combined-reads.js';
+import { combineReads, createReadCombiner, shiftParameters } from './combined-reads.js';
 import type { ReadStatement } from './statement-cache.js';
 
 describe('shiftParameters', () => {
@@ -45,5 +45,22 @@ describe('combineReads', () => {
     expect(combineReads([a, b]).name).toBe(combineReads([a, b]).name);
     expect(combineReads([a, b]).name).not.toBe(combineReads([b, a]).name);
     expect(combineReads([a, read('SELECT 3 AS n', [], undefined, true)]).name).toBeUndefined();
+  });
+
+  it('remembers a prepared combination and answers it with the new values', () => {
+    const combine = createReadCombiner(2);
+    const a = (value: number) => read('SELECT count(*) AS n FROM t WHERE a = $1', [value], 'v7_a');
+    const b = (value: string) => read('SELECT x AS d FROM t WHERE b = $1', [value], 'v7_b');
+    const first = combine([a(1), b('x')]);
+    const again = combine([a(2), b('y')]);
+    expect(again).toEqual({ ...combineReads([a(2), b('y')]) });
+    expect(again.text).toBe(first.text);
+    expect(again.values).toEqual([2, 'y']);
+    // Unprepared parts are combined afresh every time; the oldest combination makes room.
+    const unnamed = read('SELECT 3 AS n', [], undefined, true);
+    expect(combine([a(1), unnamed]).name).toBeUndefined();
+    combine([b('x'), a(1)]);
+    combine([b('x'), b('z')]);
+    expect(combine([a(4), b('w')])).toEqual(combineReads([a(4), b('w')]));
   });
 });

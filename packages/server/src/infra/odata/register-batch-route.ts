@@ -8,7 +8,7 @@ import { ApiError, badRequest } from '../errors/api-error.js';
 import { maxUrlLength } from '../http/create-app.js';
 import { parseBody } from '../http/validate.js';
 import { mapDatabaseError } from './database-errors.js';
-import { combineReads } from './combined-reads.js';
+import { createReadCombiner, type ReadCombiner } from './combined-reads.js';
 import { answerText, requestLimits, runRead, v7Prefix } from './register-odata-routes.js';
 import type { ReadStatement, ReadStatements } from './statement-cache.js';
 
@@ -56,6 +56,7 @@ const failureText = (entry: BatchRequest, error: unknown): string => {
 // have caused, which then runs alone to answer with its own error.
 const answerTogether = async (
   ctx: AppContext,
+  combineReads: ReadCombiner,
   pending: Response[],
   limits: QueryLimits,
 ): Promise<boolean> => {
@@ -99,6 +100,8 @@ export const registerBatchRoute = (
   ctx: AppContext,
   reads: ReadStatements,
 ): void => {
+  // As many combinations as the statement cache keeps shapes.
+  const combineReads = createReadCombiner(ctx.config.odataCache.size);
   app.route({
     method: 'POST',
     url: `${v7Prefix}/$batch`,
@@ -121,7 +124,7 @@ export const registerBatchRoute = (
         }
       });
       const pending = responses.filter((response) => response.text === undefined);
-      if (pending.length > 1 && (await answerTogether(ctx, pending, limits))) {
+      if (pending.length > 1 && (await answerTogether(ctx, combineReads, pending, limits))) {
         return sendResponses(reply, responses);
       }
       // One read, or a combined statement that failed: each read alone, so that a failure is its
