@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
@@ -28,6 +31,12 @@ export type TestServerOverrides = Partial<Omit<AppContext, 'config'>> & {
 export const startTestServer = async (overrides: TestServerOverrides = {}): Promise<TestServer> => {
   const { config, ...rest } = overrides;
   const db = await createTestDatabase();
+  // A data directory of its own: the default (./data) may be a developer's, and the server's
+  // startup sweeps release-asset files its (fresh) database does not know.
+  const ownDataDir =
+    config?.dataDir === undefined
+      ? await mkdtemp(path.join(tmpdir(), 'flotilla-test-server-'))
+      : undefined;
   const ctx: AppContext = {
     db,
     // Contract tests sign up and log in many users from one address: limits out of the way.
@@ -37,6 +46,7 @@ export const startTestServer = async (overrides: TestServerOverrides = {}): Prom
       loginAccountRateLimitPerMinute: 1000,
       loginAddressRateLimitPerMinute: 1000,
       signupRateLimitPerHour: 1000,
+      ...(ownDataDir === undefined ? {} : { dataDir: ownDataDir }),
       ...config,
     },
     model: v7Model,
@@ -57,6 +67,7 @@ export const startTestServer = async (overrides: TestServerOverrides = {}): Prom
     async close() {
       await app.close();
       await db.close();
+      if (ownDataDir !== undefined) await rm(ownDataDir, { recursive: true, force: true });
     },
   };
 };

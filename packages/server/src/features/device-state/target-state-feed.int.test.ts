@@ -21,7 +21,9 @@ describe('target-state cache: lost notifications and fleet-level changes', () =>
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    processes = await startPollingProcesses(db, ['A', 'B']);
+    // Lost notifications are not retried within the test: it reconnects them itself, so nothing
+    // ends the deaf window early however slow the machine is.
+    processes = await startPollingProcesses(db, ['A', 'B'], 3_600_000);
     const fleet = await fx.createFleet(db, await fx.createOrganization(db, 'Feeds'), 'Fed');
     device = await fx.createDevice(db, fleet.id, 'listener');
     const deviceKey = await createApiKey(db, device.actorId, { name: 'device' });
@@ -67,6 +69,10 @@ describe('target-state cache: lost notifications and fleet-level changes', () =>
     ]);
     await polls.expectCurrent('renamed again while deaf', renamed, true);
     expect(processes.some((process) => process.ctx.notifications.isLive())).toBe(false);
+    for (const { ctx } of processes) {
+      await ctx.notifications.stop();
+      await ctx.notifications.start();
+    }
     await waitFor('both processes to listen again', () =>
       processes.every((process) => process.ctx.notifications.isLive()),
     );
