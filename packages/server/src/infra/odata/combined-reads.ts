@@ -4,8 +4,8 @@ import type { ReadStatement } from './statement-cache.js';
 
 // Several /v7 reads as one statement: each compiled read is a single-row, single-column SELECT
 // (`... AS d` or `count(*) AS n`, compile-read.ts), so they become the columns of one SELECT of
-// scalar subqueries. A batch of seven counts then costs one round trip, one plan and one
-// connection instead of seven, and its answers come from one snapshot.
+// scalar subqueries. Seven counts then cost two round trips and two plans instead of seven
+// (register-batch-route.ts runs a batch as two such statements side by side).
 
 export type CombinedReads = { text: string; values: SqlValue[]; name: string | undefined };
 

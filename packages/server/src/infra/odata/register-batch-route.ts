@@ -52,17 +52,15 @@ const failureText = (entry: BatchRequest, error: unknown): string => {
   return `{"id":${json(entry.id)},"status":${httpStatusOf[mapped.code]},"headers":{"content-type":"text/plain; charset=utf-8"},"body":${json(mapped.message)}}`;
 };
 
-// The reads as one statement (combined-reads.ts); false when it failed with an error a read may
-// have caused, which then runs alone to answer with its own error.
-const answerTogether = async (
+// Some reads as one statement (combined-reads.ts); false when it failed with an error a read may
+// have caused.
+const answerGroup = async (
   ctx: AppContext,
   combineReads: ReadCombiner,
-  pending: Response[],
+  group: readonly Response[],
   limits: QueryLimits,
 ): Promise<boolean> => {
-  const statements = pending.flatMap((response) =>
-    response.statement ? [response.statement] : [],
-  );
+  const statements = group.flatMap((response) => (response.statement ? [response.statement] : []));
   const combined = combineReads(statements);
   let row: Record<string, unknown> | undefined;
   try {
@@ -78,11 +76,32 @@ const answerTogether = async (
     if (!(mapped instanceof ApiError)) throw mapped;
     return false;
   }
-  for (const [index, response] of pending.entries()) {
+  for (const [index, response] of group.entries()) {
     if (!response.statement) continue;
     response.text = successText(response.entry, answerText(response.statement, row?.[`c${index}`]));
   }
   return true;
+};
+
+// The reads as odataBatch.statements combined statements run side by side: one statement would
+// leave PostgreSQL's other cores idle while a person waits for the seven counts of a fleet list.
+// False when one failed with an error a read may have caused: each read then runs alone to
+// answer with its own error.
+const answerTogether = async (
+  ctx: AppContext,
+  combineReads: ReadCombiner,
+  pending: readonly Response[],
+  limits: QueryLimits,
+): Promise<boolean> => {
+  const size = Math.ceil(pending.length / odataBatch.statements);
+  const groups: Response[][] = [];
+  for (let start = 0; start < pending.length; start += size) {
+    groups.push(pending.slice(start, start + size));
+  }
+  const answered = await Promise.all(
+    groups.map((group) => answerGroup(ctx, combineReads, group, limits)),
+  );
+  return answered.every(Boolean);
 };
 
 const sendResponses = (reply: FastifyReply, responses: Response[]): FastifyReply =>
