@@ -11,17 +11,17 @@ import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { createCredentialResolver, type CredentialResolver } from '../auth/credential-throttle.js';
 import { defaultRegistryHost } from '../releases/image-location.js';
 import { grantedAccess } from './registry-access.js';
-import { parseScopes } from './registry-scope.js';
+import { parseScopes, scopeValuesOf } from './registry-scope.js';
 import { loadRegistrySigningKey, type RegistrySigningKey } from './registry-signing-key.js';
 import { signRegistryToken } from './registry-token.js';
 
-// docker sends `account`, `client_id` and `offline_token` too; they change nothing here.
+// docker sends `account`, `client_id` and `offline_token` too; they change nothing here. The
+// scope list comes in several forms (registry-scope.ts reads them all).
 const tokenQuery = z.looseObject({
   service: z
     .string({ error: 'service is required (the registry the token is for)' })
     .min(1)
     .max(255),
-  scope: z.union([z.string().max(2000), z.array(z.string().max(2000)).max(100)]).optional(),
 });
 
 const challenge = 'Basic realm="Flotilla registry token service", charset="UTF-8"';
@@ -100,7 +100,7 @@ export const registerRegistry = (
     },
     async (request, reply) => {
       const query = parseBody(tokenQuery, request.query);
-      const scopes = parseScopes(query.scope === undefined ? [] : [query.scope].flat());
+      const scopes = parseScopes(scopeValuesOf(query));
       const actor = await actorOf(request, resolveCredential);
       if (actor.kind === 'anonymous') throw unauthorized('Sign in to get a registry token');
       if (actor.kind === 'user' && actor.twoFactorPending) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxScopesPerRequest, parseScope, parseScopes } from './registry-scope.js';
+import { maxScopesPerRequest, parseScope, parseScopes, scopeValuesOf } from './registry-scope.js';
 
 describe('registry scopes', () => {
   it('splits type, name and actions at the first and last colon', () => {
@@ -29,5 +29,29 @@ describe('registry scopes', () => {
     for (const name of ['UPPER', 'a//b', '-a', 'a/', 'host:5000/a']) {
       expect(() => parseScope(`repository:${name}:pull`), name).toThrow(/Invalid scope/);
     }
+  });
+
+  it('collects scope, scope[] and scope[<n>] from a query, numbered ones in index order', () => {
+    expect(
+      scopeValuesOf({
+        service: 'registry',
+        'scope[10]': 'c',
+        'scope[2]': ['b1', 'b2'],
+        scope: 'a',
+        'scope[]': 'a2',
+      }),
+    ).toEqual(['a', 'a2', 'b1', 'b2', 'c']);
+    expect(scopeValuesOf({ service: 'registry' })).toEqual([]);
+    expect(() => scopeValuesOf({ 'scope[a]': 'x' })).toThrow(
+      /Unknown query parameter 'scope\[a\]'/,
+    );
+    expect(() => scopeValuesOf({ 'scope[0]': 'x'.repeat(2001) })).toThrow(/longer than 2000/);
+    const many = Object.fromEntries(
+      Array.from({ length: maxScopesPerRequest + 1 }, (_, i) => [
+        `scope[${i}]`,
+        'repository:r:pull',
+      ]),
+    );
+    expect(() => scopeValuesOf(many)).toThrow(`At most ${maxScopesPerRequest} scopes`);
   });
 });

@@ -7,6 +7,7 @@ export type RequestedScope = { type: string; name: string; actions: string[] };
 
 // Enough for any docker or balena-cli push of a whole release; more is not a real client.
 export const maxScopesPerRequest = 100;
+const maxScopeValueLength = 2000;
 
 const typePattern = /^[a-z0-9]+(?:\([a-z0-9]+\))?$/;
 const actionPattern = /^(?:[a-z]+|\*)$/;
@@ -38,6 +39,39 @@ export const parseScope = (scope: string): RequestedScope => {
     throw malformed(scope, 'the actions must be a comma-separated list such as pull,push');
   }
   return { type, name, actions: [...new Set(actions)] };
+};
+
+// The scope values of a token request's query, in the order the client listed them, whatever form
+// its query library gave the list: `scope` repeated (docker), `scope[0]`, `scope[1]`… (balena-cli,
+// through balena-request's `qs`), or `scope[]`. A `scope[…]` key of any other shape is refused.
+export const scopeValuesOf = (query: Readonly<Record<string, unknown>>): string[] => {
+  const indexed: { index: number; values: string[] }[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    const bracket = /^scope\[(\d*)\]$/.exec(key);
+    if (key !== 'scope' && bracket === null) {
+      if (key.startsWith('scope')) {
+        throw badRequest(
+          `Unknown query parameter '${key.slice(0, 40)}': expected scope, scope[] or scope[<n>]`,
+        );
+      }
+      continue;
+    }
+    const values = [value].flat();
+    if (!values.every((entry): entry is string => typeof entry === 'string')) {
+      throw badRequest(`${key.slice(0, 40)} must be a string`);
+    }
+    if (values.some((entry) => entry.length > maxScopeValueLength)) {
+      throw badRequest(`${key.slice(0, 40)} is longer than ${maxScopeValueLength} characters`);
+    }
+    // `scope` and `scope[]` keep their place before the numbered ones (index -1).
+    const index = bracket === null || bracket[1] === '' ? -1 : Number(bracket[1]);
+    if (index > maxScopesPerRequest * 10) throw badRequest(`${key.slice(0, 40)}: index too large`);
+    indexed.push({ index, values });
+  }
+  if (indexed.reduce((count, entry) => count + entry.values.length, 0) > maxScopesPerRequest) {
+    throw badRequest(`At most ${maxScopesPerRequest} scopes may be requested at once`);
+  }
+  return indexed.sort((a, b) => a.index - b.index).flatMap((entry) => entry.values);
 };
 
 // Every scope of a request: `scope` may repeat, and one value may hold several scopes separated

@@ -249,6 +249,41 @@ describe('GET /auth/v1/token', () => {
     ]);
   });
 
+  it('reads the scope list in every form clients send it: scope[0]… (balena-cli), scope[], one value with spaces', async () => {
+    const developer = basic('developer', credential('developer-key'));
+    const unknown = `v2/${'1'.repeat(32)}`;
+    const granted = { type: 'repository', name: repo.fleetA, actions: ['pull', 'push'] };
+    const none = { type: 'repository', name: unknown, actions: [] };
+    const tokenWith = async (query: string) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/auth/v1/token?service=${service}&${query}`,
+        headers: { authorization: developer },
+      });
+      expect(response.statusCode, query).toBe(200);
+      return (await verified(response.body)).payload.access;
+    };
+    const a = encodeURIComponent(pullPush(repo.fleetA));
+    const b = encodeURIComponent(`repository:${unknown}:pull`);
+    // balena-request serialises with qs: `scope%5B0%5D=…&scope%5B1%5D=…`, in index order.
+    expect(await tokenWith(`scope%5B1%5D=${b}&scope%5B0%5D=${a}`)).toEqual([granted, none]);
+    expect(await tokenWith(`scope%5B%5D=${a}&scope%5B%5D=${b}`)).toEqual([granted, none]);
+    expect(await tokenWith(`scope=${a}%20${b}`)).toEqual([granted, none]);
+    for (const [query, message] of [
+      [`scope%5Bx%5D=${a}`, /Unknown query parameter 'scope\[x\]'/],
+      [`scopes=${a}`, /Unknown query parameter 'scopes'/],
+      [`scope%5B0%5D=repository`, /needs a type, a name and actions/],
+    ] as const) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/auth/v1/token?service=${service}&${query}`,
+        headers: { authorization: developer },
+      });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.body).toMatch(message);
+    }
+  });
+
   it('signs a short-lived token for the requested service with the certificate the registry trusts', async () => {
     const response = await requestToken(basic('developer', credential('developer-key')), []);
     expect(response.statusCode).toBe(200);
