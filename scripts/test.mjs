@@ -1,9 +1,12 @@
-// `npm test`: install what is missing (npm packages, Debian's chromium, git and docker-registry),
+// `npm test`: install what is missing (npm packages; Debian's chromium, git, docker-registry,
+// docker.io and busybox-static; balena-cli in the user's cache),
 // type-check, lint, build the console (which enforces its size budget), then run every test
 // project: unit, integration against a real PostgreSQL, the balena-sdk contract tests and the
 // browser tests.
+import { ensureBalenaCli } from './ensure-balena-cli.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureDependencies, run } from './ensure-deps.mjs';
+import { ensureDocker } from './ensure-docker.mjs';
 import { ensureGit } from './ensure-git.mjs';
 import { ensureRegistry } from './ensure-registry.mjs';
 
@@ -11,6 +14,8 @@ ensureDependencies();
 ensureChromium();
 ensureGit();
 ensureRegistry();
+ensureDocker();
+ensureBalenaCli();
 run('npm run typecheck');
 run('npx eslint . --max-warnings 0');
 run('npx prettier --check .');

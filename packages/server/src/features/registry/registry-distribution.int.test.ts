@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -17,10 +15,12 @@ import {
 } from '../../test-support/fixtures.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { waitFor } from '../../test-support/wait-for.js';
+import {
+  type DistributionRegistry,
+  startDistributionRegistry,
+} from '../../test-support/distribution-registry.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import { registerRegistry } from './register-registry.js';
-import { loadRegistrySigningKey } from './registry-signing-key.js';
 
 // Flotilla's registry tokens against a real CNCF distribution registry (Debian's docker-registry,
 // which `npm test` installs when it is missing), configured as the README says: a fleet developer
@@ -28,27 +28,13 @@ import { loadRegistrySigningKey } from './registry-signing-key.js';
 // registry checks the tokens itself (signature against Flotilla's certificate, issuer, service,
 // expiry, scopes): nothing here trusts Flotilla's own reading of them.
 
-const registryBinary = process.env.FLOTILLA_TEST_REGISTRY_BINARY ?? '/usr/bin/docker-registry';
-
 let db: Database;
 let app: FastifyInstance;
-let registry: ChildProcess;
-let registryLog = '';
+let registry: DistributionRegistry;
 let workDir: string;
 let registryHost = '';
 const keys = new Map<string, string>();
 const repo = { fleetA: '', fleetB: '' };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 const key = (name: string): string => {
   const value = keys.get(name);
@@ -166,51 +152,8 @@ const imageOf = async (fleetId: number, commit: string): Promise<string> => {
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'flotilla-distribution-'));
   const dataDir = join(workDir, 'flotilla');
-  registryHost = `127.0.0.1:${await freePort()}`;
-  const signing = await loadRegistrySigningKey(dataDir);
-  const configPath = join(workDir, 'registry-config.yml');
-  // The README's configuration, without TLS (loopback) and with this test's paths.
-  await writeFile(
-    configPath,
-    [
-      'version: 0.1',
-      'log:',
-      '  level: warn',
-      'storage:',
-      '  filesystem:',
-      `    rootdirectory: ${join(workDir, 'registry')}`,
-      'http:',
-      `  addr: ${registryHost}`,
-      'auth:',
-      '  token:',
-      '    realm: http://flotilla.test/auth/v1/token',
-      `    service: ${registryHost}`,
-      '    issuer: flotilla',
-      `    rootcertbundle: ${signing.certificatePath}`,
-      '',
-    ].join('\n'),
-  );
-  registry = spawn(registryBinary, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-  registry.stdout?.on('data', (chunk: Buffer) => (registryLog += chunk.toString()));
-  registry.stderr?.on('data', (chunk: Buffer) => (registryLog += chunk.toString()));
-  const exited = new Promise<never>((_resolve, reject) => {
-    registry.once('error', reject);
-    registry.once('exit', (code) =>
-      reject(new Error(`the registry exited (${String(code)}): ${registryLog}`)),
-    );
-  });
-  // Ready once it answers (401: it wants a token).
-  await Promise.race([
-    exited,
-    waitFor('the registry to answer', async () => {
-      try {
-        return (await fetch(`http://${registryHost}/v2/`)).status === 401;
-      } catch {
-        return false;
-      }
-    }),
-  ]);
-  exited.catch(() => undefined);
+  registry = await startDistributionRegistry(workDir, dataDir);
+  registryHost = registry.host;
 
   db = await createTestDatabase();
   const ctx = createTestContext(db, {
@@ -240,7 +183,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  registry.kill();
+  await registry.stop();
   await app.close();
   await db.close();
   await rm(workDir, { recursive: true, force: true });
