@@ -78,6 +78,8 @@ const refusedCalls = (userId: number): Call[] => [
   },
   { method: 'POST', url: '/api-key/user/full', payload: { name: 'key' } },
   { method: 'GET', url: '/auth/totp/setup' },
+  // A registry token (as git push): a push or pull is no route of verification.
+  { method: 'GET', url: '/auth/v1/token?service=registry.test&scope=repository:v2/0a1b:pull' },
   { method: 'POST', url: '/logout-others' },
   { method: 'GET', url: '/download-config?deviceType=raspberrypi3&appId=1' },
   { method: 'GET', url: '/device/v3/0123456789abcdef0123456789abcdef/state' },

@@ -5,6 +5,7 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { createActorResolver } from '../../infra/auth/resolve-actor.js';
 import { unauthorized } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
+import { verifyEmailFirstMessage } from '../../infra/http/email-verification-gate.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
@@ -91,7 +92,8 @@ export const registerRegistry = (
   app.get(
     '/auth/v1/token',
     {
-      config: { access: 'public' },
+      // An unverified user keeps their identity here, to be told why they get no token.
+      config: { access: 'public', unverifiedUsers: 'allowed' },
       // Docker clients only retry with credentials when a 401 says how to send them.
       onSend: async (_request, reply, payload) => {
         if (reply.statusCode === 401) void reply.header('WWW-Authenticate', challenge);
@@ -105,6 +107,10 @@ export const registerRegistry = (
       if (actor.kind === 'anonymous') throw unauthorized('Sign in to get a registry token');
       if (actor.kind === 'user' && actor.twoFactorPending) {
         throw unauthorized('Complete two-factor authentication first');
+      }
+      // As git push and every route that is not theirs yet (email-verification-gate.ts).
+      if (actor.kind === 'user' && actor.emailVerificationPending) {
+        throw unauthorized(verifyEmailFirstMessage);
       }
       const access = await grantedAccess(ctx.db, actor, registryHost, scopes);
       const answer = await signRegistryToken(await keyOf(), {

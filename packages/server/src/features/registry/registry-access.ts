@@ -11,33 +11,44 @@ export const imageLocationOf = (registryHost: string, repository: string): strin
 
 type ImageRow = { location: string; application: number; device_may_pull: boolean };
 
-// The images stored at the locations, with their fleet (that of the service they build) and,
-// for a device, whether the image is part of a release it runs outside its fleet's releases
-// (pinned, host OS, supervisor).
+// Each location's repository with the fleet that owns it: that of the first image stored there,
+// which the server named when that fleet's release was deployed (a client can name a location of
+// the operator's registry only for its own fleet, features/releases/image-location-owner.ts).
+// For a device: whether it may pull it, the image being of its fleet or part of a release it is
+// told to run outside its fleet's releases (pinned, host OS, supervisor).
 const imagesAt = async (
   db: Queryable,
   locations: readonly string[],
   deviceId: number | null,
 ): Promise<ImageRow[]> => {
   const { rows } = await db.query<ImageRow>(
-    `SELECT i."is_stored_at__image_location" AS "location", s."application",
-            COALESCE(d."belongs_to__application" = s."application" OR EXISTS (
-              SELECT 1 FROM "release_image" ri
-               WHERE ri."image" = i."id"
+    `WITH "owner" AS (
+       SELECT DISTINCT ON (i."is_stored_at__image_location")
+              i."is_stored_at__image_location" AS "location", s."application"
+         FROM "image" i
+         JOIN "service" s ON s."id" = i."is_a_build_of__service"
+        WHERE i."is_stored_at__image_location" = ANY($1::text[])
+        ORDER BY i."is_stored_at__image_location", i."id"
+     )
+     SELECT o."location", o."application",
+            COALESCE(d."belongs_to__application" = o."application" OR EXISTS (
+              SELECT 1 FROM "image" i
+                JOIN "service" s ON s."id" = i."is_a_build_of__service"
+                JOIN "release_image" ri ON ri."image" = i."id"
+               WHERE i."is_stored_at__image_location" = o."location"
+                 AND s."application" = o."application"
                  AND ri."is_part_of__release" IN (d."is_pinned_on__release",
                    d."should_be_operated_by__release", d."should_be_managed_by__release")
             ), false) AS "device_may_pull"
-       FROM "image" i
-       JOIN "service" s ON s."id" = i."is_a_build_of__service"
-       LEFT JOIN "device" d ON d."id" = $2::integer
-      WHERE i."is_stored_at__image_location" = ANY($1::text[])`,
+       FROM "owner" o
+       LEFT JOIN "device" d ON d."id" = $2::integer`,
     [[...locations], deviceId],
   );
   return rows;
 };
 
 // The actions the actor may take on each repository, by location: a user pushes and pulls the
-// images of fleets where the shared permission table lets them create releases; a device pulls
+// repositories of fleets where the shared permission table lets them create releases; a device pulls
 // the images of its fleet's releases and of the releases it is told to run.
 const allowedByLocation = async (
   db: Queryable,
@@ -52,7 +63,9 @@ const allowedByLocation = async (
     }
     return allowed;
   }
-  if (actor.kind !== 'user' || actor.twoFactorPending) return allowed;
+  if (actor.kind !== 'user' || actor.twoFactorPending || actor.emailVerificationPending) {
+    return allowed;
+  }
   const images = await imagesAt(db, locations, null);
   const mayRelease = new Map<number, boolean>();
   for (const image of images) {

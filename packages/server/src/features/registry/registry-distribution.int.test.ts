@@ -173,6 +173,21 @@ beforeAll(async () => {
     await addFleetMember(db, user.userId, fleetA.id, role);
     keys.set(name, await createApiKey(db, user.actorId, {}));
   }
+  // An observer of A who develops on B, whose fleet holds an image copying A's location (older
+  // rows may; the API refuses it now).
+  const mixed = await createUser(db, 'mixed');
+  await addFleetMember(db, mixed.userId, fleetA.id, 'observer');
+  await addFleetMember(db, mixed.userId, fleetB.id, 'developer');
+  keys.set('mixed', await createApiKey(db, mixed.actorId, {}));
+  const { rows: copy } = await db.query<{ id: number }>(
+    `INSERT INTO "service" ("application", "service_name") VALUES ($1, 'copy') RETURNING "id"`,
+    [fleetB.id],
+  );
+  await db.query(
+    `INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
+     VALUES ($1, $2, 'success')`,
+    [copy[0]?.id ?? 0, `${registryHost}/${repo.fleetA}`],
+  );
   for (const [name, fleet] of [
     ['deviceA', fleetA],
     ['deviceB', fleetB],
@@ -209,6 +224,12 @@ describe("Flotilla's registry tokens on a real registry", () => {
     expect(await pushImage(repo.fleetA, await tokenFor('deviceA', [pushPull]))).toBe(401);
     // A token is for the repositories it names: the developer's is no good on another fleet's.
     expect(await pushImage(repo.fleetB, await tokenFor('developer', [pushPull]))).toBe(401);
+  });
+
+  it("refuses an observer of a fleet who develops on another that copied the fleet's image location", async () => {
+    const pushPull = `repository:${repo.fleetA}:pull,push`;
+    expect(await pushImage(repo.fleetA, await tokenFor('mixed', [pushPull]))).toBe(401);
+    expect(await pullManifest(repo.fleetA, await tokenFor('mixed', [pushPull]))).toBe(401);
   });
 
   it('refuses a token signed by another key, though its claims would do', async () => {

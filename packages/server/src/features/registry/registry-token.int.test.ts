@@ -207,6 +207,54 @@ describe('GET /auth/v1/token', () => {
     expect(await accessFor(`Bearer ${credential('developer-session')}`, scopes)).toEqual(granted);
   });
 
+  it("follows the fleet that owns a repository, never a copy of its location in another fleet's image", async () => {
+    const fleetOf = async (repository: string) =>
+      (
+        await db.query<{ application: number }>(
+          `SELECT s."application" FROM "image" i
+             JOIN "service" s ON s."id" = i."is_a_build_of__service"
+            WHERE i."is_stored_at__image_location" = $1 ORDER BY i."id" LIMIT 1`,
+          [`${registryHost}/${repository}`],
+        )
+      ).rows[0]?.application ?? 0;
+    const [fleetA, fleetB] = [await fleetOf(repo.fleetA), await fleetOf(repo.fleetB)];
+    // An observer of A who develops on B; B's release holds an image copying A's location (the
+    // API refuses that now: features/releases/image-location-owner.ts; older rows may exist).
+    const mixed = await createUser(db, 'mixed');
+    await addFleetMember(db, mixed.userId, fleetA, 'observer');
+    await addFleetMember(db, mixed.userId, fleetB, 'developer');
+    const release = await createRelease(db, fleetB, 'copied');
+    const { rows: services } = await db.query<{ id: number }>(
+      `INSERT INTO "service" ("application", "service_name") VALUES ($1, 'copy') RETURNING "id"`,
+      [fleetB],
+    );
+    const { rows: images } = await db.query<{ id: number }>(
+      `INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
+       VALUES ($1, $2, 'success') RETURNING "id"`,
+      [services[0]?.id ?? 0, `${registryHost}/${repo.fleetA}`],
+    );
+    await db.query('INSERT INTO "release_image" ("image", "is_part_of__release") VALUES ($1, $2)', [
+      images[0]?.id ?? 0,
+      release,
+    ]);
+    const key = await createApiKey(db, mixed.actorId, {});
+    expect(await accessFor(basic('mixed', key), [pullPush(repo.fleetA)])).toEqual([
+      { type: 'repository', name: repo.fleetA, actions: [] },
+    ]);
+    // B's device pins the release holding the copy: still nothing on A's repository.
+    await db.query('UPDATE "device" SET "is_pinned_on__release" = $1 WHERE "device_name" = $2', [
+      release,
+      'deviceB',
+    ]);
+    const device = basic(`d_${credential('deviceB-uuid')}`, credential('deviceB'));
+    expect(await accessFor(device, [pullPush(repo.fleetA)])).toEqual([
+      { type: 'repository', name: repo.fleetA, actions: [] },
+    ]);
+    await db.query('UPDATE "device" SET "is_pinned_on__release" = NULL WHERE "device_name" = $1', [
+      'deviceB',
+    ]);
+  });
+
   it('grants an observer (who may not create releases) and an outsider nothing', async () => {
     for (const user of ['observer', 'outsider']) {
       const access = await accessFor(basic(user, credential(`${user}-key`)), [

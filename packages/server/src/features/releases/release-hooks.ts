@@ -8,6 +8,7 @@ import type { HookRegistry, Values, WriteContext } from '../../infra/odata/hooks
 import type { SqlValue } from '../../infra/db/database.js';
 import { refreshTrackedReleases } from '../fleets/fleet-hooks.js';
 import { newImageLocation } from './image-location.js';
+import { assertOwnRegistryLocation, isRegistryLocation } from './image-location-owner.js';
 
 type ReleaseRow = {
   id: number;
@@ -139,10 +140,17 @@ export const registerReleaseHooks = (hooks: HookRegistry, options: ReleaseHookOp
     },
   });
 
-  // balena-cli posts images without a location and pushes to the one the API answers.
+  // balena-cli posts images without a location and pushes to the one the API answers. A location
+  // elsewhere (a public image of a compose file) is the client's to name; one in the operator's
+  // registry only when it already belongs to the fleet.
   hooks.add('image', {
-    async beforeCreate(_ctx, values) {
-      values.is_stored_at__image_location ??= newImageLocation(options.registryHost);
+    async beforeCreate(ctx, values) {
+      const given = values.is_stored_at__image_location;
+      if (given === undefined || given === null) {
+        values.is_stored_at__image_location = newImageLocation(options.registryHost);
+      } else if (typeof given === 'string' && isRegistryLocation(given, options.registryHost)) {
+        await assertOwnRegistryLocation(ctx, given, values.is_a_build_of__service);
+      }
     },
   });
 };

@@ -303,4 +303,45 @@ describe('release rules', () => {
       /^registry\.flotilla\.local\/v2\/[0-9a-f]{32}$/,
     );
   });
+
+  it("refuses an image naming a repository of the server's registry that its fleet does not own", async () => {
+    const [victim, attacker] = [await newFleet('victim'), await newFleet('attacker')];
+    const imageIn = async (fleet: FleetFixture, location?: string) => {
+      const service = await api.send(
+        'POST',
+        '/service',
+        { application: fleet.id, service_name: `main${commits++}` },
+        'alice',
+      );
+      return api.send(
+        'POST',
+        '/image',
+        {
+          is_a_build_of__service: (service.body as { id: number }).id,
+          status: 'success',
+          ...(location === undefined ? {} : { is_stored_at__image_location: location }),
+        },
+        'alice',
+      );
+    };
+    const owned = await imageIn(victim);
+    const location = String((owned.body as Row).is_stored_at__image_location);
+    const before = await db.query('SELECT count(*)::int AS "n" FROM "image"');
+    // Another fleet, the same location in any spelling of the host, or a repository never given.
+    for (const named of [
+      location,
+      location.toUpperCase(),
+      `registry.flotilla.local/v2/${'a'.repeat(32)}`,
+    ]) {
+      const refused = await imageIn(attacker, named);
+      expect(refused.status, named).toBe(400);
+      expect(refused.text).toMatch(/get their location from the server/);
+    }
+    // Nothing written by the refused posts (their services aside).
+    const after = await db.query('SELECT count(*)::int AS "n" FROM "image"');
+    expect(after.rows).toEqual(before.rows);
+    // The fleet's own repository again, and an image of another registry, are the client's to name.
+    expect((await imageIn(victim, location)).status).toBe(201);
+    expect((await imageIn(attacker, 'docker.io/library/alpine:3.20')).status).toBe(201);
+  });
 });
