@@ -1,38 +1,20 @@
 import type { Browser } from 'playwright-core';
-import { createFlotillaClient } from '@flotilla/sdk/create-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage, uniqueEmail } from '../support/browser.js';
-
-type Outbox = { messages: { to: string; subject: string; links: string[] }[] };
+import { mailTo } from '../support/mailbox.js';
 
 // Issue 14: a user resets a forgotten password from the mail, changes their e-mail address and
-// verifies it, and deletes their account. Mail is read from the outbox as the administrator (the
-// test server also sends it through SMTP, support/mail-catcher.ts).
+// verifies it, and deletes their account. Mail is read as the test SMTP server received it
+// (support/mail-catcher.ts, support/mailbox.ts).
 describe('account mail', () => {
   let browser: Browser;
   let user: ApiUser;
 
-  // The path of the newest link mailed to `to` whose subject matches.
+  // The path of the link mailed to `to` whose subject matches, as the SMTP server received it
+  // (the outbox keeps no link of a message SMTP delivered).
   const mailedPath = async (to: string, subject: RegExp): Promise<string> => {
-    const admin = createFlotillaClient({ apiUrl: baseUrl() });
-    await admin.auth.login({ email: inject('adminEmail'), password: inject('adminPassword') });
-    let link: string | undefined;
-    // The dispatcher stores the message after the request's commit: wait for it.
-    await expect
-      .poll(
-        async () => {
-          const outbox = await admin.request<Outbox>({ path: '/admin/v1/mail' });
-          link = outbox.messages.find(
-            (message) =>
-              message.to.toLowerCase() === to.toLowerCase() && subject.test(message.subject),
-          )?.links[0];
-          return link;
-        },
-        { timeout: 20_000 },
-      )
-      .toBeDefined();
-    const url = new URL(link ?? '');
+    const url = new URL((await mailTo(to, subject)).links[0] ?? '');
     return `${url.pathname}${url.search}`;
   };
 

@@ -1,3 +1,4 @@
+import type { SignupMode } from '@flotilla/shared/auth/signup-mode';
 import type { RequestFn } from './request.js';
 
 // GET /config: public settings of the installation.
@@ -20,6 +21,9 @@ export type PublicConfig = {
   // The name of the console's analytics adapter, null (or absent) when there is none, as in
   // every Flotilla installation today: the cookie banner then offers no analytics choice.
   analytics?: string | null;
+  // Who may sign up (Flotilla's): anyone, invitees only (with an invitation's link), or nobody.
+  // Absent (an older server): open.
+  signup?: SignupMode;
   // reCAPTCHA site key for the sign-up widget; null when sign-up needs no captcha.
   recaptchaSiteKey?: string | null;
   // The console's map tiles (Flotilla's): a Leaflet URL template (empty: no tiles) and the

@@ -98,6 +98,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerInvitationHooks(ctx.hooks, {
     signer: invitations,
     publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
+    limiter: createRateLimiter(ctx.db, ctx.now),
+    invitationsPerHour: ctx.config.invitationRateLimitPerHour,
   });
   const verification = {
     signer: createVerificationSigner(ctx.jwtSecret),

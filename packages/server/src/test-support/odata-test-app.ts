@@ -23,6 +23,7 @@ import { createApp } from '../infra/http/create-app.js';
 import { createHookRegistry } from '../infra/odata/hooks.js';
 import { registerBatchRoute } from '../infra/odata/register-batch-route.js';
 import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
+import { createRateLimiter } from '../infra/rate-limit/rate-limiter.js';
 import type { ReadStatements } from '../infra/odata/statement-cache.js';
 import type { Model } from '../model/model-types.js';
 import { v7Model } from '../model/v7-model.js';
@@ -100,13 +101,16 @@ export const createODataTestApp = (
   registerUserHooks(hooks);
   registerReleaseHooks(hooks, { registryHost: defaultRegistryHost });
   const jwtSecret = randomBytes(32);
+  const config = { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), ...overrides.config };
   registerInvitationHooks(hooks, {
     signer: createInvitationSigner(jwtSecret),
     publicUrl: () => 'http://console.test',
+    limiter: createRateLimiter(db, () => new Date()),
+    invitationsPerHour: config.invitationRateLimitPerHour,
   });
   const ctx: AppContext = {
     db,
-    config: { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), ...overrides.config },
+    config,
     model: overrides.model ?? v7Model,
     hooks,
     now: () => new Date(),

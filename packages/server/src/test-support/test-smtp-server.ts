@@ -19,8 +19,13 @@ export type TestSmtpServer = {
     address: string,
     options?: { subject?: RegExp; timeoutMs?: number },
   ): Promise<ReceivedMail>;
+  // Makes the server hang on the next message: it reads it and answers nothing until released, as
+  // a slow or stuck mail server would. `reached` resolves once the message has arrived.
+  hold(): SmtpHold;
   close(): Promise<void>;
 };
+
+export type SmtpHold = { reached: Promise<void>; release(): void };
 
 // A real SMTP server (the smtp-server package) on a free loopback port, without TLS or
 // authentication, keeping every message it accepts: tests deliver mail through SMTP and assert
@@ -32,6 +37,7 @@ export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
   const matches = (mail: ReceivedMail, wanted: Wanted): boolean =>
     mail.to.some((to) => to.toLowerCase() === wanted.address.toLowerCase()) &&
     (wanted.subject === undefined || wanted.subject.test(mail.parsed.subject ?? ''));
+  let held: { arrived: () => void; released: Promise<void> } | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -41,23 +47,28 @@ export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw).then(
-          (parsed) => {
-            const mail: ReceivedMail = {
-              to: session.envelope.rcptTo.map((recipient) => recipient.address),
-              parsed,
-              raw,
-            };
-            received.push(mail);
-            for (const waiter of [...waiters]) {
-              if (!matches(mail, waiter)) continue;
-              waiters.splice(waiters.indexOf(waiter), 1);
-              waiter.resolve(mail);
-            }
-            callback();
-          },
-          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-        );
+        const hold = held;
+        held = undefined;
+        hold?.arrived();
+        Promise.resolve(hold?.released)
+          .then(() => simpleParser(raw))
+          .then(
+            (parsed) => {
+              const mail: ReceivedMail = {
+                to: session.envelope.rcptTo.map((recipient) => recipient.address),
+                parsed,
+                raw,
+              };
+              received.push(mail);
+              for (const waiter of [...waiters]) {
+                if (!matches(mail, waiter)) continue;
+                waiters.splice(waiters.indexOf(waiter), 1);
+                waiter.resolve(mail);
+              }
+              callback();
+            },
+            (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+          );
       });
     },
   });
@@ -88,6 +99,18 @@ export const startTestSmtpServer = async (): Promise<TestSmtpServer> => {
         }, timeoutMs);
         waiters.push(waiter);
       });
+    },
+    hold() {
+      let arrived = (): void => undefined;
+      let release = (): void => undefined;
+      const reached = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      held = { arrived, released };
+      return { reached, release };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -35,6 +35,9 @@ export const textLengthLimits = {
 
 // An invitation link (organization or fleet) works this long after it was sent.
 export const invitationLifetimeDays = 7;
+// The inviter's own words sent with an invitation, in characters: a note, not a letter (the mail
+// quotes it as theirs).
+export const invitationMessageMaxLength = 500;
 // Organization logos: png or jpeg of at most this many bytes (seed 002 section 9).
 export const logoMaxBytes = 1_000_000;
 // Rows per page of the member lists (organization and fleet members).

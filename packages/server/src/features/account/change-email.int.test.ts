@@ -97,7 +97,9 @@ const verifyLastLinkTo = async (app: FastifyInstance, address: string) => {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ctx = createTestContext(db, { config: { requireEmailVerification: true } });
+  ctx = createTestContext(db, {
+    config: { requireEmailVerification: true, emailChangeRateLimitPerHour: 2 },
+  });
   strict = await createTestApp(ctx, registerAuth, withEmailChange(ctx), registerODataRoutes);
   const relaxedCtx = createTestContext(db, {
     jwtSecret: ctx.jwtSecret,
@@ -300,5 +302,32 @@ describe('PATCH /user/email without required verification', () => {
     expect(await accountOf('direct@example.com')).toMatchObject({ is_verified: true });
     const [notice] = await mailsTo(email);
     expect(notice?.text_body).toContain('was changed to direct@example.com.');
+  });
+});
+
+describe('PATCH /user/email cannot mail any address at will', () => {
+  it('allows FLOTILLA_EMAIL_CHANGE_RATE_LIMIT changes an hour per account, then 429 with Retry-After', async () => {
+    const { token } = await newAccount(strict);
+    for (const n of [1, 2]) {
+      const response = await changeEmail(strict, token, {
+        email: `target${n}@example.com`,
+        password: 'the-password',
+      });
+      expect(response.statusCode).toBe(204);
+    }
+    const refused = await changeEmail(strict, token, {
+      email: 'target3@example.com',
+      password: 'the-password',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+    expect(await mailsTo('target3@example.com')).toEqual([]);
+    // Another account is counted on its own.
+    const other = await newAccount(strict);
+    const allowed = await changeEmail(strict, other.token, {
+      email: 'target3@example.com',
+      password: 'the-password',
+    });
+    expect(allowed.statusCode).toBe(204);
   });
 });

@@ -29,13 +29,14 @@ const emailBody = z.object({
 // for its mailed link and the answer is an empty 204 ("pending verification"); otherwise it
 // replaces the old one at once, unverified, gets its link all the same, and the answer is 200
 // {email}. A change of letter case only is no new address: it is saved at once. The old address
-// is told of any other change.
+// is told of any other change. Changes that mail are limited per account and hour (429).
 export const registerEmailChange = (
   app: FastifyInstance,
   ctx: AppContext,
   verification: VerificationMailDeps,
 ): void => {
-  const throttle = createLoginThrottle(createRateLimiter(ctx.db, ctx.now), ctx.config);
+  const limiter = createRateLimiter(ctx.db, ctx.now);
+  const throttle = createLoginThrottle(limiter, ctx.config);
   app.patch('/user/email', { config: { access: 'user' } }, async (request, reply) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw unauthorized();
@@ -59,6 +60,17 @@ export const registerEmailChange = (
     }
     await attempt.succeeded();
     const caseOnly = account.email?.toLowerCase() === body.email.toLowerCase();
+    // Every other change mails the address typed: FLOTILLA_EMAIL_CHANGE_RATE_LIMIT an hour per
+    // account, so that an account cannot mail any address it likes.
+    if (!caseOnly) {
+      await limiter.take([
+        {
+          key: `email-change:user:${userId}`,
+          limit: ctx.config.emailChangeRateLimitPerHour,
+          windowMs: 3_600_000,
+        },
+      ]);
+    }
     const pending = ctx.config.requireEmailVerification && !caseOnly;
     await ctx.db.transaction(async (tx) => {
       const { rows: taken } = await tx.query(

@@ -19,6 +19,7 @@ import {
 import type { CaptchaVerifier } from './captcha.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { throttleAccountRequest } from './request-throttle.js';
+import { checkSignupAllowed } from './signup-policy.js';
 
 // Sign-up payload (seed 000 sections 3.3 and 5). With an invitation token, the new account accepts
 // the invitation in the same transaction (the token must be valid and for this e-mail).
@@ -57,6 +58,7 @@ export const registerSignUp = (
   const invitations = createInvitationSigner(ctx.jwtSecret);
   app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
     const body = parseBody(registerBody, request.body);
+    checkSignupAllowed(ctx.config.signup, body.invitationToken);
     await throttleAccountRequest(limiter, {
       kind: 'signup',
       clientAddress: clientAddressKey(request.ip),

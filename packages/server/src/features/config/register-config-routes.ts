@@ -27,6 +27,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // The reCAPTCHA site key sign-up pages render the widget with (FLOTILLA_RECAPTCHA_SITE_KEY);
     // null when sign-up needs no captcha.
     recaptchaSiteKey: ctx.config.recaptcha?.siteKey ?? null,
+    // Who may sign up (FLOTILLA_SIGNUP, ours): open, invitation (with an invitation's link
+    // only) or closed; the console's sign-up page says which instead of failing.
+    signup: ctx.config.signup,
     // Where this API serves the actions service (health checks, diagnostics): a path on it.
     actionsPath,
     // The console's map tiles (ours): a Leaflet URL template, empty for no tiles.

@@ -1,6 +1,8 @@
+import { invitationMessageMaxLength } from '@flotilla/shared/constants/limits';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict } from '../../infra/errors/api-error.js';
 import type { HookRegistry, WriteContext } from '../../infra/odata/hooks.js';
+import type { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import {
   applicationInvitations,
   type InvitationTable,
@@ -36,11 +38,38 @@ const alreadyIn = async (
   return rows.length > 0;
 };
 
+export type InvitationHookDeps = InvitationMailDeps & {
+  limiter: RateLimiter;
+  // FLOTILLA_INVITATION_RATE_LIMIT: invitations one user may send per hour.
+  invitationsPerHour: number;
+};
+
+// The inviter's message is a short note of theirs (the mail quotes it as such).
+const checkMessage = (body: Record<string, unknown>): void => {
+  const message = body.message;
+  if (typeof message === 'string' && message.length > invitationMessageMaxLength) {
+    throw badRequest(`'message' must be at most ${invitationMessageMaxLength} characters`);
+  }
+};
+
+// Whose invitations count together against the hourly limit.
+const inviterKey = (ctx: WriteContext): string => {
+  const actor = ctx.actor;
+  switch (actor.kind) {
+    case 'user':
+      return `user:${actor.userId}`;
+    case 'anonymous':
+      return 'anonymous';
+    default:
+      return `actor:${actor.actorId}`;
+  }
+};
+
 // Recipients of invitations being created in this transaction, by invitee row id (prepareCreate
 // learns them, afterCreate mails them).
 type Pending = Map<number, string>;
 
-const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: InvitationMailDeps) => {
+const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: InvitationHookDeps) => {
   const recipients = new WeakMap<WriteContext, Pending>();
   hooks.add(table.resource, {
     // balena-sdk posts the invitee as an e-mail or a username, and leaves the role out when it
@@ -48,6 +77,7 @@ const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: Invitati
     // An invitee given as a row id is refused: it would let an inviter reach (and, through the
     // invitation, read) an address someone else typed.
     async prepareCreate(ctx, body) {
+      checkMessage(body);
       const invitee = await resolveInvitee(ctx.tx, body.invitee);
       const id = await inviteeRowId(ctx.tx, invitee.identifier);
       body.invitee = id;
@@ -84,6 +114,18 @@ const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: Invitati
         );
         if (role.rows[0]?.name === undefined) throw badRequest('Unknown fleet role');
       }
+      // Each invitation mails an address the inviter typed: counted per inviter, once it is
+      // known to be one that will be sent (a refused duplicate sends nothing).
+      await deps.limiter.take([
+        {
+          key: `invitation:${inviterKey(ctx)}`,
+          limit: deps.invitationsPerHour,
+          windowMs: 3_600_000,
+        },
+      ]);
+    },
+    async prepareUpdate(_ctx, body) {
+      checkMessage(body);
     },
     async afterCreate(ctx, id, values) {
       let recipient = recipients.get(ctx)?.get(Number(values.invitee));
@@ -115,9 +157,11 @@ const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: Invitati
 };
 
 // Invitations to organizations and fleets (seed 002 section 5 "Invitations"): the invitee is
-// trimmed, a new e-mail must be valid, not already a member and not already invited; each one is
-// mailed with a signed link (invitation-signing.ts) in the transaction that creates it.
-export const registerInvitationHooks = (hooks: HookRegistry, deps: InvitationMailDeps): void => {
+// trimmed, a new e-mail must be valid, not already a member and not already invited; the message
+// is at most invitationMessageMaxLength characters; each inviter sends at most
+// FLOTILLA_INVITATION_RATE_LIMIT an hour (429 with Retry-After beyond); each one is mailed with a
+// signed link (invitation-signing.ts) in the transaction that creates it.
+export const registerInvitationHooks = (hooks: HookRegistry, deps: InvitationHookDeps): void => {
   registerFor(hooks, organizationInvitations, deps);
   registerFor(hooks, applicationInvitations, deps);
 };

@@ -1,7 +1,7 @@
 import { invitationLifetimeDays } from '@flotilla/shared/constants/limits';
 import { roleLabel } from '@flotilla/shared/permissions/role-labels';
 import type { Queryable } from '../../infra/db/database.js';
-import { composeMail } from '../mail/mail-compose.js';
+import { composeMail, neutraliseLinks } from '../mail/mail-compose.js';
 import { queueMail } from '../mail/mail-message.js';
 import type { InvitationSigner } from './invitation-signing.js';
 import type { InvitationTable } from './invitation-kinds.js';
@@ -52,10 +52,13 @@ export const queueInvitationMail = async (
     exp: Math.floor(expiresAt.getTime() / 1000),
   });
   const inviter = row.inviter ?? 'Someone';
+  // The organization or fleet name is the inviter's text too: no link in it either.
+  const target = neutraliseLinks(row.target_name);
   const paragraphs = [
     `Hello,`,
-    `${inviter} invited you to join the ${table.noun} "${row.target_name}" on Flotilla as ${roleLabel(row.role)}.`,
-    ...(row.message ? [`Their message:\n${row.message}`] : []),
+    `${inviter} invited you to join the ${table.noun} "${target}" on Flotilla as ${roleLabel(row.role)}.`,
+    // Quoted as the inviter's own words (not ours), links neutralised (mail-compose.ts).
+    ...(row.message ? [{ author: inviter, text: row.message }] : []),
     row.identifier.includes('@')
       ? `Open the link to accept. If you have no Flotilla account yet, you can create one there with this e-mail address.`
       : `Open the link and sign in as ${row.identifier} to accept.`,
@@ -64,7 +67,7 @@ export const queueInvitationMail = async (
     tx,
     composeMail({
       to: recipient,
-      subject: `${inviter} invited you to the ${table.noun} ${row.target_name} on Flotilla`,
+      subject: `${inviter} invited you to the ${table.noun} ${target} on Flotilla`,
       paragraphs,
       action: {
         label: 'Accept the invitation',

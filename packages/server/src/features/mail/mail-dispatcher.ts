@@ -1,9 +1,14 @@
 import type { Database } from '../../infra/db/database.js';
+import { redactLinks } from './mail-redaction.js';
 import type { MailTransport, OutgoingMail } from './mail-transport.js';
 
 // Attempts per message, and the wait before each retry after a failed one.
 export const mailRetryDelaysMs = [30_000, 120_000, 600_000, 1_800_000] as const;
 const maxAttempts = mailRetryDelaysMs.length + 1;
+
+// How long a claimed message is left to its dispatcher before another process takes it over (the
+// first died mid-delivery): longer than nodemailer's own timeouts (10 minutes idle at most).
+export const mailClaimLeaseMs = 15 * 60_000;
 
 type Row = {
   id: number;
@@ -31,9 +36,12 @@ export type DispatcherLog = {
 const errorText = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
-// Claims queued messages one at a time (FOR UPDATE SKIP LOCKED: several processes share the work
-// and never send one twice), hands each to the transport, and records the outcome: sent (SMTP),
-// stored (the outbox), or a retry later; after the last attempt, failed.
+// Claims queued messages one at a time and hands each to the transport with no transaction open:
+// the claim (status 'sending', FOR UPDATE SKIP LOCKED so that several processes share the work and
+// never send one twice) commits before SMTP is spoken to, so a slow or hanging mail server holds
+// no row lock. The outcome is recorded after: sent (SMTP; the links are then removed from the
+// stored bodies), stored (the outbox keeps them), or a retry later; after the last attempt, failed
+// (links removed too: nobody will receive them).
 export const createMailDispatcher = (
   db: Database,
   transport: MailTransport,
@@ -44,48 +52,87 @@ export const createMailDispatcher = (
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
 
-  const deliverOne = (): Promise<boolean> =>
-    db.transaction(async (tx) => {
-      const { rows } = await tx.query<Row>(
-        `SELECT "id", "recipient", "subject", "text_body", "html_body", "links", "attempts"
-           FROM "mail_message"
-          WHERE "status" = 'queued' AND "next_attempt_at" <= now()
-          ORDER BY "id" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  const claim = async (): Promise<Row | undefined> => {
+    const { rows } = await db.query<Row>(
+      `UPDATE "mail_message" m SET "status" = 'sending', "attempts" = m."attempts" + 1,
+              "next_attempt_at" = now() + make_interval(secs => $1::double precision / 1000)
+        WHERE m."id" = (
+          SELECT "id" FROM "mail_message"
+           WHERE "status" IN ('queued', 'sending') AND "next_attempt_at" <= now()
+           ORDER BY "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING m."id", m."recipient", m."subject", m."text_body", m."html_body", m."links",
+                  m."attempts"`,
+      [mailClaimLeaseMs],
+    );
+    return rows[0];
+  };
+
+  const recordDelivered = async (row: Row): Promise<void> => {
+    if (transport.kind === 'outbox') {
+      await db.query(
+        `UPDATE "mail_message" SET "status" = 'stored', "delivered_at" = now(), "last_error" = NULL
+          WHERE "id" = $1 AND "status" = 'sending'`,
+        [row.id],
       );
-      const row = rows[0];
-      if (!row) return false;
-      const message: OutgoingMail = {
-        id: row.id,
-        recipient: row.recipient,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body,
-        links: row.links,
-      };
-      try {
-        await transport.deliver(message);
-        await tx.query(
-          `UPDATE "mail_message" SET "status" = $2, "attempts" = "attempts" + 1,
-                  "delivered_at" = now(), "last_error" = NULL WHERE "id" = $1`,
-          [row.id, transport.kind === 'smtp' ? 'sent' : 'stored'],
-        );
-      } catch (error) {
-        const attempts = row.attempts + 1;
-        const delay = mailRetryDelaysMs[attempts - 1];
-        log.warn(
-          { err: error, mailId: row.id, attempts },
-          `Mail ${row.id} to ${row.recipient} could not be sent`,
-        );
-        await tx.query(
-          `UPDATE "mail_message" SET "attempts" = $2::integer, "last_error" = $3::text,
-                  "status" = CASE WHEN $2::integer >= $4::integer THEN 'failed' ELSE 'queued' END,
-                  "next_attempt_at" = now() + make_interval(secs => $5::double precision / 1000)
-            WHERE "id" = $1::integer`,
-          [row.id, attempts, errorText(error), maxAttempts, delay ?? 0],
-        );
-      }
-      return true;
-    });
+      return;
+    }
+    await db.query(
+      `UPDATE "mail_message" SET "status" = 'sent', "delivered_at" = now(), "last_error" = NULL,
+              "text_body" = $2, "html_body" = $3, "links" = '[]'::jsonb, "redacted_at" = now()
+        WHERE "id" = $1 AND "status" = 'sending'`,
+      [row.id, redactLinks(row.text_body, row.links), redactLinks(row.html_body, row.links)],
+    );
+  };
+
+  const recordFailure = async (row: Row, error: unknown): Promise<void> => {
+    log.warn(
+      { err: error, mailId: row.id, attempts: row.attempts },
+      `Mail ${row.id} to ${row.recipient} could not be sent`,
+    );
+    const delay = mailRetryDelaysMs[row.attempts - 1];
+    if (row.attempts >= maxAttempts || delay === undefined) {
+      await db.query(
+        `UPDATE "mail_message" SET "status" = 'failed', "last_error" = $2::text,
+                "text_body" = $3, "html_body" = $4, "links" = '[]'::jsonb, "redacted_at" = now()
+          WHERE "id" = $1 AND "status" = 'sending'`,
+        [
+          row.id,
+          errorText(error),
+          redactLinks(row.text_body, row.links),
+          redactLinks(row.html_body, row.links),
+        ],
+      );
+      return;
+    }
+    await db.query(
+      `UPDATE "mail_message" SET "status" = 'queued', "last_error" = $2::text,
+              "next_attempt_at" = now() + make_interval(secs => $3::double precision / 1000)
+        WHERE "id" = $1 AND "status" = 'sending'`,
+      [row.id, errorText(error), delay],
+    );
+  };
+
+  const deliverOne = async (): Promise<boolean> => {
+    const row = await claim();
+    if (!row) return false;
+    const message: OutgoingMail = {
+      id: row.id,
+      recipient: row.recipient,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      links: row.links,
+    };
+    let delivered = false;
+    try {
+      await transport.deliver(message);
+      delivered = true;
+    } catch (error) {
+      await recordFailure(row, error);
+    }
+    if (delivered) await recordDelivered(row);
+    return true;
+  };
 
   const wakeIn = (ms: number): void => {
     if (retryTimer) clearTimeout(retryTimer);
@@ -95,11 +142,11 @@ export const createMailDispatcher = (
     retryTimer.unref();
   };
 
-  // The next retry that is due: wake up then.
+  // The next retry (or lapsed claim) that is due: wake up then.
   const scheduleRetry = async (): Promise<void> => {
     const { rows } = await db.query<{ wait_ms: number | null }>(
       `SELECT (extract(epoch FROM min("next_attempt_at") - now()) * 1000)::float8 AS "wait_ms"
-         FROM "mail_message" WHERE "status" = 'queued'`,
+         FROM "mail_message" WHERE "status" IN ('queued', 'sending')`,
     );
     const wait = rows[0]?.wait_ms;
     if (wait === null || wait === undefined) return;
@@ -108,7 +155,7 @@ export const createMailDispatcher = (
 
   const run = async (): Promise<void> => {
     while (!stopped && (await deliverOne())) {
-      // One message per transaction, until none is due.
+      // One message at a time, until none is due.
     }
     if (!stopped) await scheduleRetry();
   };

@@ -19,7 +19,7 @@ export type MailTransport = {
   close(): void;
 };
 
-export type MailLog = { info(details: object, message: string): void };
+export type MailLog = { warn(details: object, message: string): void };
 
 // SMTP through nodemailer: one multipart/alternative message (text and HTML) per mail.
 export const createSmtpTransport = (smtpUrl: string, from: string): MailTransport => {
@@ -39,12 +39,13 @@ export const createSmtpTransport = (smtpUrl: string, from: string): MailTranspor
   };
 };
 
-// Without SMTP the message stays in the outbox; its links go to the log so that a fresh
-// `npm start` can complete every flow from the terminal too.
+// Without SMTP the message stays in the outbox; its links go to the log, at warn so that the
+// operator sees them at every usual log level, and a fresh `npm start` can complete every flow
+// from the terminal too. This is the only place links are logged: with SMTP they never are.
 export const createOutboxTransport = (log: MailLog): MailTransport => ({
   kind: 'outbox',
   deliver(message) {
-    log.info(
+    log.warn(
       { mailId: message.id, to: message.recipient, subject: message.subject, links: message.links },
       `Mail kept in the outbox (no SMTP configured): "${message.subject}" to ${message.recipient}: ${message.links.join(' ')}`,
     );

@@ -175,6 +175,45 @@ describe('loadConfig: account mail settings', () => {
   });
 });
 
+describe('loadConfig: mail relay and outbox settings', () => {
+  it('limits invitations and e-mail changes per user per hour, refusing 0 and non-numbers', () => {
+    expect(loadConfig({})).toMatchObject({
+      invitationRateLimitPerHour: 30,
+      emailChangeRateLimitPerHour: 5,
+    });
+    expect(
+      loadConfig({ FLOTILLA_INVITATION_RATE_LIMIT: '2', FLOTILLA_EMAIL_CHANGE_RATE_LIMIT: '1' }),
+    ).toMatchObject({ invitationRateLimitPerHour: 2, emailChangeRateLimitPerHour: 1 });
+    for (const name of ['FLOTILLA_INVITATION_RATE_LIMIT', 'FLOTILLA_EMAIL_CHANGE_RATE_LIMIT']) {
+      for (const value of ['0', '1000001', 'many']) {
+        expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+      }
+    }
+  });
+
+  it('leaves sign-up open by default; invitation and closed restrict it; nothing else', () => {
+    expect(loadConfig({}).signup).toBe('open');
+    expect(loadConfig({ FLOTILLA_SIGNUP: 'invitation' }).signup).toBe('invitation');
+    expect(loadConfig({ FLOTILLA_SIGNUP: 'closed' }).signup).toBe('closed');
+    expect(() => loadConfig({ FLOTILLA_SIGNUP: 'off' })).toThrow(/FLOTILLA_SIGNUP/);
+  });
+
+  it('keeps outbox messages a week by default, from an hour to a year', () => {
+    expect(loadConfig({}).mailOutboxRetentionHours).toBe(168);
+    expect(loadConfig({ FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS: '1' }).mailOutboxRetentionHours).toBe(
+      1,
+    );
+    expect(
+      loadConfig({ FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS: '8760' }).mailOutboxRetentionHours,
+    ).toBe(8760);
+    for (const value of ['0', '8761', '1.5']) {
+      expect(() => loadConfig({ FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS: value })).toThrow(
+        /FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS/,
+      );
+    }
+  });
+});
+
 describe('loadConfig: the registry', () => {
   it('names registry tokens "flotilla" unless FLOTILLA_REGISTRY_TOKEN_ISSUER says otherwise', () => {
     expect(loadConfig({}).registryTokenIssuer).toBe('flotilla');

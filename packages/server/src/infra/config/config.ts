@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import ipaddr from 'ipaddr.js';
+import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
@@ -51,6 +52,10 @@ const schema = z.object({
   FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
   FLOTILLA_PASSWORD_RESET_RATE_LIMIT: limit(10),
   FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT: limit(5),
+  FLOTILLA_INVITATION_RATE_LIMIT: limit(30),
+  FLOTILLA_EMAIL_CHANGE_RATE_LIMIT: limit(5),
+  FLOTILLA_SIGNUP: z.enum(signupModes).default('open'),
+  FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
   FLOTILLA_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   FLOTILLA_DEVICE_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(1800),
   FLOTILLA_TRUST_PROXY: z
@@ -167,6 +172,15 @@ export type Config = {
   // Password reset requests per hour from one client address, and for one e-mail address.
   passwordResetRateLimitPerHour: number;
   passwordResetAccountRateLimitPerHour: number;
+  // Invitations one user may send per hour (each is a mail to an address they typed).
+  invitationRateLimitPerHour: number;
+  // E-mail address changes one user may make per hour (each mails the new address a link).
+  emailChangeRateLimitPerHour: number;
+  // Who may create an account at POST /user/register: anyone, only invitees (with the token of a
+  // pending invitation, for its e-mail), or nobody (accounts come from administrators).
+  signup: SignupMode;
+  // Hours a message stays in the outbox (the mail_message table) before it is swept.
+  mailOutboxRetentionHours: number;
   trustProxy: TrustProxy;
   // Longest a resolved session token or API key is reused without a change being reported
   // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
@@ -259,6 +273,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     signupRateLimitPerHour: values.FLOTILLA_SIGNUP_RATE_LIMIT,
     passwordResetRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_RATE_LIMIT,
     passwordResetAccountRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT,
+    invitationRateLimitPerHour: values.FLOTILLA_INVITATION_RATE_LIMIT,
+    emailChangeRateLimitPerHour: values.FLOTILLA_EMAIL_CHANGE_RATE_LIMIT,
+    signup: values.FLOTILLA_SIGNUP,
+    mailOutboxRetentionHours: values.FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS,
     trustProxy: values.FLOTILLA_TRUST_PROXY,
     authCacheSeconds: values.FLOTILLA_AUTH_CACHE_SECONDS,
     deviceAuthCacheSeconds: values.FLOTILLA_DEVICE_AUTH_CACHE_SECONDS,

@@ -1,5 +1,9 @@
 // @vitest-environment jsdom
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import {
+  signupClosedMessage,
+  signupInvitationOnlyMessage,
+} from '@flotilla/shared/auth/signup-mode';
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -100,6 +104,36 @@ describe('SignupPage with an invitation', () => {
         invitationToken: token,
       }),
     );
+    window.history.replaceState(null, '', '/');
+  });
+});
+
+describe('SignupPage when sign-up is not open (FLOTILLA_SIGNUP)', () => {
+  it('closed: says so and offers no form', async () => {
+    const { client, register } = clientWith({ recaptchaSiteKey: null, signup: 'closed' });
+    renderWithClient(client, <SignupPage />, '/signup');
+    expect(await screen.findByText(signupClosedMessage)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
+    expect(screen.queryByLabelText(/Password/)).toBeNull();
+    expect(register).not.toHaveBeenCalled();
+  });
+
+  it('invitation only: says so without an invitation link', async () => {
+    const { client } = clientWith({ recaptchaSiteKey: null, signup: 'invitation' });
+    renderWithClient(client, <SignupPage />, '/signup');
+    expect(await screen.findByText(signupInvitationOnlyMessage)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
+  });
+
+  it('invitation only: offers the form with an invitation link', async () => {
+    const token = invitationToken();
+    window.history.replaceState(null, '', `/signup?invitation=${token}&email=bob%40example.com`);
+    const { client, register } = clientWith({ recaptchaSiteKey: null, signup: 'invitation' });
+    renderWithClient(client, <SignupPage />, '/signup');
+    await userEvent.setup().type(screen.getByLabelText(/Password/), 'a-good-password');
+    await submit();
+    await vi.waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText(signupInvitationOnlyMessage)).toBeNull();
     window.history.replaceState(null, '', '/');
   });
 });

@@ -1,4 +1,8 @@
 import { emailProblem, passwordProblem } from '@flotilla/shared/auth/credentials';
+import {
+  signupClosedMessage,
+  signupInvitationOnlyMessage,
+} from '@flotilla/shared/auth/signup-mode';
 import { decodeInvitationToken } from '@flotilla/shared/invitations/invitation-token';
 import { errorText } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
@@ -79,6 +83,26 @@ export const SignupPage = () => {
     if (emailProblem(email) || passwordProblem(password) || captchaMissing) return;
     signup.mutate();
   };
+  // FLOTILLA_SIGNUP: said up front rather than after a refused attempt.
+  const mode = config.data?.signup ?? 'open';
+  const refusal =
+    mode === 'closed'
+      ? signupClosedMessage
+      : mode === 'invitation' && invitation === null
+        ? signupInvitationOnlyMessage
+        : undefined;
+  if (refusal !== undefined) {
+    return (
+      <AuthFrame title="Create your account">
+        <Stack spacing={2}>
+          <Alert severity="info">{refusal}</Alert>
+          <Link component={RouterLink} to="/login" sx={{ textAlign: 'center' }}>
+            Already have an account? Log in
+          </Link>
+        </Stack>
+      </AuthFrame>
+    );
+  }
   return (
     <AuthFrame title="Create your account" subtitle="Your first 10 devices are always free.">
       <Box component="form" onSubmit={submit} noValidate>

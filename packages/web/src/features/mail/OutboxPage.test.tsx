@@ -6,7 +6,7 @@ import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
-const renderAt = (session: FakeSession) => {
+const renderAt = (session: FakeSession, transport: 'outbox' | 'smtp' = 'outbox') => {
   const api = createFakeApi({ application: [] }, session);
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
   api.on('GET', '/actor/v1/whoami', () => ({
@@ -16,7 +16,7 @@ const renderAt = (session: FakeSession) => {
   api.on('GET', '/admin/v1/mail', () => ({
     status: 200,
     body: {
-      transport: 'outbox',
+      transport,
       total: 1,
       messages: [
         {
@@ -44,6 +44,16 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
       screen.getByRole('link', { name: 'http://console.test/organization/invitation/abc.def' }),
     ).toBeTruthy();
     expect(screen.getByText(/No SMTP server is configured/)).toBeTruthy();
+  });
+
+  it('says that mail sent through SMTP is kept without its links', async () => {
+    renderAt({ permissions: ['admin.home'] }, 'smtp');
+    expect(
+      await screen.findByText(
+        'Messages are sent through SMTP; once sent, they are kept here without their links.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/No SMTP server is configured/)).toBeNull();
   });
 
   it('sends anyone else to the start page', async () => {

@@ -38,6 +38,11 @@ const Outbox = () => {
         <Alert severity="info" sx={{ mb: 2 }}>
           No SMTP server is configured (FLOTILLA_SMTP_URL): messages stay here and are not sent.
         </Alert>
+      ) : outbox.data?.transport === 'smtp' ? (
+        // Their links are secrets (reset, verification, invitation): the server keeps none once sent.
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Messages are sent through SMTP; once sent, they are kept here without their links.
+        </Alert>
       ) : null}
       {outbox.isPending ? (
         <Skeleton variant="rounded" height={200} aria-label="Loading" />

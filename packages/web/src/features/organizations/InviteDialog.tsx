@@ -1,5 +1,6 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { emailProblem } from '@flotilla/shared/auth/credentials';
+import { invitationMessageMaxLength } from '@flotilla/shared/constants/limits';
 import { roleLabel } from '@flotilla/shared/permissions/role-labels';
 import { usernameProblem } from '@flotilla/shared/users/username';
 import Alert from '@mui/material/Alert';
@@ -116,7 +117,9 @@ export const InviteDialog = ({
             multiline
             minRows={2}
             onChange={(event) => setMessage(event.target.value)}
-            slotProps={{ htmlInput: { maxLength: 2000 } }}
+            // The server takes no more; the mail quotes it as the inviter's words.
+            helperText={`${message.length}/${invitationMessageMaxLength}, quoted in the mail as yours`}
+            slotProps={{ htmlInput: { maxLength: invitationMessageMaxLength } }}
           />
           {send.isError ? (
             <Alert severity="error">
