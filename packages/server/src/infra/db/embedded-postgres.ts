@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { findPostgresBinaries } from './postgres-binaries.js';
+import { assertClusterVersion, binaryMajorVersion } from './postgres-version.js';
 import {
   describeExit,
   type PostgresProcess,
@@ -185,6 +186,7 @@ export const startEmbeddedPostgres = async (
   await assertReachable(runner, dataDir);
   const password = await readOrCreateSecret(path.join(dataDir, 'postgres-password'));
   if (existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    await assertClusterVersion(pgDir, await binaryMajorVersion(binaries.postgres));
     await clearLeftover(pgDir, log);
     if (await ensureClusterOwner(pgDir, clusterOwnerOf(runner))) {
       log.info(`Gave ${pgDir} to the user PostgreSQL now runs as (${runner.kind})`);
