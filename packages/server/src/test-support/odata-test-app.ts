@@ -113,6 +113,7 @@ export const createODataTestApp = (
     jwtSecret,
     notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
+    installation: { kind: 'bound', id: 'test' },
   };
   const makeApp = (): FastifyInstance =>
     createApp({
