@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './infra/config/config.js';
+import { generateApiKey, hashApiKey } from './infra/auth/api-key-tokens.js';
+import { loadSigningSecret } from './infra/auth/signing-secret.js';
+import { type Database, openDatabase, type Queryable } from './infra/db/database.js';
+import { accessInstallationDatabase } from './infra/db/embedded-access.js';
+import { readManifest } from './infra/backup/backup-manifest.js';
+import { backedUpTables } from './infra/backup/database-tables.js';
+import { backupInstallation, restoreInstallation } from './infra/backup/installation-backup.js';
+import { issueSessionToken } from './features/auth/issue-session-token.js';
+import {
+  createDevice,
+  createFleet,
+  createOrganization,
+  createRelease,
+  createUser,
+} from './test-support/fixtures.js';
+import { createTestDatabase } from './test-support/test-database.js';
+import { type RunningServer, startServer } from './start-server.js';
+
+// An installation (an external database and its data directory) backed up, restored into a new
+// data directory with an embedded PostgreSQL, and started from the restore.
+
+let db: Database;
+let work: string;
+let sourceDir: string;
+let restoredDir: string;
+let backupDir: string;
+let server: RunningServer | undefined;
+let sessionToken = '';
+const deviceKey = generateApiKey();
+let deviceUuid = '';
+const assetUuid = randomBytes(16).toString('hex');
+let fleetUuid = '';
+
+// Every backed-up table's rows, in a stable order, as JSON.
+const contents = async (queryable: Queryable): Promise<Record<string, string[]>> => {
+  const result: Record<string, string[]> = {};
+  for (const table of await backedUpTables(queryable)) {
+    if (table === 'flotilla_installation') continue;
+    const { rows } = await queryable.query<{ row: string }>(
+      `SELECT to_jsonb(t)::text AS "row" FROM "${table}" t ORDER BY 1`,
+    );
+    result[table] = rows.map((entry) => entry.row);
+  }
+  return result;
+};
+
+const filesUnder = async (dir: string): Promise<Record<string, string>> => {
+  const result: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    result[path.relative(dir, file)] = await readFile(file, 'base64');
+  }
+  return result;
+};
+
+const silent = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  work = await mkdtemp(path.join(tmpdir(), 'flotilla-backup-'));
+  sourceDir = path.join(work, 'source');
+  restoredDir = path.join(work, 'restored');
+  backupDir = path.join(work, 'backup');
+  const jwtSecret = await loadSigningSecret({ jwtSecret: undefined, dataDir: sourceDir });
+  const alice = await createUser(db, 'alice');
+  sessionToken = await issueSessionToken({ jwtSecret, now: () => new Date() }, db, alice.userId);
+  const fleet = await createFleet(db, await createOrganization(db, 'Acme'), 'pumps');
+  fleetUuid = fleet.uuid;
+  const device = await createDevice(db, fleet.id, 'pump-1');
+  deviceUuid = device.uuid;
+  await db.query('INSERT INTO "api_key" ("is_of__actor", "key_hash") VALUES ($1, $2)', [
+    device.actorId,
+    hashApiKey(deviceKey),
+  ]);
+  const release = await createRelease(db, fleet.id, 'abc123');
+  await db.query(
+    `INSERT INTO "release_asset" ("release", "asset_key", "asset") VALUES ($1, 'notes.txt', $2)`,
+    [release, JSON.stringify({ uuid: assetUuid, size: 5, filename: 'notes.txt' })],
+  );
+  await mkdir(path.join(sourceDir, 'release-assets'), { recursive: true });
+  await writeFile(path.join(sourceDir, 'release-assets', assetUuid), 'notes');
+  const repository = path.join(sourceDir, 'git', `${fleetUuid}.git`);
+  await mkdir(path.join(repository, 'refs', 'heads'), { recursive: true });
+  await writeFile(path.join(repository, 'HEAD'), 'ref: refs/heads/main\n');
+  await writeFile(path.join(repository, 'refs', 'heads', 'main'), `${'a'.repeat(40)}\n`);
+  await writeFile(path.join(sourceDir, 'registry-token.key'), 'PRIVATE KEY\n', { mode: 0o600 });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await db.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('backup and restore', () => {
+  it('round-trips rows, files, sessions and device keys into a new data directory', async () => {
+    await backupInstallation({ databaseUrl: db.url, dataDir: sourceDir }, backupDir);
+    await expect(
+      backupInstallation({ databaseUrl: db.url, dataDir: sourceDir }, backupDir),
+    ).rejects.toThrow(/is not empty/);
+
+    await restoreInstallation(backupDir, { databaseUrl: undefined, dataDir: restoredDir });
+    await expect(
+      restoreInstallation(backupDir, { databaseUrl: undefined, dataDir: restoredDir }),
+    ).rejects.toThrow(/is not empty: restore into a new data directory/);
+
+    // Every row of every table, before a server touches the restored database.
+    const restored = await accessInstallationDatabase({
+      databaseUrl: undefined,
+      dataDir: restoredDir,
+    });
+    const restoredDb = openDatabase(restored.url, { max: 1 });
+    try {
+      expect(await contents(restoredDb)).toEqual(await contents(db));
+    } finally {
+      await restoredDb.close();
+      await restored.release();
+    }
+    const sourceFiles = await filesUnder(sourceDir);
+    const restoredFiles = await filesUnder(restoredDir);
+    for (const file of [
+      'jwt-secret',
+      'registry-token.key',
+      `release-assets/${assetUuid}`,
+      `git/${fleetUuid}.git/HEAD`,
+      `git/${fleetUuid}.git/refs/heads/main`,
+    ]) {
+      expect(restoredFiles[file], file).toBe(sourceFiles[file]);
+    }
+
+    server = await startServer(
+      loadConfig({
+        FLOTILLA_DATA_DIR: restoredDir,
+        PORT: '0',
+        FLOTILLA_DEMO: 'off',
+        FLOTILLA_LOG_LEVEL: 'silent',
+      }),
+      () => undefined,
+      silent,
+    );
+    expect(server.ctx.installation.kind).toBe('bound');
+    const whoami = await fetch(`${server.url}/actor/v1/whoami`, {
+      headers: { authorization: `Bearer ${sessionToken}` },
+    });
+    expect(whoami.status).toBe(200);
+    expect(await whoami.json()).toMatchObject({ username: 'alice' });
+    const state = await fetch(`${server.url}/device/v3/${deviceUuid}/state`, {
+      headers: { authorization: `Bearer ${deviceKey}` },
+    });
+    expect(state.status).toBe(200);
+
+    // A backup of the running installation goes through its running PostgreSQL.
+    const second = path.join(work, 'second');
+    await backupInstallation({ databaseUrl: undefined, dataDir: restoredDir }, second);
+    const first = await readManifest(backupDir);
+    const again = await readManifest(second);
+    expect(again.migrations).toEqual(first.migrations);
+    expect(again.tables.find((table) => table.name === 'device')).toEqual({
+      name: 'device',
+      rows: 1,
+    });
+  });
+});
