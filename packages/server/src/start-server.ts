@@ -74,9 +74,9 @@ export const startServer = async (
         log.warn(`${why}; requests answer 503 until it is back`);
       }
     });
-    const { applied } = await migrate(db);
+    const { applied, fresh } = await migrate(db);
     if (applied.length > 0) print(`Applied migrations: ${applied.join(', ')}`);
-    const installation = await bindInstallation(db, config.dataDir);
+    const installation = await bindInstallation(db, config.dataDir, { databaseIsNew: fresh });
     if (installation.kind === 'mismatch') log.warn(installation.reason);
     const ctx: AppContext = {
       db,

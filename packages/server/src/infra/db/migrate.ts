@@ -4,7 +4,8 @@ import { type MigrationFile, migrationsDir, readMigrationFiles } from './migrati
 // Any fixed number shared by every Flotilla process: serialises concurrent migrators.
 const migrationLockKey = 7_461_002;
 
-export type MigrationResult = { applied: string[] };
+// fresh: the database had no migration before (a new database).
+export type MigrationResult = { applied: string[]; fresh: boolean };
 
 export type MigrateOptions = {
   // Applies the migrations up to this file name only (a restore rebuilds the schema a backup was
@@ -91,6 +92,6 @@ export const migrate = async (
       ]);
       applied.push(file.name);
     }
-    return { applied };
+    return { applied, fresh: appliedRows.length === 0 };
   });
 };

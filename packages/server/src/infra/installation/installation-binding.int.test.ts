@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,5 +82,23 @@ describe('the installation binding of a database and its data directory', () => 
     const id = await rekeyInstallation(db, dataDir);
     expect(bound).not.toEqual({ kind: 'bound', id });
     expect(await bindInstallation(db, dataDir)).toEqual({ kind: 'bound', id });
+  });
+});
+
+describe('a data directory from before the binding', () => {
+  it('with repositories, beside a database this start created, is a lasting mismatch', async () => {
+    await mkdir(path.join(dataDir, 'git', `${'a'.repeat(32)}.git`), { recursive: true });
+    const first = await bindInstallation(db, dataDir, { databaseIsNew: true });
+    expect(first.kind === 'mismatch' ? first.reason : '').toMatch(
+      /The database is new, but the data directory .* already holds git repositories/,
+    );
+    // The next start (the database no longer new) is still refused, until the file is deleted.
+    expect((await bindInstallation(db, dataDir)).kind).toBe('mismatch');
+    await rm(path.join(dataDir, installationFileName));
+    expect((await bindInstallation(db, dataDir)).kind).toBe('bound');
+  });
+
+  it('without repositories or assets, beside a new database, is simply bound', async () => {
+    expect((await bindInstallation(db, dataDir, { databaseIsNew: true })).kind).toBe('bound');
   });
 });

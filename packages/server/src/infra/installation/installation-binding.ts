@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Database, Queryable } from '../db/database.js';
@@ -61,6 +61,16 @@ const remedy =
   'DATABASE_URL and FLOTILLA_DATA_DIR. If this database really is the one for this data ' +
   `directory, delete <data dir>/${installationFileName} and restart: the two are bound again.`;
 
+// Whether a data directory already holds what a database would name: git repositories or
+// release assets (at the top level of those directories; infrastructure knows their names only).
+const holdsInstallationFiles = async (dataDir: string): Promise<boolean> => {
+  for (const dir of ['git', 'release-assets']) {
+    const names = await readdir(path.join(dataDir, dir)).catch(() => []);
+    if (names.length > 0) return true;
+  }
+  return false;
+};
+
 // Called at every start, after the migrations. The first start (or the first after upgrading to
 // a version that binds them) creates the id in both; a data directory without the file adopts the
 // database's id. Each start counts itself in both, the database first: a data directory that has
@@ -68,8 +78,28 @@ const remedy =
 export const bindInstallation = async (
   db: Database,
   dataDir: string,
+  options: { databaseIsNew?: boolean } = {},
 ): Promise<InstallationBinding> => {
   const file = await readInstallationFile(dataDir);
+  // A data directory from before the binding, with repositories or assets, beside a database
+  // created by this very start: a wrong DATABASE_URL (its demo fleets would not save the files).
+  // Both get different ids, so that the mismatch lasts until the operator decides.
+  if (file === undefined && options.databaseIsNew && (await holdsInstallationFiles(dataDir))) {
+    await db.query(
+      `INSERT INTO "flotilla_installation" ("id", "starts") VALUES ($1, 1) ON CONFLICT DO NOTHING`,
+      [randomBytes(16).toString('hex')],
+    );
+    await writeInstallationFile(dataDir, {
+      id: `files-${randomBytes(8).toString('hex')}`,
+      starts: 0,
+    });
+    return {
+      kind: 'mismatch',
+      reason:
+        `The database is new, but the data directory ${dataDir} already holds git ` +
+        `repositories or release assets: they belong to another database. ${remedy}`,
+    };
+  }
   if (file instanceof Error) return { kind: 'mismatch', reason: `${file.message}. ${remedy}` };
   const outcome = await db.transaction(
     async (tx): Promise<InstallationBinding | InstallationFile> => {
