@@ -2,12 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './infra/config/config.js';
 import { generateApiKey, hashApiKey } from './infra/auth/api-key-tokens.js';
 import { loadSigningSecret } from './infra/auth/signing-secret.js';
 import { type Database, openDatabase, type Queryable } from './infra/db/database.js';
 import { accessInstallationDatabase } from './infra/db/embedded-access.js';
+import { migrate } from './infra/db/migrate.js';
+import { migrationsDir, readMigrationFiles } from './infra/db/migration-files.js';
 import { readManifest } from './infra/backup/backup-manifest.js';
 import { backedUpTables } from './infra/backup/database-tables.js';
 import { backupInstallation, restoreInstallation } from './infra/backup/installation-backup.js';
@@ -171,5 +174,53 @@ describe('backup and restore', () => {
       name: 'device',
       rows: 1,
     });
+  });
+
+  it("restores an older version's backup into an empty external database, upgrading it", async () => {
+    const adminUrl = inject('postgresAdminUrl');
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    const names = [1, 2].map(() => `flotilla_t_${randomBytes(6).toString('hex')}`);
+    const urls = names.map((name) => {
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    });
+    const [olderUrl = '', targetUrl = ''] = urls;
+    const older = openDatabase(olderUrl, { max: 1 });
+    const target = openDatabase(targetUrl, { max: 1 });
+    try {
+      for (const name of names) await admin.query(`CREATE DATABASE "${name}"`);
+      const files = await readMigrationFiles();
+      await migrate(older, migrationsDir, { upTo: files.at(-4)?.name });
+      const fleet = await createFleet(older, await createOrganization(older, 'Old'), 'kept');
+      const olderDir = path.join(work, 'older');
+      await mkdir(olderDir);
+      await backupInstallation({ databaseUrl: olderUrl, dataDir: olderDir }, path.join(work, 'ob'));
+      await restoreInstallation(path.join(work, 'ob'), {
+        databaseUrl: targetUrl,
+        dataDir: path.join(work, 'older-restored'),
+      });
+      const applied = await target.query<{ name: string }>(
+        'SELECT "name" FROM flotilla_migration ORDER BY "name"',
+      );
+      expect(applied.rows.map((row) => row.name)).toEqual(files.map((file) => file.name));
+      const kept = await target.query<{ uuid: string }>('SELECT "uuid" FROM "application"');
+      expect(kept.rows).toEqual([{ uuid: fleet.uuid }]);
+      // A database with rows is never restored into.
+      await expect(
+        restoreInstallation(path.join(work, 'ob'), {
+          databaseUrl: targetUrl,
+          dataDir: path.join(work, 'again'),
+        }),
+      ).rejects.toThrow(
+        /is not empty: restore into a new data directory .* or a new, empty database/,
+      );
+    } finally {
+      await older.close();
+      await target.close();
+      for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });

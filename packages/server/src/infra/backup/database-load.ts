@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Database, Queryable } from '../db/database.js';
-import { migrate } from '../db/migrate.js';
-import { migrationsDir, readMigrationFiles } from '../db/migration-files.js';
+import { migrateWithin } from '../db/migrate.js';
+import { type MigrationFile, readMigrationFiles } from '../db/migration-files.js';
 import { type BackupManifest, tableFile } from './backup-manifest.js';
 import { backedUpTables, quoted, writableColumns } from './database-tables.js';
 
@@ -24,8 +24,8 @@ const assertEmpty = async (db: Database): Promise<void> => {
 
 // The backup's schema must be one this code can build: every migration it applied is one of
 // ours, unchanged. A backup from a newer Flotilla is restored by that version.
-const assertBuildable = async (manifest: BackupManifest): Promise<string> => {
-  const known = new Map((await readMigrationFiles()).map((file) => [file.name, file.checksum]));
+const assertBuildable = (manifest: BackupManifest, files: readonly MigrationFile[]): string => {
+  const known = new Map(files.map((file) => [file.name, file.checksum]));
   const foreign = manifest.migrations.filter((entry) => known.get(entry.name) !== entry.checksum);
   if (foreign.length > 0) {
     throw new Error(
@@ -65,17 +65,20 @@ const loadTable = async (tx: Queryable, dir: string, table: string): Promise<num
 };
 
 // Rebuilds the backup's schema (its migrations), loads its rows as they were (triggers and
-// foreign keys are not re-run: the rows are already consistent) and its sequences, all in one
-// transaction, then applies this code's newer migrations: restoring an older backup upgrades it.
+// foreign keys are not re-run: the rows are already consistent) and its sequences, then applies
+// this code's newer migrations (restoring an older backup upgrades it): all in one transaction,
+// so a failed restore leaves the database empty.
 export const loadDatabase = async (
   db: Database,
   dir: string,
   manifest: BackupManifest,
 ): Promise<void> => {
   await assertEmpty(db);
-  await migrate(db, migrationsDir, { upTo: await assertBuildable(manifest) });
+  const files = await readMigrationFiles();
+  const upTo = assertBuildable(manifest, files);
   await db.transaction(async (tx) => {
     await tx.query('SET LOCAL statement_timeout = 0');
+    await migrateWithin(tx, files, { upTo });
     try {
       await tx.query('SET LOCAL session_replication_role = replica');
     } catch (error) {
@@ -85,33 +88,39 @@ export const loadDatabase = async (
         { cause: error },
       );
     }
-    const tables = await backedUpTables(tx);
-    const missing = manifest.tables.filter((table) => !tables.includes(table.name));
-    if (missing.length > 0) {
+    await loadRows(tx, dir, manifest);
+    // Newer migrations run as at any start: with their triggers.
+    await tx.query('SET LOCAL session_replication_role = origin');
+    await migrateWithin(tx, files);
+  });
+};
+
+const loadRows = async (tx: Queryable, dir: string, manifest: BackupManifest): Promise<void> => {
+  const tables = await backedUpTables(tx);
+  const missing = manifest.tables.filter((table) => !tables.includes(table.name));
+  if (missing.length > 0) {
+    throw new Error(
+      `The backup has tables its schema lacks: ${missing.map((table) => table.name).join(', ')}`,
+    );
+  }
+  // What the migrations inserted (the catalogue) comes back from the backup as it was.
+  if (tables.length > 0) await tx.query(`TRUNCATE ${tables.map(quoted).join(', ')}`);
+  for (const table of manifest.tables) {
+    const loaded = await loadTable(tx, dir, table.name);
+    if (loaded !== table.rows) {
       throw new Error(
-        `The backup has tables its schema lacks: ${missing.map((table) => table.name).join(', ')}`,
+        `The backup's ${table.name} holds ${loaded} rows, its manifest says ${table.rows}`,
       );
     }
-    // What the migrations inserted (the catalogue) comes back from the backup as it was.
-    if (tables.length > 0) await tx.query(`TRUNCATE ${tables.map(quoted).join(', ')}`);
-    for (const table of manifest.tables) {
-      const loaded = await loadTable(tx, dir, table.name);
-      if (loaded !== table.rows) {
-        throw new Error(
-          `The backup's ${table.name} holds ${loaded} rows, its manifest says ${table.rows}`,
-        );
-      }
+  }
+  for (const sequence of manifest.sequences) {
+    if (sequence.lastValue === null) {
+      await tx.query(`ALTER SEQUENCE ${quoted(sequence.name)} RESTART`);
+    } else {
+      await tx.query(`SELECT setval($1::regclass, $2::bigint)`, [
+        quoted(sequence.name),
+        sequence.lastValue,
+      ]);
     }
-    for (const sequence of manifest.sequences) {
-      if (sequence.lastValue === null) {
-        await tx.query(`ALTER SEQUENCE ${quoted(sequence.name)} RESTART`);
-      } else {
-        await tx.query(`SELECT setval($1::regclass, $2::bigint)`, [
-          quoted(sequence.name),
-          sequence.lastValue,
-        ]);
-      }
-    }
-  });
-  await migrate(db);
+  }
 };

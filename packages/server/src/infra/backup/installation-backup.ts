@@ -1,11 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openDatabase } from '../db/database.js';
 import { accessInstallationDatabase } from '../db/embedded-access.js';
 import type { EmbeddedLog } from '../db/embedded-postgres.js';
 import { rekeyInstallation } from '../installation/installation-binding.js';
-import { filesDirName, readManifest, writeManifest } from './backup-manifest.js';
+import {
+  type BackupManifest,
+  filesDirName,
+  readManifest,
+  writeManifest,
+} from './backup-manifest.js';
 import { copyDataFiles, isEmptyDirectory } from './data-files.js';
 import { type DatabaseDump, dumpDatabase } from './database-dump.js';
 import { loadDatabase } from './database-load.js';
@@ -85,30 +90,52 @@ export const restoreInstallation = async (
   const say = options.say ?? (() => undefined);
   const manifest = await readManifest(source);
   const { dataDir } = installation;
-  if (!options.force && !(await isEmptyDirectory(dataDir))) {
+  const wasEmpty = await isEmptyDirectory(dataDir);
+  if (!options.force && !wasEmpty) {
     throw new Error(
       `${dataDir} is not empty: restore into a new data directory (or add --force to write ` +
         'into this one)',
     );
   }
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  say(`Restoring the files into ${dataDir} ...`);
-  const files = path.join(source, filesDirName);
-  if ((await stat(files).catch(() => undefined))?.isDirectory()) {
-    await copyDataFiles(files, dataDir);
+  try {
+    say(`Restoring the files into ${dataDir} ...`);
+    const files = path.join(source, filesDirName);
+    if ((await stat(files).catch(() => undefined))?.isDirectory()) {
+      await copyDataFiles(files, dataDir);
+    }
+    await loadInstallationDatabase(source, installation, manifest, say);
+  } catch (error) {
+    // Half a restore is not an installation to start: a new directory is emptied again.
+    if (wasEmpty) await emptyDirectory(dataDir);
+    throw error;
   }
+  say(`Restored the backup of ${manifest.createdAt} into ${dataDir}`);
+};
+
+const loadInstallationDatabase = async (
+  source: string,
+  installation: Installation,
+  manifest: BackupManifest,
+  say: Say,
+): Promise<void> => {
   const access = await accessInstallationDatabase({ ...installation, log: quietLog });
   try {
     const db = openDatabase(access.url, { max: 1 });
     try {
       say('Restoring the database ...');
       await loadDatabase(db, source, manifest);
-      await rekeyInstallation(db, dataDir);
+      await rekeyInstallation(db, installation.dataDir);
     } finally {
       await db.close();
     }
   } finally {
     await access.release();
   }
-  say(`Restored the backup of ${manifest.createdAt} into ${dataDir}`);
+};
+
+const emptyDirectory = async (dir: string): Promise<void> => {
+  for (const name of await readdir(dir)) {
+    await rm(path.join(dir, name), { recursive: true, force: true });
+  }
 };

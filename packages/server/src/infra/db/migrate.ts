@@ -67,6 +67,31 @@ const assertApplicable = (applied: AppliedRow[], files: MigrationFile[]): void =
   }
 };
 
+// Applies the migration files not yet recorded, in name order, within the caller's transaction
+// (a restore builds the schema and loads its rows in one), under an advisory lock.
+export const migrateWithin = async (
+  tx: Queryable,
+  files: readonly MigrationFile[],
+  options: MigrateOptions = {},
+): Promise<MigrationResult> => {
+  const { upTo } = options;
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+  const appliedRows = await ensureChecksums(tx, [...files]);
+  assertApplicable(appliedRows, [...files]);
+  const done = new Set(appliedRows.map((row) => row.name));
+  const applied: string[] = [];
+  for (const file of files) {
+    if (done.has(file.name) || (upTo !== undefined && file.name > upTo)) continue;
+    await tx.query(file.sql);
+    await tx.query('INSERT INTO flotilla_migration (name, checksum) VALUES ($1, $2)', [
+      file.name,
+      file.checksum,
+    ]);
+    applied.push(file.name);
+  }
+  return { applied, fresh: appliedRows.length === 0 };
+};
+
 // Applies every migration file not yet recorded, in name order, all in one transaction under an
 // advisory lock, so two processes starting together never apply one twice. Refuses to start on a
 // database that is newer than the code or whose applied migrations changed.
@@ -76,22 +101,5 @@ export const migrate = async (
   options: MigrateOptions = {},
 ): Promise<MigrationResult> => {
   const files = await readMigrationFiles(dir);
-  const { upTo } = options;
-  return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
-    const appliedRows = await ensureChecksums(tx, files);
-    assertApplicable(appliedRows, files);
-    const done = new Set(appliedRows.map((row) => row.name));
-    const applied: string[] = [];
-    for (const file of files) {
-      if (done.has(file.name) || (upTo !== undefined && file.name > upTo)) continue;
-      await tx.query(file.sql);
-      await tx.query('INSERT INTO flotilla_migration (name, checksum) VALUES ($1, $2)', [
-        file.name,
-        file.checksum,
-      ]);
-      applied.push(file.name);
-    }
-    return { applied, fresh: appliedRows.length === 0 };
-  });
+  return db.transaction((tx) => migrateWithin(tx, files, options));
 };
