@@ -38,12 +38,11 @@ export const backupInstallation = async (
   }
   // Never a new embedded cluster: a mistyped data directory is an error, not an empty backup.
   if (
-    !installation.databaseUrl &&
-    !existsSync(path.join(installation.dataDir, 'postgres', 'PG_VERSION'))
+    !existsSync(installation.dataDir) ||
+    (!installation.databaseUrl &&
+      !existsSync(path.join(installation.dataDir, 'postgres', 'PG_VERSION')))
   ) {
-    throw new Error(
-      `${installation.dataDir} holds no Flotilla installation (no embedded database)`,
-    );
+    throw new Error(`${installation.dataDir} holds no Flotilla installation`);
   }
   await mkdir(target, { recursive: true, mode: 0o700 });
   try {
