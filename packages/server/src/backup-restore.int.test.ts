@@ -167,6 +167,12 @@ describe('backup and restore', () => {
     // A backup of the running installation goes through its running PostgreSQL.
     const second = path.join(work, 'second');
     await backupInstallation({ databaseUrl: undefined, dataDir: restoredDir }, second);
+    // The copy's own cluster, password and id are not the installation's to back up.
+    const backedUp = await readdir(path.join(second, 'files'));
+    expect(backedUp).toContain('jwt-secret');
+    for (const local of ['postgres', 'postgres-password', 'installation']) {
+      expect(backedUp).not.toContain(local);
+    }
     const first = await readManifest(backupDir);
     const again = await readManifest(second);
     expect(again.migrations).toEqual(first.migrations);
