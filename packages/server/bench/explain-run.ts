@@ -32,6 +32,8 @@ export const explainScenarios = async (
       info: () => undefined,
     }),
     contacts: createDeviceContacts(database),
+    // This app's data directory (the default ./data) is not the bench database's: no sweeps.
+    installation: { kind: 'mismatch', reason: 'explain run' },
   };
   const app = buildServer(ctx);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

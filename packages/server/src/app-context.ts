@@ -2,6 +2,7 @@ import type { Config } from './infra/config/config.js';
 import type { Database } from './infra/db/database.js';
 import type { NotificationBus } from './infra/db/notification-bus.js';
 import type { DeviceContacts } from './features/heartbeat/device-contacts.js';
+import type { InstallationBinding } from './infra/installation/installation-binding.js';
 import type { HookRegistry } from './infra/odata/hooks.js';
 import type { Model } from './model/model-types.js';
 
@@ -20,4 +21,7 @@ export type AppContext = {
   notifications: NotificationBus;
   // Device contacts and metrics, recorded in memory and written in batches.
   contacts: DeviceContacts;
+  // Whether the database and the data directory belong to each other (checked at start): the
+  // file sweeps delete nothing otherwise.
+  installation: InstallationBinding;
 };

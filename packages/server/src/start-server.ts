@@ -10,6 +10,7 @@ import {
   startEmbeddedPostgres,
 } from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
+import { bindInstallation } from './infra/installation/installation-binding.js';
 import { createNotificationBus } from './infra/db/notification-bus.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
@@ -73,8 +74,10 @@ export const startServer = async (
         log.warn(`${why}; requests answer 503 until it is back`);
       }
     });
-    const { applied } = await migrate(db);
+    const { applied, fresh } = await migrate(db);
     if (applied.length > 0) print(`Applied migrations: ${applied.join(', ')}`);
+    const installation = await bindInstallation(db, config.dataDir, { databaseIsNew: fresh });
+    if (installation.kind === 'mismatch') log.warn(installation.reason);
     const ctx: AppContext = {
       db,
       config,
@@ -86,6 +89,7 @@ export const startServer = async (
       contacts: createDeviceContacts(db, {
         metricsRetentionMs: config.metricsRetentionHours * 3_600_000,
       }),
+      installation,
     };
     const admin = await ensureFirstAdmin(db, config, print);
     if (config.demo) await seedDemo(db, config.dataDir, print);

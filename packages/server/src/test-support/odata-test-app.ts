@@ -117,6 +117,7 @@ export const createODataTestApp = (
     jwtSecret,
     notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
+    installation: { kind: 'bound', id: 'test' },
   };
   const makeApp = (): FastifyInstance =>
     createApp({

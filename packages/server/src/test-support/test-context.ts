@@ -64,6 +64,7 @@ export const createTestContext = (
     jwtSecret: randomBytes(32),
     notifications: sharedBusOf(db),
     contacts: createDeviceContacts(db),
+    installation: { kind: 'bound', id: 'test' },
     ...rest,
   };
 };

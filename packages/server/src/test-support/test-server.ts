@@ -55,6 +55,7 @@ export const startTestServer = async (overrides: TestServerOverrides = {}): Prom
     jwtSecret: randomBytes(32),
     notifications: createTestNotificationBus(db),
     contacts: createDeviceContacts(db),
+    installation: { kind: 'bound', id: 'test' },
     ...rest,
   };
   const app = buildServer(ctx);

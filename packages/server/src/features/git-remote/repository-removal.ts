@@ -119,6 +119,7 @@ export const registerRepositoryRemoval = (
   let running: Promise<void> | undefined;
   let again = false;
   const removeQueued = (): Promise<void> => {
+    if (ctx.installation.kind === 'mismatch') return Promise.resolve();
     if (running) {
       again = true;
       return running;
@@ -155,6 +156,8 @@ export const registerRepositoryRemoval = (
     }, ms);
   };
   app.addHook('onReady', async () => {
+    // Another database's fleets say nothing about these repositories (the start said so).
+    if (ctx.installation.kind === 'mismatch') return;
     await removeOrphans();
     tick(0);
   });

@@ -98,6 +98,8 @@ export const registerReleaseAssets = (app: FastifyInstance, ctx: AppContext): vo
     );
   };
   app.addHook('onReady', () => {
+    // Files of another database's assets are not orphans (the start said so in the log).
+    if (ctx.installation.kind === 'mismatch') return Promise.resolve();
     sweep();
     timer = setInterval(sweep, sweepIntervalMs).unref();
     return Promise.resolve();

@@ -5,7 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../../infra/db/database.js';
-import { migrate, migrationsDir } from '../../infra/db/migrate.js';
+import { migrate } from '../../infra/db/migrate.js';
+import { migrationsDir } from '../../infra/db/migration-files.js';
 
 // Databases from before the identity migration may hold usernames that differ only in case.
 const identityMigration = '0006-identity.sql';

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { findPostgresBinaries } from './postgres-binaries.js';
+import { assertClusterVersion, binaryMajorVersion } from './postgres-version.js';
 import {
   describeExit,
   type PostgresProcess,
@@ -84,18 +85,29 @@ const waitUntilGone = async (pid: number, ms: number): Promise<void> => {
   }
 };
 
+// The PostgreSQL serving this cluster (its pid and port, from postmaster.pid), if one runs.
+export const runningPostmaster = async (
+  pgDir: string,
+): Promise<{ pid: number; port: number } | undefined> => {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const [pidLine, dirLine, , portLine] = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(pidLine);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (!cmdline.includes('postgres') || path.resolve(dirLine ?? '') !== path.resolve(pgDir)) {
+    return undefined;
+  }
+  return { pid, port: Number(portLine) };
+};
+
 // A server killed with SIGKILL leaves its PostgreSQL running (it is a separate process) or leaves
 // a stale postmaster.pid. Stop the survivor if it serves our data directory; drop a stale file.
 const clearLeftover = async (pgDir: string, log: EmbeddedLog): Promise<void> => {
   const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const [pidLine, dirLine] = (await readFile(pidFile, 'utf8')).split('\n');
-  const pid = Number(pidLine);
-  let cmdline = '';
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-    cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  }
-  if (cmdline.includes('postgres') && path.resolve(dirLine ?? '') === path.resolve(pgDir)) {
+  const leftover = await runningPostmaster(pgDir);
+  if (leftover) {
+    const { pid } = leftover;
     log.info(`Stopping the PostgreSQL an earlier run left behind (pid ${pid})`);
     process.kill(pid, 'SIGINT');
     await waitUntilGone(pid, 30_000);
@@ -185,6 +197,7 @@ export const startEmbeddedPostgres = async (
   await assertReachable(runner, dataDir);
   const password = await readOrCreateSecret(path.join(dataDir, 'postgres-password'));
   if (existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    await assertClusterVersion(pgDir, await binaryMajorVersion(binaries.postgres));
     await clearLeftover(pgDir, log);
     if (await ensureClusterOwner(pgDir, clusterOwnerOf(runner))) {
       log.info(`Gave ${pgDir} to the user PostgreSQL now runs as (${runner.kind})`);
