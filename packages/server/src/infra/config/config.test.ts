@@ -27,6 +27,22 @@ describe('loadConfig: identity settings', () => {
     );
   });
 
+  it('reads FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS as addresses and CIDR ranges, none by default', () => {
+    const allowed = (value: string) =>
+      loadConfig({ FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: value }).cliLoginAllowedNetworks;
+    expect(loadConfig({}).cliLoginAllowedNetworks).toEqual([]);
+    expect(allowed(' 203.0.113.0/24, 198.51.100.7 ,2001:db8::/32')).toEqual([
+      '203.0.113.0/24',
+      '198.51.100.7',
+      '2001:db8::/32',
+    ]);
+    for (const wrong of ['10.0.0.0/8,intranet', '10.0.0.0/33', '::/129', 'fe80::1%eth0']) {
+      expect(() => allowed(wrong)).toThrow(
+        /FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: must be a comma-separated list/,
+      );
+    }
+  });
+
   it('reads FLOTILLA_TRUST_PROXY as off, a hop count or proxy addresses', () => {
     const trust = (value: string) => loadConfig({ FLOTILLA_TRUST_PROXY: value }).trustProxy;
     expect(trust('off')).toBe(false);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import ipaddr from 'ipaddr.js';
+import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
@@ -111,6 +112,23 @@ const schema = z.object({
       }
       return entries;
     }),
+  FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const entries = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      // The console applies the list too, so it is read by the rule the console uses.
+      if (!entries.every((entry) => parseIpNetwork(entry) !== undefined)) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a comma-separated list of IP addresses or CIDR ranges',
+        });
+      }
+      return entries;
+    }),
   FLOTILLA_REQUIRE_EMAIL_VERIFICATION: z.enum(['on', 'off']).optional(),
 });
 
@@ -209,6 +227,9 @@ export type Config = {
   // Networks the builder may download project URLs from although they are private, loopback or
   // link-local (features/builder/url-address-policy.ts); empty = public addresses only.
   builderAllowedNetworks: string[];
+  // Networks `balena login --web` may wait on besides loopback and the private ranges
+  // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
+  cliLoginAllowedNetworks: string[];
   // Self-registered users must verify their e-mail address (seed 000 section 2.2), and a changed
   // address waits for its verification. Default: on when SMTP is configured, else off.
   requireEmailVerification: boolean;
@@ -302,6 +323,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
+    cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
         (values.FLOTILLA_SMTP_URL === undefined ? 'off' : 'on')) === 'on',
