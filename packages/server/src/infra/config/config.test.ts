@@ -117,6 +117,21 @@ describe('loadConfig: device protocol settings', () => {
     }
   });
 
+  it('checks the notification connection every 5 s unless FLOTILLA_NOTIFICATION_HEARTBEAT_MS says otherwise', () => {
+    expect(loadConfig({}).notificationHeartbeatMs).toBe(5000);
+    expect(loadConfig({ FLOTILLA_NOTIFICATION_HEARTBEAT_MS: '100' }).notificationHeartbeatMs).toBe(
+      100,
+    );
+    expect(
+      loadConfig({ FLOTILLA_NOTIFICATION_HEARTBEAT_MS: '60000' }).notificationHeartbeatMs,
+    ).toBe(60_000);
+    for (const refused of ['99', '60001', '1.5', 'often']) {
+      expect(() => loadConfig({ FLOTILLA_NOTIFICATION_HEARTBEAT_MS: refused }), refused).toThrow(
+        /FLOTILLA_NOTIFICATION_HEARTBEAT_MS/,
+      );
+    }
+  });
+
   it('flushes device contacts every second unless FLOTILLA_CONTACT_FLUSH_INTERVAL_MS says otherwise', () => {
     expect(loadConfig({}).contactFlushIntervalMs).toBe(1000);
     expect(loadConfig({ FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: '250' }).contactFlushIntervalMs).toBe(

@@ -45,6 +45,7 @@ const schema = z.object({
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+  FLOTILLA_NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
   FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
@@ -206,6 +207,9 @@ export type Config = {
   metricsRetentionHours: number;
   // How often device contacts recorded in memory are written (features/heartbeat).
   contactFlushIntervalMs: number;
+  // How often the notification connection checks itself (a heartbeat not back when the next is
+  // due drops it, so a connection that died silently is noticed; infra/db/notification-bus.ts).
+  notificationHeartbeatMs: number;
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
@@ -302,6 +306,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     logRetention: values.FLOTILLA_LOG_RETENTION,
     metricsRetentionHours: values.FLOTILLA_METRICS_RETENTION_HOURS,
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,
+    notificationHeartbeatMs: values.FLOTILLA_NOTIFICATION_HEARTBEAT_MS,
     logLevel: values.FLOTILLA_LOG_LEVEL,
     logFormat: values.FLOTILLA_LOG_FORMAT,
     registry:
