@@ -4,6 +4,7 @@ import { createDevice, createFleet, createOrganization } from '../../test-suppor
 import { startTcpProxy, type TcpProxy } from '../../test-support/tcp-proxy.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
+import { waitFor } from '../../test-support/wait-for.js';
 import { type Database, openDatabase } from '../db/database.js';
 import {
   type BusState,
@@ -58,14 +59,15 @@ beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
   db = await createTestDatabase();
   proxy = await startTcpProxy(db.url);
-  // Long enough for a connection attempt made while the network is silent to wait for it.
-  busDb = openDatabase(proxy.via(db.url), { max: 2, connectTimeoutMs: 60_000 });
+  // Its one connection is the LISTEN connection (sync() goes straight to the database), and a
+  // connection attempt made while the network is silent waits for it to come back.
+  busDb = openDatabase(proxy.via(db.url), { max: 1, connectTimeoutMs: 60_000 });
   const ctx = createTestContext(db);
   const actors = createActorResolution(ctx);
   app = createApp({ resolveActor: actors.resolveActor, logLevel: 'silent' });
   app.get('/test/actor', { config: { access: 'public' } }, async (request) => request.actor);
   bus = createNotificationBus(
-    busDb,
+    { connect: () => busDb.connect(), query: db.query },
     { warn: (message) => warnings.push(message), info: () => undefined },
     { retryMinMs: 10, heartbeatIntervalMs: heartbeatMs },
   );
@@ -84,6 +86,28 @@ afterAll(async () => {
 });
 
 describe('a LISTEN connection that dies silently', () => {
+  it('is kept while its heartbeats come back', async () => {
+    expect(bus.state()).toBe('listening');
+    const pid = bus.backendPid() ?? 0;
+    for (let beat = 0; beat < 3; beat += 1) {
+      vi.advanceTimersByTime(heartbeatMs);
+      // Its heartbeat ran (the connection is idle after it), so its notification went out ahead
+      // of sync()'s, on the same connection: once sync() returns, the bus has heard it.
+      await waitFor('the heartbeat to run', async () => {
+        const { rows } = await db.query<{ state: string; query: string }>(
+          'SELECT "state", "query" FROM pg_stat_activity WHERE "pid" = $1',
+          [pid],
+        );
+        return rows[0]?.state === 'idle' && rows[0].query.includes('flotilla_bus_heartbeat');
+      });
+      await bus.sync();
+    }
+    vi.advanceTimersByTime(heartbeatMs);
+    expect(bus.state()).toBe('listening');
+    expect(bus.backendPid()).toBe(pid);
+    expect(warnings).toEqual([]);
+  });
+
   it('is declared down by its heartbeat, the actor cache empties, and both recover when the network does', async () => {
     expect(bus.state()).toBe('listening');
     const fleet = await createFleet(db, await createOrganization(db, 'silentorg'), 'silent');

@@ -221,16 +221,20 @@ export const createNotificationBus = (
       const token = randomUUID();
       awaited = token;
       connection
-        .query('SELECT pg_notify($1, $2)', [heartbeatChannel, token])
+        // The channel written out, so pg_stat_activity shows what the connection last did.
+        .query(`SELECT pg_notify('${heartbeatChannel}', $1)`, [token])
         .catch((error: unknown) =>
           candidate.drop(error instanceof Error ? error : new Error(String(error))),
         );
     };
     try {
-      const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      await connection.query(`LISTEN "${heartbeatChannel}"`);
+      // The heartbeat covers the setup too (a pooled connection may be dead already), and each
+      // beat is queued behind this LISTEN, so it is never sent unheard.
+      const listening = connection.query(`LISTEN "${heartbeatChannel}"`);
       heartbeat = setInterval(beat, heartbeatIntervalMs);
       heartbeat.unref();
+      await listening;
+      const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await listenAll(candidate);
       if (dropped) {
         if (running()) lost(new Error('The LISTEN connection closed while it was being set up'));
