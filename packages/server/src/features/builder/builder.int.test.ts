@@ -231,7 +231,7 @@ describe('the compose builder', () => {
 });
 
 describe('a gzip bomb posted to the builder', () => {
-  it('is refused at the unpacked limit, quickly and without inflating it in memory', async () => {
+  it('is refused at the unpacked limit, without inflating it in memory', async () => {
     // 2 GiB of tar once inflated, about 2 MiB as sent.
     const bomb = gzipBomb(2048);
     expect(bomb.length).toBeLessThan(builderLimits.projectBytes);
@@ -241,7 +241,6 @@ describe('a gzip bomb posted to the builder', () => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 5);
     const baseline = process.memoryUsage().rss;
-    const started = performance.now();
     try {
       const response = await upload(bomb);
       expect(response.statusCode).toBe(400);
@@ -249,8 +248,7 @@ describe('a gzip bomb posted to the builder', () => {
     } finally {
       clearInterval(sampler);
     }
-    // Inflating to the limit takes well under a second; the bomb in full would take many.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Inflated in full, it would hold gigabytes at once.
     expect(peak - baseline).toBeLessThan(150 * 1024 * 1024);
     expect(await releaseCount()).toBe(before);
   });
