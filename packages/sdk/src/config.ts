@@ -29,6 +29,9 @@ export type PublicConfig = {
   // The console's map tiles (Flotilla's): a Leaflet URL template (empty: no tiles) and the
   // attribution shown with them.
   mapTiles?: { url: string; attribution: string };
+  // Networks (addresses or CIDR ranges) the console's command-line login page may post a session
+  // token to besides loopback and the private ranges (Flotilla's).
+  cliLoginAllowedNetworks?: string[];
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

@@ -149,6 +149,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerConsole(app, {
     dir: ctx.config.consoleDir,
     serveSourceMaps: ctx.config.serveSourceMaps,
+    cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
   });
   return app;
 };

@@ -85,7 +85,9 @@ export const startServer = async (
       hooks: createHookRegistry(),
       now: () => new Date(),
       jwtSecret: await loadSigningSecret(config),
-      notifications: createNotificationBus(db, log),
+      notifications: createNotificationBus(db, log, {
+        heartbeatIntervalMs: config.notificationHeartbeatMs,
+      }),
       contacts: createDeviceContacts(db, {
         metricsRetentionMs: config.metricsRetentionHours * 3_600_000,
       }),

@@ -17,7 +17,7 @@ describe('cliLoginTarget', () => {
     expect(cliLoginTarget('http://127.0.0.1:51234/auth')).toEqual(expected);
   });
 
-  it('accepts localhost and IP literals', () => {
+  it('accepts localhost, loopback and private addresses', () => {
     expect(cliLoginTarget('http%3A%2F%2Flocalhost%3A8000%2Fauth')).toMatchObject({
       ok: true,
       origin: 'http://localhost:8000',
@@ -29,11 +29,49 @@ describe('cliLoginTarget', () => {
     });
   });
 
+  it.each([
+    'http://127.0.0.1:1/auth',
+    'http://127.255.0.9:1/auth',
+    'http://10.20.30.40:1/auth',
+    'http://172.16.0.1:1/auth',
+    'http://172.31.255.254:1/auth',
+    'http://192.168.0.1:1/auth',
+    'http://[fd12:3456::1]:1/auth',
+    'http://[::ffff:127.0.0.1]:1/auth',
+    'http://127.1:1/auth',
+  ])('accepts %s', (url) => {
+    expect(cliLoginTarget(url).ok).toBe(true);
+  });
+
+  it.each([
+    'http://203.0.113.7:1/auth',
+    'http://8.8.8.8/auth',
+    'http://172.32.0.1:1/auth',
+    'http://169.254.169.254/auth',
+    'http://0.0.0.0:1/auth',
+    'http://[2001:db8::1]:1/auth',
+    'http://[fe80::1]:1/auth',
+    'http://[::ffff:203.0.113.7]:1/auth',
+    'http://3405803783/auth',
+  ])('refuses the public or other address %s unless the operator allows it', (url) => {
+    const target = cliLoginTarget(url);
+    expect(target).toMatchObject({ ok: false });
+    expect(target.ok ? '' : target.reason).toMatch(/FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS/);
+  });
+
+  it("accepts the operator's networks too, addresses or CIDR ranges", () => {
+    const allowed = ['203.0.113.0/24', '2001:db8::1'];
+    expect(cliLoginTarget('http://203.0.113.7:1/auth', allowed).ok).toBe(true);
+    expect(cliLoginTarget('http://[2001:db8::1]:1/auth', allowed).ok).toBe(true);
+    expect(cliLoginTarget('http://[2001:db8::2]:1/auth', allowed).ok).toBe(false);
+    expect(cliLoginTarget('http://198.51.100.1:1/auth', allowed).ok).toBe(false);
+  });
+
   it('refuses other hosts, schemes, credentials and garbage, saying why', () => {
     expect(cliLoginTarget('http://evil.example/auth')).toEqual({
       ok: false,
       reason:
-        'The command-line tool can only be authorized on localhost or an IP address, not evil.example.',
+        'The command-line tool can only be authorized on this computer (localhost) or a private network address, not evil.example. The operator can allow more networks with FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS.',
     });
     expect(cliLoginTarget('http://localhost.evil.example/auth').ok).toBe(false);
     expect(cliLoginTarget('http://127.0.0.1.nip.io/auth').ok).toBe(false);

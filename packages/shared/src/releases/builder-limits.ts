@@ -15,6 +15,9 @@ export const builderLimits = {
   maxRedirects: 5,
   // Builds from a URL one user may start per hour (each makes the server download for them).
   urlBuildsPerHour: 60,
+  // Uploaded projects one user may build per hour (each makes the server unpack up to
+  // unpackedBytes for them).
+  uploadBuildsPerHour: 60,
 } as const;
 
 // The build log view shows at most this many lines (seed 001 section 9).

@@ -32,7 +32,7 @@ import {
   fetchOptionsOf,
   registerBuildFromUrl,
 } from './register-build-from-url.js';
-import { createUrlBuildLimit } from './url-build-limit.js';
+import { createBuildLimit } from './build-limit.js';
 
 // POST /v3/buildFromUrl (balena-sdk's release.createFromUrl): the answer given once the release
 // exists, and every refusal known before the build starts (test-support/build-from-url-world.ts).
@@ -114,7 +114,7 @@ describe('POST /v3/buildFromUrl', () => {
   it('counts URL builds per user per hour and refuses more with 429, before downloading', async () => {
     const limited = await appWith(
       (app, ctx) =>
-        registerBuildFromUrl(app, ctx, fetchOptionsOf(ctx), createUrlBuildLimit(ctx, 2)),
+        registerBuildFromUrl(app, ctx, fetchOptionsOf(ctx), createBuildLimit(ctx, 'url', 2)),
       ['127.0.0.1/32'],
     );
     for (const name of ['limited', 'unlimited']) {

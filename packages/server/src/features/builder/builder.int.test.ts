@@ -1,5 +1,6 @@
 import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import {
@@ -11,18 +12,21 @@ import {
   type FleetFixture,
   type UserFixture,
 } from '../../test-support/fixtures.js';
+import { gzipBomb } from '../../test-support/gzip-bomb.js';
 import { projectTarball } from '../../test-support/project-tarball.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
 import { registerReleaseHooks } from '../releases/release-hooks.js';
+import { createBuildLimit } from './build-limit.js';
 import { registerBuilder } from './register-builder.js';
 
 let db: Database;
 let app: FastifyInstance;
 let owner: UserFixture;
 let fleet: FleetFixture;
+let ctx: AppContext;
 const tokens = new Map<string, string>();
 
 const tarball = projectTarball;
@@ -55,7 +59,7 @@ services:
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const ctx = createTestContext(db);
+  ctx = createTestContext(db);
   registerFleetHooks(ctx.hooks);
   registerReleaseHooks(ctx.hooks, { registryHost: 'registry.test' });
   app = await createTestApp(ctx, registerBuilder);
@@ -223,5 +227,63 @@ describe('the compose builder', () => {
     const response = await upload(await tarball({ 'docker-compose.yml': compose }), 'observer');
     expect(response.statusCode, response.body).toBe(401);
     expect(await releaseCount()).toBe(before);
+  });
+});
+
+describe('a gzip bomb posted to the builder', () => {
+  it('is refused at the unpacked limit, without inflating it in memory', async () => {
+    // 2 GiB of tar once inflated, about 2 MiB as sent.
+    const bomb = gzipBomb(2048);
+    expect(bomb.length).toBeLessThan(builderLimits.projectBytes);
+    const before = await releaseCount();
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
+    const baseline = process.memoryUsage().rss;
+    try {
+      const response = await upload(bomb);
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toMatch(/unpacks to more than 200 MiB/);
+    } finally {
+      clearInterval(sampler);
+    }
+    // Inflated in full, it would hold gigabytes at once.
+    expect(peak - baseline).toBeLessThan(150 * 1024 * 1024);
+    expect(await releaseCount()).toBe(before);
+  });
+});
+
+describe('uploads to the builder', () => {
+  it('are counted per user per hour and refused with 429 past the limit, before unpacking', async () => {
+    const limited = await createTestApp(ctx, (scoped, appCtx) =>
+      registerBuilder(scoped, appCtx, { countUpload: createBuildLimit(appCtx, 'upload', 2) }),
+    );
+    const uploader = await createUser(db, 'uploader');
+    await addFleetMember(db, uploader.userId, fleet.id, 'developer');
+    tokens.set('uploader', await issueSessionToken(ctx, db, uploader.userId));
+    try {
+      const send = (body: Buffer, user: string) =>
+        limited.inject({
+          method: 'POST',
+          url: `/builder/v1/applications/${fleet.id}/releases`,
+          headers: {
+            authorization: `Bearer ${tokens.get(user) ?? ''}`,
+            'content-type': 'application/gzip',
+          },
+          payload: body,
+        });
+      const project = await tarball({ 'docker-compose.yml': compose });
+      expect((await send(project, 'uploader')).statusCode).toBe(201);
+      // A refused project counts too: the server unpacked it.
+      expect((await send(Buffer.from('not a tarball'), 'uploader')).statusCode).toBe(400);
+      const refused = await send(gzipBomb(2048), 'uploader');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // An observer, who may not build, is refused as before and counts nothing.
+      expect((await send(project, 'observer')).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
   });
 });

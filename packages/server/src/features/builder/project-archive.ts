@@ -1,6 +1,7 @@
 import { builderLimits, composeFileNames } from '@flotilla/shared/releases/builder-limits';
 import { Parser, type ReadEntry } from 'tar';
-import { badRequest } from '../../infra/errors/api-error.js';
+import { ApiError, badRequest } from '../../infra/errors/api-error.js';
+import { notATarball, tarBytes, unpackedTooLarge } from './tar-stream.js';
 
 // The files of a project the builder reads: its compose file and balena.yml, at the root of the
 // tarball or in its one top-level folder (GitHub's archives hold `<repo>-<ref>/...`).
@@ -12,54 +13,67 @@ export type ProjectFiles = {
 
 const manifestNames = new Set<string>([...composeFileNames, 'balena.yml']);
 
-const notATarball = 'The project is not a tar archive (.tar or .tar.gz)';
-
 const normalized = (path: string): string => path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
 
 type Collected = { paths: string[]; manifests: Map<string, string> };
 
-const collect = (archive: Buffer): Promise<Collected> =>
-  new Promise((resolve, reject) => {
-    const paths: string[] = [];
-    const manifests = new Map<string, string>();
-    let unpacked = 0;
-    let failed = false;
-    const fail = (message: string): void => {
-      if (failed) return;
-      failed = true;
-      reject(badRequest(message));
-    };
-    const onEntry = (entry: ReadEntry): void => {
-      const path = normalized(entry.path);
-      unpacked += entry.size;
-      if (unpacked > builderLimits.unpackedBytes) {
-        fail(`The project unpacks to more than ${builderLimits.unpackedBytes / 1024 / 1024} MiB`);
-      }
-      if (path !== '') paths.push(path);
-      const base = path.split('/').pop() ?? '';
-      const depth = path.split('/').length;
-      if (entry.type !== 'File' || !manifestNames.has(base) || depth > 2) {
-        entry.resume();
-        return;
-      }
-      if (entry.size > builderLimits.manifestBytes) {
-        fail(`${base} is larger than ${builderLimits.manifestBytes / 1024} KiB`);
-        entry.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
-      entry.on('end', () => manifests.set(path, Buffer.concat(chunks).toString('utf8')));
-    };
-    const parser = new Parser({ strict: true, onReadEntry: onEntry });
-    parser.on('error', () => fail(notATarball));
-    parser.on('close', () => {
-      if (failed) return;
-      if (paths.length === 0) fail(notATarball);
-      else resolve({ paths, manifests });
-    });
-    parser.end(archive);
+const collect = async (archive: Buffer): Promise<Collected> => {
+  const paths: string[] = [];
+  const manifests = new Map<string, string>();
+  let unpacked = 0;
+  let refusal: ApiError | undefined;
+  const fail = (message: string): void => {
+    refusal ??= badRequest(message);
+  };
+  const onEntry = (entry: ReadEntry): void => {
+    const path = normalized(entry.path);
+    unpacked += entry.size;
+    if (unpacked > builderLimits.unpackedBytes) fail(unpackedTooLarge());
+    if (path !== '') paths.push(path);
+    const base = path.split('/').pop() ?? '';
+    const depth = path.split('/').length;
+    if (entry.type !== 'File' || !manifestNames.has(base) || depth > 2) {
+      entry.resume();
+      return;
+    }
+    if (entry.size > builderLimits.manifestBytes) {
+      fail(`${base} is larger than ${builderLimits.manifestBytes / 1024} KiB`);
+      entry.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+    entry.on('end', () => manifests.set(path, Buffer.concat(chunks).toString('utf8')));
+  };
+  const parser = new Parser({ strict: true, onReadEntry: onEntry });
+  // The parser keeps (and copies, chunk by chunk) whatever follows the end of the archive: nothing
+  // more is handed to it once it saw the end.
+  let ended = false;
+  parser.on('eof', () => {
+    ended = true;
   });
+  parser.on('error', () => fail(notATarball));
+  const closed = new Promise<void>((resolve) => {
+    parser.on('close', resolve);
+    parser.on('error', () => resolve());
+  });
+  try {
+    for await (const chunk of tarBytes(archive)) {
+      // Every entry is read or resumed as it comes, so the parser holds no more than a chunk.
+      parser.write(chunk);
+      if (ended || refusal !== undefined) break;
+    }
+  } catch (error) {
+    // zlib's own errors (a corrupt or truncated gzip) say only that this is no tarball.
+    throw error instanceof ApiError ? error : badRequest(notATarball);
+  }
+  if (refusal !== undefined) throw refusal;
+  parser.end();
+  await closed;
+  if (refusal !== undefined) throw refusal;
+  if (paths.length === 0) throw badRequest(notATarball);
+  return { paths, manifests };
+};
 
 // The folder the project lives in: the root, or (when flattening) the one folder everything is in.
 const projectRoot = ({ paths, manifests }: Collected, flatten: boolean): string => {

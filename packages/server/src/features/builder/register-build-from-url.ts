@@ -8,7 +8,7 @@ import { assertCanCreateRelease, startRelease } from './build-release.js';
 import { checkProjectUrl, type FetchProjectOptions, resolveWithDns } from './fetch-project.js';
 import { parseAllowedNetworks } from './url-address-policy.js';
 import { runUrlBuild } from './url-build.js';
-import { createUrlBuildLimit, type UrlBuildLimit } from './url-build-limit.js';
+import { type BuildLimit, createBuildLimit } from './build-limit.js';
 import { visibleFleet } from './visible-fleet.js';
 
 // balena-sdk's release.createFromUrl (wire contract: POST <builderUrl>/v3/buildFromUrl).
@@ -56,7 +56,7 @@ export const registerBuildFromUrl = (
   app: FastifyInstance,
   ctx: AppContext,
   fetchOptions: Omit<FetchProjectOptions, 'onLog'> = fetchOptionsOf(ctx),
-  countUrlBuild: UrlBuildLimit = createUrlBuildLimit(ctx),
+  countUrlBuild: BuildLimit = createBuildLimit(ctx, 'url'),
 ): void => {
   // Builds still running when the server closes are waited for (each ends within the limits).
   const running = new Set<Promise<void>>();

@@ -10,7 +10,7 @@ import { streamBuild, wantsStream } from './build-stream.js';
 import { fetchProject } from './fetch-project.js';
 import { fetchOptionsOf, registerBuildFromUrl } from './register-build-from-url.js';
 import { type ProjectFiles, readProjectArchive } from './project-archive.js';
-import { createUrlBuildLimit } from './url-build-limit.js';
+import { type BuildLimit, createBuildLimit } from './build-limit.js';
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const urlBody = z.object({
@@ -54,9 +54,15 @@ const readUpload = (stream: Readable): Promise<Buffer> =>
 
 // The compose builder's route for the console's "Create release": a project tarball in the body,
 // or a URL to download it from, becomes a release of the fleet (build-release.ts).
-export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => {
+export const registerBuilder = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  {
+    countUrlBuild = createBuildLimit(ctx, 'url'),
+    countUpload = createBuildLimit(ctx, 'upload'),
+  }: { countUrlBuild?: BuildLimit; countUpload?: BuildLimit } = {},
+): void => {
   const fetchOptions = fetchOptionsOf(ctx);
-  const countUrlBuild = createUrlBuildLimit(ctx);
   registerBuildFromUrl(app, ctx, fetchOptions, countUrlBuild);
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(tarTypes, (_request, payload, done) => {
@@ -73,6 +79,8 @@ export const registerBuilder = (app: FastifyInstance, ctx: AppContext): void => 
         // The project: the uploaded tarball, or one downloaded from a URL (as /v3/buildFromUrl).
         let project: (onLog: (line: string) => void) => Promise<ProjectFiles>;
         if (Buffer.isBuffer(request.body)) {
+          await assertCanCreateRelease(ctx, request.actor, id);
+          await countUpload(request.actor);
           const files = await readProjectArchive(request.body);
           project = () => Promise.resolve(files);
         } else if (typeof request.body === 'object' && request.body !== null) {

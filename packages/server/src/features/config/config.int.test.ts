@@ -36,6 +36,11 @@ describe('GET /config', () => {
     });
   });
 
+  it("lists the operator's command-line login networks for the console (none by default)", async () => {
+    const response = await app.inject({ url: '/config' });
+    expect(response.json()).toMatchObject({ cliLoginAllowedNetworks: [] });
+  });
+
   it('names no analytics adapter: Flotilla has none', async () => {
     const response = await app.inject({ url: '/config' });
     expect(response.json()).toMatchObject({ analytics: null });

@@ -34,6 +34,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     actionsPath,
     // The console's map tiles (ours): a Leaflet URL template, empty for no tiles.
     mapTiles: { ...ctx.config.mapTiles },
+    // Networks the console's command-line login page may post a token to besides loopback and
+    // the private ranges (ours; FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS).
+    cliLoginAllowedNetworks: [...ctx.config.cliLoginAllowedNetworks],
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

@@ -37,8 +37,8 @@ const asset = '/assets/index-AbC123.js';
 describe('the command-line login page', () => {
   const formAction = (csp: string): string =>
     csp.split('; ').find((directive) => directive.startsWith('form-action ')) ?? '';
-  const cspAt = async (url: string): Promise<string> => {
-    const page = await build().inject({ url, headers: { accept: 'text/html' } });
+  const cspAt = async (url: string, options: ConsoleOptions = {}): Promise<string> => {
+    const page = await build(options).inject({ url, headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(200);
     return String(page.headers['content-security-policy']);
   };
@@ -52,13 +52,26 @@ describe('the command-line login page', () => {
     expect(formAction(await cspAt('/fleets'))).toBe("form-action 'self'");
   });
 
-  it('adds nothing for a target that is neither localhost nor an IP address', async () => {
+  it('adds nothing for a target that is neither this computer nor a private network', async () => {
     const callback = encodeURIComponent('http://evil.example:80/auth').replace(/%/g, '%25');
     expect(formAction(await cspAt(`/login/cli/${callback}`))).toBe("form-action 'self'");
+    expect(formAction(await cspAt('/login/cli/http%253A%252F%252F203.0.113.7%253A8000'))).toBe(
+      "form-action 'self'",
+    );
     expect(formAction(await cspAt("/login/cli/http%253A%252F%252F1.2.3.4%2520'none'"))).toBe(
       "form-action 'self'",
     );
   });
+});
+
+it("lets the command-line login page post to the operator's networks", async () => {
+  const page = await build({ cliLoginAllowedNetworks: ['203.0.113.0/24'] }).inject({
+    url: '/login/cli/http%253A%252F%252F203.0.113.7%253A8000',
+    headers: { accept: 'text/html' },
+  });
+  expect(String(page.headers['content-security-policy'])).toContain(
+    "form-action 'self' http://203.0.113.7:8000",
+  );
 });
 
 describe('the console files', () => {

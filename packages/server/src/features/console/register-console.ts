@@ -10,11 +10,11 @@ import { createIndexPages } from './console-index.js';
 const cliLoginPrefix = '/login/cli/';
 
 // The console's policy for a page. The command-line login page (/login/cli/<callback>) may post
-// its form to that callback when it is localhost or an IP address (the page refuses the rest),
-// and only that page: every other page posts nowhere but here.
-const contentSecurityPolicyFor = (urlPath: string): string => {
+// its form to that callback when the page would (localhost, a private address or one of the
+// operator's networks), and only that page: every other page posts nowhere but here.
+const contentSecurityPolicyFor = (urlPath: string, cliLoginNetworks: readonly string[]): string => {
   if (!urlPath.startsWith(cliLoginPrefix)) return consoleContentSecurityPolicyHeaderWith([]);
-  const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length));
+  const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length), cliLoginNetworks);
   return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : []);
 };
 
@@ -26,6 +26,8 @@ export type ConsoleOptions = {
   dir?: string;
   // Serve the .js.map files the build leaves beside the bundle (FLOTILLA_SERVE_SOURCE_MAPS).
   serveSourceMaps?: boolean;
+  // The operator's networks for the command-line login page (FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS).
+  cliLoginAllowedNetworks?: readonly string[];
 };
 
 // Hashed bundle files: their name changes with their content, so browsers keep them for a year.
@@ -65,6 +67,7 @@ const servableFile = (
 export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = {}): void => {
   const root = path.resolve(options.dir ?? defaultConsoleDir);
   const serveSourceMaps = options.serveSourceMaps ?? false;
+  const cliLoginNetworks = options.cliLoginAllowedNetworks ?? [];
   const index = path.join(root, 'index.html');
   const indexPage = createIndexPages(root);
   void app.register(fastifyStatic, {
@@ -94,7 +97,10 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
       return reply.status(404).type('text/plain; charset=utf-8').send(`Not found: GET ${urlPath}`);
     }
     const file = found ?? 'index.html';
-    void reply.header('Content-Security-Policy', contentSecurityPolicyFor(urlPath));
+    void reply.header(
+      'Content-Security-Policy',
+      contentSecurityPolicyFor(urlPath, cliLoginNetworks),
+    );
     void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
     if (file === 'index.html') {
       // Written per URL (console-index.ts); compressed by the server's compression plugin.

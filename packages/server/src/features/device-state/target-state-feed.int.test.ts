@@ -49,7 +49,8 @@ describe('target-state cache: lost notifications and fleet-level changes', () =>
     expect(new Set(carriers).size).toBe(processes.length);
     const { rows } = await db.query<{ pid: number }>(
       `SELECT "pid" FROM pg_stat_activity
-        WHERE "datname" = current_database() AND "query" LIKE 'LISTEN%' AND "pid" = ANY($1::int[])`,
+        WHERE "datname" = current_database() AND "pid" = ANY($1::int[])
+          AND ("query" LIKE 'LISTEN%' OR "query" LIKE '%flotilla_bus_heartbeat%')`,
       [carriers],
     );
     expect(rows).toHaveLength(processes.length);

@@ -7,6 +7,8 @@ import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import { gitRemoteUrl } from '@flotilla/shared/releases/git-remote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
+import { ApiError } from '../../infra/errors/api-error.js';
+import { rateLimitMessage } from '../../infra/rate-limit/rate-limiter.js';
 import {
   addFleetMember,
   addOrganizationMember,
@@ -117,6 +119,17 @@ beforeAll(async () => {
       scoped.register(async (broken) => registerGitRemote(broken, ctx, { hooksDir: brokenHooks }), {
         prefix: '/broken',
       }),
+    // A pusher who built as often as the hour allows.
+    (scoped) =>
+      scoped.register(
+        async (limited) =>
+          registerGitRemote(limited, ctx, {
+            countBuild: async () => {
+              throw new ApiError('rate_limited', rateLimitMessage, { retryAfterSeconds: 60 });
+            },
+          }),
+        { prefix: '/limited' },
+      ),
   );
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   const owner = await createUser(db, 'owner');
@@ -250,6 +263,24 @@ describe('the git remote of a fleet', () => {
       const pushed = await push(dir, remote(keys.get('owner') ?? ''), '+main:refs/heads/main');
       expect(pushed.code).not.toBe(0);
       expect(pushed.output).toMatch(/remote: Error: The project has no docker-compose.yml/);
+      expect(await releases()).toEqual(before);
+    },
+    gitTestTimeoutMs,
+  );
+
+  it(
+    'counts a push that builds with the builder uploads, and refuses it past the hourly limit',
+    async () => {
+      const before = await releases();
+      const { dir } = await project({ 'docker-compose.yml': compose });
+      const limited = gitRemoteUrl(
+        `${base.replace('://', `://user:${encodeURIComponent(keys.get('owner') ?? '')}@`)}/limited`,
+        fleet.slug,
+      );
+      const pushed = await push(dir, limited, '+main:refs/heads/main');
+      expect(pushed.code).not.toBe(0);
+      expect(pushed.output).toContain(`remote: Error: ${rateLimitMessage}`);
+      expect(pushed.output).toContain('remote: The push is refused, and nothing was created');
       expect(await releases()).toEqual(before);
     },
     gitTestTimeoutMs,

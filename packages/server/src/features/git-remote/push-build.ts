@@ -4,6 +4,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
+import type { BuildLimit } from '../builder/build-limit.js';
 import { buildRelease, DiscardedBuild } from '../builder/build-release.js';
 import { readProjectArchive } from '../builder/project-archive.js';
 import type { RemoteFleet } from './fleet-repository.js';
@@ -31,6 +32,8 @@ export type PushBuildDeps = {
   fleet: RemoteFleet;
   // The fleet's bare repository (absolute).
   repository: string;
+  // Counts the build against the pusher, with the builder's uploads (a 429 refuses the push).
+  countBuild: BuildLimit;
   log: { error(details: object, message: string): void };
 };
 
@@ -93,6 +96,7 @@ export const pushBuildHandler =
     const quarantine = quarantineOf(deps.repository, request.quarantine);
     say(`Building ${commit.slice(0, 7)} for fleet ${deps.fleet.slug} ...`);
     try {
+      await deps.countBuild(deps.actor);
       const archive = await deps.git.archive(
         commit,
         gitEnvironment({

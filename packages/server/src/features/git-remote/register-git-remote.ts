@@ -16,6 +16,7 @@ import { verifyEmailFirstMessage } from '../../infra/http/email-verification-gat
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { createCredentialResolver, type CredentialResolver } from '../auth/credential-throttle.js';
+import { type BuildLimit, createBuildLimit } from '../builder/build-limit.js';
 import { assertCanCreateRelease } from '../builder/build-release.js';
 import { visibleFleet } from '../builder/visible-fleet.js';
 import {
@@ -121,6 +122,8 @@ export type GitRemoteOptions = {
   git?: GitCommand;
   // The hooks git runs (packages/server/git-hooks; tests name a broken copy).
   hooksDir?: string;
+  // Counts each push that builds against the pusher (default: with the builder's uploads).
+  countBuild?: BuildLimit;
 };
 
 // A git remote per fleet over smart HTTP (`git push <server>/git/<org>/<fleet>.git main`): the
@@ -139,6 +142,7 @@ export const registerGitRemote = (
     ctx.config,
   );
   const git = options.git ?? createGitCommand();
+  const countBuild = options.countBuild ?? createBuildLimit(ctx, 'upload');
   const repositories = createFleetRepositories(ctx.config.dataDir, git);
   const hooksDir = options.hooksDir ?? gitHooksDir;
   const hooks = hookReady(hooksDir);
@@ -189,7 +193,15 @@ export const registerGitRemote = (
     const channel: HookChannel | undefined =
       endpoint === 'git-receive-pack'
         ? await openHookChannel(
-            pushBuildHandler({ ctx, git, actor, fleet, repository, log: request.log }),
+            pushBuildHandler({
+              ctx,
+              git,
+              actor,
+              fleet,
+              repository,
+              countBuild,
+              log: request.log,
+            }),
           )
         : undefined;
     const contentType = request.headers['content-type'];

@@ -1,6 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { recoveryCodeCount } from '@flotilla/shared/auth/two-factor';
 import type { Queryable } from '../../infra/db/database.js';
+import {
+  hashRecoveryCode,
+  newRecoveryCode,
+  recoveryCodeMatches,
+  recoveryCodeStoredForm,
+} from './recovery-codes.js';
 
 export type TwoFactorState = { secret: string; enabled: boolean; lastStep: number | null };
 
@@ -75,41 +80,42 @@ export const rotateSessions = async (db: Queryable, userId: number): Promise<voi
   );
 };
 
-const hashOf = (code: string): string => createHash('sha256').update(code).digest('hex');
-
-// Ten letters and digits in two groups ("k3m9x-q7v2p"), from an alphabet without look-alikes.
-const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
-const newRecoveryCode = (): string => {
-  const letters = [...randomBytes(10)].map((byte) => alphabet[byte % alphabet.length]).join('');
-  return `${letters.slice(0, 5)}-${letters.slice(5)}`;
-};
-
-// Normalized as typed codes are compared: no dash, lower case.
-const storedForm = (code: string): string => code.replace('-', '');
-
 // Replaces every recovery code of the user with new ones and returns them (shown once).
 export const replaceRecoveryCodes = async (db: Queryable, userId: number): Promise<string[]> => {
-  const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
+  const codes = Array.from({ length: recoveryCodeCount }, () => newRecoveryCode());
+  const hashes = await Promise.all(
+    codes.map((code) => hashRecoveryCode(recoveryCodeStoredForm(code))),
+  );
   await db.query('DELETE FROM "user_recovery_code" WHERE "user" = $1', [userId]);
   await db.query(
     `INSERT INTO "user_recovery_code" ("user", "code_hash")
      SELECT $1, unnest($2::text[])`,
-    [userId, codes.map((code) => hashOf(storedForm(code)))],
+    [userId, hashes],
   );
   return codes;
 };
 
-// Marks an unused code used; false when the user has no such unused code.
+// Marks an unused code used; false when the user has no such unused code. Each hash has its own
+// salt, so every unused code of the user is compared (all of them, so the time taken does not
+// tell which one matched); the update is conditional, so a code sent twice at once is used once.
 export const consumeRecoveryCode = async (
   db: Queryable,
   userId: number,
   normalizedCode: string,
   now: Date,
 ): Promise<boolean> => {
+  const { rows } = await db.query<{ id: number; code_hash: string }>(
+    `SELECT "id", "code_hash" FROM "user_recovery_code" WHERE "user" = $1 AND "used_at" IS NULL`,
+    [userId],
+  );
+  const matches = await Promise.all(
+    rows.map((row) => recoveryCodeMatches(normalizedCode, row.code_hash)),
+  );
+  const matched = rows.find((_row, index) => matches[index] === true);
+  if (matched === undefined) return false;
   const { rowCount } = await db.query(
-    `UPDATE "user_recovery_code" SET "used_at" = $3
-      WHERE "user" = $1 AND "code_hash" = $2 AND "used_at" IS NULL`,
-    [userId, hashOf(normalizedCode), now],
+    `UPDATE "user_recovery_code" SET "used_at" = $2 WHERE "id" = $1 AND "used_at" IS NULL`,
+    [matched.id, now],
   );
   return rowCount === 1;
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { recoveryCodeCount, twoFactorErrors } from '@flotilla/shared/auth/two-factor';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -69,7 +70,7 @@ beforeAll(async () => {
   clock = new Date('2026-11-24T10:00:05Z');
   const ctx = createTestContext(db, { now: () => clock, config: { loginRateLimitPerMinute: 3 } });
   app = await createTestApp(ctx, registerAuth, registerTwoFactor);
-  for (const name of ['ann', 'ben', 'cat', 'dan', 'eve', 'fay']) await createAccount(name);
+  for (const name of ['ann', 'ben', 'cat', 'dan', 'eve', 'fay', 'gus']) await createAccount(name);
 });
 
 afterAll(async () => {
@@ -198,6 +199,8 @@ describe('the login challenge', () => {
   });
 });
 
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 describe('recovery codes', () => {
   it('are created once enabled, each passes a login once, and regenerating voids the old ones', async () => {
     const { token } = await enable('eve');
@@ -222,6 +225,34 @@ describe('recovery codes', () => {
     expect(regenerated.json<string[]>()).not.toContain(second);
     const voided = await post('/auth/v1/2fa-recover/verify', await login('eve'), { code: second });
     expect(voided.body).toBe(twoFactorErrors.invalid.message);
+  });
+
+  it('are stored each with its own salt, and codes stored before salting still pass once', async () => {
+    const { token } = await enable('gus');
+    const codes = (await post('/auth/v1/2fa-recover/create', token)).json<string[]>();
+    const { rows } = await db.query<{ code_hash: string; user: number }>(
+      `SELECT "code_hash", "user" FROM "user_recovery_code"
+        WHERE "user" = (SELECT "id" FROM "user" WHERE "username" = 'gus')`,
+    );
+    expect(rows).toHaveLength(recoveryCodeCount);
+    const unsalted = new Set(codes.map((code) => sha256(code.replace('-', ''))));
+    for (const row of rows) {
+      expect(row.code_hash).toMatch(/^scrypt\$/);
+      expect(unsalted.has(row.code_hash)).toBe(false);
+    }
+    const userId = rows[0]?.user ?? -1;
+    await db.query('INSERT INTO "user_recovery_code" ("user", "code_hash") VALUES ($1, $2)', [
+      userId,
+      sha256('k3m9xq7v2p'),
+    ]);
+    const passed = await post('/auth/v1/2fa-recover/verify', await login('gus'), {
+      code: 'k3m9x-q7v2p',
+    });
+    expect(passed.statusCode, passed.body).toBe(200);
+    const reused = await post('/auth/v1/2fa-recover/verify', await login('gus'), {
+      code: 'k3m9x-q7v2p',
+    });
+    expect(reused.body).toBe(twoFactorErrors.invalid.message);
   });
 
   it('creating them without two-factor is a clear 400', async () => {

@@ -27,6 +27,22 @@ describe('loadConfig: identity settings', () => {
     );
   });
 
+  it('reads FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS as addresses and CIDR ranges, none by default', () => {
+    const allowed = (value: string) =>
+      loadConfig({ FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: value }).cliLoginAllowedNetworks;
+    expect(loadConfig({}).cliLoginAllowedNetworks).toEqual([]);
+    expect(allowed(' 203.0.113.0/24, 198.51.100.7 ,2001:db8::/32')).toEqual([
+      '203.0.113.0/24',
+      '198.51.100.7',
+      '2001:db8::/32',
+    ]);
+    for (const wrong of ['10.0.0.0/8,intranet', '10.0.0.0/33', '::/129', 'fe80::1%eth0']) {
+      expect(() => allowed(wrong)).toThrow(
+        /FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: must be a comma-separated list/,
+      );
+    }
+  });
+
   it('reads FLOTILLA_TRUST_PROXY as off, a hop count or proxy addresses', () => {
     const trust = (value: string) => loadConfig({ FLOTILLA_TRUST_PROXY: value }).trustProxy;
     expect(trust('off')).toBe(false);
@@ -97,6 +113,21 @@ describe('loadConfig: device protocol settings', () => {
     for (const refused of ['0', '721', '1.5', 'a day']) {
       expect(() => loadConfig({ FLOTILLA_METRICS_RETENTION_HOURS: refused }), refused).toThrow(
         /FLOTILLA_METRICS_RETENTION_HOURS/,
+      );
+    }
+  });
+
+  it('checks the notification connection every 5 s unless FLOTILLA_NOTIFICATION_HEARTBEAT_MS says otherwise', () => {
+    expect(loadConfig({}).notificationHeartbeatMs).toBe(5000);
+    expect(loadConfig({ FLOTILLA_NOTIFICATION_HEARTBEAT_MS: '100' }).notificationHeartbeatMs).toBe(
+      100,
+    );
+    expect(
+      loadConfig({ FLOTILLA_NOTIFICATION_HEARTBEAT_MS: '60000' }).notificationHeartbeatMs,
+    ).toBe(60_000);
+    for (const refused of ['99', '60001', '1.5', 'often']) {
+      expect(() => loadConfig({ FLOTILLA_NOTIFICATION_HEARTBEAT_MS: refused }), refused).toThrow(
+        /FLOTILLA_NOTIFICATION_HEARTBEAT_MS/,
       );
     }
   });

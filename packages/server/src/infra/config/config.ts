@@ -4,6 +4,7 @@ import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-pro
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
+import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
 
 // A help link set from the environment: an http(s) URL; an empty value counts as unset.
 const linkUrl = z.preprocess(
@@ -45,6 +46,7 @@ const schema = z.object({
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+  FLOTILLA_NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
   FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
@@ -109,6 +111,23 @@ const schema = z.object({
         .map((entry) => entry.trim())
         .filter((entry) => entry !== '');
       if (!entries.every((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry))) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a comma-separated list of IP addresses or CIDR ranges',
+        });
+      }
+      return entries;
+    }),
+  FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const entries = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      // The console applies the list too, so it is read by the rule the console uses.
+      if (!entries.every((entry) => parseIpNetwork(entry) !== undefined)) {
         context.addIssue({
           code: 'custom',
           message: 'must be a comma-separated list of IP addresses or CIDR ranges',
@@ -202,6 +221,9 @@ export type Config = {
   metricsRetentionHours: number;
   // How often device contacts recorded in memory are written (features/heartbeat).
   contactFlushIntervalMs: number;
+  // How often the notification connection checks itself (a heartbeat not back when the next is
+  // due drops it, so a connection that died silently is noticed; infra/db/notification-bus.ts).
+  notificationHeartbeatMs: number;
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
@@ -223,6 +245,9 @@ export type Config = {
   // Networks the builder may download project URLs from although they are private, loopback or
   // link-local (features/builder/url-address-policy.ts); empty = public addresses only.
   builderAllowedNetworks: string[];
+  // Networks `balena login --web` may wait on besides loopback and the private ranges
+  // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
+  cliLoginAllowedNetworks: string[];
   // Self-registered users must verify their e-mail address (seed 000 section 2.2), and a changed
   // address waits for its verification. Default: on when SMTP is configured, else off.
   requireEmailVerification: boolean;
@@ -299,6 +324,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     logRetention: values.FLOTILLA_LOG_RETENTION,
     metricsRetentionHours: values.FLOTILLA_METRICS_RETENTION_HOURS,
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,
+    notificationHeartbeatMs: values.FLOTILLA_NOTIFICATION_HEARTBEAT_MS,
     logLevel: values.FLOTILLA_LOG_LEVEL,
     logFormat: values.FLOTILLA_LOG_FORMAT,
     registry:
@@ -320,6 +346,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
+    cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
         (values.FLOTILLA_SMTP_URL === undefined ? 'off' : 'on')) === 'on',

@@ -10,7 +10,10 @@ import type { Database } from './database.js';
 // - 'connecting': opening the connection and LISTENing;
 // - 'listening': every notification committed from now on is delivered;
 // - 'down': the connection failed or was lost; notifications are being missed, and a new
-//   attempt follows after a delay (doubling from retryMinMs up to retryMaxMs);
+//   attempt follows after a delay (doubling from retryMinMs up to retryMaxMs). A connection that
+//   dies silently (a network that drops packets without closing anything) is lost too: every
+//   heartbeatIntervalMs the bus notifies itself on that connection, and a heartbeat not back
+//   when the next is due drops the connection;
 // - 'stopped': nobody holds it.
 // A subscriber that keeps state derived from notifications trusts it only while its subscription
 // is live, and forgets it on every reset: one when the connection is lost, one when its channel is
@@ -50,14 +53,20 @@ export type NotificationBus = {
 
 export type BusLog = { warn(message: string): void; info(message: string): void };
 
-export type BusOptions = { retryMinMs: number; retryMaxMs: number };
+export type BusOptions = { retryMinMs: number; retryMaxMs: number; heartbeatIntervalMs: number };
 
-const defaultOptions: BusOptions = { retryMinMs: 100, retryMaxMs: 5_000 };
+const defaultOptions: BusOptions = {
+  retryMinMs: 100,
+  retryMaxMs: 5_000,
+  heartbeatIntervalMs: 5_000,
+};
 
 // Channel names are quoted identifiers in LISTEN; only plain lower-case names are accepted.
 const channelPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 // Where sync() sends its tokens.
 const syncChannel = 'flotilla_bus_sync';
+// Where the connection sends its heartbeats to itself (never delivered to subscribers).
+const heartbeatChannel = 'flotilla_bus_heartbeat';
 
 type Listener = { onPayload(payload: string): void; onReset: (() => void) | undefined };
 // `announced`: channels whose subscribers were told they are live on this session.
@@ -76,7 +85,7 @@ export const createNotificationBus = (
   log: BusLog,
   options: Partial<BusOptions> = {},
 ): NotificationBus => {
-  const { retryMinMs, retryMaxMs } = { ...defaultOptions, ...options };
+  const { retryMinMs, retryMaxMs, heartbeatIntervalMs } = { ...defaultOptions, ...options };
   const listeners = new Map<string, Set<Listener>>();
   const stateListeners = new Set<(state: BusState) => void>();
   const readyWaiters = new Map<string, (() => void)[]>();
@@ -178,6 +187,9 @@ export const createNotificationBus = (
       return;
     }
     let dropped = false;
+    let heartbeat: NodeJS.Timeout | undefined;
+    // The heartbeat sent and not heard back yet.
+    let awaited: string | undefined;
     const candidate: Session = {
       connection,
       listened: new Set(),
@@ -185,6 +197,7 @@ export const createNotificationBus = (
       drop(error) {
         if (dropped) return;
         dropped = true;
+        clearInterval(heartbeat);
         // Destroyed, never returned to the pool: a session that listened stays out of reuse.
         connection.release(error ?? true);
         if (session !== candidate) return;
@@ -196,8 +209,31 @@ export const createNotificationBus = (
     };
     connection.on('error', (error) => candidate.drop(error));
     connection.on('end', () => candidate.drop());
-    connection.on('notification', ({ channel, payload }) => deliver(channel, payload));
+    connection.on('notification', ({ channel, payload }) => {
+      if (channel !== heartbeatChannel) deliver(channel, payload);
+      else if (payload === awaited) awaited = undefined;
+    });
+    const beat = (): void => {
+      if (awaited !== undefined) {
+        candidate.drop(new Error(`no heartbeat within ${heartbeatIntervalMs} ms`));
+        return;
+      }
+      const token = randomUUID();
+      awaited = token;
+      connection
+        // The channel written out, so pg_stat_activity shows what the connection last did.
+        .query(`SELECT pg_notify('${heartbeatChannel}', $1)`, [token])
+        .catch((error: unknown) =>
+          candidate.drop(error instanceof Error ? error : new Error(String(error))),
+        );
+    };
     try {
+      // The heartbeat covers the setup too (a pooled connection may be dead already), and each
+      // beat is queued behind this LISTEN, so it is never sent unheard.
+      const listening = connection.query(`LISTEN "${heartbeatChannel}"`);
+      heartbeat = setInterval(beat, heartbeatIntervalMs);
+      heartbeat.unref();
+      await listening;
       const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await listenAll(candidate);
       if (dropped) {

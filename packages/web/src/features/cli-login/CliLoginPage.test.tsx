@@ -7,9 +7,16 @@ import { renderConsoleAt } from '../../test-support/render-console.js';
 
 afterEach(cleanup);
 
-const renderAt = (path: string, session: FakeSession | null) => {
+const renderAt = (
+  path: string,
+  session: FakeSession | null,
+  cliLoginAllowedNetworks?: string[],
+) => {
   const api = createFakeApi({ application: [] }, session);
-  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, helpLinks: {} } }));
+  api.on('GET', '/config', () => ({
+    status: 200,
+    body: { deployment: null, helpLinks: {}, cliLoginAllowedNetworks },
+  }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
@@ -50,17 +57,31 @@ describe('CliLoginPage', { timeout: 30_000 }, () => {
     ).toBeTruthy();
   });
 
-  it('sends a target that is neither localhost nor an IP address to /, saying why', async () => {
-    const { router } = renderAt(cliLoginPath('http://evil.example:8000/auth'), {});
-    expect(
-      await screen.findByText(
-        'The command-line tool can only be authorized on localhost or an IP address, not evil.example.',
-        undefined,
-        firstLoad,
-      ),
-    ).toBeTruthy();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/fleets'));
-    expect(screen.queryByRole('form')).toBeNull();
+  it.each(['evil.example', '203.0.113.7'])(
+    'sends a target at %s (neither this computer nor a private network) to /, saying why',
+    async (host) => {
+      const { router } = renderAt(cliLoginPath(`http://${host}:8000/auth`), {});
+      expect(
+        await screen.findByText(
+          `The command-line tool can only be authorized on this computer (localhost) or a private network address, not ${host}. The operator can allow more networks with FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS.`,
+          undefined,
+          firstLoad,
+        ),
+      ).toBeTruthy();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/fleets'));
+      expect(screen.queryByRole('form')).toBeNull();
+    },
+  );
+
+  it("posts to a public address the operator's networks allow", async () => {
+    const allowed = 'http://203.0.113.7:8000/auth';
+    renderAt(cliLoginPath(allowed), {}, ['203.0.113.0/24']);
+    const form = await screen.findByRole(
+      'form',
+      { name: 'Authorize the command-line tool' },
+      firstLoad,
+    );
+    expect(form.getAttribute('action')).toBe(allowed);
   });
 
   it('asks a guest to log in first and comes back', async () => {

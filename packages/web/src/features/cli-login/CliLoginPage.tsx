@@ -17,11 +17,16 @@ import { isAdmin, useSession } from '../session/useSession.js';
 // server for this page to post the session token (shared/auth/cli-login-target.ts says how).
 // The post is a plain form submission, so the browser goes on to the CLI's own answer page; the
 // server's CSP lets only this page post to that origin (features/console on the server). A
-// target that is not localhost or an IP address goes to / with the reason.
+// target that is not localhost, a private address or one of the operator's networks (GET
+// /config's cliLoginAllowedNetworks) goes to / with the reason.
 export const CliLoginPage = () => {
   usePageTitle('Authorize the command-line tool');
   const params = useParams();
-  const target = cliLoginTarget(params['*'] ?? '');
+  const client = useClient();
+  const config = useQuery({ queryKey: ['public-config'], queryFn: () => client.config() });
+  // Without the operator's networks (not loaded, or not answered) only the defaults apply.
+  if (config.isPending) return <Skeleton width={240} aria-label="Loading" />;
+  const target = cliLoginTarget(params['*'] ?? '', config.data?.cliLoginAllowedNetworks ?? []);
   if (!target.ok) return <RedirectWithMessage to="/" message={target.reason} />;
   return <Consent url={target.url} origin={target.origin} />;
 };
