@@ -1,13 +1,14 @@
 import {
+  oauthAccessTokenLifetimeSeconds,
   oauthDescriptionMaxLength,
   oauthNameMaxLength,
   oauthRedirectUriMaxLength,
   redirectUriProblem,
 } from '@flotilla/shared/auth/oauth';
-import { sessionTokenLifetimeSeconds } from '@flotilla/shared/constants/limits';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { clientCredentials } from './client-credentials.js';
@@ -127,10 +128,12 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
   app.post('/oauth/authorize', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw new ApiError('unauthorized', 'Unauthorized');
-    // The exchanged token would no longer name the administrator acting (login-as).
+    // The exchanged token would no longer name the administrator acting (login-as); an OAuth
+    // token would hand the user's access on to yet another application.
     if (actor.actualUserId !== undefined) {
       throw forbidden('An administrator logged in as this user cannot authorize applications');
     }
+    requireSessionMay(actor, 'authorize-oauth-apps');
     const body = parseBody(authorizeBody, request.body);
     if (body.response_type !== 'code') {
       throw badRequest('unsupported_response_type: only response_type code is supported');
@@ -201,9 +204,20 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
         ctx.now(),
       );
       if (exchange.status !== 'valid') throw badRequest(refusals[exchange.status]);
-      const token = await issueSessionToken(ctx, ctx.db, exchange.userId);
+      // The application's session: never a password login (authTime 0, see session-kinds.ts),
+      // alive while the authorization is and for oauthAccessTokenLifetimeSeconds at most.
+      const expiresBy = Math.floor(ctx.now().getTime() / 1000) + oauthAccessTokenLifetimeSeconds;
+      const token = await issueSessionToken(ctx, ctx.db, exchange.userId, {
+        authTime: 0,
+        oauthAuthorization: exchange.authorizationId,
+        expiresBy,
+      });
       void reply.header('Cache-Control', 'no-store');
-      return { access_token: token, token_type: 'Bearer', expires_in: sessionTokenLifetimeSeconds };
+      return {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: oauthAccessTokenLifetimeSeconds,
+      };
     });
     done();
   });
