@@ -1,6 +1,6 @@
 // The kinds of credential a request can carry, and which sensitive things each may do. The
 // server's checks read this table (server infra/auth/session-rules.ts), and the README's
-// "Session kinds" table must say the same (session-kinds-readme.test.ts).
+// "Session kinds" table must say the same (server infra/auth/session-kinds-readme.test.ts).
 export const sessionKinds = [
   'password-session',
   'two-factor-pending',
@@ -39,6 +39,19 @@ export const sessionKindLabels: Record<SessionKind, string> = {
   'user-api-key': 'User API key',
   'device-key': 'Device key',
   'provisioning-key': 'Provisioning key',
+};
+
+// The README's column headings (its "Session kinds" table).
+export const sessionCapabilityLabels: Record<SessionCapability, string> = {
+  'fresh-authentication': 'Fresh authentication',
+  'manage-api-keys': 'Manage API keys',
+  'manage-two-factor': 'Manage two-factor',
+  'change-password': 'Change password',
+  'change-email': 'Change e-mail',
+  'delete-account': 'Delete account',
+  'authorize-oauth-apps': 'Authorize OAuth apps',
+  'log-in-as': 'Log in as',
+  refresh: 'Refresh',
 };
 
 // Only a person who gave their password holds a lasting power over the account. An OAuth token

@@ -136,8 +136,8 @@ describe('an OAuth access token', () => {
       payload: { name: 'own' },
     });
     expect(own.statusCode, own.body).toBe(200);
-    const keyId = (await db.query<{ id: number }>('SELECT max("id") AS "id" FROM "api_key"'))
-      .rows[0]?.id;
+    const keyId =
+      (await db.query<{ id: number }>('SELECT max("id") AS "id" FROM "api_key"')).rows[0]?.id ?? 0;
     const before = await snapshot();
     const userKey = { actorType: 'user', actorTypeId: rootId, roles: ['named-user-api-key'] };
     const attempts = [
