@@ -71,6 +71,7 @@ const snapshot = async () =>
     await db.query(
       `SELECT (SELECT count(*)::integer FROM "api_key") AS "keys",
               (SELECT count(*)::integer FROM "user_two_factor") AS "two_factor",
+              (SELECT count("enabled_at")::integer FROM "user_two_factor") AS "two_factor_enabled",
               (SELECT count(*)::integer FROM "user_recovery_code") AS "recovery_codes",
               (SELECT count(*)::integer FROM "oauth_authorization_code") AS "codes",
               (SELECT count(*)::integer FROM "user") AS "users",
@@ -138,6 +139,9 @@ describe('an OAuth access token', () => {
     expect(own.statusCode, own.body).toBe(200);
     const keyId =
       (await db.query<{ id: number }>('SELECT max("id") AS "id" FROM "api_key"')).rows[0]?.id ?? 0;
+    // A setup key the user asked for and has not confirmed yet: the token may not confirm it.
+    const setup = await app.inject({ url: '/auth/totp/setup', headers: bearer(session) });
+    expect(setup.statusCode, setup.body).toBe(200);
     const before = await snapshot();
     const userKey = { actorType: 'user', actorTypeId: rootId, roles: ['named-user-api-key'] };
     const attempts = [
@@ -147,6 +151,7 @@ describe('an OAuth access token', () => {
       { method: 'DELETE', url: `/v7/api_key(${keyId})` },
       { method: 'PATCH', url: `/v7/api_key(${keyId})`, payload: { name: 'renamed' } },
       { method: 'GET', url: '/auth/totp/setup' },
+      { method: 'POST', url: '/auth/totp/verify', payload: { code: '123456' } },
       { method: 'POST', url: '/auth/totp/disable', payload: { password: rootPassword } },
       { method: 'POST', url: '/auth/v1/2fa-recover/create' },
       {
