@@ -3,6 +3,7 @@ import {
   expiredVerificationLinkMessage,
   invalidVerificationLinkMessage,
 } from '@flotilla/shared/auth/account-mail';
+import { freshAuthenticationRequiredMessage } from '@flotilla/shared/auth/reauthentication';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { registerEmailChange } from '../account/change-email.js';
 import { registerAccount } from '../account/register-account.js';
+import { registerApiKeys } from '../api-keys/register-api-keys.js';
 import { registerAuth } from '../auth/register-auth.js';
 import { registerUserHooks } from '../users/user-hooks.js';
 import {
@@ -104,6 +106,7 @@ beforeAll(async () => {
     ctx,
     registerAuth,
     registerAccount,
+    registerApiKeys,
     (target, context) => registerEmailChange(target, context, verification),
     registerODataRoutes,
   );
@@ -191,6 +194,16 @@ describe('POST /user/v1/verify-email', () => {
     const response = await verify(link.token, link.email);
     // No password was given: authTime is not now, so keys and two-factor ask for it first.
     expect(decodeJwt(response.body)).toMatchObject({ authTime: 0 });
+    const key = await app.inject({
+      method: 'POST',
+      url: '/api-key/user/full',
+      headers: { authorization: `Bearer ${response.body}` },
+      payload: { name: 'from the link' },
+    });
+    expect(key.statusCode).toBe(401);
+    expect(key.body).toBe(freshAuthenticationRequiredMessage);
+    const { rows } = await db.query('SELECT 1 FROM "api_key"');
+    expect(rows).toEqual([]);
   });
 
   it('is ended by a password change', async () => {
