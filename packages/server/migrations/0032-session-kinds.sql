@@ -5,3 +5,9 @@
 CREATE TRIGGER "oauth_application_authorization_auth_changed"
   AFTER UPDATE OR DELETE ON "oauth_application_authorization"
   FOR EACH ROW EXECUTE FUNCTION flotilla_auth_row_changed('user', 'belongs_to__user');
+
+-- Tokens exchanged before this version name no authorization: they would go on as full password
+-- sessions for up to 36 hours. Their users' sessions end once (a new jwt_secret) so that every
+-- application token still in use is of the new, bounded kind.
+UPDATE "user" SET "jwt_secret" = flotilla_random_uuid() || flotilla_random_uuid()
+ WHERE "id" IN (SELECT "user" FROM "oauth_authorization_code" WHERE "used_at" IS NOT NULL);
