@@ -173,6 +173,11 @@ describe('platform admin and command-line login', () => {
         .getByRole('button', { name: 'Revoke' })
         .click();
       await userPage.getByText('You have not authorized any applications').waitFor();
+      // Revoking ended the application's token too.
+      const revoked = await fetch(`${baseUrl()}/actor/v1/whoami`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(revoked.status).toBe(401);
       await userPage.goto(`/login/oauth/${clientId}?state=third`);
       await userPage.getByRole('button', { name: 'Allow', exact: true }).waitFor();
       expect(await userPage.getByText('You have already authorized Site').count()).toBe(0);

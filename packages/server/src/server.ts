@@ -12,6 +12,7 @@ import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js'
 import { githubKeys } from './features/ssh-keys/github-keys.js';
 import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
 import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
+import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
@@ -82,6 +83,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   });
   registerReleaseAssetHooks(ctx.hooks, ctx.config.dataDir);
   registerSshKeyHooks(ctx.hooks);
+  registerApiKeyHooks(ctx.hooks);
 
   const actors = createActorResolution(ctx);
   const app = createApp({

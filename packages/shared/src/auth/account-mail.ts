@@ -3,8 +3,9 @@
 
 // A password reset link works once, for this long after it was asked for.
 export const passwordResetLifetimeMinutes = 60;
-// An e-mail verification link works for this long after it was sent.
-export const emailVerificationLifetimeDays = 7;
+// An e-mail verification link works once, for this long after it was sent, and not after a
+// password change.
+export const emailVerificationLifetimeHours = 24;
 
 // Seed 000 section 8.1: the reset codes (3 expired, 4 invalid), with the texts the server answers
 // and the console shows.
@@ -20,7 +21,7 @@ export const passwordResetErrors = {
 // What an e-mail verification link that cannot be used answers (seed 000 section 8.2: "Invalid
 // verification link").
 export const invalidVerificationLinkMessage = 'Invalid verification link';
-// A verification link older than emailVerificationLifetimeDays.
+// A verification link older than emailVerificationLifetimeHours.
 export const expiredVerificationLinkMessage =
   'This verification link has expired. Ask for a new one.';
 // PATCH /user/email with an address another account holds (compared ignoring case).

@@ -19,6 +19,9 @@ export type OAuthApplicationCreated = OAuthApplication & { clientSecret: string 
 export type OAuthAuthorizeAnswer = { code: string; redirect_uri: string; state?: string };
 
 export const oauthCodeLifetimeSeconds = 600;
+// An application's access token works this long after the code exchange, refreshes included:
+// past it, the application sends the user through consent again.
+export const oauthAccessTokenLifetimeSeconds = 24 * 60 * 60;
 export const oauthNameMaxLength = 100;
 export const oauthDescriptionMaxLength = 500;
 export const oauthRedirectUriMaxLength = 2000;

@@ -1,6 +1,7 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { ClientProvider } from '../app/client.js';
 import { consoleRoutes } from '../app/router.js';
@@ -9,18 +10,24 @@ import type { FakeApi } from './fake-api.js';
 
 // The console's own routes at `path`, under the providers the app gives them (the client, the
 // toasts, a query cache that does not retry), for screen tests against the strict fake API.
-export const renderConsoleAt = (client: FlotillaClient, path: string) => {
+// `strict` renders under React's StrictMode, as main.tsx does (effects run twice in development).
+export const renderConsoleAt = (
+  client: FlotillaClient,
+  path: string,
+  options: { strict?: boolean } = {},
+) => {
   const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+  const tree = (
     <ClientProvider client={client}>
       <ToastProvider>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
       </ToastProvider>
-    </ClientProvider>,
+    </ClientProvider>
   );
+  render(options.strict === true ? <StrictMode>{tree}</StrictMode> : tree);
   return { router, queryClient };
 };
 

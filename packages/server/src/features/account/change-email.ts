@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { verifyPassword } from '../../infra/auth/passwords.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { badRequest, conflict, unauthorized } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
@@ -40,6 +41,7 @@ export const registerEmailChange = (
   app.patch('/user/email', { config: { access: 'user' } }, async (request, reply) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw unauthorized();
+    requireSessionMay(actor, 'change-email');
     const { userId } = actor;
     const body = parseBody(emailBody, request.body);
     const { rows } = await ctx.db.query<{ email: string | null; password_hash: string | null }>(

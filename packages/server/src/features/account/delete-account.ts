@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { verifyPassword } from '../../infra/auth/passwords.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, unauthorized } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
@@ -53,6 +54,7 @@ export const registerAccountDeletion = (app: FastifyInstance, ctx: AppContext): 
   app.post('/user/v1/delete-account', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw unauthorized();
+    requireSessionMay(actor, 'delete-account');
     const { userId } = actor;
     const { password } = parseBody(deleteBody, request.body);
     const { rows } = await ctx.db.query<{ password_hash: string | null }>(

@@ -4,12 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { hashPassword, verifyPassword } from '../../infra/auth/passwords.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { badRequest, unauthorized } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { currentSession } from '../auth/current-session.js';
-import { issueSessionToken } from '../auth/issue-session-token.js';
+import { carriedClaims, issueSessionToken } from '../auth/issue-session-token.js';
 import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
 import { rotateSessions } from '../two-factor/two-factor-store.js';
 
@@ -45,6 +46,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
   // answer is the calling session's new token.
   app.patch('/user/password', { config: { access: 'user' } }, async (request, reply) => {
     const { userId, claims } = await currentSession(request, ctx);
+    requireSessionMay(request.actor, 'change-password');
     const body = parseBody(passwordBody, request.body);
     const problem = passwordProblem(body.password);
     if (problem !== undefined) throw badRequest(problem);
@@ -73,7 +75,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     });
     const token = await issueSessionToken(ctx, ctx.db, userId, {
       authTime: ctx.now().getTime(),
-      ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+      ...carriedClaims(claims),
       ...(claims.twoFactorRequired !== undefined
         ? { twoFactorRequired: claims.twoFactorRequired }
         : {}),
@@ -88,7 +90,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     await rotateSessions(ctx.db, userId);
     const token = await issueSessionToken(ctx, ctx.db, userId, {
       authTime: claims.authTime,
-      ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+      ...carriedClaims(claims),
       ...(claims.twoFactorRequired !== undefined
         ? { twoFactorRequired: claims.twoFactorRequired }
         : {}),

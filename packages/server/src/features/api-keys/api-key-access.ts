@@ -2,6 +2,7 @@ import { fleetRolePermissions, grants } from '@flotilla/shared/permissions/permi
 import { type FleetRole, fleetRoles } from '@flotilla/shared/permissions/roles';
 import type { Actor } from '../../infra/auth/actor.js';
 import { hashApiKey } from '../../infra/auth/api-key-tokens.js';
+import { requireUserSessionMay } from '../../infra/auth/session-rules.js';
 import type { Database, Queryable } from '../../infra/db/database.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { type ApiKeyDetails, registerGivenApiKey } from './store-api-key.js';
@@ -33,6 +34,7 @@ export const provisioningTarget = async (
   actor: Actor,
   applicationId: number,
 ): Promise<number> => {
+  requireUserSessionMay(actor, 'manage-api-keys');
   if (
     actor.kind !== 'user' ||
     !(await userMayOnFleet(db, actor.userId, applicationId, 'api_key', 'create'))
@@ -57,6 +59,7 @@ export const deviceKeyTarget = async (
   actor: Actor,
   deviceId: number,
 ): Promise<number> => {
+  requireUserSessionMay(actor, 'manage-api-keys');
   const { rows } = await db.query<{ actor: number; belongs_to__application: number }>(
     'SELECT "actor", "belongs_to__application" FROM "device" WHERE "id" = $1',
     [deviceId],

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { isAcceptableApiKey } from '../../infra/auth/api-key-tokens.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { ApiError, forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
@@ -36,6 +37,7 @@ const detailsOf = (body: z.output<typeof keyDetailsBody>, now: Date): ApiKeyDeta
 
 const userActorOf = (actor: Actor): Extract<Actor, { kind: 'user' }> => {
   if (actor.kind !== 'user') throw forbidden();
+  requireSessionMay(actor, 'manage-api-keys');
   return actor;
 };
 

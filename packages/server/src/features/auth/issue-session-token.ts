@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { platformPermissionsOf, platformRolesSql } from '../../infra/auth/resolve-actor.js';
-import { signSessionToken } from '../../infra/auth/session-token.js';
+import { type SessionClaims, signSessionToken } from '../../infra/auth/session-token.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 
 export type SessionOptions = {
@@ -9,7 +9,22 @@ export type SessionOptions = {
   authTime?: number;
   actualUser?: number;
   twoFactorRequired?: boolean;
+  oauthAuthorization?: number;
+  // The latest the token may expire (s): an OAuth token's bound, kept through refreshes.
+  expiresBy?: number;
 };
+
+// What a session's new token keeps of the old one (refresh, second factor passed, another
+// session ended): who acts, whose application it is and how long it may live. authTime is the
+// caller's to decide.
+export const carriedClaims = (
+  claims: SessionClaims,
+): Omit<SessionOptions, 'authTime' | 'twoFactorRequired'> => ({
+  ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+  ...(claims.oauthAuthorization !== undefined
+    ? { oauthAuthorization: claims.oauthAuthorization, expiresBy: claims.exp }
+    : {}),
+});
 
 // Signs a session token for a user with the current jwt_secret and platform permissions.
 export const issueSessionToken = async (
@@ -36,7 +51,11 @@ export const issueSessionToken = async (
       ...(options.twoFactorRequired !== undefined
         ? { twoFactorRequired: options.twoFactorRequired }
         : {}),
+      ...(options.oauthAuthorization !== undefined
+        ? { oauthAuthorization: options.oauthAuthorization }
+        : {}),
     },
     now,
+    options.expiresBy !== undefined ? { exp: options.expiresBy } : {},
   );
 };

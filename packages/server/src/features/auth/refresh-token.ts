@@ -6,15 +6,17 @@ import { ApiError } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { currentSession } from './current-session.js';
-import { issueSessionToken } from './issue-session-token.js';
+import { carriedClaims, issueSessionToken } from './issue-session-token.js';
 import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
 
 const refreshBody = z.object({ password: z.string().min(1).max(4096).optional() });
 
 // GET/POST /user/v1/refresh-token: a new session token (new iat/exp) for the calling session.
-// The claims carry over (authTime, actualUser, twoFactorRequired) unless the password is given
-// again, which renews authTime (the console's re-authentication window).
+// The claims carry over (authTime, actualUser, twoFactorRequired, an OAuth token's authorization
+// and its end, which a refresh never moves) unless the password is given again, which renews
+// authTime (the console's re-authentication window; it makes no other kind of session fresh).
 export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): void => {
   // A password given here is a login attempt too: counted in the same buckets as /login_, so a
   // stolen session cannot be used to guess the password past the login limits.
@@ -22,6 +24,7 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
   const refresh = async (request: FastifyRequest, password: string | undefined) => {
     // Only sessions refresh: an API key never expires and is never refreshed.
     const { userId, claims } = await currentSession(request, ctx);
+    requireSessionMay(request.actor, 'refresh');
     let authTime = claims.authTime;
     if (password !== undefined) {
       const attempt = await throttle.begin(
@@ -40,7 +43,7 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
     }
     return issueSessionToken(ctx, ctx.db, userId, {
       authTime,
-      ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+      ...carriedClaims(claims),
       ...(claims.twoFactorRequired !== undefined
         ? { twoFactorRequired: claims.twoFactorRequired }
         : {}),

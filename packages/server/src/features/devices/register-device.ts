@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { isAcceptableApiKey } from '../../infra/auth/api-key-tokens.js';
+import { requireUserSessionMay } from '../../infra/auth/session-rules.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, forbidden } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
@@ -68,6 +69,8 @@ const fleetAndDeviceType = async (
 export const registerDeviceRegistration = (app: FastifyInstance, ctx: AppContext): void => {
   app.post('/device/register', { config: { access: 'any-actor' } }, async (request, reply) => {
     const body = parseBody(registrationBody, request.body);
+    // The answer holds the new device's key.
+    requireUserSessionMay(request.actor, 'manage-api-keys');
     if (!(await mayRegister(ctx.db, request.actor, body.application))) {
       throw forbidden('You may not register devices in this fleet');
     }

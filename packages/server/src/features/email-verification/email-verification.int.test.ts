@@ -1,7 +1,9 @@
 import {
+  emailVerificationLifetimeHours,
   expiredVerificationLinkMessage,
   invalidVerificationLinkMessage,
 } from '@flotilla/shared/auth/account-mail';
+import { freshAuthenticationRequiredMessage } from '@flotilla/shared/auth/reauthentication';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +13,9 @@ import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js'
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import { registerEmailChange } from '../account/change-email.js';
+import { registerAccount } from '../account/register-account.js';
+import { registerApiKeys } from '../api-keys/register-api-keys.js';
 import { registerAuth } from '../auth/register-auth.js';
 import { registerUserHooks } from '../users/user-hooks.js';
 import {
@@ -89,12 +94,22 @@ beforeAll(async () => {
   clock = new Date('2026-06-01T08:00:00Z');
   ctx = createTestContext(db, { now: () => clock, config: { requireEmailVerification: true } });
   registerUserHooks(ctx.hooks);
-  registerVerificationHooks(ctx.hooks, {
+  const verification = {
     signer: createVerificationSigner(ctx.jwtSecret),
     publicUrl: () => 'https://flotilla.example.com',
+  };
+  registerVerificationHooks(ctx.hooks, {
+    ...verification,
     limiter: createRateLimiter(db, ctx.now),
   });
-  app = await createTestApp(ctx, registerAuth, registerODataRoutes);
+  app = await createTestApp(
+    ctx,
+    registerAuth,
+    registerAccount,
+    registerApiKeys,
+    (target, context) => registerEmailChange(target, context, verification),
+    registerODataRoutes,
+  );
 });
 
 afterAll(async () => {
@@ -114,7 +129,7 @@ describe('sign-up', () => {
     expect(more).toEqual([]);
     expect(mail?.subject).toBe('Verify your e-mail address for Flotilla');
     expect(mail?.text_body).toContain(`Open the link to confirm ${email}`);
-    expect(mail?.text_body).toContain('The link works until Mon, 08 Jun 2026 08:00:00 GMT');
+    expect(mail?.text_body).toContain('The link works until Tue, 02 Jun 2026 08:00:00 GMT');
     expect(mail?.links[0]).toMatch(
       new RegExp(`^http://localhost/user/verify-email/[^/]+/${encodeURIComponent(email)}$`),
     );
@@ -144,8 +159,75 @@ describe('POST /user/v1/verify-email', () => {
     expect(decodeJwt(response.body)).toMatchObject({ id: userId });
     expect(decodeJwt(response.body)).not.toHaveProperty('twoFactorRequired');
     expect(await flags(userId)).toEqual({ is_verified: true, must_be_verified: true });
-    // A link may be opened again (verifying twice changes nothing).
+  });
+
+  it('works once: a used link is refused and signs nobody in', async () => {
+    const { email } = await signUp();
+    const link = await mailedLink(email);
     expect((await verify(link.token, link.email)).statusCode).toBe(200);
+    const again = await verify(link.token, link.email);
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toBe(invalidVerificationLinkMessage);
+  });
+
+  it('works once for a new address too', async () => {
+    const { email, token, userId } = await signUp();
+    const first = await mailedLink(email);
+    expect((await verify(first.token, first.email)).statusCode).toBe(200);
+    const changed = await app.inject({
+      method: 'PATCH',
+      url: '/user/email',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { email: `changed-${email}`, password: 'a-good-password' },
+    });
+    expect(changed.statusCode).toBe(204);
+    const link = await mailedLink(`changed-${email}`);
+    expect((await verify(link.token, link.email)).statusCode).toBe(200);
+    expect((await verify(link.token, link.email)).statusCode).toBe(400);
+    const { rows } = await db.query('SELECT "email" FROM "user" WHERE "id" = $1', [userId]);
+    expect(rows[0]).toEqual({ email: `changed-${email}` });
+  });
+
+  it('signs in as a session that is not a fresh authentication', async () => {
+    const { email } = await signUp();
+    const link = await mailedLink(email);
+    const response = await verify(link.token, link.email);
+    // No password was given: authTime is not now, so keys and two-factor ask for it first.
+    expect(decodeJwt(response.body)).toMatchObject({ authTime: 0 });
+    const key = await app.inject({
+      method: 'POST',
+      url: '/api-key/user/full',
+      headers: { authorization: `Bearer ${response.body}` },
+      payload: { name: 'from the link' },
+    });
+    expect(key.statusCode).toBe(401);
+    expect(key.body).toBe(freshAuthenticationRequiredMessage);
+    const { rows } = await db.query('SELECT 1 FROM "api_key"');
+    expect(rows).toEqual([]);
+  });
+
+  it('is ended by a password change', async () => {
+    const { email, token } = await signUp();
+    const first = await mailedLink(email);
+    expect((await verify(first.token, first.email)).statusCode).toBe(200);
+    const changing = await app.inject({
+      method: 'PATCH',
+      url: '/user/email',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { email: `next-${email}`, password: 'a-good-password' },
+    });
+    expect(changing.statusCode).toBe(204);
+    const link = await mailedLink(`next-${email}`);
+    const changed = await app.inject({
+      method: 'PATCH',
+      url: '/user/password',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { currentPassword: 'a-good-password', password: 'another-good-password' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const refused = await verify(link.token, link.email);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toBe(invalidVerificationLinkMessage);
   });
 
   it('keeps the session pending when the user has two-factor authentication', async () => {
@@ -172,7 +254,7 @@ describe('POST /user/v1/verify-email', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toBe(invalidVerificationLinkMessage);
     }
-    tick(7 * 24 * 3600 * 1000);
+    tick(emailVerificationLifetimeHours * 3600 * 1000);
     const expired = await verify(link.token, link.email);
     expect(expired.statusCode).toBe(400);
     expect(expired.body).toBe(expiredVerificationLinkMessage);

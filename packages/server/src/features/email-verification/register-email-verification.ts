@@ -13,6 +13,7 @@ import type { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
 import { queueVerificationMail, type VerificationMailDeps } from './verification-mail.js';
+import { type VerificationState, verificationStateColumns } from './verification-token.js';
 
 // Verification mails one user may ask for per hour (balena-sdk's requestVerificationEmail): the
 // address may be a pending one, someone else's, so its inbox is not to be flooded.
@@ -26,14 +27,18 @@ const verifyBody = z.object({
 });
 
 type AccountRow = { email: string | null; pending_email: string | null; is_verified: boolean };
+type VerifiedAccount = VerificationState & { email: string | null };
 
 const sameAddress = (a: string | null, b: string): boolean =>
   a !== null && a.toLowerCase() === b.toLowerCase();
 
 // POST /user/v1/verify-email {verificationToken, email} (balena-sdk's auth.verifyEmail): the
-// mailed link proves the address. The account's own address becomes verified; an address waiting
-// to replace it (PATCH /user/email) replaces it, still unique. The answer is a session token of
-// the user (pending its second factor when enabled), as balena-sdk expects.
+// mailed link proves the address, once. The account's own address becomes verified; an address
+// waiting to replace it (PATCH /user/email) replaces it, still unique. The answer is a session
+// token of the user (pending its second factor when enabled), as balena-sdk expects; whoever
+// holds the link did not give the password, so the session is not a fresh authentication
+// (authTime 0: sensitive actions ask for the password first).
+
 export const registerEmailVerification = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -41,21 +46,24 @@ export const registerEmailVerification = (
 ): void => {
   app.post('/user/v1/verify-email', { config: { access: 'public' } }, async (request, reply) => {
     const body = parseBody(verifyBody, request.body);
-    const check = deps.signer.check(body.verificationToken, body.email, ctx.now());
-    if (check === 'expired') throw badRequest(expiredVerificationLinkMessage);
-    if (check === 'invalid') throw badRequest(invalidVerificationLinkMessage);
-    const { userId } = check;
+    const userId = deps.signer.userOf(body.verificationToken);
+    if (userId === undefined) throw badRequest(invalidVerificationLinkMessage);
     await ctx.db.transaction(async (tx) => {
-      const { rows } = await tx.query<AccountRow>(
-        `SELECT "email", "pending_email", "is_verified" FROM "user" WHERE "id" = $1 FOR UPDATE`,
+      const { rows } = await tx.query<VerifiedAccount>(
+        `SELECT "email", ${verificationStateColumns} FROM "user" WHERE "id" = $1 FOR UPDATE`,
         [userId],
       );
       const account = rows[0];
-      if (sameAddress(account?.email ?? null, body.email)) {
+      if (!account) throw badRequest(invalidVerificationLinkMessage);
+      // Checked against the locked row: two uses of one link cannot both pass.
+      const check = deps.signer.check(body.verificationToken, body.email, account, ctx.now());
+      if (check === 'expired') throw badRequest(expiredVerificationLinkMessage);
+      if (check === 'invalid') throw badRequest(invalidVerificationLinkMessage);
+      if (sameAddress(account.email, body.email)) {
         await tx.query('UPDATE "user" SET "is_verified" = true WHERE "id" = $1', [userId]);
         return;
       }
-      if (!account || !sameAddress(account.pending_email, body.email)) {
+      if (!sameAddress(account.pending_email, body.email)) {
         // The account has another address by now: the link proves nothing about it.
         throw badRequest(invalidVerificationLinkMessage);
       }
@@ -71,6 +79,7 @@ export const registerEmailVerification = (
       );
     });
     const token = await issueSessionToken(ctx, ctx.db, userId, {
+      authTime: 0,
       ...((await isTwoFactorEnabled(ctx.db, userId)) ? { twoFactorRequired: true } : {}),
     });
     return reply.type('text/plain; charset=utf-8').send(token);

@@ -28,7 +28,7 @@ export const createAuthorizationCode = async (
 };
 
 export type CodeExchange =
-  | { status: 'valid'; userId: number }
+  | { status: 'valid'; userId: number; authorizationId: number }
   | {
       status: 'invalid' | 'expired' | 'used' | 'wrong-client' | 'wrong-redirect' | 'wrong-verifier';
     };
@@ -47,6 +47,7 @@ export const exchangeAuthorizationCode = async (
 ): Promise<CodeExchange> => {
   const { rows } = await db.query<{
     user: number;
+    authorization: number | null;
     expired: boolean;
     was_used: boolean;
     client_id: string;
@@ -62,8 +63,11 @@ export const exchangeAuthorizationCode = async (
        RETURNING c."user", c."oauth_application", c."expires_at" <= $2 AS "expired", t."was_used",
                  c."code_challenge"
      )
-     SELECT m."user", m."expired", m."was_used", m."code_challenge", a."client_id", a."redirect_uri"
-       FROM "marked" m JOIN "oauth_application" a ON a."id" = m."oauth_application"`,
+     SELECT m."user", m."expired", m."was_used", m."code_challenge", a."client_id", a."redirect_uri",
+            oa."id" AS "authorization"
+       FROM "marked" m JOIN "oauth_application" a ON a."id" = m."oauth_application"
+       LEFT JOIN "oauth_application_authorization" oa
+         ON oa."belongs_to__user" = m."user" AND oa."is_for__oauth_application" = a."id"`,
     [hashOf(exchange.code), now],
   );
   const row = rows[0];
@@ -78,5 +82,7 @@ export const exchangeAuthorizationCode = async (
   ) {
     return { status: 'wrong-verifier' };
   }
-  return { status: 'valid', userId: row.user };
+  // Revoking deletes the unused codes with the authorization; this is for the code in flight.
+  if (row.authorization === null) return { status: 'invalid' };
+  return { status: 'valid', userId: row.user, authorizationId: row.authorization };
 };

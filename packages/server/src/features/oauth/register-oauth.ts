@@ -1,14 +1,15 @@
 import {
+  oauthAccessTokenLifetimeSeconds,
   oauthDescriptionMaxLength,
   oauthNameMaxLength,
   oauthRedirectUriMaxLength,
   redirectUriProblem,
 } from '@flotilla/shared/auth/oauth';
-import { sessionTokenLifetimeSeconds } from '@flotilla/shared/constants/limits';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { ApiError, badRequest, forbidden, notFound } from '../../infra/errors/api-error.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
+import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { clientCredentials } from './client-credentials.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
@@ -86,7 +87,8 @@ const refusals: Record<Exclude<CodeExchange['status'], 'valid'>, string> = {
 // administrators register (seed 000 sections 3.8, 4 and 7). A signed-in user's consent
 // (POST /oauth/authorize, from /login/oauth/:clientId) gives a code that only the registered
 // redirect URI receives; POST /oauth/token exchanges it once, within oauthCodeLifetimeSeconds, for a
-// session token of the user. Clients are public unless registered confidential (a secret, shown
+// session token of the user of the kind "OAuth token" (shared/auth/session-kinds.ts): bound to the
+// authorization, for oauthAccessTokenLifetimeSeconds at most. Clients are public unless registered confidential (a secret, shown
 // once, that the exchange then requires): the code's single use, short life, exact redirect URI
 // and, when the client sends a code_challenge, PKCE are what protect a public client's code.
 export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
@@ -127,10 +129,10 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
   app.post('/oauth/authorize', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw new ApiError('unauthorized', 'Unauthorized');
-    // The exchanged token would no longer name the administrator acting (login-as).
-    if (actor.actualUserId !== undefined) {
-      throw forbidden('An administrator logged in as this user cannot authorize applications');
-    }
+    // Only the user's own password session consents: the token of a login-as session would no
+    // longer name the administrator acting, an OAuth token would hand the user's access on to yet
+    // another application, and an API key is nobody at the consent page.
+    requireSessionMay(actor, 'authorize-oauth-apps');
     const body = parseBody(authorizeBody, request.body);
     if (body.response_type !== 'code') {
       throw badRequest('unsupported_response_type: only response_type code is supported');
@@ -201,9 +203,20 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
         ctx.now(),
       );
       if (exchange.status !== 'valid') throw badRequest(refusals[exchange.status]);
-      const token = await issueSessionToken(ctx, ctx.db, exchange.userId);
+      // The application's session: never a password login (authTime 0, see session-kinds.ts),
+      // alive while the authorization is and for oauthAccessTokenLifetimeSeconds at most.
+      const expiresBy = Math.floor(ctx.now().getTime() / 1000) + oauthAccessTokenLifetimeSeconds;
+      const token = await issueSessionToken(ctx, ctx.db, exchange.userId, {
+        authTime: 0,
+        oauthAuthorization: exchange.authorizationId,
+        expiresBy,
+      });
       void reply.header('Cache-Control', 'no-store');
-      return { access_token: token, token_type: 'Bearer', expires_in: sessionTokenLifetimeSeconds };
+      return {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: oauthAccessTokenLifetimeSeconds,
+      };
     });
     done();
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AdminUserPage } from '@flotilla/shared/users/admin-users';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
@@ -8,11 +9,19 @@ import { hashPassword } from '../../infra/auth/passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createApp } from '../../infra/http/create-app.js';
 import { registerNotificationBus } from '../../infra/http/register-notification-bus.js';
+import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitForValue } from '../../test-support/wait-for.js';
+import { registerEmailChange } from '../account/change-email.js';
+import { registerAccountDeletion } from '../account/delete-account.js';
+import { registerAccount } from '../account/register-account.js';
+import { registerApiKeyHooks } from '../api-keys/api-key-hooks.js';
 import { registerApiKeys } from '../api-keys/register-api-keys.js';
 import { registerAuth } from '../auth/register-auth.js';
+import { createVerificationSigner } from '../email-verification/verification-token.js';
+import { registerSshKeyHooks } from '../ssh-keys/ssh-key-hooks.js';
+import { registerTwoFactor } from '../two-factor/register-two-factor.js';
 import { registerPlatformAdmin } from './register-platform-admin.js';
 
 let db: Database;
@@ -79,6 +88,16 @@ beforeAll(async () => {
   registerAuth(app, ctx);
   registerApiKeys(app, ctx);
   registerPlatformAdmin(app, ctx);
+  registerTwoFactor(app, ctx);
+  registerAccount(app, ctx);
+  registerAccountDeletion(app, ctx);
+  registerEmailChange(app, ctx, {
+    signer: createVerificationSigner(ctx.jwtSecret),
+    publicUrl: () => 'https://flotilla.example.com',
+  });
+  registerApiKeyHooks(ctx.hooks);
+  registerSshKeyHooks(ctx.hooks);
+  registerODataRoutes(app, ctx);
   await app.ready();
   await createAccount('root', 'balena_admin');
   await createAccount('second_admin', 'balena_admin');
@@ -218,5 +237,105 @@ describe('login-as', () => {
       async () => (await whoami(token)).statusCode,
       (status) => status === 401,
     );
+  });
+});
+
+// An ed25519 public key line (type and base64 body) with a random key.
+const sshKeyLine = (): string => {
+  const field = (bytes: Buffer): Buffer => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  };
+  const blob = Buffer.concat([field(Buffer.from('ssh-ed25519')), field(randomBytes(32))]);
+  return `ssh-ed25519 ${blob.toString('base64')}`;
+};
+
+describe('a login-as session', () => {
+  it("is no fresh authentication: it takes nothing of the user's account, and writes nothing", async () => {
+    await createAccount('victim');
+    const admin = await login('root');
+    const token = (await loginAs(admin, 'victim')).body;
+    const victim = idOf('victim');
+    const state = async () =>
+      (
+        await db.query(
+          `SELECT (SELECT count(*)::integer FROM "api_key") AS "keys",
+                  (SELECT count(*)::integer FROM "user_two_factor") AS "two_factor",
+                  u."password_hash", u."email", u."pending_email"
+             FROM "user" u WHERE u."id" = $1`,
+          [victim],
+        )
+      ).rows[0];
+    const before = await state();
+    const userKey = { actorType: 'user', actorTypeId: victim, roles: ['named-user-api-key'] };
+    const attempts = [
+      { method: 'POST', url: '/api-key/user/full', payload: { name: 'mine now' } },
+      { method: 'POST', url: '/api-key/v1', payload: userKey },
+      { method: 'POST', url: '/api-key/v2', payload: userKey },
+      { method: 'GET', url: '/auth/totp/setup' },
+      { method: 'POST', url: '/auth/totp/disable', payload: { password: 'victim-password' } },
+      { method: 'POST', url: '/auth/v1/2fa-recover/create' },
+      {
+        method: 'PATCH',
+        url: '/user/password',
+        payload: { currentPassword: 'victim-password', password: 'admin-chosen-password' },
+      },
+      {
+        method: 'PATCH',
+        url: '/user/email',
+        payload: { email: 'admin@example.com', password: 'victim-password' },
+      },
+      { method: 'POST', url: '/user/v1/delete-account', payload: { password: 'victim-password' } },
+    ] as const;
+    for (const attempt of attempts) {
+      const response = await app.inject({ ...attempt, headers: bearer(token) });
+      expect(response.statusCode, `${attempt.method} ${attempt.url}: ${response.body}`).toBe(401);
+    }
+    expect(await state()).toEqual(before);
+    // Renewing it with the user's password makes it no fresher.
+    const renewed = await app.inject({
+      method: 'POST',
+      url: '/user/v1/refresh-token',
+      headers: bearer(token),
+      payload: { password: 'victim-password' },
+    });
+    expect(renewed.statusCode).toBe(200);
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api-key/user/full',
+      headers: bearer(renewed.body),
+      payload: { name: 'mine now' },
+    });
+    expect(again.statusCode).toBe(401);
+    expect(decodeJwt(renewed.body)).toMatchObject({ actualUser: ids.root });
+    expect(await state()).toEqual(before);
+  });
+
+  it('logs what it creates through /v7 at info, with the administrator', async () => {
+    await createAccount('helped');
+    const admin = await login('root');
+    const token = (await loginAs(admin, 'helped')).body;
+    const before = logLines.length;
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v7/user__has__public_key',
+      headers: bearer(token),
+      payload: { title: 'added by support', public_key: sshKeyLine(), user: idOf('helped') },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const lines = logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.url === '/v7/user__has__public_key');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        method: 'POST',
+        statusCode: 201,
+        userId: idOf('helped'),
+        actualUser: ids.root,
+      }),
+    ]);
   });
 });

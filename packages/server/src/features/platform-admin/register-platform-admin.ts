@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { ApiError, badRequest, forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
@@ -45,6 +46,7 @@ export const registerPlatformAdmin = (app: FastifyInstance, ctx: AppContext): vo
     if (admin.actualUserId !== undefined) {
       throw forbidden('Return to your own account before signing in as another user');
     }
+    requireSessionMay(admin, 'log-in-as');
     const { username } = parseBody(loginAsBody, request.body);
     const target = await findAccount(ctx.db, username);
     if (!target) throw new ApiError('not_found', `No user ${username}`);

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { verifyPassword } from '../../infra/auth/passwords.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
+import type { SessionClaims } from '../../infra/auth/session-token.js';
 import { badRequest, conflict, unauthorized } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { currentSession } from '../auth/current-session.js';
-import { issueSessionToken } from '../auth/issue-session-token.js';
+import { carriedClaims, issueSessionToken } from '../auth/issue-session-token.js';
 import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
 import { codeOf, invalidCode, passwordBody } from './two-factor-bodies.js';
 import {
@@ -40,6 +42,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
 
   app.get('/auth/totp/setup', { config: { access: 'user' } }, async (request, reply) => {
     const { userId } = await currentSession(request, ctx);
+    requireSessionMay(request.actor, 'manage-two-factor');
     await requireFreshAuthentication(request, ctx);
     const secret = newTotpSecret();
     if (!(await storePendingSecret(ctx.db, userId, secret))) {
@@ -66,6 +69,8 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
               : 'Two-factor authentication is not set up: get a setup key first',
           );
         }
+        // The first code enables it: only a session that may set it up may do that.
+        if (!state.enabled) requireSessionMay(request.actor, 'manage-two-factor');
         const now = ctx.now();
         const step = acceptedTotpStep(state.secret, code, now, state.lastStep);
         if (step === null) throw invalidCode();
@@ -79,6 +84,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
 
   app.post('/auth/totp/disable', { config: { access: 'user' } }, async (request, reply) => {
     const { userId, claims } = await currentSession(request, ctx);
+    requireSessionMay(request.actor, 'manage-two-factor');
     const { password } = parseBody(passwordBody, request.body);
     const attempt = await passwordThrottle.begin(
       loginAccountKey(userId, ''),
@@ -97,7 +103,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
     await ctx.db.transaction((tx) => removeTwoFactor(tx, userId));
     const token = await issueSessionToken(ctx, ctx.db, userId, {
       authTime: ctx.now().getTime(),
-      ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+      ...carriedClaims(claims),
     });
     return sendToken(reply, token);
   });
@@ -109,6 +115,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
     { config: { access: 'user' } },
     async (request, reply) => {
       const { userId } = await currentSession(request, ctx);
+      requireSessionMay(request.actor, 'manage-two-factor');
       await requireFreshAuthentication(request, ctx);
       const codes = await ctx.db.transaction(async (tx) => {
         if ((await readTwoFactor(tx, userId, { lock: true }))?.enabled !== true) {
@@ -138,13 +145,9 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
 };
 
 // The session's token once its second factor is passed: same login time and real user.
-const passedToken = (
-  ctx: AppContext,
-  userId: number,
-  claims: { authTime: number; actualUser?: number },
-): Promise<string> =>
+const passedToken = (ctx: AppContext, userId: number, claims: SessionClaims): Promise<string> =>
   issueSessionToken(ctx, ctx.db, userId, {
     authTime: claims.authTime,
     twoFactorRequired: false,
-    ...(claims.actualUser !== undefined ? { actualUser: claims.actualUser } : {}),
+    ...carriedClaims(claims),
   });

@@ -203,6 +203,34 @@ describe('changes on another process (through PostgreSQL notifications)', () => 
     expect(await ask(appB, key)).toBe(401);
   });
 
+  it("a revoked OAuth authorization ends the application's tokens, and only those", async () => {
+    const user = await newUser();
+    const { rows: applications } = await dbA.query<{ id: number }>(
+      `INSERT INTO "oauth_application" ("client_id", "name", "redirect_uri")
+       VALUES ($1, 'App', 'https://app.example/') RETURNING "id"`,
+      [`client-${user.userId}`],
+    );
+    const { rows: authorizations } = await dbA.query<{ id: number }>(
+      `INSERT INTO "oauth_application_authorization" ("belongs_to__user", "is_for__oauth_application")
+       VALUES ($1, $2) RETURNING "id"`,
+      [user.userId, applications[0]?.id ?? 0],
+    );
+    const authorization = authorizations[0]?.id ?? 0;
+    const token = await issueSessionToken({ jwtSecret, now }, dbA, user.userId, {
+      oauthAuthorization: authorization,
+    });
+    const session = await sessionFor(user);
+    expect(await primeOnB(token)).toMatchObject({ oauthAuthorizationId: authorization });
+    await primeOnB(session);
+    await changeOnA(
+      `user:${user.userId}`,
+      'DELETE FROM "oauth_application_authorization" WHERE "id" = $1',
+      [authorization],
+    );
+    expect(await ask(appB, token)).toBe(401);
+    expect(await ask(appB, session)).toMatchObject({ userId: user.userId });
+  });
+
   it('granted and removed platform roles show at once', async () => {
     const user = await newUser();
     const session = await sessionFor(user);

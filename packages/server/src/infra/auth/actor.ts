@@ -13,6 +13,8 @@ export type Actor =
       // A platform administrator signed in as this user (login-as): the administrator's user id.
       // Every request of such a session is logged with it (request-log.ts).
       actualUserId?: number;
+      // An OAuth application's token: the user's authorization of that application (its id).
+      oauthAuthorizationId?: number;
       // The account must verify its e-mail address and has not yet: it may do nothing but what
       // verification needs (infra/http/email-verification-gate.ts).
       emailVerificationPending: boolean;

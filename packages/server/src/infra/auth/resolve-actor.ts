@@ -22,6 +22,7 @@ type SessionRow = {
   jwt_secret: string;
   platform_roles: string[];
   actual_user_is_admin: boolean | null;
+  oauth_authorized: boolean | null;
   unverified: boolean;
 };
 
@@ -58,17 +59,24 @@ const resolveSession = async (
             CASE WHEN $2::integer IS NULL THEN NULL ELSE EXISTS (
               SELECT 1 FROM "user_platform_role" pr WHERE pr."user" = $2 AND pr."role" = 'balena_admin'
             ) END AS "actual_user_is_admin",
+            CASE WHEN $3::integer IS NULL THEN NULL ELSE EXISTS (
+              SELECT 1 FROM "oauth_application_authorization" oa
+               WHERE oa."id" = $3 AND oa."belongs_to__user" = u."id"
+            ) END AS "oauth_authorized",
             ${unverifiedSql('u')} AS "unverified"
        FROM "user" u WHERE u."id" = $1`,
-    [claims.id, claims.actualUser ?? null],
+    [claims.id, claims.actualUser ?? null, claims.oauthAuthorization ?? null],
   );
   const row = rows[0];
   // A deleted user or a rotated jwt_secret revokes every session issued before; a login-as
-  // session also ends when its administrator is no longer one (or no longer exists).
+  // session also ends when its administrator is no longer one (or no longer exists), an OAuth
+  // application's when the user revokes its authorization (a trigger reports it as a change of
+  // the user, migration 0032).
   if (
     !row ||
     row.jwt_secret !== claims.jwt_secret ||
-    (claims.actualUser !== undefined && row.actual_user_is_admin !== true)
+    (claims.actualUser !== undefined && row.actual_user_is_admin !== true) ||
+    (claims.oauthAuthorization !== undefined && row.oauth_authorized !== true)
   ) {
     throw new ApiError('unauthorized', 'Your session has expired');
   }
@@ -82,6 +90,9 @@ const resolveSession = async (
       twoFactorPending: claims.twoFactorRequired === true,
       emailVerificationPending: row.unverified,
       ...(claims.actualUser !== undefined ? { actualUserId: claims.actualUser } : {}),
+      ...(claims.oauthAuthorization !== undefined
+        ? { oauthAuthorizationId: claims.oauthAuthorization }
+        : {}),
     },
     dependsOn:
       claims.actualUser === undefined

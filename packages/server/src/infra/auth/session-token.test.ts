@@ -48,6 +48,20 @@ describe('session tokens', () => {
     expect(claims.actualUser).toBe(3);
   });
 
+  it("carries an OAuth token's authorization, and ends it by the given time, never later", async () => {
+    const base = now.getTime() / 1000;
+    const token = await signSessionToken(secret, { ...input, oauthAuthorization: 9 }, now, {
+      exp: base + 3600,
+    });
+    const claims = await verifySessionToken(secret, token, now);
+    expect(claims).toMatchObject({ oauthAuthorization: 9, exp: base + 3600 });
+    const capped = await signSessionToken(secret, input, now, { exp: base + 100 * 3600 });
+    expect(decodeJwt(capped).exp).toBe(base + 36 * 3600);
+    expect(decodeJwt(await signSessionToken(secret, input, now))).not.toHaveProperty(
+      'oauthAuthorization',
+    );
+  });
+
   it('verifies a fresh token and rejects it after expiry', async () => {
     const token = await signSessionToken(secret, input, now);
     expect((await verifySessionToken(secret, token, now)).id).toBe(7);

@@ -11,6 +11,9 @@ export type SessionClaims = {
   actualUser?: number;
   // Present only for users with two-factor enabled: true while the challenge is pending.
   twoFactorRequired?: boolean;
+  // An OAuth application's token: the user's authorization of it (oauth_application_authorization
+  // id). The session lives only as long as that authorization.
+  oauthAuthorization?: number;
   permissions: string[];
   iat: number;
   exp: number;
@@ -26,6 +29,7 @@ const claimsSchema = z.object({
   authTime: z.number().int().nonnegative(),
   actualUser: z.number().int().positive().optional(),
   twoFactorRequired: z.boolean().optional(),
+  oauthAuthorization: z.number().int().positive().optional(),
   permissions: z.array(z.string()).default([]),
   iat: z.number().int(),
   exp: z.number().int(),
@@ -51,10 +55,12 @@ const encodeSegment = (value: object): string =>
 
 const header = encodeSegment({ alg: algorithm, typ: 'JWT' });
 
+// `exp` (seconds) may be given to end a token sooner than the usual lifetime, never later.
 export const signSessionToken = async (
   secret: Uint8Array,
   input: SessionTokenInput,
   now: Date,
+  options: { exp?: number } = {},
 ): Promise<string> => {
   const iat = Math.floor(now.getTime() / 1000);
   const payload: Record<string, unknown> = {
@@ -65,8 +71,11 @@ export const signSessionToken = async (
   };
   if (input.actualUser !== undefined) payload.actualUser = input.actualUser;
   if (input.twoFactorRequired !== undefined) payload.twoFactorRequired = input.twoFactorRequired;
+  if (input.oauthAuthorization !== undefined) {
+    payload.oauthAuthorization = input.oauthAuthorization;
+  }
   payload.iat = iat;
-  payload.exp = iat + sessionTokenLifetimeSeconds;
+  payload.exp = Math.min(iat + sessionTokenLifetimeSeconds, options.exp ?? Infinity);
   const signingInput = `${header}.${encodeSegment(payload)}`;
   return `${signingInput}.${signatureOf(secret, signingInput)}`;
 };
@@ -147,11 +156,12 @@ export const verifySessionToken = async (
   checkTimes(payload, now);
   const parsed = claimsSchema.safeParse(payload);
   if (!parsed.success) throw new SessionTokenError('invalid');
-  const { actualUser, twoFactorRequired, ...claims } = parsed.data;
+  const { actualUser, twoFactorRequired, oauthAuthorization, ...claims } = parsed.data;
   return {
     ...claims,
     ...(actualUser !== undefined ? { actualUser } : {}),
     ...(twoFactorRequired !== undefined ? { twoFactorRequired } : {}),
+    ...(oauthAuthorization !== undefined ? { oauthAuthorization } : {}),
   };
 };
 

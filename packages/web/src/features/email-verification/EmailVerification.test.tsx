@@ -111,11 +111,25 @@ describe('the verification link page', { timeout: 30_000 }, () => {
         return { status: 200, text: token };
       });
       expect(await screen.findByText('E-mail address verified', undefined, firstLoad)).toBeTruthy();
-      expect(sent[0]).toEqual({ verificationToken: 'tok-1', email: 'ada@x.test' });
+      // A link works once: it is posted once.
+      expect(sent).toEqual([{ verificationToken: 'tok-1', email: 'ada@x.test' }]);
       expect(api.client.auth.getToken()).toBe(token);
       expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
       cleanup();
     }
+  });
+
+  it('posts a link once, even when React runs the effect twice (StrictMode)', async () => {
+    const api = createFakeApi({}, null);
+    answerBoot(api);
+    const sent: unknown[] = [];
+    api.on('POST', '/user/v1/verify-email', (body) => {
+      sent.push(body);
+      return { status: 200, text: sessionToken() };
+    });
+    renderConsoleAt(api.client, '/user/verify-email/tok-2/ada%40x.test', { strict: true });
+    expect(await screen.findByText('E-mail address verified', undefined, firstLoad)).toBeTruthy();
+    expect(sent).toEqual([{ verificationToken: 'tok-2', email: 'ada@x.test' }]);
   });
 
   it('says when the link cannot be used, and leads to a new one', async () => {

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -24,7 +24,12 @@ export const VerifyEmailPage = () => {
     mutationFn: () => verifyEmail(client, linkParts(first, second)),
   });
   const { mutate } = verify;
+  // A link works once: sent once per link, even when React runs the effect twice (StrictMode).
+  const sent = useRef<string | undefined>(undefined);
   useEffect(() => {
+    const link = `${first}/${second}`;
+    if (sent.current === link) return;
+    sent.current = link;
     mutate();
   }, [mutate, first, second]);
   if (verify.isError) {
