@@ -71,7 +71,7 @@ const resolveSession = async (
   // A deleted user or a rotated jwt_secret revokes every session issued before; a login-as
   // session also ends when its administrator is no longer one (or no longer exists), an OAuth
   // application's when the user revokes its authorization (a trigger reports it as a change of
-  // the user, migration 0032).
+  // the user, migration 0033).
   if (
     !row ||
     row.jwt_secret !== claims.jwt_secret ||
