@@ -26,6 +26,9 @@ export type RealAgentOptions = {
   runner?: CommandRunner;
   // Aborts a registration that is still retrying (Ctrl-C while the server is unreachable).
   signal?: AbortSignal;
+  // How soon a container device looks again at a held update lock or an engine away (30 s), and
+  // reads its containers again (5 s); tests shorten them.
+  containerTiming?: { retryMs?: number; refreshMs?: number };
 };
 
 // The identity lives in config.json as on balena: uuid, deviceApiKey, deviceId, registered_at.
@@ -117,6 +120,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
           scheduler,
           hostLockPaths: config.host.updateLockPaths,
           lockDir: config.host.containerLockDir,
+          ...options.containerTiming,
         });
   const agent = new DeviceAgent({
     baseUrl: config.apiEndpoint,
