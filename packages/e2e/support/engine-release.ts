@@ -20,6 +20,13 @@ export type EngineService = {
   labels?: Record<string, string>;
 };
 
+export type EngineRelease = {
+  id: number;
+  commit: string;
+  // Each service's image: its row and where the registry holds it.
+  images: Record<string, { id: number; location: string }>;
+};
+
 const docker = (dockerHost: string, config: string, args: readonly string[]): Promise<string> =>
   new Promise((resolve, reject) => {
     execFile(
@@ -40,7 +47,7 @@ export const deployEngineRelease = async (options: {
   dockerHost: string;
   registryHost: string;
   services: readonly EngineService[];
-}): Promise<{ id: number; commit: string }> => {
+}): Promise<EngineRelease> => {
   const { sdk, fleetId, services } = options;
   const work = await mkdtemp(join(tmpdir(), 'flotilla-engine-release-'));
   const config = join(work, 'docker-config');
@@ -74,6 +81,7 @@ export const deployEngineRelease = async (options: {
       start_timestamp: new Date().toISOString(),
     },
   });
+  const images: EngineRelease['images'] = {};
   for (const service of services) {
     const [existing] = await sdk.pine.get({
       resource: 'service',
@@ -117,6 +125,7 @@ export const deployEngineRelease = async (options: {
       ].join('\n'),
     );
     const location = image.is_stored_at__image_location;
+    images[service.name] = { id: image.id, location };
     await docker(options.dockerHost, config, ['build', '--quiet', '--tag', location, context]);
     const pushed = await docker(options.dockerHost, config, ['push', location]);
     const digest = /digest: (sha256:[0-9a-f]{64})/.exec(pushed)?.[1];
@@ -132,5 +141,5 @@ export const deployEngineRelease = async (options: {
     id: release.id,
     body: { status: 'success', end_timestamp: new Date().toISOString() },
   });
-  return { id: release.id, commit };
+  return { id: release.id, commit, images };
 };

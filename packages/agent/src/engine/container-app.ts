@@ -88,6 +88,8 @@ export class ContainerApp {
   #containers: ManagedContainer[] = [];
   #downloads = new Map<string, number>();
   #updateStatus: UpdateStatus | null = null;
+  // The commit of the release whose services run as the target said, once they do.
+  #applied: string | null = null;
   #status: DeviceStatus = 'Idle';
   #engineDown: string | null = null;
   #running: Promise<void> | null = null;
@@ -95,6 +97,9 @@ export class ContainerApp {
   #retry: TaskHandle | null = null;
   #refresh: TaskHandle | null = null;
   #following = new Map<string, () => void>();
+  // The time of the last line passed on, per container.
+  #lastLine = new Map<string, number>();
+  #startedAt = 0;
   #stopped = false;
   #blockedLogged = false;
 
@@ -104,6 +109,7 @@ export class ContainerApp {
 
   start(): void {
     this.#stopped = false;
+    this.#startedAt = this.#options.scheduler.now();
     this.#scheduleRefresh(0);
   }
 
@@ -208,8 +214,16 @@ export class ContainerApp {
       const obsolete = this.#containers.filter((container) => !names.has(container.service));
       if (changed.length === 0 && obsolete.length === 0) {
         await this.#startStopped(specs);
-        this.#setStatus('Idle', wanted ? 'done' : null);
+        this.#converged(wanted);
         return;
+      }
+      // Downloads need no lock: the services keep running meanwhile.
+      const downloadFirst = changed.filter(({ strategy }) => strategy === 'download-then-kill');
+      if (downloadFirst.length > 0) {
+        this.#setStatus('Downloading', 'downloading');
+        for (const { spec } of downloadFirst) await this.#pull(spec.image);
+        this.#downloads.clear();
+        this.#setStatus('Idle', 'downloaded');
       }
       if (await this.#options.locked(force)) {
         if (!this.#blockedLogged) log('Updates are locked: the update waits for the lock');
@@ -218,13 +232,15 @@ export class ContainerApp {
         return;
       }
       // Kill first where the service asks for it (less disk, a moment without the service).
-      for (const { service, strategy } of changed) {
-        if (strategy === 'download-then-kill') continue;
+      const killFirst = changed.filter(({ strategy }) => strategy !== 'download-then-kill');
+      for (const { service, strategy } of killFirst) {
         await this.#kill(this.containersOf(service), strategy === 'delete-then-download');
       }
-      this.#setStatus('Downloading', 'downloading');
-      for (const { spec } of changed) await this.#pull(spec.image);
-      this.#downloads.clear();
+      if (killFirst.length > 0) {
+        this.#setStatus('Downloading', 'downloading');
+        for (const { spec } of killFirst) await this.#pull(spec.image);
+        this.#downloads.clear();
+      }
       this.#setStatus('Installing', 'applying changes');
       for (const { spec, service, serviceId, running } of changed) {
         await this.#kill(this.containersOf(service), false);
@@ -239,7 +255,7 @@ export class ContainerApp {
       }
       if (obsolete.length > 0) await this.#kill(obsolete, true);
       await this.#read();
-      this.#setStatus('Idle', wanted ? 'done' : null);
+      this.#converged(wanted);
     } catch (error) {
       this.#downloads.clear();
       this.#engineFailed(error);
@@ -293,27 +309,42 @@ export class ContainerApp {
     if (containers.length > 0) await this.#read();
   }
 
+  // Each running container's output, from where the agent last saw it: a container that existed
+  // before the agent started from the start, one that restarted from its last line.
   #follow(): void {
     const live = new Set(this.#containers.map((container) => container.id));
     for (const [id, unfollow] of this.#following) {
       if (!live.has(id)) {
         unfollow();
         this.#following.delete(id);
+        this.#lastLine.delete(id);
       }
     }
-    const since = Math.floor(this.#options.scheduler.now() / 1000);
     for (const container of this.#containers) {
       if (container.state !== 'running' || this.#following.has(container.id)) continue;
+      const after = this.#lastLine.get(container.id) ?? this.#startedAt - 1;
       // Marked before the answer, so two reads never follow one container twice.
       this.#following.set(container.id, () => undefined);
       this.#options.engine
-        .followLogs(container.id, since, (message, isStdErr, timestamp) =>
-          this.#options.serviceLog({
-            message,
-            timestamp,
-            isStdErr,
-            ...(container.serviceId === null ? {} : { serviceId: container.serviceId }),
-          }),
+        .followLogs(
+          container.id,
+          Math.floor(after / 1000),
+          (message, isStdErr, timestamp) => {
+            // The engine answers from the whole second: lines already passed on are skipped.
+            if (timestamp <= (this.#lastLine.get(container.id) ?? after)) return;
+            this.#lastLine.set(container.id, timestamp);
+            this.#options.serviceLog({
+              message,
+              timestamp,
+              isStdErr,
+              ...(container.serviceId === null ? {} : { serviceId: container.serviceId }),
+            });
+          },
+          () => {
+            // Stopped or restarted: the next read follows it again if it runs.
+            this.#following.delete(container.id);
+            if (!this.#lastLine.has(container.id)) this.#lastLine.set(container.id, after);
+          },
         )
         .then(
           (unfollow) => {
@@ -357,6 +388,12 @@ export class ContainerApp {
     });
   }
 
+  // Everything the target asks for runs: its release is the device's now.
+  #converged(wanted: Wanted | null): void {
+    this.#applied = wanted?.release.commit ?? null;
+    this.#setStatus('Idle', wanted ? 'done' : null);
+  }
+
   #setStatus(status: DeviceStatus, update: UpdateStatus | null): void {
     if (status === this.#status && update === this.#updateStatus) return;
     this.#status = status;
@@ -384,22 +421,37 @@ export class ContainerApp {
     return services;
   }
 
+  // The containers as they are, by service (the release that runs).
+  #runningReports(): Record<string, ServiceReport> {
+    return Object.fromEntries(
+      this.#containers.map((container) => [
+        container.service,
+        { image: container.image, status: statusOfContainer(container), download_progress: null },
+      ]),
+    );
+  }
+
+  // The release that runs, and the target's while it is on its way (downloading, waiting for the
+  // lock, applying, or failed): the device page shows both, as the supervisor reports them.
   report(): Record<string, AppReport> {
     const app = this.#target?.app;
     if (!app) return {};
     const wanted = this.#wanted();
+    const current = this.#applied;
     const releases: Record<string, ReleaseReport> = {};
-    if (wanted) {
-      const report: ReleaseReport = { services: this.#serviceReports(wanted.specs) };
-      if (this.#updateStatus) report.update_status = this.#updateStatus;
-      releases[wanted.release.commit] = report;
+    const pending = wanted !== null && wanted.release.commit !== current;
+    if (current !== null) {
+      releases[current] = {
+        services: this.#runningReports(),
+        ...(pending ? {} : { update_status: 'done' }),
+      };
     }
-    const converged = this.#updateStatus === 'done' && this.#engineDown === null;
-    return {
-      [app.uuid]: {
-        releases,
-        ...(converged && wanted ? { release_uuid: wanted.release.commit } : {}),
-      },
-    };
+    if (pending) {
+      releases[wanted.release.commit] = {
+        update_status: this.#updateStatus ?? 'downloading',
+        services: this.#serviceReports(wanted.specs),
+      };
+    }
+    return { [app.uuid]: { releases, ...(current === null ? {} : { release_uuid: current }) } };
   }
 }

@@ -49,11 +49,13 @@ export type ContainerEngine = {
   stop(id: string, timeoutSeconds: number): Promise<void>;
   restart(id: string, timeoutSeconds: number): Promise<void>;
   remove(id: string): Promise<void>;
-  // Follows a container's output from `sinceSeconds` (epoch); the returned function stops.
+  // Follows a container's output from `sinceSeconds` (epoch) until it stops (`onEnd`: a
+  // restarted container is followed again); the returned function stops following.
   followLogs(
     id: string,
     sinceSeconds: number,
     onLine: (line: string, isStdErr: boolean, timestamp: number) => void,
+    onEnd: () => void,
   ): Promise<() => void>;
 };
 

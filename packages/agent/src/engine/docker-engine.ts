@@ -172,7 +172,7 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
         if (statusOf(error) !== 404) throw error;
       }
     },
-    async followLogs(id, sinceSeconds, onLine) {
+    async followLogs(id, sinceSeconds, onLine, onEnd) {
       const stream = await docker.getContainer(id).logs({
         follow: true,
         stdout: true,
@@ -201,6 +201,15 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
         return out;
       };
       docker.modem.demuxStream(stream, split(false), split(true));
+      let ended = false;
+      const end = (): void => {
+        if (ended) return;
+        ended = true;
+        onEnd();
+      };
+      stream.once('end', end);
+      stream.once('close', end);
+      stream.once('error', end);
       return () => {
         if ('destroy' in stream && typeof stream.destroy === 'function') stream.destroy();
       };
