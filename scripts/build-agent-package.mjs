@@ -1,10 +1,19 @@
 // Builds the device agent as one installable npm package, packages/agent/dist/flotilla-agent.tgz,
 // which the server serves at GET /agent/flotilla-agent.tgz so that a device can run
 // `npx --yes http://<server>/agent/flotilla-agent.tgz --config config.json`.
-// Everything (the agent, @flotilla/shared, ws) is bundled into one file and the package has no
+// Everything (the agent, @flotilla/shared, ws, dockerode) is bundled into one file and the package has no
 // dependencies: installing it needs nothing but the server, never the npm registry.
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +34,29 @@ if (!versionSource.includes(`agentVersion = '${agentManifest.version}'`)) {
   );
 }
 
+// The packages bundled into cli.js (from esbuild's list of inputs), each with its license text.
+const thirdPartyNotices = async (metafile) => {
+  const names = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) names.add(match[1]);
+  }
+  const sections = [];
+  for (const name of [...names].sort()) {
+    const dir = path.join(root, 'node_modules', name);
+    const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+    const licenseFile = (await readdir(dir)).find((file) => /^licen[cs]e/i.test(file));
+    const text = licenseFile
+      ? (await readFile(path.join(dir, licenseFile), 'utf8')).trim()
+      : `License: ${manifest.license ?? 'see the package'}`;
+    sections.push(`## ${name} ${manifest.version}\n\n\`\`\`\n${text}\n\`\`\`\n`);
+  }
+  return `# Third-party notices\n\ncli.js bundles these packages, under these licenses:\n\n${sections.join('\n')}`;
+};
+
 const staging = await mkdtemp(path.join(tmpdir(), 'flotilla-agent-package-'));
 try {
-  await build({
+  const { metafile } = await build({
     entryPoints: [path.join(agentDir, 'src/cli.ts')],
     outfile: path.join(staging, 'cli.js'),
     bundle: true,
@@ -36,12 +65,22 @@ try {
     target: 'node20',
     // Workspace packages resolve to their TypeScript sources, as in the tests.
     conditions: ['source'],
-    // ws loads these optional native speed-ups inside try/catch; without them it uses plain JS.
-    external: ['bufferutil', 'utf-8-validate'],
-    // ws is CommonJS and requires Node's built-ins: give the ES module bundle a real require.
+    // ws, and ssh2 under dockerode, load optional native speed-ups inside try/catch; without
+    // them they use plain JS (dockerode only needs ssh2 for ssh:// engines, never used here).
+    external: ['bufferutil', 'utf-8-validate', 'cpu-features', '*.node'],
+    // ws and dockerode are CommonJS and use require, __dirname and __filename: give the ES
+    // module bundle real ones.
     banner: {
-      js: "import { createRequire as flotillaCreateRequire } from 'node:module';\nconst require = flotillaCreateRequire(import.meta.url);",
+      js: [
+        "import { createRequire as flotillaCreateRequire } from 'node:module';",
+        "import { fileURLToPath as flotillaFileUrlToPath } from 'node:url';",
+        "import { dirname as flotillaDirname } from 'node:path';",
+        'const require = flotillaCreateRequire(import.meta.url);',
+        'const __filename = flotillaFileUrlToPath(import.meta.url);',
+        'const __dirname = flotillaDirname(__filename);',
+      ].join('\n'),
     },
+    metafile: true,
     legalComments: 'eof',
     logLevel: 'warning',
   });
@@ -57,11 +96,7 @@ try {
   };
   await writeFile(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await copyFile(path.join(agentDir, 'README.md'), path.join(staging, 'README.md'));
-  const wsLicense = await readFile(path.join(root, 'node_modules/ws/LICENSE'), 'utf8');
-  await writeFile(
-    path.join(staging, 'THIRD-PARTY-NOTICES.md'),
-    `# Third-party notices\n\ncli.js bundles ws (https://github.com/websockets/ws), under this license:\n\n\`\`\`\n${wsLicense.trim()}\n\`\`\`\n`,
-  );
+  await writeFile(path.join(staging, 'THIRD-PARTY-NOTICES.md'), await thirdPartyNotices(metafile));
   // npm pack writes the registry's tarball format (package/ prefix, fixed file times).
   const packed = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', staging], {

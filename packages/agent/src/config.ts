@@ -32,6 +32,11 @@ export type HostSettings = {
   serviceShell: Command | null;
   // The local port the public device URL reaches (the device's web server on 127.0.0.1).
   webServerPort: number;
+  // The container engine that runs the fleet's releases: 'auto' finds one (DOCKER_HOST, then
+  // balena-engine's and Docker's sockets), 'none' never runs containers, or a socket path.
+  containerEngine: string;
+  // Where each service's update lock directory lives on the host (its /tmp/balena).
+  containerLockDir: string;
 };
 
 export type AgentConfig = {
@@ -65,6 +70,8 @@ export const defaultHostSettings: HostSettings = {
   terminalShell: ['/bin/sh'],
   serviceShell: null,
   webServerPort: 80,
+  containerEngine: 'auto',
+  containerLockDir: '/tmp/flotilla-agent/locks',
 };
 
 export class ConfigError extends Error {
@@ -163,7 +170,21 @@ const parseHostSettings = (raw: unknown, problems: string[]): HostSettings => {
     terminalShell: read.command('terminalShell') ?? defaultHostSettings.terminalShell,
     serviceShell: read.command('serviceShell'),
     webServerPort: read.integer('webServerPort', false, 1) ?? defaultHostSettings.webServerPort,
+    containerEngine: read.string('containerEngine', false) ?? defaultHostSettings.containerEngine,
+    containerLockDir:
+      read.string('containerLockDir', false) ?? defaultHostSettings.containerLockDir,
   };
+  if (
+    !['auto', 'none'].includes(settings.containerEngine) &&
+    !settings.containerEngine.startsWith('/')
+  ) {
+    problems.push(
+      "flotilla.containerEngine must be 'auto', 'none' or the engine socket's absolute path",
+    );
+  }
+  if (!settings.containerLockDir.startsWith('/')) {
+    problems.push('flotilla.containerLockDir must be an absolute path');
+  }
   if (settings.webServerPort > 65_535)
     problems.push('flotilla.webServerPort must be a port (1 to 65535)');
   if (settings.serviceEnvironmentDir !== null && !settings.serviceEnvironmentDir.startsWith('/')) {

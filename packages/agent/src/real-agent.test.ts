@@ -33,6 +33,8 @@ describe('startRealAgent', () => {
         deviceType: 'generic-amd64',
         apiKey: 'provisioning-key',
         vpnEndpoint: 'kept',
+        // Host mode whatever engine this machine has (engine mode: real-device tests).
+        flotilla: { containerEngine: 'none' },
       }),
     );
     api.on((request, response) => {

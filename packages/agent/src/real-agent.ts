@@ -10,6 +10,8 @@ import {
   ProvisioningError,
 } from './provisioning.js';
 import { type CommandRunner, execFileRunner } from './runtime/command-runner.js';
+import { balenaArch, findContainerEngine } from './engine/find-engine.js';
+import { ContainerDevice } from './runtime/container-device.js';
 import { HostDevice } from './runtime/host-device.js';
 import { hostNetwork } from './runtime/host-metrics.js';
 import { Scheduler } from './scheduler.js';
@@ -24,6 +26,9 @@ export type RealAgentOptions = {
   runner?: CommandRunner;
   // Aborts a registration that is still retrying (Ctrl-C while the server is unreachable).
   signal?: AbortSignal;
+  // How soon a container device looks again at a held update lock or an engine away (30 s), and
+  // reads its containers again (5 s); tests shorten them.
+  containerTiming?: { retryMs?: number; refreshMs?: number };
 };
 
 // The identity lives in config.json as on balena: uuid, deviceApiKey, deviceId, registered_at.
@@ -59,12 +64,21 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
       'the device is not registered yet and config.json has no apiKey (provisioning key)',
     );
   }
+  const found = await findContainerEngine(config.host.containerEngine, process.env, logger);
+  logger.info(
+    found === null
+      ? 'no container engine: the fleet release is not run (host mode)'
+      : `running the fleet release on the container engine at ${found.socket}`,
+  );
   const host = new HostDevice({
     settings: config.host,
     runner: options.runner ?? execFileRunner(),
     scheduler,
     logger,
     supervisorVersion: supervisorCompatVersion,
+    ...(found === null
+      ? {}
+      : { startLine: `Flotilla agent starting (containers on ${found.socket})` }),
   });
   await host.prepare();
   const identity = await provision(
@@ -89,11 +103,30 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
   logger.info(
     `device ${identity.uuid} registered${identity.deviceId === null ? '' : ` (id ${identity.deviceId})`}`,
   );
+  const runtime =
+    found === null
+      ? host
+      : new ContainerDevice({
+          host,
+          engine: found.engine,
+          device: {
+            uuid: identity.uuid,
+            deviceType: config.deviceType,
+            arch: balenaArch(process.arch),
+            osVersion: host.info().os_version,
+            supervisorVersion: supervisorCompatVersion,
+          },
+          deviceApiKey: identity.deviceApiKey,
+          scheduler,
+          hostLockPaths: config.host.updateLockPaths,
+          lockDir: config.host.containerLockDir,
+          ...options.containerTiming,
+        });
   const agent = new DeviceAgent({
     baseUrl: config.apiEndpoint,
     uuid: identity.uuid,
     deviceApiKey: identity.deviceApiKey,
-    runtime: host,
+    runtime,
     scheduler,
     random: Math.random,
     logger,

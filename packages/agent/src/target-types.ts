@@ -11,6 +11,24 @@ export type TargetService = {
   // The variables the service runs with: the image's, the fleet's, the service's, the
   // device's and the device's for this service, already merged by the server.
   environment: Readonly<Record<string, string>>;
+  // The release's labels of the service (io.balena.features.*, io.balena.update.strategy...).
+  labels: Readonly<Record<string, string>>;
+  // What the release's compose file says of how the container runs.
+  composition: ServiceComposition;
+};
+
+// The part of a compose service a container engine runs it with; ports, volumes, devices and
+// networks come with the features that need them.
+export type ServiceComposition = {
+  command?: readonly string[];
+  entrypoint?: readonly string[];
+  workingDir?: string;
+  user?: string;
+  restart?: string;
+  privileged?: boolean;
+  networkMode?: string;
+  capAdd?: readonly string[];
+  capDrop?: readonly string[];
 };
 
 export type TargetRelease = { commit: string; id: number | null; services: TargetService[] };
@@ -48,6 +66,39 @@ const stringMap = (raw: unknown): Record<string, string> => {
   return map;
 };
 
+// A compose command: a list as it is, or a string split into words as compose does (quotes
+// group, no shell runs it).
+const words = (value: unknown): string[] | undefined => {
+  if (Array.isArray(value)) {
+    return value.every((item) => typeof item === 'string') ? value : undefined;
+  }
+  if (typeof value !== 'string') return undefined;
+  const found = value.match(/"[^"]*"|'[^']*'|[^\s"']+/g) ?? [];
+  return found.map((word) => word.replace(/^(["'])(.*)\1$/, '$2'));
+};
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+const stringList = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+
+const parseComposition = (raw: unknown): ServiceComposition => {
+  const fields = isRecord(raw) ? raw : {};
+  const composition: ServiceComposition = {
+    command: words(fields.command),
+    entrypoint: words(fields.entrypoint),
+    workingDir: text(fields.working_dir),
+    user: text(fields.user),
+    restart: text(fields.restart),
+    privileged: typeof fields.privileged === 'boolean' ? fields.privileged : undefined,
+    networkMode: text(fields.network_mode),
+    capAdd: stringList(fields.cap_add),
+    capDrop: stringList(fields.cap_drop),
+  };
+  return Object.fromEntries(Object.entries(composition).filter(([, value]) => value !== undefined));
+};
+
 const parseServices = (raw: unknown): TargetService[] =>
   Object.entries(isRecord(raw) ? raw : {}).map(([name, service]) => {
     const fields = isRecord(service) ? service : {};
@@ -58,6 +109,8 @@ const parseServices = (raw: unknown): TargetService[] =>
       image: typeof fields.image === 'string' ? fields.image : `${name}:latest`,
       running: fields.running !== false,
       environment: stringMap(fields.environment),
+      labels: stringMap(fields.labels),
+      composition: parseComposition(fields.composition),
     };
   });
 

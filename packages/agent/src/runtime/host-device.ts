@@ -50,6 +50,8 @@ export type HostDeviceOptions = {
   fileSystem?: FileSystem;
   // What health checks and diagnostics read (tests pass a fake).
   probe?: HostProbe;
+  // The line the device's log starts with (a container device says it runs containers).
+  startLine?: string;
 };
 
 // The agent's own lines a diagnostics report ends with.
@@ -104,7 +106,9 @@ export class HostDevice implements DeviceRuntime {
 
   start(events: RuntimeEvents): void {
     this.#events = events;
-    this.#log('Flotilla agent starting (host mode: containers are not managed)');
+    this.#log(
+      this.#options.startLine ?? 'Flotilla agent starting (host mode: containers are not managed)',
+    );
     this.#armServiceCheck(0);
   }
 

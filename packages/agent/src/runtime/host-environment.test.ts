@@ -9,6 +9,8 @@ const service = (name: string, environment: Record<string, string>): TargetServi
   image: `${name}:1`,
   running: true,
   environment,
+  labels: {},
+  composition: {},
 });
 
 const memoryFs = (

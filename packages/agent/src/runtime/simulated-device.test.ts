@@ -29,6 +29,8 @@ const target = (
         image: `registry/${name}-${commit}@sha256:${'0'.repeat(64)}`,
         running: true,
         environment: environment[name] ?? {},
+        labels: {},
+        composition: {},
       })),
     },
   },

@@ -17,11 +17,20 @@ export type DistributionRegistry = {
 
 const registryBinary = process.env.FLOTILLA_TEST_REGISTRY_BINARY ?? '/usr/bin/docker-registry';
 
+export type RegistryOptions = {
+  // host:port to listen on (a free loopback port by default).
+  host?: string;
+  // Where clients that the registry turns away get their token: Flotilla's /auth/v1/token.
+  // docker pulls go there (a device's pull); balena-cli asks Flotilla itself.
+  realm?: string;
+};
+
 export const startDistributionRegistry = async (
   workDir: string,
   dataDir: string,
+  options: RegistryOptions = {},
 ): Promise<DistributionRegistry> => {
-  const host = `127.0.0.1:${await freePort()}`;
+  const host = options.host ?? `127.0.0.1:${await freePort()}`;
   const signing = await loadRegistrySigningKey(dataDir);
   const configPath = join(workDir, 'registry-config.yml');
   await writeFile(
@@ -37,7 +46,7 @@ export const startDistributionRegistry = async (
       `  addr: ${host}`,
       'auth:',
       '  token:',
-      '    realm: http://flotilla.test/auth/v1/token',
+      `    realm: ${options.realm ?? 'http://flotilla.test/auth/v1/token'}`,
       `    service: ${host}`,
       '    issuer: flotilla',
       `    rootcertbundle: ${signing.certificatePath}`,

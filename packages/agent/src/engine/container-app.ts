@@ -1,0 +1,457 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorText } from '../logger.js';
+import type { Scheduler, TaskHandle } from '../scheduler.js';
+import type { TargetApp, TargetRelease } from '../target-types.js';
+import type {
+  AppReport,
+  DeviceStatus,
+  LogLine,
+  ReleaseReport,
+  ServiceReport,
+  ServiceStatus,
+  UpdateStatus,
+} from '../runtime/device-runtime.js';
+import {
+  type ContainerEngine,
+  type ContainerSpec,
+  type ManagedContainer,
+  type RegistryAuth,
+} from './container-engine.js';
+import {
+  configHashOf,
+  containerSpecOf,
+  type DeviceFacts,
+  type UpdateStrategy,
+  updateStrategyOf,
+} from './container-spec.js';
+import { serviceLockBinds } from './update-locks.js';
+
+export type ContainerAppOptions = {
+  engine: ContainerEngine;
+  device: DeviceFacts;
+  // The device's registry credentials for an image's registry host.
+  registryAuth: (registryHost: string) => RegistryAuth;
+  scheduler: Scheduler;
+  // The agent's own lines (pulling, starting, killing...).
+  log(message: string, serviceId?: number): void;
+  // A line a container printed.
+  serviceLog(line: LogLine): void;
+  changed(): void;
+  // Whether an update lock blocks a change right now (false when forced).
+  locked(force: boolean): Promise<boolean>;
+  stopTimeoutSeconds?: number;
+  // How often the engine's containers are read again (exits and restarts show within it).
+  refreshMs?: number;
+  // How often a change blocked by an update lock, or an engine away, is tried again.
+  retryMs?: number;
+  // Where each service's update lock directory lives on the host (update-locks.ts).
+  lockDir: string;
+};
+
+type WantedService = {
+  spec: ContainerSpec;
+  running: boolean;
+  serviceId: number | null;
+  service: string;
+  strategy: UpdateStrategy;
+};
+type Wanted = { release: TargetRelease; specs: WantedService[] };
+
+const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
+
+const statusOfContainer = (container: ManagedContainer): ServiceStatus => {
+  switch (container.state) {
+    case 'running':
+      return 'Running';
+    case 'created':
+      return 'Installed';
+    case 'restarting':
+      return 'Starting';
+    case 'paused':
+    case 'removing':
+      return 'Stopping';
+    default:
+      return 'exited';
+  }
+};
+
+// The fleet app of a real device on a container engine: pulls the target release's images with
+// the device's credentials, replaces the containers of services that changed (by the service's
+// update strategy, after the update lock), removes what the target no longer has, and reports
+// what the engine says. Work is serialised: one convergence at a time, a newer target waiting for
+// the current one to finish. Containers are found again by their labels after a restart, and an
+// unchanged one is never touched.
+export class ContainerApp {
+  readonly #options: ContainerAppOptions;
+  #target: { app: TargetApp | null; force: boolean } | null = null;
+  #containers: ManagedContainer[] = [];
+  #downloads = new Map<string, number>();
+  #updateStatus: UpdateStatus | null = null;
+  // The commit of the release whose services run as the target said, once they do.
+  #applied: string | null = null;
+  #status: DeviceStatus = 'Idle';
+  #engineDown: string | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #retry: TaskHandle | null = null;
+  #refresh: TaskHandle | null = null;
+  #following = new Map<string, () => void>();
+  // The time of the last line passed on, per container.
+  #lastLine = new Map<string, number>();
+  #startedAt = 0;
+  #stopped = false;
+  #blockedLogged = false;
+
+  constructor(options: ContainerAppOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#startedAt = this.#options.scheduler.now();
+    this.#scheduleRefresh(0);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#retry?.cancel();
+    this.#refresh?.cancel();
+    for (const unfollow of this.#following.values()) unfollow();
+    this.#following.clear();
+  }
+
+  setTarget(app: TargetApp | null, force: boolean): void {
+    this.#target = { app, force };
+    this.#blockedLogged = false;
+    this.kick();
+  }
+
+  // Resolves once the latest target has been worked on (tests, and actions that wait).
+  get settled(): Promise<void> {
+    return this.#running ?? Promise.resolve();
+  }
+
+  // Why the engine cannot be used, while it cannot.
+  get engineProblem(): string | null {
+    return this.#engineDown;
+  }
+
+  status(): DeviceStatus {
+    return this.#status;
+  }
+
+  kick(): void {
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#converge();
+      } while (this.#again && !this.#stopped);
+    })().finally(() => {
+      this.#running = null;
+    });
+  }
+
+  containersOf(service: string): ManagedContainer[] {
+    return this.#containers.filter((container) => container.service === service);
+  }
+
+  get containers(): readonly ManagedContainer[] {
+    return this.#containers;
+  }
+
+  async #read(): Promise<void> {
+    const before = JSON.stringify(this.#containers);
+    this.#containers = await this.#options.engine.list();
+    if (this.#engineDown !== null) {
+      this.#options.log('The container engine answers again');
+      this.#engineDown = null;
+      this.#options.changed();
+    }
+    this.#follow();
+    if (JSON.stringify(this.#containers) !== before) this.#options.changed();
+  }
+
+  #wanted(): Wanted | null {
+    const app = this.#target?.app;
+    const release = app?.release;
+    if (!app || !release) return null;
+    return {
+      release,
+      specs: release.services.map((service) => ({
+        spec: containerSpecOf(
+          app,
+          release,
+          service,
+          this.#options.device,
+          serviceLockBinds(this.#options.lockDir, service.name),
+        ),
+        running: service.running,
+        serviceId: service.id,
+        service: service.name,
+        strategy: updateStrategyOf(service),
+      })),
+    };
+  }
+
+  async #converge(): Promise<void> {
+    if (this.#stopped || this.#target === null) return;
+    const { engine, log } = this.#options;
+    const force = this.#target.force;
+    try {
+      await this.#read();
+      const wanted = this.#wanted();
+      const specs = wanted?.specs ?? [];
+      const changed = specs.filter(({ spec, service }) => {
+        const current = this.containersOf(service);
+        return current.length !== 1 || current[0]?.configHash !== configHashOf(spec);
+      });
+      const names = new Set(specs.map(({ service }) => service));
+      const obsolete = this.#containers.filter((container) => !names.has(container.service));
+      if (changed.length === 0 && obsolete.length === 0) {
+        await this.#startStopped(specs);
+        this.#converged(wanted);
+        return;
+      }
+      // Downloads need no lock: the services keep running meanwhile.
+      const downloadFirst = changed.filter(({ strategy }) => strategy === 'download-then-kill');
+      if (downloadFirst.length > 0) {
+        this.#setStatus('Downloading', 'downloading');
+        for (const { spec } of downloadFirst) await this.#pull(spec.image);
+        this.#downloads.clear();
+        this.#setStatus('Idle', 'downloaded');
+      }
+      if (await this.#options.locked(force)) {
+        if (!this.#blockedLogged) log('Updates are locked: the update waits for the lock');
+        this.#blockedLogged = true;
+        this.#retryLater();
+        return;
+      }
+      // Kill first where the service asks for it (less disk, a moment without the service).
+      const killFirst = changed.filter(({ strategy }) => strategy !== 'download-then-kill');
+      for (const { service, strategy } of killFirst) {
+        await this.#kill(this.containersOf(service), strategy === 'delete-then-download');
+      }
+      if (killFirst.length > 0) {
+        this.#setStatus('Downloading', 'downloading');
+        for (const { spec } of killFirst) await this.#pull(spec.image);
+        this.#downloads.clear();
+      }
+      this.#setStatus('Installing', 'applying changes');
+      for (const { spec, service, serviceId, running } of changed) {
+        await this.#kill(this.containersOf(service), false);
+        log(`Installing service '${service}'`, serviceId ?? undefined);
+        await mkdir(join(this.#options.lockDir, service), { recursive: true });
+        const id = await engine.create(spec);
+        if (running) {
+          log(`Starting service '${service}'`, serviceId ?? undefined);
+          await engine.start(id);
+        }
+        await this.#read();
+      }
+      if (obsolete.length > 0) await this.#kill(obsolete, true);
+      await this.#read();
+      this.#converged(wanted);
+    } catch (error) {
+      this.#downloads.clear();
+      this.#engineFailed(error);
+    }
+  }
+
+  // Services the target wants running that have stopped and whose restart policy did not bring
+  // them back stay as they are: the engine's restart policy is the one rule for that.
+  async #startStopped(specs: readonly WantedService[]): Promise<void> {
+    for (const { service, running } of specs) {
+      for (const container of this.containersOf(service)) {
+        if (running && container.state === 'created')
+          await this.#options.engine.start(container.id);
+      }
+    }
+  }
+
+  async #pull(reference: string): Promise<void> {
+    const { engine, log } = this.#options;
+    if (await engine.hasImage(reference)) return;
+    log(`Downloading image '${reference}'`);
+    this.#downloads.set(reference, 0);
+    this.#options.changed();
+    let reported = 0;
+    await engine.pull(
+      reference,
+      this.#options.registryAuth(registryHostOf(reference)),
+      (percent) => {
+        this.#downloads.set(reference, percent);
+        // A report every tenth of the way is enough for a progress bar.
+        if (percent - reported >= 10) {
+          reported = percent;
+          this.#options.changed();
+        }
+      },
+    );
+    log(`Downloaded image '${reference}'`);
+  }
+
+  async #kill(containers: readonly ManagedContainer[], removeImages: boolean): Promise<void> {
+    const { engine, log } = this.#options;
+    for (const container of containers) {
+      log(`Killing service '${container.service}'`, container.serviceId ?? undefined);
+      this.#following.get(container.id)?.();
+      this.#following.delete(container.id);
+      await engine.stop(container.id, this.#options.stopTimeoutSeconds ?? 10);
+      await engine.remove(container.id);
+      log(`Killed service '${container.service}'`, container.serviceId ?? undefined);
+      if (removeImages) await engine.removeImage(container.image);
+    }
+    if (containers.length > 0) await this.#read();
+  }
+
+  // Each running container's output, from where the agent last saw it: a container that existed
+  // before the agent started from the start, one that restarted from its last line.
+  #follow(): void {
+    const live = new Set(this.#containers.map((container) => container.id));
+    for (const [id, unfollow] of this.#following) {
+      if (!live.has(id)) {
+        unfollow();
+        this.#following.delete(id);
+        this.#lastLine.delete(id);
+      }
+    }
+    for (const container of this.#containers) {
+      if (container.state !== 'running' || this.#following.has(container.id)) continue;
+      const after = this.#lastLine.get(container.id) ?? this.#startedAt - 1;
+      // Marked before the answer, so two reads never follow one container twice.
+      this.#following.set(container.id, () => undefined);
+      this.#options.engine
+        .followLogs(
+          container.id,
+          Math.floor(after / 1000),
+          (message, isStdErr, timestamp) => {
+            // The engine answers from the whole second: lines already passed on are skipped.
+            if (timestamp <= (this.#lastLine.get(container.id) ?? after)) return;
+            this.#lastLine.set(container.id, timestamp);
+            this.#options.serviceLog({
+              message,
+              timestamp,
+              isStdErr,
+              ...(container.serviceId === null ? {} : { serviceId: container.serviceId }),
+            });
+          },
+          () => {
+            // Stopped or restarted: the next read follows it again if it runs.
+            this.#following.delete(container.id);
+            if (!this.#lastLine.has(container.id)) this.#lastLine.set(container.id, after);
+          },
+        )
+        .then(
+          (unfollow) => {
+            if (this.#following.has(container.id)) this.#following.set(container.id, unfollow);
+            else unfollow();
+          },
+          () => this.#following.delete(container.id),
+        );
+    }
+  }
+
+  #engineFailed(error: unknown): void {
+    const problem = errorText(error);
+    if (this.#engineDown === null) {
+      this.#options.log(`The container engine failed: ${problem}; trying again`);
+    }
+    this.#engineDown = problem;
+    this.#setStatus('Idle', this.#updateStatus === 'done' ? 'done' : 'aborted');
+    this.#retryLater();
+  }
+
+  #retryLater(): void {
+    this.#retry?.cancel();
+    this.#retry = this.#options.scheduler.after(this.#options.retryMs ?? 30_000, () => {
+      this.#retry = null;
+      this.kick();
+    });
+  }
+
+  #scheduleRefresh(delayMs: number): void {
+    this.#refresh?.cancel();
+    this.#refresh = this.#options.scheduler.after(delayMs, () => {
+      this.#refresh = null;
+      if (this.#stopped) return;
+      const done = this.#running
+        ? Promise.resolve()
+        : this.#read().catch((error: unknown) => this.#engineFailed(error));
+      void done.finally(() => {
+        if (!this.#stopped) this.#scheduleRefresh(this.#options.refreshMs ?? 5_000);
+      });
+    });
+  }
+
+  // Everything the target asks for runs: its release is the device's now.
+  #converged(wanted: Wanted | null): void {
+    this.#applied = wanted?.release.commit ?? null;
+    this.#setStatus('Idle', wanted ? 'done' : null);
+  }
+
+  #setStatus(status: DeviceStatus, update: UpdateStatus | null): void {
+    if (status === this.#status && update === this.#updateStatus) return;
+    this.#status = status;
+    this.#updateStatus = update;
+    this.#options.changed();
+  }
+
+  #serviceReports(specs: readonly WantedService[]): Record<string, ServiceReport> {
+    const services: Record<string, ServiceReport> = {};
+    for (const { spec, service } of specs) {
+      const container = this.containersOf(service).find(
+        (found) => found.configHash === configHashOf(spec),
+      );
+      const progress = this.#downloads.get(spec.image);
+      services[service] = container
+        ? { image: spec.image, status: statusOfContainer(container), download_progress: null }
+        : progress !== undefined
+          ? { image: spec.image, status: 'Downloading', download_progress: progress }
+          : {
+              image: spec.image,
+              status: this.#status === 'Installing' ? 'Installing' : 'Downloaded',
+              download_progress: null,
+            };
+    }
+    return services;
+  }
+
+  // The containers as they are, by service (the release that runs).
+  #runningReports(): Record<string, ServiceReport> {
+    return Object.fromEntries(
+      this.#containers.map((container) => [
+        container.service,
+        { image: container.image, status: statusOfContainer(container), download_progress: null },
+      ]),
+    );
+  }
+
+  // The release that runs, and the target's while it is on its way (downloading, waiting for the
+  // lock, applying, or failed): the device page shows both, as the supervisor reports them.
+  report(): Record<string, AppReport> {
+    const app = this.#target?.app;
+    if (!app) return {};
+    const wanted = this.#wanted();
+    const current = this.#applied;
+    const releases: Record<string, ReleaseReport> = {};
+    const pending = wanted !== null && wanted.release.commit !== current;
+    if (current !== null) {
+      releases[current] = {
+        services: this.#runningReports(),
+        ...(pending ? {} : { update_status: 'done' }),
+      };
+    }
+    if (pending) {
+      releases[wanted.release.commit] = {
+        update_status: this.#updateStatus ?? 'downloading',
+        services: this.#serviceReports(wanted.specs),
+      };
+    }
+    return { [app.uuid]: { releases, ...(current === null ? {} : { release_uuid: current }) } };
+  }
+}

@@ -1,0 +1,67 @@
+// What the agent needs of a container engine (Docker's API: dockerd, balena-engine, Podman's
+// compatible socket). docker-engine.ts speaks to a real one; tests use a strict fake.
+
+// A container the agent made, read back from the engine by its labels.
+export type ManagedContainer = {
+  id: string;
+  service: string;
+  serviceId: number | null;
+  // The image reference it was created from (`<location>@<digest>`).
+  image: string;
+  // The hash of everything it was created with (container-spec.ts): equal means unchanged.
+  configHash: string;
+  state: 'created' | 'running' | 'restarting' | 'paused' | 'exited' | 'dead' | 'removing';
+  exitCode: number | null;
+};
+
+export type ContainerSpec = {
+  name: string;
+  image: string;
+  environment: Readonly<Record<string, string>>;
+  labels: Readonly<Record<string, string>>;
+  command?: readonly string[];
+  entrypoint?: readonly string[];
+  workingDir?: string;
+  user?: string;
+  restart?: string;
+  privileged?: boolean;
+  networkMode?: string;
+  capAdd?: readonly string[];
+  capDrop?: readonly string[];
+  // host:container bind mounts the agent itself needs (the update lock's directory).
+  binds?: readonly string[];
+};
+
+// The credentials an image is pulled with: the device's (`d_<uuid>` and its key), which the
+// registry's token service turns into a pull token for the device's images.
+export type RegistryAuth = { username: string; password: string; serveraddress: string };
+
+export type ContainerEngine = {
+  ping(): Promise<void>;
+  hasImage(reference: string): Promise<boolean>;
+  // Resolves once the image is stored; `onProgress` gets 0–100 as layers arrive.
+  pull(reference: string, auth: RegistryAuth, onProgress: (percent: number) => void): Promise<void>;
+  removeImage(reference: string): Promise<void>;
+  // The containers carrying the agent's labels.
+  list(): Promise<ManagedContainer[]>;
+  create(spec: ContainerSpec): Promise<string>;
+  start(id: string): Promise<void>;
+  stop(id: string, timeoutSeconds: number): Promise<void>;
+  restart(id: string, timeoutSeconds: number): Promise<void>;
+  remove(id: string): Promise<void>;
+  // Follows a container's output from `sinceSeconds` (epoch) until it stops (`onEnd`: a
+  // restarted container is followed again); the returned function stops following.
+  followLogs(
+    id: string,
+    sinceSeconds: number,
+    onLine: (line: string, isStdErr: boolean, timestamp: number) => void,
+    onEnd: () => void,
+  ): Promise<() => void>;
+};
+
+// The labels that mark the agent's containers (the supervisor's, so either may recognise them).
+export const managedLabel = 'io.balena.supervised';
+export const serviceNameLabel = 'io.balena.service-name';
+export const serviceIdLabel = 'io.balena.service-id';
+export const appUuidLabel = 'io.balena.app-uuid';
+export const configHashLabel = 'io.flotilla.config-hash';

@@ -1,0 +1,218 @@
+import { PassThrough } from 'node:stream';
+import Docker from 'dockerode';
+import {
+  configHashLabel,
+  type ContainerEngine,
+  type ContainerSpec,
+  type ManagedContainer,
+  managedLabel,
+  serviceIdLabel,
+  serviceNameLabel,
+} from './container-engine.js';
+
+// Where the engine listens, in the order the agent looks: DOCKER_HOST (unix:// only), then
+// balena-engine's socket, then Docker's (Podman's compatible socket is reached through
+// DOCKER_HOST).
+export const engineSocketCandidates = (env: NodeJS.ProcessEnv): string[] => {
+  const fromEnv = env.DOCKER_HOST?.startsWith('unix://') ? [env.DOCKER_HOST.slice(7)] : [];
+  return [...fromEnv, '/var/run/balena-engine.sock', '/var/run/docker.sock'];
+};
+
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' &&
+  error !== null &&
+  'statusCode' in error &&
+  typeof error.statusCode === 'number'
+    ? error.statusCode
+    : undefined;
+
+const states: readonly ManagedContainer['state'][] = [
+  'created',
+  'running',
+  'restarting',
+  'paused',
+  'exited',
+  'dead',
+  'removing',
+];
+const stateOf = (value: string): ManagedContainer['state'] =>
+  states.find((state) => state === value) ?? 'dead';
+
+// "Exited (137) 2 minutes ago" → 137.
+const exitCodeOf = (status: string): number | null => {
+  const match = /^Exited \((-?\d+)\)/.exec(status);
+  return match?.[1] === undefined ? null : Number(match[1]);
+};
+
+type ProgressEvent = {
+  id?: string;
+  status?: string;
+  error?: string;
+  progressDetail?: { current?: number; total?: number };
+};
+
+// Docker's API through dockerode, on a unix socket.
+export const dockerEngine = (socketPath: string): ContainerEngine => {
+  const docker = new Docker({ socketPath });
+  return {
+    async ping() {
+      await docker.ping();
+    },
+    async hasImage(reference) {
+      try {
+        await docker.getImage(reference).inspect();
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 404) return false;
+        throw error;
+      }
+    },
+    async pull(reference, auth, onProgress) {
+      const stream = await docker.pull(reference, { authconfig: auth });
+      const layers = new Map<string, { current: number; total: number }>();
+      await new Promise<void>((resolve, reject) => {
+        docker.modem.followProgress(
+          stream,
+          (error: Error | null, events: ProgressEvent[]) => {
+            const failed = events.find((event) => event.error !== undefined);
+            if (error) reject(error);
+            else if (failed?.error !== undefined) reject(new Error(failed.error));
+            else resolve();
+          },
+          (event: ProgressEvent) => {
+            if (event.id === undefined) return;
+            const total = event.progressDetail?.total;
+            if (event.status === 'Downloading' && total !== undefined && total > 0) {
+              layers.set(event.id, { current: event.progressDetail?.current ?? 0, total });
+            } else if (event.status === 'Download complete' || event.status === 'Pull complete') {
+              const layer = layers.get(event.id);
+              if (layer) layer.current = layer.total;
+            }
+            let current = 0;
+            let sum = 0;
+            for (const layer of layers.values()) {
+              current += layer.current;
+              sum += layer.total;
+            }
+            if (sum > 0) onProgress(Math.min(100, Math.floor((current / sum) * 100)));
+          },
+        );
+      });
+      onProgress(100);
+    },
+    async removeImage(reference) {
+      try {
+        await docker.getImage(reference).remove();
+      } catch (error) {
+        // Gone already, or still used by a container the agent does not manage: left alone.
+        if (statusOf(error) !== 404 && statusOf(error) !== 409) throw error;
+      }
+    },
+    async list() {
+      const found = await docker.listContainers({
+        all: true,
+        filters: { label: [`${managedLabel}=true`] },
+      });
+      return found.map((container) => {
+        const labels = container.Labels;
+        const serviceId = Number(labels[serviceIdLabel]);
+        return {
+          id: container.Id,
+          service: labels[serviceNameLabel] ?? '',
+          serviceId: Number.isInteger(serviceId) ? serviceId : null,
+          image: container.Image,
+          configHash: labels[configHashLabel] ?? '',
+          state: stateOf(container.State),
+          exitCode: exitCodeOf(container.Status),
+        };
+      });
+    },
+    async create(spec: ContainerSpec) {
+      const container = await docker.createContainer({
+        name: spec.name,
+        Image: spec.image,
+        Env: Object.entries(spec.environment).map(([name, value]) => `${name}=${value}`),
+        Labels: { ...spec.labels },
+        ...(spec.command ? { Cmd: [...spec.command] } : {}),
+        ...(spec.entrypoint ? { Entrypoint: [...spec.entrypoint] } : {}),
+        ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
+        ...(spec.user ? { User: spec.user } : {}),
+        HostConfig: {
+          RestartPolicy: { Name: spec.restart ?? 'always' },
+          Privileged: spec.privileged ?? false,
+          ...(spec.networkMode ? { NetworkMode: spec.networkMode } : {}),
+          ...(spec.capAdd ? { CapAdd: [...spec.capAdd] } : {}),
+          ...(spec.capDrop ? { CapDrop: [...spec.capDrop] } : {}),
+          ...(spec.binds ? { Binds: [...spec.binds] } : {}),
+        },
+      });
+      return container.id;
+    },
+    async start(id) {
+      try {
+        await docker.getContainer(id).start();
+      } catch (error) {
+        if (statusOf(error) !== 304) throw error;
+      }
+    },
+    async stop(id, timeoutSeconds) {
+      try {
+        await docker.getContainer(id).stop({ t: timeoutSeconds });
+      } catch (error) {
+        if (statusOf(error) !== 304 && statusOf(error) !== 404) throw error;
+      }
+    },
+    async restart(id, timeoutSeconds) {
+      await docker.getContainer(id).restart({ t: timeoutSeconds });
+    },
+    async remove(id) {
+      try {
+        await docker.getContainer(id).remove({ force: true });
+      } catch (error) {
+        if (statusOf(error) !== 404) throw error;
+      }
+    },
+    async followLogs(id, sinceSeconds, onLine, onEnd) {
+      const stream = await docker.getContainer(id).logs({
+        follow: true,
+        stdout: true,
+        stderr: true,
+        timestamps: true,
+        since: sinceSeconds,
+      });
+      const split = (isStdErr: boolean): PassThrough => {
+        const out = new PassThrough();
+        let rest = '';
+        out.setEncoding('utf8');
+        out.on('data', (chunk: string) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) {
+            // "2026-11-29T12:00:00.123456789Z message"
+            const space = line.indexOf(' ');
+            const stamp = Date.parse(line.slice(0, space));
+            onLine(
+              Number.isNaN(stamp) ? line : line.slice(space + 1),
+              isStdErr,
+              Number.isNaN(stamp) ? Date.now() : stamp,
+            );
+          }
+        });
+        return out;
+      };
+      docker.modem.demuxStream(stream, split(false), split(true));
+      let ended = false;
+      const end = (): void => {
+        if (ended) return;
+        ended = true;
+        onEnd();
+      };
+      stream.once('end', end);
+      stream.once('close', end);
+      stream.once('error', end);
+      return () => {
+        if ('destroy' in stream && typeof stream.destroy === 'function') stream.destroy();
+      };
+    },
+  };
+};

@@ -1,0 +1,120 @@
+import type {
+  ContainerEngine,
+  ContainerSpec,
+  ManagedContainer,
+  RegistryAuth,
+} from '../engine/container-engine.js';
+import { configHashLabel, serviceIdLabel, serviceNameLabel } from '../engine/container-engine.js';
+
+type FakeContainer = ManagedContainer & { spec: ContainerSpec };
+
+// A container engine in memory for tests of the convergence (container-app.ts): strict, it
+// refuses what a real engine refuses (an image not pulled, a name taken, an unknown container),
+// and records every call in order so a test can check what happened when.
+export class FakeEngine implements ContainerEngine {
+  readonly calls: string[] = [];
+  readonly images = new Set<string>();
+  readonly pulledWith: RegistryAuth[] = [];
+  readonly containers = new Map<string, FakeContainer>();
+  // While set, every call fails as an engine that is away does.
+  down: string | null = null;
+  #next = 1;
+
+  #check(call: string): void {
+    if (this.down !== null) throw new Error(this.down);
+    this.calls.push(call);
+  }
+
+  #container(id: string): FakeContainer {
+    const container = this.containers.get(id);
+    if (!container) throw new Error(`no such container: ${id}`);
+    return container;
+  }
+
+  async ping(): Promise<void> {
+    this.#check('ping');
+  }
+
+  async hasImage(reference: string): Promise<boolean> {
+    if (this.down !== null) throw new Error(this.down);
+    return this.images.has(reference);
+  }
+
+  async pull(
+    reference: string,
+    auth: RegistryAuth,
+    onProgress: (percent: number) => void,
+  ): Promise<void> {
+    this.#check(`pull ${reference}`);
+    this.pulledWith.push(auth);
+    onProgress(50);
+    onProgress(100);
+    this.images.add(reference);
+  }
+
+  async removeImage(reference: string): Promise<void> {
+    this.#check(`remove-image ${reference}`);
+    this.images.delete(reference);
+  }
+
+  async list(): Promise<ManagedContainer[]> {
+    if (this.down !== null) throw new Error(this.down);
+    return [...this.containers.values()].map(({ spec: _spec, ...container }) => ({ ...container }));
+  }
+
+  async create(spec: ContainerSpec): Promise<string> {
+    this.#check(`create ${spec.labels[serviceNameLabel] ?? ''}`);
+    if (!this.images.has(spec.image)) throw new Error(`no such image: ${spec.image}`);
+    if ([...this.containers.values()].some((container) => container.spec.name === spec.name)) {
+      throw new Error(`the name ${spec.name} is taken`);
+    }
+    const id = `c${this.#next++}`;
+    const serviceId = Number(spec.labels[serviceIdLabel]);
+    this.containers.set(id, {
+      id,
+      service: spec.labels[serviceNameLabel] ?? '',
+      serviceId: Number.isInteger(serviceId) ? serviceId : null,
+      image: spec.image,
+      configHash: spec.labels[configHashLabel] ?? '',
+      state: 'created',
+      exitCode: null,
+      spec,
+    });
+    return id;
+  }
+
+  async start(id: string): Promise<void> {
+    const container = this.#container(id);
+    this.#check(`start ${container.service}`);
+    container.state = 'running';
+  }
+
+  async stop(id: string): Promise<void> {
+    const container = this.#container(id);
+    this.#check(`stop ${container.service}`);
+    container.state = 'exited';
+    container.exitCode = 0;
+  }
+
+  async restart(id: string): Promise<void> {
+    const container = this.#container(id);
+    this.#check(`restart ${container.service}`);
+    container.state = 'running';
+  }
+
+  async remove(id: string): Promise<void> {
+    const container = this.#container(id);
+    this.#check(`remove ${container.service}`);
+    this.containers.delete(id);
+  }
+
+  async followLogs(): Promise<() => void> {
+    if (this.down !== null) throw new Error(this.down);
+    return () => undefined;
+  }
+
+  // The spec a service's container was created with.
+  specOf(service: string): ContainerSpec | undefined {
+    return [...this.containers.values()].find((container) => container.service === service)?.spec;
+  }
+}
