@@ -23,7 +23,7 @@ const stampOf = (state: VerificationState): string =>
 // E-mail verification tokens: `<user id>.<expiry, s>.<base64url HMAC-SHA256>` over the user, the
 // address (lower-cased), the expiry and the account's verification state, with a key derived
 // from the session signing secret under its own label. The address is not in the token (the link
-// carries it, seed 000 section 2.1), but it is signed: a token proves one address of one user,
+// carries it, as balena's links do), but it is signed: a token proves one address of one user,
 // and a changed address, password or verification needs a new one.
 export type VerificationSigner = {
   sign(
