@@ -17,6 +17,8 @@ export const sessionCapabilities = [
   'fresh-authentication',
   // Create, rename or revoke API keys (user keys also need fresh authentication).
   'manage-api-keys',
+  // Add or remove SSH public keys: lasting access to the user's devices' terminals.
+  'manage-ssh-keys',
   // Set up, enable or disable two-factor authentication, or regenerate recovery codes.
   'manage-two-factor',
   'change-password',
@@ -26,6 +28,8 @@ export const sessionCapabilities = [
   'authorize-oauth-apps',
   // Sign in as another user (platform administrators only).
   'log-in-as',
+  // Sign the account out everywhere else (POST /logout-others).
+  'end-other-sessions',
   // Get a new token for the same session (POST /user/v1/refresh-token).
   'refresh',
 ] as const;
@@ -45,25 +49,28 @@ export const sessionKindLabels: Record<SessionKind, string> = {
 export const sessionCapabilityLabels: Record<SessionCapability, string> = {
   'fresh-authentication': 'Fresh authentication',
   'manage-api-keys': 'Manage API keys',
+  'manage-ssh-keys': 'Manage SSH keys',
   'manage-two-factor': 'Manage two-factor',
   'change-password': 'Change password',
   'change-email': 'Change e-mail',
   'delete-account': 'Delete account',
   'authorize-oauth-apps': 'Authorize OAuth apps',
   'log-in-as': 'Log in as',
+  'end-other-sessions': 'End other sessions',
   refresh: 'Refresh',
 };
 
 // Only a person who gave their password holds a lasting power over the account. An OAuth token
 // is a third party's, a login-as session an administrator's: neither may take the account over
-// (new keys, a second factor, a password or address of their own) nor end it. A pending session
+// (new API or SSH keys, a second factor, a password or address of their own) nor end it, nor
+// sign the person out elsewhere. A pending session
 // may only complete its second factor (the routes allowing it say so); keys are not sessions.
 export const sessionKindRules: Record<SessionKind, readonly SessionCapability[]> = {
   'password-session': sessionCapabilities,
   'two-factor-pending': ['refresh'],
   'oauth-token': ['refresh'],
   'login-as': ['refresh'],
-  'user-api-key': ['manage-api-keys'],
+  'user-api-key': ['manage-api-keys', 'manage-ssh-keys'],
   'device-key': [],
   'provisioning-key': [],
 };

@@ -86,6 +86,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
   // POST /logout-others (seed 000 section 7): every other session of the account ends (a new
   // jwt_secret); the answer is the calling session's new token, with the same claims.
   app.post('/logout-others', { config: { access: 'user' } }, async (request, reply) => {
+    requireSessionMay(request.actor, 'end-other-sessions');
     const { userId, claims } = await currentSession(request, ctx);
     await rotateSessions(ctx.db, userId);
     const token = await issueSessionToken(ctx, ctx.db, userId, {

@@ -75,6 +75,8 @@ const snapshot = async () =>
               (SELECT count(*)::integer FROM "user_recovery_code") AS "recovery_codes",
               (SELECT count(*)::integer FROM "oauth_authorization_code") AS "codes",
               (SELECT count(*)::integer FROM "user") AS "users",
+              (SELECT count(*)::integer FROM "user__has__public_key") AS "ssh_keys",
+              (SELECT "jwt_secret" FROM "user" WHERE "id" = $1) AS "jwt_secret",
               (SELECT "password_hash" FROM "user" WHERE "id" = $1) AS "password_hash",
               (SELECT "email" FROM "user" WHERE "id" = $1) AS "email",
               (SELECT "pending_email" FROM "user" WHERE "id" = $1) AS "pending_email"`,
@@ -171,6 +173,20 @@ describe('an OAuth access token', () => {
         payload: { client_id: application.clientId, response_type: 'code' },
       },
       { method: 'PATCH', url: '/login_', payload: { username: 'ann' } },
+      // An SSH key is lasting access to the devices' terminals; signing out elsewhere is the
+      // person's to do.
+      {
+        method: 'POST',
+        url: '/v7/user__has__public_key',
+        payload: {
+          user: rootId,
+          title: 'app',
+          public_key:
+            'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOZKV2tYWeZ4B8u0XF0u1f9Oye4RqbFf72dDqJoq0pQk app',
+        },
+      },
+      { method: 'POST', url: '/user/v1/public-keys/import', payload: { username: 'octocat' } },
+      { method: 'POST', url: '/logout-others' },
     ] as const;
     for (const attempt of attempts) {
       const response = await app.inject({ ...attempt, headers: bearer(oauth) });

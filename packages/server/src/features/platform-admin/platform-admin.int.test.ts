@@ -262,7 +262,8 @@ describe('a login-as session', () => {
         await db.query(
           `SELECT (SELECT count(*)::integer FROM "api_key") AS "keys",
                   (SELECT count(*)::integer FROM "user_two_factor") AS "two_factor",
-                  u."password_hash", u."email", u."pending_email"
+                  (SELECT count(*)::integer FROM "user__has__public_key") AS "ssh_keys",
+                  u."password_hash", u."email", u."pending_email", u."jwt_secret"
              FROM "user" u WHERE u."id" = $1`,
           [victim],
         )
@@ -287,6 +288,16 @@ describe('a login-as session', () => {
         payload: { email: 'admin@example.com', password: 'victim-password' },
       },
       { method: 'POST', url: '/user/v1/delete-account', payload: { password: 'victim-password' } },
+      {
+        method: 'POST',
+        url: '/v7/user__has__public_key',
+        payload: {
+          user: victim,
+          title: 'admin',
+          public_key: sshKeyLine(),
+        },
+      },
+      { method: 'POST', url: '/logout-others' },
     ] as const;
     for (const attempt of attempts) {
       const response = await app.inject({ ...attempt, headers: bearer(token) });
@@ -312,27 +323,41 @@ describe('a login-as session', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('logs what it creates through /v7 at info, with the administrator', async () => {
+  it('logs what it asks of /v7 at info, with the administrator, refused or not', async () => {
     await createAccount('helped');
     const admin = await login('root');
     const token = (await loginAs(admin, 'helped')).body;
     const before = logLines.length;
-    const created = await app.inject({
+    const read = await app.inject({
+      method: 'GET',
+      url: `/v7/user(${idOf('helped')})?$select=username`,
+      headers: bearer(token),
+    });
+    expect(read.statusCode, read.body).toBe(200);
+    // An SSH key is the user's to add (shared/auth/session-kinds.ts): refused, and logged.
+    const refused = await app.inject({
       method: 'POST',
       url: '/v7/user__has__public_key',
       headers: bearer(token),
       payload: { title: 'added by support', public_key: sshKeyLine(), user: idOf('helped') },
     });
-    expect(created.statusCode, created.body).toBe(201);
+    expect(refused.statusCode, refused.body).toBe(401);
     const lines = logLines
       .slice(before)
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.url === '/v7/user__has__public_key');
+      .filter((line) => typeof line.url === 'string' && line.url.startsWith('/v7/'));
     expect(lines).toEqual([
       expect.objectContaining({
         level: 30,
+        method: 'GET',
+        statusCode: 200,
+        userId: idOf('helped'),
+        actualUser: ids.root,
+      }),
+      expect.objectContaining({
+        level: 30,
         method: 'POST',
-        statusCode: 201,
+        statusCode: 401,
         userId: idOf('helped'),
         actualUser: ids.root,
       }),

@@ -5,6 +5,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { ApiError, unauthorized } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import type { CodeHostKeys } from './github-keys.js';
@@ -23,7 +24,7 @@ const maxKeys = 50;
 
 // POST /user/v1/public-keys/import {username}: the code-host user's public keys become the
 // caller's SSH keys, titled "GitHub Key N"; keys the caller holds already and keys that do not
-// parse are counted, not stored. Answers the counts (seed 000 section 8.2's import messages).
+// parse are counted, not stored. Answers the counts the console's import messages show.
 export const registerPublicKeyImport = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -32,6 +33,7 @@ export const registerPublicKeyImport = (
   app.post('/user/v1/public-keys/import', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw unauthorized();
+    requireSessionMay(actor, 'manage-ssh-keys');
     const { username } = parseBody(importBody, request.body);
     const keys = (await codeHost(username)).slice(0, maxKeys);
     const result: SshKeyImportResult = { saved: 0, alreadySaved: 0, failed: 0 };

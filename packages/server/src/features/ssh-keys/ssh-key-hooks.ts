@@ -1,6 +1,7 @@
 import { sshKeyMessages } from '@flotilla/shared/ssh-keys/ssh-key-rules';
 import { badRequest, conflict } from '../../infra/errors/api-error.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
+import { requireUserSessionMay } from '../../infra/auth/session-rules.js';
 import { parsePublicKey } from './parse-public-key.js';
 
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
@@ -10,7 +11,10 @@ const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.
 // with its md5 fingerprint, and a key its user already holds refused.
 export const registerSshKeyHooks = (hooks: HookRegistry): void => {
   hooks.add('user__has__public_key', {
-    async prepareCreate(_ctx, body) {
+    async prepareCreate(ctx, body) {
+      // An SSH key is lasting access: not for an application's token or an administrator's
+      // login-as session (shared/auth/session-kinds.ts).
+      requireUserSessionMay(ctx.actor, 'manage-ssh-keys');
       if (isBlank(body.title)) throw badRequest(sshKeyMessages.titleRequired);
       if (isBlank(body.public_key)) throw badRequest(sshKeyMessages.keyRequired);
     },
@@ -26,7 +30,11 @@ export const registerSshKeyHooks = (hooks: HookRegistry): void => {
       );
       if (rows.length > 0) throw conflict(sshKeyMessages.duplicate);
     },
-    async beforeUpdate(_ctx, _ids, values) {
+    async beforeDelete(ctx) {
+      requireUserSessionMay(ctx.actor, 'manage-ssh-keys');
+    },
+    async beforeUpdate(ctx, _ids, values) {
+      requireUserSessionMay(ctx.actor, 'manage-ssh-keys');
       if ('title' in values && isBlank(values.title)) {
         throw badRequest(sshKeyMessages.titleRequired);
       }

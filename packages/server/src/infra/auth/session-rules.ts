@@ -28,12 +28,14 @@ export const sessionKindOf = (actor: Actor): SessionKind | undefined => {
 const doing: Record<SessionCapability, string> = {
   'fresh-authentication': 'count as a recent password',
   'manage-api-keys': 'create or revoke API keys',
+  'manage-ssh-keys': 'add or remove SSH keys',
   'manage-two-factor': 'change two-factor authentication',
   'change-password': 'change the password',
   'change-email': 'change the e-mail address',
   'delete-account': 'delete the account',
   'authorize-oauth-apps': 'authorize applications',
   'log-in-as': 'sign in as another user',
+  'end-other-sessions': 'sign the account out elsewhere',
   refresh: 'be refreshed',
 };
 
