@@ -17,8 +17,8 @@ export type TargetService = {
   composition: ServiceComposition;
 };
 
-// The part of a compose service a container engine runs it with; ports, volumes, devices and
-// networks come with the features that need them.
+// The part of a compose service a container engine runs it with; devices, networks and health
+// checks come with the features that need them.
 export type ServiceComposition = {
   command?: readonly string[];
   entrypoint?: readonly string[];
@@ -29,9 +29,21 @@ export type ServiceComposition = {
   networkMode?: string;
   capAdd?: readonly string[];
   capDrop?: readonly string[];
+  // `[host ip:]host port:container port[/protocol]` as compose writes them.
+  ports?: readonly string[];
+  // `<volume name>:<path>[:ro]`; a path of the host is the business of feature labels.
+  volumes?: readonly string[];
+  // Services started before this one.
+  dependsOn?: readonly string[];
 };
 
-export type TargetRelease = { commit: string; id: number | null; services: TargetService[] };
+export type TargetRelease = {
+  commit: string;
+  id: number | null;
+  services: TargetService[];
+  // The named volumes the release's compose file declares.
+  volumes: readonly string[];
+};
 
 // The fleet's user app; host-OS and supervisor apps are ignored (OS updates are out of scope).
 export type TargetApp = {
@@ -95,6 +107,13 @@ const parseComposition = (raw: unknown): ServiceComposition => {
     networkMode: text(fields.network_mode),
     capAdd: stringList(fields.cap_add),
     capDrop: stringList(fields.cap_drop),
+    ports: stringList(fields.ports),
+    volumes: stringList(fields.volumes),
+    dependsOn: Array.isArray(fields.depends_on)
+      ? stringList(fields.depends_on)
+      : isRecord(fields.depends_on)
+        ? Object.keys(fields.depends_on)
+        : undefined,
   };
   return Object.fromEntries(Object.entries(composition).filter(([, value]) => value !== undefined));
 };
@@ -121,7 +140,12 @@ const parseApp = (uuid: string, raw: Raw): TargetApp => {
   if (first) {
     const [commit, body] = first;
     const fields = isRecord(body) ? body : {};
-    release = { commit, id: numberOrNull(fields.id), services: parseServices(fields.services) };
+    release = {
+      commit,
+      id: numberOrNull(fields.id),
+      services: parseServices(fields.services),
+      volumes: Object.keys(isRecord(fields.volumes) ? fields.volumes : {}),
+    };
   }
   return {
     uuid,

@@ -9,6 +9,7 @@ import {
 } from '@flotilla/server/test-support/distribution-registry';
 import { type DockerEngine, startDockerEngine } from '@flotilla/server/test-support/docker-engine';
 import { freePort } from '@flotilla/server/test-support/free-port';
+import { connectTerminal } from '@flotilla/server/test-support/terminal-client';
 import { startTestServer, type TestServer } from '@flotilla/server/test-support/test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -296,5 +297,65 @@ describe('a real device runs the fleet release on a container engine', () => {
         .slice(lastIndexOf(lines, 'Flotilla agent starting'))
         .some((line) => line.message.startsWith('Killing service')),
     ).toBe(false);
+  });
+
+  it('keeps a named volume across restarts, and purge empties it', async () => {
+    const release = await deployEngineRelease({
+      sdk: owner.sdk,
+      fleetId: fleet.id,
+      token: owner.token,
+      dockerHost: builder.dockerHost,
+      registryHost: registry.host,
+      services: [
+        {
+          name: 'main',
+          script:
+            'if [ -e /data/marker ]; then echo main found the marker; else echo main has no marker; fi; touch /data/marker; exec sleep 3600',
+          volumes: ['data:/data'],
+        },
+        { name: 'worker', script: 'exec sleep 3600' },
+      ],
+    });
+    await runsRelease(release.id);
+    const said = async (message: string) =>
+      (await history()).filter((line) => line.message === message).length;
+    await waitUntil(
+      'main to find no marker',
+      () => said('main has no marker'),
+      (n) => n === 1,
+      {
+        timeoutMs: deadlineMs,
+      },
+    );
+    await owner.sdk.models.device.restartService(deviceUuid(), release.images.main?.id ?? 0);
+    await waitUntil(
+      'main to find its marker',
+      () => said('main found the marker'),
+      (n) => n === 1,
+      {
+        timeoutMs: deadlineMs,
+      },
+    );
+    await owner.sdk.models.device.purge(deviceUuid());
+    await waitUntil(
+      'main to start afresh',
+      () => said('main has no marker'),
+      (n) => n === 2,
+      {
+        timeoutMs: deadlineMs,
+      },
+    );
+  });
+
+  it("opens the web terminal inside a service's container", async () => {
+    const terminal = connectTerminal(server.url, {
+      token: owner.token,
+      uuid: deviceUuid(),
+      target: { kind: 'service', service: 'main' },
+    });
+    await terminal.waitForMessage('ready');
+    terminal.send('echo "inside $BALENA_SERVICE_NAME"; exit\n');
+    await terminal.waitForText('inside main');
+    await terminal.waitForMessage('exit');
   });
 });

@@ -18,6 +18,8 @@ export type EngineService = {
   // The shell line the service runs (its variables are expanded by busybox's sh).
   script: string;
   labels?: Record<string, string>;
+  // Named volumes of the release, `<name>:<path>`.
+  volumes?: readonly string[];
 };
 
 export type EngineRelease = {
@@ -61,14 +63,26 @@ export const deployEngineRelease = async (options: {
     options.token,
   ]);
   const commit = randomBytes(16).toString('hex');
+  const volumeNames = [
+    ...new Set(
+      services.flatMap((service) => service.volumes ?? []).map((line) => line.split(':')[0] ?? ''),
+    ),
+  ];
   const composition = {
     version: '2.1',
     services: Object.fromEntries(
       services.map((service) => [
         service.name,
-        { build: `./${service.name}`, ...(service.labels ? { labels: service.labels } : {}) },
+        {
+          build: `./${service.name}`,
+          ...(service.labels ? { labels: service.labels } : {}),
+          ...(service.volumes ? { volumes: [...service.volumes] } : {}),
+        },
       ]),
     ),
+    ...(volumeNames.length > 0
+      ? { volumes: Object.fromEntries(volumeNames.map((name) => [name, {}])) }
+      : {}),
   };
   const release = await sdk.pine.post({
     resource: 'release',

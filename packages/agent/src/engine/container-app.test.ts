@@ -37,7 +37,7 @@ const app = (commit: string, services: TargetService[]): TargetApp => ({
   uuid: 'app-uuid',
   id: 7,
   name: 'demo',
-  release: { commit, id: Number.parseInt(commit, 16), services },
+  release: { commit, id: Number.parseInt(commit, 16), services, volumes: ['data'] },
 });
 
 describe('ContainerApp: the release on a container engine', () => {
@@ -87,6 +87,7 @@ describe('ContainerApp: the release on a container engine', () => {
     expect(engine.calls).toEqual([
       `pull ${service('main', 'a1').image}`,
       `pull ${service('worker', 'a1').image}`,
+      'create-volume 7_data',
       'create main',
       'start main',
       'create worker',
@@ -227,5 +228,51 @@ describe('ContainerApp: the release on a container engine', () => {
     await apply(app('a1', [service('main', 'a1')]));
     await apply(null);
     expect(engine.containers.size).toBe(0);
+  });
+
+  it("mounts the release's named volumes, publishes ports and starts services after those they depend on", async () => {
+    await apply(
+      app('a1', [
+        service('main', 'a1', {
+          composition: {
+            volumes: ['data:/data', '/etc:/host-etc', 'undeclared:/x'],
+            ports: ['8080:80'],
+            dependsOn: ['worker'],
+          },
+        }),
+        service('worker', 'a1'),
+      ]),
+    );
+    expect(engine.calls.filter((call) => /^(create|start)/.test(call))).toEqual([
+      'create-volume 7_data',
+      'create worker',
+      'start worker',
+      'create main',
+      'start main',
+    ]);
+    // Only the declared volume: no host path, nothing the release does not declare.
+    expect(engine.specOf('main')?.binds).toEqual([
+      `${join(lockDir, 'main')}:/tmp/balena`,
+      `${join(lockDir, 'main')}:/tmp/resin`,
+      '7_data:/data',
+    ]);
+    expect(engine.specOf('main')?.ports).toEqual(['8080:80']);
+  });
+
+  it('purges: stops the services, removes the volumes and starts the release again', async () => {
+    const target = app('a1', [service('main', 'a1', { composition: { volumes: ['data:/data'] } })]);
+    await apply(target);
+    engine.calls.length = 0;
+    await containerApp.purge();
+    expect(engine.calls).toEqual([
+      'stop main',
+      'remove main',
+      'remove-volume 7_data',
+      'create-volume 7_data',
+      'create main',
+      'start main',
+    ]);
+    expect(logs).toContain('Purged application data');
+    expect(containerApp.report()['app-uuid']?.release_uuid).toBe('a1');
   });
 });

@@ -24,6 +24,7 @@ import {
   type DeviceFacts,
   type UpdateStrategy,
   updateStrategyOf,
+  volumeNameOf,
 } from './container-spec.js';
 import { serviceLockBinds } from './update-locks.js';
 
@@ -55,8 +56,28 @@ type WantedService = {
   serviceId: number | null;
   service: string;
   strategy: UpdateStrategy;
+  dependsOn: readonly string[];
 };
 type Wanted = { release: TargetRelease; specs: WantedService[] };
+
+// Services in an order that starts each after those it depends on (compose's depends_on);
+// a cycle or an unknown name does not stop the others.
+const inStartOrder = (services: readonly WantedService[]): WantedService[] => {
+  const byName = new Map(services.map((service) => [service.service, service]));
+  const ordered: WantedService[] = [];
+  const visiting = new Set<string>();
+  const visit = (service: WantedService): void => {
+    if (ordered.includes(service) || visiting.has(service.service)) return;
+    visiting.add(service.service);
+    for (const name of service.dependsOn) {
+      const dependency = byName.get(name);
+      if (dependency) visit(dependency);
+    }
+    ordered.push(service);
+  };
+  services.forEach(visit);
+  return ordered;
+};
 
 const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
 
@@ -156,6 +177,23 @@ export class ContainerApp {
     });
   }
 
+  // Purge: every service stopped and removed, the release's volumes emptied (removed), then the
+  // release started again from scratch. Waits for any convergence in progress.
+  async purge(): Promise<void> {
+    await this.settled;
+    const app = this.#target?.app;
+    const { engine, log } = this.#options;
+    await this.#read();
+    log('Purging application data');
+    await this.#kill(this.#containers, false);
+    for (const name of app?.release?.volumes ?? []) {
+      if (app) await engine.removeVolume(volumeNameOf(app, name));
+    }
+    log('Purged application data');
+    this.kick();
+    await this.settled;
+  }
+
   containersOf(service: string): ManagedContainer[] {
     return this.#containers.filter((container) => container.service === service);
   }
@@ -194,6 +232,7 @@ export class ContainerApp {
         serviceId: service.id,
         service: service.name,
         strategy: updateStrategyOf(service),
+        dependsOn: service.composition.dependsOn ?? [],
       })),
     };
   }
@@ -242,7 +281,10 @@ export class ContainerApp {
         this.#downloads.clear();
       }
       this.#setStatus('Installing', 'applying changes');
-      for (const { spec, service, serviceId, running } of changed) {
+      for (const name of wanted?.release.volumes ?? []) {
+        if (this.#target.app) await engine.ensureVolume(volumeNameOf(this.#target.app, name));
+      }
+      for (const { spec, service, serviceId, running } of inStartOrder(changed)) {
         await this.#kill(this.containersOf(service), false);
         log(`Installing service '${service}'`, serviceId ?? undefined);
         await mkdir(join(this.#options.lockDir, service), { recursive: true });

@@ -28,13 +28,25 @@ export type ContainerSpec = {
   networkMode?: string;
   capAdd?: readonly string[];
   capDrop?: readonly string[];
-  // host:container bind mounts the agent itself needs (the update lock's directory).
+  // Bind mounts: the agent's own (the update lock's directory) and the release's named volumes
+  // (`<volume>:<path>[:ro]`).
   binds?: readonly string[];
+  // `[host ip:][host port:]container port[/protocol]`.
+  ports?: readonly string[];
 };
 
 // The credentials an image is pulled with: the device's (`d_<uuid>` and its key), which the
 // registry's token service turns into a pull token for the device's images.
 export type RegistryAuth = { username: string; password: string; serveraddress: string };
+
+// A command running in a container with a terminal (the web terminal's shell in a service).
+export type ExecSession = {
+  // The terminal's bytes both ways.
+  stream: NodeJS.ReadWriteStream & { destroy(): void };
+  resize(size: { cols: number; rows: number }): Promise<void>;
+  // The command's exit code once it ended (null when the engine cannot say).
+  exitCode(): Promise<number | null>;
+};
 
 export type ContainerEngine = {
   ping(): Promise<void>;
@@ -42,6 +54,9 @@ export type ContainerEngine = {
   // Resolves once the image is stored; `onProgress` gets 0–100 as layers arrive.
   pull(reference: string, auth: RegistryAuth, onProgress: (percent: number) => void): Promise<void>;
   removeImage(reference: string): Promise<void>;
+  // Creates the named volume unless it exists.
+  ensureVolume(name: string): Promise<void>;
+  removeVolume(name: string): Promise<void>;
   // The containers carrying the agent's labels.
   list(): Promise<ManagedContainer[]>;
   create(spec: ContainerSpec): Promise<string>;
@@ -49,6 +64,11 @@ export type ContainerEngine = {
   stop(id: string, timeoutSeconds: number): Promise<void>;
   restart(id: string, timeoutSeconds: number): Promise<void>;
   remove(id: string): Promise<void>;
+  exec(
+    id: string,
+    argv: readonly string[],
+    size: { cols: number; rows: number },
+  ): Promise<ExecSession>;
   // Follows a container's output from `sinceSeconds` (epoch) until it stops (`onEnd`: a
   // restarted container is followed again); the returned function stops following.
   followLogs(

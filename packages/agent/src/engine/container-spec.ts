@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { TargetApp, TargetRelease, TargetService } from '../target-types.js';
+import type {
+  ServiceComposition,
+  TargetApp,
+  TargetRelease,
+  TargetService,
+} from '../target-types.js';
 import {
   appUuidLabel,
   configHashLabel,
@@ -47,6 +52,26 @@ const injected = (
   return env;
 };
 
+// What of the composition the container itself is made with (the start order is the
+// convergence's business, volumes are mounted below), without the fields the file leaves out.
+const containerFields = (composition: ServiceComposition): Partial<ContainerSpec> => {
+  const { command, entrypoint, workingDir, user, restart, privileged } = composition;
+  const { networkMode, capAdd, capDrop, ports } = composition;
+  const fields: Partial<ContainerSpec> = {
+    command,
+    entrypoint,
+    workingDir,
+    user,
+    restart,
+    privileged,
+    networkMode,
+    capAdd,
+    capDrop,
+    ports,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+};
+
 // Stable JSON (sorted keys) so equal specs hash equally.
 const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -69,10 +94,20 @@ export const containerSpecOf = (
   device: DeviceFacts,
   binds: readonly string[] = [],
 ): ContainerSpec => {
-  const { composition } = service;
+  const { volumes } = service.composition;
+  const composition = containerFields(service.composition);
+  // The release's named volumes, each the app's own (`<app id>_<name>`, as the supervisor names
+  // them); host paths and anonymous volumes are not mounted.
+  const mounts = (volumes ?? []).flatMap((line) => {
+    const [name = '', ...rest] = line.split(':');
+    return release.volumes.includes(name) && rest.length > 0
+      ? [[volumeNameOf(app, name), ...rest].join(':')]
+      : [];
+  });
+  const allBinds = [...binds, ...mounts];
   const body = {
     image: service.image,
-    ...(binds.length > 0 ? { binds } : {}),
+    ...(allBinds.length > 0 ? { binds: allBinds } : {}),
     // The device's variables win over nothing injected: the supervisor's names are reserved.
     environment: { ...service.environment, ...injected(app, service, device) },
     labels: { ...service.labels },
@@ -92,6 +127,9 @@ export const containerSpecOf = (
     },
   };
 };
+
+// The engine's name of one of the release's named volumes.
+export const volumeNameOf = (app: TargetApp, name: string): string => `${app.id ?? 0}_${name}`;
 
 export const configHashOf = (spec: ContainerSpec): string => spec.labels[configHashLabel] ?? '';
 

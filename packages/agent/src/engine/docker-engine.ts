@@ -51,6 +51,35 @@ type ProgressEvent = {
   progressDetail?: { current?: number; total?: number };
 };
 
+type PortBinding = { HostIp?: string; HostPort: string };
+
+// Compose's port lines as the engine takes them: `8080:80`, `127.0.0.1:8080:80/udp`, `80`.
+export const portsOf = (
+  lines: readonly string[],
+): {
+  exposed?: Record<string, Record<string, never>>;
+  bindings?: Record<string, PortBinding[]>;
+} => {
+  if (lines.length === 0) return {};
+  const exposed: Record<string, Record<string, never>> = {};
+  const bindings: Record<string, PortBinding[]> = {};
+  for (const line of lines) {
+    const [ports = '', protocol = 'tcp'] = line.split('/');
+    const parts = ports.split(':');
+    const container = parts.pop() ?? '';
+    const key = `${container}/${protocol}`;
+    exposed[key] = {};
+    if (parts.length === 0) continue;
+    const hostPort = parts.pop() ?? '';
+    const hostIp = parts.join(':');
+    bindings[key] = [
+      ...(bindings[key] ?? []),
+      { ...(hostIp === '' ? {} : { HostIp: hostIp }), HostPort: hostPort },
+    ];
+  }
+  return { exposed, ...(Object.keys(bindings).length > 0 ? { bindings } : {}) };
+};
+
 // Docker's API through dockerode, on a unix socket.
 export const dockerEngine = (socketPath: string): ContainerEngine => {
   const docker = new Docker({ socketPath });
@@ -108,6 +137,21 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
         if (statusOf(error) !== 404 && statusOf(error) !== 409) throw error;
       }
     },
+    async ensureVolume(name) {
+      try {
+        await docker.getVolume(name).inspect();
+      } catch (error) {
+        if (statusOf(error) !== 404) throw error;
+        await docker.createVolume({ Name: name, Labels: { [managedLabel]: 'true' } });
+      }
+    },
+    async removeVolume(name) {
+      try {
+        await docker.getVolume(name).remove();
+      } catch (error) {
+        if (statusOf(error) !== 404) throw error;
+      }
+    },
     async list() {
       const found = await docker.listContainers({
         all: true,
@@ -128,6 +172,7 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
       });
     },
     async create(spec: ContainerSpec) {
+      const ports = portsOf(spec.ports ?? []);
       const container = await docker.createContainer({
         name: spec.name,
         Image: spec.image,
@@ -144,7 +189,9 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
           ...(spec.capAdd ? { CapAdd: [...spec.capAdd] } : {}),
           ...(spec.capDrop ? { CapDrop: [...spec.capDrop] } : {}),
           ...(spec.binds ? { Binds: [...spec.binds] } : {}),
+          ...(ports.bindings ? { PortBindings: ports.bindings } : {}),
         },
+        ...(ports.exposed ? { ExposedPorts: ports.exposed } : {}),
       });
       return container.id;
     },
@@ -171,6 +218,27 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
       }
+    },
+    async exec(id, argv, size) {
+      const exec = await docker.getContainer(id).exec({
+        Cmd: [...argv],
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: true,
+      });
+      const stream = await exec.start({ hijack: true, stdin: true, Tty: true });
+      await exec.resize({ h: size.rows, w: size.cols }).catch(() => undefined);
+      return {
+        stream,
+        resize: async ({ cols, rows }) => {
+          await exec.resize({ h: rows, w: cols });
+        },
+        exitCode: async () => {
+          const inspected = await exec.inspect();
+          return inspected.ExitCode;
+        },
+      };
     },
     async followLogs(id, sinceSeconds, onLine, onEnd) {
       const stream = await docker.getContainer(id).logs({

@@ -2,6 +2,7 @@ import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/mess
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import { access } from 'node:fs/promises';
 import { ContainerApp } from '../engine/container-app.js';
+import { openExecShell } from '../engine/exec-shell.js';
 import type { ContainerEngine, ManagedContainer } from '../engine/container-engine.js';
 import type { DeviceFacts } from '../engine/container-spec.js';
 import { anyServiceLocked } from '../engine/update-locks.js';
@@ -166,6 +167,10 @@ export class ContainerDevice implements DeviceRuntime {
           action === 'start-service' ? 'start' : action === 'stop-service' ? 'stop' : 'restart';
         return this.#onContainers(containers, what);
       }
+      case 'purge':
+        if (await this.#locked(force)) return lockedOutcome();
+        await this.#app.purge();
+        return ok({ Data: 'OK', Error: null });
       default:
         return this.#options.host.handleAction(action, params);
     }
@@ -179,9 +184,14 @@ export class ContainerDevice implements DeviceRuntime {
     return this.#options.host.metrics();
   }
 
-  // The host's terminal (its shell, and a service's through the configured command) and tunnel.
+  // The host's shell, or one inside the service's running container.
   openShell(target: TerminalTarget, size: TerminalSize, io: ShellIo): Shell | { error: string } {
-    return this.#options.host.openShell(target, size, io);
+    if (target.kind === 'host') return this.#options.host.openShell(target, size, io);
+    const running = this.#app
+      .containersOf(target.service)
+      .find((container) => container.state === 'running');
+    if (!running) return { error: `Service '${target.service}' is not running` };
+    return openExecShell(this.#options.engine, running.id, size, io);
   }
 
   openTunnel(io: ShellIo): Shell {

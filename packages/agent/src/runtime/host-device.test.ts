@@ -19,6 +19,7 @@ const target: DeviceTarget = {
     release: {
       commit: 'c1',
       id: 1,
+      volumes: [],
       services: [
         {
           name: 'web',

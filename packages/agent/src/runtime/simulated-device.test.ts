@@ -22,6 +22,7 @@ const target = (
     release: {
       commit,
       id: 1,
+      volumes: [],
       services: services.map((name, index) => ({
         name,
         id: index + 1,

@@ -1,5 +1,7 @@
+import { PassThrough } from 'node:stream';
 import type {
   ContainerEngine,
+  ExecSession,
   ContainerSpec,
   ManagedContainer,
   RegistryAuth,
@@ -16,6 +18,7 @@ export class FakeEngine implements ContainerEngine {
   readonly images = new Set<string>();
   readonly pulledWith: RegistryAuth[] = [];
   readonly containers = new Map<string, FakeContainer>();
+  readonly volumes = new Set<string>();
   // While set, every call fails as an engine that is away does.
   down: string | null = null;
   #next = 1;
@@ -57,6 +60,22 @@ export class FakeEngine implements ContainerEngine {
     this.images.delete(reference);
   }
 
+  async ensureVolume(name: string): Promise<void> {
+    if (this.down !== null) throw new Error(this.down);
+    if (this.volumes.has(name)) return;
+    this.calls.push(`create-volume ${name}`);
+    this.volumes.add(name);
+  }
+
+  async removeVolume(name: string): Promise<void> {
+    this.#check(`remove-volume ${name}`);
+    const used = [...this.containers.values()].some((container) =>
+      (container.spec.binds ?? []).some((bind) => bind.startsWith(`${name}:`)),
+    );
+    if (used) throw new Error(`volume ${name} is in use`);
+    this.volumes.delete(name);
+  }
+
   async list(): Promise<ManagedContainer[]> {
     if (this.down !== null) throw new Error(this.down);
     return [...this.containers.values()].map(({ spec: _spec, ...container }) => ({ ...container }));
@@ -65,6 +84,12 @@ export class FakeEngine implements ContainerEngine {
   async create(spec: ContainerSpec): Promise<string> {
     this.#check(`create ${spec.labels[serviceNameLabel] ?? ''}`);
     if (!this.images.has(spec.image)) throw new Error(`no such image: ${spec.image}`);
+    for (const bind of spec.binds ?? []) {
+      const source = bind.split(':')[0] ?? '';
+      if (!source.startsWith('/') && !this.volumes.has(source)) {
+        throw new Error(`no such volume: ${source}`);
+      }
+    }
     if ([...this.containers.values()].some((container) => container.spec.name === spec.name)) {
       throw new Error(`the name ${spec.name} is taken`);
     }
@@ -106,6 +131,28 @@ export class FakeEngine implements ContainerEngine {
     const container = this.#container(id);
     this.#check(`remove ${container.service}`);
     this.containers.delete(id);
+  }
+
+  // A terminal that echoes what is typed, and ends with code 0 when `exit` is typed.
+  async exec(id: string, argv: readonly string[]): Promise<ExecSession> {
+    const container = this.#container(id);
+    this.#check(`exec ${container.service} ${argv.join(' ')}`);
+    if (container.state !== 'running') throw new Error(`container ${id} is not running`);
+    const stream = new PassThrough();
+    let ended = false;
+    stream.on('data', (chunk: Buffer) => {
+      if (!ended && chunk.toString().includes('exit')) {
+        ended = true;
+        stream.end();
+      }
+    });
+    return {
+      stream,
+      resize: async (size) => {
+        this.calls.push(`resize ${size.cols}x${size.rows}`);
+      },
+      exitCode: async () => (ended ? 0 : null),
+    };
   }
 
   async followLogs(): Promise<() => void> {
