@@ -358,4 +358,27 @@ describe('a real device runs the fleet release on a container engine', () => {
     await terminal.waitForText('inside main');
     await terminal.waitForMessage('exit');
   });
+
+  it('says when its engine goes away and carries on once it is back', async () => {
+    const before = await history();
+    await engine.pause();
+    await waitUntil(
+      'the device to say its engine failed',
+      async () => (await history()).slice(before.length),
+      (lines) => indexOf(lines, 'The container engine failed') > -1,
+      { timeoutMs: deadlineMs },
+    );
+    await engine.resume();
+    await waitUntil(
+      'the device to say its engine answers again',
+      async () => (await history()).slice(before.length),
+      (lines) => indexOf(lines, 'The container engine answers again') > -1,
+      { timeoutMs: deadlineMs },
+    );
+    const [release] = await owner.sdk.models.release.getAllByApplication(fleet.id, {
+      $select: ['id'],
+      $orderby: { id: 'desc' },
+    });
+    await runsRelease(release?.id ?? 0);
+  });
 });

@@ -17,6 +17,9 @@ export type DockerEngine = {
   log(): string;
   // GET on the engine's API, answering the status and body.
   get(path: string): Promise<{ status: number; body: string }>;
+  // Stops the engine and starts it again on the same data (a device's engine going away).
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -55,44 +58,54 @@ export const startDockerEngine = async (): Promise<DockerEngine> => {
   const asRoot = process.getuid?.() === 0;
   // Through sudo the socket is root's: its group lets the test talk to it as itself.
   if (!asRoot) args.push(`--group=${String(process.getgid?.() ?? 0)}`);
-  const engine: ChildProcess = asRoot
-    ? spawn(dockerdBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn('sudo', ['-n', dockerdBinary, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  engine.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  engine.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_resolve, reject) => {
-    engine.once('error', reject);
-    engine.once('exit', (code) =>
-      reject(new Error(`dockerd exited (${String(code)}): ${output.slice(-4000)}`)),
-    );
-  });
-  exited.catch(() => undefined);
-  await Promise.race([
-    exited,
-    waitFor(
-      'dockerd to answer on its socket',
-      async () => {
-        try {
-          return (await engineGet(socket, '/_ping')).status === 200;
-        } catch {
-          return false;
-        }
-      },
-      60_000,
-    ),
-  ]);
+  let engine: ChildProcess | null = null;
+  const launch = async (): Promise<void> => {
+    const started: ChildProcess = asRoot
+      ? spawn(dockerdBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('sudo', ['-n', dockerdBinary, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    engine = started;
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<never>((_resolve, reject) => {
+      started.once('error', reject);
+      started.once('exit', (code) =>
+        reject(new Error(`dockerd exited (${String(code)}): ${output.slice(-4000)}`)),
+      );
+    });
+    exited.catch(() => undefined);
+    await Promise.race([
+      exited,
+      waitFor(
+        'dockerd to answer on its socket',
+        async () => {
+          try {
+            return (await engineGet(socket, '/_ping')).status === 200;
+          } catch {
+            return false;
+          }
+        },
+        60_000,
+      ),
+    ]);
+  };
+  const halt = async (): Promise<void> => {
+    const running = engine;
+    if (running === null || running.exitCode !== null || running.signalCode !== null) return;
+    const gone = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await gone;
+  };
+  await launch();
   return {
     socket,
     dockerHost: `unix://${socket}`,
     log: () => output,
     get: (path) => engineGet(socket, path),
+    pause: halt,
+    resume: launch,
     async stop() {
-      if (engine.exitCode === null && engine.signalCode === null) {
-        const gone = new Promise((resolve) => engine.once('exit', resolve));
-        engine.kill('SIGTERM');
-        await gone;
-      }
+      await halt();
       // The engine's files are root's: through sudo, sudo removes them.
       if (asRoot) await rm(root, { recursive: true, force: true }).catch(() => undefined);
       else spawn('sudo', ['-n', 'rm', '-rf', root], { stdio: 'ignore' });
