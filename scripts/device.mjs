@@ -3,8 +3,8 @@
 // data/devices/<organization>-<fleet>/, kept for the next run so the device keeps its identity),
 // then runs the agent in real mode: with Docker (or balena-engine, or Podman's socket through
 // DOCKER_HOST) the fleet's releases run in containers; without one it says so and runs as a host
-// device. The credential is an API key or session token in FLOTILLA_TOKEN, or --email and
-// --password (the administrator `npm start` printed, for instance).
+// device. The credential is an API key or session token in FLOTILLA_TOKEN, or --email with the
+// password in FLOTILLA_PASSWORD (npm prints a script's arguments: a --password would show).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -23,8 +23,8 @@ const { values } = parseArgs({
 });
 if (!values.fleet || !/^[^/\s]+\/[^/\s]+$/.test(values.fleet)) {
   console.error(
-    'Usage: npm run device -- --fleet <organization>/<fleet> [--api URL] [--email E --password P] [--engine auto|none|<socket>] [--dir DIR]\n' +
-      'Credential: FLOTILLA_TOKEN=<API key or session token>, or --email and --password.',
+    'Usage: npm run device -- --fleet <organization>/<fleet> [--api URL] [--email E] [--engine auto|none|<socket>] [--dir DIR]\n' +
+      'Credential: FLOTILLA_TOKEN=<API key or session token>, or --email with FLOTILLA_PASSWORD=<password>.',
   );
   process.exit(2);
 }
@@ -46,7 +46,7 @@ try {
     configPath,
     token: process.env.FLOTILLA_TOKEN,
     email: values.email,
-    password: values.password,
+    password: values.password ?? process.env.FLOTILLA_PASSWORD,
     containerEngine: values.engine,
   });
   console.log(

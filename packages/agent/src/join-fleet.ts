@@ -50,7 +50,7 @@ const tokenOf = async (options: JoinFleetOptions): Promise<string> => {
   if (options.token) return options.token;
   if (!options.email || !options.password) {
     throw new JoinFleetError(
-      'Give a credential: FLOTILLA_TOKEN (an API key or session token), or --email and --password',
+      'Give a credential: FLOTILLA_TOKEN (an API key or session token), or --email with FLOTILLA_PASSWORD',
     );
   }
   const token = await call(options.api, '/login_', {

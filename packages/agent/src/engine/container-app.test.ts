@@ -275,4 +275,28 @@ describe('ContainerApp: the release on a container engine', () => {
     expect(logs).toContain('Purged application data');
     expect(containerApp.report()['app-uuid']?.release_uuid).toBe('a1');
   });
+
+  it('reports a refused download as a failed update, not an engine away, and tries again later and later', async () => {
+    const target = app('a1', [service('main', 'a1')]);
+    const image = service('main', 'a1').image;
+    engine.refusedPulls.set(image, 'pull access denied');
+    await apply(target);
+    expect(containerApp.engineProblem).toBeNull();
+    expect(logs).toContain('Update failed: pull access denied; trying again');
+    expect(containerApp.report()['app-uuid']?.releases.a1?.update_status).toBe('aborted');
+    const pulls = () => engine.calls.filter((call) => call === `pull ${image}`).length;
+    // Backing off: 2 s after the first failure, then 4 s.
+    clock.advance(1999);
+    await containerApp.settled;
+    expect(pulls()).toBe(1);
+    clock.advance(1);
+    await containerApp.settled;
+    expect(pulls()).toBe(2);
+    // Said once while the failure stays the same.
+    expect(logs.filter((line) => line.startsWith('Update failed')).length).toBe(1);
+    engine.refusedPulls.delete(image);
+    clock.advance(4000);
+    await containerApp.settled;
+    expect(containerApp.report()['app-uuid']?.release_uuid).toBe('a1');
+  });
 });

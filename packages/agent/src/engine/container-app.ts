@@ -123,6 +123,9 @@ export class ContainerApp {
   #startedAt = 0;
   #stopped = false;
   #blockedLogged = false;
+  // Failed updates in a row (backoff), and the last failure logged.
+  #failures = 0;
+  #lastFailure: string | null = null;
 
   constructor(options: ContainerAppOptions) {
     this.#options = options;
@@ -145,6 +148,8 @@ export class ContainerApp {
   setTarget(app: TargetApp | null, force: boolean): void {
     this.#target = { app, force };
     this.#blockedLogged = false;
+    this.#failures = 0;
+    this.#lastFailure = null;
     this.kick();
   }
 
@@ -300,8 +305,26 @@ export class ContainerApp {
       this.#converged(wanted);
     } catch (error) {
       this.#downloads.clear();
-      this.#engineFailed(error);
+      // An engine that answers refused one step (an image it cannot pull...): the update failed,
+      // the engine did not.
+      if (
+        await engine.ping().then(
+          () => true,
+          () => false,
+        )
+      )
+        this.#updateFailed(error);
+      else this.#engineFailed(error);
     }
+  }
+
+  #updateFailed(error: unknown): void {
+    const problem = errorText(error);
+    if (problem !== this.#lastFailure) this.#options.log(`Update failed: ${problem}; trying again`);
+    this.#lastFailure = problem;
+    this.#failures += 1;
+    this.#setStatus('Idle', 'aborted');
+    this.#retryLater();
   }
 
   // Services the target wants running that have stopped and whose restart policy did not bring
@@ -408,9 +431,13 @@ export class ContainerApp {
     this.#retryLater();
   }
 
+  // Again after retryMs, doubling with each failed update up to ten minutes (a broken image is
+  // not pulled in a loop).
   #retryLater(): void {
     this.#retry?.cancel();
-    this.#retry = this.#options.scheduler.after(this.#options.retryMs ?? 30_000, () => {
+    const base = this.#options.retryMs ?? 30_000;
+    const delay = Math.min(base * 2 ** Math.min(this.#failures, 10), Math.max(base, 600_000));
+    this.#retry = this.#options.scheduler.after(delay, () => {
       this.#retry = null;
       this.kick();
     });
@@ -433,6 +460,8 @@ export class ContainerApp {
   // Everything the target asks for runs: its release is the device's now.
   #converged(wanted: Wanted | null): void {
     this.#applied = wanted?.release.commit ?? null;
+    this.#failures = 0;
+    this.#lastFailure = null;
     this.#setStatus('Idle', wanted ? 'done' : null);
   }
 

@@ -19,6 +19,8 @@ export class FakeEngine implements ContainerEngine {
   readonly pulledWith: RegistryAuth[] = [];
   readonly containers = new Map<string, FakeContainer>();
   readonly volumes = new Set<string>();
+  // Images whose pull the registry refuses, with the engine's message.
+  readonly refusedPulls = new Map<string, string>();
   // While set, every call fails as an engine that is away does.
   down: string | null = null;
   #next = 1;
@@ -49,6 +51,8 @@ export class FakeEngine implements ContainerEngine {
     onProgress: (percent: number) => void,
   ): Promise<void> {
     this.#check(`pull ${reference}`);
+    const refused = this.refusedPulls.get(reference);
+    if (refused !== undefined) throw new Error(refused);
     this.pulledWith.push(auth);
     onProgress(50);
     onProgress(100);
