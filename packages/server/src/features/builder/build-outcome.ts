@@ -1,0 +1,45 @@
+import type { Config } from '../../infra/config/config.js';
+import type { Database } from '../../infra/db/database.js';
+import type { HookRegistry } from '../../infra/odata/hooks.js';
+import type { Model } from '../../model/model-types.js';
+
+// What the builder needs, what it is told and what it answers (build-release.ts).
+
+export type BuilderDeps = {
+  db: Database;
+  model: Model;
+  hooks: HookRegistry;
+  now: () => Date;
+  config: Config;
+};
+
+export type BuildResult = {
+  releaseId: number;
+  commit: string;
+  status: 'success' | 'failed';
+  // The build log, one line per entry, each prefixed with its service as balena's builder does.
+  log: string[];
+};
+
+export type BuildOptions = {
+  // The source's commit (a git push's); a random id otherwise, as balena records for uploads.
+  commit?: string;
+  // A failed build creates nothing: the transaction rolls back and DiscardedBuild is thrown (a
+  // git push is refused instead of leaving a failed release behind).
+  discardFailed?: boolean;
+  // The release to build into: one created already (running) by startRelease, whose answer went
+  // to the client before the build (POST /v3/buildFromUrl). A new release otherwise.
+  releaseId?: number;
+  // Lines logged before the build (the download), kept at the head of the release's build log.
+  earlierLog?: readonly string[];
+};
+
+// Thrown by a failed build with `discardFailed`; carries the log that says why.
+export class DiscardedBuild extends Error {
+  constructor(readonly log: string[]) {
+    super('The build failed; nothing was created');
+  }
+}
+
+// What the release records of the project: its composition, and balena.yml's contract and version.
+export type ReleaseDescription = Record<string, unknown>;

@@ -1,0 +1,121 @@
+import type { BuildStep } from './compose-file.js';
+import { contextDirOf, contextTar, prepareDockerfile, unpackProject } from './build-context.js';
+import type { ImageBuilder } from './image-builder.js';
+import type { ProjectFiles } from './project-archive.js';
+
+// One service to build: its image row's location is the tag the image is pushed as.
+export type ServiceBuild = { service: string; imageId: number; location: string; step: BuildStep };
+
+export type ServiceBuildResult = {
+  imageId: number;
+  // The service's part of the build log (each line prefixed with the service).
+  log: string[];
+} & (
+  | { status: 'success'; digest: string; size: number; dockerfile: string; projectType: string }
+  | { status: 'failed'; error: string }
+);
+
+export type BuildRun = {
+  builder: ImageBuilder;
+  files: ProjectFiles;
+  // balena's Dockerfile.template variables, for the fleet's device type.
+  templateVariables: Record<string, string>;
+  now: () => Date;
+  onLog: (line: string) => void;
+};
+
+const notBuilt = 'Not built: the build of another service failed';
+
+const buildOne = async (
+  run: BuildRun,
+  contextRoot: Parameters<typeof contextDirOf>[0],
+  build: ServiceBuild,
+  log: string[],
+): Promise<ServiceBuildResult> => {
+  const say = (line: string): void => {
+    const prefixed = `[${build.service}] ${line}`;
+    log.push(prefixed);
+    run.onLog(prefixed);
+  };
+  const fail = (error: string): ServiceBuildResult => {
+    say(`Error: ${error}`);
+    return { imageId: build.imageId, log, status: 'failed', error };
+  };
+  const contextDir = await contextDirOf(contextRoot, build.step.context);
+  if (contextDir === undefined) {
+    return fail(`The build context '${build.step.context || '.'}' is not a folder of the project`);
+  }
+  const prepared = await prepareDockerfile(
+    contextDir,
+    build.step.dockerfile,
+    run.templateVariables,
+  );
+  if (prepared === undefined) {
+    return fail(
+      `The build context '${build.step.context || '.'}' has no ${build.step.dockerfile ?? 'Dockerfile or Dockerfile.template'}`,
+    );
+  }
+  if (prepared.fromTemplate) say("Building Dockerfile.template for the fleet's device type");
+  const built = await run.builder.backend.build(
+    await contextTar(contextDir, prepared.dockerfile),
+    {
+      dockerfile: prepared.dockerfile,
+      buildArgs: build.step.args,
+      target: build.step.target,
+      tag: build.location,
+    },
+    say,
+  );
+  if (!built.ok) return fail(built.error);
+  say('Pushing the image to the registry');
+  const token = await run.builder.pushToken(build.location, run.now());
+  const pushed = await run.builder.backend.push(build.location, token, say);
+  // The engine keeps the layers (the next build's cache), not the tag.
+  await run.builder.backend.remove(build.location).catch(() => undefined);
+  if (!pushed.ok) return fail(`The push to the registry failed: ${pushed.error}`);
+  say(`Built and pushed ${pushed.digest} (${pushed.size} bytes)`);
+  return {
+    imageId: build.imageId,
+    log,
+    status: 'success',
+    digest: pushed.digest,
+    size: pushed.size,
+    dockerfile: prepared.dockerfile,
+    projectType: prepared.fromTemplate ? 'Dockerfile.template' : 'Dockerfile',
+  };
+};
+
+// Builds the services one after the other, outside any database transaction, and pushes each
+// image; after a failure the others are not built. Nothing is thrown for a failed build: a
+// failing Dockerfile or push is a failed service with the engine's words in its log.
+export const runServiceBuilds = async (
+  run: BuildRun,
+  builds: readonly ServiceBuild[],
+): Promise<ServiceBuildResult[]> => {
+  const project = await unpackProject(run.files.archive, run.files.root);
+  const results: ServiceBuildResult[] = [];
+  try {
+    for (const build of builds) {
+      if (results.some((result) => result.status === 'failed')) {
+        const line = `[${build.service}] ${notBuilt}`;
+        run.onLog(line);
+        results.push({ imageId: build.imageId, log: [line], status: 'failed', error: notBuilt });
+        continue;
+      }
+      const log: string[] = [];
+      try {
+        results.push(await buildOne(run, project, build, log));
+      } catch (thrown) {
+        // The engine or the registry could not be reached: the build fails, saying so.
+        const reason = `The container engine failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+        const line = `[${build.service}] Error: ${reason}`;
+        log.push(line);
+        run.onLog(line);
+        results.push({ imageId: build.imageId, log, status: 'failed', error: reason });
+      }
+    }
+  } finally {
+    await project.remove();
+  }
+  return results;
+};
