@@ -2,6 +2,7 @@ import type { Config } from '../../infra/config/config.js';
 import type { Database } from '../../infra/db/database.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
 import type { Model } from '../../model/model-types.js';
+import type { ImageBuilderAvailability } from './image-builder.js';
 
 // What the builder needs, what it is told and what it answers (build-release.ts).
 
@@ -11,6 +12,8 @@ export type BuilderDeps = {
   hooks: HookRegistry;
   now: () => Date;
   config: Config;
+  // The engine and registry the builder uses; made from `config` when left out.
+  imageBuilder?: ImageBuilderAvailability;
 };
 
 export type BuildResult = {

@@ -63,7 +63,7 @@ export const buildRelease = async (
 ): Promise<BuildResult> => {
   const { project, described } = describeProject(files);
   const commit = options.commit ?? randomBytes(16).toString('hex');
-  const availability = imageBuilderOf(deps.config);
+  const availability = deps.imageBuilder ?? imageBuilderOf(deps.config);
   const builds = project.services.some((service) => service.build !== undefined);
   if (builds && 'builder' in availability) {
     return await buildServicesOutsideTransactions(deps, actor, fleetId, files, {

@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +20,7 @@ import {
 import { projectTarball } from '../../test-support/project-tarball.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
+import { waitForValue } from '../../test-support/wait-for.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
 import { loadRegistrySigningKey } from '../registry/registry-signing-key.js';
@@ -39,6 +41,10 @@ let dataDir: string;
 let fleet: FleetFixture;
 let token = '';
 let busybox: Buffer;
+// Serves the tarballs of /v3/buildFromUrl builds, by path.
+let projectServer: Server;
+let projectOrigin = '';
+const served = new Map<string, Buffer>();
 
 type Result = { releaseId: number; status: string; log: string[] };
 type ImageRow = {
@@ -131,8 +137,17 @@ beforeAll(async () => {
       dataDir,
       registry: { url: `http://${registry.host}`, host: registry.host },
       builderDockerHost: { socketPath: engine.socket },
+      builderAllowedNetworks: ['127.0.0.1/32'],
     },
   });
+  projectServer = createServer((request, response) => {
+    const body = served.get(request.url ?? '');
+    response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/gzip' });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => projectServer.listen(0, '127.0.0.1', resolve));
+  const address = projectServer.address();
+  projectOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   registerFleetHooks(ctx.hooks);
   registerReleaseHooks(ctx.hooks, { registryHost: registry.host });
   app = await createTestApp(ctx, registerBuilder);
@@ -144,6 +159,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await new Promise((resolve) => projectServer.close(resolve));
   await app.close();
   await db.close();
   await Promise.all([engine.stop(), registry.stop()]);
@@ -240,5 +256,38 @@ describe('the builder with a container engine', () => {
     ]);
     const release = await releaseOf(result.releaseId);
     expect(release?.composition).toMatchObject({ services: { main: { build: { context: '.' } } } });
+  }, 300_000);
+
+  it('builds a project deployed from a URL (POST /v3/buildFromUrl) after its answer', async () => {
+    served.set(
+      '/project.tar.gz',
+      await projectTarball(
+        {
+          'project-main/docker-compose.yml': 'services:\n  app:\n    build: .\n',
+          'project-main/Dockerfile': fromScratch('RUN echo "built from a URL"'),
+          'project-main/busybox': busybox,
+        },
+        { executables: ['project-main/busybox'] },
+      ),
+    );
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v3/buildFromUrl?headless=true&owner=acme&app=built',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { url: `${projectOrigin}/project.tar.gz` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { releaseId } = response.json<{ releaseId: number }>();
+    const release = await waitForValue(
+      'the build from the URL to end',
+      () => releaseOf(releaseId),
+      (row) => row?.status !== 'running',
+      120_000,
+    );
+    expect(release?.status, release?.log).toBe('success');
+    expect(release?.log).toMatch(/\[app\] built from a URL/);
+    const [image] = await imagesOf(releaseId);
+    expect(image?.digest).toMatch(/^sha256:/);
+    expect(await manifestStatus(image?.location ?? '', image?.digest ?? '')).toBe(200);
   }, 300_000);
 });

@@ -22,6 +22,8 @@ export type StagedBuild = {
   options: BuildOptions;
 };
 
+const serverBuildHeartbeatMs = 60_000;
+
 type Started = {
   releaseId: number;
   builds: ServiceBuild[];
@@ -191,6 +193,17 @@ export const buildServicesOutsideTransactions = async (
     staged.onLog(line);
   };
   const started = await startBuild(deps, actor, fleetId, staged, note);
+  // The stuck-build sweep ends a server build 15 minutes after its server_build time, taking it
+  // for one whose server stopped: while this server builds, it keeps that time recent.
+  const alive = setInterval(() => {
+    deps.db
+      .query('UPDATE "server_build" SET "started_at" = $2 WHERE "release" = $1', [
+        started.releaseId,
+        deps.now(),
+      ])
+      .catch(() => undefined);
+  }, serverBuildHeartbeatMs);
+  alive.unref();
   let results: ServiceBuildResult[];
   try {
     results = await runServiceBuilds(
@@ -213,6 +226,8 @@ export const buildServicesOutsideTransactions = async (
       status: 'failed',
       error: reason,
     }));
+  } finally {
+    clearInterval(alive);
   }
   const failed = results.some((result) => result.status === 'failed');
   note(failed ? 'Build failed: see the services above' : 'Build succeeded');
