@@ -2,6 +2,7 @@ import type { Config } from '../../infra/config/config.js';
 import type { Database } from '../../infra/db/database.js';
 import type { HookRegistry } from '../../infra/odata/hooks.js';
 import type { Model } from '../../model/model-types.js';
+import type { ComposeProject } from './compose-file.js';
 import type { ImageBuilderAvailability } from './image-builder.js';
 
 // What the builder needs, what it is told and what it answers (build-release.ts).
@@ -27,8 +28,9 @@ export type BuildResult = {
 export type BuildOptions = {
   // The source's commit (a git push's); a random id otherwise, as balena records for uploads.
   commit?: string;
-  // A failed build creates nothing: the transaction rolls back and DiscardedBuild is thrown (a
-  // git push is refused instead of leaving a failed release behind).
+  // A failed build leaves no release: the transaction rolls back (a build on the engine removes
+  // the rows it committed) and DiscardedBuild is thrown (a git push is refused instead of leaving
+  // a failed release behind).
   discardFailed?: boolean;
   // The release to build into: one created already (running) by startRelease, whose answer went
   // to the client before the build (POST /v3/buildFromUrl). A new release otherwise.
@@ -46,3 +48,12 @@ export class DiscardedBuild extends Error {
 
 // What the release records of the project: its composition, and balena.yml's contract and version.
 export type ReleaseDescription = Record<string, unknown>;
+
+// A checked project on its way to becoming a release.
+export type ReleasePlan = {
+  project: ComposeProject;
+  described: ReleaseDescription;
+  commit: string;
+  onLog: (line: string) => void;
+  options: BuildOptions;
+};

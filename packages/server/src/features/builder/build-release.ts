@@ -14,6 +14,7 @@ import {
   type BuildResult,
   DiscardedBuild,
   type ReleaseDescription,
+  type ReleasePlan,
 } from './build-outcome.js';
 import { fleetServiceId } from './fleet-service.js';
 import { imageBuilderOf } from './image-builder.js';
@@ -75,18 +76,14 @@ export const buildRelease = async (
       options,
     });
   }
-  const unavailable = 'unavailable' in availability ? availability.unavailable : '';
-  return await recordRelease(
-    deps,
-    actor,
-    fleetId,
+  return await recordRelease(deps, actor, fleetId, {
     project,
     described,
     commit,
-    unavailable,
+    unavailable: 'unavailable' in availability ? availability.unavailable : '',
     onLog,
     options,
-  );
+  });
 };
 
 // A release whose services all name their images (or that cannot be built here): created with
@@ -95,12 +92,17 @@ const recordRelease = async (
   deps: BuilderDeps,
   actor: Actor,
   fleetId: number,
-  project: ComposeProject,
-  described: ReleaseDescription,
-  commit: string,
-  unavailable: string,
-  onLog: (line: string) => void,
-  options: BuildOptions,
+  {
+    project,
+    described,
+    commit,
+    unavailable,
+    onLog,
+    options,
+  }: ReleasePlan & {
+    // Why the services with a build step are not built.
+    unavailable: string;
+  },
 ): Promise<BuildResult> =>
   await deps.db.transaction(async (tx) => {
     const writer = createActorWriter(deps, tx, actor);

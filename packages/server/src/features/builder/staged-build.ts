@@ -2,25 +2,16 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { createActorWriter } from '../../infra/odata/actor-writes.js';
 import {
   type BuilderDeps,
-  type BuildOptions,
   type BuildResult,
   DiscardedBuild,
-  type ReleaseDescription,
+  type ReleasePlan,
 } from './build-outcome.js';
-import type { ComposeProject } from './compose-file.js';
 import { fleetServiceId } from './fleet-service.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
 import { runServiceBuilds, type ServiceBuild, type ServiceBuildResult } from './service-builds.js';
 
-export type StagedBuild = {
-  project: ComposeProject;
-  described: ReleaseDescription;
-  commit: string;
-  builder: ImageBuilder;
-  onLog: (line: string) => void;
-  options: BuildOptions;
-};
+export type StagedBuild = ReleasePlan & { builder: ImageBuilder };
 
 const serverBuildHeartbeatMs = 60_000;
 
