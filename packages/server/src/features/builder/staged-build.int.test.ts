@@ -145,4 +145,29 @@ describe('a build on the container engine', () => {
       'Build succeeded',
     ]);
   });
+
+  it('fails the release with the reason when the engine cannot be reached', async () => {
+    const unreachable = createTestContext(db, {
+      config: {
+        registry: { url: 'http://registry.test', host: 'registry.test' },
+        builderDockerHost: { socketPath: '/nonexistent/flotilla/docker.sock' },
+      },
+    });
+    registerFleetHooks(unreachable.hooks);
+    registerReleaseHooks(unreachable.hooks, { registryHost: 'registry.test' });
+    const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
+    const result = await buildRelease(unreachable, actor, fleet.id, files);
+    expect(result.status).toBe('failed');
+    expect(result.log).toEqual([
+      expect.stringMatching(/^\[main\] Error: The container engine failed: .*ENOENT/),
+      'Build failed: see the services above',
+    ]);
+    const { rows } = await db.query(
+      `SELECT r."status", i."status" AS "image", i."error_message" LIKE 'The container engine failed%' AS "said"
+         FROM "release" r JOIN "release_image" ri ON ri."is_part_of__release" = r."id"
+         JOIN "image" i ON i."id" = ri."image" WHERE r."id" = $1`,
+      [result.releaseId],
+    );
+    expect(rows).toEqual([{ status: 'failed', image: 'failed', said: true }]);
+  });
 });
