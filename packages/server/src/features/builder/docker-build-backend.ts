@@ -16,6 +16,8 @@ const progressMessage = z.looseObject({
 
 type ProgressMessage = z.infer<typeof progressMessage>;
 
+const maxMessageChars = 4 * 1024 * 1024;
+
 async function* messagesOf(stream: NodeJS.ReadableStream): AsyncGenerator<ProgressMessage> {
   let pending = '';
   const parse = (line: string): ProgressMessage | undefined => {
@@ -27,6 +29,8 @@ async function* messagesOf(stream: NodeJS.ReadableStream): AsyncGenerator<Progre
     pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
+    // The engine writes a message a line, each a piece of output: one without end is no message.
+    if (pending.length > maxMessageChars) throw new Error('The engine sent a message without end');
     for (const line of lines) {
       const message = parse(line);
       if (message) yield message;
@@ -36,6 +40,9 @@ async function* messagesOf(stream: NodeJS.ReadableStream): AsyncGenerator<Progre
   if (last) yield last;
 }
 
+// Longest output the engine may write without a line break before it is handed on as a line.
+const maxPendingChars = 64 * 1024;
+
 // The engine's build output arrives in pieces that need not end at a line: lines are handed on
 // whole, without the engine's blank lines.
 const lineSplitter = (onLog: (line: string) => void) => {
@@ -44,6 +51,10 @@ const lineSplitter = (onLog: (line: string) => void) => {
     write(text: string): void {
       const lines = (pending + text).split('\n');
       pending = lines.pop() ?? '';
+      if (pending.length > maxPendingChars) {
+        lines.push(pending);
+        pending = '';
+      }
       for (const line of lines) if (line.trim() !== '') onLog(line.trimEnd());
     },
     flush(): void {

@@ -1,3 +1,4 @@
+import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { BuildStep } from './compose-file.js';
 import { contextDirOf, contextTar, prepareDockerfile, unpackProject } from './build-context.js';
 import type { ImageBuilder } from './image-builder.js';
@@ -26,8 +27,26 @@ export type BuildRun = {
 
 const notBuilt = 'Not built: the build of another service failed';
 
+export const outputCutLine = `The engine's output is longer than ${builderLimits.engineOutputChars / 1024} KiB: the rest is left out of the build log`;
+
+// What the engine writes goes to the log up to the limit, each line cut at its limit; the
+// builder's own lines (errors, results) always do.
+const engineOutput = (): ((say: (line: string) => void) => (line: string) => void) => {
+  let chars = 0;
+  let cut = false;
+  return (say) => (line) => {
+    const kept = line.slice(0, builderLimits.engineOutputLineChars);
+    chars += kept.length + 1;
+    if (chars <= builderLimits.engineOutputChars) say(kept);
+    else if (!cut) {
+      cut = true;
+      say(outputCutLine);
+    }
+  };
+};
+
 const buildOne = async (
-  run: BuildRun,
+  run: BuildRun & { output: ReturnType<typeof engineOutput> },
   contextRoot: Parameters<typeof contextDirOf>[0],
   build: ServiceBuild,
   log: string[],
@@ -37,7 +56,8 @@ const buildOne = async (
     log.push(prefixed);
     run.onLog(prefixed);
   };
-  const fail = (error: string): ServiceBuildResult => {
+  const fail = (reason: string): ServiceBuildResult => {
+    const error = reason.slice(0, builderLimits.engineOutputLineChars);
     say(`Error: ${error}`);
     return { imageId: build.imageId, log, status: 'failed', error };
   };
@@ -64,12 +84,12 @@ const buildOne = async (
       target: build.step.target,
       tag: build.location,
     },
-    say,
+    run.output(say),
   );
   if (!built.ok) return fail(built.error);
   say('Pushing the image to the registry');
   const token = await run.builder.pushToken(build.location, run.now());
-  const pushed = await run.builder.backend.push(build.location, token, say);
+  const pushed = await run.builder.backend.push(build.location, token, run.output(say));
   // The engine keeps the layers (the next build's cache), not the tag.
   await run.builder.backend.remove(build.location).catch(() => undefined);
   if (!pushed.ok) return fail(`The push to the registry failed: ${pushed.error}`);
@@ -94,6 +114,7 @@ export const runServiceBuilds = async (
 ): Promise<ServiceBuildResult[]> => {
   const project = await unpackProject(run.files.archive, run.files.root);
   const results: ServiceBuildResult[] = [];
+  const output = engineOutput();
   try {
     for (const build of builds) {
       if (results.some((result) => result.status === 'failed')) {
@@ -104,7 +125,7 @@ export const runServiceBuilds = async (
       }
       const log: string[] = [];
       try {
-        results.push(await buildOne(run, project, build, log));
+        results.push(await buildOne({ ...run, output }, project, build, log));
       } catch (thrown) {
         // The engine or the registry could not be reached: the build fails, saying so.
         const reason = `The container engine failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;

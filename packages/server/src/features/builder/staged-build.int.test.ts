@@ -1,3 +1,4 @@
+import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
@@ -19,6 +20,8 @@ import type { BuildBackend } from './build-backend.js';
 import { buildRelease } from './build-release.js';
 import type { ImageBuilder } from './image-builder.js';
 import { readProjectArchive } from './project-archive.js';
+import { outputCutLine } from './service-builds.js';
+import { unrecordedLine } from './staged-build.js';
 
 // The order of a build with an engine: the release and its images are committed (running, their
 // rows unlocked) before anything is built, and the results are recorded after. An engine that
@@ -169,5 +172,84 @@ describe('a build on the container engine', () => {
       [result.releaseId],
     );
     expect(rows).toEqual([{ status: 'failed', image: 'failed', said: true }]);
+  });
+
+  it("keeps the engine's output to its limit in the log, the builder's own lines after it", async () => {
+    const line = 'x'.repeat(builderLimits.engineOutputLineChars + 100);
+    const backend: BuildBackend = {
+      async build(_context, _request, onLog) {
+        for (
+          let written = 0;
+          written < builderLimits.engineOutputChars * 2;
+          written += line.length
+        ) {
+          onLog(line);
+        }
+        return { ok: false, error: 'The command returned a non-zero code: 1' };
+      },
+      push: () => Promise.reject(new Error('nothing to push')),
+      async remove() {},
+    };
+    const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
+    const result = await buildRelease(
+      { ...ctx, imageBuilder: { builder: { backend, pushToken: async () => 'token' } } },
+      actor,
+      fleet.id,
+      files,
+    );
+    expect(result.status).toBe('failed');
+    const kept = Math.floor(
+      builderLimits.engineOutputChars / (builderLimits.engineOutputLineChars + 1),
+    );
+    expect(result.log).toHaveLength(kept + 3);
+    expect(result.log[0]).toBe(`[main] ${line.slice(0, builderLimits.engineOutputLineChars)}`);
+    expect(result.log.slice(-3)).toEqual([
+      `[main] ${outputCutLine}`,
+      '[main] Error: The command returned a non-zero code: 1',
+      'Build failed: see the services above',
+    ]);
+    const { rows } = await db.query('SELECT "status" FROM "release" WHERE "id" = $1', [
+      result.releaseId,
+    ]);
+    expect(rows).toEqual([{ status: 'failed' }]);
+  });
+
+  it('ends the release failed when its result cannot be recorded as the caller', async () => {
+    const refusing = createTestContext(db, {
+      config: { registry: { url: 'http://registry.test', host: 'registry.test' } },
+    });
+    registerFleetHooks(refusing.hooks);
+    registerReleaseHooks(refusing.hooks, { registryHost: 'registry.test' });
+    refusing.hooks.add('image', {
+      beforeUpdate: () => Promise.reject(new Error('the rights changed meanwhile')),
+    });
+    const backend: BuildBackend = {
+      build: async () => ({ ok: true, imageId: 'sha256:built' }),
+      push: async () => ({ ok: true, digest, size: 1 }),
+      async remove() {},
+    };
+    const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
+    await expect(
+      buildRelease(
+        { ...refusing, imageBuilder: { builder: { backend, pushToken: async () => 'token' } } },
+        actor,
+        fleet.id,
+        files,
+      ),
+    ).rejects.toThrow('the rights changed meanwhile');
+    const { rows } = await db.query<{ status: string; log: string; image: string }>(
+      `SELECT r."status", r."build_log" AS "log", i."status" AS "image"
+         FROM "release" r JOIN "release_image" ri ON ri."is_part_of__release" = r."id"
+         JOIN "image" i ON i."id" = ri."image"
+        WHERE r."belongs_to__application" = $1 ORDER BY r."id" DESC LIMIT 1`,
+      [fleet.id],
+    );
+    expect(rows).toEqual([
+      {
+        status: 'failed',
+        log: expect.stringMatching(new RegExp(`${unrecordedLine}$`)),
+        image: 'failed',
+      },
+    ]);
   });
 });

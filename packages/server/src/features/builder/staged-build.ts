@@ -158,6 +158,29 @@ const recordBuild = async (
     return status;
   });
 
+// When the results cannot be recorded as the caller (their rights changed meanwhile), the
+// release and its unfinished images still end failed, so that no build is left running unseen.
+export const unrecordedLine = 'Build failed: its result could not be recorded';
+
+const endUnrecorded = async (
+  deps: BuilderDeps,
+  started: Started,
+  log: readonly string[],
+): Promise<void> =>
+  await deps.db.transaction(async (tx) => {
+    const ended = deps.now();
+    await tx.query(
+      `UPDATE "image" SET "status" = 'failed', "end_timestamp" = $2, "error_message" = $3
+        WHERE "id" = ANY($1::integer[]) AND "status" = 'running'`,
+      [started.imageIds, ended, unrecordedLine],
+    );
+    await tx.query(
+      `UPDATE "release" SET "status" = 'failed', "end_timestamp" = $2, "build_log" = $3
+        WHERE "id" = $1 AND "status" = 'running'`,
+      [started.releaseId, ended, [...log, unrecordedLine].join('\n')],
+    );
+  });
+
 // A failed git push build leaves no release behind: its rows go again (the pushed images of
 // services that did build stay in the registry, unreferenced).
 const discard = async (deps: BuilderDeps, started: Started): Promise<void> =>
@@ -226,6 +249,12 @@ export const buildServicesOutsideTransactions = async (
     await discard(deps, started);
     throw new DiscardedBuild(log);
   }
-  const status = await recordBuild(deps, actor, started, results, log);
+  let status: 'success' | 'failed';
+  try {
+    status = await recordBuild(deps, actor, started, results, log);
+  } catch (thrown) {
+    await endUnrecorded(deps, started, log).catch(() => undefined);
+    throw thrown;
+  }
   return { releaseId: started.releaseId, commit: staged.commit, status, log };
 };
