@@ -11,6 +11,8 @@ export type ImageBuildRequest = {
   target: string | undefined;
   // The reference the image is tagged with: its location in the fleet's registry.
   tag: string;
+  // Whether the build's steps reach the network (FLOTILLA_BUILDER_NETWORK).
+  network: boolean;
 };
 
 // A build or push either succeeds or fails with the engine's reason (a failing RUN, a refused

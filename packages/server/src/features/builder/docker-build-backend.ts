@@ -86,6 +86,7 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
         dockerfile: request.dockerfile,
         buildargs: request.buildArgs,
         ...(request.target === undefined ? {} : { target: request.target }),
+        ...(request.network ? {} : { networkmode: 'none' }),
         rm: true,
         forcerm: true,
         pull: false,

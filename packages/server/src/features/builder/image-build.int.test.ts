@@ -137,6 +137,8 @@ beforeAll(async () => {
       dataDir,
       registry: { url: `http://${registry.host}`, host: registry.host },
       builderDockerHost: { socketPath: engine.socket },
+      // Builds without a network: their steps see only loopback.
+      builderNetwork: false,
       builderAllowedNetworks: ['127.0.0.1/32'],
     },
   });
@@ -183,6 +185,7 @@ describe('the builder with a container engine', () => {
       ].join('\n'),
       // What .dockerignore names never reaches the engine.
       'web/Dockerfile': fromScratch(
+        'RUN test "$(ls /sys/class/net)" = lo',
         'COPY . /src',
         'RUN test -e /src/Dockerfile && test ! -e /src/secret.txt',
       ),

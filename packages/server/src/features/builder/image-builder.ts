@@ -11,6 +11,8 @@ import { dockerBuildBackend } from './docker-build-backend.js';
 // with a token the server signs for itself.
 export type ImageBuilder = {
   backend: BuildBackend;
+  // Whether builds reach the network (FLOTILLA_BUILDER_NETWORK).
+  network: boolean;
   // A token granting push and pull on exactly the repository of `location`, for the engine.
   pushToken(location: string, now: Date): Promise<string>;
 };
@@ -40,6 +42,7 @@ const createImageBuilder = (config: Config): ImageBuilderAvailability => {
   return {
     builder: {
       backend: dockerBuildBackend(config.builderDockerHost),
+      network: config.builderNetwork,
       async pushToken(location, now) {
         const answer = await signRegistryToken(await keyOf(), {
           issuer: config.registryTokenIssuer,

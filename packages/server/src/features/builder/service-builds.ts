@@ -83,6 +83,7 @@ const buildOne = async (
       buildArgs: build.step.args,
       target: build.step.target,
       tag: build.location,
+      network: run.builder.network,
     },
     run.output(say),
   );

@@ -71,6 +71,7 @@ describe('a build on the container engine', () => {
     const backend: BuildBackend = {
       async build(_context, request, onLog) {
         tags.push(request.tag);
+        expect(request).toMatchObject({ dockerfile: 'Dockerfile', network: false });
         onLog('Step 1/1 : FROM scratch');
         await building;
         return { ok: true, imageId: 'sha256:built' };
@@ -83,6 +84,7 @@ describe('a build on the container engine', () => {
     };
     const builder: ImageBuilder = {
       backend,
+      network: false,
       pushToken: async (location) => `token-for-${location}`,
     };
     const files = await readProjectArchive(
@@ -192,7 +194,10 @@ describe('a build on the container engine', () => {
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
     const result = await buildRelease(
-      { ...ctx, imageBuilder: { builder: { backend, pushToken: async () => 'token' } } },
+      {
+        ...ctx,
+        imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+      },
       actor,
       fleet.id,
       files,
@@ -231,7 +236,10 @@ describe('a build on the container engine', () => {
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
     await expect(
       buildRelease(
-        { ...refusing, imageBuilder: { builder: { backend, pushToken: async () => 'token' } } },
+        {
+          ...refusing,
+          imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+        },
         actor,
         fleet.id,
         files,

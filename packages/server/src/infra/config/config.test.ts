@@ -49,6 +49,14 @@ describe('loadConfig: identity settings', () => {
     }
   });
 
+  it('gives builds the network unless FLOTILLA_BUILDER_NETWORK is off', () => {
+    expect(loadConfig({}).builderNetwork).toBe(true);
+    expect(loadConfig({ FLOTILLA_BUILDER_NETWORK: 'off' }).builderNetwork).toBe(false);
+    expect(() => loadConfig({ FLOTILLA_BUILDER_NETWORK: 'none' })).toThrow(
+      /FLOTILLA_BUILDER_NETWORK/,
+    );
+  });
+
   it('reads FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS as addresses and CIDR ranges, none by default', () => {
     const allowed = (value: string) =>
       loadConfig({ FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: value }).cliLoginAllowedNetworks;

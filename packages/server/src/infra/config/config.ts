@@ -136,6 +136,7 @@ const schema = z.object({
       })
       .optional(),
   ),
+  FLOTILLA_BUILDER_NETWORK: z.enum(['on', 'off']).default('on'),
   FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
     .string()
     .default('')
@@ -277,6 +278,8 @@ export type Config = {
   // The container engine that builds services with a `build:` step (features/builder); undefined:
   // the builder builds nothing and says so in the build log.
   builderDockerHost: DockerHost | undefined;
+  // Whether a build's steps (RUN) reach the network; off builds with no network at all.
+  builderNetwork: boolean;
   // Networks `balena login --web` may wait on besides loopback and the private ranges
   // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
   cliLoginAllowedNetworks: string[];
@@ -379,6 +382,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
     builderDockerHost: values.FLOTILLA_BUILDER_DOCKER_HOST,
+    builderNetwork: values.FLOTILLA_BUILDER_NETWORK === 'on',
     cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
