@@ -1,6 +1,12 @@
 import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { BuildStep } from './compose-file.js';
-import { contextDirOf, contextTar, prepareDockerfile, unpackProject } from './build-context.js';
+import {
+  contextDirOf,
+  contextTar,
+  prepareDockerfile,
+  unpackProject,
+  type UnpackedProject,
+} from './build-context.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
 
@@ -31,7 +37,9 @@ export const outputCutLine = `The engine's output is longer than ${builderLimits
 
 // What the engine writes goes to the log up to the limit, each line cut at its limit; the
 // builder's own lines (errors, results) always do.
-const engineOutput = (): ((say: (line: string) => void) => (line: string) => void) => {
+type EngineOutput = (say: (line: string) => void) => (line: string) => void;
+
+const engineOutput = (): EngineOutput => {
   let chars = 0;
   let cut = false;
   return (say) => (line) => {
@@ -46,8 +54,8 @@ const engineOutput = (): ((say: (line: string) => void) => (line: string) => voi
 };
 
 const buildOne = async (
-  run: BuildRun & { output: ReturnType<typeof engineOutput> },
-  contextRoot: Parameters<typeof contextDirOf>[0],
+  run: BuildRun & { output: EngineOutput },
+  contextRoot: UnpackedProject,
   build: ServiceBuild,
   log: string[],
 ): Promise<ServiceBuildResult> => {
