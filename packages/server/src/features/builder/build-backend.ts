@@ -33,6 +33,8 @@ export type BuildBackend = {
     registryToken: string,
     onLog: (line: string) => void,
   ): Promise<Outcome<{ digest: string; size: number }>>;
+  // The CPU architecture the engine builds for, as the Engine API names it (amd64, arm64, arm).
+  architecture(): Promise<string>;
   // Removes the local image once it is in the registry (the engine keeps its layers as cache).
   remove(tag: string): Promise<void>;
 };

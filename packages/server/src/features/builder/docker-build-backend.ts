@@ -127,6 +127,10 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       return { ok: true, digest, size: Size };
     },
 
+    async architecture() {
+      return (await docker.version()).Arch;
+    },
+
     async remove(tag) {
       await docker.getImage(tag).remove({ noprune: true });
     },

@@ -121,7 +121,10 @@ beforeAll(async () => {
   const owner = await createUser(db, 'owner');
   const organization = await createOrganization(db, 'acme');
   await addOrganizationMember(db, owner.userId, organization, 'administrator');
-  fleet = await createFleet(db, organization, 'pushed');
+  // A fleet whose devices run what the engine builds (this machine's architecture).
+  fleet = await createFleet(db, organization, 'pushed', {
+    deviceType: process.arch === 'arm64' ? 'raspberrypi4-64' : 'generic-amd64',
+  });
   apiKey = await createApiKey(db, owner.actorId, { name: 'git' });
 }, 120_000);
 

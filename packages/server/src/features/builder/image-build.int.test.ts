@@ -114,6 +114,12 @@ const manifestStatus = async (location: string, digest: string): Promise<number>
   return response.status;
 };
 
+// A device type of this machine's CPU architecture, which the engine builds for.
+const machine =
+  process.arch === 'arm64'
+    ? { deviceType: 'raspberrypi4-64', arch: 'aarch64' }
+    : { deviceType: 'generic-amd64', arch: 'amd64' };
+
 const fromScratch = (...steps: string[]): string =>
   [
     'FROM scratch',
@@ -156,7 +162,8 @@ beforeAll(async () => {
   const owner = await createUser(db, 'owner');
   const organization = await createOrganization(db, 'acme');
   await addOrganizationMember(db, owner.userId, organization, 'administrator');
-  fleet = await createFleet(db, organization, 'built', { deviceType: 'raspberrypi4-64' });
+  // A fleet whose devices run what the engine builds (this machine's architecture).
+  fleet = await createFleet(db, organization, 'built', { deviceType: machine.deviceType });
   token = await issueSessionToken(ctx, db, owner.userId);
 }, 120_000);
 
@@ -248,7 +255,7 @@ describe('the builder with a container engine', () => {
       busybox,
     });
     expect(result.status, result.log.join('\n')).toBe('success');
-    expect(result.log).toContain('[main] machine=raspberrypi4-64 arch=aarch64');
+    expect(result.log).toContain(`[main] machine=${machine.deviceType} arch=${machine.arch}`);
     const images = await imagesOf(result.releaseId);
     expect(images).toEqual([
       expect.objectContaining({

@@ -7,6 +7,7 @@ import {
   unpackProject,
   type UnpackedProject,
 } from './build-context.js';
+import { architectureMismatch } from './engine-architecture.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
 
@@ -27,9 +28,15 @@ export type BuildRun = {
   files: ProjectFiles;
   // balena's Dockerfile.template variables, for the fleet's device type.
   templateVariables: Record<string, string>;
+  // The fleet's CPU architecture (balena's slug).
+  fleetArch: string | undefined;
   now: () => Date;
   onLog: (line: string) => void;
 };
+
+// The engine or the registry could not be reached: the build fails, saying so.
+const engineFailure = (thrown: unknown): string =>
+  `The container engine failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
 
 const notBuilt = 'Not built: the build of another service failed';
 
@@ -121,6 +128,20 @@ export const runServiceBuilds = async (
   run: BuildRun,
   builds: readonly ServiceBuild[],
 ): Promise<ServiceBuildResult[]> => {
+  const failAll = (reason: string): ServiceBuildResult[] =>
+    builds.map((build) => {
+      const line = `[${build.service}] Error: ${reason}`;
+      run.onLog(line);
+      return { imageId: build.imageId, log: [line], status: 'failed', error: reason };
+    });
+  let engineArch: string;
+  try {
+    engineArch = await run.builder.backend.architecture();
+  } catch (thrown) {
+    return failAll(engineFailure(thrown));
+  }
+  const mismatch = architectureMismatch(run.fleetArch, engineArch);
+  if (mismatch !== undefined) return failAll(mismatch);
   const project = await unpackProject(run.files.archive, run.files.root);
   const results: ServiceBuildResult[] = [];
   const output = engineOutput();
@@ -136,8 +157,7 @@ export const runServiceBuilds = async (
       try {
         results.push(await buildOne({ ...run, output }, project, build, log));
       } catch (thrown) {
-        // The engine or the registry could not be reached: the build fails, saying so.
-        const reason = `The container engine failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+        const reason = engineFailure(thrown);
         const line = `[${build.service}] Error: ${reason}`;
         log.push(line);
         run.onLog(line);

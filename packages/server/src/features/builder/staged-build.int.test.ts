@@ -80,6 +80,8 @@ describe('a build on the container engine', () => {
         tokens.push(registryToken);
         return { ok: true, digest, size: 1234 };
       },
+      // The fleet's devices are raspberrypi4-64 (aarch64).
+      architecture: async () => 'arm64',
       async remove() {},
     };
     const builder: ImageBuilder = {
@@ -190,6 +192,8 @@ describe('a build on the container engine', () => {
         return { ok: false, error: 'The command returned a non-zero code: 1' };
       },
       push: () => Promise.reject(new Error('nothing to push')),
+      // The fleet's devices are raspberrypi4-64 (aarch64).
+      architecture: async () => 'arm64',
       async remove() {},
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
@@ -231,6 +235,8 @@ describe('a build on the container engine', () => {
     const backend: BuildBackend = {
       build: async () => ({ ok: true, imageId: 'sha256:built' }),
       push: async () => ({ ok: true, digest, size: 1 }),
+      // The fleet's devices are raspberrypi4-64 (aarch64).
+      architecture: async () => 'arm64',
       async remove() {},
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
@@ -258,6 +264,43 @@ describe('a build on the container engine', () => {
         log: expect.stringMatching(new RegExp(`${unrecordedLine}$`)),
         image: 'failed',
       },
+    ]);
+  });
+
+  it("fails every image with the reason when the engine builds for another CPU architecture than the fleet's", async () => {
+    let built = false;
+    const backend: BuildBackend = {
+      async build() {
+        built = true;
+        return { ok: true, imageId: 'sha256:built' };
+      },
+      push: async () => ({ ok: true, digest, size: 1 }),
+      architecture: async () => 'amd64',
+      async remove() {},
+    };
+    const files = await readProjectArchive(
+      await projectTarball({
+        'docker-compose.yml': 'services:\n  app:\n    build: .\n  db:\n    build: .\n',
+        Dockerfile: 'FROM scratch\n',
+      }),
+    );
+    const result = await buildRelease(
+      {
+        ...ctx,
+        imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+      },
+      actor,
+      fleet.id,
+      files,
+    );
+    expect(built).toBe(false);
+    expect(result.status).toBe('failed');
+    const reason =
+      "The fleet's devices run aarch64 images and this server's container engine builds amd64 images; building for another CPU architecture is not available yet: build it with 'balena deploy' on a aarch64 machine";
+    expect(result.log).toEqual([
+      `[app] Error: ${reason}`,
+      `[db] Error: ${reason}`,
+      'Build failed: see the services above',
     ]);
   });
 });

@@ -225,6 +225,7 @@ export const buildServicesOutsideTransactions = async (
         builder: staged.builder,
         files,
         templateVariables: started.templateVariables,
+        fleetArch: started.templateVariables.BALENA_ARCH,
         now: deps.now,
         onLog: note,
       },
