@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,9 +66,15 @@ describe("a service's build context", () => {
       }
       const read = await readProjectArchive(Buffer.concat(chunks));
       project = await unpackProject(read.archive, read.root);
+      // The links are unpacked as links: only the builder's checks keep them in.
+      expect((await lstat(join(project.dir, 'web'))).isSymbolicLink()).toBe(true);
       expect(await contextDirOf(project, 'web')).toBeUndefined();
       expect(await contextDirOf(project, 'up')).toBeUndefined();
-      expect(await contextDirOf(project, '')).toBeDefined();
+      const root = (await contextDirOf(project, '')) ?? '';
+      expect(root).not.toBe('');
+      // A Dockerfile named through the link is none: nothing outside the project is read.
+      expect(await prepareDockerfile(root, 'up/etc/passwd', {})).toBeUndefined();
+      expect(await prepareDockerfile(root, 'web/passwd', {})).toBeUndefined();
     } finally {
       await rm(dir, { recursive: true });
     }
@@ -91,7 +97,11 @@ describe("a service's build context", () => {
         BALENA_MACHINE_NAME: 'raspberrypi4-64',
         BALENA_ARCH: 'aarch64',
       }),
-    ).toEqual({ dockerfile: 'Dockerfile', fromTemplate: true });
+    ).toEqual({
+      dockerfile: 'Dockerfile',
+      fromTemplate: true,
+      text: 'FROM balenalib/raspberrypi4-64-debian\nRUN echo aarch64 %%OTHER%%\n',
+    });
     expect(await readFile(`${dir}/Dockerfile`, 'utf8')).toBe(
       'FROM balenalib/raspberrypi4-64-debian\nRUN echo aarch64 %%OTHER%%\n',
     );

@@ -3,6 +3,7 @@ import { lstat, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
+import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import { create as createTar, extract } from 'tar';
 import { isIgnored, parseDockerignore } from './dockerignore.js';
 import { tarBytes } from './tar-stream.js';
@@ -57,47 +58,64 @@ export const contextDirOf = async (
   }
 };
 
-const isFile = async (path: string): Promise<boolean> => {
+// A regular file of the context, resolved; undefined when missing, not a file, over `maxBytes` or
+// (through a symbolic link) outside the context.
+const contextFile = async (
+  contextDir: string,
+  relative: string,
+  maxBytes: number = builderLimits.manifestBytes,
+): Promise<string | undefined> => {
   try {
-    return (await lstat(path)).isFile();
+    const root = await realpath(contextDir);
+    const resolved = await realpath(join(contextDir, relative));
+    const stats = await lstat(resolved);
+    return resolved.startsWith(`${root}${sep}`) && stats.isFile() && stats.size <= maxBytes
+      ? resolved
+      : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+};
+
+export type PreparedDockerfile = {
+  // Its path in the context, as the engine is told.
+  dockerfile: string;
+  fromTemplate: boolean;
+  // What it says, as the image records it.
+  text: string;
 };
 
 // The Dockerfile a context builds with: the one named, else `Dockerfile`, else balena's
 // `Dockerfile.template` with its variables filled in for the fleet's device type (written
-// beside it, in the server's copy of the project). Undefined when there is none.
+// beside it, in the server's copy of the project). Undefined when there is none (or it is larger
+// than a manifest may be).
 export const prepareDockerfile = async (
   contextDir: string,
   named: string | undefined,
   variables: Record<string, string>,
-): Promise<{ dockerfile: string; fromTemplate: boolean } | undefined> => {
-  if (named !== undefined) {
-    return (await isFile(join(contextDir, named)))
-      ? { dockerfile: named, fromTemplate: false }
-      : undefined;
+): Promise<PreparedDockerfile | undefined> => {
+  const plain = await contextFile(contextDir, named ?? 'Dockerfile');
+  if (plain !== undefined) {
+    const text = await readFile(plain, 'utf8');
+    return { dockerfile: named ?? 'Dockerfile', fromTemplate: false, text };
   }
-  if (await isFile(join(contextDir, 'Dockerfile'))) {
-    return { dockerfile: 'Dockerfile', fromTemplate: false };
-  }
-  const template = join(contextDir, 'Dockerfile.template');
-  if (!(await isFile(template))) return undefined;
+  const template =
+    named === undefined ? await contextFile(contextDir, 'Dockerfile.template') : undefined;
+  if (template === undefined) return undefined;
   const text = (await readFile(template, 'utf8')).replace(
     /%%([A-Z0-9_]+)%%/g,
     (whole, name: string) => variables[name] ?? whole,
   );
   await writeFile(join(contextDir, 'Dockerfile'), text);
-  return { dockerfile: 'Dockerfile', fromTemplate: true };
+  return { dockerfile: 'Dockerfile', fromTemplate: true, text };
 };
 
 // The context as a plain tar stream, without what its .dockerignore leaves out (the Dockerfile
 // always goes: the engine needs it).
 export const contextTar = async (contextDir: string, dockerfile: string): Promise<Readable> => {
-  const ignoreFile = join(contextDir, '.dockerignore');
-  const rules = (await isFile(ignoreFile))
-    ? parseDockerignore(await readFile(ignoreFile, 'utf8'))
-    : [];
+  const ignoreFile = await contextFile(contextDir, '.dockerignore');
+  const rules =
+    ignoreFile === undefined ? [] : parseDockerignore(await readFile(ignoreFile, 'utf8'));
   const names = await readdir(contextDir);
   const pack = createTar(
     {

@@ -19,7 +19,14 @@ export type ServiceBuildResult = {
   // The service's part of the build log (each line prefixed with the service).
   log: string[];
 } & (
-  | { status: 'success'; digest: string; size: number; dockerfile: string; projectType: string }
+  | {
+      status: 'success';
+      digest: string;
+      size: number;
+      // The Dockerfile's text, as balena records it on the image.
+      dockerfile: string;
+      projectType: string;
+    }
   | { status: 'failed'; error: string }
 );
 
@@ -116,7 +123,7 @@ const buildOne = async (
     status: 'success',
     digest: pushed.digest,
     size: pushed.size,
-    dockerfile: prepared.dockerfile,
+    dockerfile: prepared.text,
     projectType: prepared.fromTemplate ? 'Dockerfile.template' : 'Dockerfile',
   };
 };

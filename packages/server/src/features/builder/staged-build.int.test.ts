@@ -134,7 +134,7 @@ describe('a build on the container engine', () => {
     expect(tokens).toEqual([`token-for-${tags[0] ?? ''}`]);
     const { rows } = await db.query(
       `SELECT r."status", i."status" AS "image", i."content_hash" AS "digest", i."image_size"::int AS "size",
-              i."end_timestamp" IS NOT NULL AS "ended",
+              i."end_timestamp" IS NOT NULL AS "ended", i."dockerfile", i."project_type" AS "type",
               EXISTS (SELECT 1 FROM "server_build" b WHERE b."release" = r."id") AS "tracked"
          FROM "release" r JOIN "release_image" ri ON ri."is_part_of__release" = r."id"
          JOIN "image" i ON i."id" = ri."image"
@@ -142,7 +142,16 @@ describe('a build on the container engine', () => {
       [built.releaseId, tags[0] ?? null],
     );
     expect(rows).toEqual([
-      { status: 'success', image: 'success', digest, size: 1234, ended: true, tracked: false },
+      {
+        status: 'success',
+        image: 'success',
+        digest,
+        size: 1234,
+        ended: true,
+        dockerfile: 'FROM scratch\n',
+        type: 'Dockerfile',
+        tracked: false,
+      },
     ]);
     expect(built.log).toEqual([
       '[db] Using image postgres:17',
