@@ -1,4 +1,5 @@
 import type { Actor } from '../../infra/auth/actor.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { createActorWriter } from '../../infra/odata/actor-writes.js';
 import {
   type BuilderDeps,
@@ -25,10 +26,10 @@ type Started = {
 
 // balena's Dockerfile.template variables for the fleet's device type.
 const templateVariablesOf = async (
-  deps: BuilderDeps,
+  tx: Queryable,
   fleetId: number,
 ): Promise<Record<string, string>> => {
-  const { rows } = await deps.db.query<{ machine: string; arch: string }>(
+  const { rows } = await tx.query<{ machine: string; arch: string }>(
     `SELECT dt."slug" AS "machine", ca."slug" AS "arch"
        FROM "application" a
        JOIN "device_type" dt ON dt."id" = a."is_for__device_type"
@@ -117,7 +118,7 @@ const startBuild = async (
       releaseId,
       builds,
       imageIds,
-      templateVariables: await templateVariablesOf(deps, fleetId),
+      templateVariables: await templateVariablesOf(tx, fleetId),
     };
   });
 
