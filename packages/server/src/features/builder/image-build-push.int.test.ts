@@ -93,6 +93,12 @@ const releases = async (): Promise<{ id: number; status: string }[]> =>
     )
   ).rows;
 
+// A device type of this machine's CPU architecture, which the engine builds for.
+const machine =
+  process.arch === 'arm64'
+    ? { deviceType: 'raspberrypi4-64', arch: 'aarch64' }
+    : { deviceType: 'generic-amd64', arch: 'amd64' };
+
 const dockerfile = (...steps: string[]): string =>
   ['FROM scratch', 'COPY busybox /bin/busybox', 'RUN ["/bin/busybox", "--install", "-s", "/bin"]']
     .concat(steps, '')
@@ -123,7 +129,7 @@ beforeAll(async () => {
   await addOrganizationMember(db, owner.userId, organization, 'administrator');
   // A fleet whose devices run what the engine builds (this machine's architecture).
   fleet = await createFleet(db, organization, 'pushed', {
-    deviceType: process.arch === 'arm64' ? 'raspberrypi4-64' : 'generic-amd64',
+    deviceType: machine.deviceType,
   });
   apiKey = await createApiKey(db, owner.actorId, { name: 'git' });
 }, 120_000);
@@ -170,5 +176,17 @@ describe('git push with a container engine', () => {
     expect(pushed.output).toMatch(/remote: \[app\] Error: .*returned a non-zero code: 7/);
     expect(pushed.output).toMatch(/The push is refused: the build failed/);
     expect(await releases()).toEqual(before);
+  }, 300_000);
+
+  it("builds a pushed single-Dockerfile project as service main, its template filled in for the fleet's device type", async () => {
+    const before = await releases();
+    const pushed = await pushProject({
+      'Dockerfile.template': dockerfile('RUN echo "for %%BALENA_MACHINE_NAME%% (%%BALENA_ARCH%%)"'),
+    });
+    expect(pushed.code, pushed.output).toBe(0);
+    expect(pushed.output).toContain(`remote: [main] for ${machine.deviceType} (${machine.arch})`);
+    const after = await releases();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.at(-1)?.status).toBe('success');
   }, 300_000);
 });
