@@ -18,6 +18,11 @@ export const builderLimits = {
   // Uploaded projects one user may build per hour (each makes the server unpack up to
   // unpackedBytes for them).
   uploadBuildsPerHour: 60,
+  // Characters of a container engine's output kept in a release's build log (and streamed), and
+  // of each of its lines: a build printing without end costs the server no more, and the log
+  // stays within what a release's build_log holds (1 MiB) with the builder's own lines.
+  engineOutputChars: 768 * 1024,
+  engineOutputLineChars: 2_000,
 } as const;
 
 // The build log view shows at most this many lines (seed 001 section 9).

@@ -1,57 +1,58 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../infra/auth/actor.js';
-import type { Database } from '../../infra/db/database.js';
 import { createActorWriter } from '../../infra/odata/actor-writes.js';
-import type { HookRegistry } from '../../infra/odata/hooks.js';
-import type { Model } from '../../model/model-types.js';
 import { parseBalenaYml } from './balena-yml.js';
-import { type ComposeService, parseComposeFile } from './compose-file.js';
+import {
+  type ComposeProject,
+  type ComposeService,
+  parseComposeFile,
+  singleDockerfileProject,
+} from './compose-file.js';
+import {
+  type BuilderDeps,
+  type BuildOptions,
+  type BuildResult,
+  DiscardedBuild,
+  type ReleaseDescription,
+  type ReleasePlan,
+} from './build-outcome.js';
+import { fleetServiceId } from './fleet-service.js';
+import { imageBuilderOf } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
+import { buildServicesOutsideTransactions } from './staged-build.js';
 
-export type BuilderDeps = { db: Database; model: Model; hooks: HookRegistry; now: () => Date };
-
-export type BuildResult = {
-  releaseId: number;
-  commit: string;
-  status: 'success' | 'failed';
-  // The build log, one line per entry, each prefixed with its service as balena's builder does.
-  log: string[];
-};
-
-export type BuildOptions = {
-  // The source's commit (a git push's); a random id otherwise, as balena records for uploads.
-  commit?: string;
-  // A failed build creates nothing: the transaction rolls back and DiscardedBuild is thrown (a
-  // git push is refused instead of leaving a failed release behind).
-  discardFailed?: boolean;
-  // The release to build into: one created already (running) by startRelease, whose answer went
-  // to the client before the build (POST /v3/buildFromUrl). A new release otherwise.
-  releaseId?: number;
-  // Lines logged before the build (the download), kept at the head of the release's build log.
-  earlierLog?: readonly string[];
-};
-
-// Thrown by a failed build with `discardFailed`; carries the log that says why.
-export class DiscardedBuild extends Error {
-  constructor(readonly log: string[]) {
-    super('The build failed; nothing was created');
-  }
-}
-
-// What a service's image becomes: its own reference, or a failure explaining why nothing is built.
-const imageOf = (service: ComposeService): { location: string | null; error: string | null } =>
-  service.image !== null && !service.build
+// What a service's image becomes without a container engine: its own reference, or a failure
+// explaining why nothing is built.
+const imageOf = (
+  service: ComposeService,
+  unavailable: string,
+): { location: string | null; error: string | null } =>
+  service.image !== null && service.build === undefined
     ? { location: service.image, error: null }
-    : {
-        location: null,
-        error:
-          "This server does not build images: build it with 'balena deploy' on a machine with Docker, or push it to a registry and reference it with 'image:'",
-      };
+    : { location: null, error: `This server does not build images: ${unavailable}` };
 
-// The compose builder (no container engine): checks the project, then creates the release with its
-// services and images in one transaction, as the caller and under the same rules as their own /v7
-// writes. Services naming an image keep its reference; a service that needs a build step fails
-// the release with the reason. Bad input throws a 400 before anything is written.
+const describeProject = (
+  files: ProjectFiles,
+): { project: ComposeProject; described: ReleaseDescription } => {
+  const project =
+    files.compose === undefined
+      ? singleDockerfileProject()
+      : parseComposeFile(files.compose.text, files.compose.fileName);
+  const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
+  return {
+    project,
+    described: {
+      composition: project.composition,
+      ...(contract ? { contract: contract.contract } : {}),
+      ...(contract?.version ? { semver: contract.version } : {}),
+    },
+  };
+};
+
+// The builder: checks the project (bad input throws a 400 before anything is written), then makes
+// the release as the caller, under the same rules as their own /v7 writes. Services naming an
+// image keep its reference. Services with a build step are built by the container engine
+// (staged-build.ts); without one, they fail the release with the reason.
 export const buildRelease = async (
   deps: BuilderDeps,
   actor: Actor,
@@ -61,17 +62,51 @@ export const buildRelease = async (
   onLog: (line: string) => void = () => undefined,
   options: BuildOptions = {},
 ): Promise<BuildResult> => {
-  const project = parseComposeFile(files.compose, files.composeFileName);
-  const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
+  const { project, described } = describeProject(files);
   const commit = options.commit ?? randomBytes(16).toString('hex');
-  return await deps.db.transaction(async (tx) => {
+  const availability = deps.imageBuilder ?? imageBuilderOf(deps.config);
+  const builds = project.services.some((service) => service.build !== undefined);
+  if (builds && 'builder' in availability) {
+    return await buildServicesOutsideTransactions(deps, actor, fleetId, files, {
+      project,
+      described,
+      commit,
+      builder: availability.builder,
+      onLog,
+      options,
+    });
+  }
+  return await recordRelease(deps, actor, fleetId, {
+    project,
+    described,
+    commit,
+    unavailable: 'unavailable' in availability ? availability.unavailable : '',
+    onLog,
+    options,
+  });
+};
+
+// A release whose services all name their images (or that cannot be built here): created with
+// its services and images in one transaction.
+const recordRelease = async (
+  deps: BuilderDeps,
+  actor: Actor,
+  fleetId: number,
+  {
+    project,
+    described,
+    commit,
+    unavailable,
+    onLog,
+    options,
+  }: ReleasePlan & {
+    // Why the services with a build step are not built.
+    unavailable: string;
+  },
+): Promise<BuildResult> =>
+  await deps.db.transaction(async (tx) => {
     const writer = createActorWriter(deps, tx, actor);
     const started = deps.now();
-    const described = {
-      composition: project.composition,
-      ...(contract ? { contract: contract.contract } : {}),
-      ...(contract?.version ? { semver: contract.version } : {}),
-    };
     const releaseId =
       options.releaseId ??
       (await writer.create('release', {
@@ -90,14 +125,8 @@ export const buildRelease = async (
     };
     let failed = false;
     for (const service of project.services) {
-      const existing = await tx.query<{ id: number }>(
-        'SELECT "id" FROM "service" WHERE "application" = $1 AND "service_name" = $2',
-        [fleetId, service.name],
-      );
-      const serviceId =
-        existing.rows[0]?.id ??
-        (await writer.create('service', { application: fleetId, service_name: service.name }));
-      const image = imageOf(service);
+      const serviceId = await fleetServiceId(tx, writer, fleetId, service.name);
+      const image = imageOf(service, unavailable);
       const lines =
         image.error === null
           ? [`[${service.name}] Using image ${image.location ?? ''}`]
@@ -125,7 +154,6 @@ export const buildRelease = async (
     });
     return { releaseId, commit, status, log };
   });
-};
 
 // The release a build started in the background goes into, created (running, as the caller) and
 // committed before the build, so the client can follow it (POST /v3/buildFromUrl). Recorded as a

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
-import type { BuildResult } from './build-release.js';
+import type { BuildResult } from './build-outcome.js';
 
 // What a streamed build sends, one JSON object a line (NDJSON): each log line as it is written,
 // then the result or the reason it failed. The console's Create release dialog reads it live.

@@ -1,17 +1,29 @@
 import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import { textLengthLimits } from '@flotilla/shared/constants/limits';
+import { posix } from 'node:path';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { parseYaml } from './yaml-text.js';
 
 // A docker-compose.yml as the builder reads it: each service names its image, or has a build
-// step this server cannot run (build-release.ts turns that into a failed image).
+// step that the builder's container engine runs (build-release.ts).
+
+// A service's `build:`: its context (a folder of the project), Dockerfile, build arguments and
+// target stage.
+export type BuildStep = {
+  // Relative to the project's root, normalized, never outside it ('' is the root).
+  context: string;
+  // The Dockerfile's path in the context, when the compose file names one.
+  dockerfile: string | undefined;
+  args: Record<string, string>;
+  target: string | undefined;
+};
 
 export type ComposeService = {
   name: string;
   // The image reference (`image:`), or null when the service only has a build step.
   image: string | null;
-  // Whether the service has a `build:` step.
-  build: boolean;
+  // The service's `build:` step, which takes precedence over `image:` as in balena's builder.
+  build: BuildStep | undefined;
   environment: Record<string, string>;
   labels: Record<string, string>;
 };
@@ -140,6 +152,67 @@ const keyValues = (value: unknown, what: string, where: string): Record<string, 
   return result;
 };
 
+// Build keys of compose file format 2.x; those not listed in BuildStep are accepted and not used.
+const buildKeys = new Set([
+  'context',
+  'dockerfile',
+  'args',
+  'target',
+  'labels',
+  'cache_from',
+  'extra_hosts',
+  'network',
+  'shm_size',
+]);
+
+// A relative path inside the project: no absolute path, no way out through '..'.
+const projectPath = (value: string, what: string, where: string): string => {
+  const normalized = posix.normalize(value.replace(/\\/g, '/')).replace(/\/+$/, '');
+  if (value.trim() === '' || posix.isAbsolute(normalized) || normalized.split('/').includes('..')) {
+    throw badRequest(`${where}: '${what}' must be a path inside the project`);
+  }
+  return normalized === '.' ? '' : normalized;
+};
+
+const optionalBuildText = (value: unknown, what: string, where: string): string | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 1024) {
+    throw badRequest(`${where}: 'build.${what}' must be a text`);
+  }
+  return value;
+};
+
+const readBuild = (value: unknown, where: string): BuildStep | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    return {
+      context: projectPath(value, 'build', where),
+      dockerfile: undefined,
+      args: {},
+      target: undefined,
+    };
+  }
+  if (!isRecord(value)) throw badRequest(`${where}: 'build' must be a path or a mapping`);
+  const unknown = unknownKeys(value, buildKeys);
+  if (unknown.length > 0) {
+    throw badRequest(
+      `${where}: unknown build key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `'${key}'`).join(', ')}`,
+    );
+  }
+  const dockerfile = optionalBuildText(value.dockerfile, 'dockerfile', where);
+  return {
+    context: projectPath(
+      optionalBuildText(value.context, 'context', where) ?? '.',
+      'build.context',
+      where,
+    ),
+    dockerfile:
+      dockerfile === undefined ? undefined : projectPath(dockerfile, 'build.dockerfile', where),
+    args: keyValues(value.args, 'build.args', where),
+    target: optionalBuildText(value.target, 'target', where),
+  };
+};
+
 const readService = (name: string, value: unknown): ComposeService => {
   const where = `Service '${name}'`;
   if (!serviceName.test(name)) {
@@ -160,17 +233,14 @@ const readService = (name: string, value: unknown): ComposeService => {
       `${where}: 'image' must be an image reference such as nginx:1.27 or ghcr.io/owner/app@sha256:…`,
     );
   }
-  const build = value.build;
-  if (build !== undefined && typeof build !== 'string' && !isRecord(build)) {
-    throw badRequest(`${where}: 'build' must be a path or a mapping`);
-  }
+  const build = readBuild(value.build, where);
   if (image === undefined && build === undefined) {
     throw badRequest(`${where} names no image: add 'image: <reference>'`);
   }
   return {
     name,
     image: image ?? null,
-    build: build !== undefined,
+    build,
     environment: keyValues(value.environment, 'environment', where),
     labels: keyValues(value.labels, 'labels', where),
   };
@@ -208,5 +278,46 @@ export const parseComposeFile = (text: string, fileName: string): ComposeProject
   return {
     composition: { ...document, version: version === undefined ? '2.1' : String(version) },
     services: names.map((name) => readService(name, services[name])),
+  };
+};
+
+// balena's composition for a project that is one Dockerfile (or Dockerfile.template) at its root:
+// one service, `main`, with the device access balena gives it.
+export const singleDockerfileComposition = {
+  version: '2.1',
+  networks: {},
+  volumes: { 'resin-data': {} },
+  services: {
+    main: {
+      build: { context: '.' },
+      privileged: true,
+      tty: true,
+      restart: 'always',
+      network_mode: 'host',
+      volumes: ['resin-data:/data'],
+      labels: {
+        'io.resin.features.kernel-modules': '1',
+        'io.resin.features.firmware': '1',
+        'io.resin.features.dbus': '1',
+        'io.resin.features.supervisor-api': '1',
+        'io.resin.features.resin-api': '1',
+      },
+    },
+  },
+};
+
+export const singleDockerfileProject = (): ComposeProject => {
+  const { main } = singleDockerfileComposition.services;
+  return {
+    composition: singleDockerfileComposition,
+    services: [
+      {
+        name: 'main',
+        image: null,
+        build: { context: '', dockerfile: undefined, args: {}, target: undefined },
+        environment: {},
+        labels: main.labels,
+      },
+    ],
   };
 };

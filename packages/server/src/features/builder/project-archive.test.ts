@@ -14,9 +14,24 @@ describe('reading a project archive', () => {
       gzipBomb(4096),
     ]);
     expect(await readProjectArchive(archive)).toMatchObject({
-      composeFileName: 'docker-compose.yml',
-      compose,
+      compose: { fileName: 'docker-compose.yml', text: compose },
+      root: '',
     });
+  });
+
+  it('reads a project without a compose file but a Dockerfile at its root as a single-Dockerfile one', async () => {
+    const archive = await projectTarball({
+      'app-main/Dockerfile': 'FROM scratch\n',
+      'app-main/balena.yml': 'name: app\n',
+    });
+    expect(await readProjectArchive(archive)).toMatchObject({
+      compose: undefined,
+      balenaYml: 'name: app\n',
+      root: 'app-main/',
+    });
+    await expect(
+      readProjectArchive(await projectTarball({ 'README.md': '# app' })),
+    ).rejects.toThrow(/no docker-compose.yml or docker-compose.yaml at its root, nor a Dockerfile/);
   });
 
   it('refuses a bomb of tar entries at the unpacked limit', async () => {

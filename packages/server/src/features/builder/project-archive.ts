@@ -4,12 +4,19 @@ import { ApiError, badRequest } from '../../infra/errors/api-error.js';
 import { notATarball, tarBytes, unpackedTooLarge } from './tar-stream.js';
 
 // The files of a project the builder reads: its compose file and balena.yml, at the root of the
-// tarball or in its one top-level folder (GitHub's archives hold `<repo>-<ref>/...`).
+// tarball or in its one top-level folder (GitHub's archives hold `<repo>-<ref>/...`), and the
+// tarball itself, whose folders are the build contexts (build-context.ts).
 export type ProjectFiles = {
-  composeFileName: string;
-  compose: string;
+  // The compose file; undefined for a project that is one Dockerfile at its root (service `main`).
+  compose: { fileName: string; text: string } | undefined;
   balenaYml: string | undefined;
+  archive: Buffer;
+  // The project's folder in the tarball: '' or `<top>/`.
+  root: string;
 };
+
+// What makes a project without a compose file a single-Dockerfile one, as for balena.
+export const rootDockerfileNames = ['Dockerfile', 'Dockerfile.template'] as const;
 
 const manifestNames = new Set<string>([...composeFileNames, 'balena.yml']);
 
@@ -77,7 +84,13 @@ const collect = async (archive: Buffer): Promise<Collected> => {
 
 // The folder the project lives in: the root, or (when flattening) the one folder everything is in.
 const projectRoot = ({ paths, manifests }: Collected, flatten: boolean): string => {
-  if (!flatten || composeFileNames.some((name: string) => manifests.has(name))) return '';
+  if (
+    !flatten ||
+    composeFileNames.some((name: string) => manifests.has(name)) ||
+    rootDockerfileNames.some((name) => paths.includes(name))
+  ) {
+    return '';
+  }
   const tops = new Set(paths.map((path) => path.split('/')[0]));
   const [top] = tops;
   return tops.size === 1 && top !== undefined ? `${top}/` : '';
@@ -101,10 +114,14 @@ export const readProjectArchive = async (
     collected.manifests.has(`${root}${name}`),
   );
   const compose = composeFileName && collected.manifests.get(`${root}${composeFileName}`);
-  if (!composeFileName || compose === undefined) {
-    throw badRequest(
-      `The project has no ${composeFileNames.join(' or ')} at its root: Flotilla builds releases from a compose file whose services name their images${flatten ? '' : " (shouldFlatten is false, so the tarball's top-level folder is not read as the project)"}`,
-    );
+  const balenaYml = collected.manifests.get(`${root}balena.yml`);
+  if (composeFileName && compose !== undefined) {
+    return { compose: { fileName: composeFileName, text: compose }, balenaYml, archive, root };
   }
-  return { composeFileName, compose, balenaYml: collected.manifests.get(`${root}balena.yml`) };
+  if (rootDockerfileNames.some((name) => collected.paths.includes(`${root}${name}`))) {
+    return { compose: undefined, balenaYml, archive, root };
+  }
+  throw badRequest(
+    `The project has no ${composeFileNames.join(' or ')} at its root, nor a Dockerfile${flatten ? '' : " (shouldFlatten is false, so the tarball's top-level folder is not read as the project)"}`,
+  );
 };

@@ -2,7 +2,8 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { createActorWriter } from '../../infra/odata/actor-writes.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
-import { type BuilderDeps, buildRelease } from './build-release.js';
+import type { BuilderDeps } from './build-outcome.js';
+import { buildRelease } from './build-release.js';
 import { type CheckedUrl, type FetchProjectOptions, fetchProject } from './fetch-project.js';
 import { readProjectArchive } from './project-archive.js';
 

@@ -17,7 +17,8 @@ const realSchedule: Schedule = (task, ms) => {
 };
 
 // A build this server's builder runs after answering (a download of at most 30 s and one
-// transaction) that is still running this long after its start lost its server (a crash).
+// transaction) that is still running this long after its start lost its server (a crash). Image
+// builds on the container engine keep their time recent while they run (builder/staged-build.ts).
 export const serverBuildDeadlineMs = 15 * 60_000;
 
 export const interruptedBuildReason =

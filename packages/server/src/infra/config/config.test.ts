@@ -27,6 +27,36 @@ describe('loadConfig: identity settings', () => {
     );
   });
 
+  it('reads FLOTILLA_BUILDER_DOCKER_HOST as a unix socket or tcp host and port, none by default', () => {
+    const engine = (value: string) =>
+      loadConfig({ FLOTILLA_BUILDER_DOCKER_HOST: value }).builderDockerHost;
+    expect(loadConfig({}).builderDockerHost).toBeUndefined();
+    expect(engine('')).toBeUndefined();
+    expect(engine('unix:///var/run/docker.sock')).toEqual({ socketPath: '/var/run/docker.sock' });
+    expect(engine('tcp://builder.internal:2375')).toEqual({ host: 'builder.internal', port: 2375 });
+    for (const wrong of [
+      '/var/run/docker.sock',
+      'unix://relative.sock',
+      'tcp://builder.internal',
+      'tcp://builder.internal:0',
+      'tcp://builder.internal:65536',
+      'http://builder.internal:2375',
+      'ssh://builder.internal',
+    ]) {
+      expect(() => engine(wrong), wrong).toThrow(
+        /FLOTILLA_BUILDER_DOCKER_HOST: must be unix:\/\/\/path/,
+      );
+    }
+  });
+
+  it('gives builds the network unless FLOTILLA_BUILDER_NETWORK is off', () => {
+    expect(loadConfig({}).builderNetwork).toBe(true);
+    expect(loadConfig({ FLOTILLA_BUILDER_NETWORK: 'off' }).builderNetwork).toBe(false);
+    expect(() => loadConfig({ FLOTILLA_BUILDER_NETWORK: 'none' })).toThrow(
+      /FLOTILLA_BUILDER_NETWORK/,
+    );
+  });
+
   it('reads FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS as addresses and CIDR ranges, none by default', () => {
     const allowed = (value: string) =>
       loadConfig({ FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: value }).cliLoginAllowedNetworks;

@@ -118,6 +118,25 @@ const schema = z.object({
       }
       return entries;
     }),
+  FLOTILLA_BUILDER_DOCKER_HOST: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .trim()
+      .max(1000)
+      .transform((value, context) => {
+        const parsed = parseDockerHost(value);
+        if (parsed === undefined) {
+          context.addIssue({
+            code: 'custom',
+            message: 'must be unix:///path/to/docker.sock or tcp://host:port',
+          });
+        }
+        return parsed;
+      })
+      .optional(),
+  ),
+  FLOTILLA_BUILDER_NETWORK: z.enum(['on', 'off']).default('on'),
   FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
     .string()
     .default('')
@@ -137,6 +156,17 @@ const schema = z.object({
     }),
   FLOTILLA_REQUIRE_EMAIL_VERIFICATION: z.enum(['on', 'off']).optional(),
 });
+
+// Where the builder's container engine listens: its unix socket, or host and port over plain
+// HTTP (an engine on a private network of the operator's).
+export type DockerHost = { socketPath: string } | { host: string; port: number };
+
+export const parseDockerHost = (value: string): DockerHost | undefined => {
+  if (value.startsWith('unix:///')) return { socketPath: value.slice('unix://'.length) };
+  const tcp = /^tcp:\/\/([a-z0-9.-]+|\[[0-9a-f:]+\]):(\d{1,5})$/i.exec(value);
+  const port = Number(tcp?.[2]);
+  return tcp?.[1] && port >= 1 && port <= 65535 ? { host: tcp[1], port } : undefined;
+};
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
 export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
@@ -245,6 +275,11 @@ export type Config = {
   // Networks the builder may download project URLs from although they are private, loopback or
   // link-local (features/builder/url-address-policy.ts); empty = public addresses only.
   builderAllowedNetworks: string[];
+  // The container engine that builds services with a `build:` step (features/builder); undefined:
+  // the builder builds nothing and says so in the build log.
+  builderDockerHost: DockerHost | undefined;
+  // Whether a build's steps (RUN) reach the network; off builds with no network at all.
+  builderNetwork: boolean;
   // Networks `balena login --web` may wait on besides loopback and the private ranges
   // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
   cliLoginAllowedNetworks: string[];
@@ -346,6 +381,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
+    builderDockerHost: values.FLOTILLA_BUILDER_DOCKER_HOST,
+    builderNetwork: values.FLOTILLA_BUILDER_NETWORK === 'on',
     cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??

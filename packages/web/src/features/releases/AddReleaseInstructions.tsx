@@ -145,8 +145,9 @@ export const AddReleaseInstructions = ({
             </Typography>
           </Step>
           <Alert severity="info">
-            This server does not build images: each service of docker-compose.yml names its image
-            (image:). Services with a build step need the balena CLI.
+            Services with a build step (build:) are built on this server when it has a container
+            engine (FLOTILLA_BUILDER_DOCKER_HOST); without one, each service names its image
+            (image:) or is built with the balena CLI (balena deploy).
           </Alert>
         </Stack>
       </Box>

@@ -82,9 +82,10 @@ export const CreateReleaseDialog = ({
           <ToggleButton value="url">From a URL</ToggleButton>
         </ToggleButtonGroup>
         <Typography sx={{ mb: 2 }}>
-          A <code>.tar</code> or <code>.tar.gz</code> with a <code>docker-compose.yml</code> whose
-          services name their images (<code>image:</code>), and optionally a <code>balena.yml</code>
-          . This server does not build images.
+          A <code>.tar</code> or <code>.tar.gz</code> with a <code>docker-compose.yml</code> (or one{' '}
+          <code>Dockerfile</code> at its root), and optionally a <code>balena.yml</code>. Services
+          with a build step (<code>build:</code>) are built when this server has a container engine;
+          the build log says so when it has none.
         </Typography>
         {source === 'file' ? (
           <>

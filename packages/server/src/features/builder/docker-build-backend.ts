@@ -1,0 +1,138 @@
+import type { Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { z } from 'zod';
+import type { DockerHost } from '../../infra/config/config.js';
+import type { BuildBackend, Outcome } from './build-backend.js';
+
+// One message of the engine's progress stream (build and push answer NDJSON).
+const progressMessage = z.looseObject({
+  stream: z.string().optional(),
+  status: z.string().optional(),
+  id: z.string().optional(),
+  error: z.string().optional(),
+  errorDetail: z.looseObject({ message: z.string().optional() }).optional(),
+  aux: z.looseObject({ ID: z.string().optional(), Digest: z.string().optional() }).optional(),
+});
+
+type ProgressMessage = z.infer<typeof progressMessage>;
+
+const maxMessageChars = 4 * 1024 * 1024;
+
+async function* messagesOf(stream: NodeJS.ReadableStream): AsyncGenerator<ProgressMessage> {
+  let pending = '';
+  const parse = (line: string): ProgressMessage | undefined => {
+    if (line.trim() === '') return undefined;
+    const parsed = progressMessage.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  };
+  for await (const chunk of stream) {
+    pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    // The engine writes a message a line, each a piece of output: one without end is no message.
+    if (pending.length > maxMessageChars) throw new Error('The engine sent a message without end');
+    for (const line of lines) {
+      const message = parse(line);
+      if (message) yield message;
+    }
+  }
+  const last = parse(pending);
+  if (last) yield last;
+}
+
+// Longest output the engine may write without a line break before it is handed on as a line.
+const maxPendingChars = 64 * 1024;
+
+// The engine's build output arrives in pieces that need not end at a line: lines are handed on
+// whole, without the engine's blank lines.
+const lineSplitter = (onLog: (line: string) => void) => {
+  let pending = '';
+  return {
+    write(text: string): void {
+      const lines = (pending + text).split('\n');
+      pending = lines.pop() ?? '';
+      if (pending.length > maxPendingChars) {
+        lines.push(pending);
+        pending = '';
+      }
+      for (const line of lines) if (line.trim() !== '') onLog(line.trimEnd());
+    },
+    flush(): void {
+      if (pending.trim() !== '') onLog(pending.trimEnd());
+      pending = '';
+    },
+  };
+};
+
+const errorOf = (message: ProgressMessage): string | undefined =>
+  message.error ?? message.errorDetail?.message;
+
+// Push progress worth a log line: a layer's end and the digest, not its byte counts.
+const pushStatuses = /^(Pushed|Layer already exists|Mounted from|.*digest: )/;
+
+// The builder's engine through Docker's Engine API (classic builder, which every Docker and
+// balena-engine serves). The build is neither privileged nor given any host path: the context
+// is the tarball the builder packed.
+export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
+  const docker = new Docker(
+    'socketPath' in host
+      ? { socketPath: host.socketPath }
+      : { host: host.host, port: host.port, protocol: 'http' },
+  );
+  return {
+    async build(context: Readable, request, onLog): Promise<Outcome<{ imageId: string }>> {
+      const stream = await docker.buildImage(context, {
+        t: request.tag,
+        dockerfile: request.dockerfile,
+        buildargs: request.buildArgs,
+        ...(request.target === undefined ? {} : { target: request.target }),
+        ...(request.network ? {} : { networkmode: 'none' }),
+        rm: true,
+        forcerm: true,
+        pull: false,
+      });
+      const lines = lineSplitter(onLog);
+      let imageId: string | undefined;
+      for await (const message of messagesOf(stream)) {
+        const error = errorOf(message);
+        if (error !== undefined) {
+          lines.flush();
+          return { ok: false, error: error.trim() };
+        }
+        if (message.stream !== undefined) lines.write(message.stream);
+        if (message.aux?.ID !== undefined) imageId = message.aux.ID;
+      }
+      lines.flush();
+      if (imageId !== undefined) return { ok: true, imageId };
+      // Older engines name the image only in their last line.
+      const inspected = await docker.getImage(request.tag).inspect();
+      return { ok: true, imageId: inspected.Id };
+    },
+
+    async push(tag, registryToken, onLog): Promise<Outcome<{ digest: string; size: number }>> {
+      const image = docker.getImage(tag);
+      const stream = await image.push({ authconfig: { registrytoken: registryToken } });
+      let digest: string | undefined;
+      for await (const message of messagesOf(stream)) {
+        const error = errorOf(message);
+        if (error !== undefined) return { ok: false, error: error.trim() };
+        if (message.aux?.Digest !== undefined) digest = message.aux.Digest;
+        const status = message.status;
+        if (status !== undefined && pushStatuses.test(status)) {
+          onLog(message.id === undefined ? status : `${message.id}: ${status}`);
+        }
+      }
+      if (digest === undefined) return { ok: false, error: 'The registry named no digest' };
+      const { Size } = await image.inspect();
+      return { ok: true, digest, size: Size };
+    },
+
+    async architecture() {
+      return (await docker.version()).Arch;
+    },
+
+    async remove(tag) {
+      await docker.getImage(tag).remove({ noprune: true });
+    },
+  };
+};
