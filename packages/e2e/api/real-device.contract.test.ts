@@ -12,6 +12,8 @@ import { freePort } from '@flotilla/server/test-support/free-port';
 import { connectTerminal } from '@flotilla/server/test-support/terminal-client';
 import { startTestServer, type TestServer } from '@flotilla/server/test-support/test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+import { devicePage } from '../support/pages/device-pages.js';
 import {
   type BalenaFleet,
   type BalenaUser,
@@ -192,6 +194,36 @@ describe('a real device runs the fleet release on a container engine', () => {
       { timeoutMs: deadlineMs },
     );
     expect(logs.some((line) => line.message.startsWith("Downloading image '"))).toBe(true);
+  });
+
+  it("shows the device's services running the release on its console page", async () => {
+    const [release] = await owner.sdk.models.release.getAllByApplication(fleet.id, {
+      $select: ['commit', 'raw_version'],
+      $orderby: { id: 'desc' },
+    });
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({
+        baseURL: server.url.replace('127.0.0.1', 'localhost'),
+        viewport: { width: 1366, height: 860 },
+      });
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByLabel('E-mail').fill(owner.email);
+      await page.getByLabel('Password').fill(owner.password);
+      await page.getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
+      const device = devicePage(page);
+      await device.open(deviceUuid());
+      for (const service of ['main', 'worker']) {
+        await device.serviceRow(service).filter({ hasText: 'Running' }).waitFor();
+      }
+      const label = release?.raw_version ?? release?.commit.slice(0, 7) ?? '';
+      await device.field('Current release').filter({ hasText: label }).waitFor();
+      await page.screenshot({ path: 'data/e2e-screens/real-device.png', fullPage: true });
+    } finally {
+      await browser.close();
+    }
   });
 
   it('replaces the services of a new release after downloading it (download-then-kill)', async () => {
