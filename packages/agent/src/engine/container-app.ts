@@ -2,31 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorText } from '../logger.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
-import type { TargetApp, TargetRelease } from '../target-types.js';
-import type {
-  AppReport,
-  DeviceStatus,
-  LogLine,
-  ReleaseReport,
-  ServiceReport,
-  ServiceStatus,
-  UpdateStatus,
-} from '../runtime/device-runtime.js';
-import {
-  type ContainerEngine,
-  type ContainerSpec,
-  type ManagedContainer,
-  type RegistryAuth,
-} from './container-engine.js';
-import {
-  configHashOf,
-  containerSpecOf,
-  type DeviceFacts,
-  type UpdateStrategy,
-  updateStrategyOf,
-  volumeNameOf,
-} from './container-spec.js';
-import { serviceLockBinds } from './update-locks.js';
+import type { TargetApp } from '../target-types.js';
+import type { AppReport, DeviceStatus, LogLine, UpdateStatus } from '../runtime/device-runtime.js';
+import { appReport } from './app-report.js';
+import type { ContainerEngine, ManagedContainer, RegistryAuth } from './container-engine.js';
+import { ContainerLogs } from './container-logs.js';
+import { configHashOf, type DeviceFacts, volumeNameOf } from './container-spec.js';
+import { inStartOrder, type Wanted, type WantedService, wantedOf } from './wanted-services.js';
 
 export type ContainerAppOptions = {
   engine: ContainerEngine;
@@ -50,52 +32,7 @@ export type ContainerAppOptions = {
   lockDir: string;
 };
 
-type WantedService = {
-  spec: ContainerSpec;
-  running: boolean;
-  serviceId: number | null;
-  service: string;
-  strategy: UpdateStrategy;
-  dependsOn: readonly string[];
-};
-type Wanted = { release: TargetRelease; specs: WantedService[] };
-
-// Services in an order that starts each after those it depends on (compose's depends_on);
-// a cycle or an unknown name does not stop the others.
-const inStartOrder = (services: readonly WantedService[]): WantedService[] => {
-  const byName = new Map(services.map((service) => [service.service, service]));
-  const ordered: WantedService[] = [];
-  const visiting = new Set<string>();
-  const visit = (service: WantedService): void => {
-    if (ordered.includes(service) || visiting.has(service.service)) return;
-    visiting.add(service.service);
-    for (const name of service.dependsOn) {
-      const dependency = byName.get(name);
-      if (dependency) visit(dependency);
-    }
-    ordered.push(service);
-  };
-  services.forEach(visit);
-  return ordered;
-};
-
 const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
-
-const statusOfContainer = (container: ManagedContainer): ServiceStatus => {
-  switch (container.state) {
-    case 'running':
-      return 'Running';
-    case 'created':
-      return 'Installed';
-    case 'restarting':
-      return 'Starting';
-    case 'paused':
-    case 'removing':
-      return 'Stopping';
-    default:
-      return 'exited';
-  }
-};
 
 // The fleet app of a real device on a container engine: pulls the target release's images with
 // the device's credentials, replaces the containers of services that changed (by the service's
@@ -117,23 +54,22 @@ export class ContainerApp {
   #again = false;
   #retry: TaskHandle | null = null;
   #refresh: TaskHandle | null = null;
-  #following = new Map<string, () => void>();
-  // The time of the last line passed on, per container.
-  #lastLine = new Map<string, number>();
-  #startedAt = 0;
   #stopped = false;
   #blockedLogged = false;
   // Failed updates in a row (backoff), and the last failure logged.
   #failures = 0;
   #lastFailure: string | null = null;
 
+  readonly #logs: ContainerLogs;
+
   constructor(options: ContainerAppOptions) {
     this.#options = options;
+    this.#logs = new ContainerLogs(options.engine, options.serviceLog);
   }
 
   start(): void {
     this.#stopped = false;
-    this.#startedAt = this.#options.scheduler.now();
+    this.#logs.start(this.#options.scheduler.now());
     this.#scheduleRefresh(0);
   }
 
@@ -141,8 +77,7 @@ export class ContainerApp {
     this.#stopped = true;
     this.#retry?.cancel();
     this.#refresh?.cancel();
-    for (const unfollow of this.#following.values()) unfollow();
-    this.#following.clear();
+    this.#logs.stop();
   }
 
   setTarget(app: TargetApp | null, force: boolean): void {
@@ -215,31 +150,12 @@ export class ContainerApp {
       this.#engineDown = null;
       this.#options.changed();
     }
-    this.#follow();
+    this.#logs.follow(this.#containers);
     if (JSON.stringify(this.#containers) !== before) this.#options.changed();
   }
 
   #wanted(): Wanted | null {
-    const app = this.#target?.app;
-    const release = app?.release;
-    if (!app || !release) return null;
-    return {
-      release,
-      specs: release.services.map((service) => ({
-        spec: containerSpecOf(
-          app,
-          release,
-          service,
-          this.#options.device,
-          serviceLockBinds(this.#options.lockDir, service.name),
-        ),
-        running: service.running,
-        serviceId: service.id,
-        service: service.name,
-        strategy: updateStrategyOf(service),
-        dependsOn: service.composition.dependsOn ?? [],
-      })),
-    };
+    return wantedOf(this.#target?.app, this.#options.device, this.#options.lockDir);
   }
 
   async #converge(): Promise<void> {
@@ -364,61 +280,13 @@ export class ContainerApp {
     const { engine, log } = this.#options;
     for (const container of containers) {
       log(`Killing service '${container.service}'`, container.serviceId ?? undefined);
-      this.#following.get(container.id)?.();
-      this.#following.delete(container.id);
+      this.#logs.forget(container.id);
       await engine.stop(container.id, this.#options.stopTimeoutSeconds ?? 10);
       await engine.remove(container.id);
       log(`Killed service '${container.service}'`, container.serviceId ?? undefined);
       if (removeImages) await engine.removeImage(container.image);
     }
     if (containers.length > 0) await this.#read();
-  }
-
-  // Each running container's output, from where the agent last saw it: a container that existed
-  // before the agent started from the start, one that restarted from its last line.
-  #follow(): void {
-    const live = new Set(this.#containers.map((container) => container.id));
-    for (const [id, unfollow] of this.#following) {
-      if (!live.has(id)) {
-        unfollow();
-        this.#following.delete(id);
-        this.#lastLine.delete(id);
-      }
-    }
-    for (const container of this.#containers) {
-      if (container.state !== 'running' || this.#following.has(container.id)) continue;
-      const after = this.#lastLine.get(container.id) ?? this.#startedAt - 1;
-      // Marked before the answer, so two reads never follow one container twice.
-      this.#following.set(container.id, () => undefined);
-      this.#options.engine
-        .followLogs(
-          container.id,
-          Math.floor(after / 1000),
-          (message, isStdErr, timestamp) => {
-            // The engine answers from the whole second: lines already passed on are skipped.
-            if (timestamp <= (this.#lastLine.get(container.id) ?? after)) return;
-            this.#lastLine.set(container.id, timestamp);
-            this.#options.serviceLog({
-              message,
-              timestamp,
-              isStdErr,
-              ...(container.serviceId === null ? {} : { serviceId: container.serviceId }),
-            });
-          },
-          () => {
-            // Stopped or restarted: the next read follows it again if it runs.
-            this.#following.delete(container.id);
-            if (!this.#lastLine.has(container.id)) this.#lastLine.set(container.id, after);
-          },
-        )
-        .then(
-          (unfollow) => {
-            if (this.#following.has(container.id)) this.#following.set(container.id, unfollow);
-            else unfollow();
-          },
-          () => this.#following.delete(container.id),
-        );
-    }
   }
 
   #engineFailed(error: unknown): void {
@@ -472,57 +340,17 @@ export class ContainerApp {
     this.#options.changed();
   }
 
-  #serviceReports(specs: readonly WantedService[]): Record<string, ServiceReport> {
-    const services: Record<string, ServiceReport> = {};
-    for (const { spec, service } of specs) {
-      const container = this.containersOf(service).find(
-        (found) => found.configHash === configHashOf(spec),
-      );
-      const progress = this.#downloads.get(spec.image);
-      services[service] = container
-        ? { image: spec.image, status: statusOfContainer(container), download_progress: null }
-        : progress !== undefined
-          ? { image: spec.image, status: 'Downloading', download_progress: progress }
-          : {
-              image: spec.image,
-              status: this.#status === 'Installing' ? 'Installing' : 'Downloaded',
-              download_progress: null,
-            };
-    }
-    return services;
-  }
-
-  // The containers as they are, by service (the release that runs).
-  #runningReports(): Record<string, ServiceReport> {
-    return Object.fromEntries(
-      this.#containers.map((container) => [
-        container.service,
-        { image: container.image, status: statusOfContainer(container), download_progress: null },
-      ]),
-    );
-  }
-
-  // The release that runs, and the target's while it is on its way (downloading, waiting for the
-  // lock, applying, or failed): the device page shows both, as the supervisor reports them.
   report(): Record<string, AppReport> {
     const app = this.#target?.app;
     if (!app) return {};
-    const wanted = this.#wanted();
-    const current = this.#applied;
-    const releases: Record<string, ReleaseReport> = {};
-    const pending = wanted !== null && wanted.release.commit !== current;
-    if (current !== null) {
-      releases[current] = {
-        services: this.#runningReports(),
-        ...(pending ? {} : { update_status: 'done' }),
-      };
-    }
-    if (pending) {
-      releases[wanted.release.commit] = {
-        update_status: this.#updateStatus ?? 'downloading',
-        services: this.#serviceReports(wanted.specs),
-      };
-    }
-    return { [app.uuid]: { releases, ...(current === null ? {} : { release_uuid: current }) } };
+    return appReport({
+      appUuid: app.uuid,
+      wanted: this.#wanted(),
+      applied: this.#applied,
+      containers: this.#containers,
+      downloads: this.#downloads,
+      status: this.#status,
+      updateStatus: this.#updateStatus,
+    });
   }
 }

@@ -1,3 +1,5 @@
+import type { ServiceComposition } from '../target-types.js';
+
 // What the agent needs of a container engine (Docker's API: dockerd, balena-engine, Podman's
 // compatible socket). docker-engine.ts speaks to a real one; tests use a strict fake.
 
@@ -14,25 +16,16 @@ export type ManagedContainer = {
   exitCode: number | null;
 };
 
-export type ContainerSpec = {
+// What a container is made of: the composition's fields a container takes (volumes become binds,
+// the start order is the convergence's), and the rest the agent adds.
+export type ContainerSpec = Omit<ServiceComposition, 'volumes' | 'dependsOn'> & {
   name: string;
   image: string;
   environment: Readonly<Record<string, string>>;
   labels: Readonly<Record<string, string>>;
-  command?: readonly string[];
-  entrypoint?: readonly string[];
-  workingDir?: string;
-  user?: string;
-  restart?: string;
-  privileged?: boolean;
-  networkMode?: string;
-  capAdd?: readonly string[];
-  capDrop?: readonly string[];
   // Bind mounts: the agent's own (the update lock's directory) and the release's named volumes
   // (`<volume>:<path>[:ro]`).
   binds?: readonly string[];
-  // `[host ip:][host port:]container port[/protocol]`.
-  ports?: readonly string[];
 };
 
 // The credentials an image is pulled with: the device's (`d_<uuid>` and its key), which the

@@ -54,23 +54,12 @@ const injected = (
 
 // What of the composition the container itself is made with (the start order is the
 // convergence's business, volumes are mounted below), without the fields the file leaves out.
-const containerFields = (composition: ServiceComposition): Partial<ContainerSpec> => {
-  const { command, entrypoint, workingDir, user, restart, privileged } = composition;
-  const { networkMode, capAdd, capDrop, ports } = composition;
-  const fields: Partial<ContainerSpec> = {
-    command,
-    entrypoint,
-    workingDir,
-    user,
-    restart,
-    privileged,
-    networkMode,
-    capAdd,
-    capDrop,
-    ports,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-};
+const containerFields = ({
+  volumes: _volumes,
+  dependsOn: _dependsOn,
+  ...fields
+}: ServiceComposition): Partial<ContainerSpec> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 // Stable JSON (sorted keys) so equal specs hash equally.
 const canonical = (value: unknown): string => {

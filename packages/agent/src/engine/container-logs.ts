@@ -1,0 +1,84 @@
+import type { LogLine } from '../runtime/device-runtime.js';
+import type { ContainerEngine, ManagedContainer } from './container-engine.js';
+
+// Each running container's output, from where the agent last saw it: a container that existed
+// before the agent started from the start, one that restarted from its last line (the engine
+// ends a container's stream when it stops).
+export class ContainerLogs {
+  readonly #engine: ContainerEngine;
+  readonly #serviceLog: (line: LogLine) => void;
+  readonly #following = new Map<string, () => void>();
+  // The time of the last line passed on, per container.
+  readonly #lastLine = new Map<string, number>();
+  #startedAt = 0;
+
+  constructor(engine: ContainerEngine, serviceLog: (line: LogLine) => void) {
+    this.#engine = engine;
+    this.#serviceLog = serviceLog;
+  }
+
+  start(now: number): void {
+    this.#startedAt = now;
+  }
+
+  stop(): void {
+    for (const unfollow of this.#following.values()) unfollow();
+    this.#following.clear();
+  }
+
+  // A container about to be removed: its stream ends now.
+  forget(id: string): void {
+    this.#following.get(id)?.();
+    this.#following.delete(id);
+  }
+
+  // Follows every running container not followed yet; forgets the ones gone.
+  follow(containers: readonly ManagedContainer[]): void {
+    const live = new Set(containers.map((container) => container.id));
+    for (const [id, unfollow] of this.#following) {
+      if (!live.has(id)) {
+        unfollow();
+        this.#following.delete(id);
+        this.#lastLine.delete(id);
+      }
+    }
+    for (const container of containers) {
+      if (container.state !== 'running' || this.#following.has(container.id)) continue;
+      this.#followOne(container);
+    }
+  }
+
+  #followOne(container: ManagedContainer): void {
+    const after = this.#lastLine.get(container.id) ?? this.#startedAt - 1;
+    // Marked before the answer, so two reads never follow one container twice.
+    this.#following.set(container.id, () => undefined);
+    this.#engine
+      .followLogs(
+        container.id,
+        Math.floor(after / 1000),
+        (message, isStdErr, timestamp) => {
+          // The engine answers from the whole second: lines already passed on are skipped.
+          if (timestamp <= (this.#lastLine.get(container.id) ?? after)) return;
+          this.#lastLine.set(container.id, timestamp);
+          this.#serviceLog({
+            message,
+            timestamp,
+            isStdErr,
+            ...(container.serviceId === null ? {} : { serviceId: container.serviceId }),
+          });
+        },
+        () => {
+          // Stopped or restarted: the next read follows it again if it runs.
+          this.#following.delete(container.id);
+          if (!this.#lastLine.has(container.id)) this.#lastLine.set(container.id, after);
+        },
+      )
+      .then(
+        (unfollow) => {
+          if (this.#following.has(container.id)) this.#following.set(container.id, unfollow);
+          else unfollow();
+        },
+        () => this.#following.delete(container.id),
+      );
+  }
+}
