@@ -163,6 +163,22 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
     expect(release?.status).toBe('failed');
   });
 
+  it('builds every step again with --nocache, where a plain push takes them from the cache', async () => {
+    const org = await createOrganization(user.sdk, 'Uncached');
+    const fleet = await createFleet(user.sdk, org.id, 'uncached', deviceType);
+    const source = await project('uncached', ['RUN echo layer > /layer']);
+    const push = async (...flags: string[]): Promise<string> =>
+      await cli.run(['push', fleet.slug, '--source', source, ...flags], builderEnv, 240_000);
+
+    await push();
+    const uncached = await push('--nocache');
+    const cached = await push();
+
+    expect(uncached).toContain('[Success]');
+    expect(uncached).not.toContain('Using cache');
+    expect(cached).toContain('Using cache');
+  });
+
   it('starts a detached draft build, answering its release at once, and the build goes on', async () => {
     const org = await createOrganization(user.sdk, 'Detached');
     const fleet = await createFleet(user.sdk, org.id, 'detached', deviceType);

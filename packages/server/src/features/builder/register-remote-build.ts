@@ -43,6 +43,7 @@ type RemoteBuild = {
   fleetId: number;
   releaseId: number;
   files: ProjectFiles;
+  noCache: boolean;
   log: FastifyBaseLogger;
 };
 
@@ -61,6 +62,7 @@ const runRemoteBuild = async (
   try {
     const result = await buildRelease(ctx, job.actor, job.fleetId, job.files, note, {
       releaseId: job.releaseId,
+      noCache: job.noCache,
     });
     return result.status;
   } catch (thrown) {
@@ -132,7 +134,14 @@ export const registerRemoteBuild = (
       const releaseId = await startRelease(ctx, request.actor, fleet.id, {
         draft: options.isdraft === 'true',
       });
-      const job = { actor: request.actor, fleetId: fleet.id, releaseId, files, log: request.log };
+      const job = {
+        actor: request.actor,
+        fleetId: fleet.id,
+        releaseId,
+        files,
+        noCache: options.nocache === 'true',
+        log: request.log,
+      };
       if (options.headless === 'true') {
         track(
           runRemoteBuild(ctx, job, () => undefined),
@@ -143,9 +152,6 @@ export const registerRemoteBuild = (
       const out = remoteBuildStream();
       out.send({ type: 'metadata', resource: 'buildLogId', value: String(releaseId) });
       out.send({ message: `[Info] Building release ${releaseId} of ${fleet.slug}` });
-      if (options.nocache === 'true') {
-        out.send({ message: '[Info] --nocache is not supported here: cached layers may be used' });
-      }
       const build = runRemoteBuild(ctx, job, (line) => out.send({ message: line })).then(
         (status) => {
           out.send(
