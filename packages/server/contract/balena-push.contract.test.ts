@@ -99,7 +99,11 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
       'CMD ["/bin/sh", "-c", "cat /hello; sleep 3600"]',
     ]);
 
-    const output = await cli.run(['push', fleet.slug, '--source', source], builderEnv, 240_000);
+    const output = await cli.run(
+      ['push', fleet.slug, '--source', source, '--note', 'pushed', '--release-tag', 'env', 'prod'],
+      builderEnv,
+      240_000,
+    );
 
     const [release] = await releasesOf(fleet.id);
     expect(output).toContain(`Building release ${release?.id ?? 0} of ${fleet.slug}`);
@@ -107,6 +111,16 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
     expect(output).toMatch(/\[main\].*RUN echo built by flotilla/);
     expect(output).toContain(`[Success] Release ${release?.id ?? 0} built`);
     expect(release?.status).toBe('success');
+    // The CLI notes and tags the release its buildLogId named.
+    const noted = await user.sdk.pine.get({
+      resource: 'release',
+      id: release?.id ?? 0,
+      options: { $select: 'note', $expand: { release_tag: { $select: ['tag_key', 'value'] } } },
+    });
+    expect(noted).toMatchObject({
+      note: 'pushed',
+      release_tag: [{ tag_key: 'env', value: 'prod' }],
+    });
     const images = (await user.sdk.pine.get({
       resource: 'image',
       options: {
@@ -177,6 +191,33 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
     expect(uncached).toContain('[Success]');
     expect(uncached).not.toContain('Using cache');
     expect(cached).toContain('Using cache');
+  });
+
+  it('builds the Dockerfile --dockerfile names', async () => {
+    const org = await createOrganization(user.sdk, 'Named');
+    const fleet = await createFleet(user.sdk, org.id, 'named', deviceType);
+    const source = await project('named', ['RUN echo from the root Dockerfile']);
+    await mkdir(join(source, 'docker'));
+    await writeFile(
+      join(source, 'docker', 'Prod.Dockerfile'),
+      [
+        'FROM scratch',
+        'COPY busybox /bin/busybox',
+        'RUN ["/bin/busybox", "echo", "prod build"]',
+        '',
+      ].join('\n'),
+    );
+
+    const output = await cli.run(
+      ['push', fleet.slug, '--source', source, '--dockerfile', 'docker/Prod.Dockerfile'],
+      builderEnv,
+      240_000,
+    );
+
+    expect(output).toContain('prod build');
+    expect(output).not.toContain('from the root Dockerfile');
+    const [release] = await releasesOf(fleet.id);
+    expect(release?.status).toBe('success');
   });
 
   it('starts a detached draft build, answering its release at once, and the build goes on', async () => {

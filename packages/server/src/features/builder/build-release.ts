@@ -36,7 +36,7 @@ const describeProject = (
 ): { project: ComposeProject; described: ReleaseDescription } => {
   const project =
     files.compose === undefined
-      ? singleDockerfileProject()
+      ? singleDockerfileProject(files.dockerfile)
       : parseComposeFile(files.compose.text, files.compose.fileName);
   const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
   return {

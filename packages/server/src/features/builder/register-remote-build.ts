@@ -35,7 +35,7 @@ const fleetNameOf = ({ slug, owner, app }: z.infer<typeof query>): FleetName => 
   throw badRequest('slug (<organization>/<fleet>) or owner and app are required');
 };
 
-// The builder finds a single-Dockerfile project's Dockerfile by its name at the root only.
+// What balena-cli sends for a project's usual Dockerfile names (or no --dockerfile at all).
 const defaultDockerfiles = new Set(['', 'Dockerfile', 'Dockerfile.template']);
 
 type RemoteBuild = {
@@ -119,18 +119,18 @@ export const registerRemoteBuild = (
     scoped.post('/v3/build', { config: { access: 'user' } }, async (request, reply) => {
       const options = parseBody(query, request.query);
       const name = fleetNameOf(options);
-      if (!defaultDockerfiles.has(options.dockerfilePath ?? '')) {
-        throw badRequest(
-          'This builder builds the Dockerfile at the project root only: name it Dockerfile, or use a docker-compose.yml whose service names its dockerfile',
-        );
-      }
       const fleet = await visibleFleet(ctx, request.actor, name);
       await assertCanCreateRelease(ctx, request.actor, fleet.id);
       if (!Buffer.isBuffer(request.body)) {
         throw badRequest('Send the project as a tarball in the body (balena push does)');
       }
       await countUpload(request.actor);
-      const files = await readProjectArchive(request.body);
+      const dockerfile = options.dockerfilePath ?? '';
+      // balena-cli tars the project folder itself: its root is the project's.
+      const files = await readProjectArchive(request.body, {
+        flatten: false,
+        ...(defaultDockerfiles.has(dockerfile) ? {} : { dockerfile }),
+      });
       const releaseId = await startRelease(ctx, request.actor, fleet.id, {
         draft: options.isdraft === 'true',
       });
