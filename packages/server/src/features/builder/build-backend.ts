@@ -13,6 +13,8 @@ export type ImageBuildRequest = {
   tag: string;
   // Whether the build's steps reach the network (FLOTILLA_BUILDER_NETWORK).
   network: boolean;
+  // Every step runs again, none taken from the engine's cache (balena push --nocache).
+  noCache: boolean;
 };
 
 // A build or push either succeeds or fails with the engine's reason (a failing RUN, a refused

@@ -37,6 +37,8 @@ export type BuildOptions = {
   releaseId?: number;
   // Lines logged before the build (the download), kept at the head of the release's build log.
   earlierLog?: readonly string[];
+  // Build every step again, none from the engine's cache (balena push --nocache).
+  noCache?: boolean;
 };
 
 // Thrown by a failed build with `discardFailed`; carries the log that says why.

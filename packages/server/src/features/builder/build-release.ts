@@ -36,7 +36,7 @@ const describeProject = (
 ): { project: ComposeProject; described: ReleaseDescription } => {
   const project =
     files.compose === undefined
-      ? singleDockerfileProject()
+      ? singleDockerfileProject(files.dockerfile)
       : parseComposeFile(files.compose.text, files.compose.fileName);
   const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
   return {
@@ -156,12 +156,14 @@ const recordRelease = async (
   });
 
 // The release a build started in the background goes into, created (running, as the caller) and
-// committed before the build, so the client can follow it (POST /v3/buildFromUrl). Recorded as a
+// committed before the build, so the client can follow it (POST /v3/buildFromUrl, /v3/build). Recorded as a
 // server build: should this server stop mid-build, the stuck-build sweep ends it.
 export const startRelease = async (
   deps: BuilderDeps,
   actor: Actor,
   fleetId: number,
+  // A draft release (balena push --draft): the fleet's "track latest" passes it over.
+  { draft = false }: { draft?: boolean } = {},
 ): Promise<number> =>
   await deps.db.transaction(async (tx) => {
     const started = deps.now();
@@ -172,6 +174,7 @@ export const startRelease = async (
       source: 'cloud',
       composition: {},
       start_timestamp: started.toISOString(),
+      ...(draft ? { is_final: false } : {}),
     });
     await tx.query('INSERT INTO "server_build" ("release", "started_at") VALUES ($1, $2)', [
       releaseId,

@@ -306,7 +306,10 @@ export const singleDockerfileComposition = {
   },
 };
 
-export const singleDockerfileProject = (): ComposeProject => {
+export const singleDockerfileProject = (
+  // Its Dockerfile when named otherwise (balena push --dockerfile).
+  dockerfile?: string,
+): ComposeProject => {
   const { main } = singleDockerfileComposition.services;
   return {
     composition: singleDockerfileComposition,
@@ -314,7 +317,7 @@ export const singleDockerfileProject = (): ComposeProject => {
       {
         name: 'main',
         image: null,
-        build: { context: '', dockerfile: undefined, args: {}, target: undefined },
+        build: { context: '', dockerfile, args: {}, target: undefined },
         environment: {},
         labels: main.labels,
       },

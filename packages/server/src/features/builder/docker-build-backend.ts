@@ -87,6 +87,7 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
         buildargs: request.buildArgs,
         ...(request.target === undefined ? {} : { target: request.target }),
         ...(request.network ? {} : { networkmode: 'none' }),
+        ...(request.noCache ? { nocache: true } : {}),
         rm: true,
         forcerm: true,
         pull: false,

@@ -34,6 +34,18 @@ describe('reading a project archive', () => {
     ).rejects.toThrow(/no docker-compose.yml or docker-compose.yaml at its root, nor a Dockerfile/);
   });
 
+  it('reads the Dockerfile balena push --dockerfile names, from the root of the tarball only', async () => {
+    const archive = await projectTarball({ 'docker/Prod.Dockerfile': 'FROM scratch\n' });
+    expect(
+      await readProjectArchive(archive, { flatten: false, dockerfile: './docker/Prod.Dockerfile' }),
+    ).toMatchObject({ compose: undefined, root: '', dockerfile: 'docker/Prod.Dockerfile' });
+    await expect(
+      readProjectArchive(archive, { flatten: false, dockerfile: '../docker/Prod.Dockerfile' }),
+    ).rejects.toThrow(
+      'The project has no docker-compose.yml or docker-compose.yaml, nor ../docker/Prod.Dockerfile',
+    );
+  });
+
   it('refuses a bomb of tar entries at the unpacked limit', async () => {
     await expect(readProjectArchive(gzipBomb(4096))).rejects.toThrow(
       'The project unpacks to more than 200 MiB',

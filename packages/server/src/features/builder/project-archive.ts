@@ -13,6 +13,8 @@ export type ProjectFiles = {
   archive: Buffer;
   // The project's folder in the tarball: '' or `<top>/`.
   root: string;
+  // A single-Dockerfile project's Dockerfile when named otherwise (balena push --dockerfile).
+  dockerfile?: string;
 };
 
 // What makes a project without a compose file a single-Dockerfile one, as for balena.
@@ -101,11 +103,14 @@ export type ReadProjectOptions = {
   // sit in one top-level folder is read from that folder. When false, only the tarball's root is
   // the project.
   flatten?: boolean;
+  // A single-Dockerfile project's Dockerfile, relative to the project's root, when it is not
+  // Dockerfile or Dockerfile.template (balena push --dockerfile).
+  dockerfile?: string;
 };
 
 export const readProjectArchive = async (
   archive: Buffer,
-  { flatten = true }: ReadProjectOptions = {},
+  { flatten = true, dockerfile }: ReadProjectOptions = {},
 ): Promise<ProjectFiles> => {
   if (archive.length === 0) throw badRequest('The project is empty');
   const collected = await collect(archive);
@@ -117,6 +122,12 @@ export const readProjectArchive = async (
   const balenaYml = collected.manifests.get(`${root}balena.yml`);
   if (composeFileName && compose !== undefined) {
     return { compose: { fileName: composeFileName, text: compose }, balenaYml, archive, root };
+  }
+  if (dockerfile !== undefined) {
+    if (collected.paths.includes(`${root}${normalized(dockerfile)}`)) {
+      return { compose: undefined, balenaYml, archive, root, dockerfile: normalized(dockerfile) };
+    }
+    throw badRequest(`The project has no ${composeFileNames.join(' or ')}, nor ${dockerfile}`);
   }
   if (rootDockerfileNames.some((name) => collected.paths.includes(`${root}${name}`))) {
     return { compose: undefined, balenaYml, archive, root };

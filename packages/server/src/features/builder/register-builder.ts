@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
@@ -11,6 +9,8 @@ import { fetchProject } from './fetch-project.js';
 import { fetchOptionsOf, registerBuildFromUrl } from './register-build-from-url.js';
 import { type ProjectFiles, readProjectArchive } from './project-archive.js';
 import { type BuildLimit, createBuildLimit } from './build-limit.js';
+import { readUpload, tarTypes } from './read-upload.js';
+import { registerRemoteBuild } from './register-remote-build.js';
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const urlBody = z.object({
@@ -20,37 +20,6 @@ const urlBody = z.object({
     .max(2048)
     .regex(/^https?:\/\//i, 'url must be an http or https URL'),
 });
-
-const tarTypes = ['application/x-tar', 'application/gzip', 'application/octet-stream'];
-
-// The whole upload, refused with a 400 naming the limit once it grows past it. Like Fastify's own
-// body limit, reading just stops (the socket is left to the server, so the answer still reaches
-// the client).
-const readUpload = (stream: Readable): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (): void => {
-      stream.removeListener('data', onData);
-      stream.removeListener('end', onEnd);
-      stream.removeListener('error', reject);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= builderLimits.projectBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      stop();
-      reject(
-        badRequest(`The project is larger than ${builderLimits.projectBytes / 1024 / 1024} MiB`),
-      );
-    };
-    const onEnd = (): void => resolve(Buffer.concat(chunks));
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', reject);
-  });
 
 // The compose builder's route for the console's "Create release": a project tarball in the body,
 // or a URL to download it from, becomes a release of the fleet (build-release.ts).
@@ -64,6 +33,7 @@ export const registerBuilder = (
 ): void => {
   const fetchOptions = fetchOptionsOf(ctx);
   registerBuildFromUrl(app, ctx, fetchOptions, countUrlBuild);
+  registerRemoteBuild(app, ctx, countUpload);
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(tarTypes, (_request, payload, done) => {
       readUpload(payload).then(

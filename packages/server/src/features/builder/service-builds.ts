@@ -39,6 +39,8 @@ export type BuildRun = {
   fleetArch: string | undefined;
   now: () => Date;
   onLog: (line: string) => void;
+  // balena push --nocache (build-backend.ts).
+  noCache: boolean;
 };
 
 // The engine or the registry could not be reached: the build fails, saying so.
@@ -106,6 +108,7 @@ const buildOne = async (
       target: build.step.target,
       tag: build.location,
       network: run.builder.network,
+      noCache: run.noCache,
     },
     run.output(say),
   );

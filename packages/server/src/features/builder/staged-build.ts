@@ -229,6 +229,7 @@ export const buildServicesOutsideTransactions = async (
         fleetArch: started.templateVariables.BALENA_ARCH,
         now: deps.now,
         onLog: note,
+        noCache: staged.options.noCache ?? false,
       },
       started.builds,
     );

@@ -24,7 +24,11 @@ export const serverFailureLine = 'Build failed: the build failed on the server';
 // The release's end when the build could not run: failed, with the log saying why. As the caller
 // first (their hooks and rules); should that be refused (their rights changed meanwhile), the row
 // is still ended, so that no build is left running unseen.
-const markFailed = async (deps: BuilderDeps, job: UrlBuildJob, log: string[]): Promise<void> => {
+export const markFailed = async (
+  deps: BuilderDeps,
+  job: Pick<UrlBuildJob, 'actor' | 'releaseId' | 'log'>,
+  log: readonly string[],
+): Promise<void> => {
   const end = {
     status: 'failed',
     end_timestamp: deps.now().toISOString(),

@@ -1,0 +1,275 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BalenaCli, balenaCli } from '../src/test-support/balena-cli.js';
+import {
+  type DistributionRegistry,
+  startDistributionRegistry,
+} from '../src/test-support/distribution-registry.js';
+import { type DockerEngine, startDockerEngine } from '../src/test-support/docker-engine.js';
+import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+import { waitForValue } from '../src/test-support/wait-for.js';
+import {
+  createFleet,
+  createOrganization,
+  type RegisteredUser,
+  registerUser,
+} from './contract-helpers.js';
+
+// The README's `balena push` flow with the real tools: the real balena-cli 25 tars a Dockerfile
+// project and posts it to Flotilla's builder (BALENARC_BUILDER_URL, as the README says), which
+// builds it on a real dockerd (Debian's docker.io) and pushes the image to a real CNCF
+// distribution registry; the CLI prints the build log as the server streams it. The image is
+// built from scratch around Debian's static busybox, so nothing is pulled from outside.
+
+const busybox = '/bin/busybox';
+
+type Image = { content_hash: string | null; is_stored_at__image_location: string; status: string };
+
+// A device type of this machine's CPU architecture, which the engine builds for.
+const deviceType = process.arch === 'arm64' ? 'raspberrypi4-64' : 'generic-amd64';
+
+describe('balena push: balena-cli, dockerd and the registry against Flotilla', () => {
+  let workDir: string;
+  let registry: DistributionRegistry;
+  let engine: DockerEngine;
+  let server: TestServer;
+  let user: RegisteredUser;
+  let cli: BalenaCli;
+  let builderEnv: NodeJS.ProcessEnv;
+
+  const project = async (name: string, steps: string[]): Promise<string> => {
+    const dir = join(workDir, name);
+    await mkdir(dir);
+    await copyFile(busybox, join(dir, 'busybox'));
+    await writeFile(
+      join(dir, 'Dockerfile'),
+      [
+        'FROM scratch',
+        'COPY busybox /bin/busybox',
+        'RUN ["/bin/busybox", "--install", "-s", "/bin"]',
+        ...steps,
+        '',
+      ].join('\n'),
+    );
+    return dir;
+  };
+
+  const releasesOf = async (fleetId: number) =>
+    await user.sdk.pine.get({
+      resource: 'release',
+      options: {
+        $select: ['id', 'status', 'is_final'],
+        $filter: { belongs_to__application: fleetId },
+        $orderby: { id: 'desc' },
+      },
+    });
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'flotilla-push-'));
+    const dataDir = join(workDir, 'flotilla');
+    registry = await startDistributionRegistry(workDir, dataDir);
+    engine = await startDockerEngine();
+    server = await startTestServer({
+      config: {
+        dataDir,
+        registry: { url: `http://${registry.host}`, host: registry.host },
+        builderDockerHost: { socketPath: engine.socket },
+      },
+    });
+    user = await registerUser(server.url, 'pusher');
+    cli = await balenaCli(server.url);
+    builderEnv = { BALENARC_BUILDER_URL: server.url };
+    await cli.run(['login', '--token', user.token]);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await engine?.stop();
+    await registry?.stop();
+    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("builds a Dockerfile project on the server, prints its build and the release succeeds with the registry's digest", async () => {
+    const org = await createOrganization(user.sdk, 'Push');
+    const fleet = await createFleet(user.sdk, org.id, 'pushed', deviceType);
+    const source = await project('project', [
+      'RUN echo built by flotilla > /hello',
+      'CMD ["/bin/sh", "-c", "cat /hello; sleep 3600"]',
+    ]);
+
+    const output = await cli.run(
+      ['push', fleet.slug, '--source', source, '--note', 'pushed', '--release-tag', 'env', 'prod'],
+      builderEnv,
+      240_000,
+    );
+
+    const [release] = await releasesOf(fleet.id);
+    expect(output).toContain(`Building release ${release?.id ?? 0} of ${fleet.slug}`);
+    // The engine's own output, as the server streamed it.
+    expect(output).toMatch(/\[main\].*RUN echo built by flotilla/);
+    expect(output).toContain(`[Success] Release ${release?.id ?? 0} built`);
+    expect(release?.status).toBe('success');
+    // The CLI notes and tags the release its buildLogId named.
+    const noted = await user.sdk.pine.get({
+      resource: 'release',
+      id: release?.id ?? 0,
+      options: { $select: 'note', $expand: { release_tag: { $select: ['tag_key', 'value'] } } },
+    });
+    expect(noted).toMatchObject({
+      note: 'pushed',
+      release_tag: [{ tag_key: 'env', value: 'prod' }],
+    });
+    const images = (await user.sdk.pine.get({
+      resource: 'image',
+      options: {
+        $select: ['content_hash', 'is_stored_at__image_location', 'status'],
+        $filter: {
+          release_image: {
+            $any: { $alias: 'ri', $expr: { ri: { is_part_of__release: release?.id ?? 0 } } },
+          },
+        },
+      },
+    })) as Image[];
+    expect(images).toHaveLength(1);
+    const [image] = images;
+    expect(image?.status).toBe('success');
+    expect(image?.content_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // The registry serves that digest, to a pull token Flotilla grants the fleet's developer.
+    const repository = (image?.is_stored_at__image_location ?? '').slice(registry.host.length + 1);
+    const tokenResponse = await fetch(
+      `${server.url}/auth/v1/token?service=${encodeURIComponent(registry.host)}&scope=${encodeURIComponent(`repository:${repository}:pull`)}`,
+      { headers: { authorization: `Bearer ${user.token}` } },
+    );
+    const { token } = (await tokenResponse.json()) as { token: string };
+    const manifest = await fetch(
+      `http://${registry.host}/v2/${repository}/manifests/${image?.content_hash ?? ''}`,
+      {
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/vnd.docker.distribution.manifest.v2+json',
+        },
+      },
+    );
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('docker-content-digest')).toBe(image?.content_hash);
+  });
+
+  it("fails with the Dockerfile's error when a step fails, and the release ends failed", async () => {
+    const org = await createOrganization(user.sdk, 'Broken');
+    const fleet = await createFleet(user.sdk, org.id, 'broken', deviceType);
+    const source = await project('broken', ['RUN echo about to fail && exit 3']);
+
+    const failure = await cli
+      .run(['push', fleet.slug, '--source', source], builderEnv, 240_000)
+      .then(
+        () => 'the push succeeded',
+        (error: unknown) => String(error),
+      );
+
+    expect(failure).toContain(
+      "'/bin/sh -c echo about to fail && exit 3' returned a non-zero code: 3",
+    );
+    expect(failure).toContain('Remote build failed');
+    const [release] = await releasesOf(fleet.id);
+    expect(release?.status).toBe('failed');
+  });
+
+  it('builds every step again with --nocache, where a plain push takes them from the cache', async () => {
+    const org = await createOrganization(user.sdk, 'Uncached');
+    const fleet = await createFleet(user.sdk, org.id, 'uncached', deviceType);
+    const source = await project('uncached', ['RUN echo layer > /layer']);
+    const push = async (...flags: string[]): Promise<string> =>
+      await cli.run(['push', fleet.slug, '--source', source, ...flags], builderEnv, 240_000);
+
+    await push();
+    const uncached = await push('--nocache');
+    const cached = await push();
+
+    expect(uncached).toContain('[Success]');
+    expect(uncached).not.toContain('Using cache');
+    expect(cached).toContain('Using cache');
+  });
+
+  it('builds the Dockerfile --dockerfile names', async () => {
+    const org = await createOrganization(user.sdk, 'Named');
+    const fleet = await createFleet(user.sdk, org.id, 'named', deviceType);
+    const source = await project('named', ['RUN echo from the root Dockerfile']);
+    await mkdir(join(source, 'docker'));
+    await writeFile(
+      join(source, 'docker', 'Prod.Dockerfile'),
+      [
+        'FROM scratch',
+        'COPY busybox /bin/busybox',
+        'RUN ["/bin/busybox", "echo", "prod build"]',
+        '',
+      ].join('\n'),
+    );
+
+    const output = await cli.run(
+      ['push', fleet.slug, '--source', source, '--dockerfile', 'docker/Prod.Dockerfile'],
+      builderEnv,
+      240_000,
+    );
+
+    expect(output).toContain('prod build');
+    expect(output).not.toContain('from the root Dockerfile');
+    const [release] = await releasesOf(fleet.id);
+    expect(release?.status).toBe('success');
+  });
+
+  it('starts a detached draft build, answering its release at once, and the build goes on', async () => {
+    const org = await createOrganization(user.sdk, 'Detached');
+    const fleet = await createFleet(user.sdk, org.id, 'detached', deviceType);
+    const source = await project('detached', ['CMD ["/bin/true"]']);
+
+    // Without a terminal the CLI prints the builder's answer as it is.
+    const output = await cli.run(
+      ['push', fleet.slug, '--source', source, '--detached', '--draft'],
+      builderEnv,
+    );
+
+    const [started] = await releasesOf(fleet.id);
+    expect(output).toContain(`"started":true,"releaseId":${started?.id ?? 0}`);
+    const ended = await waitForValue(
+      'the detached build to end',
+      async () => (await releasesOf(fleet.id))[0],
+      (release) => release?.status !== 'running',
+      120_000,
+    );
+    expect(ended).toMatchObject({ status: 'success', is_final: false });
+  });
+
+  it('refuses a fleet the user cannot see, and the builder answers as for an unknown fleet', async () => {
+    const stranger = await registerUser(server.url, 'stranger');
+    const org = await createOrganization(stranger.sdk, 'Hidden');
+    const fleet = await createFleet(stranger.sdk, org.id, 'hidden', deviceType);
+    const source = await project('hidden', ['CMD ["/bin/true"]']);
+
+    const failure = await cli.run(['push', fleet.slug, '--source', source], builderEnv).then(
+      () => 'the push succeeded',
+      (error: unknown) => String(error),
+    );
+    expect(failure).toMatch(/not found/i);
+    expect(failure).toContain(fleet.slug);
+
+    // The builder itself, asked directly as balena-cli would, says the same without a build.
+    const response = await fetch(
+      `${server.url}/v3/build?slug=${encodeURIComponent(fleet.slug)}&headless=false`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}`, 'content-encoding': 'gzip' },
+        body: new Uint8Array(0),
+      },
+    );
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain(`Fleet ${fleet.slug} not found`);
+    const hidden = await stranger.sdk.pine.get({
+      resource: 'release',
+      options: { $select: 'id', $filter: { belongs_to__application: fleet.id } },
+    });
+    expect(hidden).toHaveLength(0);
+  });
+});
