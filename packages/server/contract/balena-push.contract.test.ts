@@ -1,15 +1,16 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BalenaCli, balenaCli } from '../src/test-support/balena-cli.js';
-import {
-  type DistributionRegistry,
-  startDistributionRegistry,
-} from '../src/test-support/distribution-registry.js';
-import { type DockerEngine, startDockerEngine } from '../src/test-support/docker-engine.js';
-import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+import type { BalenaCli } from '../src/test-support/balena-cli.js';
+import type { TestServer } from '../src/test-support/test-server.js';
 import { waitForValue } from '../src/test-support/wait-for.js';
+import {
+  busyboxProject,
+  type CliBuildTools,
+  imagesOfRelease,
+  servedDigest,
+  startCliBuildTools,
+} from './cli-build-tools.js';
 import {
   createFleet,
   createOrganization,
@@ -23,38 +24,18 @@ import {
 // distribution registry; the CLI prints the build log as the server streams it. The image is
 // built from scratch around Debian's static busybox, so nothing is pulled from outside.
 
-const busybox = '/bin/busybox';
-
-type Image = { content_hash: string | null; is_stored_at__image_location: string; status: string };
-
 // A device type of this machine's CPU architecture, which the engine builds for.
 const deviceType = process.arch === 'arm64' ? 'raspberrypi4-64' : 'generic-amd64';
 
 describe('balena push: balena-cli, dockerd and the registry against Flotilla', () => {
-  let workDir: string;
-  let registry: DistributionRegistry;
-  let engine: DockerEngine;
+  let tools: CliBuildTools;
   let server: TestServer;
   let user: RegisteredUser;
   let cli: BalenaCli;
   let builderEnv: NodeJS.ProcessEnv;
 
-  const project = async (name: string, steps: string[]): Promise<string> => {
-    const dir = join(workDir, name);
-    await mkdir(dir);
-    await copyFile(busybox, join(dir, 'busybox'));
-    await writeFile(
-      join(dir, 'Dockerfile'),
-      [
-        'FROM scratch',
-        'COPY busybox /bin/busybox',
-        'RUN ["/bin/busybox", "--install", "-s", "/bin"]',
-        ...steps,
-        '',
-      ].join('\n'),
-    );
-    return dir;
-  };
+  const project = (name: string, steps: string[]): Promise<string> =>
+    busyboxProject(join(tools.workDir, name), steps);
 
   const releasesOf = async (fleetId: number) =>
     await user.sdk.pine.get({
@@ -67,28 +48,13 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
     });
 
   beforeAll(async () => {
-    workDir = await mkdtemp(join(tmpdir(), 'flotilla-push-'));
-    const dataDir = join(workDir, 'flotilla');
-    registry = await startDistributionRegistry(workDir, dataDir);
-    engine = await startDockerEngine();
-    server = await startTestServer({
-      config: {
-        dataDir,
-        registry: { url: `http://${registry.host}`, host: registry.host },
-        builderDockerHost: { socketPath: engine.socket },
-      },
-    });
-    user = await registerUser(server.url, 'pusher');
-    cli = await balenaCli(server.url);
+    tools = await startCliBuildTools('pusher', { builds: true });
+    ({ server, user, cli } = tools);
     builderEnv = { BALENARC_BUILDER_URL: server.url };
-    await cli.run(['login', '--token', user.token]);
   });
 
   afterAll(async () => {
-    await server?.close();
-    await engine?.stop();
-    await registry?.stop();
-    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
+    await tools?.close();
   });
 
   it("builds a Dockerfile project on the server, prints its build and the release succeeds with the registry's digest", async () => {
@@ -121,40 +87,20 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
       note: 'pushed',
       release_tag: [{ tag_key: 'env', value: 'prod' }],
     });
-    const images = (await user.sdk.pine.get({
-      resource: 'image',
-      options: {
-        $select: ['content_hash', 'is_stored_at__image_location', 'status'],
-        $filter: {
-          release_image: {
-            $any: { $alias: 'ri', $expr: { ri: { is_part_of__release: release?.id ?? 0 } } },
-          },
-        },
-      },
-    })) as Image[];
+    const images = await imagesOfRelease(tools, release?.id ?? 0);
     expect(images).toHaveLength(1);
     const [image] = images;
     expect(image?.status).toBe('success');
     expect(image?.content_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     // The registry serves that digest, to a pull token Flotilla grants the fleet's developer.
-    const repository = (image?.is_stored_at__image_location ?? '').slice(registry.host.length + 1);
-    const tokenResponse = await fetch(
-      `${server.url}/auth/v1/token?service=${encodeURIComponent(registry.host)}&scope=${encodeURIComponent(`repository:${repository}:pull`)}`,
-      { headers: { authorization: `Bearer ${user.token}` } },
-    );
-    const { token } = (await tokenResponse.json()) as { token: string };
-    const manifest = await fetch(
-      `http://${registry.host}/v2/${repository}/manifests/${image?.content_hash ?? ''}`,
-      {
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/vnd.docker.distribution.manifest.v2+json',
-        },
-      },
-    );
-    expect(manifest.status).toBe(200);
-    expect(manifest.headers.get('docker-content-digest')).toBe(image?.content_hash);
+    expect(
+      await servedDigest(
+        tools,
+        image?.is_stored_at__image_location ?? '',
+        image?.content_hash ?? '',
+      ),
+    ).toBe(image?.content_hash);
   });
 
   it("fails with the Dockerfile's error when a step fails, and the release ends failed", async () => {
