@@ -32,6 +32,9 @@ export type PublicConfig = {
   // Networks (addresses or CIDR ranges) the console's command-line login page may post a session
   // token to besides loopback and the private ranges (Flotilla's).
   cliLoginAllowedNetworks?: string[];
+  // Whether the server builds the images of services with a `build:` step (Flotilla's), and
+  // if not, why (no container engine or registry configured). Absent (an older server): unknown.
+  builder?: { buildsImages: boolean; unavailableReason: string | null };
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

@@ -22,21 +22,30 @@ export type ImageBuildRequest = {
 export type Outcome<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 export type BuildBackend = {
+  // Stopped when `signal` aborts: the engine's build ends with the request. A build that does not
+  // succeed (a failing step, stopped) leaves none of the images it made on the engine. Answers
+  // the image and its size as the engine reports it (every layer, the base image's too).
   build(
     // A plain tar stream of the build context.
     context: Readable,
     request: ImageBuildRequest,
     onLog: (line: string) => void,
-  ): Promise<Outcome<{ imageId: string }>>;
+    signal: AbortSignal,
+  ): Promise<Outcome<{ imageId: string; size: number }>>;
   // Pushes the tagged image with a registry token for exactly its repository; answers the
   // manifest's digest and the image's size.
   push(
     tag: string,
     registryToken: string,
     onLog: (line: string) => void,
+    signal: AbortSignal,
   ): Promise<Outcome<{ digest: string; size: number }>>;
   // The CPU architecture the engine builds for, as the Engine API names it (amd64, arm64, arm).
   architecture(): Promise<string>;
-  // Removes the local image once it is in the registry (the engine keeps its layers as cache).
-  remove(tag: string): Promise<void>;
+  // Once pushed, the image stays on the engine as `cacheTag` only (its service's next build
+  // starts from its layers); the image that tag named before goes, with the layers only it used.
+  keepAsCache(tag: string, cacheTag: string): Promise<void>;
+  // An image that is not pushed (too large, the push failed or was stopped) goes, with the
+  // layers only it used.
+  discard(tag: string): Promise<void>;
 };

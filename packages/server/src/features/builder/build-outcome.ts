@@ -17,10 +17,13 @@ export type BuilderDeps = {
   imageBuilder?: ImageBuilderAvailability;
 };
 
+// How a release's build ends: built, failed (a service's build, the time limit) or cancelled.
+export type BuildEnd = 'success' | 'failed' | 'cancelled';
+
 export type BuildResult = {
   releaseId: number;
   commit: string;
-  status: 'success' | 'failed';
+  status: BuildEnd;
   // The build log, one line per entry, each prefixed with its service as balena's builder does.
   log: string[];
 };
@@ -39,6 +42,8 @@ export type BuildOptions = {
   earlierLog?: readonly string[];
   // Build every step again, none from the engine's cache (balena push --nocache).
   noCache?: boolean;
+  // Stops the build when it aborts, its reason the BuildStop (the client of balena push gone).
+  signal?: AbortSignal;
 };
 
 // Thrown by a failed build with `discardFailed`; carries the log that says why.

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { z } from 'zod';
 import type { DockerHost } from '../../infra/config/config.js';
@@ -70,6 +69,37 @@ const errorOf = (message: ProgressMessage): string | undefined =>
 // Push progress worth a log line: a layer's end and the digest, not its byte counts.
 const pushStatuses = /^(Pushed|Layer already exists|Mounted from|.*digest: )/;
 
+// What the classic builder says of each step: the container it runs the step in, and the image
+// the step made or took from the cache.
+const stepContainer = /^ ---> Running in ([0-9a-f]{12,64})$/;
+const stepImage = /^ ---> ([0-9a-f]{12,64})$/;
+
+// How long a stopped build's container may take to go.
+const containerRemovalMs = 30_000;
+
+const statusOf = (thrown: unknown): number | undefined =>
+  typeof thrown === 'object' &&
+  thrown !== null &&
+  'statusCode' in thrown &&
+  typeof thrown.statusCode === 'number'
+    ? thrown.statusCode
+    : undefined;
+
+// Answers undefined when the engine has no such image.
+const inspectOrNothing = async (
+  image: Docker.Image,
+): Promise<Docker.ImageInspectInfo | undefined> => {
+  try {
+    return await image.inspect();
+  } catch (thrown) {
+    if (statusOf(thrown) === 404) return undefined;
+    throw thrown;
+  }
+};
+
+const realTags = (info: Docker.ImageInspectInfo): string[] =>
+  (info.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
+
 // The builder's engine through Docker's Engine API (classic builder, which every Docker and
 // balena-engine serves). The build is neither privileged nor given any host path: the context
 // is the tarball the builder packed.
@@ -79,49 +109,110 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       ? { socketPath: host.socketPath }
       : { host: host.host, port: host.port, protocol: 'http' },
   );
+
+  // An image no tag names goes, with its parents that no other image or tag needs (the engine's
+  // prune); one still in use (a tag, a child, a container) stays.
+  const removeUntagged = async (id: string): Promise<void> => {
+    const image = docker.getImage(id);
+    const info = await inspectOrNothing(image);
+    if (info === undefined || realTags(info).length > 0) return;
+    await image.remove().catch(() => undefined);
+  };
+
+  // A stopped build's step container: the engine removes it when the build's request ends; the
+  // builder removes it too, so that its image can go.
+  const removeContainer = async (id: string): Promise<void> => {
+    const container = docker.getContainer(id);
+    await container.remove({ force: true }).catch(() => undefined);
+    await container
+      .wait({ condition: 'removed', abortSignal: AbortSignal.timeout(containerRemovalMs) })
+      .catch(() => undefined);
+  };
+
   return {
-    async build(context: Readable, request, onLog): Promise<Outcome<{ imageId: string }>> {
-      const stream = await docker.buildImage(context, {
-        t: request.tag,
-        dockerfile: request.dockerfile,
-        buildargs: request.buildArgs,
-        ...(request.target === undefined ? {} : { target: request.target }),
-        ...(request.network ? {} : { networkmode: 'none' }),
-        ...(request.noCache ? { nocache: true } : {}),
-        rm: true,
-        forcerm: true,
-        pull: false,
+    async build(
+      context,
+      request,
+      onLog,
+      signal,
+    ): Promise<Outcome<{ imageId: string; size: number }>> {
+      let container: string | undefined;
+      const made: string[] = [];
+      const lines = lineSplitter((line) => {
+        const running = stepContainer.exec(line)?.[1];
+        if (running !== undefined) container = running;
+        const image = stepImage.exec(line)?.[1];
+        if (image !== undefined) made.push(image);
+        onLog(line);
       });
-      const lines = lineSplitter(onLog);
+      // What a build that does not succeed made goes: its last step's container, and its last
+      // image with the parents only that one needed (an image of the cache stays).
+      const cleanUp = async (): Promise<void> => {
+        if (container !== undefined) await removeContainer(container);
+        const last = made.at(-1);
+        if (last !== undefined) await removeUntagged(last);
+      };
       let imageId: string | undefined;
-      for await (const message of messagesOf(stream)) {
-        const error = errorOf(message);
-        if (error !== undefined) {
-          lines.flush();
-          return { ok: false, error: error.trim() };
+      try {
+        const stream = await docker.buildImage(context, {
+          t: request.tag,
+          dockerfile: request.dockerfile,
+          buildargs: request.buildArgs,
+          ...(request.target === undefined ? {} : { target: request.target }),
+          ...(request.network ? {} : { networkmode: 'none' }),
+          ...(request.noCache ? { nocache: true } : {}),
+          rm: true,
+          forcerm: true,
+          pull: false,
+          abortSignal: signal,
+        });
+        for await (const message of messagesOf(stream)) {
+          const error = errorOf(message);
+          if (error !== undefined) {
+            lines.flush();
+            await cleanUp();
+            return { ok: false, error: error.trim() };
+          }
+          if (message.stream !== undefined) lines.write(message.stream);
+          if (message.aux?.ID !== undefined) imageId = message.aux.ID;
         }
-        if (message.stream !== undefined) lines.write(message.stream);
-        if (message.aux?.ID !== undefined) imageId = message.aux.ID;
+        lines.flush();
+      } catch (thrown) {
+        lines.flush();
+        await cleanUp().catch(() => undefined);
+        if (signal.aborted) return { ok: false, error: 'The build was stopped' };
+        throw thrown;
       }
-      lines.flush();
-      if (imageId !== undefined) return { ok: true, imageId };
       // Older engines name the image only in their last line.
-      const inspected = await docker.getImage(request.tag).inspect();
-      return { ok: true, imageId: inspected.Id };
+      const inspected = await docker.getImage(imageId ?? request.tag).inspect();
+      return { ok: true, imageId: inspected.Id, size: inspected.Size };
     },
 
-    async push(tag, registryToken, onLog): Promise<Outcome<{ digest: string; size: number }>> {
+    async push(
+      tag,
+      registryToken,
+      onLog,
+      signal,
+    ): Promise<Outcome<{ digest: string; size: number }>> {
       const image = docker.getImage(tag);
-      const stream = await image.push({ authconfig: { registrytoken: registryToken } });
       let digest: string | undefined;
-      for await (const message of messagesOf(stream)) {
-        const error = errorOf(message);
-        if (error !== undefined) return { ok: false, error: error.trim() };
-        if (message.aux?.Digest !== undefined) digest = message.aux.Digest;
-        const status = message.status;
-        if (status !== undefined && pushStatuses.test(status)) {
-          onLog(message.id === undefined ? status : `${message.id}: ${status}`);
+      try {
+        const stream = await image.push({
+          authconfig: { registrytoken: registryToken },
+          abortSignal: signal,
+        });
+        for await (const message of messagesOf(stream)) {
+          const error = errorOf(message);
+          if (error !== undefined) return { ok: false, error: error.trim() };
+          if (message.aux?.Digest !== undefined) digest = message.aux.Digest;
+          const status = message.status;
+          if (status !== undefined && pushStatuses.test(status)) {
+            onLog(message.id === undefined ? status : `${message.id}: ${status}`);
+          }
         }
+      } catch (thrown) {
+        if (signal.aborted) return { ok: false, error: 'The push was stopped' };
+        throw thrown;
       }
       if (digest === undefined) return { ok: false, error: 'The registry named no digest' };
       const { Size } = await image.inspect();
@@ -132,8 +223,25 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       return (await docker.version()).Arch;
     },
 
-    async remove(tag) {
-      await docker.getImage(tag).remove({ noprune: true });
+    async keepAsCache(tag, cacheTag) {
+      const image = docker.getImage(tag);
+      const built = await image.inspect();
+      const before = await inspectOrNothing(docker.getImage(cacheTag));
+      const [repo = cacheTag, name] = cacheTag.split(':');
+      await image.tag({ repo, ...(name === undefined ? {} : { tag: name }) });
+      await image.remove({ noprune: true });
+      if (before !== undefined && before.Id !== built.Id) await removeUntagged(before.Id);
+    },
+
+    async discard(tag) {
+      // Untagged, the image goes with the parents only it needed; one that another tag names
+      // (a build wholly from the cache is the cache's image) stays.
+      await docker
+        .getImage(tag)
+        .remove()
+        .catch((thrown: unknown) => {
+          if (statusOf(thrown) !== 404) throw thrown;
+        });
     },
   };
 };

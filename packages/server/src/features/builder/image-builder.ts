@@ -13,6 +13,8 @@ export type ImageBuilder = {
   backend: BuildBackend;
   // Whether builds reach the network (FLOTILLA_BUILDER_NETWORK).
   network: boolean;
+  // A built image larger than this is not pushed (FLOTILLA_BUILDER_MAX_IMAGE_MB).
+  maxImageBytes: number;
   // A token granting push and pull on exactly the repository of `location`, for the engine.
   pushToken(location: string, now: Date): Promise<string>;
 };
@@ -43,6 +45,7 @@ const createImageBuilder = (config: Config): ImageBuilderAvailability => {
     builder: {
       backend: dockerBuildBackend(config.builderDockerHost),
       network: config.builderNetwork,
+      maxImageBytes: config.builderMaxImageBytes,
       async pushToken(location, now) {
         const answer = await signRegistryToken(await keyOf(), {
           issuer: config.registryTokenIssuer,

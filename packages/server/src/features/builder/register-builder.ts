@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
+import { registerBuildCancellation } from './build-cancellation.js';
 import { assertCanCreateRelease, buildRelease } from './build-release.js';
 import { streamBuild, wantsStream } from './build-stream.js';
 import { fetchProject } from './fetch-project.js';
@@ -32,6 +33,7 @@ export const registerBuilder = (
   }: { countUrlBuild?: BuildLimit; countUpload?: BuildLimit } = {},
 ): void => {
   const fetchOptions = fetchOptionsOf(ctx);
+  registerBuildCancellation(app, ctx);
   registerBuildFromUrl(app, ctx, fetchOptions, countUrlBuild);
   registerRemoteBuild(app, ctx, countUpload);
   void app.register(async (scoped) => {

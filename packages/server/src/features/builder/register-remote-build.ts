@@ -6,6 +6,9 @@ import { ApiError, badRequest } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { type BuildLimit, createBuildLimit } from './build-limit.js';
+import { clientGoneLine } from './build-cancellation.js';
+import type { BuildEnd } from './build-outcome.js';
+import type { BuildStop } from './build-queue.js';
 import { assertCanCreateRelease, buildRelease, startRelease } from './build-release.js';
 import { type ProjectFiles, readProjectArchive } from './project-archive.js';
 import { readUpload } from './read-upload.js';
@@ -45,6 +48,8 @@ type RemoteBuild = {
   files: ProjectFiles;
   noCache: boolean;
   log: FastifyBaseLogger;
+  // Aborts when the client that streams the log goes away (balena push's Ctrl-C).
+  signal?: AbortSignal;
 };
 
 // The build into the release created before: every way it can end leaves the release success or
@@ -53,7 +58,7 @@ const runRemoteBuild = async (
   ctx: AppContext,
   job: RemoteBuild,
   onLog: (line: string) => void,
-): Promise<'success' | 'failed'> => {
+): Promise<BuildEnd> => {
   const log: string[] = [];
   const note = (line: string): void => {
     log.push(line);
@@ -63,6 +68,7 @@ const runRemoteBuild = async (
     const result = await buildRelease(ctx, job.actor, job.fleetId, job.files, note, {
       releaseId: job.releaseId,
       noCache: job.noCache,
+      ...(job.signal === undefined ? {} : { signal: job.signal }),
     });
     return result.status;
   } catch (thrown) {
@@ -149,21 +155,27 @@ export const registerRemoteBuild = (
         );
         return { started: true, releaseId, message: startedMessage(releaseId) };
       }
+      // balena-cli's Ctrl-C ends the request (and cancels the release): the build stops with it.
+      const gone = new AbortController();
+      const clientGone: BuildStop = { status: 'cancelled', line: clientGoneLine };
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) gone.abort(clientGone);
+      });
       const out = remoteBuildStream();
       out.send({ type: 'metadata', resource: 'buildLogId', value: String(releaseId) });
       out.send({ message: `[Info] Building release ${releaseId} of ${fleet.slug}` });
-      const build = runRemoteBuild(ctx, job, (line) => out.send({ message: line })).then(
-        (status) => {
-          out.send(
-            status === 'success'
-              ? { message: `[Success] Release ${releaseId} built` }
-              : {
-                  message: `[Error] Release ${releaseId} failed: see its build log above`,
-                  isError: true,
-                },
-          );
-        },
-      );
+      const build = runRemoteBuild(ctx, { ...job, signal: gone.signal }, (line) =>
+        out.send({ message: line }),
+      ).then((status) => {
+        out.send(
+          status === 'success'
+            ? { message: `[Success] Release ${releaseId} built` }
+            : {
+                message: `[Error] Release ${releaseId} ${status}: see its build log above`,
+                isError: true,
+              },
+        );
+      });
       track(
         build.finally(() => out.end()),
         request.log,

@@ -11,8 +11,15 @@ import { architectureMismatch } from './engine-architecture.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
 
-// One service to build: its image row's location is the tag the image is pushed as.
-export type ServiceBuild = { service: string; imageId: number; location: string; step: BuildStep };
+// One service to build: its image row's location is the tag the image is pushed as; the engine
+// keeps the pushed image as `cacheTag`, the service's cache for its next build.
+export type ServiceBuild = {
+  service: string;
+  imageId: number;
+  location: string;
+  cacheTag: string;
+  step: BuildStep;
+};
 
 export type ServiceBuildResult = {
   imageId: number;
@@ -41,13 +48,26 @@ export type BuildRun = {
   onLog: (line: string) => void;
   // balena push --nocache (build-backend.ts).
   noCache: boolean;
+  // Aborts when the build is stopped (build-queue.ts): the engine's work stops with it.
+  signal: AbortSignal;
 };
+
+// The engine's tag for the image of a service's last build, kept as that service's cache.
+export const cacheTagOf = (serviceId: number): string =>
+  `flotilla-build-cache:service-${serviceId}`;
 
 // The engine or the registry could not be reached: the build fails, saying so.
 const engineFailure = (thrown: unknown): string =>
   `The container engine failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
 
 const notBuilt = 'Not built: the build of another service failed';
+const notBuiltStopped = 'Not built: the build was stopped';
+export const stoppedLine = 'The build was stopped';
+
+const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+
+export const tooLargeLine = (size: number, limit: number): string =>
+  `The image is ${mib(size)} MiB, more than this server's limit of ${mib(limit)} MiB (FLOTILLA_BUILDER_MAX_IMAGE_MB): it is not pushed, and removed from the engine`;
 
 export const outputCutLine = `The engine's output is longer than ${builderLimits.engineOutputChars / 1024} KiB: the rest is left out of the build log`;
 
@@ -111,14 +131,24 @@ const buildOne = async (
       noCache: run.noCache,
     },
     run.output(say),
+    run.signal,
   );
-  if (!built.ok) return fail(built.error);
+  if (!built.ok) return fail(run.signal.aborted ? stoppedLine : built.error);
+  if (built.size > run.builder.maxImageBytes) {
+    await run.builder.backend.discard(build.location).catch(() => undefined);
+    return fail(tooLargeLine(built.size, run.builder.maxImageBytes));
+  }
   say('Pushing the image to the registry');
   const token = await run.builder.pushToken(build.location, run.now());
-  const pushed = await run.builder.backend.push(build.location, token, run.output(say));
-  // The engine keeps the layers (the next build's cache), not the tag.
-  await run.builder.backend.remove(build.location).catch(() => undefined);
-  if (!pushed.ok) return fail(`The push to the registry failed: ${pushed.error}`);
+  const pushed = await run.builder.backend.push(build.location, token, run.output(say), run.signal);
+  if (!pushed.ok) {
+    await run.builder.backend.discard(build.location).catch(() => undefined);
+    return fail(
+      run.signal.aborted ? stoppedLine : `The push to the registry failed: ${pushed.error}`,
+    );
+  }
+  // The engine keeps the image as the service's cache, not under the registry's tag.
+  await run.builder.backend.keepAsCache(build.location, build.cacheTag).catch(() => undefined);
   say(`Built and pushed ${pushed.digest} (${pushed.size} bytes)`);
   return {
     imageId: build.imageId,
@@ -157,17 +187,19 @@ export const runServiceBuilds = async (
   const output = engineOutput();
   try {
     for (const build of builds) {
-      if (results.some((result) => result.status === 'failed')) {
-        const line = `[${build.service}] ${notBuilt}`;
+      if (run.signal.aborted || results.some((result) => result.status === 'failed')) {
+        const why = run.signal.aborted ? notBuiltStopped : notBuilt;
+        const line = `[${build.service}] ${why}`;
         run.onLog(line);
-        results.push({ imageId: build.imageId, log: [line], status: 'failed', error: notBuilt });
+        results.push({ imageId: build.imageId, log: [line], status: 'failed', error: why });
         continue;
       }
       const log: string[] = [];
       try {
         results.push(await buildOne({ ...run, output }, project, build, log));
       } catch (thrown) {
-        const reason = engineFailure(thrown);
+        await run.builder.backend.discard(build.location).catch(() => undefined);
+        const reason = run.signal.aborted ? stoppedLine : engineFailure(thrown);
         const line = `[${build.service}] Error: ${reason}`;
         log.push(line);
         run.onLog(line);

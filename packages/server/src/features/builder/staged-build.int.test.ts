@@ -33,6 +33,7 @@ let actor: Actor;
 let fleet: FleetFixture;
 
 const digest = `sha256:${'b'.repeat(64)}`;
+const maxImageBytes = 1024 * 1024;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -74,7 +75,7 @@ describe('a build on the container engine', () => {
         expect(request).toMatchObject({ dockerfile: 'Dockerfile', network: false });
         onLog('Step 1/1 : FROM scratch');
         await building;
-        return { ok: true, imageId: 'sha256:built' };
+        return { ok: true, imageId: 'sha256:built', size: 1234 };
       },
       async push(_tag, registryToken) {
         tokens.push(registryToken);
@@ -82,11 +83,13 @@ describe('a build on the container engine', () => {
       },
       // The fleet's devices are raspberrypi4-64 (aarch64).
       architecture: async () => 'arm64',
-      async remove() {},
+      async keepAsCache() {},
+      async discard() {},
     };
     const builder: ImageBuilder = {
       backend,
       network: false,
+      maxImageBytes,
       pushToken: async (location) => `token-for-${location}`,
     };
     const files = await readProjectArchive(
@@ -203,13 +206,16 @@ describe('a build on the container engine', () => {
       push: () => Promise.reject(new Error('nothing to push')),
       // The fleet's devices are raspberrypi4-64 (aarch64).
       architecture: async () => 'arm64',
-      async remove() {},
+      async keepAsCache() {},
+      async discard() {},
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
     const result = await buildRelease(
       {
         ...ctx,
-        imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+        imageBuilder: {
+          builder: { backend, network: true, maxImageBytes, pushToken: async () => 'token' },
+        },
       },
       actor,
       fleet.id,
@@ -242,18 +248,21 @@ describe('a build on the container engine', () => {
       beforeUpdate: () => Promise.reject(new Error('the rights changed meanwhile')),
     });
     const backend: BuildBackend = {
-      build: async () => ({ ok: true, imageId: 'sha256:built' }),
+      build: async () => ({ ok: true, imageId: 'sha256:built', size: 1 }),
       push: async () => ({ ok: true, digest, size: 1 }),
       // The fleet's devices are raspberrypi4-64 (aarch64).
       architecture: async () => 'arm64',
-      async remove() {},
+      async keepAsCache() {},
+      async discard() {},
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
     await expect(
       buildRelease(
         {
           ...refusing,
-          imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+          imageBuilder: {
+            builder: { backend, network: true, maxImageBytes, pushToken: async () => 'token' },
+          },
         },
         actor,
         fleet.id,
@@ -281,11 +290,12 @@ describe('a build on the container engine', () => {
     const backend: BuildBackend = {
       async build() {
         built = true;
-        return { ok: true, imageId: 'sha256:built' };
+        return { ok: true, imageId: 'sha256:built', size: 1234 };
       },
       push: async () => ({ ok: true, digest, size: 1 }),
       architecture: async () => 'amd64',
-      async remove() {},
+      async keepAsCache() {},
+      async discard() {},
     };
     const files = await readProjectArchive(
       await projectTarball({
@@ -296,7 +306,9 @@ describe('a build on the container engine', () => {
     const result = await buildRelease(
       {
         ...ctx,
-        imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+        imageBuilder: {
+          builder: { backend, network: true, maxImageBytes, pushToken: async () => 'token' },
+        },
       },
       actor,
       fleet.id,

@@ -2,15 +2,23 @@ import type { Actor } from '../../infra/auth/actor.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { createActorWriter } from '../../infra/odata/actor-writes.js';
 import {
+  type BuildEnd,
   type BuilderDeps,
   type BuildResult,
   DiscardedBuild,
   type ReleasePlan,
 } from './build-outcome.js';
+import { checkRunning, keepAlive, queuedLine, showLog } from './build-liveness.js';
+import { type BuildStop, buildQueueOf, describeDuration } from './build-queue.js';
 import { fleetServiceId } from './fleet-service.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
-import { runServiceBuilds, type ServiceBuild, type ServiceBuildResult } from './service-builds.js';
+import {
+  cacheTagOf,
+  runServiceBuilds,
+  type ServiceBuild,
+  type ServiceBuildResult,
+} from './service-builds.js';
 
 export type StagedBuild = ReleasePlan & { builder: ImageBuilder };
 
@@ -112,7 +120,13 @@ const startBuild = async (
       );
       const location = rows[0]?.location;
       if (location === undefined) throw new Error(`image ${imageId} has no location`);
-      builds.push({ service: service.name, imageId, location, step });
+      builds.push({
+        service: service.name,
+        imageId,
+        location,
+        cacheTag: cacheTagOf(serviceId),
+        step,
+      });
     }
     return {
       releaseId,
@@ -122,20 +136,22 @@ const startBuild = async (
     };
   });
 
-// Second transaction: each built image's digest, size, log and end, then the release's.
+// Second transaction: each built image's digest, size, log and end, then the release's. A
+// stopped build's release ends as the stop says, its unfinished images with it.
 const recordBuild = async (
   deps: BuilderDeps,
   actor: Actor,
   started: Started,
   results: readonly ServiceBuildResult[],
   log: readonly string[],
-): Promise<'success' | 'failed'> =>
+  stop: BuildStop | undefined,
+): Promise<BuildEnd> =>
   await deps.db.transaction(async (tx) => {
     const writer = createActorWriter(deps, tx, actor);
     const ended = deps.now().toISOString();
     for (const result of results) {
       await writer.update('image', result.imageId, {
-        status: result.status,
+        status: result.status === 'failed' && stop !== undefined ? stop.status : result.status,
         end_timestamp: ended,
         build_log: result.log.join('\n'),
         ...(result.status === 'success'
@@ -149,7 +165,9 @@ const recordBuild = async (
           : { error_message: result.error }),
       });
     }
-    const status = results.every((result) => result.status === 'success') ? 'success' : 'failed';
+    const status: BuildEnd =
+      stop?.status ??
+      (results.every((result) => result.status === 'success') ? 'success' : 'failed');
     await writer.update('release', started.releaseId, {
       status,
       end_timestamp: ended,
@@ -193,8 +211,17 @@ const discard = async (deps: BuilderDeps, started: Started): Promise<void> =>
     await tx.query('DELETE FROM "release" WHERE "id" = $1', [started.releaseId]);
   });
 
-// A release with services to build: created (running) and committed, built and pushed outside
-// any transaction, its results recorded in a second transaction.
+// Each service's result when the build never ran (stopped while queued).
+const notRun = (builds: readonly ServiceBuild[], note: (line: string) => void) =>
+  builds.map((build): ServiceBuildResult => {
+    const line = `[${build.service}] Not built: the build was stopped`;
+    note(line);
+    return { imageId: build.imageId, log: [line], status: 'failed', error: line };
+  });
+
+// A release with services to build: created (running) and committed, queued for its turn on
+// this server's engine (build-queue.ts), built and pushed outside any transaction, its results
+// recorded in a second transaction.
 export const buildServicesOutsideTransactions = async (
   deps: BuilderDeps,
   actor: Actor,
@@ -208,31 +235,44 @@ export const buildServicesOutsideTransactions = async (
     staged.onLog(line);
   };
   const started = await startBuild(deps, actor, fleetId, staged, note);
-  // The stuck-build sweep ends a server build 15 minutes after its server_build time, taking it
-  // for one whose server stopped: while this server builds, it keeps that time recent.
+  let queuedAt: number | undefined;
+  const turn = buildQueueOf(deps.config).join(
+    started.releaseId,
+    (position) => {
+      queuedAt ??= deps.now().getTime();
+      note(queuedLine(position, deps.config.builderParallel));
+      showLog(deps, started.releaseId, log).catch(() => undefined);
+    },
+    staged.options.signal,
+  );
   const alive = setInterval(() => {
-    deps.db
-      .query('UPDATE "server_build" SET "started_at" = $2 WHERE "release" = $1', [
-        started.releaseId,
-        deps.now(),
-      ])
-      .catch(() => undefined);
+    keepAlive(deps, started.releaseId, log, turn).catch(() => undefined);
   }, serverBuildHeartbeatMs);
   alive.unref();
   let results: ServiceBuildResult[];
   try {
-    results = await runServiceBuilds(
-      {
-        builder: staged.builder,
-        files,
-        templateVariables: started.templateVariables,
-        fleetArch: started.templateVariables.BALENA_ARCH,
-        now: deps.now,
-        onLog: note,
-        noCache: staged.options.noCache ?? false,
-      },
-      started.builds,
-    );
+    // Cancelled before its turn came (or before it reached this server): it does not run.
+    if (await turn.ready) await checkRunning(deps, started.releaseId, turn);
+    if (turn.signal.aborted) results = notRun(started.builds, note);
+    else {
+      if (queuedAt !== undefined) {
+        note(`Started after ${describeDuration(deps.now().getTime() - queuedAt)} in the queue`);
+        await showLog(deps, started.releaseId, log);
+      }
+      results = await runServiceBuilds(
+        {
+          builder: staged.builder,
+          files,
+          templateVariables: started.templateVariables,
+          fleetArch: started.templateVariables.BALENA_ARCH,
+          now: deps.now,
+          onLog: note,
+          noCache: staged.options.noCache ?? false,
+          signal: turn.signal,
+        },
+        started.builds,
+      );
+    }
   } catch (thrown) {
     // The project could not be unpacked for its builds: every build fails, saying so.
     const reason = `The build could not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
@@ -245,16 +285,19 @@ export const buildServicesOutsideTransactions = async (
     }));
   } finally {
     clearInterval(alive);
+    // Its place goes to the next build before the results are recorded.
+    turn.leave();
   }
+  const stop = turn.stopped();
   const failed = results.some((result) => result.status === 'failed');
-  note(failed ? 'Build failed: see the services above' : 'Build succeeded');
-  if (failed && staged.options.discardFailed) {
+  note(stop?.line ?? (failed ? 'Build failed: see the services above' : 'Build succeeded'));
+  if ((failed || stop !== undefined) && staged.options.discardFailed) {
     await discard(deps, started);
     throw new DiscardedBuild(log);
   }
-  let status: 'success' | 'failed';
+  let status: BuildEnd;
   try {
-    status = await recordBuild(deps, actor, started, results, log);
+    status = await recordBuild(deps, actor, started, results, log, stop);
   } catch (thrown) {
     await endUnrecorded(deps, started, log).catch(() => undefined);
     throw thrown;

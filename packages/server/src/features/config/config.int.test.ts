@@ -41,6 +41,33 @@ describe('GET /config', () => {
     expect(response.json()).toMatchObject({ cliLoginAllowedNetworks: [] });
   });
 
+  it('says whether this server builds images, and why not', async () => {
+    const response = await app.inject({ url: '/config' });
+    expect(response.json()).toMatchObject({
+      builder: {
+        buildsImages: false,
+        unavailableReason: expect.stringMatching(/no container engine is configured/),
+      },
+    });
+    const building = await createTestApp(
+      createTestContext(db, {
+        config: {
+          builderDockerHost: { socketPath: '/run/builder.sock' },
+          registry: { url: 'http://registry.test', host: 'registry.test' },
+        },
+      }),
+      registerConfigRoutes,
+    );
+    try {
+      const answer = await building.inject({ url: '/config' });
+      expect(answer.json()).toMatchObject({
+        builder: { buildsImages: true, unavailableReason: null },
+      });
+    } finally {
+      await building.close();
+    }
+  });
+
   it('names no analytics adapter: Flotilla has none', async () => {
     const response = await app.inject({ url: '/config' });
     expect(response.json()).toMatchObject({ analytics: null });

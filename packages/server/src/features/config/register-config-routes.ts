@@ -4,9 +4,19 @@ import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer'
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { imageBuilderOf } from '../builder/image-builder.js';
 import { actionsPath } from '../diagnostics/register-diagnostics.js';
 import { canonicalDeviceTypeSlug } from '../device-types/device-type-rows.js';
 import { deviceUrlsBaseOf } from '../device-url/device-url-host.js';
+
+const builderOf = (
+  ctx: AppContext,
+): { buildsImages: boolean; unavailableReason: string | null } => {
+  const availability = imageBuilderOf(ctx.config);
+  return 'builder' in availability
+    ? { buildsImages: true, unavailableReason: null }
+    : { buildsImages: false, unavailableReason: availability.unavailable };
+};
 
 const varsQuery = z.object({ deviceType: z.string().min(1).max(255).optional() });
 
@@ -37,6 +47,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // Networks the console's command-line login page may post a token to besides loopback and
     // the private ranges (ours; FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS).
     cliLoginAllowedNetworks: [...ctx.config.cliLoginAllowedNetworks],
+    // Whether this server builds the images of services with a `build:` step (ours): it needs a
+    // container engine and a registry; the reason says which is missing.
+    builder: builderOf(ctx),
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

@@ -57,6 +57,35 @@ describe('loadConfig: identity settings', () => {
     );
   });
 
+  it('runs one build at a time for at most 30 minutes, images up to 8 GiB, unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({
+      builderParallel: 1,
+      builderTimeoutMs: 30 * 60_000,
+      builderMaxImageBytes: 8 * 1024 ** 3,
+    });
+    expect(
+      loadConfig({
+        FLOTILLA_BUILDER_PARALLEL: '3',
+        FLOTILLA_BUILDER_TIMEOUT_MINUTES: '90',
+        FLOTILLA_BUILDER_MAX_IMAGE_MB: '512',
+      }),
+    ).toMatchObject({
+      builderParallel: 3,
+      builderTimeoutMs: 90 * 60_000,
+      builderMaxImageBytes: 512 * 1024 ** 2,
+    });
+    for (const [name, value] of [
+      ['FLOTILLA_BUILDER_PARALLEL', '0'],
+      ['FLOTILLA_BUILDER_PARALLEL', '65'],
+      ['FLOTILLA_BUILDER_TIMEOUT_MINUTES', '0'],
+      ['FLOTILLA_BUILDER_TIMEOUT_MINUTES', '121'],
+      ['FLOTILLA_BUILDER_TIMEOUT_MINUTES', 'soon'],
+      ['FLOTILLA_BUILDER_MAX_IMAGE_MB', '0'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
+    }
+  });
+
   it('reads FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS as addresses and CIDR ranges, none by default', () => {
     const allowed = (value: string) =>
       loadConfig({ FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: value }).cliLoginAllowedNetworks;

@@ -137,6 +137,10 @@ const schema = z.object({
       .optional(),
   ),
   FLOTILLA_BUILDER_NETWORK: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_BUILDER_PARALLEL: z.coerce.number().int().min(1).max(64).default(1),
+  // At most 120: a build running longer reads as timed out (the release status rule).
+  FLOTILLA_BUILDER_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(120).default(30),
+  FLOTILLA_BUILDER_MAX_IMAGE_MB: z.coerce.number().int().min(1).max(1_048_576).default(8192),
   FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
     .string()
     .default('')
@@ -280,6 +284,12 @@ export type Config = {
   builderDockerHost: DockerHost | undefined;
   // Whether a build's steps (RUN) reach the network; off builds with no network at all.
   builderNetwork: boolean;
+  // Image builds run at once on this server; the others wait their turn (features/builder).
+  builderParallel: number;
+  // A build still running this long after its turn came is stopped and fails.
+  builderTimeoutMs: number;
+  // A built image larger than this (as the engine reports its size) is not pushed and fails.
+  builderMaxImageBytes: number;
   // Networks `balena login --web` may wait on besides loopback and the private ranges
   // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
   cliLoginAllowedNetworks: string[];
@@ -383,6 +393,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
     builderDockerHost: values.FLOTILLA_BUILDER_DOCKER_HOST,
     builderNetwork: values.FLOTILLA_BUILDER_NETWORK === 'on',
+    builderParallel: values.FLOTILLA_BUILDER_PARALLEL,
+    builderTimeoutMs: values.FLOTILLA_BUILDER_TIMEOUT_MINUTES * 60_000,
+    builderMaxImageBytes: values.FLOTILLA_BUILDER_MAX_IMAGE_MB * 1024 * 1024,
     cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
