@@ -34,12 +34,18 @@ const streamedBuild = (api: FakeApi) => {
   return { bodies, send, end: () => controller?.close() };
 };
 
-const openDialog = async () => {
+const openDialog = async (
+  builder: { buildsImages: boolean; unavailableReason: string | null } = {
+    buildsImages: true,
+    unavailableReason: null,
+  },
+) => {
   const api = createFakeApi({
     user_application_membership: [fleetMember('developer')],
     application: [applicationRow(fleetFixture(), { owns__release: [releaseRow(1)] })],
     release: [releaseRow(1)],
   });
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, builder } }));
   const build = streamedBuild(api);
   renderReleasePages(api, '/fleets/12/releases');
   const user = userEvent.setup();
@@ -108,6 +114,38 @@ describe('CreateReleaseDialog', { timeout: 60_000 }, () => {
     const lines = (await logText(dialog))?.split('\n') ?? [];
     expect(lines).toHaveLength(2999);
     expect(lines[0]).toBe('line 3');
+  });
+
+  it('says when this server builds no images, and why', async () => {
+    const { dialog } = await openDialog({
+      buildsImages: false,
+      unavailableReason: 'no container engine is configured (FLOTILLA_BUILDER_DOCKER_HOST)',
+    });
+    const note = await within(dialog).findByRole('alert');
+    expect(note.textContent).toMatch(
+      /^This server does not build images: no container engine is configured \(FLOTILLA_BUILDER_DOCKER_HOST\)\. Services naming an image: are released/,
+    );
+    expect(within(dialog).queryByText(/are built on this server/)).toBeNull();
+  });
+
+  it('says that services with a build step are built when this server builds images', async () => {
+    const { dialog } = await openDialog();
+    expect(await within(dialog).findByText(/are built on this server/)).toBeTruthy();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
+  it('tells a cancelled build from a failed one', async () => {
+    const { build, user, dialog } = await openDialog();
+    await user.upload(
+      within(dialog).getByLabelText('Project file'),
+      new File(['x'], 'project.tar'),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    build.send({ result: { releaseId: 8, status: 'cancelled', log: ['Build cancelled'] } });
+    build.end();
+    expect(
+      await within(dialog).findByText('The release was created, but its build was cancelled.'),
+    ).toBeTruthy();
   });
 
   it("shows the builder's refusal before the build starts", async () => {

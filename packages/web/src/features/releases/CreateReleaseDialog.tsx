@@ -17,6 +17,7 @@ import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../app/client.js';
 import { applicationKey } from '../fleets/application/application-detail.js';
 import { type BuildProject, runBuild } from './build-stream.js';
+import { useImageBuilds } from './image-builds.js';
 
 type Source = 'file' | 'url';
 
@@ -39,6 +40,7 @@ export const CreateReleaseDialog = ({
   const client = useClient();
   const queryClient = useQueryClient();
   const titleId = useId();
+  const imageBuilds = useImageBuilds();
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [url, setUrl] = useState('');
@@ -83,10 +85,19 @@ export const CreateReleaseDialog = ({
         </ToggleButtonGroup>
         <Typography sx={{ mb: 2 }}>
           A <code>.tar</code> or <code>.tar.gz</code> with a <code>docker-compose.yml</code> (or one{' '}
-          <code>Dockerfile</code> at its root), and optionally a <code>balena.yml</code>. Services
-          with a build step (<code>build:</code>) are built when this server has a container engine;
-          the build log says so when it has none.
+          <code>Dockerfile</code> at its root), and optionally a <code>balena.yml</code>.
+          {imageBuilds?.buildsImages === false
+            ? null
+            : ' Services with a build step (build:) are built on this server, one build after the other.'}
         </Typography>
+        {imageBuilds?.buildsImages === false ? (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            This server does not build images
+            {imageBuilds.unavailableReason === null ? '' : `: ${imageBuilds.unavailableReason}`}.
+            Services naming an <code>image:</code> are released; a service with a{' '}
+            <code>build:</code> step fails the release.
+          </Alert>
+        ) : null}
         {source === 'file' ? (
           <>
             <Button variant="outlined" component="label">
@@ -146,7 +157,9 @@ export const CreateReleaseDialog = ({
           >
             {build.data.status === 'success'
               ? 'The release was created.'
-              : 'The release was created, but its build failed.'}
+              : build.data.status === 'cancelled'
+                ? 'The release was created, but its build was cancelled.'
+                : 'The release was created, but its build failed.'}
           </Alert>
         ) : null}
         {build.isPending || lines.length > 0 ? (

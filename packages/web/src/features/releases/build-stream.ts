@@ -1,6 +1,11 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 
-export type BuildResult = { releaseId: number; status: 'success' | 'failed'; log: string[] };
+export type BuildResult = {
+  releaseId: number;
+  // cancelled: the release was cancelled during its build (or the build stopped).
+  status: 'success' | 'failed' | 'cancelled';
+  log: string[];
+};
 
 // What the builder builds from: an uploaded project file, or a tarball URL it downloads.
 export type BuildProject = { file: File } | { url: string };
@@ -10,7 +15,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const resultOf = (value: unknown): BuildResult | undefined => {
   if (!isRecord(value) || typeof value.releaseId !== 'number') return undefined;
-  if (value.status !== 'success' && value.status !== 'failed') return undefined;
+  if (value.status !== 'success' && value.status !== 'failed' && value.status !== 'cancelled') {
+    return undefined;
+  }
   const log = Array.isArray(value.log) ? value.log.filter((line) => typeof line === 'string') : [];
   return { releaseId: value.releaseId, status: value.status, log };
 };
