@@ -188,6 +188,48 @@ describe('balena push: balena-cli, dockerd and the registry against Flotilla', (
     expect(ended).toMatchObject({ status: 'success', is_final: false });
   });
 
+  it('cancels the build on Ctrl-C: the engine stops, the release ends cancelled', async () => {
+    const org = await createOrganization(user.sdk, 'Interrupted');
+    const fleet = await createFleet(user.sdk, org.id, 'interrupted', deviceType);
+    // A step that waits for a file nobody writes: the build runs until it is stopped.
+    const source = await project('interrupted', [
+      'RUN echo "waiting for Ctrl-C" && while [ ! -e /released ]; do sleep 0.1; done',
+    ]);
+
+    const push = cli.start(['push', fleet.slug, '--source', source], builderEnv);
+    await waitForValue(
+      'the blocking step to run',
+      async () => push.output(),
+      (output) => output.includes('[main] waiting for Ctrl-C'),
+      120_000,
+    );
+    push.interrupt();
+    expect(await push.exited).not.toBe(0);
+
+    // balena-cli sets the release cancelled and drops the request; either stops the build, which
+    // then writes its log.
+    expect(push.output()).toContain("Setting 'cancelled' release status");
+    const ended = await waitForValue(
+      'the stopped build to write its log',
+      async () =>
+        await user.sdk.pine.get({
+          resource: 'release',
+          options: {
+            $select: ['status', 'build_log'],
+            $filter: { belongs_to__application: fleet.id },
+          },
+        }),
+      ([release]) => /the build was stopped$/.test(release?.build_log ?? ''),
+      60_000,
+    );
+    expect(ended).toEqual([
+      expect.objectContaining({
+        status: 'cancelled',
+        build_log: expect.stringMatching(/\nBuild cancelled: [^\n]*the build was stopped$/),
+      }),
+    ]);
+  });
+
   it('refuses a fleet the user cannot see, and the builder answers as for an unknown fleet', async () => {
     const stranger = await registerUser(server.url, 'stranger');
     const org = await createOrganization(stranger.sdk, 'Hidden');

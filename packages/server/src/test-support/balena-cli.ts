@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -11,6 +11,15 @@ import { join } from 'node:path';
 export type BalenaCli = {
   // Runs `balena <args>` to its end; rejects with its whole output when it fails.
   run(args: readonly string[], extraEnv?: NodeJS.ProcessEnv, timeoutMs?: number): Promise<string>;
+  // Starts `balena <args>` and answers at once: the test reads its output as it comes, may send
+  // it Ctrl-C (SIGINT), and waits for its exit code.
+  start(args: readonly string[], extraEnv?: NodeJS.ProcessEnv): RunningCli;
+};
+
+export type RunningCli = {
+  output(): string;
+  interrupt(): void;
+  exited: Promise<number | null>;
 };
 
 const version = '25.2.6';
@@ -40,26 +49,41 @@ export const balenaCli = async (apiUrl: string): Promise<BalenaCli> => {
       ([key]) => !/^(npm_|BALENARC_|VITEST|NODE_OPTIONS$)/i.test(key),
     ),
   );
+  const envOf = (extraEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+    ...baseEnv,
+    BALENARC_API_URL: apiUrl,
+    BALENARC_DATA_DIRECTORY: settings,
+    // No analytics, error reports, deprecation or update checks: nothing leaves the machine (the
+    // CLI's offline mode would also refuse `login`).
+    BALENARC_NO_ANALYTICS: '1',
+    BALENARC_NO_SENTRY: '1',
+    BALENARC_UNSUPPORTED: '1',
+    NO_UPDATE_NOTIFIER: '1',
+    NO_COLOR: '1',
+    ...extraEnv,
+  });
   return {
+    start: (args, extraEnv = {}) => {
+      const child = spawn(node, [entry, ...args], {
+        env: envOf(extraEnv),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('close', (code) => resolve(code));
+      });
+      return { output: () => output, interrupt: () => child.kill('SIGINT'), exited };
+    },
     run: (args, extraEnv = {}, timeoutMs = 120_000) =>
       new Promise((resolve, reject) => {
         execFile(
           node,
           [entry, ...args],
           {
-            env: {
-              ...baseEnv,
-              BALENARC_API_URL: apiUrl,
-              BALENARC_DATA_DIRECTORY: settings,
-              // No analytics, error reports, deprecation or update checks: nothing leaves the
-              // machine (the CLI's offline mode would also refuse `login`).
-              BALENARC_NO_ANALYTICS: '1',
-              BALENARC_NO_SENTRY: '1',
-              BALENARC_UNSUPPORTED: '1',
-              NO_UPDATE_NOTIFIER: '1',
-              NO_COLOR: '1',
-              ...extraEnv,
-            },
+            env: envOf(extraEnv),
             timeout: timeoutMs,
             maxBuffer: 16 * 1024 * 1024,
           },
