@@ -80,4 +80,7 @@ export type ReleaseWrite = {
   semver: string;
   variant: string;
   phase: ReleasePhase | null;
+  // Cancelling a running build (the server's builder stops it), as balena-cli does on Ctrl-C.
+  status: 'cancelled';
+  end_timestamp: string;
 };

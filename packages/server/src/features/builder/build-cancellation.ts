@@ -4,8 +4,9 @@ import type { AppContext } from '../../app-context.js';
 import { type BuildStop, buildQueueOf } from './build-queue.js';
 
 // A server build is cancelled as balena's is: its release's status set to cancelled through the
-// API (PATCH /v7/release(<id>), which balena-cli sends on Ctrl-C during `balena push`), under
-// the same rules as any release update, so only those who may change the fleet's releases can. The write notifies every server process on commit; the one
+// API (PATCH /v7/release(<id>), which balena-cli sends on Ctrl-C during `balena push` and the
+// console's Cancel build), under the same rules as any release update, so only those who may
+// change the fleet's releases can. The write notifies every server process on commit; the one
 // building that release stops it on the engine.
 
 const channel = 'server_build_ended';

@@ -198,6 +198,32 @@ describe('release page', { timeout: 60_000 }, () => {
     );
   });
 
+  it('cancels a running build, and only a running one', async () => {
+    expect(
+      await (async () => {
+        setup('/fleets/12/releases/5/settings');
+        await settings();
+        return button('Cancel build').disabled;
+      })(),
+    ).toBe(true);
+    cleanup();
+    const { api, user } = setup(
+      '/fleets/12/releases/5/settings',
+      releaseRow(5, { status: 'running', update_timestamp: new Date().toISOString() }),
+    );
+    await settings();
+    await user.click(button('Cancel build'));
+    await screen.findByText('Release updated');
+    expect(api.writes).toEqual([
+      {
+        method: 'PATCH',
+        resource: 'release',
+        id: 5,
+        body: { status: 'cancelled', end_timestamp: expect.any(String) },
+      },
+    ]);
+  });
+
   it('gives a safe developer no delete', async () => {
     setup('/fleets/12/releases/5/settings', releaseRow(5), 'safe-developer');
     await settings();

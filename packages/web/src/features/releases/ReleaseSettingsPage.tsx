@@ -22,7 +22,8 @@ import { releaseActions, versionError } from './release-rules.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 
 // The release's settings (seed 001 "Release pages", section 4 rules): version, validity,
-// finalize and delete, each enabled by the rules and the user's permissions.
+// finalize, cancel a running build and delete, each enabled by the rules and the user's
+// permissions.
 export const ReleaseSettingsPage = () => {
   const { application, release, now } = useReleaseContext();
   const client = useClient();
@@ -47,7 +48,11 @@ export const ReleaseSettingsPage = () => {
   const refresh = () => queryClient.invalidateQueries({ queryKey: applicationKey(application.id) });
   const patch = useMutation({
     mutationFn: async (
-      body: { semver: string } | { is_invalidated: boolean } | { is_final: true },
+      body:
+        | { semver: string }
+        | { is_invalidated: boolean }
+        | { is_final: true }
+        | { status: 'cancelled'; end_timestamp: string },
     ) => await client.pine.patch({ resource: 'release', id: release.id, body }),
     onSuccess: () => toasts.show('success', 'Release updated'),
     onSettled: refresh,
@@ -133,6 +138,23 @@ export const ReleaseSettingsPage = () => {
                 onClick={() => patch.mutate({ is_final: true })}
               >
                 Finalize
+              </Button>
+            </DisabledReason>
+          </SettingRow>
+          <SettingRow
+            title="Cancel build"
+            description="Stops the build where this server builds it; the release ends cancelled. A release deployed from another machine (balena deploy) is only marked cancelled."
+          >
+            <DisabledReason reason={actions.cancelBuild}>
+              <Button
+                variant="outlined"
+                color="warning"
+                disabled={actions.cancelBuild !== null || patch.isPending}
+                onClick={() =>
+                  patch.mutate({ status: 'cancelled', end_timestamp: new Date().toISOString() })
+                }
+              >
+                Cancel build
               </Button>
             </DisabledReason>
           </SettingRow>

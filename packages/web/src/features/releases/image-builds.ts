@@ -3,13 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../app/client.js';
 
 // Whether this server builds the images of services with a `build:` step, and why not (GET
-// /config's builder); undefined while unknown (loading, or an older server).
-export const useImageBuilds = (): PublicConfig['builder'] => {
+// /config's builder); undefined while unknown (loading, or an older server). Read only while
+// `wanted` (the Create release dialog open).
+export const useImageBuilds = (wanted: boolean): PublicConfig['builder'] => {
   const client = useClient();
   const config = useQuery({
     queryKey: ['public-config'],
     queryFn: () => client.config(),
     staleTime: Infinity,
+    enabled: wanted,
   });
   return config.data?.builder;
 };

@@ -1,6 +1,11 @@
 import { buildTimeoutMs, releaseRuleMessages } from '@flotilla/shared/releases/release-status';
 import { describe, expect, it } from 'vitest';
-import { releaseActions, releaseStatusLabel, versionError } from './release-rules.js';
+import {
+  onlyRunningCancelled,
+  releaseActions,
+  releaseStatusLabel,
+  versionError,
+} from './release-rules.js';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
 const release = {
@@ -20,6 +25,7 @@ describe('release actions', () => {
       editVersion: null,
       toggleValidity: null,
       finalize: releaseRuleMessages.alreadyFinalized,
+      cancelBuild: onlyRunningCancelled,
       delete: null,
     });
     expect(releaseActions({ ...release, is_final: false }, allowed, now).finalize).toBeNull();
@@ -41,6 +47,16 @@ describe('release actions', () => {
     expect(releaseStatusLabel(running, now)).toBe('Running');
   });
 
+  it('cancels only a build still running', () => {
+    const running = { ...release, status: 'running', update_timestamp: now.toISOString() };
+    expect(releaseActions(running, allowed, now).cancelBuild).toBeNull();
+    const later = new Date(now.getTime() + buildTimeoutMs + 1);
+    expect(releaseActions(running, allowed, later).cancelBuild).toBe(onlyRunningCancelled);
+    expect(releaseActions({ ...release, status: 'failed' }, allowed, now).cancelBuild).toBe(
+      onlyRunningCancelled,
+    );
+  });
+
   it('refuses deleting a release a fleet should run or a device is pinned to', () => {
     for (const targets of [{ targetedByFleets: 1 }, { pinnedDevices: 2 }]) {
       expect(releaseActions({ ...release, ...targets }, allowed, now).delete).toBe(
@@ -57,6 +73,7 @@ describe('release actions', () => {
       editVersion: 'no update',
       toggleValidity: 'no update',
       finalize: 'no update',
+      cancelBuild: 'no update',
       delete: 'no delete',
     });
   });

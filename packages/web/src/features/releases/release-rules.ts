@@ -29,8 +29,12 @@ export type ReleaseActions = {
   editVersion: string | null;
   toggleValidity: string | null;
   finalize: string | null;
+  // Stops a running build (the server's builder stops it on its engine).
+  cancelBuild: string | null;
   delete: string | null;
 };
+
+export const onlyRunningCancelled = 'Only a running build can be cancelled';
 
 export const releaseActions = (
   release: ReleaseState,
@@ -45,6 +49,7 @@ export const releaseActions = (
       (isFailedStatus(status) ? releaseRuleMessages.cannotValidateFailed : null),
     finalize:
       grants.updateDenied ?? (release.is_final ? releaseRuleMessages.alreadyFinalized : null),
+    cancelBuild: grants.updateDenied ?? (status === 'running' ? null : onlyRunningCancelled),
     delete:
       grants.deleteDenied ??
       (release.targetedByFleets > 0 || release.pinnedDevices > 0
