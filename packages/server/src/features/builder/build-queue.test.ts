@@ -72,6 +72,11 @@ describe('the build queue', () => {
     expect(second.signal.aborted).toBe(true);
     expect(second.stopped()).toEqual(cancelled);
     expect(places).toEqual([2, 1]);
+    // A build behind it leaving moves nobody up: nothing is said again.
+    const fourth = queue.join(4, () => undefined);
+    queue.stop(4, cancelled);
+    expect(await fourth.ready).toBe(false);
+    expect(places).toEqual([2, 1]);
     first.leave();
     expect(await third.ready).toBe(true);
     expect(queue.stop(99, cancelled)).toBe(false);

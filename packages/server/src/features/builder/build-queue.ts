@@ -72,6 +72,8 @@ type Entry = {
   onWaiting: (position: number) => void;
   start: () => void;
   state: 'waiting' | 'running' | 'gone';
+  // The place it was last told.
+  told?: number;
   cancelTimeout?: () => void;
 };
 
@@ -87,7 +89,11 @@ export const createBuildQueue = ({
   const byRelease = new Map<number, Entry>();
 
   const tellPlaces = (): void => {
-    waiting.forEach((entry, index) => entry.onWaiting(index + 1));
+    waiting.forEach((entry, index) => {
+      if (entry.told === index + 1) return;
+      entry.told = index + 1;
+      entry.onWaiting(index + 1);
+    });
   };
 
   const advance = (): void => {
@@ -146,8 +152,8 @@ export const createBuildQueue = ({
       if (outer?.aborted) stopByOuter();
       else {
         outer?.addEventListener('abort', stopByOuter, { once: true });
-        if (waiting.length > 1 || running.size >= parallel) onWaiting(waiting.length);
         advance();
+        tellPlaces();
       }
       return {
         signal: controller.signal,
