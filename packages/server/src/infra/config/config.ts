@@ -92,6 +92,9 @@ const schema = z.object({
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
+  FLOTILLA_EMBEDDED_REGISTRY: z.enum(['off', 'auto', 'on']).default('off'),
+  FLOTILLA_EMBEDDED_REGISTRY_PORT: z.coerce.number().int().min(1).max(65535).default(5055),
+  FLOTILLA_EMBEDDED_REGISTRY_BINARY: z.string().min(1).default('/usr/bin/docker-registry'),
   FLOTILLA_REGISTRY_TOKEN_ISSUER: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.string().trim().min(1).max(200).default('flotilla'),
@@ -266,6 +269,10 @@ export type Config = {
   registry: { url: string; host: string } | undefined;
   // The `iss` of registry tokens; the registry's `auth.token.issuer` must say the same.
   registryTokenIssuer: string;
+  // A registry this process runs itself when no FLOTILLA_REGISTRY_URL is set
+  // (infra/registry/embedded-registry.ts): `on` fails the start without its binary, `auto` goes
+  // on without a registry. Undefined: none.
+  embeddedRegistry: { mode: 'auto' | 'on'; port: number; binary: string } | undefined;
   // Where mail goes: an SMTP server, or (unset) the built-in outbox (features/mail).
   smtpUrl: string | undefined;
   // The sender of every message ("Name <address>" or an address).
@@ -370,6 +377,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             host: new URL(values.FLOTILLA_REGISTRY_URL).host,
           },
     registryTokenIssuer: values.FLOTILLA_REGISTRY_TOKEN_ISSUER,
+    embeddedRegistry:
+      values.FLOTILLA_EMBEDDED_REGISTRY === 'off' || values.FLOTILLA_REGISTRY_URL !== undefined
+        ? undefined
+        : {
+            mode: values.FLOTILLA_EMBEDDED_REGISTRY,
+            port: values.FLOTILLA_EMBEDDED_REGISTRY_PORT,
+            binary: values.FLOTILLA_EMBEDDED_REGISTRY_BINARY,
+          },
     helpLinks: {
       gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
       docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,
