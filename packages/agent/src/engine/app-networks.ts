@@ -3,6 +3,7 @@ import { configHash } from './config-hash.js';
 import {
   appUuidLabel,
   configHashLabel,
+  type ManagedNetwork,
   managedLabel,
   type NetworkSpec,
 } from './container-engine.js';
@@ -58,4 +59,33 @@ export const wantedNetworks = (app: TargetApp, release: TargetRelease): NetworkS
       [configHashLabel]: configHash({ name, labels, ...definition }),
     },
   }));
+};
+
+// The wanted networks the engine has with another definition: made again.
+export const staleNetworks = (
+  wanted: readonly NetworkSpec[],
+  existing: readonly ManagedNetwork[],
+): Set<string> => {
+  const hashes = new Map(existing.map((network) => [network.name, network.configHash]));
+  return new Set(
+    wanted
+      .filter((network) => {
+        const hash = hashes.get(network.name);
+        return hash !== undefined && hash !== network.labels[configHashLabel];
+      })
+      .map((network) => network.name),
+  );
+};
+
+// Whether the engine lacks a network the release declares, has one defined otherwise, or has one
+// the release no longer declares.
+export const networksDiffer = (
+  wanted: readonly NetworkSpec[],
+  existing: readonly ManagedNetwork[],
+): boolean => {
+  const hashes = new Map(existing.map((network) => [network.name, network.configHash]));
+  return (
+    existing.length !== wanted.length ||
+    wanted.some((network) => hashes.get(network.name) !== network.labels[configHashLabel])
+  );
 };

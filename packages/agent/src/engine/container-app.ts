@@ -5,8 +5,8 @@ import type { Scheduler, TaskHandle } from '../scheduler.js';
 import type { TargetApp } from '../target-types.js';
 import type { AppReport, DeviceStatus, LogLine, UpdateStatus } from '../runtime/device-runtime.js';
 import { appReport } from './app-report.js';
+import { networksDiffer, staleNetworks } from './app-networks.js';
 import {
-  configHashLabel,
   type ContainerEngine,
   type ManagedContainer,
   type ManagedNetwork,
@@ -207,7 +207,7 @@ export class ContainerApp {
       if (
         changed.length === 0 &&
         obsolete.length === 0 &&
-        !this.#networksDiffer(wanted, networks)
+        !networksDiffer(wanted?.networks ?? [], networks)
       ) {
         await this.#startStopped(specs);
         this.#converged(wanted);
@@ -276,16 +276,6 @@ export class ContainerApp {
     }
   }
 
-  // Whether the engine lacks a network the release declares, or has one it no longer does.
-  #networksDiffer(wanted: Wanted | null, existing: readonly ManagedNetwork[]): boolean {
-    const hashes = new Map(existing.map((network) => [network.name, network.configHash]));
-    const want = wanted?.networks ?? [];
-    return (
-      existing.length !== want.length ||
-      want.some((network) => hashes.get(network.name) !== network.labels[configHashLabel])
-    );
-  }
-
   // The release's networks, before any container joins them. One the release now defines
   // differently is made again, once the containers on it (all of them changed: their hash
   // covers their networks' definitions) and the dropped services' are gone.
@@ -295,16 +285,8 @@ export class ContainerApp {
     existing: readonly ManagedNetwork[],
   ): Promise<void> {
     const { engine, log } = this.#options;
-    const hashes = new Map(existing.map((network) => [network.name, network.configHash]));
     const want = wanted?.networks ?? [];
-    const stale = new Set(
-      want
-        .filter((network) => {
-          const hash = hashes.get(network.name);
-          return hash !== undefined && hash !== network.labels[configHashLabel];
-        })
-        .map((network) => network.name),
-    );
+    const stale = staleNetworks(want, existing);
     if (stale.size > 0) {
       const names = new Set((wanted?.specs ?? []).map(({ service }) => service));
       const users = changed.filter(({ spec }) =>
@@ -320,8 +302,9 @@ export class ContainerApp {
         await engine.removeNetwork(name);
       }
     }
+    const present = new Set(existing.map((network) => network.name));
     for (const network of want) {
-      if (hashes.has(network.name) && !stale.has(network.name)) continue;
+      if (present.has(network.name) && !stale.has(network.name)) continue;
       log(`Creating network '${network.name}'`);
       await engine.createNetwork(network);
     }
