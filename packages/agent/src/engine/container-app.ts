@@ -6,11 +6,11 @@ import type { TargetApp } from '../target-types.js';
 import type { AppReport, DeviceStatus, LogLine, UpdateStatus } from '../runtime/device-runtime.js';
 import { appReport } from './app-report.js';
 import { networksDiffer, staleNetworks } from './app-networks.js';
-import {
-  type ContainerEngine,
-  type ManagedContainer,
-  type ManagedNetwork,
-  type RegistryAuth,
+import type {
+  ContainerEngine,
+  ManagedContainer,
+  ManagedNetwork,
+  RegistryAuth,
 } from './container-engine.js';
 import { ContainerLogs } from './container-logs.js';
 import { configHashOf, type DeviceFacts, volumeNameOf } from './container-spec.js';
@@ -251,7 +251,9 @@ export class ContainerApp {
         const handOver = await this.#install(service);
         if (handOver) handOvers.push(handOver);
       }
-      await Promise.all(handOvers.map((handOver) => this.#handOver(handOver)));
+      // Every hand-over ends before the convergence goes on, even when one of them fails.
+      const handedOver = await Promise.allSettled(handOvers.map((one) => this.#handOver(one)));
+      for (const outcome of handedOver) if (outcome.status === 'rejected') throw outcome.reason;
       await this.#kill(
         this.#containers.filter((container) => !names.has(container.service)),
         false,

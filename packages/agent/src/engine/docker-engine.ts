@@ -160,6 +160,7 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
       return found.map((container) => {
         const labels = container.Labels;
         const serviceId = Number(labels[serviceIdLabel]);
+        const health = healthOf(container.Status);
         return {
           id: container.Id,
           service: labels[serviceNameLabel] ?? '',
@@ -168,20 +169,24 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
           configHash: labels[configHashLabel] ?? '',
           state: stateOf(container.State),
           exitCode: exitCodeOf(container.Status),
-          ...(healthOf(container.Status) === undefined
-            ? {}
-            : { health: healthOf(container.Status) }),
+          ...(health === undefined ? {} : { health }),
         };
       });
     },
     async create(spec: ContainerSpec) {
       const { options, laterNetworks } = createOptionsOf(spec);
       const container = await docker.createContainer(options);
-      for (const network of laterNetworks) {
-        await docker.getNetwork(network.name).connect({
-          Container: container.id,
-          EndpointConfig: { Aliases: [...network.aliases] },
-        });
+      try {
+        for (const network of laterNetworks) {
+          await docker.getNetwork(network.name).connect({
+            Container: container.id,
+            EndpointConfig: { Aliases: [...network.aliases] },
+          });
+        }
+      } catch (error) {
+        // Half made, its hash would pass for the whole: it goes, and the update fails.
+        await container.remove({ force: true }).catch(() => undefined);
+        throw error;
       }
       return container.id;
     },
