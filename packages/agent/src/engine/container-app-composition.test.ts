@@ -189,6 +189,14 @@ describe("ContainerApp: the release's compose file on the engine", () => {
     expect(report?.releases.a1?.services.main?.status).toBe('Running');
   });
 
+  it("leaves a container's stop to its own stop_grace_period (sent at creation as its stop timeout)", async () => {
+    const { engine, apply } = await start();
+    const composition = { stopGracePeriodMs: 30_000 };
+    await apply(testApp('a1', [testService('main', 'a1', { composition })]));
+    await apply(testApp('b2', [testService('main', 'b2', { composition })]));
+    expect(engine.stopTimeouts).toEqual([undefined]);
+  });
+
   // Each field of the compose file a container is made with: a change replaces the container.
   const variants: [string, ServiceComposition][] = [
     ['devices', { devices: ['/dev/null:/dev/x:rw'] }],

@@ -23,6 +23,8 @@ export class FakeEngine implements ContainerEngine {
   readonly calls: string[] = [];
   readonly images = new Set<string>();
   readonly pulledWith: RegistryAuth[] = [];
+  // The timeout of each stop (undefined: the container's own).
+  readonly stopTimeouts: (number | undefined)[] = [];
   readonly containers = new Map<string, FakeContainer>();
   readonly volumes = new Set<string>();
   readonly networks = new Map<string, NetworkSpec>();
@@ -160,8 +162,6 @@ export class FakeEngine implements ContainerEngine {
     this.#check(`start ${container.service}`);
     container.state = 'running';
   }
-
-  readonly stopTimeouts: (number | undefined)[] = [];
 
   async stop(id: string, timeoutSeconds?: number): Promise<void> {
     this.stopTimeouts.push(timeoutSeconds);
