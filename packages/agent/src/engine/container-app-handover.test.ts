@@ -60,6 +60,16 @@ describe('ContainerApp: the hand-over update strategy', () => {
     expect(containerApp.report()['app-uuid']?.release_uuid).toBe('b2');
   });
 
+  it("takes resin's older signal too", async () => {
+    const { containerApp, lockDir } = harness;
+    containerApp.setTarget(testApp('b2', [testService('main', 'b2', handOver())]), false);
+    await harness.logged("Waiting for service 'main' to hand over");
+    await writeFile(join(lockDir, 'main', 'resin-kill-me'), '');
+    await containerApp.settled;
+    expect(states()).toEqual(['running']);
+    expect(harness.logs).toContain("Service 'main' handed over");
+  });
+
   it('kills the old container at the hand-over timeout when the new one never signals', async () => {
     const { engine, clock, containerApp, logs } = harness;
     containerApp.setTarget(testApp('b2', [testService('main', 'b2', handOver(5000))]), false);
