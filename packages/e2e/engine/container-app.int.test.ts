@@ -103,6 +103,11 @@ describe('the container app on a real engine', () => {
 
   afterAll(async () => {
     app?.stop();
+    // A bridge outlives its dockerd: whatever a failed test left is removed first.
+    if (port) {
+      for (const container of await port.list()) await port.remove(container.id);
+      for (const network of await port.listNetworks()) await port.removeNetwork(network.name);
+    }
     await engine?.stop();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });

@@ -205,9 +205,34 @@ export class FakeEngine implements ContainerEngine {
     };
   }
 
-  async followLogs(): Promise<() => void> {
+  // Who follows each container's output: a test prints through it (`print`) and ends it.
+  readonly #followers = new Map<
+    string,
+    { onLine: (line: string, isStdErr: boolean, timestamp: number) => void; onEnd: () => void }
+  >();
+
+  async followLogs(
+    id: string,
+    _sinceSeconds: number,
+    onLine: (line: string, isStdErr: boolean, timestamp: number) => void,
+    onEnd: () => void,
+  ): Promise<() => void> {
     if (this.down !== null) throw new Error(this.down);
-    return () => undefined;
+    this.#followers.set(id, { onLine, onEnd });
+    return () => this.#followers.delete(id);
+  }
+
+  // A line the container prints, to whoever follows it; false when nobody does.
+  print(id: string, line: string, timestamp: number): boolean {
+    const follower = this.#followers.get(id);
+    follower?.onLine(line, false, timestamp);
+    return follower !== undefined;
+  }
+
+  // The container's output stream ends (it stopped or restarted).
+  endLogs(id: string): void {
+    this.#followers.get(id)?.onEnd();
+    this.#followers.delete(id);
   }
 
   // The spec a service's container was created with (the newest, during a hand-over).
