@@ -1,8 +1,9 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { z } from 'zod';
 import type { DockerHost } from '../../infra/config/config.js';
 import type { BuildBackend, Outcome } from './build-backend.js';
+import { probeContext } from './probe-context.js';
 
 // One message of the engine's progress stream (build and push answer NDJSON).
 const progressMessage = z.looseObject({
@@ -79,6 +80,9 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       ? { socketPath: host.socketPath }
       : { host: host.host, port: host.port, protocol: 'http' },
   );
+  // Platforms whose programs the engine was seen to run (its host does not forget them while it
+  // runs); a refusal is asked again at the next build, as the operator may have set emulation up.
+  const runnable = new Set<string>();
   return {
     async build(context: Readable, request, onLog): Promise<Outcome<{ imageId: string }>> {
       const stream = await docker.buildImage(context, {
@@ -88,6 +92,7 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
         ...(request.target === undefined ? {} : { target: request.target }),
         ...(request.network ? {} : { networkmode: 'none' }),
         ...(request.noCache ? { nocache: true } : {}),
+        ...(request.platform === undefined ? {} : { platform: request.platform }),
         rm: true,
         forcerm: true,
         pull: false,
@@ -108,6 +113,35 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       // Older engines name the image only in their last line.
       const inspected = await docker.getImage(request.tag).inspect();
       return { ok: true, imageId: inspected.Id };
+    },
+
+    // The engine builds an image of the platform whose one step runs the smallest program of it,
+    // never from its cache, without network; the image goes again.
+    async runsPlatform(platform) {
+      if (runnable.has(platform)) return true;
+      const context = probeContext(platform);
+      if (context === undefined) return false;
+      const stream = await docker.buildImage(Readable.from([context]), {
+        platform,
+        nocache: true,
+        networkmode: 'none',
+        rm: true,
+        forcerm: true,
+        pull: false,
+      });
+      let ran = true;
+      let imageId: string | undefined;
+      for await (const message of messagesOf(stream)) {
+        if (errorOf(message) !== undefined) ran = false;
+        if (message.aux?.ID !== undefined) imageId = message.aux.ID;
+      }
+      if (imageId !== undefined)
+        await docker
+          .getImage(imageId)
+          .remove()
+          .catch(() => undefined);
+      if (ran) runnable.add(platform);
+      return ran;
     },
 
     async push(tag, registryToken, onLog): Promise<Outcome<{ digest: string; size: number }>> {

@@ -7,7 +7,8 @@ import {
   unpackProject,
   type UnpackedProject,
 } from './build-context.js';
-import { architectureMismatch } from './engine-architecture.js';
+import { buildSecretsRefusal } from './build-settings.js';
+import { type BuildTarget, buildTarget, type PlatformTarget } from './engine-architecture.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
 
@@ -70,7 +71,7 @@ const engineOutput = (): EngineOutput => {
 };
 
 const buildOne = async (
-  run: BuildRun & { output: EngineOutput },
+  run: BuildRun & { output: EngineOutput; target: PlatformTarget },
   contextRoot: UnpackedProject,
   build: ServiceBuild,
   log: string[],
@@ -100,6 +101,7 @@ const buildOne = async (
     );
   }
   if (prepared.fromTemplate) say("Building Dockerfile.template for the fleet's device type");
+  if ('emulated' in run.target) say(`Building for ${run.target.emulated} through emulation`);
   const built = await run.builder.backend.build(
     await contextTar(contextDir, prepared.dockerfile),
     {
@@ -109,6 +111,7 @@ const buildOne = async (
       tag: build.location,
       network: run.builder.network,
       noCache: run.noCache,
+      platform: run.target.platform,
     },
     run.output(say),
   );
@@ -144,14 +147,18 @@ export const runServiceBuilds = async (
       run.onLog(line);
       return { imageId: build.imageId, log: [line], status: 'failed', error: reason };
     });
-  let engineArch: string;
+  if (builds.some((build) => build.step.secrets.length > 0)) return failAll(buildSecretsRefusal);
+  let target: BuildTarget;
   try {
-    engineArch = await run.builder.backend.architecture();
+    const { backend } = run.builder;
+    target = await buildTarget(run.fleetArch, await backend.architecture(), {
+      enabled: run.builder.emulation,
+      runsPlatform: (platform) => backend.runsPlatform(platform),
+    });
   } catch (thrown) {
     return failAll(engineFailure(thrown));
   }
-  const mismatch = architectureMismatch(run.fleetArch, engineArch);
-  if (mismatch !== undefined) return failAll(mismatch);
+  if ('refused' in target) return failAll(target.refused);
   const project = await unpackProject(run.files.archive, run.files.root);
   const results: ServiceBuildResult[] = [];
   const output = engineOutput();
@@ -165,7 +172,7 @@ export const runServiceBuilds = async (
       }
       const log: string[] = [];
       try {
-        results.push(await buildOne({ ...run, output }, project, build, log));
+        results.push(await buildOne({ ...run, output, target }, project, build, log));
       } catch (thrown) {
         const reason = engineFailure(thrown);
         const line = `[${build.service}] Error: ${reason}`;
