@@ -18,6 +18,9 @@ export type ImageBuildRequest = {
   // The platform to build for (linux/arm64) when it is not the engine's own, whose programs the
   // engine's host runs through emulation; undefined: the engine's own.
   platform: string | undefined;
+  // The build's secrets by their id, which its Dockerfile mounts (`RUN --mount=type=secret`);
+  // empty for most builds.
+  secrets: ReadonlyMap<string, Buffer>;
 };
 
 // A build or push either succeeds or fails with the engine's reason (a failing RUN, a refused

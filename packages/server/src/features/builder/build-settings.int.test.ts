@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuilderWorld, startBuilderWorld } from '../../test-support/builder-world.js';
 import type { FleetFixture } from '../../test-support/fixtures.js';
-import { buildSecretsRefusal } from './build-settings.js';
 
-// `.balena/balena.yml` on a real engine and registry: build variables reach the services they
-// are for, read back from the pushed images; a project with build secrets is not built.
+// `.balena/balena.yml` on a real engine and registry: build variables and secrets reach the
+// services they are for, read back from the pushed images, the secrets in none of their layers.
 
 let world: BuilderWorld;
 let fleet: FleetFixture;
@@ -90,38 +91,101 @@ describe("the project's .balena/balena.yml", () => {
     );
   }, 300_000);
 
-  it('refuses a project with build secrets in its build log, building nothing and showing no secret', async () => {
-    const before = await world.engine.get('/images/json?all=1');
+  it('mounts its build secrets at /run/secrets in the RUN steps of the services they are for, and in no layer, history or log', async () => {
+    const token = 'token-9f3b2c-never-shown';
+    const shared = 'shared-51aa07-never-shown';
+    // The Dockerfiles compare digests: the secrets themselves are in no file of the contexts.
+    const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
+    const matches = (file: string, secret: string) =>
+      `test "$(sha256sum < /run/secrets/${file} | cut -c1-64)" = ${digest(secret)}`;
     const answer = await world.upload(fleet, {
-      'docker-compose.yml': compose,
+      'docker-compose.yml': [
+        'services:',
+        '  web:',
+        '    build: ./web',
+        '  worker:',
+        '    build:',
+        '      context: .',
+        '      dockerfile: worker.Dockerfile',
+        '',
+      ].join('\n'),
       '.balena/balena.yml': [
-        'build-secrets:',
+        'build-variables:',
         '  services:',
         '    worker:',
-        '      - source: token.txt',
+        '      - GREETING=hello worker',
+        'build-secrets:',
+        '  global:',
+        '    - source: shared.txt',
+        '      dest: shared',
+        '  services:',
+        '    worker:',
+        '      - source: nested/token.txt',
         '        dest: token',
         '',
       ].join('\n'),
-      '.balena/secrets/token.txt': 'a-secret-never-shown',
-      'web/Dockerfile': recorder,
+      '.balena/secrets/shared.txt': shared,
+      '.balena/secrets/nested/token.txt': token,
+      'web/Dockerfile': `${recorder}RUN ${matches('shared', shared)} && test ! -e /run/secrets/token && echo web-saw-shared-only\n`,
       'web/busybox': busybox,
-      'worker/Dockerfile': `${recorder}RUN cat /run/secrets/token\n`,
-      'worker/busybox': busybox,
+      // The worker's context is the project: the secrets' folder is not in it.
+      'worker.Dockerfile': [
+        recorder,
+        `RUN ${matches('token', token)} && ${matches('shared', shared)} && echo worker-saw-both`,
+        'COPY . /src',
+        'RUN test ! -e /src/.balena/secrets && test -e /src/.balena/balena.yml && echo secrets-not-in-context',
+        '',
+      ].join('\n'),
+      busybox,
     });
     expect(answer.status).toBe(201);
-    expect(answer.result).toBe('failed');
-    expect(answer.log).toEqual([
-      `[web] Error: ${buildSecretsRefusal}`,
-      `[worker] Error: ${buildSecretsRefusal}`,
-      'Build failed: see the services above',
-    ]);
-    expect(answer.log.join('\n')).not.toContain('a-secret-never-shown');
+    expect(answer.result, answer.log.join('\n')).toBe('success');
+    expect(answer.log).toEqual(
+      expect.arrayContaining([
+        '[web] Building with 1 build secret(s) at /run/secrets',
+        '[web] web-saw-shared-only',
+        '[worker] Building with 2 build secret(s) at /run/secrets',
+        '[worker] worker-saw-both',
+        '[worker] secrets-not-in-context',
+      ]),
+    );
+    const log = answer.log.join('\n');
+    for (const secret of [token, shared]) expect(log).not.toContain(secret);
     const images = await world.imagesOf(answer.releaseId);
-    expect(images.map((image) => [image.status, image.error])).toEqual([
-      ['failed', buildSecretsRefusal],
-      ['failed', buildSecretsRefusal],
+    expect(images.map((image) => [image.service, image.status])).toEqual([
+      ['web', 'success'],
+      ['worker', 'success'],
     ]);
-    expect((await world.engine.get('/images/json?all=1')).body).toBe(before.body);
+    for (const image of images) {
+      const pushed = await world.pushed(image);
+      const history = JSON.stringify(pushed.config.history);
+      expect(history).toContain('/run/secrets');
+      const layers = pushed.layers.map((layer) => gunzipSync(layer).toString('latin1'));
+      for (const secret of [token, shared]) {
+        expect(history).not.toContain(secret);
+        for (const layer of layers) expect(layer).not.toContain(secret);
+      }
+      if (image.service === 'worker') {
+        // Build variables reach a build with secrets too.
+        expect(pushed.config.config.Env).toContain(
+          'SEEN=greeting=hello worker web_only= from_compose=',
+        );
+      }
+    }
+  }, 300_000);
+
+  it('fails the service whose secret is not a file of .balena/secrets, saying which', async () => {
+    const answer = await world.upload(fleet, {
+      'docker-compose.yml': 'services:\n  app:\n    build: .\n',
+      '.balena/balena.yml':
+        'build-secrets:\n  global:\n    - source: absent.txt\n      dest: absent\n',
+      Dockerfile: recorder,
+      busybox,
+    });
+    expect(answer.result).toBe('failed');
+    expect(answer.log).toContain(
+      "[app] Error: The build secret 'absent.txt' is not a file of .balena/secrets",
+    );
   }, 300_000);
 
   it('answers 400 naming the problem for build settings it cannot read', async () => {

@@ -91,9 +91,13 @@ describe("the project's build settings (.balena/balena.yml)", () => {
     ['build-secrets:\n  global: [{dest: token}]', /entries need 'source'/],
     [
       'build-secrets:\n  global: [{source: ../../etc/passwd, dest: x}]',
-      /'source' must stay inside its folder/,
+      /'source' must be a path inside its folder/,
     ],
-    ['build-secrets:\n  global: [{source: a, dest: /x}]', /'dest' must stay inside its folder/],
+    [
+      'build-secrets:\n  global: [{source: a, dest: /x}]',
+      /'dest' must be a path inside its folder/,
+    ],
+    ['build-secrets:\n  global: [{source: a, dest: "x,readonly"}]', /'dest' must be a path inside/],
     ['build-variables: [', /\.balena\/balena\.yml is not valid YAML/],
   ])('refuses %j with a 400 naming the problem', (text, message) => {
     expect(() => parseBuildSettings(text)).toThrow(message);

@@ -20,12 +20,6 @@ export type BuildSettings = {
   secrets: Scoped<BuildSecret>;
 };
 
-// Build secrets need a builder that hands a build files without writing them into a layer
-// (BuildKit's secret mounts, through a session with the engine, or balenaEngine's build volumes);
-// the classic builder this server drives cannot, so such a project is not built rather than
-// built with its secrets exposed or missing.
-export const buildSecretsRefusal = `The project's ${buildSettingsPath} names build secrets, which this server's builder does not support: build the images with 'balena deploy' on a machine with balenaEngine, or push them to a registry and reference them with 'image:'`;
-
 const noSettings = (): BuildSettings => ({
   variables: { global: [], services: new Map() },
   secrets: { global: [], services: new Map() },
@@ -55,14 +49,22 @@ const readVariable = (item: unknown, where: string): [string, string] => {
   return [name, text.slice(equals + 1)];
 };
 
-// A path that stays where it is put: no absolute path, no '..'.
+// A file name or path of plain characters (it becomes part of a mount's options): no absolute
+// path, no '..'.
+const plainPath = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+
 const relativePath = (value: unknown, what: string, where: string): string => {
   if (typeof value !== 'string' || value.trim() === '') {
     return refuse(`'${where}' entries need '${what}', a file name`);
   }
   const normalized = posix.normalize(value);
-  if (posix.isAbsolute(normalized) || normalized.split('/').includes('..') || normalized === '.') {
-    return refuse(`'${where}': '${what}' must stay inside its folder, got '${value.slice(0, 80)}'`);
+  if (
+    !plainPath.test(normalized) ||
+    normalized.split('/').some((part) => part === '..' || part === '.')
+  ) {
+    return refuse(
+      `'${where}': '${what}' must be a path inside its folder of letters, digits, '.', '_', '-' and '/', got '${value.slice(0, 80)}'`,
+    );
   }
   return normalized;
 };
