@@ -91,6 +91,27 @@ describe('build secrets', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads and removes nothing through a link of the project', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-secrets-'));
+    try {
+      const outside = join(dir, 'server');
+      await mkdir(join(outside, 'secrets'), { recursive: true });
+      await writeFile(join(outside, 'secrets', 'key'), 'the server’s');
+      for (const [project, link, target] of [
+        ['linked-balena', '.balena', outside],
+        ['linked-secrets', '.balena/secrets', join(outside, 'secrets')],
+      ] as const) {
+        await mkdir(join(dir, project, '.balena'), { recursive: true });
+        if (link === '.balena') await rm(join(dir, project, '.balena'), { recursive: true });
+        await symlink(target, join(dir, project, link));
+        expect(await takeSecretFiles(join(dir, project))).toEqual(new Map());
+      }
+      expect(await readdir(join(outside, 'secrets'))).toEqual(['key']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("protobuf's wire format", () => {

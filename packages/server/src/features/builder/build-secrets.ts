@@ -1,5 +1,5 @@
-import { lstat, readdir, readFile, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { lstat, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import type { BuildSecret } from './build-settings.js';
 
 // Build secrets, as balena's builder gives them: the files of the project's `.balena/secrets/`
@@ -10,11 +10,22 @@ import type { BuildSecret } from './build-settings.js';
 
 const secretsFolder = join('.balena', 'secrets');
 
+const isFolder = async (path: string): Promise<boolean> => {
+  try {
+    return (await lstat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 // The secret files of the unpacked project, by their path in `.balena/secrets/`; the folder is
-// removed. Only regular files are taken (a link may point anywhere).
+// removed. Only real folders and regular files of the project are read (and removed): a link
+// may point anywhere on the server.
 export const takeSecretFiles = async (projectDir: string): Promise<Map<string, Buffer>> => {
   const root = join(projectDir, secretsFolder);
   const files = new Map<string, Buffer>();
+  if (!(await isFolder(join(projectDir, '.balena'))) || !(await isFolder(root))) return files;
+  if (!(await realpath(root)).startsWith(`${await realpath(projectDir)}${sep}`)) return files;
   const walk = async (dir: string): Promise<void> => {
     let names: string[];
     try {
