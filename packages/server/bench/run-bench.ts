@@ -150,6 +150,7 @@ const main = async (): Promise<number> => {
     startServer,
     db: pool,
     databaseUrl: database.url,
+    dataDir,
     seed,
     tokens: {
       admin: await token(jwtSecret, seed.admin),
@@ -188,6 +189,10 @@ const main = async (): Promise<number> => {
           `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         ],
       });
+    } finally {
+      await scenario
+        .cleanUp?.(env)
+        .catch((error: unknown) => console.error('cleanup failed:', error));
     }
     log(`  ${scenario.id} done in ${seconds(performance.now() - mark)}`);
   }

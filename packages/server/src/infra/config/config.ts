@@ -140,6 +140,7 @@ const schema = z.object({
       .optional(),
   ),
   FLOTILLA_BUILDER_NETWORK: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_BUILDER_EMULATION: z.enum(['auto', 'off']).default('auto'),
   FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
     .string()
     .default('')
@@ -287,6 +288,9 @@ export type Config = {
   builderDockerHost: DockerHost | undefined;
   // Whether a build's steps (RUN) reach the network; off builds with no network at all.
   builderNetwork: boolean;
+  // Whether the builder builds for a fleet of another CPU architecture than its engine's when the
+  // engine's host runs that architecture's programs (QEMU user emulation): `auto` asks the engine.
+  builderEmulation: boolean;
   // Networks `balena login --web` may wait on besides loopback and the private ranges
   // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
   cliLoginAllowedNetworks: string[];
@@ -398,6 +402,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
     builderDockerHost: values.FLOTILLA_BUILDER_DOCKER_HOST,
     builderNetwork: values.FLOTILLA_BUILDER_NETWORK === 'on',
+    builderEmulation: values.FLOTILLA_BUILDER_EMULATION === 'auto',
     cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
