@@ -1,10 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  demoProjectArchive,
-  findStaticBusybox,
-} from '@flotilla/server/features/demo/demo-build';
+import { demoProjectArchive, findStaticBusybox } from '@flotilla/server/features/demo/demo-build';
 import {
   type DistributionRegistry,
   startDistributionRegistry,
@@ -63,7 +60,7 @@ describe('the page of a release the server built', () => {
     const response = await fetch(`${server.url}/builder/v1/applications/${fleet.id}/releases`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-tar' },
-      body: await demoProjectArchive(busybox),
+      body: new Uint8Array(await demoProjectArchive(busybox)),
     });
     expect(response.status).toBe(201);
     const answer = built.parse(await response.json());
@@ -105,14 +102,15 @@ describe('the page of a release the server built', () => {
           // The size the engine reported for the pushed image (busybox alone is about 2 MB).
           expect(await row.textContent()).toMatch(/\d+(\.\d+)? (kB|MB)/);
         }
-        const log = page.getByLabel('Build log lines');
+        const log = page.getByRole('region', { name: 'Build log' }).getByLabel('Build log lines');
         // Both services' steps, as the engine ran them, under their service names.
         await log.filter({ hasText: '[main]' }).waitFor();
         const text = (await log.textContent()) ?? '';
         expect(text).toContain('[web]');
         expect(text).toMatch(/COPY busybox \/bin\/busybox/);
         // One service's own log: the web service's httpd step and none of main's.
-        await page.getByLabel('Service').click();
+        const buildLog = page.getByRole('region', { name: 'Build log' });
+        await buildLog.getByRole('combobox', { name: 'Service' }).click();
         await page.getByRole('option', { name: 'web' }).click();
         await log.filter({ hasText: 'mkdir -p /www' }).waitFor();
         expect(await log.textContent()).not.toContain('[main]');
