@@ -5,9 +5,16 @@ import type { Scheduler, TaskHandle } from '../scheduler.js';
 import type { TargetApp } from '../target-types.js';
 import type { AppReport, DeviceStatus, LogLine, UpdateStatus } from '../runtime/device-runtime.js';
 import { appReport } from './app-report.js';
-import type { ContainerEngine, ManagedContainer, RegistryAuth } from './container-engine.js';
+import { networksDiffer, staleNetworks } from './app-networks.js';
+import type {
+  ContainerEngine,
+  ManagedContainer,
+  ManagedNetwork,
+  RegistryAuth,
+} from './container-engine.js';
 import { ContainerLogs } from './container-logs.js';
 import { configHashOf, type DeviceFacts, volumeNameOf } from './container-spec.js';
+import { clearHandover, type HandoverWait, waitForHandover } from './handover.js';
 import { inStartOrder, type Wanted, type WantedService, wantedOf } from './wanted-services.js';
 
 export type ContainerAppOptions = {
@@ -23,6 +30,8 @@ export type ContainerAppOptions = {
   changed(): void;
   // Whether an update lock blocks a change right now (false when forced).
   locked(force: boolean): Promise<boolean>;
+  // How long a container may take to stop; by default its own stop_grace_period, else the
+  // engine's 10 s.
   stopTimeoutSeconds?: number;
   // How often the engine's containers are read again (exits and restarts show within it).
   refreshMs?: number;
@@ -33,6 +42,12 @@ export type ContainerAppOptions = {
 };
 
 const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
+
+// What the engine says when the disk is full, on a pull or a create.
+const isDiskFull = (problem: string): boolean => /no space left on device/i.test(problem);
+
+// A service whose new container runs beside the old ones until it hands over.
+type HandOver = WantedService & { old: readonly ManagedContainer[] };
 
 // The fleet app of a real device on a container engine: pulls the target release's images with
 // the device's credentials, replaces the containers of services that changed (by the service's
@@ -50,6 +65,12 @@ export class ContainerApp {
   #applied: string | null = null;
   #status: DeviceStatus = 'Idle';
   #engineDown: string | null = null;
+  #diskFull: string | null = null;
+  // What the convergence is doing, for the disk-full line ("download image '…'").
+  #step: string | null = null;
+  // The images the agent pulled or found its containers made of: the only ones it removes.
+  readonly #ownImages = new Set<string>();
+  readonly #handovers = new Set<HandoverWait>();
   #running: Promise<void> | null = null;
   #again = false;
   #retry: TaskHandle | null = null;
@@ -77,6 +98,7 @@ export class ContainerApp {
     this.#stopped = true;
     this.#retry?.cancel();
     this.#refresh?.cancel();
+    for (const handover of this.#handovers) handover.cancel();
     this.#logs.stop();
   }
 
@@ -96,6 +118,11 @@ export class ContainerApp {
   // Why the engine cannot be used, while it cannot.
   get engineProblem(): string | null {
     return this.#engineDown;
+  }
+
+  // The engine's disk-full error, while the update waits for space.
+  get diskProblem(): string | null {
+    return this.#diskFull;
   }
 
   status(): DeviceStatus {
@@ -145,6 +172,7 @@ export class ContainerApp {
   async #read(): Promise<void> {
     const before = JSON.stringify(this.#containers);
     this.#containers = await this.#options.engine.list();
+    for (const container of this.#containers) this.#ownImages.add(container.image);
     if (this.#engineDown !== null) {
       this.#options.log('The container engine answers again');
       this.#engineDown = null;
@@ -162,9 +190,12 @@ export class ContainerApp {
     if (this.#stopped || this.#target === null) return;
     const { engine, log } = this.#options;
     const force = this.#target.force;
+    this.#step = null;
     try {
       await this.#read();
       const wanted = this.#wanted();
+      // A release this device must not run as it is: the running one stays.
+      if (wanted && wanted.refusals.length > 0) throw new Error(wanted.refusals.join('; '));
       const specs = wanted?.specs ?? [];
       const changed = specs.filter(({ spec, service }) => {
         const current = this.containersOf(service);
@@ -172,13 +203,20 @@ export class ContainerApp {
       });
       const names = new Set(specs.map(({ service }) => service));
       const obsolete = this.#containers.filter((container) => !names.has(container.service));
-      if (changed.length === 0 && obsolete.length === 0) {
+      const networks = await engine.listNetworks();
+      if (
+        changed.length === 0 &&
+        obsolete.length === 0 &&
+        !networksDiffer(wanted?.networks ?? [], networks)
+      ) {
         await this.#startStopped(specs);
         this.#converged(wanted);
         return;
       }
       // Downloads need no lock: the services keep running meanwhile.
-      const downloadFirst = changed.filter(({ strategy }) => strategy === 'download-then-kill');
+      const downloadFirst = changed.filter(
+        ({ strategy }) => strategy === 'download-then-kill' || strategy === 'hand-over',
+      );
       if (downloadFirst.length > 0) {
         this.#setStatus('Downloading', 'downloading');
         for (const { spec } of downloadFirst) await this.#pull(spec.image);
@@ -192,7 +230,9 @@ export class ContainerApp {
         return;
       }
       // Kill first where the service asks for it (less disk, a moment without the service).
-      const killFirst = changed.filter(({ strategy }) => strategy !== 'download-then-kill');
+      const killFirst = changed.filter(
+        ({ strategy }) => strategy === 'kill-then-download' || strategy === 'delete-then-download',
+      );
       for (const { service, strategy } of killFirst) {
         await this.#kill(this.containersOf(service), strategy === 'delete-then-download');
       }
@@ -205,22 +245,26 @@ export class ContainerApp {
       for (const name of wanted?.release.volumes ?? []) {
         if (this.#target.app) await engine.ensureVolume(volumeNameOf(this.#target.app, name));
       }
-      for (const { spec, service, serviceId, running } of inStartOrder(changed)) {
-        await this.#kill(this.containersOf(service), false);
-        log(`Installing service '${service}'`, serviceId ?? undefined);
-        await mkdir(join(this.#options.lockDir, service), { recursive: true });
-        const id = await engine.create(spec);
-        if (running) {
-          log(`Starting service '${service}'`, serviceId ?? undefined);
-          await engine.start(id);
-        }
-        await this.#read();
+      await this.#prepareNetworks(wanted, changed, networks);
+      const handOvers: HandOver[] = [];
+      for (const service of inStartOrder(changed)) {
+        const handOver = await this.#install(service);
+        if (handOver) handOvers.push(handOver);
       }
-      if (obsolete.length > 0) await this.#kill(obsolete, true);
+      // Every hand-over ends before the convergence goes on, even when one of them fails.
+      const handedOver = await Promise.allSettled(handOvers.map((one) => this.#handOver(one)));
+      for (const outcome of handedOver) if (outcome.status === 'rejected') throw outcome.reason;
+      await this.#kill(
+        this.#containers.filter((container) => !names.has(container.service)),
+        false,
+      );
+      await this.#removeUnusedNetworks(wanted);
       await this.#read();
       this.#converged(wanted);
+      await this.#removeUnusedImages(wanted);
     } catch (error) {
       this.#downloads.clear();
+      if (this.#stopped) return;
       // An engine that answers refused one step (an image it cannot pull...): the update failed,
       // the engine did not.
       if (
@@ -229,18 +273,160 @@ export class ContainerApp {
           () => false,
         )
       )
-        this.#updateFailed(error);
+        await this.#updateFailed(error);
       else this.#engineFailed(error);
     }
   }
 
-  #updateFailed(error: unknown): void {
+  // The release's networks, before any container joins them. One the release now defines
+  // differently is made again, once the containers on it (all of them changed: their hash
+  // covers their networks' definitions) and the dropped services' are gone.
+  async #prepareNetworks(
+    wanted: Wanted | null,
+    changed: readonly WantedService[],
+    existing: readonly ManagedNetwork[],
+  ): Promise<void> {
+    const { engine, log } = this.#options;
+    const want = wanted?.networks ?? [];
+    const stale = staleNetworks(want, existing);
+    if (stale.size > 0) {
+      const names = new Set((wanted?.specs ?? []).map(({ service }) => service));
+      const users = changed.filter(({ spec }) =>
+        (spec.networks ?? []).some((network) => stale.has(network.name)),
+      );
+      for (const { service } of users) await this.#kill(this.containersOf(service), false);
+      await this.#kill(
+        this.#containers.filter((container) => !names.has(container.service)),
+        false,
+      );
+      for (const name of stale) {
+        log(`Removing network '${name}'`);
+        await engine.removeNetwork(name);
+      }
+    }
+    const present = new Set(existing.map((network) => network.name));
+    for (const network of want) {
+      if (present.has(network.name) && !stale.has(network.name)) continue;
+      log(`Creating network '${network.name}'`);
+      await engine.createNetwork(network);
+    }
+  }
+
+  async #removeUnusedNetworks(wanted: Wanted | null): Promise<void> {
+    const { engine, log } = this.#options;
+    const names = new Set((wanted?.networks ?? []).map((network) => network.name));
+    for (const network of await engine.listNetworks()) {
+      if (names.has(network.name)) continue;
+      log(`Removing network '${network.name}'`);
+      await engine.removeNetwork(network.name);
+    }
+  }
+
+  // Creates and starts a changed service's container. Under hand-over, with an old container
+  // running that the new one can stand beside (another release: another name), the old one is
+  // left for #handOver; otherwise it is killed first.
+  async #install(wanted: WantedService): Promise<HandOver | null> {
+    const { spec, service, running, strategy } = wanted;
+    const current = this.containersOf(service);
+    const fresh = current.find((container) => container.configHash === configHashOf(spec));
+    const old = current.filter((container) => container !== fresh);
+    const lockDir = join(this.#options.lockDir, service);
+    await mkdir(lockDir, { recursive: true });
+    const handOver =
+      strategy === 'hand-over' &&
+      running &&
+      old.some((container) => container.state === 'running') &&
+      (fresh !== undefined || old.every((container) => container.image !== spec.image));
+    if (!handOver) {
+      await this.#kill(current, false);
+      await this.#create(wanted);
+      return null;
+    }
+    if (!fresh) {
+      await clearHandover(lockDir);
+      await this.#create(wanted);
+    }
+    return { ...wanted, old };
+  }
+
+  async #create({
+    spec,
+    service,
+    serviceId,
+    running,
+    ignoredFeatures,
+  }: WantedService): Promise<void> {
+    const { engine, log } = this.#options;
+    log(`Installing service '${service}'`, serviceId ?? undefined);
+    for (const feature of ignoredFeatures) {
+      log(`Service '${service}': io.balena.features.${feature} is ignored`, serviceId ?? undefined);
+    }
+    this.#step = `install service '${service}'`;
+    const id = await engine.create(spec);
+    this.#step = null;
+    if (running) {
+      log(`Starting service '${service}'`, serviceId ?? undefined);
+      await engine.start(id);
+    }
+    await this.#read();
+  }
+
+  // The old containers of a hand-over are killed once the new one signals it took over, or at
+  // the service's hand-over timeout.
+  async #handOver({ service, serviceId, old, handoverTimeoutMs }: HandOver): Promise<void> {
+    const { log, scheduler } = this.#options;
+    const dir = join(this.#options.lockDir, service);
+    const id = serviceId ?? undefined;
+    const wait = waitForHandover({
+      dir,
+      timeoutMs: handoverTimeoutMs,
+      scheduler,
+      onEnd: (outcome) => {
+        if (outcome === 'signalled') log(`Service '${service}' handed over`, id);
+        if (outcome === 'timed out') {
+          log(`Service '${service}' did not hand over within ${handoverTimeoutMs} ms`, id);
+        }
+      },
+    });
+    this.#handovers.add(wait);
+    log(`Waiting for service '${service}' to hand over`, id);
+    const outcome = await wait.done;
+    this.#handovers.delete(wait);
+    if (outcome === 'cancelled') throw new Error('the agent stopped during a hand-over');
+    await this.#kill(old, false);
+    await clearHandover(dir);
+  }
+
+  // After a successful update (or to make room on a full disk): the images the agent brought
+  // that neither the target nor any of its containers use. The user's other images are never
+  // touched, and the engine keeps an image another container still uses.
+  async #removeUnusedImages(wanted: Wanted | null): Promise<void> {
+    const used = new Set([
+      ...(wanted?.specs ?? []).map(({ spec }) => spec.image),
+      ...this.#containers.map((container) => container.image),
+    ]);
+    for (const image of [...this.#ownImages]) {
+      if (used.has(image)) continue;
+      this.#ownImages.delete(image);
+      this.#options.log(`Deleting image '${image}'`);
+      await this.#options.engine.removeImage(image);
+    }
+  }
+
+  async #updateFailed(error: unknown): Promise<void> {
     const problem = errorText(error);
-    if (problem !== this.#lastFailure) this.#options.log(`Update failed: ${problem}; trying again`);
-    this.#lastFailure = problem;
+    const diskFull = isDiskFull(problem);
+    const line = diskFull
+      ? `Not enough disk space to ${this.#step ?? 'update'}: ${problem}; trying again`
+      : `Update failed: ${problem}; trying again`;
+    if (line !== this.#lastFailure) this.#options.log(line);
+    this.#lastFailure = line;
     this.#failures += 1;
+    this.#diskFull = diskFull ? problem : null;
     this.#setStatus('Idle', 'aborted');
     this.#retryLater();
+    // Room for the next try: the images of releases gone by.
+    if (diskFull) await this.#removeUnusedImages(this.#wanted()).catch(() => undefined);
   }
 
   // Services the target wants running that have stopped and whose restart policy did not bring
@@ -258,6 +444,7 @@ export class ContainerApp {
     const { engine, log } = this.#options;
     if (await engine.hasImage(reference)) return;
     log(`Downloading image '${reference}'`);
+    this.#step = `download image '${reference}'`;
     this.#downloads.set(reference, 0);
     this.#options.changed();
     let reported = 0;
@@ -273,6 +460,8 @@ export class ContainerApp {
         }
       },
     );
+    this.#step = null;
+    this.#ownImages.add(reference);
     log(`Downloaded image '${reference}'`);
   }
 
@@ -281,10 +470,13 @@ export class ContainerApp {
     for (const container of containers) {
       log(`Killing service '${container.service}'`, container.serviceId ?? undefined);
       this.#logs.forget(container.id);
-      await engine.stop(container.id, this.#options.stopTimeoutSeconds ?? 10);
+      await engine.stop(container.id, this.#options.stopTimeoutSeconds);
       await engine.remove(container.id);
       log(`Killed service '${container.service}'`, container.serviceId ?? undefined);
-      if (removeImages) await engine.removeImage(container.image);
+      if (removeImages) {
+        this.#ownImages.delete(container.image);
+        await engine.removeImage(container.image);
+      }
     }
     if (containers.length > 0) await this.#read();
   }
@@ -330,6 +522,7 @@ export class ContainerApp {
     this.#applied = wanted?.release.commit ?? null;
     this.#failures = 0;
     this.#lastFailure = null;
+    this.#diskFull = null;
     this.#setStatus('Idle', wanted ? 'done' : null);
   }
 

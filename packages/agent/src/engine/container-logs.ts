@@ -57,8 +57,9 @@ export class ContainerLogs {
         container.id,
         Math.floor(after / 1000),
         (message, isStdErr, timestamp) => {
-          // The engine answers from the whole second: lines already passed on are skipped.
-          if (timestamp <= (this.#lastLine.get(container.id) ?? after)) return;
+          // The engine answers from the whole second: lines passed on before this follow began
+          // are skipped. Within one stream every line is new, two in the same millisecond too.
+          if (timestamp <= after) return;
           this.#lastLine.set(container.id, timestamp);
           this.#serviceLog({
             message,

@@ -134,7 +134,8 @@ export class ContainerDevice implements DeviceRuntime {
     what: 'start' | 'stop' | 'restart',
   ): Promise<ActionOutcome> {
     const { engine } = this.#options;
-    const timeout = this.#options.stopTimeoutSeconds ?? 10;
+    // Without a setting, each container's own stop_grace_period (or the engine's default).
+    const timeout = this.#options.stopTimeoutSeconds;
     for (const container of containers) {
       const line = { start: 'Starting', stop: 'Stopping', restart: 'Restarting' }[what];
       this.#events?.log({

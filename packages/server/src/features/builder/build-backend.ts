@@ -15,6 +15,12 @@ export type ImageBuildRequest = {
   network: boolean;
   // Every step runs again, none taken from the engine's cache (balena push --nocache).
   noCache: boolean;
+  // The platform to build for (linux/arm64) when it is not the engine's own, whose programs the
+  // engine's host runs through emulation; undefined: the engine's own.
+  platform: string | undefined;
+  // The build's secrets by their id, which its Dockerfile mounts (`RUN --mount=type=secret`);
+  // empty for most builds.
+  secrets: ReadonlyMap<string, Buffer>;
 };
 
 // A build or push either succeeds or fails with the engine's reason (a failing RUN, a refused
@@ -48,4 +54,8 @@ export type BuildBackend = {
   // An image that is not pushed (too large, the push failed or was stopped) goes, with the
   // layers only it used.
   discard(tag: string): Promise<void>;
+  // Whether the engine runs programs of another platform (linux/arm64): its host runs them
+  // natively or through QEMU user emulation registered with binfmt_misc. Stopped when `signal`
+  // aborts; leaves no image behind.
+  runsPlatform(platform: string, signal: AbortSignal): Promise<boolean>;
 };

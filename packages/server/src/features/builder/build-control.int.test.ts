@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { Config } from '../../infra/config/config.js';
 import type { Database } from '../../infra/db/database.js';
@@ -172,6 +173,14 @@ const engineJson = async (path: string): Promise<unknown> => {
   return JSON.parse(answer.body);
 };
 
+// Every image on the engine, intermediate ones too, by id.
+const imageIds = async (): Promise<string[]> =>
+  z
+    .array(z.object({ Id: z.string() }))
+    .parse(await engineJson('/images/json?all=1'))
+    .map((image) => image.Id)
+    .sort();
+
 const imageStatus = async (id: string): Promise<number> =>
   (await engine.get(`/images/${id}/json`)).status;
 
@@ -181,6 +190,18 @@ const expectNothingLeft = async (): Promise<void> => {
   expect(
     await engineJson(`/images/json?filters=${encodeURIComponent('{"dangling":["true"]}')}`),
   ).toEqual([]);
+};
+
+// The processes on this machine whose command line holds `mark`: a build step's, which the
+// engine runs in the machine's process table (the test's dockerd is a process of this machine).
+const processesWith = async (mark: string): Promise<string[]> => {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (command.includes(mark)) found.push(pid);
+  }
+  return found;
 };
 
 const waitForLine = async (pushed: Push, pattern: RegExp): Promise<void> => {
@@ -322,6 +343,37 @@ describe('builds on this server', () => {
     expect(release).toMatchObject({ status: 'cancelled', images: ['cancelled'] });
     expect(release?.log?.split('\n').at(-1)).toBe(clientGoneLine);
     expect(await imageStatus(imageAfter(pushed.lines, blocking.mark) ?? '')).toBe(404);
+    await expectNothingLeft();
+  }, 120_000);
+
+  it("cancels a build with secrets (the engine's BuildKit) mid-step: the step ends on the engine, leaving no container or image", async () => {
+    const mark = `secret-step-${String(Date.now())}`;
+    const pushed = push(roomy, {
+      ...project(
+        `RUN test -s /run/secrets/token && echo "waiting for the test ${mark}" && while [ ! -e /released ]; do sleep 0.1; done`,
+      ),
+      '.balena/balena.yml':
+        'build-secrets:\n  global:\n    - source: token.txt\n      dest: token\n',
+      '.balena/secrets/token.txt': 'never-in-an-image',
+    });
+    await waitForLine(pushed, /\[main\] waiting for the test/);
+    expect(pushed.lines).toContain('[main] Building with 1 build secret(s) at /run/secrets');
+    expect(await processesWith(mark)).not.toEqual([]);
+    const releaseId = await pushed.releaseId;
+    const images = await imageIds();
+
+    const cancelled = await cancelAs(ownerToken, releaseId);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await pushed.ended;
+    const release = await endedRelease(releaseId);
+    expect(release).toMatchObject({ status: 'cancelled', images: ['cancelled'] });
+    expect(release?.log?.split('\n').at(-1)).toBe(cancelledLine);
+    await waitFor(
+      'the stopped step to end on the engine',
+      async () => (await processesWith(mark)).length === 0,
+    );
+    // BuildKit makes the image only at a build's end: the engine has no image it had not before.
+    expect(await imageIds()).toEqual(images);
     await expectNothingLeft();
   }, 120_000);
 

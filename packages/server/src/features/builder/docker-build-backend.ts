@@ -1,70 +1,10 @@
+import { Readable } from 'node:stream';
 import Docker from 'dockerode';
-import { z } from 'zod';
 import type { DockerHost } from '../../infra/config/config.js';
 import type { BuildBackend, Outcome } from './build-backend.js';
-
-// One message of the engine's progress stream (build and push answer NDJSON).
-const progressMessage = z.looseObject({
-  stream: z.string().optional(),
-  status: z.string().optional(),
-  id: z.string().optional(),
-  error: z.string().optional(),
-  errorDetail: z.looseObject({ message: z.string().optional() }).optional(),
-  aux: z.looseObject({ ID: z.string().optional(), Digest: z.string().optional() }).optional(),
-});
-
-type ProgressMessage = z.infer<typeof progressMessage>;
-
-const maxMessageChars = 4 * 1024 * 1024;
-
-async function* messagesOf(stream: NodeJS.ReadableStream): AsyncGenerator<ProgressMessage> {
-  let pending = '';
-  const parse = (line: string): ProgressMessage | undefined => {
-    if (line.trim() === '') return undefined;
-    const parsed = progressMessage.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
-  };
-  for await (const chunk of stream) {
-    pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    // The engine writes a message a line, each a piece of output: one without end is no message.
-    if (pending.length > maxMessageChars) throw new Error('The engine sent a message without end');
-    for (const line of lines) {
-      const message = parse(line);
-      if (message) yield message;
-    }
-  }
-  const last = parse(pending);
-  if (last) yield last;
-}
-
-// Longest output the engine may write without a line break before it is handed on as a line.
-const maxPendingChars = 64 * 1024;
-
-// The engine's build output arrives in pieces that need not end at a line: lines are handed on
-// whole, without the engine's blank lines.
-const lineSplitter = (onLog: (line: string) => void) => {
-  let pending = '';
-  return {
-    write(text: string): void {
-      const lines = (pending + text).split('\n');
-      pending = lines.pop() ?? '';
-      if (pending.length > maxPendingChars) {
-        lines.push(pending);
-        pending = '';
-      }
-      for (const line of lines) if (line.trim() !== '') onLog(line.trimEnd());
-    },
-    flush(): void {
-      if (pending.trim() !== '') onLog(pending.trimEnd());
-      pending = '';
-    },
-  };
-};
-
-const errorOf = (message: ProgressMessage): string | undefined =>
-  message.error ?? message.errorDetail?.message;
+import { buildWithSecrets } from './buildkit-build.js';
+import { errorOf, lineSplitter, messagesOf, progressMessage } from './engine-messages.js';
+import { probeContext } from './probe-context.js';
 
 // Push progress worth a log line: a layer's end and the digest, not its byte counts.
 const pushStatuses = /^(Pushed|Layer already exists|Mounted from|.*digest: )/;
@@ -76,6 +16,8 @@ const stepImage = /^ ---> ([0-9a-f]{12,64})$/;
 
 // How long a stopped build's container may take to go.
 const containerRemovalMs = 30_000;
+
+const stoppedBuild = 'The build was stopped';
 
 const statusOf = (thrown: unknown): number | undefined =>
   typeof thrown === 'object' &&
@@ -100,15 +42,19 @@ const inspectOrNothing = async (
 const realTags = (info: Docker.ImageInspectInfo): string[] =>
   (info.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
 
-// The builder's engine through Docker's Engine API (classic builder, which every Docker and
-// balena-engine serves). The build is neither privileged nor given any host path: the context
-// is the tarball the builder packed.
+// The builder's engine through Docker's Engine API: the classic builder, which every Docker and
+// balena-engine serves, and the engine's BuildKit for a build with secrets (buildkit-build.ts).
+// The build is neither privileged nor given any host path: the context is the tarball the
+// builder packed.
 export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
   const docker = new Docker(
     'socketPath' in host
       ? { socketPath: host.socketPath }
       : { host: host.host, port: host.port, protocol: 'http' },
   );
+  // Platforms whose programs the engine was seen to run (its host does not forget them while it
+  // runs); a refusal is asked again at the next build, as the operator may have set emulation up.
+  const runnable = new Set<string>();
 
   // An image no tag names goes, with its parents that no other image or tag needs (the engine's
   // prune); one still in use (a tag, a child, a container) stays.
@@ -117,6 +63,17 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
     const info = await inspectOrNothing(image);
     if (info === undefined || realTags(info).length > 0) return;
     await image.remove().catch(() => undefined);
+  };
+
+  // Untagged, the image goes with the parents only it needed; one that another tag names (a
+  // build wholly from the cache is the cache's image) stays.
+  const discard = async (tag: string): Promise<void> => {
+    await docker
+      .getImage(tag)
+      .remove()
+      .catch((thrown: unknown) => {
+        if (statusOf(thrown) !== 404) throw thrown;
+      });
   };
 
   // A stopped build's step container: the engine removes it when the build's request ends; the
@@ -129,6 +86,58 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       .catch(() => undefined);
   };
 
+  // A build on the classic builder, stopped with `signal`. One that does not succeed leaves none
+  // of what it made: its last step's container, and its last image with the parents only that
+  // one needed (an image of the cache stays). Answers the image the engine named, if it did.
+  const classicBuild = async (
+    context: Readable,
+    options: Docker.ImageBuildOptions,
+    onLog: (line: string) => void,
+    signal: AbortSignal,
+  ): Promise<Outcome<{ imageId: string | undefined }>> => {
+    let container: string | undefined;
+    const made: string[] = [];
+    const lines = lineSplitter((line) => {
+      const running = stepContainer.exec(line)?.[1];
+      if (running !== undefined) container = running;
+      const image = stepImage.exec(line)?.[1];
+      if (image !== undefined) made.push(image);
+      onLog(line);
+    });
+    const cleanUp = async (): Promise<void> => {
+      if (container !== undefined) await removeContainer(container);
+      const last = made.at(-1);
+      if (last !== undefined) await removeUntagged(last);
+    };
+    let imageId: string | undefined;
+    try {
+      const stream = await docker.buildImage(context, {
+        ...options,
+        rm: true,
+        forcerm: true,
+        pull: false,
+        abortSignal: signal,
+      });
+      for await (const message of messagesOf(stream, progressMessage)) {
+        const error = errorOf(message);
+        if (error !== undefined) {
+          lines.flush();
+          await cleanUp();
+          return { ok: false, error: error.trim() };
+        }
+        if (message.stream !== undefined) lines.write(message.stream);
+        if (message.aux?.ID !== undefined) imageId = message.aux.ID;
+      }
+      lines.flush();
+    } catch (thrown) {
+      lines.flush();
+      await cleanUp().catch(() => undefined);
+      if (signal.aborted) return { ok: false, error: stoppedBuild };
+      throw thrown;
+    }
+    return { ok: true, imageId };
+  };
+
   return {
     async build(
       context,
@@ -136,56 +145,57 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       onLog,
       signal,
     ): Promise<Outcome<{ imageId: string; size: number }>> {
-      let container: string | undefined;
-      const made: string[] = [];
-      const lines = lineSplitter((line) => {
-        const running = stepContainer.exec(line)?.[1];
-        if (running !== undefined) container = running;
-        const image = stepImage.exec(line)?.[1];
-        if (image !== undefined) made.push(image);
-        onLog(line);
-      });
-      // What a build that does not succeed made goes: its last step's container, and its last
-      // image with the parents only that one needed (an image of the cache stays).
-      const cleanUp = async (): Promise<void> => {
-        if (container !== undefined) await removeContainer(container);
-        const last = made.at(-1);
-        if (last !== undefined) await removeUntagged(last);
-      };
-      let imageId: string | undefined;
+      let built: Outcome<{ imageId: string | undefined }>;
       try {
-        const stream = await docker.buildImage(context, {
-          t: request.tag,
-          dockerfile: request.dockerfile,
-          buildargs: request.buildArgs,
-          ...(request.target === undefined ? {} : { target: request.target }),
-          ...(request.network ? {} : { networkmode: 'none' }),
-          ...(request.noCache ? { nocache: true } : {}),
-          rm: true,
-          forcerm: true,
-          pull: false,
-          abortSignal: signal,
-        });
-        for await (const message of messagesOf(stream)) {
-          const error = errorOf(message);
-          if (error !== undefined) {
-            lines.flush();
-            await cleanUp();
-            return { ok: false, error: error.trim() };
-          }
-          if (message.stream !== undefined) lines.write(message.stream);
-          if (message.aux?.ID !== undefined) imageId = message.aux.ID;
-        }
-        lines.flush();
+        // Secrets need BuildKit: the classic builder cannot mount them.
+        built =
+          request.secrets.size > 0
+            ? await buildWithSecrets(host, context, request, onLog, signal)
+            : await classicBuild(
+                context,
+                {
+                  t: request.tag,
+                  dockerfile: request.dockerfile,
+                  buildargs: request.buildArgs,
+                  ...(request.target === undefined ? {} : { target: request.target }),
+                  ...(request.network ? {} : { networkmode: 'none' }),
+                  ...(request.noCache ? { nocache: true } : {}),
+                  ...(request.platform === undefined ? {} : { platform: request.platform }),
+                },
+                onLog,
+                signal,
+              );
       } catch (thrown) {
-        lines.flush();
-        await cleanUp().catch(() => undefined);
-        if (signal.aborted) return { ok: false, error: 'The build was stopped' };
-        throw thrown;
+        if (!signal.aborted) throw thrown;
+        built = { ok: false, error: stoppedBuild };
+      }
+      if (!built.ok) {
+        // A build stopped just as it ended may have tagged its image: the tag is this build's.
+        await discard(request.tag).catch(() => undefined);
+        return built;
       }
       // Older engines name the image only in their last line.
-      const inspected = await docker.getImage(imageId ?? request.tag).inspect();
+      const inspected = await docker.getImage(built.imageId ?? request.tag).inspect();
       return { ok: true, imageId: inspected.Id, size: inspected.Size };
+    },
+
+    // The engine builds an image of the platform whose one step runs the smallest program of it,
+    // never from its cache, without network; the image goes again, and so does what a probe that
+    // failed or was stopped made.
+    async runsPlatform(platform, signal) {
+      if (runnable.has(platform)) return true;
+      const context = probeContext(platform);
+      if (context === undefined) return false;
+      const probed = await classicBuild(
+        Readable.from([context]),
+        { platform, nocache: true, networkmode: 'none' },
+        () => undefined,
+        signal,
+      );
+      if (!probed.ok) return false;
+      if (probed.imageId !== undefined) await removeUntagged(probed.imageId);
+      runnable.add(platform);
+      return true;
     },
 
     async push(
@@ -201,7 +211,7 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
           authconfig: { registrytoken: registryToken },
           abortSignal: signal,
         });
-        for await (const message of messagesOf(stream)) {
+        for await (const message of messagesOf(stream, progressMessage)) {
           const error = errorOf(message);
           if (error !== undefined) return { ok: false, error: error.trim() };
           if (message.aux?.Digest !== undefined) digest = message.aux.Digest;
@@ -233,15 +243,6 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       if (before !== undefined && before.Id !== built.Id) await removeUntagged(before.Id);
     },
 
-    async discard(tag) {
-      // Untagged, the image goes with the parents only it needed; one that another tag names
-      // (a build wholly from the cache is the cache's image) stays.
-      await docker
-        .getImage(tag)
-        .remove()
-        .catch((thrown: unknown) => {
-          if (statusOf(thrown) !== 404) throw thrown;
-        });
-    },
+    discard,
   };
 };

@@ -15,6 +15,8 @@ export type ImageBuilder = {
   network: boolean;
   // A built image larger than this is not pushed (FLOTILLA_BUILDER_MAX_IMAGE_MB).
   maxImageBytes: number;
+  // Whether it builds for other CPU architectures through emulation (FLOTILLA_BUILDER_EMULATION).
+  emulation: boolean;
   // A token granting push and pull on exactly the repository of `location`, for the engine.
   pushToken(location: string, now: Date): Promise<string>;
 };
@@ -46,6 +48,7 @@ const createImageBuilder = (config: Config): ImageBuilderAvailability => {
       backend: dockerBuildBackend(config.builderDockerHost),
       network: config.builderNetwork,
       maxImageBytes: config.builderMaxImageBytes,
+      emulation: config.builderEmulation,
       async pushToken(location, now) {
         const answer = await signRegistryToken(await keyOf(), {
           issuer: config.registryTokenIssuer,
