@@ -20,7 +20,8 @@ import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
 import { registerConsole } from './features/console/register-console.js';
 import { registerDownloadConfig } from './features/device-config/register-download-config.js';
-import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
+import type { CloudlinkOptions } from './features/cloudlink/cloudlink-options.js';
+import { type Cloudlink, registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
 import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
@@ -52,13 +53,18 @@ import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerBatchRoute } from './infra/odata/register-batch-route.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
-export type ServerObservers = {
+export type ServerOptions = {
   // Sees every route as it is registered (the hostile-request fuzz test enumerates them).
   onRoute?: (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => void;
+  // Cloudlink timings other than the defaults (tests shorten heartbeats and timeouts).
+  cloudlink?: Partial<CloudlinkOptions>;
 };
 
+// The app and the device links it holds (tests send actions through them).
+export type ComposedServer = { app: FastifyInstance; cloudlink: Cloudlink };
+
 // The composition root: every feature is registered here, explicitly, in one place.
-export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): FastifyInstance => {
+export const composeServer = (ctx: AppContext, options: ServerOptions = {}): ComposedServer => {
   const actors = createActorResolution(ctx);
   const app = createApp({
     resolveActor: actors.resolveActor,
@@ -67,7 +73,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     corsOrigins: ctx.config.corsOrigins,
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
-  if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerNotificationBus(app, ctx.notifications);
   actors.attach(app, ctx.notifications);
   const invitations = createInvitationSigner(ctx.jwtSecret);
@@ -112,7 +118,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
   registerDeviceMetrics(app, ctx);
-  const cloudlink = registerCloudlink(app, ctx);
+  const cloudlink = registerCloudlink(app, ctx, options.cloudlink);
   registerDeviceActions(app, ctx, cloudlink);
   registerDiagnostics(app, ctx, cloudlink);
   registerTerminal(app, ctx, cloudlink, actors.resolveActor);
@@ -128,5 +134,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     serveSourceMaps: ctx.config.serveSourceMaps,
     cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
   });
-  return app;
+  return { app, cloudlink };
 };
+
+export const buildServer = (ctx: AppContext, options: ServerOptions = {}): FastifyInstance =>
+  composeServer(ctx, options).app;

@@ -72,14 +72,6 @@ export type Cloudlink = {
   localConnectionCount(): number;
 };
 
-// Registration is idempotent per app (returns the first registration's Cloudlink), so test
-// harnesses can add it to a buildServer app whether or not the composition root already did; a
-// repeated call still applies its timings, which are read when the app gets ready and per call.
-const registered = new WeakMap<
-  FastifyInstance,
-  { cloudlink: Cloudlink; options: CloudlinkOptions }
->();
-
 // GET /cloudlink/v1: each device agent's websocket (Bearer device key, checked by the onRequest
 // hook before the upgrade). One connection per device, a newer one replacing the older; the
 // device is marked connected (is_connected_to_vpn, last_vpn_event) while it lasts.
@@ -88,11 +80,6 @@ export const registerCloudlink = (
   ctx: AppContext,
   overrides: Partial<CloudlinkOptions> = {},
 ): Cloudlink => {
-  const existing = registered.get(app);
-  if (existing) {
-    Object.assign(existing.options, overrides);
-    return existing.cloudlink;
-  }
   const options: CloudlinkOptions = { ...defaultCloudlinkOptions, ...overrides };
   const nodeId = randomBytes(8).toString('hex');
   const links = createLinkRegistry();
@@ -302,6 +289,5 @@ export const registerCloudlink = (
     connectedDevices: (deviceIds) => liveDevices(ctx.db, deviceIds, options.nodeStaleAfterMs),
     localConnectionCount: () => links.size(),
   };
-  registered.set(app, { cloudlink, options });
   return cloudlink;
 };
