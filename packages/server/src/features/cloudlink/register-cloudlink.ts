@@ -7,6 +7,7 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
+import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
 import { createActionRouter, type SendAction } from './action-router.js';
 import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-options.js';
 import { closeCodes, DeviceLink, type LinkEvents } from './device-link.js';
@@ -234,10 +235,7 @@ export const registerCloudlink = (
 
   app.addHook('onReady', async () => {
     await heartbeat();
-    timers.push(
-      setInterval(() => track(heartbeat(), 'node heartbeat'), options.nodeHeartbeatMs).unref(),
-      setInterval(pingAll, options.pingIntervalMs).unref(),
-    );
+    timers.push(setInterval(pingAll, options.pingIntervalMs).unref());
   });
   // Added before the websocket plugin's own preClose, so devices get a proper "going away".
   app.addHook('preClose', async () => {
@@ -255,6 +253,20 @@ export const registerCloudlink = (
     await closeNode(ctx.db, nodeId, ctx.now());
     // Devices that did not complete the closing handshake are cut off.
     for (const link of links.all()) link.socket.terminate();
+  });
+  // After the first heartbeat of the ready hook above, by one interval. Registered after the
+  // close hook: Fastify runs close hooks last-added first, so a heartbeat in progress ends before
+  // the node is marked closed.
+  registerPeriodicTask(app, {
+    run: async () => {
+      try {
+        await heartbeat();
+      } catch (error) {
+        logFailure(app.log, error, 'cloudlink: node heartbeat failed');
+      }
+    },
+    intervalMs: options.nodeHeartbeatMs,
+    failure: 'cloudlink: node heartbeat failed',
   });
 
   void app.register(websocket, { options: websocketOptions });
