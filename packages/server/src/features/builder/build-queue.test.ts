@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
 import { type BuildStop, createBuildQueue, describeDuration, timedOutLine } from './build-queue.js';
 
 // A schedule the test runs by hand: the time limit fires when the test says so.

@@ -1,5 +1,5 @@
 import type { Config } from '../../infra/config/config.js';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import { type Schedule, timerSchedule } from '../../infra/scheduling/periodic-task.js';
 
 // Why a build ends before it finishes by itself, and how its release ends.
 export type BuildStop = {
@@ -48,12 +48,6 @@ export type BuildQueueOptions = {
   schedule?: Schedule;
 };
 
-const realSchedule: Schedule = (task, ms) => {
-  const timer = setTimeout(task, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
-
 export const describeDuration = (ms: number): string => {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60 || seconds % 60 !== 0) return `${seconds} s`;
@@ -82,7 +76,7 @@ type Entry = {
 export const createBuildQueue = ({
   parallel,
   timeoutMs,
-  schedule = realSchedule,
+  schedule = timerSchedule,
 }: BuildQueueOptions): BuildQueue => {
   const waiting: Entry[] = [];
   const running = new Set<Entry>();
