@@ -83,12 +83,7 @@ export type TerminalExit = { type: 'terminal-exit'; session: number; code: numbe
 export type TargetChanged = { type: 'target-changed' };
 
 export type ServerMessage =
-  | ActionRequest
-  | TerminalOpen
-  | TerminalResize
-  | TerminalAck
-  | TerminalClose
-  | TargetChanged;
+  ActionRequest | TerminalOpen | TerminalResize | TerminalAck | TerminalClose | TargetChanged;
 export type DeviceMessage = ActionResult | Hello | TerminalOpened | TerminalFailed | TerminalExit;
 
 // A binary frame: the session number (4 bytes, big-endian), then the terminal's bytes.
