@@ -197,7 +197,7 @@ describe('startSimulator', () => {
     await api.waitFor(
       () =>
         api.logLines.some(
-          (line) => line.message === "Started service 'web-frontend sha256:abababababab'",
+          (line) => line.message === "Starting service 'web-frontend'",
         ),
       'service logs',
     );
@@ -252,7 +252,7 @@ describe('startSimulator', () => {
     await api.waitFor(() => polls() >= 4, 'four target-state polls');
     const started = () =>
       api.logLines.some(
-        (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
+        (line) => typeof line.message === 'string' && line.message.startsWith('Starting service'),
       );
     expect(started()).toBe(false);
     const systemLine = (message: string) => () =>
@@ -277,7 +277,7 @@ describe('startSimulator', () => {
     expect(device.agent?.active).toBe(false);
     const started = () =>
       api.logLines.some(
-        (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
+        (line) => typeof line.message === 'string' && line.message.startsWith('Starting service'),
       );
     expect(started()).toBe(false);
     active = true;

@@ -30,6 +30,13 @@ export type ContainerAppOptions = {
   retryMs?: number;
   // Where each service's update lock directory lives on the host (update-locks.ts).
   lockDir: string;
+  // Makes a service's lock directory before its container mounts it (by default on this host's
+  // file system; a simulated device has none).
+  makeLockDir?: (path: string) => Promise<void>;
+};
+
+const makeDirectory = async (path: string): Promise<void> => {
+  await mkdir(path, { recursive: true });
 };
 
 const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
@@ -208,7 +215,7 @@ export class ContainerApp {
       for (const { spec, service, serviceId, running } of inStartOrder(changed)) {
         await this.#kill(this.containersOf(service), false);
         log(`Installing service '${service}'`, serviceId ?? undefined);
-        await mkdir(join(this.#options.lockDir, service), { recursive: true });
+        await (this.#options.makeLockDir ?? makeDirectory)(join(this.#options.lockDir, service));
         const id = await engine.create(spec);
         if (running) {
           log(`Starting service '${service}'`, serviceId ?? undefined);
@@ -221,6 +228,11 @@ export class ContainerApp {
       this.#converged(wanted);
     } catch (error) {
       this.#downloads.clear();
+      // Stopped meanwhile (the device powering off): the next start works on the target afresh.
+      if (this.#stopped) {
+        this.#setStatus('Idle', this.#updateStatus === 'done' ? 'done' : 'aborted');
+        return;
+      }
       // An engine that answers refused one step (an image it cannot pull...): the update failed,
       // the engine did not.
       if (

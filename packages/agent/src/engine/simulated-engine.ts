@@ -1,0 +1,385 @@
+import { between, type Random } from '../clock.js';
+import { describeEnvironmentChange } from '../runtime/service-environment.js';
+import { serviceLogLine } from '../runtime/service-logs.js';
+import type { SimulatedShellState } from '../runtime/simulated-shell.js';
+import type { Scheduler, TaskHandle } from '../scheduler.js';
+import { changedNames } from '../target-types.js';
+import {
+  appUuidLabel,
+  configHashLabel,
+  type ContainerEngine,
+  type ContainerSpec,
+  type ExecSession,
+  type ManagedContainer,
+  type RegistryAuth,
+  serviceIdLabel,
+  serviceNameLabel,
+} from './container-engine.js';
+import { simulatedExecSession } from './simulated-exec.js';
+
+export type SimulatedEngineTiming = {
+  // How long one image download takes, picked per pull.
+  downloadMs: readonly [number, number];
+  // How long creating, starting or stopping a container takes.
+  stepMs: number;
+  // The spacing of the services' own lines, picked per line (one service speaks at a time).
+  logIntervalMs: readonly [number, number];
+};
+
+export type SimulatedEngineOptions = {
+  scheduler: Scheduler;
+  random: Random;
+  timing: SimulatedEngineTiming;
+  // What a shell inside a service answers from (the simulated device's state).
+  shellState: () => SimulatedShellState;
+};
+
+type Line = { message: string; isStdErr: boolean; timestamp: number };
+type Follower = {
+  onLine: (line: string, isStdErr: boolean, timestamp: number) => void;
+  onEnd: () => void;
+};
+
+type SimulatedContainer = {
+  id: string;
+  spec: ContainerSpec;
+  state: ManagedContainer['state'];
+  exitCode: number | null;
+  // Stopped on request: a restart policy of unless-stopped leaves it stopped at the next boot.
+  stoppedOnRequest: boolean;
+  // The last lines it printed, for a follower that asks from earlier (it started meanwhile).
+  lines: Line[];
+  followers: Set<Follower>;
+};
+
+type InFlight = { task: TaskHandle; reject: (error: Error) => void };
+
+// Enough for the lines printed between a start and the agent following the container.
+const keptLines = 20;
+
+// The supervisor's own variables (BALENA_*, RESIN_*): the rest is the release's and the owners'.
+const supervisorName = /^(BALENA|RESIN)(_|$)/;
+
+export const releaseEnvironmentOf = (
+  environment: Readonly<Record<string, string>>,
+): Record<string, string> =>
+  Object.fromEntries(Object.entries(environment).filter(([name]) => !supervisorName.test(name)));
+
+const powerLost = (): Error => new Error('The container engine is not running (device powered off)');
+
+// A container engine in memory for simulated devices, on the simulator's scheduler: pulls take
+// the profile's download time and report progress, containers take a step to be created, to
+// start and to stop, running services print lines (one service of the device at a time) and
+// answer a simulated shell. The device runs its fleet app through the same convergence as a real
+// one (container-app.ts) over it. Like a real engine it refuses what a real one refuses (an
+// image not pulled, a name taken, a running container removed), and powering the device off
+// stops every container and fails what was in flight; powering it on starts them again by
+// their restart policy.
+export class SimulatedEngine implements ContainerEngine {
+  readonly #options: SimulatedEngineOptions;
+  readonly #containers = new Map<string, SimulatedContainer>();
+  readonly #images = new Set<string>();
+  readonly #volumes = new Set<string>();
+  readonly #inFlight = new Set<InFlight>();
+  // The variables each service last started with, to print what changed when it starts again.
+  readonly #lastEnvironment = new Map<string, Record<string, string>>();
+  #powered = false;
+  #chatter: TaskHandle | null = null;
+  #next = 1;
+
+  constructor(options: SimulatedEngineOptions) {
+    this.#options = options;
+  }
+
+  get powered(): boolean {
+    return this.#powered;
+  }
+
+  // Boot: the containers that ran before (by their restart policy) start again; resolves once
+  // they run.
+  async powerOn(): Promise<void> {
+    if (this.#powered) return;
+    this.#powered = true;
+    this.#armChatter();
+    const restarting = [...this.#containers.values()].filter((container) => {
+      if (container.state !== 'exited') return false;
+      const policy = container.spec.restart ?? 'always';
+      if (policy === 'always') return true;
+      if (policy === 'unless-stopped') return !container.stoppedOnRequest;
+      return policy === 'on-failure' && container.exitCode !== 0;
+    });
+    if (restarting.length === 0) return;
+    await this.#wait(this.#options.timing.stepMs);
+    for (const container of restarting) this.#run(container);
+  }
+
+  // Power off: every container stops where it is, and what was in flight fails.
+  powerOff(): void {
+    if (!this.#powered) return;
+    this.#powered = false;
+    this.#chatter?.cancel();
+    this.#chatter = null;
+    for (const operation of this.#inFlight) {
+      operation.task.cancel();
+      operation.reject(powerLost());
+    }
+    this.#inFlight.clear();
+    for (const container of this.#containers.values()) {
+      if (container.state !== 'running' && container.state !== 'restarting') continue;
+      // The exit code of a container the engine did not stop itself.
+      this.#halt(container, 255, false);
+    }
+  }
+
+  // What `docker inspect` shows of each container: its state and what it was made with.
+  inspectAll(): { container: ManagedContainer; spec: ContainerSpec }[] {
+    return [...this.#containers.values()].map((container) => ({
+      container: this.#managed(container),
+      spec: container.spec,
+    }));
+  }
+
+  async ping(): Promise<void> {
+    this.#ensurePowered();
+  }
+
+  async hasImage(reference: string): Promise<boolean> {
+    this.#ensurePowered();
+    return this.#images.has(reference);
+  }
+
+  async pull(
+    reference: string,
+    _auth: RegistryAuth,
+    onProgress: (percent: number) => void,
+  ): Promise<void> {
+    this.#ensurePowered();
+    if (this.#images.has(reference)) return;
+    const { random, timing } = this.#options;
+    const durationMs = between(random, ...timing.downloadMs);
+    // A progress tick every fifth of the download, between 50 ms and a second apart.
+    const tickMs = Math.max(50, Math.min(1000, durationMs / 5));
+    const share = (100 * tickMs) / Math.max(1, durationMs);
+    let percent = 0;
+    while (percent < 100) {
+      await this.#wait(tickMs);
+      // Layers arrive unevenly; always some progress, so a long download still ends.
+      percent = Math.min(100, percent + Math.max(1, Math.round(share * between(random, 0.6, 1.4))));
+      onProgress(percent);
+    }
+    this.#images.add(reference);
+  }
+
+  async removeImage(reference: string): Promise<void> {
+    this.#ensurePowered();
+    if (!this.#images.has(reference)) throw new Error(`No such image: ${reference}`);
+    const user = [...this.#containers.values()].find(({ spec }) => spec.image === reference);
+    if (user) throw new Error(`The image ${reference} is used by container ${user.id}`);
+    this.#images.delete(reference);
+  }
+
+  async ensureVolume(name: string): Promise<void> {
+    this.#ensurePowered();
+    this.#volumes.add(name);
+  }
+
+  async removeVolume(name: string): Promise<void> {
+    this.#ensurePowered();
+    const user = [...this.#containers.values()].find(({ spec }) =>
+      (spec.binds ?? []).some((bind) => bind.startsWith(`${name}:`)),
+    );
+    if (user) throw new Error(`The volume ${name} is in use by container ${user.id}`);
+    this.#volumes.delete(name);
+  }
+
+  async list(): Promise<ManagedContainer[]> {
+    this.#ensurePowered();
+    return [...this.#containers.values()].map((container) => this.#managed(container));
+  }
+
+  async create(spec: ContainerSpec): Promise<string> {
+    this.#ensurePowered();
+    if (!this.#images.has(spec.image)) throw new Error(`No such image: ${spec.image}`);
+    for (const bind of spec.binds ?? []) {
+      const source = bind.split(':')[0] ?? '';
+      // Host paths (the update lock's directory) need nothing; named volumes must exist.
+      if (!source.startsWith('/') && !this.#volumes.has(source)) {
+        throw new Error(`No such volume: ${source}`);
+      }
+    }
+    await this.#wait(this.#options.timing.stepMs);
+    if ([...this.#containers.values()].some((container) => container.spec.name === spec.name)) {
+      throw new Error(`The container name ${spec.name} is already in use`);
+    }
+    const id = `sim${String(this.#next++).padStart(6, '0')}`;
+    this.#containers.set(id, {
+      id,
+      spec,
+      state: 'created',
+      exitCode: null,
+      stoppedOnRequest: false,
+      lines: [],
+      followers: new Set(),
+    });
+    return id;
+  }
+
+  async start(id: string): Promise<void> {
+    const container = this.#container(id);
+    if (container.state === 'running') return;
+    await this.#wait(this.#options.timing.stepMs);
+    this.#run(container);
+  }
+
+  async stop(id: string): Promise<void> {
+    const container = this.#container(id);
+    if (container.state !== 'running') return;
+    await this.#wait(this.#options.timing.stepMs);
+    this.#halt(container, 0, true);
+  }
+
+  async restart(id: string): Promise<void> {
+    const container = this.#container(id);
+    if (container.state === 'running') {
+      await this.#wait(this.#options.timing.stepMs);
+      this.#halt(container, 0, false);
+    }
+    container.state = 'restarting';
+    await this.#wait(this.#options.timing.stepMs);
+    this.#run(container);
+  }
+
+  async remove(id: string): Promise<void> {
+    const container = this.#container(id);
+    if (container.state === 'running' || container.state === 'restarting') {
+      throw new Error(`You cannot remove a running container ${id}: stop it first`);
+    }
+    this.#endFollowers(container);
+    this.#containers.delete(id);
+  }
+
+  async exec(id: string): Promise<ExecSession> {
+    const container = this.#container(id);
+    if (container.state !== 'running') throw new Error(`Container ${id} is not running`);
+    return simulatedExecSession(this.#serviceOf(container), this.#options.shellState);
+  }
+
+  async followLogs(
+    id: string,
+    sinceSeconds: number,
+    onLine: Follower['onLine'],
+    onEnd: () => void,
+  ): Promise<() => void> {
+    const container = this.#container(id);
+    for (const line of container.lines) {
+      if (line.timestamp >= sinceSeconds * 1000) onLine(line.message, line.isStdErr, line.timestamp);
+    }
+    // The stream of a container that does not run ends after what it printed.
+    if (container.state !== 'running') {
+      onEnd();
+      return () => undefined;
+    }
+    const follower: Follower = { onLine, onEnd };
+    container.followers.add(follower);
+    return () => container.followers.delete(follower);
+  }
+
+  #ensurePowered(): void {
+    if (!this.#powered) throw powerLost();
+  }
+
+  #container(id: string): SimulatedContainer {
+    this.#ensurePowered();
+    const container = this.#containers.get(id);
+    if (!container) throw new Error(`No such container: ${id}`);
+    return container;
+  }
+
+  // Resolves after `ms` on the scheduler, or fails when the power goes first.
+  #wait(ms: number): Promise<void> {
+    this.#ensurePowered();
+    return new Promise((resolve, reject) => {
+      const operation: InFlight = {
+        reject,
+        task: this.#options.scheduler.after(ms, () => {
+          this.#inFlight.delete(operation);
+          resolve();
+        }),
+      };
+      this.#inFlight.add(operation);
+    });
+  }
+
+  #serviceOf(container: SimulatedContainer): string {
+    return container.spec.labels[serviceNameLabel] ?? container.spec.name;
+  }
+
+  #managed(container: SimulatedContainer): ManagedContainer {
+    const { spec } = container;
+    const serviceId = Number(spec.labels[serviceIdLabel]);
+    return {
+      id: container.id,
+      service: this.#serviceOf(container),
+      serviceId: spec.labels[serviceIdLabel] && Number.isInteger(serviceId) ? serviceId : null,
+      image: spec.image,
+      configHash: spec.labels[configHashLabel] ?? '',
+      state: container.state,
+      exitCode: container.exitCode,
+    };
+  }
+
+  // The container runs; a service that runs with other variables than last time says so first
+  // thing (as the demo's services do), so the logs show the new values took.
+  #run(container: SimulatedContainer): void {
+    container.state = 'running';
+    container.exitCode = null;
+    container.stoppedOnRequest = false;
+    const key = `${container.spec.labels[appUuidLabel] ?? ''}/${this.#serviceOf(container)}`;
+    const environment = releaseEnvironmentOf(container.spec.environment);
+    const before = this.#lastEnvironment.get(key);
+    this.#lastEnvironment.set(key, environment);
+    const names = before ? changedNames(before, environment) : [];
+    if (names.length > 0) {
+      this.#print(container, `Started with ${describeEnvironmentChange(names, environment)}`, false);
+    }
+  }
+
+  #halt(container: SimulatedContainer, exitCode: number, onRequest: boolean): void {
+    container.state = 'exited';
+    container.exitCode = exitCode;
+    container.stoppedOnRequest = onRequest;
+    this.#endFollowers(container);
+  }
+
+  #endFollowers(container: SimulatedContainer): void {
+    const followers = [...container.followers];
+    container.followers.clear();
+    for (const follower of followers) follower.onEnd();
+  }
+
+  #print(container: SimulatedContainer, message: string, isStdErr: boolean): void {
+    const line = { message, isStdErr, timestamp: this.#options.scheduler.now() };
+    container.lines.push(line);
+    if (container.lines.length > keptLines) container.lines.shift();
+    for (const follower of container.followers) follower.onLine(message, isStdErr, line.timestamp);
+  }
+
+  // One timer per device, whatever its number of services: a running service, picked at random,
+  // prints a line of the kind its name suggests (service-logs.ts).
+  #armChatter(): void {
+    const { random, scheduler, timing } = this.#options;
+    this.#chatter = scheduler.after(between(random, ...timing.logIntervalMs), () => {
+      this.#chatter = null;
+      if (!this.#powered) return;
+      const running = [...this.#containers.values()].filter(
+        (container) => container.state === 'running',
+      );
+      const container = running[Math.floor(random() * running.length)];
+      if (container) {
+        const line = serviceLogLine(this.#serviceOf(container), random);
+        this.#print(container, line.message, line.isStdErr);
+      }
+      this.#armChatter();
+    });
+  }
+}
