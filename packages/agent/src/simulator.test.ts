@@ -195,10 +195,7 @@ describe('startSimulator', () => {
       memory_total: expect.any(Number),
     });
     await api.waitFor(
-      () =>
-        api.logLines.some(
-          (line) => line.message === "Starting service 'web-frontend'",
-        ),
+      () => api.logLines.some((line) => line.message === "Starting service 'web-frontend'"),
       'service logs',
     );
     expect((await act(uuid, 'ping')).status).toBe(200);

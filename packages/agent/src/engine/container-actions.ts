@@ -1,20 +1,11 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
-import {
-  type ActionOutcome,
-  failure,
-  lockedOutcome,
-  ok,
-} from '../runtime/device-runtime.js';
+import { type ActionOutcome, failure, lockedOutcome, ok } from '../runtime/device-runtime.js';
 import type { TargetService } from '../target-types.js';
 import type { ContainerApp } from './container-app.js';
 import type { ContainerEngine, ManagedContainer } from './container-engine.js';
 
 export type ContainerAction =
-  | 'restart-services'
-  | 'start-service'
-  | 'stop-service'
-  | 'restart-service'
-  | 'purge';
+  'restart-services' | 'start-service' | 'stop-service' | 'restart-service' | 'purge';
 
 const containerActions: readonly DeviceAction[] = [
   'restart-services',
@@ -48,7 +39,10 @@ const onContainers = async (
 ): Promise<ActionOutcome> => {
   const { engine, stopTimeoutSeconds } = context;
   for (const container of containers) {
-    context.log(`${actionLine[what]} service '${container.service}'`, container.serviceId ?? undefined);
+    context.log(
+      `${actionLine[what]} service '${container.service}'`,
+      container.serviceId ?? undefined,
+    );
     if (what === 'start') await engine.start(container.id);
     else if (what === 'stop') await engine.stop(container.id, stopTimeoutSeconds);
     else await engine.restart(container.id, stopTimeoutSeconds);

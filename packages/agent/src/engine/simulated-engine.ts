@@ -65,7 +65,8 @@ export const releaseEnvironmentOf = (
 ): Record<string, string> =>
   Object.fromEntries(Object.entries(environment).filter(([name]) => !supervisorName.test(name)));
 
-const powerLost = (): Error => new Error('The container engine is not running (device powered off)');
+const powerLost = (): Error =>
+  new Error('The container engine is not running (device powered off)');
 
 // A container engine in memory for simulated devices, on the simulator's scheduler: pulls take
 // the profile's download time and report progress, containers take a step to be created, to
@@ -272,7 +273,8 @@ export class SimulatedEngine implements ContainerEngine {
   ): Promise<() => void> {
     const container = this.#container(id);
     for (const line of container.lines) {
-      if (line.timestamp >= sinceSeconds * 1000) onLine(line.message, line.isStdErr, line.timestamp);
+      if (line.timestamp >= sinceSeconds * 1000)
+        onLine(line.message, line.isStdErr, line.timestamp);
     }
     // The stream of a container that does not run ends after what it printed.
     if (container.state !== 'running') {
@@ -340,7 +342,11 @@ export class SimulatedEngine implements ContainerEngine {
     this.#lastEnvironment.set(key, environment);
     const names = before ? changedNames(before, environment) : [];
     if (names.length > 0) {
-      this.#print(container, `Started with ${describeEnvironmentChange(names, environment)}`, false);
+      this.#print(
+        container,
+        `Started with ${describeEnvironmentChange(names, environment)}`,
+        false,
+      );
     }
   }
 

@@ -4,10 +4,7 @@ import { SimulatedShell, type SimulatedShellState } from './simulated-shell.js';
 // The simulator's web terminal on the host OS: a SimulatedShell behind the Shell interface (a
 // service's shell is the simulated engine's exec, simulated-exec.ts). Its output is a few lines
 // per command, so flow control has nothing to pause.
-export const openSimulatedHostShell = (
-  state: () => SimulatedShellState,
-  io: ShellIo,
-): Shell => {
+export const openSimulatedHostShell = (state: () => SimulatedShellState, io: ShellIo): Shell => {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   let ended = false;
