@@ -208,10 +208,9 @@ export class SimulatedEngine implements ContainerEngine {
         throw new Error(`No such volume: ${source}`);
       }
     }
+    this.#ensureNameFree(spec.name);
     await this.#wait(this.#options.timing.stepMs);
-    if ([...this.#containers.values()].some((container) => container.spec.name === spec.name)) {
-      throw new Error(`The container name ${spec.name} is already in use`);
-    }
+    this.#ensureNameFree(spec.name);
     const id = `sim${String(this.#next++).padStart(6, '0')}`;
     this.#containers.set(id, {
       id,
@@ -288,6 +287,12 @@ export class SimulatedEngine implements ContainerEngine {
 
   #ensurePowered(): void {
     if (!this.#powered) throw powerLost();
+  }
+
+  #ensureNameFree(name: string): void {
+    if ([...this.#containers.values()].some((container) => container.spec.name === name)) {
+      throw new Error(`The container name ${name} is already in use`);
+    }
   }
 
   #container(id: string): SimulatedContainer {
