@@ -231,14 +231,15 @@ export class SimulatedEngine implements ContainerEngine {
     this.#run(container);
   }
 
-  async stop(id: string): Promise<void> {
+  // A simulated service stops within a step, well inside any timeout.
+  async stop(id: string, _timeoutSeconds: number): Promise<void> {
     const container = this.#container(id);
     if (container.state !== 'running') return;
     await this.#wait(this.#options.timing.stepMs);
     this.#halt(container, 0, true);
   }
 
-  async restart(id: string): Promise<void> {
+  async restart(id: string, _timeoutSeconds: number): Promise<void> {
     const container = this.#container(id);
     if (container.state === 'running') {
       await this.#wait(this.#options.timing.stepMs);
@@ -258,7 +259,12 @@ export class SimulatedEngine implements ContainerEngine {
     this.#containers.delete(id);
   }
 
-  async exec(id: string): Promise<ExecSession> {
+  // Whatever is asked to run, the simulated shell answers (its lines fit any terminal size).
+  async exec(
+    id: string,
+    _argv: readonly string[],
+    _size: { cols: number; rows: number },
+  ): Promise<ExecSession> {
     const container = this.#container(id);
     if (container.state !== 'running') throw new Error(`Container ${id} is not running`);
     return simulatedExecSession(this.#serviceOf(container), this.#options.shellState);
