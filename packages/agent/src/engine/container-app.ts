@@ -39,6 +39,8 @@ const makeDirectory = async (path: string): Promise<void> => {
   await mkdir(path, { recursive: true });
 };
 
+type Target = { app: TargetApp | null; force: boolean };
+
 const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
 
 // The fleet app of a real device on a container engine: pulls the target release's images with
@@ -49,7 +51,8 @@ const registryHostOf = (reference: string): string => reference.split('/')[0] ??
 // unchanged one is never touched.
 export class ContainerApp {
   readonly #options: ContainerAppOptions;
-  #target: { app: TargetApp | null; force: boolean } | null = null;
+  #target: Target | null = null;
+  #wantedFor: { target: Target | null; wanted: Wanted | null } | null = null;
   #containers: ManagedContainer[] = [];
   #downloads = new Map<string, number>();
   #updateStatus: UpdateStatus | null = null;
@@ -161,8 +164,15 @@ export class ContainerApp {
     if (JSON.stringify(this.#containers) !== before) this.#options.changed();
   }
 
+  // Made once per target: every report reads it, and hashing the specs is not free (a simulator
+  // runs hundreds of devices in one process).
   #wanted(): Wanted | null {
-    return wantedOf(this.#target?.app, this.#options.device, this.#options.lockDir);
+    const target = this.#target;
+    if (this.#wantedFor?.target !== target) {
+      const wanted = wantedOf(target?.app, this.#options.device, this.#options.lockDir);
+      this.#wantedFor = { target, wanted };
+    }
+    return this.#wantedFor.wanted;
   }
 
   async #converge(): Promise<void> {

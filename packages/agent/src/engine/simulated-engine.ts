@@ -43,18 +43,22 @@ type Follower = {
 type SimulatedContainer = {
   id: string;
   spec: ContainerSpec;
+  // From its labels, read once: the chatter asks for it at every line.
+  service: string;
+  serviceId: number | null;
   state: ManagedContainer['state'];
   exitCode: number | null;
   // Stopped on request: a restart policy of unless-stopped leaves it stopped at the next boot.
   stoppedOnRequest: boolean;
-  // The last lines it printed, for a follower that asks from earlier (it started meanwhile).
-  lines: Line[];
+  // What it printed while nobody followed it (the agent follows it once it has seen it run), for
+  // the first follower. Lines a follower got are not kept: hundreds of devices print all day.
+  unread: Line[];
   followers: Set<Follower>;
 };
 
 type InFlight = { task: TaskHandle; reject: (error: Error) => void };
 
-// Enough for the lines printed between a start and the agent following the container.
+// More than a container prints between its start and the agent following it.
 const keptLines = 20;
 
 // The supervisor's own variables (BALENA_*, RESIN_*): the rest is the release's and the owners'.
@@ -212,13 +216,16 @@ export class SimulatedEngine implements ContainerEngine {
     await this.#wait(this.#options.timing.stepMs);
     this.#ensureNameFree(spec.name);
     const id = `sim${String(this.#next++).padStart(6, '0')}`;
+    const serviceId = Number(spec.labels[serviceIdLabel]);
     this.#containers.set(id, {
       id,
       spec,
+      service: spec.labels[serviceNameLabel] ?? spec.name,
+      serviceId: spec.labels[serviceIdLabel] && Number.isInteger(serviceId) ? serviceId : null,
       state: 'created',
       exitCode: null,
       stoppedOnRequest: false,
-      lines: [],
+      unread: [],
       followers: new Set(),
     });
     return id;
@@ -267,7 +274,7 @@ export class SimulatedEngine implements ContainerEngine {
   ): Promise<ExecSession> {
     const container = this.#container(id);
     if (container.state !== 'running') throw new Error(`Container ${id} is not running`);
-    return simulatedExecSession(this.#serviceOf(container), this.#options.shellState);
+    return simulatedExecSession(container.service, this.#options.shellState);
   }
 
   async followLogs(
@@ -277,7 +284,7 @@ export class SimulatedEngine implements ContainerEngine {
     onEnd: () => void,
   ): Promise<() => void> {
     const container = this.#container(id);
-    for (const line of container.lines) {
+    for (const line of container.unread.splice(0)) {
       if (line.timestamp >= sinceSeconds * 1000)
         onLine(line.message, line.isStdErr, line.timestamp);
     }
@@ -323,17 +330,12 @@ export class SimulatedEngine implements ContainerEngine {
     });
   }
 
-  #serviceOf(container: SimulatedContainer): string {
-    return container.spec.labels[serviceNameLabel] ?? container.spec.name;
-  }
-
   #managed(container: SimulatedContainer): ManagedContainer {
     const { spec } = container;
-    const serviceId = Number(spec.labels[serviceIdLabel]);
     return {
       id: container.id,
-      service: this.#serviceOf(container),
-      serviceId: spec.labels[serviceIdLabel] && Number.isInteger(serviceId) ? serviceId : null,
+      service: container.service,
+      serviceId: container.serviceId,
       image: spec.image,
       configHash: spec.labels[configHashLabel] ?? '',
       state: container.state,
@@ -347,7 +349,7 @@ export class SimulatedEngine implements ContainerEngine {
     container.state = 'running';
     container.exitCode = null;
     container.stoppedOnRequest = false;
-    const key = `${container.spec.labels[appUuidLabel] ?? ''}/${this.#serviceOf(container)}`;
+    const key = `${container.spec.labels[appUuidLabel] ?? ''}/${container.service}`;
     const environment = releaseEnvironmentOf(container.spec.environment);
     const before = this.#lastEnvironment.get(key);
     this.#lastEnvironment.set(key, environment);
@@ -375,10 +377,25 @@ export class SimulatedEngine implements ContainerEngine {
   }
 
   #print(container: SimulatedContainer, message: string, isStdErr: boolean): void {
-    const line = { message, isStdErr, timestamp: this.#options.scheduler.now() };
-    container.lines.push(line);
-    if (container.lines.length > keptLines) container.lines.shift();
-    for (const follower of container.followers) follower.onLine(message, isStdErr, line.timestamp);
+    const timestamp = this.#options.scheduler.now();
+    if (container.followers.size === 0) {
+      container.unread.push({ message, isStdErr, timestamp });
+      if (container.unread.length > keptLines) container.unread.shift();
+    }
+    for (const follower of container.followers) follower.onLine(message, isStdErr, timestamp);
+  }
+
+  // The running container at `ratio` of the way through them (without a list per line).
+  #pickRunning(ratio: number): SimulatedContainer | undefined {
+    let count = 0;
+    for (const container of this.#containers.values()) if (container.state === 'running') count++;
+    let index = Math.floor(ratio * count);
+    for (const container of this.#containers.values()) {
+      if (container.state !== 'running') continue;
+      if (index === 0) return container;
+      index--;
+    }
+    return undefined;
   }
 
   // One timer per device, whatever its number of services: a running service, picked at random,
@@ -388,12 +405,9 @@ export class SimulatedEngine implements ContainerEngine {
     this.#chatter = scheduler.after(between(random, ...timing.logIntervalMs), () => {
       this.#chatter = null;
       if (!this.#powered) return;
-      const running = [...this.#containers.values()].filter(
-        (container) => container.state === 'running',
-      );
-      const container = running[Math.floor(random() * running.length)];
+      const container = this.#pickRunning(random());
       if (container) {
-        const line = serviceLogLine(this.#serviceOf(container), random);
+        const line = serviceLogLine(container.service, random);
         this.#print(container, line.message, line.isStdErr);
       }
       this.#armChatter();

@@ -67,8 +67,8 @@ const lockedActions: readonly DeviceAction[] = ['reboot', 'shutdown', 'update'];
 const simulatedLockDir = '/mnt/data/flotilla/locks';
 
 // A simulated engine changes only when the agent asks it to (or at boot, which the device
-// follows itself), so its containers are read again seldom: hundreds of devices share a process.
-const simulatedRefreshMs = 60_000;
+// follows itself), so its containers are read again seldom: thousands of devices share a process.
+const simulatedRefreshMs = 600_000;
 
 // A device that exists only in memory: it boots, runs its fleet app through the same convergence
 // as a real device (container-app.ts) over a simulated engine (downloads with progress, update
