@@ -76,10 +76,11 @@ const simulatedRefreshMs = 600_000;
 // the shared scheduler.
 export class SimulatedDevice implements DeviceRuntime {
   readonly profile: SimulatedProfile;
-  // An application holds an update lock: reboot, shutdown, update, restart and purge answer
-  // 423 unless forced, and new releases wait.
+  // An application holds an update lock: reboot, shutdown, update, restarts, stopping a service
+  // and purge answer 423 unless forced, and new releases wait.
   updateLocked: boolean;
-  // The device's uuid once registered (its services see it in BALENA_DEVICE_UUID).
+  // The device's uuid once registered, before the agent starts it (its services see it in
+  // BALENA_DEVICE_UUID).
   uuid = '';
   readonly #scheduler: Scheduler;
   readonly #random: Random;
