@@ -16,6 +16,7 @@ import {
   serviceNameLabel,
 } from './container-engine.js';
 import { simulatedExecSession } from './simulated-exec.js';
+import { type OutputFollower, SimulatedOutput } from './simulated-output.js';
 
 export type SimulatedEngineTiming = {
   // How long one image download takes, picked per pull.
@@ -34,12 +35,6 @@ export type SimulatedEngineOptions = {
   shellState: () => SimulatedShellState;
 };
 
-type Line = { message: string; isStdErr: boolean; timestamp: number };
-type Follower = {
-  onLine: (line: string, isStdErr: boolean, timestamp: number) => void;
-  onEnd: () => void;
-};
-
 type SimulatedContainer = {
   id: string;
   spec: ContainerSpec;
@@ -50,16 +45,10 @@ type SimulatedContainer = {
   exitCode: number | null;
   // Stopped on request: a restart policy of unless-stopped leaves it stopped at the next boot.
   stoppedOnRequest: boolean;
-  // What it printed while nobody followed it (the agent follows it once it has seen it run), for
-  // the first follower. Lines a follower got are not kept: hundreds of devices print all day.
-  unread: Line[];
-  followers: Set<Follower>;
+  output: SimulatedOutput;
 };
 
 type InFlight = { task: TaskHandle; reject: (error: Error) => void };
-
-// More than a container prints between its start and the agent following it.
-const keptLines = 20;
 
 // The supervisor's own variables (BALENA_*, RESIN_*): the rest is the release's and the owners'.
 const supervisorName = /^(BALENA|RESIN)(_|$)/;
@@ -94,10 +83,6 @@ export class SimulatedEngine implements ContainerEngine {
 
   constructor(options: SimulatedEngineOptions) {
     this.#options = options;
-  }
-
-  get powered(): boolean {
-    return this.#powered;
   }
 
   // Boot: the containers that ran before (by their restart policy) start again; resolves once
@@ -225,8 +210,7 @@ export class SimulatedEngine implements ContainerEngine {
       state: 'created',
       exitCode: null,
       stoppedOnRequest: false,
-      unread: [],
-      followers: new Set(),
+      output: new SimulatedOutput(),
     });
     return id;
   }
@@ -262,7 +246,7 @@ export class SimulatedEngine implements ContainerEngine {
     if (container.state === 'running' || container.state === 'restarting') {
       throw new Error(`You cannot remove a running container ${id}: stop it first`);
     }
-    this.#endFollowers(container);
+    container.output.end();
     this.#containers.delete(id);
   }
 
@@ -280,22 +264,11 @@ export class SimulatedEngine implements ContainerEngine {
   async followLogs(
     id: string,
     sinceSeconds: number,
-    onLine: Follower['onLine'],
+    onLine: OutputFollower['onLine'],
     onEnd: () => void,
   ): Promise<() => void> {
     const container = this.#container(id);
-    for (const line of container.unread.splice(0)) {
-      if (line.timestamp >= sinceSeconds * 1000)
-        onLine(line.message, line.isStdErr, line.timestamp);
-    }
-    // The stream of a container that does not run ends after what it printed.
-    if (container.state !== 'running') {
-      onEnd();
-      return () => undefined;
-    }
-    const follower: Follower = { onLine, onEnd };
-    container.followers.add(follower);
-    return () => container.followers.delete(follower);
+    return container.output.follow(sinceSeconds, { onLine, onEnd }, container.state === 'running');
   }
 
   #ensurePowered(): void {
@@ -367,22 +340,11 @@ export class SimulatedEngine implements ContainerEngine {
     container.state = 'exited';
     container.exitCode = exitCode;
     container.stoppedOnRequest = onRequest;
-    this.#endFollowers(container);
-  }
-
-  #endFollowers(container: SimulatedContainer): void {
-    const followers = [...container.followers];
-    container.followers.clear();
-    for (const follower of followers) follower.onEnd();
+    container.output.end();
   }
 
   #print(container: SimulatedContainer, message: string, isStdErr: boolean): void {
-    const timestamp = this.#options.scheduler.now();
-    if (container.followers.size === 0) {
-      container.unread.push({ message, isStdErr, timestamp });
-      if (container.unread.length > keptLines) container.unread.shift();
-    }
-    for (const follower of container.followers) follower.onLine(message, isStdErr, timestamp);
+    container.output.print(message, isStdErr, this.#options.scheduler.now());
   }
 
   // The running container at `ratio` of the way through them (without a list per line).
