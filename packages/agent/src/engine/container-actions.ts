@@ -49,7 +49,8 @@ const onContainers = async (
   }
   // The app reads the containers again and reports what the action did.
   context.app.kick();
-  return ok({ Data: 'OK', Error: null });
+  // The supervisor's restart and service endpoints answer a bare OK.
+  return ok();
 };
 
 // What the supervisor's API does to the fleet app's containers, for real and simulated devices
@@ -67,7 +68,7 @@ export const runContainerAction = async (
   switch (action) {
     case 'purge':
       await context.app.purge();
-      return ok({ Data: 'OK', Error: null });
+      return ok({ Data: 'OK', Error: '' });
     case 'restart-services':
       context.log('Restarting services');
       return onContainers(context, context.app.containers, 'restart');
