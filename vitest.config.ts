@@ -41,7 +41,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           ...underLoad,
-          include: ['packages/server/src/**/*.int.test.ts'],
+          // The agent's container app on a real engine lives in e2e, which may import the
+          // server's test support (a private dockerd).
+          include: ['packages/server/src/**/*.int.test.ts', 'packages/e2e/engine/**/*.int.test.ts'],
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

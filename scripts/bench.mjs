@@ -10,6 +10,8 @@ try {
   // The console's cold-load line measures the built console: build the current one (seconds).
   run('npm run build -w packages/web');
   run('npx tsc -b packages/server');
+  // The agent's footprint is measured on the package devices install (one bundled cli.js).
+  run('npx tsc -b packages/agent && node scripts/build-agent-package.mjs');
   run(
     `npx tsx --conditions=source --tsconfig packages/server/tsconfig.test.json packages/server/bench/run-bench.ts ${args}`,
   );

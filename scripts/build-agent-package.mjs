@@ -54,6 +54,28 @@ const thirdPartyNotices = async (metafile) => {
   return `# Third-party notices\n\ncli.js bundles these packages, under these licenses:\n\n${sections.join('\n')}`;
 };
 
+// What dockerode carries that the agent never uses: ssh2 (engines reached over ssh://), gRPC and
+// protobufjs (BuildKit sessions and progress of image builds). Loaded, they would cost every device a
+// few megabytes of memory; in their place a module whose every export throws, naming why.
+const leftOutModules = /^(ssh2|@grpc\/grpc-js|@grpc\/proto-loader|protobufjs)$/;
+const leftOut = {
+  name: 'left-out-of-the-agent',
+  setup(bundle) {
+    bundle.onResolve({ filter: leftOutModules }, (args) => ({
+      path: args.path,
+      namespace: 'left-out',
+    }));
+    bundle.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => {
+      const message = `${args.path} is not part of the Flotilla agent (container engines are reached over a unix socket or tcp://)`;
+      return {
+        loader: 'js',
+        contents: `const fail = function () { throw new Error(${JSON.stringify(message)}); };
+module.exports = new Proxy({}, { get: (_target, key) => (key === '__esModule' ? false : fail) });`,
+      };
+    });
+  },
+};
+
 const staging = await mkdtemp(path.join(tmpdir(), 'flotilla-agent-package-'));
 try {
   const { metafile } = await build({
@@ -65,9 +87,13 @@ try {
     target: 'node20',
     // Workspace packages resolve to their TypeScript sources, as in the tests.
     conditions: ['source'],
-    // ws, and ssh2 under dockerode, load optional native speed-ups inside try/catch; without
-    // them they use plain JS (dockerode only needs ssh2 for ssh:// engines, never used here).
-    external: ['bufferutil', 'utf-8-validate', 'cpu-features', '*.node'],
+    // ws loads optional native speed-ups inside try/catch; without them it uses plain JS.
+    external: ['bufferutil', 'utf-8-validate', '*.node'],
+    plugins: [leftOut],
+    // A device keeps the whole source in memory: without whitespace it is a third smaller. Names
+    // stay, so stack traces in its logs still read.
+    minifyWhitespace: true,
+    minifySyntax: true,
     // ws and dockerode are CommonJS and use require, __dirname and __filename: give the ES
     // module bundle real ones.
     banner: {
@@ -84,6 +110,17 @@ try {
     legalComments: 'eof',
     logLevel: 'warning',
   });
+  // The package's command runs Node with the agent's flags (packages/agent/src/node-flags.ts): a
+  // line both sh and JavaScript read, sh as `exec node <flags> cli.js <arguments>` (one process,
+  // no wrapper left running), JavaScript as a string and a comment.
+  const { agentNodeFlags } = await import(path.join(agentDir, 'dist/node-flags.js'));
+  const bundled = path.join(staging, 'cli.js');
+  const body = (await readFile(bundled, 'utf8')).replace(/^#![^\n]*\n/, '');
+  await writeFile(
+    bundled,
+    `#!/bin/sh\n':' //; exec node ${agentNodeFlags.join(' ')} "$0" "$@"\n${body}`,
+    { mode: 0o755 },
+  );
   const manifest = {
     name: 'flotilla-agent',
     version: agentManifest.version,

@@ -30,7 +30,11 @@ if (!values.fleet || !/^[^/\s]+\/[^/\s]+$/.test(values.fleet)) {
 }
 
 ensureDependencies();
-if (!existsSync('packages/agent/dist/cli.js') || !existsSync('packages/agent/dist/join-fleet.js')) {
+if (
+  !existsSync('packages/agent/dist/cli.js') ||
+  !existsSync('packages/agent/dist/join-fleet.js') ||
+  !existsSync('packages/agent/dist/node-flags.js')
+) {
   run('npx tsc -b packages/agent');
 }
 const { joinFleet, JoinFleetError } = await import('../packages/agent/dist/join-fleet.js');
@@ -59,8 +63,11 @@ try {
   console.error(`npm run device: ${error.message}`);
   process.exit(1);
 }
-const agent = spawn(process.execPath, ['packages/agent/dist/cli.js', '--config', configPath], {
-  stdio: 'inherit',
-});
+const { agentNodeFlags } = await import('../packages/agent/dist/node-flags.js');
+const agent = spawn(
+  process.execPath,
+  [...agentNodeFlags, 'packages/agent/dist/cli.js', '--config', configPath],
+  { stdio: 'inherit' },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => agent.kill(signal));
 agent.on('exit', (code) => process.exit(code ?? 1));

@@ -16,4 +16,11 @@ export const ensureDocker = () => {
     pkg: 'busybox-static',
     why: 'for the images the container-engine tests build from scratch',
   });
+  // Registers QEMU user emulation with binfmt_misc (the F flag): the builder's tests build images
+  // for another CPU architecture.
+  ensureDebianPackage({
+    program: '/usr/bin/qemu-aarch64-static',
+    pkg: 'qemu-user-static',
+    why: 'for the builds for another CPU architecture through emulation',
+  });
 };

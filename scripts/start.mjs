@@ -9,6 +9,16 @@ import { ensureDependencies, run } from './ensure-deps.mjs';
 
 ensureDependencies();
 run('npm run build');
+// A registry of its own and the local container engine as the builder, unless the operator
+// configured others: with Docker and Debian's docker-registry present, the demo's first release
+// is built for real and `npm run device` runs it (the banner says when it cannot).
+process.env.FLOTILLA_EMBEDDED_REGISTRY ??= 'auto';
+if (process.env.FLOTILLA_BUILDER_DOCKER_HOST === undefined) {
+  const dockerHost = process.env.DOCKER_HOST?.trim();
+  if (dockerHost) process.env.FLOTILLA_BUILDER_DOCKER_HOST = dockerHost;
+  else if (existsSync('/var/run/docker.sock'))
+    process.env.FLOTILLA_BUILDER_DOCKER_HOST = 'unix:///var/run/docker.sock';
+}
 const { runServerProcess } = await import('../packages/server/dist/run-server.js');
 const running = await runServerProcess();
 

@@ -71,6 +71,18 @@ describe('CloudlinkClient', () => {
     await api.close();
   });
 
+  it('polls at once when the server says the target changed, and answers nothing', async () => {
+    let told = 0;
+    start({ onTargetChanged: () => (told += 1) });
+    await api.waitFor(() => received[0]?.length === 1, 'hello');
+    api.sockets[0]?.send(JSON.stringify({ type: 'target-changed' }));
+    // An action after it: once its result is back, the notice before it was handled.
+    send(0, { id: 'after', action: 'ping', params: {} });
+    await api.waitFor(() => received[0]?.length === 2, 'the result');
+    expect(told).toBe(1);
+    expect(received[0]?.[1]).toMatchObject({ type: 'result', id: 'after' });
+  });
+
   it('says hello with the device key and answers each action with one result', async () => {
     start();
     await api.waitFor(() => received[0]?.length === 1, 'hello');

@@ -33,6 +33,8 @@ export type CloudlinkOptions = {
   // A link that stayed up this long resets the reconnect backoff.
   stableAfterMs?: number;
   onConnectedChange?: (connected: boolean) => void;
+  // The server says the device's target changed: poll it now.
+  onTargetChanged?: () => void;
   // The runtime's shells for web terminals; without it terminal sessions are refused.
   openShell?: OpenShell;
   // The device's web server for the public device URL; without it those tunnels are refused.
@@ -264,6 +266,10 @@ export class CloudlinkClient {
       return;
     }
     if (isRecord(message) && this.#terminals.handle(message)) return;
+    if (isRecord(message) && message.type === 'target-changed') {
+      this.#options.onTargetChanged?.();
+      return;
+    }
     if (!isRecord(message) || message.type !== 'action' || typeof message.id !== 'string') {
       this.#options.logger.warn('cloudlink message is not an action request; ignored');
       return;

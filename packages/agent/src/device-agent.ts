@@ -181,6 +181,9 @@ export class DeviceAgent {
       logger,
       handler: (request) => this.#handle(request),
       onConnectedChange: (connected) => this.#options.onCloudlink?.(connected),
+      onTargetChanged: () => {
+        if (this.#session?.poller === poller) poller.trigger(false);
+      },
       openShell: (target, size, io) =>
         runtime.openShell?.(target, size, io) ?? { error: 'This device has no terminal' },
       openTunnel: (io) =>

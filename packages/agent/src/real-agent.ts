@@ -115,6 +115,8 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
             arch: balenaArch(process.arch),
             osVersion: host.info().os_version,
             supervisorVersion: supervisorCompatVersion,
+            engineSocket: found.socket,
+            api: { url: config.apiEndpoint, key: identity.deviceApiKey },
           },
           deviceApiKey: identity.deviceApiKey,
           scheduler,

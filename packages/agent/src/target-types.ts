@@ -1,3 +1,5 @@
+import { parseComposition, parseNetworks } from './composition-fields.js';
+
 // The parts of the v3 target state (GET /device/v3/:uuid/state) the agent acts on, reduced
 // from { [uuid]: { name, config, apps: { [appUuid]: { releases: { [commit]: … } } } } }.
 
@@ -17,24 +19,65 @@ export type TargetService = {
   composition: ServiceComposition;
 };
 
-// The part of a compose service a container engine runs it with; devices, networks and health
-// checks come with the features that need them.
+// The part of a compose service a container engine runs it with (composition-fields.ts reads
+// it from the target state).
 export type ServiceComposition = {
   command?: readonly string[];
   entrypoint?: readonly string[];
   workingDir?: string;
   user?: string;
+  // `always` (the default), `unless-stopped`, `on-failure[:max retries]` or `no`.
   restart?: string;
   privileged?: boolean;
   networkMode?: string;
+  // The release's networks the service joins; without them (and without a network mode) it
+  // joins the app's default network.
+  networks?: readonly ServiceNetwork[];
   capAdd?: readonly string[];
   capDrop?: readonly string[];
   // `[host ip:]host port:container port[/protocol]` as compose writes them.
   ports?: readonly string[];
   // `<volume name>:<path>[:ro]`; a path of the host is the business of feature labels.
   volumes?: readonly string[];
+  // `/dev/host[:/dev/container[:permissions]]`.
+  devices?: readonly string[];
+  healthcheck?: HealthCheck;
+  // Paths mounted as tmpfs, each `path[:options]`.
+  tmpfs?: readonly string[];
+  sysctls?: Readonly<Record<string, string>>;
+  // `host:address` lines for the container's /etc/hosts.
+  extraHosts?: readonly string[];
+  stopSignal?: string;
+  stopGracePeriodMs?: number;
+  shmSizeBytes?: number;
+  readOnly?: boolean;
+  init?: boolean;
+  hostname?: string;
+  tty?: boolean;
   // Services started before this one.
   dependsOn?: readonly string[];
+};
+
+export type ServiceNetwork = { name: string; aliases?: readonly string[] };
+
+export type HealthCheck = {
+  // `['NONE']` turns the image's check off; otherwise `['CMD', …]` or `['CMD-SHELL', line]`.
+  test: readonly string[];
+  intervalMs?: number;
+  timeoutMs?: number;
+  startPeriodMs?: number;
+  retries?: number;
+};
+
+// A network the release's compose file declares.
+export type ReleaseNetwork = {
+  name: string;
+  driver?: string;
+  driverOpts?: Readonly<Record<string, string>>;
+  internal?: boolean;
+  enableIpv6?: boolean;
+  labels?: Readonly<Record<string, string>>;
+  subnets: readonly { subnet?: string; gateway?: string; ipRange?: string }[];
 };
 
 export type TargetRelease = {
@@ -43,6 +86,8 @@ export type TargetRelease = {
   services: TargetService[];
   // The named volumes the release's compose file declares.
   volumes: readonly string[];
+  // The networks it declares (none when absent).
+  networks?: readonly ReleaseNetwork[];
 };
 
 // The fleet's user app; host-OS and supervisor apps are ignored (OS updates are out of scope).
@@ -78,46 +123,6 @@ const stringMap = (raw: unknown): Record<string, string> => {
   return map;
 };
 
-// A compose command: a list as it is, or a string split into words as compose does (quotes
-// group, no shell runs it).
-const words = (value: unknown): string[] | undefined => {
-  if (Array.isArray(value)) {
-    return value.every((item) => typeof item === 'string') ? value : undefined;
-  }
-  if (typeof value !== 'string') return undefined;
-  const found = value.match(/"[^"]*"|'[^']*'|[^\s"']+/g) ?? [];
-  return found.map((word) => word.replace(/^(["'])(.*)\1$/, '$2'));
-};
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
-
-const stringList = (value: unknown): string[] | undefined =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
-
-const parseComposition = (raw: unknown): ServiceComposition => {
-  const fields = isRecord(raw) ? raw : {};
-  const composition: ServiceComposition = {
-    command: words(fields.command),
-    entrypoint: words(fields.entrypoint),
-    workingDir: text(fields.working_dir),
-    user: text(fields.user),
-    restart: text(fields.restart),
-    privileged: typeof fields.privileged === 'boolean' ? fields.privileged : undefined,
-    networkMode: text(fields.network_mode),
-    capAdd: stringList(fields.cap_add),
-    capDrop: stringList(fields.cap_drop),
-    ports: stringList(fields.ports),
-    volumes: stringList(fields.volumes),
-    dependsOn: Array.isArray(fields.depends_on)
-      ? stringList(fields.depends_on)
-      : isRecord(fields.depends_on)
-        ? Object.keys(fields.depends_on)
-        : undefined,
-  };
-  return Object.fromEntries(Object.entries(composition).filter(([, value]) => value !== undefined));
-};
-
 const parseServices = (raw: unknown): TargetService[] =>
   Object.entries(isRecord(raw) ? raw : {}).map(([name, service]) => {
     const fields = isRecord(service) ? service : {};
@@ -145,6 +150,7 @@ const parseApp = (uuid: string, raw: Raw): TargetApp => {
       id: numberOrNull(fields.id),
       services: parseServices(fields.services),
       volumes: Object.keys(isRecord(fields.volumes) ? fields.volumes : {}),
+      networks: parseNetworks(fields.networks),
     };
   }
   return {

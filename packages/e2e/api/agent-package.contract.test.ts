@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { agentNodeFlags } from '@flotilla/agent/node-flags';
 import { defaultAgentPackageFile } from '@flotilla/server/features/agent-package/register-agent-package';
 import {
   agentInstallCommand,
@@ -115,6 +116,22 @@ describe('installing the agent from the server', () => {
       (row) => row.is_connected_to_vpn,
     );
     expect(device.belongs_to__application[0]?.id).toBe(fleet.id);
+    // The package's launcher line ran Node with the agent's flags, in one process (npx runs
+    // the package's bin by its link's name).
+    const agentCommands: string[] = [];
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '');
+      const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+      if (cwd === sandbox.dir && commandLine.includes('--config')) {
+        agentCommands.push(commandLine.split('\0').join(' ').trim());
+      }
+    }
+    const launched = new RegExp(`^node ${agentNodeFlags.join(' ')} \\S+ --config config\\.json$`);
+    expect(
+      agentCommands.filter((line) => launched.test(line)),
+      agentCommands.join('\n'),
+    ).toHaveLength(1);
     // An action over the cloudlink reaches the installed agent, which answers it and logs it
     // through its log stream.
     await owner.sdk.models.device.identify(uuid);

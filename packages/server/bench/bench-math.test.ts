@@ -10,7 +10,12 @@ import {
   recordMillis,
   snapshot,
 } from './histogram.js';
-import { cpuMillisFromStat, parentFromStat, rssBytesFromStatus } from './proc-stats.js';
+import {
+  cpuMillisFromStat,
+  parentFromStat,
+  privateBytesFromRollup,
+  rssBytesFromStatus,
+} from './proc-stats.js';
 import type { Row } from './scenario.js';
 import { median, ratioOf, spreadOf, summarizeRow, verdictOf } from './stats.js';
 import { formatNumber, formatRatio, formatSummaryTable } from './table.js';
@@ -149,6 +154,18 @@ describe('proc readings', () => {
       123_456 * 1024,
     );
     expect(() => rssBytesFromStatus('Name:\tnode\n')).toThrow(/VmRSS/);
+  });
+
+  it('adds the private pages of /proc/<pid>/smaps_rollup, leaving out the shared ones', () => {
+    const rollup = [
+      '55d0c0000000-7ffd00000000 ---p 00000000 00:00 0 [rollup]',
+      'Rss:               73352 kB',
+      'Shared_Clean:      44884 kB',
+      'Private_Clean:       100 kB',
+      'Private_Dirty:     28468 kB',
+      '',
+    ].join('\n');
+    expect(privateBytesFromRollup(rollup)).toBe((100 + 28_468) * 1024);
   });
 });
 

@@ -52,3 +52,16 @@ export const treeCpuMillis = async (pid: number): Promise<number> => {
   }
   return total;
 };
+
+// Bytes only this process holds (Private_Clean + Private_Dirty of /proc/<pid>/smaps_rollup): RSS
+// without the pages it shares with other processes, such as the Node binary's code.
+export const privateBytesFromRollup = (text: string): number => {
+  let kilobytes = 0;
+  for (const match of text.matchAll(/^Private_(?:Clean|Dirty):\s+(\d+)\s+kB$/gm)) {
+    kilobytes += Number(match[1]);
+  }
+  return kilobytes * 1024;
+};
+
+export const privateBytes = async (pid: number): Promise<number> =>
+  privateBytesFromRollup(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));

@@ -13,6 +13,7 @@ export type BenchReport = {
   seed: { seconds: number; counts: Record<string, number> };
   scenarios: ScenarioOutcome[];
   scale: unknown;
+  agentFootprint?: unknown;
 };
 
 // JSON has no NaN: numbers that mean nothing become null.

@@ -30,6 +30,11 @@ import { explainScenarios } from './explain-run.js';
 import { growthNote } from './growth.js';
 import { runScale, type ScalePhase } from './scale.js';
 import { formatScaleTable } from './scale-table.js';
+import {
+  type AgentFootprint,
+  formatAgentFootprint,
+  measureAgentFootprint,
+} from './agent-footprint.js';
 
 const options = loadBenchOptions(process.argv.slice(2), process.env);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -145,6 +150,7 @@ const main = async (): Promise<number> => {
     startServer,
     db: pool,
     databaseUrl: database.url,
+    dataDir,
     seed,
     tokens: {
       admin: await token(jwtSecret, seed.admin),
@@ -183,6 +189,10 @@ const main = async (): Promise<number> => {
           `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         ],
       });
+    } finally {
+      await scenario
+        .cleanUp?.(env)
+        .catch((error: unknown) => console.error('cleanup failed:', error));
     }
     log(`  ${scenario.id} done in ${seconds(performance.now() - mark)}`);
   }
@@ -215,6 +225,32 @@ const main = async (): Promise<number> => {
     log(`  scale done in ${seconds(performance.now() - mark)}`);
   }
 
+  let agentFootprint: AgentFootprint | undefined;
+  const agentProblems: string[] = [];
+  if (isSelected(options, { id: 'agent-footprint' })) {
+    const mark = performance.now();
+    try {
+      const { rows } = await pool.query<{ organization: number }>(
+        `SELECT "is_member_of__organization" AS "organization" FROM "organization_membership"
+          WHERE "user" = $1 ORDER BY "id" LIMIT 1`,
+        [seed.admin.userId],
+      );
+      agentFootprint = await measureAgentFootprint({
+        startServer,
+        adminToken: env.tokens.admin,
+        organizationId: rows[0]?.organization ?? 0,
+        settleMs: options.mode === 'quick' ? 5000 : 20_000,
+        windowMs: options.mode === 'quick' ? 10_000 : 60_000,
+        log,
+      });
+    } catch (error) {
+      agentProblems.push(
+        `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+    }
+    log(`  agent-footprint done in ${seconds(performance.now() - mark)}`);
+  }
+
   const summaries = outcomes.flatMap((outcome) => outcome.summaries);
   const endLoad = loadAverage();
   if (summaries.length > 0) {
@@ -232,7 +268,9 @@ const main = async (): Promise<number> => {
     );
     log(`${formatScaleTable(scale)}\n`);
   }
+  if (agentFootprint !== undefined) log(`${formatAgentFootprint(agentFootprint).join('\n')}\n`);
   const problems = [
+    ...agentProblems.map((problem) => `agent-footprint: ${problem}`),
     ...outcomes.flatMap((outcome) =>
       outcome.problems.map((problem) => `${outcome.id}: ${problem}`),
     ),
@@ -257,6 +295,7 @@ const main = async (): Promise<number> => {
     seed: { seconds: seedSeconds, counts: seed.counts },
     scenarios: outcomes,
     scale,
+    ...(agentFootprint === undefined ? {} : { agentFootprint }),
   });
   log(`Wrote ${path.relative(process.cwd(), file)}`);
   return problems.length > 0 ? 1 : 0;

@@ -59,6 +59,8 @@ export type BenchEnv = {
   db: pg.Pool;
   databaseUrl: string;
   seed: SeedInfo;
+  // The data directory of every Flotilla server the bench starts (its registry signing key).
+  dataDir: string;
   // Session tokens of the seeded users (signed with the server's FLOTILLA_JWT_SECRET).
   tokens: { admin: string; member: string; smallAdmin: string };
   // Devices with device API keys (options.protocolDevices of them).
@@ -81,6 +83,8 @@ export type Scenario = {
   prepare?: (env: BenchEnv) => Promise<void>;
   // Once before the rounds: both sides must answer the same; returns the differences.
   verify?: (env: BenchEnv) => Promise<string[]>;
+  // Once after the rounds, whatever happened: stops what `prepare` started.
+  cleanUp?: (env: BenchEnv) => Promise<void>;
   // One side, one round.
   measure: (side: Side, env: BenchEnv, window: Window) => Promise<Measure>;
   // One Flotilla request of the scenario, for BENCH_EXPLAIN=1 (explain-run.ts).

@@ -1,5 +1,6 @@
 import type { Scenario } from './scenario.js';
 import { consoleColdLoadScenario } from './scenario-console-cold-load.js';
+import { imageBuildScenario } from './scenario-image-build.js';
 import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js';
 import { devicePageScenario, deviceCountScenario } from './scenario-device-page.js';
 import { deviceUrlScenario } from './scenario-device-url.js';
@@ -17,7 +18,7 @@ import { terminalScenario } from './scenario-terminal.js';
 
 // Every scenario, in the order they run: reads first (the device protocol's writes, heartbeats
 // and logs, must not change what they read), then the device protocol, then memory (fresh
-// processes). A new scenario is a file exporting a Scenario (scenario.ts) and a line here.
+// processes), then the image build (an engine and a server of its own). A new scenario is a file exporting a Scenario (scenario.ts) and a line here.
 export const scenarios: readonly Scenario[] = [
   devicePageScenario,
   deviceCountScenario,
@@ -34,4 +35,5 @@ export const scenarios: readonly Scenario[] = [
   memoryScenario,
   terminalScenario,
   deviceUrlScenario,
+  imageBuildScenario,
 ];

@@ -37,6 +37,30 @@ describe('start banner', () => {
     expect(text).toContain('Simulated devices  25 in the Demo fleets');
   });
 
+  it('says how to run a real device of the demo, or why there is none', () => {
+    const base = {
+      url: 'http://localhost:8080',
+      adminEmail: 'root@example.com',
+      generatedPassword: undefined,
+      database: { kind: 'embedded', dir: '/srv/flotilla/postgres' },
+      dataDir: '/srv/flotilla',
+    } as const;
+    expect(
+      formatStartBanner({
+        ...base,
+        realDevices: { kind: 'real', fleet: 'demo/warehouse-gateways' },
+      }).join('\n'),
+    ).toContain(
+      'Real device      FLOTILLA_PASSWORD=<password> npm run device -- --fleet demo/warehouse-gateways --email root@example.com',
+    );
+    expect(
+      formatStartBanner({
+        ...base,
+        realDevices: { kind: 'simulated', reason: 'no container engine is configured' },
+      }).join('\n'),
+    ).toContain('Real device      not available here: no container engine is configured');
+  });
+
   it('never shows the credentials of DATABASE_URL', () => {
     expect(databaseLocation('postgres://flotilla:s3cret@db.internal:5432/flotilla')).toBe(
       'db.internal:5432/flotilla',

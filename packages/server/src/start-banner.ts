@@ -12,7 +12,11 @@ export type StartBannerInfo = {
   // FLOTILLA_DATA_DIR (secrets, demo keys, the simulator's identities).
   dataDir: string;
   simulatedDevices?: number;
+  // With the demo: whether this machine can run a real device of it (demo-engine.ts).
+  realDevices?: RealDevices;
 };
+
+export type RealDevices = { kind: 'real'; fleet: string } | { kind: 'simulated'; reason: string };
 
 // host:port/database of a connection URL, without user or password.
 export const databaseLocation = (url: string): string => {
@@ -47,6 +51,14 @@ export const formatStartBanner = (info: StartBannerInfo): string[] => {
   rows.push(['Data directory', info.dataDir]);
   if (info.simulatedDevices !== undefined && info.simulatedDevices > 0) {
     rows.push(['Simulated devices', `${info.simulatedDevices} in the Demo fleets`]);
+  }
+  if (info.realDevices?.kind === 'real') {
+    rows.push([
+      'Real device',
+      `FLOTILLA_PASSWORD=<password> npm run device -- --fleet ${info.realDevices.fleet} --email ${info.adminEmail}`,
+    ]);
+  } else if (info.realDevices?.kind === 'simulated') {
+    rows.push(['Real device', `not available here: ${info.realDevices.reason}`]);
   }
   rows.push(['Stop', 'Ctrl-C']);
   const width = Math.max(...rows.map(([label]) => label.length));

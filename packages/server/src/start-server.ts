@@ -15,7 +15,11 @@ import { createNotificationBus } from './infra/db/notification-bus.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
 import { buildServer } from './server.js';
-import { seedDemo } from './features/demo/seed-demo.js';
+import { buildDemoRelease } from './features/demo/demo-build.js';
+import { demoEngineOf, realDevicesOf } from './features/demo/demo-engine.js';
+import { type DemoBuild, seedDemo } from './features/demo/seed-demo.js';
+import { startRegistryIfEmbedded } from './features/registry/start-embedded-registry.js';
+import type { EmbeddedRegistry } from './infra/registry/embedded-registry.js';
 import { createDeviceContacts } from './features/heartbeat/device-contacts.js';
 import { ensureFirstAdmin } from './features/users/ensure-first-admin.js';
 import { consoleUrl, databaseLocation, type StartBannerInfo } from './start-banner.js';
@@ -49,11 +53,13 @@ const printingLog = (print: (line: string) => void): ServerLog => ({
 // Starts everything a Flotilla process needs: the database (embedded unless DATABASE_URL is
 // set), migrations, the first administrator, and the HTTP server.
 export const startServer = async (
-  config: Config,
+  givenConfig: Config,
   print: (line: string) => void = (line) => console.log(line),
   log: ServerLog = printingLog(print),
 ): Promise<RunningServer> => {
+  let config = givenConfig;
   let embedded: EmbeddedDatabase | undefined;
+  let registry: EmbeddedRegistry | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     print(`Starting the embedded PostgreSQL (data in ${config.dataDir}) ...`);
@@ -78,6 +84,7 @@ export const startServer = async (
     if (applied.length > 0) print(`Applied migrations: ${applied.join(', ')}`);
     const installation = await bindInstallation(db, config.dataDir, { databaseIsNew: fresh });
     if (installation.kind === 'mismatch') log.warn(installation.reason);
+    ({ config, registry } = await startRegistryIfEmbedded(config, print, (line) => log.warn(line)));
     const ctx: AppContext = {
       db,
       config,
@@ -94,9 +101,35 @@ export const startServer = async (
       installation,
     };
     const admin = await ensureFirstAdmin(db, config, print);
-    if (config.demo) await seedDemo(db, config.dataDir, print);
+    const demoEngine = config.demo ? await demoEngineOf(config) : undefined;
+    let demoBuild: DemoBuild | undefined;
+    if (config.demo) {
+      const seeded = await seedDemo(
+        db,
+        config.dataDir,
+        print,
+        demoEngine?.kind === 'real' ? demoEngine.deviceType : undefined,
+      );
+      demoBuild = seeded.build;
+    }
     const app = buildServer(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
+    if (demoBuild !== undefined && demoEngine?.kind === 'real') {
+      // After listening: the engine pulls nothing, but the registry asks this server for tokens.
+      print(`Building the first release of ${demoBuild.slug} on the container engine ...`);
+      const built = await buildDemoRelease(
+        ctx,
+        demoBuild.fleetId,
+        demoBuild.admin,
+        demoEngine.busybox,
+      );
+      print(
+        built.status === 'success'
+          ? `Built the first release of ${demoBuild.slug}: its images are in the registry`
+          : `The first release of ${demoBuild.slug} failed to build: ${built.log.slice(-3).join(' / ')}`,
+      );
+    }
+    const openRegistry = registry;
     const openDb = db;
     const openEmbedded = embedded;
     return {
@@ -111,6 +144,7 @@ export const startServer = async (
           ? { kind: 'embedded', dir: path.join(config.dataDir, 'postgres') }
           : { kind: 'external', location: databaseLocation(databaseUrl) },
         dataDir: config.dataDir,
+        ...(demoEngine === undefined ? {} : { realDevices: realDevicesOf(demoEngine) }),
       },
       embeddedPostgresPid: () => openEmbedded?.pid(),
       async stop() {
@@ -120,13 +154,19 @@ export const startServer = async (
         stopReporting();
         await openDb.close();
         log.debug('Closed the database pool');
+        await openRegistry?.stop();
+        if (openRegistry) log.debug('Stopped the embedded registry');
         await openEmbedded?.stop();
         if (openEmbedded) log.debug('Stopped the embedded PostgreSQL');
       },
-      abandon: () => openEmbedded?.abandon(),
+      abandon: () => {
+        void openRegistry?.stop();
+        openEmbedded?.abandon();
+      },
     };
   } catch (error) {
     await db?.close().catch(() => undefined);
+    await registry?.stop().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw error;
   }

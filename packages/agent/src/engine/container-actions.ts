@@ -26,7 +26,8 @@ export type ContainerActionContext = {
   // Whether an update lock blocks a change right now (false when forced).
   locked(force: boolean): Promise<boolean>;
   log(message: string, serviceId?: number): void;
-  stopTimeoutSeconds: number;
+  // Without a setting, each container's own stop_grace_period (or the engine's default).
+  stopTimeoutSeconds?: number;
 };
 
 // The lines the supervisor logs before each container action.

@@ -88,6 +88,7 @@ describe('ContainerApp: the release on a container engine', () => {
       `pull ${service('main', 'a1').image}`,
       `pull ${service('worker', 'a1').image}`,
       'create-volume 7_data',
+      'create-network 7_default',
       'create main',
       'start main',
       'create worker',
@@ -137,7 +138,7 @@ describe('ContainerApp: the release on a container engine', () => {
     expect(engine.calls).toEqual([]);
   });
 
-  it('downloads before killing by default, and kills first when the service asks', async () => {
+  it('downloads before killing by default, kills first when the service asks, and then deletes the old images', async () => {
     await apply(app('a1', [service('main', 'a1'), service('worker', 'a1')]));
     engine.calls.length = 0;
     const killFirst = { 'io.balena.update.strategy': 'kill-then-download' };
@@ -153,6 +154,8 @@ describe('ContainerApp: the release on a container engine', () => {
       'start main',
       'create worker',
       'start worker',
+      `remove-image ${service('main', 'a1').image}`,
+      `remove-image ${service('worker', 'a1').image}`,
     ]);
   });
 
@@ -235,7 +238,7 @@ describe('ContainerApp: the release on a container engine', () => {
       app('a1', [
         service('main', 'a1', {
           composition: {
-            volumes: ['data:/data', '/etc:/host-etc', 'undeclared:/x'],
+            volumes: ['data:/data', 'undeclared:/x'],
             ports: ['8080:80'],
             dependsOn: ['worker'],
           },
@@ -245,12 +248,13 @@ describe('ContainerApp: the release on a container engine', () => {
     );
     expect(engine.calls.filter((call) => /^(create|start)/.test(call))).toEqual([
       'create-volume 7_data',
+      'create-network 7_default',
       'create worker',
       'start worker',
       'create main',
       'start main',
     ]);
-    // Only the declared volume: no host path, nothing the release does not declare.
+    // Only the declared volume: nothing the release does not declare.
     expect(engine.specOf('main')?.binds).toEqual([
       `${join(lockDir, 'main')}:/tmp/balena`,
       `${join(lockDir, 'main')}:/tmp/resin`,

@@ -1,13 +1,22 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorText } from '../logger.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
 import type { TargetApp } from '../target-types.js';
 import type { AppReport, DeviceStatus, LogLine, UpdateStatus } from '../runtime/device-runtime.js';
+import { AppImages } from './app-images.js';
+import { networksDiffer } from './app-networks.js';
 import { appReport } from './app-report.js';
 import type { ContainerEngine, ManagedContainer, RegistryAuth } from './container-engine.js';
 import { ContainerLogs } from './container-logs.js';
 import { configHashOf, type DeviceFacts, volumeNameOf } from './container-spec.js';
+import {
+  type NetworkStepsContext,
+  prepareNetworks,
+  removeUnusedNetworks,
+} from './network-steps.js';
+import { hostServiceDirs, type ServiceDirs } from './service-dirs.js';
+import { type HandOver, replacementOf, ServiceHandovers } from './service-handovers.js';
+import { isDiskFull, retryDelayMs, updateFailureLine } from './update-retry.js';
 import { inStartOrder, type Wanted, type WantedService, wantedOf } from './wanted-services.js';
 
 export type ContainerAppOptions = {
@@ -23,6 +32,8 @@ export type ContainerAppOptions = {
   changed(): void;
   // Whether an update lock blocks a change right now (false when forced).
   locked(force: boolean): Promise<boolean>;
+  // How long a container may take to stop; by default its own stop_grace_period, else the
+  // engine's 10 s.
   stopTimeoutSeconds?: number;
   // How often the engine's containers are read again (exits and restarts show within it).
   refreshMs?: number;
@@ -30,18 +41,12 @@ export type ContainerAppOptions = {
   retryMs?: number;
   // Where each service's update lock directory lives on the host (update-locks.ts).
   lockDir: string;
-  // Makes a service's lock directory before its container mounts it (by default on this host's
-  // file system; a simulated device has none).
-  makeLockDir?: (path: string) => Promise<void>;
-};
-
-const makeDirectory = async (path: string): Promise<void> => {
-  await mkdir(path, { recursive: true });
+  // The services' lock directories (by default on this host's file system; a simulated device
+  // has none).
+  serviceDirs?: ServiceDirs;
 };
 
 type Target = { app: TargetApp | null; force: boolean };
-
-const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
 
 // The fleet app of a real device on a container engine: pulls the target release's images with
 // the device's credentials, replaces the containers of services that changed (by the service's
@@ -54,12 +59,17 @@ export class ContainerApp {
   #target: Target | null = null;
   #wantedFor: { target: Target | null; wanted: Wanted | null } | null = null;
   #containers: ManagedContainer[] = [];
-  #downloads = new Map<string, number>();
   #updateStatus: UpdateStatus | null = null;
   // The commit of the release whose services run as the target said, once they do.
   #applied: string | null = null;
   #status: DeviceStatus = 'Idle';
   #engineDown: string | null = null;
+  #diskFull: string | null = null;
+  // What the convergence is doing, for the disk-full line ("download image '…'").
+  #step: string | null = null;
+  readonly #images: AppImages;
+  readonly #dirs: ServiceDirs;
+  readonly #handovers: ServiceHandovers;
   #running: Promise<void> | null = null;
   #again = false;
   #retry: TaskHandle | null = null;
@@ -75,6 +85,20 @@ export class ContainerApp {
   constructor(options: ContainerAppOptions) {
     this.#options = options;
     this.#logs = new ContainerLogs(options.engine, options.serviceLog);
+    this.#images = new AppImages({
+      engine: options.engine,
+      registryAuth: options.registryAuth,
+      log: (message) => options.log(message),
+      changed: () => options.changed(),
+    });
+    this.#dirs = options.serviceDirs ?? hostServiceDirs;
+    this.#handovers = new ServiceHandovers({
+      dirs: this.#dirs,
+      lockDir: options.lockDir,
+      scheduler: options.scheduler,
+      log: (message, serviceId) => options.log(message, serviceId),
+      kill: (containers) => this.#kill(containers, false),
+    });
   }
 
   start(): void {
@@ -87,6 +111,7 @@ export class ContainerApp {
     this.#stopped = true;
     this.#retry?.cancel();
     this.#refresh?.cancel();
+    this.#handovers.cancelAll();
     this.#logs.stop();
   }
 
@@ -106,6 +131,11 @@ export class ContainerApp {
   // Why the engine cannot be used, while it cannot.
   get engineProblem(): string | null {
     return this.#engineDown;
+  }
+
+  // The engine's disk-full error, while the update waits for space.
+  get diskProblem(): string | null {
+    return this.#diskFull;
   }
 
   status(): DeviceStatus {
@@ -155,6 +185,7 @@ export class ContainerApp {
   async #read(): Promise<void> {
     const before = JSON.stringify(this.#containers);
     this.#containers = await this.#options.engine.list();
+    this.#images.noteContainers(this.#containers);
     if (this.#engineDown !== null) {
       this.#options.log('The container engine answers again');
       this.#engineDown = null;
@@ -179,9 +210,12 @@ export class ContainerApp {
     if (this.#stopped || this.#target === null) return;
     const { engine, log } = this.#options;
     const force = this.#target.force;
+    this.#step = null;
     try {
       await this.#read();
       const wanted = this.#wanted();
+      // A release this device must not run as it is: the running one stays.
+      if (wanted && wanted.refusals.length > 0) throw new Error(wanted.refusals.join('; '));
       const specs = wanted?.specs ?? [];
       const changed = specs.filter(({ spec, service }) => {
         const current = this.containersOf(service);
@@ -189,17 +223,24 @@ export class ContainerApp {
       });
       const names = new Set(specs.map(({ service }) => service));
       const obsolete = this.#containers.filter((container) => !names.has(container.service));
-      if (changed.length === 0 && obsolete.length === 0) {
+      const existingNetworks = await engine.listNetworks();
+      if (
+        changed.length === 0 &&
+        obsolete.length === 0 &&
+        !networksDiffer(wanted?.networks ?? [], existingNetworks)
+      ) {
         await this.#startStopped(specs);
         this.#converged(wanted);
         return;
       }
       // Downloads need no lock: the services keep running meanwhile.
-      const downloadFirst = changed.filter(({ strategy }) => strategy === 'download-then-kill');
+      const downloadFirst = changed.filter(
+        ({ strategy }) => strategy === 'download-then-kill' || strategy === 'hand-over',
+      );
       if (downloadFirst.length > 0) {
         this.#setStatus('Downloading', 'downloading');
         for (const { spec } of downloadFirst) await this.#pull(spec.image);
-        this.#downloads.clear();
+        this.#images.downloadsEnded();
         this.#setStatus('Idle', 'downloaded');
       }
       if (await this.#options.locked(force)) {
@@ -209,35 +250,42 @@ export class ContainerApp {
         return;
       }
       // Kill first where the service asks for it (less disk, a moment without the service).
-      const killFirst = changed.filter(({ strategy }) => strategy !== 'download-then-kill');
+      const killFirst = changed.filter(
+        ({ strategy }) => strategy === 'kill-then-download' || strategy === 'delete-then-download',
+      );
       for (const { service, strategy } of killFirst) {
         await this.#kill(this.containersOf(service), strategy === 'delete-then-download');
       }
       if (killFirst.length > 0) {
         this.#setStatus('Downloading', 'downloading');
         for (const { spec } of killFirst) await this.#pull(spec.image);
-        this.#downloads.clear();
+        this.#images.downloadsEnded();
       }
       this.#setStatus('Installing', 'applying changes');
       for (const name of wanted?.release.volumes ?? []) {
         if (this.#target.app) await engine.ensureVolume(volumeNameOf(this.#target.app, name));
       }
-      for (const { spec, service, serviceId, running } of inStartOrder(changed)) {
-        await this.#kill(this.containersOf(service), false);
-        log(`Installing service '${service}'`, serviceId ?? undefined);
-        await (this.#options.makeLockDir ?? makeDirectory)(join(this.#options.lockDir, service));
-        const id = await engine.create(spec);
-        if (running) {
-          log(`Starting service '${service}'`, serviceId ?? undefined);
-          await engine.start(id);
-        }
-        await this.#read();
+      await prepareNetworks(this.#networkSteps(), wanted, changed, existingNetworks);
+      const handOvers: HandOver[] = [];
+      for (const service of inStartOrder(changed)) {
+        const handOver = await this.#install(service);
+        if (handOver) handOvers.push(handOver);
       }
-      if (obsolete.length > 0) await this.#kill(obsolete, true);
+      // Every hand-over ends before the convergence goes on, even when one of them fails.
+      const handedOver = await Promise.allSettled(
+        handOvers.map((one) => this.#handovers.handOver(one)),
+      );
+      for (const outcome of handedOver) if (outcome.status === 'rejected') throw outcome.reason;
+      await this.#kill(
+        this.#containers.filter((container) => !names.has(container.service)),
+        false,
+      );
+      await removeUnusedNetworks(this.#options, wanted);
       await this.#read();
       this.#converged(wanted);
+      await this.#images.removeUnused(wanted, this.#containers);
     } catch (error) {
-      this.#downloads.clear();
+      this.#images.downloadsEnded();
       // Stopped meanwhile (the device powering off): the next start works on the target afresh.
       if (this.#stopped) {
         this.#setStatus('Idle', this.#updateStatus === 'done' ? 'done' : 'aborted');
@@ -251,18 +299,75 @@ export class ContainerApp {
           () => false,
         )
       )
-        this.#updateFailed(error);
+        await this.#updateFailed(error);
       else this.#engineFailed(error);
     }
   }
 
-  #updateFailed(error: unknown): void {
+  #networkSteps(): NetworkStepsContext {
+    return {
+      engine: this.#options.engine,
+      log: (message) => this.#options.log(message),
+      containers: () => this.#containers,
+      kill: (containers) => this.#kill(containers, false),
+    };
+  }
+
+  // Creates and starts a changed service's container. Under hand-over the old one is left
+  // running for ServiceHandovers; otherwise it is killed first.
+  async #install(wanted: WantedService): Promise<HandOver | null> {
+    const current = this.containersOf(wanted.service);
+    const { fresh, old, handOver } = replacementOf(wanted, current);
+    const lockDir = join(this.#options.lockDir, wanted.service);
+    await this.#dirs.make(lockDir);
+    if (!handOver) {
+      await this.#kill(current, false);
+      await this.#create(wanted);
+      return null;
+    }
+    if (!fresh) {
+      await this.#dirs.clearHandover(lockDir);
+      await this.#create(wanted);
+    }
+    return { ...wanted, old };
+  }
+
+  async #create({
+    spec,
+    service,
+    serviceId,
+    running,
+    ignoredFeatures,
+  }: WantedService): Promise<void> {
+    const { engine, log } = this.#options;
+    log(`Installing service '${service}'`, serviceId ?? undefined);
+    for (const feature of ignoredFeatures) {
+      log(`Service '${service}': io.balena.features.${feature} is ignored`, serviceId ?? undefined);
+    }
+    this.#step = `install service '${service}'`;
+    const id = await engine.create(spec);
+    this.#step = null;
+    if (running) {
+      log(`Starting service '${service}'`, serviceId ?? undefined);
+      await engine.start(id);
+    }
+    await this.#read();
+  }
+
+  async #updateFailed(error: unknown): Promise<void> {
     const problem = errorText(error);
-    if (problem !== this.#lastFailure) this.#options.log(`Update failed: ${problem}; trying again`);
-    this.#lastFailure = problem;
+    const diskFull = isDiskFull(problem);
+    const line = updateFailureLine(problem, this.#step);
+    if (line !== this.#lastFailure) this.#options.log(line);
+    this.#lastFailure = line;
     this.#failures += 1;
+    this.#diskFull = diskFull ? problem : null;
     this.#setStatus('Idle', 'aborted');
     this.#retryLater();
+    // Room for the next try: the images of releases gone by.
+    if (diskFull) {
+      await this.#images.removeUnused(this.#wanted(), this.#containers).catch(() => undefined);
+    }
   }
 
   // Services the target wants running that have stopped and whose restart policy did not bring
@@ -277,25 +382,9 @@ export class ContainerApp {
   }
 
   async #pull(reference: string): Promise<void> {
-    const { engine, log } = this.#options;
-    if (await engine.hasImage(reference)) return;
-    log(`Downloading image '${reference}'`);
-    this.#downloads.set(reference, 0);
-    this.#options.changed();
-    let reported = 0;
-    await engine.pull(
-      reference,
-      this.#options.registryAuth(registryHostOf(reference)),
-      (percent) => {
-        this.#downloads.set(reference, percent);
-        // A report every tenth of the way is enough for a progress bar.
-        if (percent - reported >= 10) {
-          reported = percent;
-          this.#options.changed();
-        }
-      },
-    );
-    log(`Downloaded image '${reference}'`);
+    this.#step = `download image '${reference}'`;
+    await this.#images.pull(reference);
+    this.#step = null;
   }
 
   async #kill(containers: readonly ManagedContainer[], removeImages: boolean): Promise<void> {
@@ -303,10 +392,10 @@ export class ContainerApp {
     for (const container of containers) {
       log(`Killing service '${container.service}'`, container.serviceId ?? undefined);
       this.#logs.forget(container.id);
-      await engine.stop(container.id, this.#options.stopTimeoutSeconds ?? 10);
+      await engine.stop(container.id, this.#options.stopTimeoutSeconds);
       await engine.remove(container.id);
       log(`Killed service '${container.service}'`, container.serviceId ?? undefined);
-      if (removeImages) await engine.removeImage(container.image);
+      if (removeImages) await this.#images.remove(container.image);
     }
     if (containers.length > 0) await this.#read();
   }
@@ -321,12 +410,9 @@ export class ContainerApp {
     this.#retryLater();
   }
 
-  // Again after retryMs, doubling with each failed update up to ten minutes (a broken image is
-  // not pulled in a loop).
   #retryLater(): void {
     this.#retry?.cancel();
-    const base = this.#options.retryMs ?? 30_000;
-    const delay = Math.min(base * 2 ** Math.min(this.#failures, 10), Math.max(base, 600_000));
+    const delay = retryDelayMs(this.#options.retryMs ?? 30_000, this.#failures);
     this.#retry = this.#options.scheduler.after(delay, () => {
       this.#retry = null;
       this.kick();
@@ -352,6 +438,7 @@ export class ContainerApp {
     this.#applied = wanted?.release.commit ?? null;
     this.#failures = 0;
     this.#lastFailure = null;
+    this.#diskFull = null;
     this.#setStatus('Idle', wanted ? 'done' : null);
   }
 
@@ -370,7 +457,7 @@ export class ContainerApp {
       wanted: this.#wanted(),
       applied: this.#applied,
       containers: this.#containers,
-      downloads: this.#downloads,
+      downloads: this.#images.downloads,
       status: this.#status,
       updateStatus: this.#updateStatus,
     });

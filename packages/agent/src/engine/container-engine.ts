@@ -14,19 +14,38 @@ export type ManagedContainer = {
   configHash: string;
   state: 'created' | 'running' | 'restarting' | 'paused' | 'exited' | 'dead' | 'removing';
   exitCode: number | null;
+  // What the container's health check says, when it has one.
+  health?: 'starting' | 'healthy' | 'unhealthy';
 };
 
 // What a container is made of: the composition's fields a container takes (volumes become binds,
-// the start order is the convergence's), and the rest the agent adds.
-export type ContainerSpec = Omit<ServiceComposition, 'volumes' | 'dependsOn'> & {
+// networks the engine's, the start order is the convergence's), and the rest the agent adds.
+export type ContainerSpec = Omit<ServiceComposition, 'volumes' | 'dependsOn' | 'networks'> & {
   name: string;
   image: string;
   environment: Readonly<Record<string, string>>;
   labels: Readonly<Record<string, string>>;
-  // Bind mounts: the agent's own (the update lock's directory) and the release's named volumes
-  // (`<volume>:<path>[:ro]`).
+  // Bind mounts: the agent's own (the update lock's directory), the host paths of the service's
+  // feature labels and the release's named volumes (`<volume>:<path>[:ro]`).
   binds?: readonly string[];
+  // The engine's networks the container joins (the first at creation, the others right after),
+  // each with the names other services reach it by.
+  networks?: readonly { name: string; aliases: readonly string[] }[];
 };
+
+// A network of the release as the engine creates it (`<app id>_<name>`), labelled as the agent's.
+export type NetworkSpec = {
+  name: string;
+  driver?: string;
+  driverOpts?: Readonly<Record<string, string>>;
+  internal?: boolean;
+  enableIpv6?: boolean;
+  subnets?: readonly { subnet?: string; gateway?: string; ipRange?: string }[];
+  labels: Readonly<Record<string, string>>;
+};
+
+// A network the agent made, read back by its labels.
+export type ManagedNetwork = { name: string; configHash: string };
 
 // The credentials an image is pulled with: the device's (`d_<uuid>` and its key), which the
 // registry's token service turns into a pull token for the device's images.
@@ -46,16 +65,23 @@ export type ContainerEngine = {
   hasImage(reference: string): Promise<boolean>;
   // Resolves once the image is stored; `onProgress` gets 0–100 as layers arrive.
   pull(reference: string, auth: RegistryAuth, onProgress: (percent: number) => void): Promise<void>;
+  // Left alone while a container still uses it.
   removeImage(reference: string): Promise<void>;
   // Creates the named volume unless it exists.
   ensureVolume(name: string): Promise<void>;
   removeVolume(name: string): Promise<void>;
+  createNetwork(spec: NetworkSpec): Promise<void>;
+  // The networks carrying the agent's labels.
+  listNetworks(): Promise<ManagedNetwork[]>;
+  // Left alone while a container the agent does not manage still uses it.
+  removeNetwork(name: string): Promise<void>;
   // The containers carrying the agent's labels.
   list(): Promise<ManagedContainer[]>;
   create(spec: ContainerSpec): Promise<string>;
   start(id: string): Promise<void>;
-  stop(id: string, timeoutSeconds: number): Promise<void>;
-  restart(id: string, timeoutSeconds: number): Promise<void>;
+  // Without a timeout, the container's own (its stop_grace_period) or the engine's default.
+  stop(id: string, timeoutSeconds?: number): Promise<void>;
+  restart(id: string, timeoutSeconds?: number): Promise<void>;
   remove(id: string): Promise<void>;
   exec(
     id: string,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
   ServiceComposition,
   TargetApp,
@@ -13,6 +12,14 @@ import {
   serviceIdLabel,
   serviceNameLabel,
 } from './container-engine.js';
+import {
+  joinedNetworks,
+  networkDefinition,
+  networkNameOf,
+  undeclaredNetworks,
+} from './app-networks.js';
+import { configHash } from './config-hash.js';
+import { featureGrantsOf } from './feature-labels.js';
 
 // What a service's container sees of the device, as balena-supervisor injects it (with the
 // legacy RESIN_ names beside).
@@ -22,6 +29,10 @@ export type DeviceFacts = {
   arch: string;
   osVersion: string;
   supervisorVersion: string;
+  // The engine's socket on the host, for a service with the balena-socket feature label.
+  engineSocket?: string;
+  // The API and the device's key, for a service with the balena-api feature label.
+  api?: { url: string; key: string };
 };
 
 // Where an application takes the update lock (balena's path inside containers).
@@ -53,25 +64,34 @@ const injected = (
 };
 
 // What of the composition the container itself is made with (the start order is the
-// convergence's business, volumes are mounted below), without the fields the file leaves out.
+// convergence's business, volumes and networks are the engine's below), without the fields the
+// file leaves out.
 const containerFields = ({
   volumes: _volumes,
   dependsOn: _dependsOn,
+  networks: _networks,
   ...fields
 }: ServiceComposition): Partial<ContainerSpec> =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
-// Stable JSON (sorted keys) so equal specs hash equally.
-const canonical = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(Reflect.get(value, key))}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-};
+// A volume line's source: a named volume, or a path of the host (`/x`, `./x`, `~/x`).
+const isHostPath = (source: string): boolean => /^(\/|\.|~)/.test(source);
+
+// Why the agent will not run a service as the release describes it: a host path in `volumes`
+// (balena binds host paths only through feature labels), or a network the release does not
+// declare (compose refuses it too).
+export const refusalsOf = (release: TargetRelease, service: TargetService): string[] => [
+  ...(service.composition.volumes ?? [])
+    .filter((line) => line.includes(':') && isHostPath(line))
+    .map(
+      (line) =>
+        `service '${service.name}' mounts the host path '${line.split(':')[0] ?? ''}': host paths are only bound through io.balena.features.* labels`,
+    ),
+  ...undeclaredNetworks(release, service).map(
+    (name) =>
+      `service '${service.name}' joins the network '${name}', which the release does not declare`,
+  ),
+];
 
 // The container a target service runs in. Its name follows the supervisor's
 // (`<service>_<image id>_<release id>_<commit>`); its labels let the agent find it again after a
@@ -86,23 +106,39 @@ export const containerSpecOf = (
   const { volumes } = service.composition;
   const composition = containerFields(service.composition);
   // The release's named volumes, each the app's own (`<app id>_<name>`, as the supervisor names
-  // them); host paths and anonymous volumes are not mounted.
+  // them); anonymous volumes are not mounted, host paths are refused (refusalsOf).
   const mounts = (volumes ?? []).flatMap((line) => {
     const [name = '', ...rest] = line.split(':');
     return release.volumes.includes(name) && rest.length > 0
       ? [[volumeNameOf(app, name), ...rest].join(':')]
       : [];
   });
-  const allBinds = [...binds, ...mounts];
+  const features = featureGrantsOf(service.labels, device);
+  const allBinds = [...binds, ...features.binds, ...mounts];
+  const joined = joinedNetworks(service);
+  const networks = joined.map(({ name, aliases }) => ({
+    name: networkNameOf(app, name),
+    aliases: [service.name, ...(aliases ?? [])],
+  }));
   const body = {
     image: service.image,
     ...(allBinds.length > 0 ? { binds: allBinds } : {}),
+    ...(networks.length > 0 ? { networks } : {}),
     // The device's variables win over nothing injected: the supervisor's names are reserved.
-    environment: { ...service.environment, ...injected(app, service, device) },
+    environment: {
+      ...service.environment,
+      ...features.environment,
+      ...injected(app, service, device),
+    },
     labels: { ...service.labels },
     ...composition,
   };
-  const hash = createHash('sha256').update(canonical(body)).digest('hex').slice(0, 32);
+  // A network created differently (another subnet...) is a different container too.
+  const hash = configHash(
+    joined.length === 0
+      ? body
+      : { ...body, networkDefinitions: joined.map(({ name }) => networkDefinition(release, name)) },
+  );
   return {
     ...body,
     name: `${service.name}_${service.imageId ?? 0}_${release.id ?? 0}_${release.commit}`,
@@ -122,12 +158,29 @@ export const volumeNameOf = (app: TargetApp, name: string): string => `${app.id 
 
 export const configHashOf = (spec: ContainerSpec): string => spec.labels[configHashLabel] ?? '';
 
-export type UpdateStrategy = 'download-then-kill' | 'kill-then-download' | 'delete-then-download';
+export type UpdateStrategy =
+  'download-then-kill' | 'kill-then-download' | 'delete-then-download' | 'hand-over';
 
-// The service's update strategy label; hand-over is not run yet and falls back to the default.
+const strategies: readonly UpdateStrategy[] = [
+  'download-then-kill',
+  'kill-then-download',
+  'delete-then-download',
+  'hand-over',
+];
+
+// The service's update strategy label (balena's, or resin's older name); anything else is the
+// default.
 export const updateStrategyOf = (service: TargetService): UpdateStrategy => {
-  const label = service.labels['io.balena.update.strategy'];
-  return label === 'kill-then-download' || label === 'delete-then-download'
-    ? label
-    : 'download-then-kill';
+  const label =
+    service.labels['io.balena.update.strategy'] ?? service.labels['io.resin.update.strategy'];
+  return strategies.find((strategy) => strategy === label) ?? 'download-then-kill';
+};
+
+// How long the old container of a hand-over may run beside the new one (balena's default: 60 s).
+export const handoverTimeoutMsOf = (service: TargetService): number => {
+  const label =
+    service.labels['io.balena.update.handover-timeout'] ??
+    service.labels['io.resin.update.handover-timeout'];
+  const value = Number(label);
+  return label !== undefined && Number.isInteger(value) && value >= 0 ? value : 60_000;
 };

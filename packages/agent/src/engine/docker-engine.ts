@@ -9,6 +9,7 @@ import {
   serviceIdLabel,
   serviceNameLabel,
 } from './container-engine.js';
+import { createOptionsOf, networkOptionsOf } from './docker-create-options.js';
 
 // Where the engine listens, in the order the agent looks: DOCKER_HOST (unix:// only), then
 // balena-engine's socket, then Docker's (Podman's compatible socket is reached through
@@ -51,33 +52,11 @@ type ProgressEvent = {
   progressDetail?: { current?: number; total?: number };
 };
 
-type PortBinding = { HostIp?: string; HostPort: string };
-
-// Compose's port lines as the engine takes them: `8080:80`, `127.0.0.1:8080:80/udp`, `80`.
-export const portsOf = (
-  lines: readonly string[],
-): {
-  exposed?: Record<string, Record<string, never>>;
-  bindings?: Record<string, PortBinding[]>;
-} => {
-  if (lines.length === 0) return {};
-  const exposed: Record<string, Record<string, never>> = {};
-  const bindings: Record<string, PortBinding[]> = {};
-  for (const line of lines) {
-    const [ports = '', protocol = 'tcp'] = line.split('/');
-    const parts = ports.split(':');
-    const container = parts.pop() ?? '';
-    const key = `${container}/${protocol}`;
-    exposed[key] = {};
-    if (parts.length === 0) continue;
-    const hostPort = parts.pop() ?? '';
-    const hostIp = parts.join(':');
-    bindings[key] = [
-      ...(bindings[key] ?? []),
-      { ...(hostIp === '' ? {} : { HostIp: hostIp }), HostPort: hostPort },
-    ];
-  }
-  return { exposed, ...(Object.keys(bindings).length > 0 ? { bindings } : {}) };
+// "Up 2 minutes (healthy)", "Up 3 seconds (health: starting)" → the health check's word.
+const healthOf = (status: string): ManagedContainer['health'] => {
+  const match = /\((healthy|unhealthy|health: starting)\)/.exec(status);
+  if (!match) return undefined;
+  return match[1] === 'healthy' ? 'healthy' : match[1] === 'unhealthy' ? 'unhealthy' : 'starting';
 };
 
 // Docker's API through dockerode, on a unix socket.
@@ -152,6 +131,27 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
         if (statusOf(error) !== 404) throw error;
       }
     },
+    async createNetwork(spec) {
+      await docker.createNetwork(networkOptionsOf(spec));
+    },
+    async listNetworks() {
+      const found = await docker.listNetworks({
+        filters: { label: [`${managedLabel}=true`] },
+      });
+      return found.map((network) => ({
+        name: network.Name,
+        configHash: network.Labels?.[configHashLabel] ?? '',
+      }));
+    },
+    async removeNetwork(name) {
+      try {
+        await docker.getNetwork(name).remove();
+      } catch (error) {
+        // Gone already, or still used by a container the agent does not manage: left alone.
+        const status = statusOf(error);
+        if (status !== 404 && status !== 403 && status !== 409) throw error;
+      }
+    },
     async list() {
       const found = await docker.listContainers({
         all: true,
@@ -160,6 +160,7 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
       return found.map((container) => {
         const labels = container.Labels;
         const serviceId = Number(labels[serviceIdLabel]);
+        const health = healthOf(container.Status);
         return {
           id: container.Id,
           service: labels[serviceNameLabel] ?? '',
@@ -168,31 +169,25 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
           configHash: labels[configHashLabel] ?? '',
           state: stateOf(container.State),
           exitCode: exitCodeOf(container.Status),
+          ...(health === undefined ? {} : { health }),
         };
       });
     },
     async create(spec: ContainerSpec) {
-      const ports = portsOf(spec.ports ?? []);
-      const container = await docker.createContainer({
-        name: spec.name,
-        Image: spec.image,
-        Env: Object.entries(spec.environment).map(([name, value]) => `${name}=${value}`),
-        Labels: { ...spec.labels },
-        ...(spec.command ? { Cmd: [...spec.command] } : {}),
-        ...(spec.entrypoint ? { Entrypoint: [...spec.entrypoint] } : {}),
-        ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
-        ...(spec.user ? { User: spec.user } : {}),
-        HostConfig: {
-          RestartPolicy: { Name: spec.restart ?? 'always' },
-          Privileged: spec.privileged ?? false,
-          ...(spec.networkMode ? { NetworkMode: spec.networkMode } : {}),
-          ...(spec.capAdd ? { CapAdd: [...spec.capAdd] } : {}),
-          ...(spec.capDrop ? { CapDrop: [...spec.capDrop] } : {}),
-          ...(spec.binds ? { Binds: [...spec.binds] } : {}),
-          ...(ports.bindings ? { PortBindings: ports.bindings } : {}),
-        },
-        ...(ports.exposed ? { ExposedPorts: ports.exposed } : {}),
-      });
+      const { options, laterNetworks } = createOptionsOf(spec);
+      const container = await docker.createContainer(options);
+      try {
+        for (const network of laterNetworks) {
+          await docker.getNetwork(network.name).connect({
+            Container: container.id,
+            EndpointConfig: { Aliases: [...network.aliases] },
+          });
+        }
+      } catch (error) {
+        // Half made, its hash would pass for the whole: it goes, and the update fails.
+        await container.remove({ force: true }).catch(() => undefined);
+        throw error;
+      }
       return container.id;
     },
     async start(id) {
@@ -204,13 +199,17 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
     },
     async stop(id, timeoutSeconds) {
       try {
-        await docker.getContainer(id).stop({ t: timeoutSeconds });
+        await docker
+          .getContainer(id)
+          .stop(timeoutSeconds === undefined ? {} : { t: timeoutSeconds });
       } catch (error) {
         if (statusOf(error) !== 304 && statusOf(error) !== 404) throw error;
       }
     },
     async restart(id, timeoutSeconds) {
-      await docker.getContainer(id).restart({ t: timeoutSeconds });
+      await docker
+        .getContainer(id)
+        .restart(timeoutSeconds === undefined ? {} : { t: timeoutSeconds });
     },
     async remove(id) {
       try {

@@ -111,7 +111,9 @@ describe('SimulatedEngine', () => {
     );
     await expect(engine.create(spec('web'))).rejects.toThrow(/already in use/);
     await expect(engine.remove(id)).rejects.toThrow(/running container/);
-    await expect(engine.removeImage(image)).rejects.toThrow(/used by container/);
+    await expect(
+      engine.create({ ...spec('api', { networks: [{ name: '7_default', aliases: [] }] }) }),
+    ).rejects.toThrow(/network 7_default not found/);
     await engine.ensureVolume('7_data');
     const withVolume = engine.create({ ...spec('db', { binds: ['7_data:/data'] }), name: 'db' });
     await clock.runFor(100);
@@ -134,23 +136,75 @@ describe('SimulatedEngine', () => {
         exitCode: null,
       },
     ]);
-    const stopped = engine.stop(id, 10);
+    const stopped = engine.stop(id);
     await clock.runFor(99);
     expect((await engine.list())[0]?.state).toBe('running');
     await clock.runFor(1);
     await stopped;
     expect((await engine.list())[0]).toMatchObject({ state: 'exited', exitCode: 0 });
-    const restarted = engine.restart(id, 10);
+    const restarted = engine.restart(id);
     await clock.runFor(50);
     expect((await engine.list())[0]?.state).toBe('restarting');
     await clock.runFor(50);
     await restarted;
     expect((await engine.list())[0]?.state).toBe('running');
-    const stopping = engine.stop(id, 10);
+    const stopping = engine.stop(id);
     await clock.runFor(100);
     await stopping;
     await engine.remove(id);
     expect(await engine.list()).toEqual([]);
+  });
+
+  it('keeps an image or a network a container uses, as a real engine does', async () => {
+    const { clock, engine } = setup();
+    await engine.powerOn();
+    const network = { name: '7_default', labels: { [configHashLabel]: 'net-hash' } };
+    await engine.createNetwork(network);
+    await expect(engine.createNetwork(network)).rejects.toThrow(/already exists/);
+    expect(await engine.listNetworks()).toEqual([{ name: '7_default', configHash: 'net-hash' }]);
+    const id = await running(
+      clock,
+      engine,
+      spec('web', { networks: [{ name: '7_default', aliases: ['web'] }] }),
+    );
+    await engine.removeImage(image);
+    await engine.removeNetwork('7_default');
+    expect(await engine.hasImage(image)).toBe(true);
+    expect(await engine.listNetworks()).toHaveLength(1);
+    const stopped = engine.stop(id);
+    await clock.runFor(100);
+    await stopped;
+    await engine.remove(id);
+    await engine.removeImage(image);
+    await engine.removeNetwork('7_default');
+    expect(await engine.hasImage(image)).toBe(false);
+    expect(await engine.listNetworks()).toEqual([]);
+    // Gone already: nothing to do.
+    await engine.removeImage(image);
+  });
+
+  it('reports a health check starting, then healthy once its start period and an interval passed', async () => {
+    const { clock, engine } = setup();
+    await engine.powerOn();
+    const checked = spec('web', {
+      healthcheck: { test: ['CMD', 'true'], intervalMs: 5000, startPeriodMs: 1000 },
+    });
+    const id = await running(clock, engine, checked);
+    const plain = await running(clock, engine, { ...spec('job'), name: 'job' });
+    const healthOf = async (which: string) =>
+      (await engine.list()).find((container) => container.id === which)?.health;
+    expect(await healthOf(id)).toBe('starting');
+    expect(await healthOf(plain)).toBeUndefined();
+    // Started at 1200 ms (the download, a step to create, one to start); the second container
+    // took two more steps: it is 1400 ms now, and the check passes at 7200 ms.
+    await clock.runFor(5799);
+    expect(await healthOf(id)).toBe('starting');
+    await clock.runFor(1);
+    expect(await healthOf(id)).toBe('healthy');
+    const stopped = engine.stop(id);
+    await clock.runFor(100);
+    await stopped;
+    expect(await healthOf(id)).toBeUndefined();
   });
 
   it('prints lines from running services only, and replays them to a late follower', async () => {
@@ -171,7 +225,7 @@ describe('SimulatedEngine', () => {
     expect(replayed).toBeGreaterThan(0);
     await clock.runFor(1000);
     expect(lines.length).toBeGreaterThan(replayed);
-    const stopped = engine.stop(id, 10);
+    const stopped = engine.stop(id);
     await clock.runFor(100);
     await stopped;
     expect(ended).toBe(true);
@@ -196,7 +250,7 @@ describe('SimulatedEngine', () => {
     };
     await collect(first);
     expect(lines.filter((line) => line.startsWith('Started with'))).toEqual([]);
-    const stopped = engine.stop(first, 10);
+    const stopped = engine.stop(first);
     await clock.runFor(100);
     await stopped;
     await engine.remove(first);
@@ -225,7 +279,7 @@ describe('SimulatedEngine', () => {
     expect(output).toContain('(service web)');
     expect(output).toContain('misty-river\r\n');
     expect(await session.exitCode()).toBe(0);
-    const stopped = engine.stop(id, 10);
+    const stopped = engine.stop(id);
     await clock.runFor(100);
     await stopped;
     await expect(engine.exec(id, ['/bin/sh'], { cols: 80, rows: 24 })).rejects.toThrow(
@@ -242,7 +296,7 @@ describe('SimulatedEngine', () => {
       ...spec('api', { restart: 'unless-stopped' }),
       name: 'api',
     });
-    const stopped = engine.stop(manual, 10);
+    const stopped = engine.stop(manual);
     await clock.runFor(100);
     await stopped;
     const other = `registry/other@sha256:${'2'.repeat(64)}`;

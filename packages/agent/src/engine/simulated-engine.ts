@@ -11,6 +11,8 @@ import {
   type ContainerSpec,
   type ExecSession,
   type ManagedContainer,
+  type ManagedNetwork,
+  type NetworkSpec,
   type RegistryAuth,
   serviceIdLabel,
   serviceNameLabel,
@@ -43,6 +45,8 @@ type SimulatedContainer = {
   serviceId: number | null;
   state: ManagedContainer['state'];
   exitCode: number | null;
+  // When it last started, on the scheduler (its health check passes an interval later).
+  startedAt: number;
   // Stopped on request: a restart policy of unless-stopped leaves it stopped at the next boot.
   stoppedOnRequest: boolean;
   output: SimulatedOutput;
@@ -66,14 +70,18 @@ const powerLost = (): Error =>
 // start and to stop, running services print lines (one service of the device at a time) and
 // answer a simulated shell. The device runs its fleet app through the same convergence as a real
 // one (container-app.ts) over it. Like a real engine it refuses what a real one refuses (an
-// image not pulled, a name taken, a running container removed), and powering the device off
-// stops every container and fails what was in flight; powering it on starts them again by
-// their restart policy.
+// image not pulled, a name taken, a network or volume missing, a running container removed) and
+// keeps an image or a network a container still uses; powering the device off stops every
+// container and fails what was in flight; powering it on starts them again by their restart
+// policy.
 export class SimulatedEngine implements ContainerEngine {
   readonly #options: SimulatedEngineOptions;
   readonly #containers = new Map<string, SimulatedContainer>();
   readonly #images = new Set<string>();
   readonly #volumes = new Set<string>();
+  readonly #networks = new Map<string, ManagedNetwork>();
+  // The running containers, one of which speaks at each line.
+  readonly #running: SimulatedContainer[] = [];
   readonly #inFlight = new Set<InFlight>();
   // The variables each service last started with, to print what changed when it starts again.
   readonly #lastEnvironment = new Map<string, Record<string, string>>();
@@ -160,12 +168,39 @@ export class SimulatedEngine implements ContainerEngine {
     this.#images.add(reference);
   }
 
+  // The engine refuses to remove an image a container uses; like a missing one, it stays as it
+  // is (the port's rule).
   async removeImage(reference: string): Promise<void> {
     this.#ensurePowered();
-    if (!this.#images.has(reference)) throw new Error(`No such image: ${reference}`);
-    const user = [...this.#containers.values()].find(({ spec }) => spec.image === reference);
-    if (user) throw new Error(`The image ${reference} is used by container ${user.id}`);
+    for (const container of this.#containers.values()) {
+      if (container.spec.image === reference) return;
+    }
     this.#images.delete(reference);
+  }
+
+  async createNetwork(spec: NetworkSpec): Promise<void> {
+    this.#ensurePowered();
+    if (this.#networks.has(spec.name)) {
+      throw new Error(`network with name ${spec.name} already exists`);
+    }
+    this.#networks.set(spec.name, {
+      name: spec.name,
+      configHash: spec.labels[configHashLabel] ?? '',
+    });
+  }
+
+  async listNetworks(): Promise<ManagedNetwork[]> {
+    this.#ensurePowered();
+    return [...this.#networks.values()].map((network) => ({ ...network }));
+  }
+
+  // Like a real engine's, a network a container is connected to stays.
+  async removeNetwork(name: string): Promise<void> {
+    this.#ensurePowered();
+    for (const { spec } of this.#containers.values()) {
+      if ((spec.networks ?? []).some((network) => network.name === name)) return;
+    }
+    this.#networks.delete(name);
   }
 
   async ensureVolume(name: string): Promise<void> {
@@ -190,6 +225,9 @@ export class SimulatedEngine implements ContainerEngine {
   async create(spec: ContainerSpec): Promise<string> {
     this.#ensurePowered();
     if (!this.#images.has(spec.image)) throw new Error(`No such image: ${spec.image}`);
+    for (const network of spec.networks ?? []) {
+      if (!this.#networks.has(network.name)) throw new Error(`network ${network.name} not found`);
+    }
     for (const bind of spec.binds ?? []) {
       const source = bind.split(':')[0] ?? '';
       // Host paths (the update lock's directory) need nothing; named volumes must exist.
@@ -209,6 +247,7 @@ export class SimulatedEngine implements ContainerEngine {
       serviceId: spec.labels[serviceIdLabel] && Number.isInteger(serviceId) ? serviceId : null,
       state: 'created',
       exitCode: null,
+      startedAt: 0,
       stoppedOnRequest: false,
       output: new SimulatedOutput(),
     });
@@ -223,14 +262,14 @@ export class SimulatedEngine implements ContainerEngine {
   }
 
   // A simulated service stops within a step, well inside any timeout.
-  async stop(id: string, _timeoutSeconds: number): Promise<void> {
+  async stop(id: string): Promise<void> {
     const container = this.#container(id);
     if (container.state !== 'running') return;
     await this.#wait(this.#options.timing.stepMs);
     this.#halt(container, 0, true);
   }
 
-  async restart(id: string, _timeoutSeconds: number): Promise<void> {
+  async restart(id: string): Promise<void> {
     const container = this.#container(id);
     if (container.state === 'running') {
       await this.#wait(this.#options.timing.stepMs);
@@ -305,6 +344,7 @@ export class SimulatedEngine implements ContainerEngine {
 
   #managed(container: SimulatedContainer): ManagedContainer {
     const { spec } = container;
+    const health = this.#healthOf(container);
     return {
       id: container.id,
       service: container.service,
@@ -313,14 +353,27 @@ export class SimulatedEngine implements ContainerEngine {
       configHash: spec.labels[configHashLabel] ?? '',
       state: container.state,
       exitCode: container.exitCode,
+      ...(health === undefined ? {} : { health }),
     };
+  }
+
+  // A simulated service is always well: its health check (when it has one) passes once its
+  // start period and an interval (the engine's default 30 s) have gone by since it started.
+  #healthOf(container: SimulatedContainer): ManagedContainer['health'] {
+    const check = container.spec.healthcheck;
+    if (!check || check.test[0] === 'NONE' || container.state !== 'running') return undefined;
+    const passesAt =
+      container.startedAt + (check.startPeriodMs ?? 0) + (check.intervalMs ?? 30_000);
+    return this.#options.scheduler.now() >= passesAt ? 'healthy' : 'starting';
   }
 
   // The container runs; a service that runs with other variables than last time says so first
   // thing (as the demo's services do), so the logs show the new values took.
   #run(container: SimulatedContainer): void {
+    if (container.state !== 'running') this.#running.push(container);
     container.state = 'running';
     container.exitCode = null;
+    container.startedAt = this.#options.scheduler.now();
     container.stoppedOnRequest = false;
     const key = `${container.spec.labels[appUuidLabel] ?? ''}/${container.service}`;
     const environment = releaseEnvironmentOf(container.spec.environment);
@@ -337,6 +390,8 @@ export class SimulatedEngine implements ContainerEngine {
   }
 
   #halt(container: SimulatedContainer, exitCode: number, onRequest: boolean): void {
+    const index = this.#running.indexOf(container);
+    if (index >= 0) this.#running.splice(index, 1);
     container.state = 'exited';
     container.exitCode = exitCode;
     container.stoppedOnRequest = onRequest;
@@ -347,19 +402,6 @@ export class SimulatedEngine implements ContainerEngine {
     container.output.print(message, isStdErr, this.#options.scheduler.now());
   }
 
-  // The running container at `ratio` of the way through them (without a list per line).
-  #pickRunning(ratio: number): SimulatedContainer | undefined {
-    let count = 0;
-    for (const container of this.#containers.values()) if (container.state === 'running') count++;
-    let index = Math.floor(ratio * count);
-    for (const container of this.#containers.values()) {
-      if (container.state !== 'running') continue;
-      if (index === 0) return container;
-      index--;
-    }
-    return undefined;
-  }
-
   // One timer per device, whatever its number of services: a running service, picked at random,
   // prints a line of the kind its name suggests (service-logs.ts).
   #armChatter(): void {
@@ -367,7 +409,7 @@ export class SimulatedEngine implements ContainerEngine {
     this.#chatter = scheduler.after(between(random, ...timing.logIntervalMs), () => {
       this.#chatter = null;
       if (!this.#powered) return;
-      const container = this.#pickRunning(random());
+      const container = this.#running[Math.floor(random() * this.#running.length)];
       if (container) {
         const line = serviceLogLine(container.service, random);
         this.#print(container, line.message, line.isStdErr);

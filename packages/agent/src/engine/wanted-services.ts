@@ -1,11 +1,15 @@
 import type { TargetApp, TargetRelease } from '../target-types.js';
-import type { ContainerSpec } from './container-engine.js';
+import { wantedNetworks } from './app-networks.js';
+import type { ContainerSpec, NetworkSpec } from './container-engine.js';
 import {
   containerSpecOf,
   type DeviceFacts,
+  handoverTimeoutMsOf,
+  refusalsOf,
   type UpdateStrategy,
   updateStrategyOf,
 } from './container-spec.js';
+import { featureGrantsOf } from './feature-labels.js';
 import { serviceLockBinds } from './update-locks.js';
 
 // A service of the target release as the convergence works on it: its container's spec, whether
@@ -16,10 +20,20 @@ export type WantedService = {
   serviceId: number | null;
   service: string;
   strategy: UpdateStrategy;
+  // How long a hand-over waits for the new container's signal before killing the old one.
+  handoverTimeoutMs: number;
   dependsOn: readonly string[];
+  // Feature labels set on the service that the agent does not grant, with why.
+  ignoredFeatures: readonly string[];
 };
 
-export type Wanted = { release: TargetRelease; specs: WantedService[] };
+export type Wanted = {
+  release: TargetRelease;
+  specs: WantedService[];
+  networks: NetworkSpec[];
+  // Why the release cannot run here as it is (a host path in volumes...); empty when it can.
+  refusals: string[];
+};
 
 // What the target app asks the engine to run, or null without a release.
 export const wantedOf = (
@@ -37,8 +51,12 @@ export const wantedOf = (
       serviceId: service.id,
       service: service.name,
       strategy: updateStrategyOf(service),
+      handoverTimeoutMs: handoverTimeoutMsOf(service),
       dependsOn: service.composition.dependsOn ?? [],
+      ignoredFeatures: featureGrantsOf(service.labels, device).ignored,
     })),
+    networks: wantedNetworks(app, release),
+    refusals: release.services.flatMap((service) => refusalsOf(release, service)),
   };
 };
 

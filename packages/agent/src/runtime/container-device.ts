@@ -121,7 +121,9 @@ export class ContainerDevice implements DeviceRuntime {
         services: this.#target?.app?.release?.services ?? [],
         locked: (force) => this.#locked(force),
         log: (message, serviceId) => this.#systemLog(message, serviceId),
-        stopTimeoutSeconds: this.#options.stopTimeoutSeconds ?? 10,
+        ...(this.#options.stopTimeoutSeconds === undefined
+          ? {}
+          : { stopTimeoutSeconds: this.#options.stopTimeoutSeconds }),
       },
       action,
       params,

@@ -270,6 +270,8 @@ describe('SimulatedDevice', () => {
       `Downloaded image '${imageOf('web', 'c2')}'`,
       "Installing service 'web'",
       "Starting service 'web'",
+      // The previous release's image, which nothing uses any more.
+      `Deleting image '${imageOf('web', 'c1')}'`,
     ]);
     expect(statuses(device)).toEqual(['Running']);
   });
@@ -291,6 +293,76 @@ describe('SimulatedDevice', () => {
       "Killed service 'web'",
       "Installing service 'web'",
       "Starting service 'web'",
+      `Deleting image '${imageOf('web', 'c1')}'`,
+    ]);
+    expect(await device.engine.hasImage(imageOf('web', 'c1'))).toBe(false);
+    expect(await device.engine.hasImage(imageOf('web', 'c2'))).toBe(true);
+  });
+
+  it('hands over: the new service runs beside the old one until the hand-over timeout', async () => {
+    const { clock, device, logs } = setup();
+    const handOver = { 'io.balena.update.strategy': 'hand-over' };
+    device.applyTarget(target('c1', ['web'], {}, {}, handOver), false);
+    await clock.runFor(10_000);
+    logs.length = 0;
+    device.applyTarget(
+      target('c2', ['web'], {}, {}, { ...handOver, 'io.balena.update.handover-timeout': '30000' }),
+      false,
+    );
+    // A download of a second, then a step to create and one to start.
+    await clock.runFor(1300);
+    expect(messages(logs)).toContain("Waiting for service 'web' to hand over");
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    expect(device.info().apps['app-uuid']?.releases.c2?.update_status).toBe('applying changes');
+    // A simulated service never signals: the old one goes at the timeout.
+    await clock.runFor(29_000);
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    await clock.runFor(2000);
+    expect(messages(logs)).toContain("Service 'web' did not hand over within 30000 ms");
+    expect(device.engine.inspectAll().map(({ spec }) => spec.image)).toEqual([
+      imageOf('web', 'c2'),
+    ]);
+    expect(device.info().apps['app-uuid']?.release_uuid).toBe('c2');
+  });
+
+  it('makes the release’s networks, joins its services to them, and removes those it dropped', async () => {
+    const { clock, device, logs } = setup();
+    const base = target('c1');
+    const release = base.app?.release;
+    if (!release) throw new Error('the target has a release');
+    const [web, reader] = release.services;
+    if (!web || !reader) throw new Error('the release has two services');
+    device.applyTarget(
+      withRelease(base, {
+        ...release,
+        networks: [{ name: 'backend', subnets: [] }],
+        services: [
+          web,
+          { ...reader, composition: { networks: [{ name: 'backend', aliases: ['reader'] }] } },
+        ],
+      }),
+      false,
+    );
+    await clock.runFor(10_000);
+    expect(messages(logs)).toEqual(
+      expect.arrayContaining(["Creating network '7_backend'", "Creating network '7_default'"]),
+    );
+    expect((await device.engine.listNetworks()).map((network) => network.name).sort()).toEqual([
+      '7_backend',
+      '7_default',
+    ]);
+    const joined = device.engine
+      .inspectAll()
+      .map(({ spec }) => (spec.networks ?? []).map((network) => network.name));
+    expect(joined).toEqual([['7_default'], ['7_backend']]);
+    expect(statuses(device)).toEqual(['Running', 'Running']);
+    // The next release joins them all to the default network: the backend goes.
+    device.applyTarget(target('c2'), false);
+    await clock.runFor(10_000);
+    expect(device.info().apps['app-uuid']?.release_uuid).toBe('c2');
+    expect(messages(logs)).toContain("Removing network '7_backend'");
+    expect((await device.engine.listNetworks()).map((network) => network.name)).toEqual([
+      '7_default',
     ]);
   });
 

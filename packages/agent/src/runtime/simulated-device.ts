@@ -5,6 +5,7 @@ import { isContainerAction, runContainerAction } from '../engine/container-actio
 import { ContainerApp } from '../engine/container-app.js';
 import { openExecShell } from '../engine/exec-shell.js';
 import { SimulatedEngine, type SimulatedEngineTiming } from '../engine/simulated-engine.js';
+import { simulatedServiceDirs } from '../engine/simulated-service-dirs.js';
 import type { Scheduler } from '../scheduler.js';
 import { changedNames, type DeviceTarget, updateLockOverridden } from '../target-types.js';
 import {
@@ -191,7 +192,6 @@ export class SimulatedDevice implements DeviceRuntime {
           services: this.#target?.app?.release?.services ?? [],
           locked: async (force) => this.#locked(force),
           log: (message, serviceId) => this.#systemLog(message, serviceId),
-          stopTimeoutSeconds: 10,
         },
         action,
         params,
@@ -253,7 +253,7 @@ export class SimulatedDevice implements DeviceRuntime {
       }),
       scheduler: this.#scheduler,
       lockDir: simulatedLockDir,
-      makeLockDir: async () => undefined,
+      serviceDirs: simulatedServiceDirs,
       log: (message, serviceId) => this.#systemLog(message, serviceId),
       serviceLog: (line) => this.#events?.log(line),
       changed: () => this.#events?.changed(),

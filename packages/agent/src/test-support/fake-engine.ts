@@ -4,25 +4,38 @@ import type {
   ExecSession,
   ContainerSpec,
   ManagedContainer,
+  ManagedNetwork,
+  NetworkSpec,
   RegistryAuth,
 } from '../engine/container-engine.js';
 import { configHashLabel, serviceIdLabel, serviceNameLabel } from '../engine/container-engine.js';
 
 type FakeContainer = ManagedContainer & { spec: ContainerSpec };
 
+const noSpace = 'write /var/lib/docker/tmp/layer: no space left on device';
+
 // A container engine in memory for tests of the convergence (container-app.ts): strict, it
-// refuses what a real engine refuses (an image not pulled, a name taken, an unknown container),
-// and records every call in order so a test can check what happened when.
+// refuses what a real engine refuses (an image not pulled, a name taken, an unknown container or
+// network, a full disk), keeps what the real one keeps (an image or a network a container still
+// uses), and records every call that changes something, in order, so a test can check what
+// happened when.
 export class FakeEngine implements ContainerEngine {
   readonly calls: string[] = [];
   readonly images = new Set<string>();
   readonly pulledWith: RegistryAuth[] = [];
+  // The timeout of each stop (undefined: the container's own).
+  readonly stopTimeouts: (number | undefined)[] = [];
   readonly containers = new Map<string, FakeContainer>();
   readonly volumes = new Set<string>();
+  readonly networks = new Map<string, NetworkSpec>();
+  // Images the user's own containers (not the agent's) run.
+  readonly foreignImagesInUse = new Set<string>();
   // Images whose pull the registry refuses, with the engine's message.
   readonly refusedPulls = new Map<string, string>();
   // While set, every call fails as an engine that is away does.
   down: string | null = null;
+  // While set, pulls and creates fail as on a full disk.
+  diskFull = false;
   #next = 1;
 
   #check(call: string): void {
@@ -51,6 +64,7 @@ export class FakeEngine implements ContainerEngine {
     onProgress: (percent: number) => void,
   ): Promise<void> {
     this.#check(`pull ${reference}`);
+    if (this.diskFull) throw new Error(noSpace);
     const refused = this.refusedPulls.get(reference);
     if (refused !== undefined) throw new Error(refused);
     this.pulledWith.push(auth);
@@ -61,7 +75,33 @@ export class FakeEngine implements ContainerEngine {
 
   async removeImage(reference: string): Promise<void> {
     this.#check(`remove-image ${reference}`);
-    this.images.delete(reference);
+    const used =
+      this.foreignImagesInUse.has(reference) ||
+      [...this.containers.values()].some((container) => container.image === reference);
+    if (!used) this.images.delete(reference);
+  }
+
+  async createNetwork(spec: NetworkSpec): Promise<void> {
+    this.#check(`create-network ${spec.name}`);
+    if (this.networks.has(spec.name))
+      throw new Error(`network with name ${spec.name} already exists`);
+    this.networks.set(spec.name, spec);
+  }
+
+  async listNetworks(): Promise<ManagedNetwork[]> {
+    if (this.down !== null) throw new Error(this.down);
+    return [...this.networks.values()].map((network) => ({
+      name: network.name,
+      configHash: network.labels[configHashLabel] ?? '',
+    }));
+  }
+
+  async removeNetwork(name: string): Promise<void> {
+    this.#check(`remove-network ${name}`);
+    const used = [...this.containers.values()].some((container) =>
+      (container.spec.networks ?? []).some((network) => network.name === name),
+    );
+    if (!used) this.networks.delete(name);
   }
 
   async ensureVolume(name: string): Promise<void> {
@@ -87,7 +127,12 @@ export class FakeEngine implements ContainerEngine {
 
   async create(spec: ContainerSpec): Promise<string> {
     this.#check(`create ${spec.labels[serviceNameLabel] ?? ''}`);
+    if (this.diskFull) throw new Error(noSpace);
     if (!this.images.has(spec.image)) throw new Error(`no such image: ${spec.image}`);
+    for (const network of spec.networks ?? []) {
+      if (spec.networkMode !== undefined) throw new Error('network mode and networks conflict');
+      if (!this.networks.has(network.name)) throw new Error(`network ${network.name} not found`);
+    }
     for (const bind of spec.binds ?? []) {
       const source = bind.split(':')[0] ?? '';
       if (!source.startsWith('/') && !this.volumes.has(source)) {
@@ -118,7 +163,8 @@ export class FakeEngine implements ContainerEngine {
     container.state = 'running';
   }
 
-  async stop(id: string): Promise<void> {
+  async stop(id: string, timeoutSeconds?: number): Promise<void> {
+    this.stopTimeouts.push(timeoutSeconds);
     const container = this.#container(id);
     this.#check(`stop ${container.service}`);
     container.state = 'exited';
@@ -159,13 +205,43 @@ export class FakeEngine implements ContainerEngine {
     };
   }
 
-  async followLogs(): Promise<() => void> {
+  // Who follows each container's output: a test prints through it (`print`) and ends it.
+  readonly #followers = new Map<
+    string,
+    { onLine: (line: string, isStdErr: boolean, timestamp: number) => void; onEnd: () => void }
+  >();
+
+  async followLogs(
+    id: string,
+    _sinceSeconds: number,
+    onLine: (line: string, isStdErr: boolean, timestamp: number) => void,
+    onEnd: () => void,
+  ): Promise<() => void> {
     if (this.down !== null) throw new Error(this.down);
-    return () => undefined;
+    this.#followers.set(id, { onLine, onEnd });
+    return () => this.#followers.delete(id);
   }
 
-  // The spec a service's container was created with.
+  // A line the container prints, to whoever follows it; false when nobody does.
+  print(id: string, line: string, timestamp: number): boolean {
+    const follower = this.#followers.get(id);
+    follower?.onLine(line, false, timestamp);
+    return follower !== undefined;
+  }
+
+  // The container's output stream ends (it stopped or restarted).
+  endLogs(id: string): void {
+    this.#followers.get(id)?.onEnd();
+    this.#followers.delete(id);
+  }
+
+  // The spec a service's container was created with (the newest, during a hand-over).
   specOf(service: string): ContainerSpec | undefined {
-    return [...this.containers.values()].find((container) => container.service === service)?.spec;
+    return [...this.containers.values()].findLast((container) => container.service === service)
+      ?.spec;
+  }
+
+  containersOf(service: string): FakeContainer[] {
+    return [...this.containers.values()].filter((container) => container.service === service);
   }
 }

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadRegistrySigningKey } from '../features/registry/registry-signing-key.js';
+import { startEmbeddedRegistry } from '../infra/registry/embedded-registry.js';
 import { freePort } from './free-port.js';
-import { waitFor } from './wait-for.js';
 
 // A real CNCF distribution registry (Debian's docker-registry, which `npm test` installs when it
 // is missing) configured as the README says, trusting the registry tokens of the Flotilla whose
@@ -30,61 +28,20 @@ export const startDistributionRegistry = async (
   dataDir: string,
   options: RegistryOptions = {},
 ): Promise<DistributionRegistry> => {
-  const host = options.host ?? `127.0.0.1:${await freePort()}`;
   const signing = await loadRegistrySigningKey(dataDir);
-  const configPath = join(workDir, 'registry-config.yml');
-  await writeFile(
-    configPath,
-    [
-      'version: 0.1',
-      'log:',
-      '  level: warn',
-      'storage:',
-      '  filesystem:',
-      `    rootdirectory: ${join(workDir, 'registry')}`,
-      'http:',
-      `  addr: ${host}`,
-      'auth:',
-      '  token:',
-      `    realm: ${options.realm ?? 'http://flotilla.test/auth/v1/token'}`,
-      `    service: ${host}`,
-      '    issuer: flotilla',
-      `    rootcertbundle: ${signing.certificatePath}`,
-      '',
-    ].join('\n'),
-  );
-  const registry: ChildProcess = spawn(registryBinary, ['serve', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  let exit = '';
+  const registry = await startEmbeddedRegistry({
+    binary: registryBinary,
+    dir: join(workDir, 'registry'),
+    host: options.host ?? `127.0.0.1:${await freePort()}`,
+    realm: options.realm ?? 'http://flotilla.test/auth/v1/token',
+    issuer: 'flotilla',
+    certificatePath: signing.certificatePath,
+    onExit: (message) => (exit = message),
   });
-  let output = '';
-  registry.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  registry.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_resolve, reject) => {
-    registry.once('error', reject);
-    registry.once('exit', (code) =>
-      reject(new Error(`the registry exited (${String(code)}): ${output}`)),
-    );
-  });
-  exited.catch(() => undefined);
-  // Ready once it answers (401: it wants a token).
-  await Promise.race([
-    exited,
-    waitFor('the registry to answer', async () => {
-      try {
-        return (await fetch(`http://${host}/v2/`)).status === 401;
-      } catch {
-        return false;
-      }
-    }),
-  ]);
   return {
-    host,
-    log: () => output,
-    async stop() {
-      if (registry.exitCode !== null || registry.signalCode !== null) return;
-      const gone = new Promise((resolve) => registry.once('exit', resolve));
-      registry.kill();
-      await gone;
-    },
+    host: registry.host,
+    log: () => `${registry.output()}${exit}`,
+    stop: () => registry.stop(),
   };
 };

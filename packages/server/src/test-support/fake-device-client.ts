@@ -17,6 +17,8 @@ export type FakeDevice = {
   socket: WebSocket;
   // Every action the server sent, in order.
   received: ActionRequest[];
+  // How many times the server said the device's target changed.
+  targetChanges: number;
   // Messages that are not an action request of the protocol (left unanswered).
   unexpected: string[];
   // Replaceable at any time.
@@ -39,6 +41,9 @@ export type FakeDeviceOptions = {
 };
 
 const defaultAnswer: FakeAnswer = () => ({ status: 200, body: 'OK' });
+
+const isTargetChanged = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Reflect.get(value, 'type') === 'target-changed';
 
 const isActionRequest = (value: unknown): value is ActionRequest => {
   if (typeof value !== 'object' || value === null) return false;
@@ -81,6 +86,7 @@ export const connectFakeDevice = (
   const device: FakeDevice = {
     socket,
     received: [],
+    targetChanges: 0,
     unexpected: [],
     answer: options.answer ?? defaultAnswer,
     closed,
@@ -106,6 +112,10 @@ export const connectFakeDevice = (
     const message = parsed(text);
     if (web?.message(socket, message)) return;
     if (shells?.message(socket, message)) return;
+    if (isTargetChanged(message)) {
+      device.targetChanges += 1;
+      return;
+    }
     if (!isActionRequest(message)) {
       device.unexpected.push(text.slice(0, 200));
       return;

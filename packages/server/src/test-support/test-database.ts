@@ -12,8 +12,9 @@ declare module 'vitest' {
   }
 }
 
-// A fresh, migrated database for one test file (cloned from the run's template).
-export const createTestDatabase = async (): Promise<Database> => {
+// A fresh, migrated database (cloned from the run's template): its URL, for a whole server
+// process started by the test, and how to drop it.
+export const createTestDatabaseUrl = async (): Promise<{ url: string; drop(): Promise<void> }> => {
   const adminUrl = inject('postgresAdminUrl');
   const template = inject('postgresTemplate');
   const name = `flotilla_t_${randomBytes(6).toString('hex')}`;
@@ -26,16 +27,27 @@ export const createTestDatabase = async (): Promise<Database> => {
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = openDatabase(url.toString(), { max: 5 });
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+};
+
+// A fresh, migrated database for one test file.
+export const createTestDatabase = async (): Promise<Database> => {
+  const { url, drop } = await createTestDatabaseUrl();
+  const db = openDatabase(url, { max: 5 });
   const close = db.close;
   return {
     ...db,
     close: async () => {
       await close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await cleanup.end();
+      await drop();
     },
   };
 };

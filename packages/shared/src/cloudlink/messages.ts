@@ -77,8 +77,18 @@ export type TerminalOpened = { type: 'terminal-opened'; session: number };
 export type TerminalFailed = { type: 'terminal-failed'; session: number; message: string };
 export type TerminalExit = { type: 'terminal-exit'; session: number; code: number | null };
 
+// Server → device: what the device should run changed (a release, a variable, a pin...): poll
+// the target state now instead of at the next interval. No answer; an agent that does not know
+// it ignores it and gets the change at its next poll.
+export type TargetChanged = { type: 'target-changed' };
+
 export type ServerMessage =
-  ActionRequest | TerminalOpen | TerminalResize | TerminalAck | TerminalClose;
+  | ActionRequest
+  | TerminalOpen
+  | TerminalResize
+  | TerminalAck
+  | TerminalClose
+  | TargetChanged;
 export type DeviceMessage = ActionResult | Hello | TerminalOpened | TerminalFailed | TerminalExit;
 
 // A binary frame: the session number (4 bytes, big-endian), then the terminal's bytes.

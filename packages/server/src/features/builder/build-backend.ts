@@ -15,6 +15,12 @@ export type ImageBuildRequest = {
   network: boolean;
   // Every step runs again, none taken from the engine's cache (balena push --nocache).
   noCache: boolean;
+  // The platform to build for (linux/arm64) when it is not the engine's own, whose programs the
+  // engine's host runs through emulation; undefined: the engine's own.
+  platform: string | undefined;
+  // The build's secrets by their id, which its Dockerfile mounts (`RUN --mount=type=secret`);
+  // empty for most builds.
+  secrets: ReadonlyMap<string, Buffer>;
 };
 
 // A build or push either succeeds or fails with the engine's reason (a failing RUN, a refused
@@ -37,6 +43,9 @@ export type BuildBackend = {
   ): Promise<Outcome<{ digest: string; size: number }>>;
   // The CPU architecture the engine builds for, as the Engine API names it (amd64, arm64, arm).
   architecture(): Promise<string>;
+  // Whether the engine runs programs of another platform (linux/arm64): its host runs them
+  // natively or through QEMU user emulation registered with binfmt_misc.
+  runsPlatform(platform: string): Promise<boolean>;
   // Removes the local image once it is in the registry (the engine keeps its layers as cache).
   remove(tag: string): Promise<void>;
 };

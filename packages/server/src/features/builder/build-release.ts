@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../infra/auth/actor.js';
 import { createActorWriter } from '../../infra/odata/actor-writes.js';
 import { parseBalenaYml } from './balena-yml.js';
+import { applyBuildSettings, parseBuildSettings } from './build-settings.js';
 import {
   type ComposeProject,
   type ComposeService,
@@ -34,10 +35,12 @@ const imageOf = (
 const describeProject = (
   files: ProjectFiles,
 ): { project: ComposeProject; described: ReleaseDescription } => {
-  const project =
+  const composed =
     files.compose === undefined
       ? singleDockerfileProject(files.dockerfile)
       : parseComposeFile(files.compose.text, files.compose.fileName);
+  // The build settings reach the build steps only: the release's composition stays as written.
+  const project = applyBuildSettings(composed, parseBuildSettings(files.buildSettings));
   const contract = files.balenaYml === undefined ? undefined : parseBalenaYml(files.balenaYml);
   return {
     project,

@@ -11,6 +11,7 @@ describe("a compose service's build step", () => {
       dockerfile: undefined,
       args: {},
       target: undefined,
+      secrets: [],
     });
     expect(
       serviceOf(

@@ -2,6 +2,7 @@ import { builderLimits } from '@flotilla/shared/releases/builder-limits';
 import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import { posix } from 'node:path';
 import { badRequest } from '../../infra/errors/api-error.js';
+import type { BuildSecret } from './build-settings.js';
 import { parseYaml } from './yaml-text.js';
 
 // A docker-compose.yml as the builder reads it: each service names its image, or has a build
@@ -16,6 +17,8 @@ export type BuildStep = {
   dockerfile: string | undefined;
   args: Record<string, string>;
   target: string | undefined;
+  // The files of .balena/secrets/ its build reads (build-settings.ts).
+  secrets: BuildSecret[];
 };
 
 export type ComposeService = {
@@ -190,6 +193,7 @@ const readBuild = (value: unknown, where: string): BuildStep | undefined => {
       dockerfile: undefined,
       args: {},
       target: undefined,
+      secrets: [],
     };
   }
   if (!isRecord(value)) throw badRequest(`${where}: 'build' must be a path or a mapping`);
@@ -210,6 +214,7 @@ const readBuild = (value: unknown, where: string): BuildStep | undefined => {
       dockerfile === undefined ? undefined : projectPath(dockerfile, 'build.dockerfile', where),
     args: keyValues(value.args, 'build.args', where),
     target: optionalBuildText(value.target, 'target', where),
+    secrets: [],
   };
 };
 
@@ -317,7 +322,7 @@ export const singleDockerfileProject = (
       {
         name: 'main',
         image: null,
-        build: { context: '', dockerfile, args: {}, target: undefined },
+        build: { context: '', dockerfile, args: {}, target: undefined, secrets: [] },
         environment: {},
         labels: main.labels,
       },

@@ -1,77 +1,16 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import Docker from 'dockerode';
-import { z } from 'zod';
 import type { DockerHost } from '../../infra/config/config.js';
 import type { BuildBackend, Outcome } from './build-backend.js';
-
-// One message of the engine's progress stream (build and push answer NDJSON).
-const progressMessage = z.looseObject({
-  stream: z.string().optional(),
-  status: z.string().optional(),
-  id: z.string().optional(),
-  error: z.string().optional(),
-  errorDetail: z.looseObject({ message: z.string().optional() }).optional(),
-  aux: z.looseObject({ ID: z.string().optional(), Digest: z.string().optional() }).optional(),
-});
-
-type ProgressMessage = z.infer<typeof progressMessage>;
-
-const maxMessageChars = 4 * 1024 * 1024;
-
-async function* messagesOf(stream: NodeJS.ReadableStream): AsyncGenerator<ProgressMessage> {
-  let pending = '';
-  const parse = (line: string): ProgressMessage | undefined => {
-    if (line.trim() === '') return undefined;
-    const parsed = progressMessage.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
-  };
-  for await (const chunk of stream) {
-    pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    // The engine writes a message a line, each a piece of output: one without end is no message.
-    if (pending.length > maxMessageChars) throw new Error('The engine sent a message without end');
-    for (const line of lines) {
-      const message = parse(line);
-      if (message) yield message;
-    }
-  }
-  const last = parse(pending);
-  if (last) yield last;
-}
-
-// Longest output the engine may write without a line break before it is handed on as a line.
-const maxPendingChars = 64 * 1024;
-
-// The engine's build output arrives in pieces that need not end at a line: lines are handed on
-// whole, without the engine's blank lines.
-const lineSplitter = (onLog: (line: string) => void) => {
-  let pending = '';
-  return {
-    write(text: string): void {
-      const lines = (pending + text).split('\n');
-      pending = lines.pop() ?? '';
-      if (pending.length > maxPendingChars) {
-        lines.push(pending);
-        pending = '';
-      }
-      for (const line of lines) if (line.trim() !== '') onLog(line.trimEnd());
-    },
-    flush(): void {
-      if (pending.trim() !== '') onLog(pending.trimEnd());
-      pending = '';
-    },
-  };
-};
-
-const errorOf = (message: ProgressMessage): string | undefined =>
-  message.error ?? message.errorDetail?.message;
+import { buildWithSecrets } from './buildkit-build.js';
+import { errorOf, lineSplitter, messagesOf, progressMessage } from './engine-messages.js';
+import { probeContext } from './probe-context.js';
 
 // Push progress worth a log line: a layer's end and the digest, not its byte counts.
 const pushStatuses = /^(Pushed|Layer already exists|Mounted from|.*digest: )/;
 
 // The builder's engine through Docker's Engine API (classic builder, which every Docker and
-// balena-engine serves). The build is neither privileged nor given any host path: the context
+// balena-engine serves; BuildKit for a build with secrets). The build is neither privileged nor given any host path: the context
 // is the tarball the builder packed.
 export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
   const docker = new Docker(
@@ -79,8 +18,15 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       ? { socketPath: host.socketPath }
       : { host: host.host, port: host.port, protocol: 'http' },
   );
+  // Platforms whose programs the engine was seen to run (its host does not forget them while it
+  // runs); a refusal is asked again at the next build, as the operator may have set emulation up.
+  const runnable = new Set<string>();
   return {
     async build(context: Readable, request, onLog): Promise<Outcome<{ imageId: string }>> {
+      // Secrets need BuildKit: the classic builder cannot mount them.
+      if (request.secrets.size > 0) {
+        return await buildWithSecrets(host, context, request, request.secrets, onLog);
+      }
       const stream = await docker.buildImage(context, {
         t: request.tag,
         dockerfile: request.dockerfile,
@@ -88,13 +34,14 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
         ...(request.target === undefined ? {} : { target: request.target }),
         ...(request.network ? {} : { networkmode: 'none' }),
         ...(request.noCache ? { nocache: true } : {}),
+        ...(request.platform === undefined ? {} : { platform: request.platform }),
         rm: true,
         forcerm: true,
         pull: false,
       });
       const lines = lineSplitter(onLog);
       let imageId: string | undefined;
-      for await (const message of messagesOf(stream)) {
+      for await (const message of messagesOf(stream, progressMessage)) {
         const error = errorOf(message);
         if (error !== undefined) {
           lines.flush();
@@ -110,11 +57,40 @@ export const dockerBuildBackend = (host: DockerHost): BuildBackend => {
       return { ok: true, imageId: inspected.Id };
     },
 
+    // The engine builds an image of the platform whose one step runs the smallest program of it,
+    // never from its cache, without network; the image goes again.
+    async runsPlatform(platform) {
+      if (runnable.has(platform)) return true;
+      const context = probeContext(platform);
+      if (context === undefined) return false;
+      const stream = await docker.buildImage(Readable.from([context]), {
+        platform,
+        nocache: true,
+        networkmode: 'none',
+        rm: true,
+        forcerm: true,
+        pull: false,
+      });
+      let ran = true;
+      let imageId: string | undefined;
+      for await (const message of messagesOf(stream, progressMessage)) {
+        if (errorOf(message) !== undefined) ran = false;
+        if (message.aux?.ID !== undefined) imageId = message.aux.ID;
+      }
+      if (imageId !== undefined)
+        await docker
+          .getImage(imageId)
+          .remove()
+          .catch(() => undefined);
+      if (ran) runnable.add(platform);
+      return ran;
+    },
+
     async push(tag, registryToken, onLog): Promise<Outcome<{ digest: string; size: number }>> {
       const image = docker.getImage(tag);
       const stream = await image.push({ authconfig: { registrytoken: registryToken } });
       let digest: string | undefined;
-      for await (const message of messagesOf(stream)) {
+      for await (const message of messagesOf(stream, progressMessage)) {
         const error = errorOf(message);
         if (error !== undefined) return { ok: false, error: error.trim() };
         if (message.aux?.Digest !== undefined) digest = message.aux.Digest;

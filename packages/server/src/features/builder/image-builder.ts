@@ -13,6 +13,8 @@ export type ImageBuilder = {
   backend: BuildBackend;
   // Whether builds reach the network (FLOTILLA_BUILDER_NETWORK).
   network: boolean;
+  // Whether it builds for other CPU architectures through emulation (FLOTILLA_BUILDER_EMULATION).
+  emulation: boolean;
   // A token granting push and pull on exactly the repository of `location`, for the engine.
   pushToken(location: string, now: Date): Promise<string>;
 };
@@ -43,6 +45,7 @@ const createImageBuilder = (config: Config): ImageBuilderAvailability => {
     builder: {
       backend: dockerBuildBackend(config.builderDockerHost),
       network: config.builderNetwork,
+      emulation: config.builderEmulation,
       async pushToken(location, now) {
         const answer = await signRegistryToken(await keyOf(), {
           issuer: config.registryTokenIssuer,

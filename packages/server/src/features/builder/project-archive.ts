@@ -1,15 +1,18 @@
 import { builderLimits, composeFileNames } from '@flotilla/shared/releases/builder-limits';
 import { Parser, type ReadEntry } from 'tar';
 import { ApiError, badRequest } from '../../infra/errors/api-error.js';
+import { buildSettingsPath } from './build-settings.js';
 import { notATarball, tarBytes, unpackedTooLarge } from './tar-stream.js';
 
-// The files of a project the builder reads: its compose file and balena.yml, at the root of the
+// The files of a project the builder reads: its compose file, balena.yml and .balena/balena.yml, at the root of the
 // tarball or in its one top-level folder (GitHub's archives hold `<repo>-<ref>/...`), and the
 // tarball itself, whose folders are the build contexts (build-context.ts).
 export type ProjectFiles = {
   // The compose file; undefined for a project that is one Dockerfile at its root (service `main`).
   compose: { fileName: string; text: string } | undefined;
   balenaYml: string | undefined;
+  // `.balena/balena.yml`, the build's variables and secrets (build-settings.ts).
+  buildSettings: string | undefined;
   archive: Buffer;
   // The project's folder in the tarball: '' or `<top>/`.
   root: string;
@@ -23,6 +26,18 @@ export const rootDockerfileNames = ['Dockerfile', 'Dockerfile.template'] as cons
 const manifestNames = new Set<string>([...composeFileNames, 'balena.yml']);
 
 const normalized = (path: string): string => path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+
+// The files read as manifests: named as one, at the tarball's root or in its top-level folder.
+const isManifest = (path: string): boolean => {
+  const parts = path.split('/');
+  if (
+    path === buildSettingsPath ||
+    (parts.length === 3 && path.endsWith(`/${buildSettingsPath}`))
+  ) {
+    return true;
+  }
+  return parts.length <= 2 && manifestNames.has(parts.at(-1) ?? '');
+};
 
 type Collected = { paths: string[]; manifests: Map<string, string> };
 
@@ -39,14 +54,13 @@ const collect = async (archive: Buffer): Promise<Collected> => {
     unpacked += entry.size;
     if (unpacked > builderLimits.unpackedBytes) fail(unpackedTooLarge());
     if (path !== '') paths.push(path);
-    const base = path.split('/').pop() ?? '';
-    const depth = path.split('/').length;
-    if (entry.type !== 'File' || !manifestNames.has(base) || depth > 2) {
+    if (entry.type !== 'File' || !isManifest(path)) {
       entry.resume();
       return;
     }
     if (entry.size > builderLimits.manifestBytes) {
-      fail(`${base} is larger than ${builderLimits.manifestBytes / 1024} KiB`);
+      const name = path.endsWith(buildSettingsPath) ? buildSettingsPath : path.split('/').pop();
+      fail(`${name ?? path} is larger than ${builderLimits.manifestBytes / 1024} KiB`);
       entry.resume();
       return;
     }
@@ -119,18 +133,23 @@ export const readProjectArchive = async (
     collected.manifests.has(`${root}${name}`),
   );
   const compose = composeFileName && collected.manifests.get(`${root}${composeFileName}`);
-  const balenaYml = collected.manifests.get(`${root}balena.yml`);
+  const manifests = {
+    balenaYml: collected.manifests.get(`${root}balena.yml`),
+    buildSettings: collected.manifests.get(`${root}${buildSettingsPath}`),
+    archive,
+    root,
+  };
   if (composeFileName && compose !== undefined) {
-    return { compose: { fileName: composeFileName, text: compose }, balenaYml, archive, root };
+    return { compose: { fileName: composeFileName, text: compose }, ...manifests };
   }
   if (dockerfile !== undefined) {
     if (collected.paths.includes(`${root}${normalized(dockerfile)}`)) {
-      return { compose: undefined, balenaYml, archive, root, dockerfile: normalized(dockerfile) };
+      return { compose: undefined, ...manifests, dockerfile: normalized(dockerfile) };
     }
     throw badRequest(`The project has no ${composeFileNames.join(' or ')}, nor ${dockerfile}`);
   }
   if (rootDockerfileNames.some((name) => collected.paths.includes(`${root}${name}`))) {
-    return { compose: undefined, balenaYml, archive, root };
+    return { compose: undefined, ...manifests };
   }
   throw badRequest(
     `The project has no ${composeFileNames.join(' or ')} at its root, nor a Dockerfile${flatten ? '' : " (shouldFlatten is false, so the tarball's top-level folder is not read as the project)"}`,

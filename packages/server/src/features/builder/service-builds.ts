@@ -1,4 +1,7 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { builderLimits } from '@flotilla/shared/releases/builder-limits';
+import type { Outcome } from './build-backend.js';
 import type { BuildStep } from './compose-file.js';
 import {
   contextDirOf,
@@ -7,7 +10,8 @@ import {
   unpackProject,
   type UnpackedProject,
 } from './build-context.js';
-import { architectureMismatch } from './engine-architecture.js';
+import { secretMounts, takeSecretFiles, withSecretMounts } from './build-secrets.js';
+import { type BuildTarget, buildTarget, type PlatformTarget } from './engine-architecture.js';
 import type { ImageBuilder } from './image-builder.js';
 import type { ProjectFiles } from './project-archive.js';
 
@@ -69,8 +73,17 @@ const engineOutput = (): EngineOutput => {
   };
 };
 
+// The Dockerfile a build with secrets uses, written beside the service's own in the server's
+// copy of its context (and removed after): each RUN mounts the secrets.
+const secretsDockerfile = '.flotilla-secrets.Dockerfile';
+
 const buildOne = async (
-  run: BuildRun & { output: EngineOutput },
+  run: BuildRun & {
+    output: EngineOutput;
+    target: PlatformTarget;
+    // The project's .balena/secrets/ files (build-secrets.ts).
+    secretFiles: ReadonlyMap<string, Buffer>;
+  },
   contextRoot: UnpackedProject,
   build: ServiceBuild,
   log: string[],
@@ -100,18 +113,36 @@ const buildOne = async (
     );
   }
   if (prepared.fromTemplate) say("Building Dockerfile.template for the fleet's device type");
-  const built = await run.builder.backend.build(
-    await contextTar(contextDir, prepared.dockerfile),
-    {
-      dockerfile: prepared.dockerfile,
-      buildArgs: build.step.args,
-      target: build.step.target,
-      tag: build.location,
-      network: run.builder.network,
-      noCache: run.noCache,
-    },
-    run.output(say),
-  );
+  if ('emulated' in run.target) say(`Building for ${run.target.emulated} through emulation`);
+  const mounts = secretMounts(run.secretFiles, build.step.secrets);
+  if ('missing' in mounts) {
+    return fail(`The build secret '${mounts.missing}' is not a file of .balena/secrets`);
+  }
+  let dockerfile = prepared.dockerfile;
+  if (mounts.secrets.size > 0) {
+    dockerfile = secretsDockerfile;
+    await writeFile(join(contextDir, dockerfile), withSecretMounts(prepared.text, mounts.flags));
+    say(`Building with ${mounts.secrets.size} build secret(s) at /run/secrets`);
+  }
+  let built: Outcome<{ imageId: string }>;
+  try {
+    built = await run.builder.backend.build(
+      await contextTar(contextDir, dockerfile),
+      {
+        dockerfile,
+        buildArgs: build.step.args,
+        target: build.step.target,
+        tag: build.location,
+        network: run.builder.network,
+        noCache: run.noCache,
+        platform: run.target.platform,
+        secrets: mounts.secrets,
+      },
+      run.output(say),
+    );
+  } finally {
+    if (dockerfile === secretsDockerfile) await rm(join(contextDir, dockerfile), { force: true });
+  }
   if (!built.ok) return fail(built.error);
   say('Pushing the image to the registry');
   const token = await run.builder.pushToken(build.location, run.now());
@@ -144,18 +175,22 @@ export const runServiceBuilds = async (
       run.onLog(line);
       return { imageId: build.imageId, log: [line], status: 'failed', error: reason };
     });
-  let engineArch: string;
+  let target: BuildTarget;
   try {
-    engineArch = await run.builder.backend.architecture();
+    const { backend } = run.builder;
+    target = await buildTarget(run.fleetArch, await backend.architecture(), {
+      enabled: run.builder.emulation,
+      runsPlatform: (platform) => backend.runsPlatform(platform),
+    });
   } catch (thrown) {
     return failAll(engineFailure(thrown));
   }
-  const mismatch = architectureMismatch(run.fleetArch, engineArch);
-  if (mismatch !== undefined) return failAll(mismatch);
+  if ('refused' in target) return failAll(target.refused);
   const project = await unpackProject(run.files.archive, run.files.root);
   const results: ServiceBuildResult[] = [];
   const output = engineOutput();
   try {
+    const secretFiles = await takeSecretFiles(project.dir);
     for (const build of builds) {
       if (results.some((result) => result.status === 'failed')) {
         const line = `[${build.service}] ${notBuilt}`;
@@ -165,7 +200,7 @@ export const runServiceBuilds = async (
       }
       const log: string[] = [];
       try {
-        results.push(await buildOne({ ...run, output }, project, build, log));
+        results.push(await buildOne({ ...run, output, target, secretFiles }, project, build, log));
       } catch (thrown) {
         const reason = engineFailure(thrown);
         const line = `[${build.service}] Error: ${reason}`;

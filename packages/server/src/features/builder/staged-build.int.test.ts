@@ -82,11 +82,13 @@ describe('a build on the container engine', () => {
       },
       // The fleet's devices are raspberrypi4-64 (aarch64).
       architecture: async () => 'arm64',
+      runsPlatform: () => Promise.reject(new Error('the engine builds natively')),
       async remove() {},
     };
     const builder: ImageBuilder = {
       backend,
       network: false,
+      emulation: true,
       pushToken: async (location) => `token-for-${location}`,
     };
     const files = await readProjectArchive(
@@ -203,13 +205,16 @@ describe('a build on the container engine', () => {
       push: () => Promise.reject(new Error('nothing to push')),
       // The fleet's devices are raspberrypi4-64 (aarch64).
       architecture: async () => 'arm64',
+      runsPlatform: () => Promise.reject(new Error('the engine builds natively')),
       async remove() {},
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
     const result = await buildRelease(
       {
         ...ctx,
-        imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+        imageBuilder: {
+          builder: { backend, network: true, emulation: true, pushToken: async () => 'token' },
+        },
       },
       actor,
       fleet.id,
@@ -246,6 +251,7 @@ describe('a build on the container engine', () => {
       push: async () => ({ ok: true, digest, size: 1 }),
       // The fleet's devices are raspberrypi4-64 (aarch64).
       architecture: async () => 'arm64',
+      runsPlatform: () => Promise.reject(new Error('the engine builds natively')),
       async remove() {},
     };
     const files = await readProjectArchive(await projectTarball({ Dockerfile: 'FROM scratch\n' }));
@@ -253,7 +259,9 @@ describe('a build on the container engine', () => {
       buildRelease(
         {
           ...refusing,
-          imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
+          imageBuilder: {
+            builder: { backend, network: true, emulation: true, pushToken: async () => 'token' },
+          },
         },
         actor,
         fleet.id,
@@ -276,40 +284,74 @@ describe('a build on the container engine', () => {
     ]);
   });
 
-  it("fails every image with the reason when the engine builds for another CPU architecture than the fleet's", async () => {
-    let built = false;
-    const backend: BuildBackend = {
-      async build() {
-        built = true;
-        return { ok: true, imageId: 'sha256:built' };
-      },
-      push: async () => ({ ok: true, digest, size: 1 }),
-      architecture: async () => 'amd64',
-      async remove() {},
+  describe("when the engine builds for another CPU architecture than the fleet's", () => {
+    // An amd64 engine for the fleet's aarch64 devices; `runs` says whether its host runs arm64
+    // programs (emulation).
+    const buildOnAmd64 = async (emulation: boolean, runs: boolean) => {
+      const platforms: (string | undefined)[] = [];
+      const asked: string[] = [];
+      const backend: BuildBackend = {
+        async build(_context, request) {
+          platforms.push(request.platform);
+          return { ok: true, imageId: 'sha256:built' };
+        },
+        push: async () => ({ ok: true, digest, size: 1 }),
+        architecture: async () => 'amd64',
+        async runsPlatform(platform) {
+          asked.push(platform);
+          return runs;
+        },
+        async remove() {},
+      };
+      const files = await readProjectArchive(
+        await projectTarball({
+          'docker-compose.yml': 'services:\n  app:\n    build: .\n  db:\n    build: .\n',
+          Dockerfile: 'FROM scratch\n',
+        }),
+      );
+      const result = await buildRelease(
+        {
+          ...ctx,
+          imageBuilder: {
+            builder: { backend, network: true, emulation, pushToken: async () => 'token' },
+          },
+        },
+        actor,
+        fleet.id,
+        files,
+      );
+      return { result, platforms, asked };
     };
-    const files = await readProjectArchive(
-      await projectTarball({
-        'docker-compose.yml': 'services:\n  app:\n    build: .\n  db:\n    build: .\n',
-        Dockerfile: 'FROM scratch\n',
-      }),
-    );
-    const result = await buildRelease(
-      {
-        ...ctx,
-        imageBuilder: { builder: { backend, network: true, pushToken: async () => 'token' } },
-      },
-      actor,
-      fleet.id,
-      files,
-    );
-    expect(built).toBe(false);
-    expect(result.status).toBe('failed');
-    const reason =
-      "The fleet's devices run aarch64 images and this server's container engine builds amd64 images; building for another CPU architecture is not available yet: build it with 'balena deploy' on a aarch64 machine";
-    expect(result.log).toEqual([
-      `[app] Error: ${reason}`,
-      `[db] Error: ${reason}`,
-      'Build failed: see the services above',
-    ]);
+
+    it('builds every image for the platform through emulation when the host runs its programs', async () => {
+      const { result, platforms, asked } = await buildOnAmd64(true, true);
+      expect(result.status, result.log.join('\n')).toBe('success');
+      expect(asked).toEqual(['linux/arm64']);
+      expect(platforms).toEqual(['linux/arm64', 'linux/arm64']);
+      expect(result.log).toContain('[app] Building for arm64 through emulation');
+      expect(result.log).toContain('[db] Building for arm64 through emulation');
+    });
+
+    it("fails every image with the reason when its host cannot run the platform's programs", async () => {
+      const { result, platforms } = await buildOnAmd64(true, false);
+      expect(platforms).toEqual([]);
+      expect(result.status).toBe('failed');
+      const reason =
+        "The fleet's devices run aarch64 images and this server's container engine builds amd64 images, and its host cannot run linux/arm64 programs (QEMU user emulation registered with binfmt_misc and its F flag, such as Debian's qemu-user-static, lets it build for them): build it with 'balena deploy' on a aarch64 machine";
+      expect(result.log).toEqual([
+        `[app] Error: ${reason}`,
+        `[db] Error: ${reason}`,
+        'Build failed: see the services above',
+      ]);
+    });
+
+    it('fails every image without asking the engine when emulation is turned off', async () => {
+      const { result, platforms, asked } = await buildOnAmd64(false, true);
+      expect([platforms, asked]).toEqual([[], []]);
+      expect(result.status).toBe('failed');
+      expect(result.log[0]).toBe(
+        "[app] Error: The fleet's devices run aarch64 images and this server's container engine builds amd64 images; building for another CPU architecture through emulation is turned off (FLOTILLA_BUILDER_EMULATION=off): build it with 'balena deploy' on a aarch64 machine",
+      );
+    });
   });
 });

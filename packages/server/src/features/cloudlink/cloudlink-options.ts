@@ -8,6 +8,9 @@ export type CloudlinkOptions = {
   nodeHeartbeatMs: number;
   // A node not seen for this long is dead: its sessions no longer count as connected.
   nodeStaleAfterMs: number;
+  // Devices told per tick that their target changed, and the tick (target-nudges.ts).
+  targetNudgeBatch: number;
+  targetNudgeIntervalMs: number;
 };
 
 // The SDK gives container actions 50 s before it gives up itself, so waiting longer is useless.
@@ -18,6 +21,8 @@ export const defaultCloudlinkOptions: CloudlinkOptions = {
   pingIntervalMs: 20_000,
   nodeHeartbeatMs: 10_000,
   nodeStaleAfterMs: 30_000,
+  targetNudgeBatch: 500,
+  targetNudgeIntervalMs: 250,
 };
 
 export const clampTimeout = (timeoutMs: number): number =>

@@ -65,6 +65,8 @@ export class DeviceLink {
   constructor(
     readonly socket: WebSocket,
     readonly deviceId: number,
+    // The fleet the device belonged to when it connected (a move notifies the device itself).
+    readonly fleetId: number,
     readonly events: LinkEvents,
   ) {
     socket.on('message', (data, isBinary) => this.#receive(data, isBinary));
@@ -131,6 +133,11 @@ export class DeviceLink {
         this.#sendJson({ type: 'terminal-close', session });
       },
     };
+  }
+
+  // Tells the device to poll its target state now (target-nudges.ts).
+  targetChanged(): void {
+    this.#sendJson({ type: 'target-changed' });
   }
 
   close(code: number, reason: string): void {

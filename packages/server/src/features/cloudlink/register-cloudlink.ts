@@ -12,6 +12,7 @@ import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-opti
 import { closeCodes, DeviceLink, type LinkEvents } from './device-link.js';
 import { createLinkRegistry } from './link-registry.js';
 import { createNodeBus } from './node-bus.js';
+import { startTargetNudges } from './target-nudges.js';
 import { createTerminalRelay } from './terminal-relay.js';
 import type { TerminalEvents, TerminalOpenRequest, TerminalPeer } from './terminal-stream.js';
 import { deviceOffline } from './cloudlink-error.js';
@@ -124,6 +125,10 @@ export const registerCloudlink = (
     },
     app.log,
   );
+  const nudges = startTargetNudges(ctx.notifications, links, {
+    batch: options.targetNudgeBatch,
+    intervalMs: options.targetNudgeIntervalMs,
+  });
   const router = createActionRouter({ db: ctx.db, nodeId, links, bus, options, log: app.log });
   const relay = createTerminalRelay({ nodeId, links, bus, log: app.log });
 
@@ -209,7 +214,7 @@ export const registerCloudlink = (
       socket.close(closeCodes.goingAway, 'Server shutting down');
       return;
     }
-    const link = new DeviceLink(socket, actor.deviceId, linkEvents);
+    const link = new DeviceLink(socket, actor.deviceId, actor.applicationId, linkEvents);
     links.put(link)?.close(closeCodes.replaced, 'Replaced by a newer connection');
     link.opened = recordSession(link);
     track(link.opened, 'connect');
@@ -255,6 +260,7 @@ export const registerCloudlink = (
   app.addHook('onClose', async () => {
     closing = true;
     for (const timer of timers) clearInterval(timer);
+    nudges.close();
     router.failWaiting();
     await relay.closeAll();
     bus.close();

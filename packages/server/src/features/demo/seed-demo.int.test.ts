@@ -21,7 +21,7 @@ describe('the npm start demo', () => {
   });
 
   it('does nothing before there is an administrator', async () => {
-    expect(await seedDemo(db, dataDir, () => undefined)).toEqual([]);
+    expect(await seedDemo(db, dataDir, () => undefined)).toEqual({ fleets: [], build: undefined });
   });
 
   it('creates the organization and fleets once, with fresh working provisioning keys each start', async () => {
@@ -31,7 +31,7 @@ describe('the npm start demo', () => {
       () => undefined,
     );
     const printed: string[] = [];
-    const first = await seedDemo(db, dataDir, (line) => printed.push(line));
+    const { fleets: first } = await seedDemo(db, dataDir, (line) => printed.push(line));
     expect(first.map((fleet) => fleet.slug)).toEqual([
       'demo/greenhouse-sensors',
       'demo/warehouse-gateways',
@@ -42,7 +42,7 @@ describe('the npm start demo', () => {
       await readFile(path.join(dataDir, demoFileName), 'utf8'),
     ) as DemoFleet[];
     expect(file).toEqual(first);
-    const second = await seedDemo(db, dataDir, () => undefined);
+    const { fleets: second } = await seedDemo(db, dataDir, () => undefined);
     expect(second).toHaveLength(3);
     const organizations = await db.query('SELECT 1 FROM "organization" WHERE "handle" = $1', [
       'demo',

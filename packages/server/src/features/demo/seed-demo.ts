@@ -23,21 +23,44 @@ export type DemoFleet = {
 // Where the demo's simulator finds its fleets and provisioning keys (read by scripts/start.mjs).
 export const demoFileName = 'demo-fleets.json';
 
+// The demo fleet whose first release the server builds for real (demo-build.ts), left without a
+// release by the seed.
+export type DemoBuild = {
+  fleetId: number;
+  slug: string;
+  admin: { userId: number; actorId: number };
+};
+
+// The demo fleet of the device type a container engine of this CPU architecture (as the Engine
+// API names it) builds for; undefined when none of them matches.
+export const demoFleetBuiltOn = (engineArchitecture: string): string | undefined =>
+  ({ amd64: 'generic-amd64', arm64: 'raspberrypi4-64' })[engineArchitecture];
+
+// The slug of the demo fleet of a device type.
+export const demoFleetSlugOf = (deviceType: string): string | undefined => {
+  const fleet = demoFleets.find((candidate) => candidate.deviceType === deviceType);
+  return fleet === undefined ? undefined : `${demoOrganizationHandle}/${fleet.name}`;
+};
+
 // Creates, once, a demo organization administered by the platform administrator with three
 // fleets, and writes their provisioning keys for the device simulator. Does nothing when the
-// demo organization already exists or there is no administrator yet.
+// demo organization already exists or there is no administrator yet. The fleet of `buildFor`
+// (a device type) gets no simulated first release: the caller builds a real one.
 export const seedDemo = async (
   db: Database,
   dataDir: string,
   print: (line: string) => void,
-): Promise<DemoFleet[]> => {
+  buildFor?: string,
+): Promise<{ fleets: DemoFleet[]; build: DemoBuild | undefined }> => {
+  let build: DemoBuild | undefined;
   const fleets = await db.transaction(async (tx) => {
-    const admin = await tx.query<{ id: number }>(
-      `SELECT u."id" FROM "user" u JOIN "user_platform_role" r ON r."user" = u."id"
+    const admin = await tx.query<{ id: number; actor: number }>(
+      `SELECT u."id", u."actor" FROM "user" u JOIN "user_platform_role" r ON r."user" = u."id"
        WHERE r."role" = 'balena_admin' ORDER BY u."id" LIMIT 1`,
     );
-    const adminId = admin.rows[0]?.id;
-    if (adminId === undefined) return [];
+    const adminRow = admin.rows[0];
+    if (adminRow === undefined) return [];
+    const adminId = adminRow.id;
     const existing = await tx.query('SELECT 1 FROM "organization" WHERE "handle" = $1', [
       demoOrganizationHandle,
     ]);
@@ -62,7 +85,14 @@ export const seedDemo = async (
           [fleet.name, `${demoOrganizationHandle}/${fleet.name}`, organizationId, fleet.deviceType],
         );
         const applicationId = application.rows[0]?.id;
-        if (applicationId !== undefined) await seedDemoRelease(tx, applicationId);
+        if (applicationId === undefined) continue;
+        if (fleet.deviceType === buildFor) {
+          build = {
+            fleetId: applicationId,
+            slug: `${demoOrganizationHandle}/${fleet.name}`,
+            admin: { userId: adminId, actorId: adminRow.actor },
+          };
+        } else await seedDemoRelease(tx, applicationId);
       }
     }
     const rows = await tx.query<{ slug: string; actor: number }>(
@@ -103,5 +133,5 @@ export const seedDemo = async (
       mode: 0o600,
     });
   }
-  return fleets;
+  return { fleets, build };
 };

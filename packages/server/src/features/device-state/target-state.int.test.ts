@@ -117,7 +117,15 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
     await db.query(`UPDATE "release" SET "composition" = $2 WHERE "id" = $1`, [
       releaseId,
       JSON.stringify({
-        services: { main: { restart: 'always', privileged: true } },
+        services: {
+          main: {
+            restart: 'always',
+            privileged: true,
+            devices: ['/dev/ttyUSB0:/dev/ttyUSB0'],
+            healthcheck: { test: ['CMD', 'true'], interval: '5s' },
+            networks: { backend: { aliases: ['api'] } },
+          },
+        },
         volumes: { data: {} },
         networks: { backend: {} },
       }),
@@ -207,7 +215,14 @@ describe('target state: GET /device/v3/:uuid/state and friends', () => {
                 D: 'device-service',
               },
               labels: { built: 'yes', shared: 'service', 'io.balena.features.supervisor-api': '1' },
-              composition: { restart: 'always', privileged: true },
+              // The compose file's service as it was deployed: the device reads what it runs.
+              composition: {
+                restart: 'always',
+                privileged: true,
+                devices: ['/dev/ttyUSB0:/dev/ttyUSB0'],
+                healthcheck: { test: ['CMD', 'true'], interval: '5s' },
+                networks: { backend: { aliases: ['api'] } },
+              },
             },
             sidecar: {
               id: sidecar.serviceId,

@@ -49,6 +49,14 @@ describe('loadConfig: identity settings', () => {
     }
   });
 
+  it('builds for other CPU architectures through emulation unless FLOTILLA_BUILDER_EMULATION is off', () => {
+    expect(loadConfig({}).builderEmulation).toBe(true);
+    expect(loadConfig({ FLOTILLA_BUILDER_EMULATION: 'off' }).builderEmulation).toBe(false);
+    expect(() => loadConfig({ FLOTILLA_BUILDER_EMULATION: 'on' })).toThrow(
+      /FLOTILLA_BUILDER_EMULATION/,
+    );
+  });
+
   it('gives builds the network unless FLOTILLA_BUILDER_NETWORK is off', () => {
     expect(loadConfig({}).builderNetwork).toBe(true);
     expect(loadConfig({ FLOTILLA_BUILDER_NETWORK: 'off' }).builderNetwork).toBe(false);

@@ -92,6 +92,9 @@ const schema = z.object({
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
+  FLOTILLA_EMBEDDED_REGISTRY: z.enum(['off', 'auto', 'on']).default('off'),
+  FLOTILLA_EMBEDDED_REGISTRY_PORT: z.coerce.number().int().min(1).max(65535).default(5055),
+  FLOTILLA_EMBEDDED_REGISTRY_BINARY: z.string().min(1).default('/usr/bin/docker-registry'),
   FLOTILLA_REGISTRY_TOKEN_ISSUER: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.string().trim().min(1).max(200).default('flotilla'),
@@ -137,6 +140,7 @@ const schema = z.object({
       .optional(),
   ),
   FLOTILLA_BUILDER_NETWORK: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_BUILDER_EMULATION: z.enum(['auto', 'off']).default('auto'),
   FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
     .string()
     .default('')
@@ -266,6 +270,10 @@ export type Config = {
   registry: { url: string; host: string } | undefined;
   // The `iss` of registry tokens; the registry's `auth.token.issuer` must say the same.
   registryTokenIssuer: string;
+  // A registry this process runs itself when no FLOTILLA_REGISTRY_URL is set
+  // (infra/registry/embedded-registry.ts): `on` fails the start without its binary, `auto` goes
+  // on without a registry. Undefined: none.
+  embeddedRegistry: { mode: 'auto' | 'on'; port: number; binary: string } | undefined;
   // Where mail goes: an SMTP server, or (unset) the built-in outbox (features/mail).
   smtpUrl: string | undefined;
   // The sender of every message ("Name <address>" or an address).
@@ -280,6 +288,9 @@ export type Config = {
   builderDockerHost: DockerHost | undefined;
   // Whether a build's steps (RUN) reach the network; off builds with no network at all.
   builderNetwork: boolean;
+  // Whether the builder builds for a fleet of another CPU architecture than its engine's when the
+  // engine's host runs that architecture's programs (QEMU user emulation): `auto` asks the engine.
+  builderEmulation: boolean;
   // Networks `balena login --web` may wait on besides loopback and the private ranges
   // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
   cliLoginAllowedNetworks: string[];
@@ -370,6 +381,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             host: new URL(values.FLOTILLA_REGISTRY_URL).host,
           },
     registryTokenIssuer: values.FLOTILLA_REGISTRY_TOKEN_ISSUER,
+    embeddedRegistry:
+      values.FLOTILLA_EMBEDDED_REGISTRY === 'off' || values.FLOTILLA_REGISTRY_URL !== undefined
+        ? undefined
+        : {
+            mode: values.FLOTILLA_EMBEDDED_REGISTRY,
+            port: values.FLOTILLA_EMBEDDED_REGISTRY_PORT,
+            binary: values.FLOTILLA_EMBEDDED_REGISTRY_BINARY,
+          },
     helpLinks: {
       gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
       docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,
@@ -383,6 +402,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
     builderDockerHost: values.FLOTILLA_BUILDER_DOCKER_HOST,
     builderNetwork: values.FLOTILLA_BUILDER_NETWORK === 'on',
+    builderEmulation: values.FLOTILLA_BUILDER_EMULATION === 'auto',
     cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
