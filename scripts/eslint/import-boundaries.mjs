@@ -13,13 +13,28 @@ export const allowedImports = {
 };
 
 // Inside a package, folders that must not import other folders of the same package.
+// `testsExempt`: a test of the layer may exercise it through the rest of the server.
 export const forbiddenLayers = [
   {
     from: 'packages/web/src/ui/',
     to: 'packages/web/src/features/',
     why: 'ui holds generic building blocks; features use ui, never the other way round',
   },
+  {
+    from: 'packages/server/src/infra/',
+    to: 'packages/server/src/features/',
+    why: 'infrastructure knows no feature; features use infra, never the other way round',
+    testsExempt: true,
+  },
+  {
+    from: 'packages/server/src/infra/',
+    to: 'packages/server/src/app-context',
+    why: 'infrastructure takes the narrow dependencies it uses, not the context features receive',
+    testsExempt: true,
+  },
 ];
+
+const isTest = (file) => /\.test\.tsx?$/.test(file);
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -56,6 +71,7 @@ const importBoundaries = {
           return;
         }
         for (const layer of forbiddenLayers) {
+          if (layer.testsExempt && isTest(file)) continue;
           if (file.startsWith(layer.from) && target.startsWith(layer.to)) {
             context.report({ node, messageId: 'layer', data: layer });
           }

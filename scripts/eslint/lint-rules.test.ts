@@ -85,6 +85,26 @@ describe('import boundaries', () => {
       await boundaryErrors('packages/web/src/ui/a.ts', importing('../features/devices/x.js')),
     ).toEqual([expect.stringContaining('packages/web/src/ui/ may not import')]);
   });
+
+  it('refuses server infra importing features or the app context, outside its tests', async () => {
+    const from = 'packages/server/src/infra/odata/a.ts';
+    expect(await boundaryErrors(from, importing('../../features/heartbeat/x.js'))).toEqual([
+      expect.stringContaining('packages/server/src/infra/ may not import'),
+    ]);
+    expect(await boundaryErrors(from, importing('../../app-context.js'))).toEqual([
+      expect.stringContaining('packages/server/src/infra/ may not import'),
+    ]);
+    expect(await boundaryErrors(from, importing('../db/database.js'))).toEqual([]);
+    expect(
+      await boundaryErrors('packages/server/src/features/a/a.ts', importing('../../infra/db/x.js')),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'packages/server/src/infra/odata/a.int.test.ts',
+        importing('../../features/heartbeat/x.js'),
+      ),
+    ).toEqual([]);
+  });
 });
 
 // The "may import" column of the Packages table in docs/ARCHITECTURE.md.

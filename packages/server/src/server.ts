@@ -1,8 +1,12 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { AppContext } from './app-context.js';
+import { configuredCaptcha, registerAuth } from './features/auth/register-auth.js';
+import { registerEmailVerification } from './features/email-verification/register-email-verification.js';
+import { verificationMailOf } from './features/email-verification/verification-mail-of.js';
+import { registerPasswordReset } from './features/password-reset/register-password-reset.js';
+import { registerFeatureHooks } from './feature-hooks.js';
 import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
-import { registerAuth } from './features/auth/register-auth.js';
 import { registerBuilder } from './features/builder/register-builder.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
@@ -11,50 +15,36 @@ import { registerAccountDeletion } from './features/account/delete-account.js';
 import { registerPublicKeys } from './features/ssh-keys/register-public-keys.js';
 import { githubKeys } from './features/ssh-keys/github-keys.js';
 import { registerPublicKeyImport } from './features/ssh-keys/import-public-keys.js';
-import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
-import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
 import { registerConfigRoutes } from './features/config/register-config-routes.js';
 import { registerDocs } from './features/docs/register-docs.js';
 import { registerDeviceTypes } from './features/device-types/register-device-types.js';
 import { registerConsole } from './features/console/register-console.js';
 import { registerDownloadConfig } from './features/device-config/register-download-config.js';
-import { registerCloudlink } from './features/cloudlink/register-cloudlink.js';
+import type { CloudlinkOptions } from './features/cloudlink/cloudlink-options.js';
+import { type Cloudlink, registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
 import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceMetrics } from './features/device-metrics/register-device-metrics.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
 import { registerDeviceUrl } from './features/device-url/register-device-url.js';
-import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import { registerDeviceRegistration } from './features/devices/register-device.js';
-import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
 import { registerGitRemote } from './features/git-remote/register-git-remote.js';
 import { registerRepositoryRemoval } from './features/git-remote/repository-removal.js';
-import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
-import { createVerificationSigner } from './features/email-verification/verification-token.js';
 import { registerHealth } from './features/health/register-health.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerStatusTallyCompaction } from './features/heartbeat/status-tally-compaction.js';
-import { registerInvitationHooks } from './features/invitations/invitation-hooks.js';
 import { createInvitationSigner } from './features/invitations/invitation-signing.js';
 import { registerInvitations } from './features/invitations/register-invitations.js';
-import { publicUrlOf, registerMail } from './features/mail/register-mail.js';
+import { registerMail } from './features/mail/register-mail.js';
 import { registerOAuth } from './features/oauth/register-oauth.js';
 import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
-import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
-import { registerOrganizationMembershipRules } from './features/memberships/organization-membership-rules.js';
-import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
-import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
-import { registerReleaseAssetHooks } from './features/release-assets/release-asset-hooks.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
-import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
-import { registerUserHooks } from './features/users/user-hooks.js';
-import { registerVariableHooks } from './features/variables/variable-hooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
 import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
@@ -63,28 +53,18 @@ import { resolveLogFormat } from './infra/logging/logger-options.js';
 import { registerBatchRoute } from './infra/odata/register-batch-route.js';
 import { registerODataRoutes } from './infra/odata/register-odata-routes.js';
 
-export type ServerObservers = {
+export type ServerOptions = {
   // Sees every route as it is registered (the hostile-request fuzz test enumerates them).
   onRoute?: (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => void;
+  // Cloudlink timings other than the defaults (tests shorten heartbeats and timeouts).
+  cloudlink?: Partial<CloudlinkOptions>;
 };
 
-// The composition root: every feature is registered here, explicitly, in one place.
-export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): FastifyInstance => {
-  registerOrganizationHooks(ctx.hooks);
-  registerFleetHooks(ctx.hooks);
-  registerDeviceHooks(ctx.hooks);
-  registerVariableHooks(ctx.hooks);
-  registerMembershipHooks(ctx.hooks);
-  registerOrganizationMembershipRules(ctx.hooks);
-  registerTeamHooks(ctx.hooks);
-  registerUserHooks(ctx.hooks);
-  registerReleaseHooks(ctx.hooks, {
-    registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
-  });
-  registerReleaseAssetHooks(ctx.hooks, ctx.config.dataDir);
-  registerSshKeyHooks(ctx.hooks);
-  registerApiKeyHooks(ctx.hooks);
+// The app and the device links it holds (tests send actions through them).
+export type ComposedServer = { app: FastifyInstance; cloudlink: Cloudlink };
 
+// The composition root: every feature is registered here, explicitly, in one place.
+export const composeServer = (ctx: AppContext, options: ServerOptions = {}): ComposedServer => {
   const actors = createActorResolution(ctx);
   const app = createApp({
     resolveActor: actors.resolveActor,
@@ -93,26 +73,27 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     corsOrigins: ctx.config.corsOrigins,
     logFormat: resolveLogFormat(ctx.config.logFormat),
   });
-  if (observers.onRoute) app.addHook('onRoute', observers.onRoute);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerNotificationBus(app, ctx.notifications);
   actors.attach(app, ctx.notifications);
   const invitations = createInvitationSigner(ctx.jwtSecret);
-  registerInvitationHooks(ctx.hooks, {
-    signer: invitations,
-    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
-    limiter: createRateLimiter(ctx.db, ctx.now),
-    invitationsPerHour: ctx.config.invitationRateLimitPerHour,
+  const verification = verificationMailOf(app, ctx);
+  registerFeatureHooks(ctx.hooks, {
+    registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
+    dataDir: ctx.config.dataDir,
+    invitations: {
+      signer: invitations,
+      publicUrl: verification.publicUrl,
+      limiter: createRateLimiter(ctx.db, ctx.now),
+      invitationsPerHour: ctx.config.invitationRateLimitPerHour,
+    },
+    verification: { ...verification, limiter: createRateLimiter(ctx.db, ctx.now) },
   });
-  const verification = {
-    signer: createVerificationSigner(ctx.jwtSecret),
-    publicUrl: () => publicUrlOf(app, ctx.config.publicUrl),
-  };
-  registerVerificationHooks(ctx.hooks, {
-    ...verification,
-    limiter: createRateLimiter(ctx.db, ctx.now),
-  });
+  const captcha = configuredCaptcha(app, ctx);
   registerHealth(app, ctx);
-  registerAuth(app, ctx);
+  registerAuth(app, ctx, { captcha });
+  registerEmailVerification(app, ctx, verification);
+  registerPasswordReset(app, ctx, { captcha, publicUrl: verification.publicUrl });
   registerTwoFactor(app, ctx);
   registerAccount(app, ctx);
   registerEmailChange(app, ctx, verification);
@@ -137,7 +118,7 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
   registerDeviceState(app, ctx);
   registerDeviceLogs(app, ctx);
   registerDeviceMetrics(app, ctx);
-  const cloudlink = registerCloudlink(app, ctx);
+  const cloudlink = registerCloudlink(app, ctx, options.cloudlink);
   registerDeviceActions(app, ctx, cloudlink);
   registerDiagnostics(app, ctx, cloudlink);
   registerTerminal(app, ctx, cloudlink, actors.resolveActor);
@@ -153,5 +134,8 @@ export const buildServer = (ctx: AppContext, observers: ServerObservers = {}): F
     serveSourceMaps: ctx.config.serveSourceMaps,
     cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
   });
-  return app;
+  return { app, cloudlink };
 };
+
+export const buildServer = (ctx: AppContext, options: ServerOptions = {}): FastifyInstance =>
+  composeServer(ctx, options).app;

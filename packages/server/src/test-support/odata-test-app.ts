@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { registerDeviceHooks } from '../features/devices/device-hooks.js';
-import { registerFleetHooks } from '../features/fleets/fleet-hooks.js';
-import { registerInvitationHooks } from '../features/invitations/invitation-hooks.js';
+import { createVerificationSigner } from '../features/email-verification/verification-token.js';
+import { registerFeatureHooks } from '../feature-hooks.js';
 import { createInvitationSigner } from '../features/invitations/invitation-signing.js';
-import { registerMembershipHooks } from '../features/memberships/membership-hooks.js';
-import { registerOrganizationMembershipRules } from '../features/memberships/organization-membership-rules.js';
-import { registerOrganizationHooks } from '../features/organizations/organization-hooks.js';
 import { defaultRegistryHost } from '../features/releases/image-location.js';
-import { registerReleaseHooks } from '../features/releases/release-hooks.js';
-import { registerTeamHooks } from '../features/teams/team-hooks.js';
-import { registerUserHooks } from '../features/users/user-hooks.js';
-import { registerVariableHooks } from '../features/variables/variable-hooks.js';
 import type { Actor } from '../infra/auth/actor.js';
 import { anonymous } from '../infra/auth/actor.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
@@ -91,22 +85,28 @@ export const createODataTestApp = (
 ): ODataTestApp => {
   const actors = new Map<string, Actor>();
   const hooks = createHookRegistry();
-  registerOrganizationHooks(hooks);
-  registerFleetHooks(hooks);
-  registerDeviceHooks(hooks);
-  registerVariableHooks(hooks);
-  registerMembershipHooks(hooks);
-  registerOrganizationMembershipRules(hooks);
-  registerTeamHooks(hooks);
-  registerUserHooks(hooks);
-  registerReleaseHooks(hooks, { registryHost: defaultRegistryHost });
   const jwtSecret = randomBytes(32);
-  const config = { ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }), ...overrides.config };
-  registerInvitationHooks(hooks, {
-    signer: createInvitationSigner(jwtSecret),
-    publicUrl: () => 'http://console.test',
-    limiter: createRateLimiter(db, () => new Date()),
-    invitationsPerHour: config.invitationRateLimitPerHour,
+  const config = {
+    ...loadConfig({ FLOTILLA_LOG_LEVEL: 'silent' }),
+    // Release asset files go to a scratch directory, never to a developer's own ./data.
+    dataDir: path.join(tmpdir(), 'flotilla-test-data'),
+    ...overrides.config,
+  };
+  const publicUrl = () => 'http://console.test';
+  registerFeatureHooks(hooks, {
+    registryHost: defaultRegistryHost,
+    dataDir: config.dataDir,
+    invitations: {
+      signer: createInvitationSigner(jwtSecret),
+      publicUrl,
+      limiter: createRateLimiter(db, () => new Date()),
+      invitationsPerHour: config.invitationRateLimitPerHour,
+    },
+    verification: {
+      signer: createVerificationSigner(jwtSecret),
+      publicUrl,
+      limiter: createRateLimiter(db, () => new Date()),
+    },
   });
   const ctx: AppContext = {
     db,

@@ -9,8 +9,14 @@ import { hashPassword } from '../../infra/auth/passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import {
+  createTestApp,
+  createTestContext,
+  type FeatureRegistration,
+} from '../../test-support/test-context.js';
 import { registerAuth } from '../auth/register-auth.js';
+import { registerEmailVerification } from '../email-verification/register-email-verification.js';
+import { verificationMailOf } from '../email-verification/verification-mail-of.js';
 import { createVerificationSigner } from '../email-verification/verification-token.js';
 import { registerEmailChange } from './change-email.js';
 import { emailChangeNoticeSubject } from './email-change-notice.js';
@@ -95,17 +101,31 @@ const verifyLastLinkTo = async (app: FastifyInstance, address: string) => {
   });
 };
 
+const withVerification: FeatureRegistration = (target, context) =>
+  registerEmailVerification(target, context, verificationMailOf(target, context));
+
 beforeAll(async () => {
   db = await createTestDatabase();
   ctx = createTestContext(db, {
     config: { requireEmailVerification: true, emailChangeRateLimitPerHour: 2 },
   });
-  strict = await createTestApp(ctx, registerAuth, withEmailChange(ctx), registerODataRoutes);
+  strict = await createTestApp(
+    ctx,
+    registerAuth,
+    withVerification,
+    withEmailChange(ctx),
+    registerODataRoutes,
+  );
   const relaxedCtx = createTestContext(db, {
     jwtSecret: ctx.jwtSecret,
     config: { requireEmailVerification: false },
   });
-  relaxed = await createTestApp(relaxedCtx, registerAuth, withEmailChange(relaxedCtx));
+  relaxed = await createTestApp(
+    relaxedCtx,
+    registerAuth,
+    withVerification,
+    withEmailChange(relaxedCtx),
+  );
 });
 
 afterAll(async () => {

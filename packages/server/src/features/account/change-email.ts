@@ -2,18 +2,17 @@ import { emailTakenMessage } from '@flotilla/shared/auth/account-mail';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { verifyPassword } from '../../infra/auth/passwords.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { badRequest, conflict, unauthorized } from '../../infra/errors/api-error.js';
-import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
-import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
+import { createLoginThrottle } from '../auth/login-rate-limit.js';
 import { queueEmailChangeNotice } from './email-change-notice.js';
 import {
   queueVerificationMail,
   type VerificationMailDeps,
 } from '../email-verification/verification-mail.js';
+import { checkCurrentPassword } from '../auth/current-password.js';
 
 const emailBody = z.object({
   email: z
@@ -56,11 +55,12 @@ export const registerEmailChange = (
     if (body.password === undefined || body.password === '') {
       throw badRequest('password is required');
     }
-    const attempt = await throttle.begin(loginAccountKey(userId, ''), clientAddressKey(request.ip));
-    if (!(await verifyPassword(body.password, account.password_hash))) {
-      throw unauthorized('Invalid password');
-    }
-    await attempt.succeeded();
+    await checkCurrentPassword(throttle, {
+      userId,
+      ip: request.ip,
+      password: body.password,
+      hash: account.password_hash,
+    });
     const caseOnly = account.email?.toLowerCase() === body.email.toLowerCase();
     // Every other change mails the address typed: FLOTILLA_EMAIL_CHANGE_RATE_LIMIT an hour per
     // account, so that an account cannot mail any address it likes.

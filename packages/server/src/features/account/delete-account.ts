@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { verifyPassword } from '../../infra/auth/passwords.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, unauthorized } from '../../infra/errors/api-error.js';
-import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
-import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
+import { createLoginThrottle } from '../auth/login-rate-limit.js';
+import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
 
 const deleteBody = z.object({
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(4096),
@@ -57,15 +56,9 @@ export const registerAccountDeletion = (app: FastifyInstance, ctx: AppContext): 
     requireSessionMay(actor, 'delete-account');
     const { userId } = actor;
     const { password } = parseBody(deleteBody, request.body);
-    const { rows } = await ctx.db.query<{ password_hash: string | null }>(
-      'SELECT "password_hash" FROM "user" WHERE "id" = $1',
-      [userId],
-    );
-    const hash = rows[0]?.password_hash ?? null;
+    const hash = await passwordHashOf(ctx.db, userId);
     if (hash === null) throw badRequest('Set a password first: deleting the account asks for it');
-    const attempt = await throttle.begin(loginAccountKey(userId, ''), clientAddressKey(request.ip));
-    if (!(await verifyPassword(password, hash))) throw unauthorized('Invalid password');
-    await attempt.succeeded();
+    await checkCurrentPassword(throttle, { userId, ip: request.ip, password, hash });
     const deleted = await ctx.db.transaction(async (tx) => {
       // Locks the user's memberships: an administrator added meanwhile keeps the organization.
       await tx.query('SELECT 1 FROM "user" WHERE "id" = $1 FOR UPDATE', [userId]);

@@ -3,16 +3,16 @@ import { accountTypes, profileProblems } from '@flotilla/shared/users/profile';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { hashPassword, verifyPassword } from '../../infra/auth/passwords.js';
+import { hashPassword } from '../../infra/auth/passwords.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { badRequest, unauthorized } from '../../infra/errors/api-error.js';
-import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { currentSession } from '../auth/current-session.js';
 import { carriedClaims, issueSessionToken } from '../auth/issue-session-token.js';
-import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
+import { createLoginThrottle } from '../auth/login-rate-limit.js';
 import { rotateSessions } from '../two-factor/two-factor-store.js';
+import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
 
 const passwordBody = z.object({
   currentPassword: z.string().max(4096).optional(),
@@ -50,23 +50,17 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     const body = parseBody(passwordBody, request.body);
     const problem = passwordProblem(body.password);
     if (problem !== undefined) throw badRequest(problem);
-    const { rows } = await ctx.db.query<{ password_hash: string | null }>(
-      'SELECT "password_hash" FROM "user" WHERE "id" = $1',
-      [userId],
-    );
-    const currentHash = rows[0]?.password_hash ?? null;
+    const currentHash = await passwordHashOf(ctx.db, userId);
     if (currentHash !== null) {
       if (body.currentPassword === undefined || body.currentPassword === '') {
         throw badRequest('currentPassword is required');
       }
-      const attempt = await throttle.begin(
-        loginAccountKey(userId, ''),
-        clientAddressKey(request.ip),
-      );
-      if (!(await verifyPassword(body.currentPassword, currentHash))) {
-        throw unauthorized('Invalid password');
-      }
-      await attempt.succeeded();
+      await checkCurrentPassword(throttle, {
+        userId,
+        ip: request.ip,
+        password: body.currentPassword,
+        hash: currentHash,
+      });
     }
     const newHash = await hashPassword(body.password);
     await ctx.db.transaction(async (tx) => {

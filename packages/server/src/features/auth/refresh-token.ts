@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { verifyPassword } from '../../infra/auth/passwords.js';
-import { ApiError } from '../../infra/errors/api-error.js';
-import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { currentSession } from './current-session.js';
 import { carriedClaims, issueSessionToken } from './issue-session-token.js';
-import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
+import { createLoginThrottle } from './login-rate-limit.js';
+import { checkCurrentPassword, passwordHashOf } from './current-password.js';
 
 const refreshBody = z.object({ password: z.string().min(1).max(4096).optional() });
 
@@ -27,18 +25,12 @@ export const registerRefreshToken = (app: FastifyInstance, ctx: AppContext): voi
     requireSessionMay(request.actor, 'refresh');
     let authTime = claims.authTime;
     if (password !== undefined) {
-      const attempt = await throttle.begin(
-        loginAccountKey(userId, ''),
-        clientAddressKey(request.ip),
-      );
-      const { rows } = await ctx.db.query<{ password_hash: string | null }>(
-        'SELECT "password_hash" FROM "user" WHERE "id" = $1',
-        [userId],
-      );
-      if (!(await verifyPassword(password, rows[0]?.password_hash))) {
-        throw new ApiError('unauthorized', 'Invalid password');
-      }
-      await attempt.succeeded();
+      await checkCurrentPassword(throttle, {
+        userId,
+        ip: request.ip,
+        password,
+        hash: await passwordHashOf(ctx.db, userId),
+      });
       authTime = ctx.now().getTime();
     }
     return issueSessionToken(ctx, ctx.db, userId, {

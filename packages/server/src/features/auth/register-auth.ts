@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { acceptingCaptchaVerifier, type CaptchaVerifier } from './captcha.js';
-import { registerEmailVerification } from '../email-verification/register-email-verification.js';
-import { createVerificationSigner } from '../email-verification/verification-token.js';
-import { publicUrlOf } from '../mail/register-mail.js';
-import { registerPasswordReset } from '../password-reset/register-password-reset.js';
+import { verificationMailOf } from '../email-verification/verification-mail-of.js';
 import { registerLogin } from './login.js';
 import { createRecaptchaVerifier } from './recaptcha.js';
 import { registerRefreshToken } from './refresh-token.js';
@@ -17,7 +14,7 @@ export type AuthOptions = {
   captcha?: CaptchaVerifier;
 };
 
-const configuredCaptcha = (app: FastifyInstance, ctx: AppContext): CaptchaVerifier =>
+export const configuredCaptcha = (app: FastifyInstance, ctx: AppContext): CaptchaVerifier =>
   ctx.config.recaptcha
     ? createRecaptchaVerifier({
         ...ctx.config.recaptcha,
@@ -26,7 +23,8 @@ const configuredCaptcha = (app: FastifyInstance, ctx: AppContext): CaptchaVerifi
     : acceptingCaptchaVerifier;
 
 // Sessions and identity: /login_, /actor/v1/whoami, /user/v1/whoami, /user/v1/refresh-token and
-// /user/register, e-mail verification and the password reset. The SDK's logout makes no request, so there is no logout route.
+// /user/register (e-mail verification and the password reset are features of their own). The
+// SDK's logout makes no request, so there is no logout route.
 export const registerAuth = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -36,9 +34,5 @@ export const registerAuth = (
   registerWhoami(app, ctx);
   registerRefreshToken(app, ctx);
   const captcha = options.captcha ?? configuredCaptcha(app, ctx);
-  const publicUrl = () => publicUrlOf(app, ctx.config.publicUrl);
-  const verification = { signer: createVerificationSigner(ctx.jwtSecret), publicUrl };
-  registerSignUp(app, ctx, captcha, verification);
-  registerEmailVerification(app, ctx, verification);
-  registerPasswordReset(app, ctx, { captcha, publicUrl });
+  registerSignUp(app, ctx, captcha, verificationMailOf(app, ctx));
 };

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import { type Database, openDatabase } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
+import { composeServer } from '../../server.js';
 import * as fx from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -15,7 +15,7 @@ import {
   type FakeDevice,
   type FakeDeviceOptions,
 } from '../../test-support/fake-device-client.js';
-import { type Cloudlink, registerCloudlink } from './register-cloudlink.js';
+import type { Cloudlink } from './register-cloudlink.js';
 import { closeSession } from './session-store.js';
 import { waitFor } from '../../test-support/wait-for.js';
 
@@ -34,8 +34,7 @@ const startNode = async (
   options: Partial<CloudlinkOptions> = fast,
 ): Promise<Node> => {
   const ctx = createTestContext(db);
-  const app = buildServer(ctx);
-  const cloudlink = registerCloudlink(app, ctx, options);
+  const { app, cloudlink } = composeServer(ctx, { cloudlink: options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, cloudlink, url };
 };

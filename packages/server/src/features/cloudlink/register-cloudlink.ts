@@ -7,6 +7,7 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
+import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
 import { createActionRouter, type SendAction } from './action-router.js';
 import { type CloudlinkOptions, defaultCloudlinkOptions } from './cloudlink-options.js';
 import { closeCodes, DeviceLink, type LinkEvents } from './device-link.js';
@@ -72,14 +73,6 @@ export type Cloudlink = {
   localConnectionCount(): number;
 };
 
-// Registration is idempotent per app (returns the first registration's Cloudlink), so test
-// harnesses can add it to a buildServer app whether or not the composition root already did; a
-// repeated call still applies its timings, which are read when the app gets ready and per call.
-const registered = new WeakMap<
-  FastifyInstance,
-  { cloudlink: Cloudlink; options: CloudlinkOptions }
->();
-
 // GET /cloudlink/v1: each device agent's websocket (Bearer device key, checked by the onRequest
 // hook before the upgrade). One connection per device, a newer one replacing the older; the
 // device is marked connected (is_connected_to_vpn, last_vpn_event) while it lasts.
@@ -88,11 +81,6 @@ export const registerCloudlink = (
   ctx: AppContext,
   overrides: Partial<CloudlinkOptions> = {},
 ): Cloudlink => {
-  const existing = registered.get(app);
-  if (existing) {
-    Object.assign(existing.options, overrides);
-    return existing.cloudlink;
-  }
   const options: CloudlinkOptions = { ...defaultCloudlinkOptions, ...overrides };
   const nodeId = randomBytes(8).toString('hex');
   const links = createLinkRegistry();
@@ -247,10 +235,7 @@ export const registerCloudlink = (
 
   app.addHook('onReady', async () => {
     await heartbeat();
-    timers.push(
-      setInterval(() => track(heartbeat(), 'node heartbeat'), options.nodeHeartbeatMs).unref(),
-      setInterval(pingAll, options.pingIntervalMs).unref(),
-    );
+    timers.push(setInterval(pingAll, options.pingIntervalMs).unref());
   });
   // Added before the websocket plugin's own preClose, so devices get a proper "going away".
   app.addHook('preClose', async () => {
@@ -268,6 +253,20 @@ export const registerCloudlink = (
     await closeNode(ctx.db, nodeId, ctx.now());
     // Devices that did not complete the closing handshake are cut off.
     for (const link of links.all()) link.socket.terminate();
+  });
+  // After the first heartbeat of the ready hook above, by one interval. Registered after the
+  // close hook: Fastify runs close hooks last-added first, so a heartbeat in progress ends before
+  // the node is marked closed.
+  registerPeriodicTask(app, {
+    run: async () => {
+      try {
+        await heartbeat();
+      } catch (error) {
+        logFailure(app.log, error, 'cloudlink: node heartbeat failed');
+      }
+    },
+    intervalMs: options.nodeHeartbeatMs,
+    failure: 'cloudlink: node heartbeat failed',
   });
 
   void app.register(websocket, { options: websocketOptions });
@@ -302,6 +301,5 @@ export const registerCloudlink = (
     connectedDevices: (deviceIds) => liveDevices(ctx.db, deviceIds, options.nodeStaleAfterMs),
     localConnectionCount: () => links.size(),
   };
-  registered.set(app, { cloudlink, options });
   return cloudlink;
 };

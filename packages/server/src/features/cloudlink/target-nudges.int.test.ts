@@ -9,7 +9,6 @@ import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
-import { registerCloudlink } from './register-cloudlink.js';
 
 // A committed change of what a device runs reaches its agent at once over the cloudlink, so it
 // polls now instead of at its next interval: every connected device of a changed fleet, only the
@@ -45,9 +44,8 @@ beforeAll(async () => {
   fleet = await fx.createFleet(db, organization, 'nudged');
   other = await fx.createFleet(db, organization, 'quiet');
   ctx = createTestContext(db);
-  app = buildServer(ctx);
+  app = buildServer(ctx, { cloudlink: { targetNudgeBatch: 1, targetNudgeIntervalMs: 20 } });
   // One device per tick: pacing shows within a test.
-  registerCloudlink(app, ctx, { targetNudgeBatch: 1, targetNudgeIntervalMs: 20 });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 

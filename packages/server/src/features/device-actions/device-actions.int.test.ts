@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import { type Database, openDatabase } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
+import { composeServer } from '../../server.js';
 import * as fx from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -13,7 +13,7 @@ import {
   type FakeAnswer,
   type FakeDevice,
 } from '../../test-support/fake-device-client.js';
-import { type Cloudlink, registerCloudlink } from '../cloudlink/register-cloudlink.js';
+import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './register-device-actions.js';
 import { waitFor } from '../../test-support/wait-for.js';
 
@@ -22,8 +22,9 @@ type Node = { app: FastifyInstance; ctx: AppContext; cloudlink: Cloudlink; url: 
 // One server process with the cloudlink and the device actions (no-ops if server.ts wires them).
 const startNode = async (db: Database): Promise<Node> => {
   const ctx = createTestContext(db);
-  const app = buildServer(ctx);
-  const cloudlink = registerCloudlink(app, ctx, { actionTimeoutMs: 1_000, nodeHeartbeatMs: 500 });
+  const { app, cloudlink } = composeServer(ctx, {
+    cloudlink: { actionTimeoutMs: 1_000, nodeHeartbeatMs: 500 },
+  });
   registerDeviceActions(app, ctx, cloudlink);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, cloudlink, url };

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 import { deviceResource, findPermittedDevice } from '../device-state/find-device.js';
-import { type Schedule } from '../heartbeat/register-heartbeat.js';
 import { readMetricHistory, sweepMetricHistory } from './metric-history-store.js';
 import { parseMetricsQuery } from './metrics-query.js';
 
@@ -13,12 +13,6 @@ const uuidParams = z.object({ uuid: z.string().min(1).max(100) });
 // How often readings older than the retention are swept (those of devices that stopped
 // reporting: the others are trimmed as they report).
 export const metricSweepIntervalMs = 3_600_000;
-
-const realSchedule: Schedule = (task, ms) => {
-  const timer = setTimeout(task, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 // GET /device/v2/:uuid/metrics: the device's recent metric history (the wire contract has none;
 // ours, next to its logs). Whoever may read the device may read it; anyone else gets the 401 the
@@ -29,30 +23,12 @@ export const registerDeviceMetrics = (
   options: { schedule?: Schedule } = {},
 ): void => {
   const retentionMs = ctx.config.metricsRetentionHours * 3_600_000;
-  const schedule = options.schedule ?? realSchedule;
-  let cancel: (() => void) | undefined;
-  let closed = false;
-  const sweep = async (): Promise<void> => {
-    try {
-      await sweepMetricHistory(ctx.db, new Date(ctx.now().getTime() - retentionMs));
-    } catch (error) {
-      // The next sweep tries again; nothing is lost by waiting.
-      app.log.warn({ err: error }, 'could not sweep old device metrics; will retry');
-    }
-  };
-  const tick = (): void => {
-    cancel = schedule(() => {
-      void sweep().finally(() => {
-        if (!closed) tick();
-      });
-    }, metricSweepIntervalMs);
-  };
-  app.addHook('onReady', async () => {
-    tick();
-  });
-  app.addHook('onClose', async () => {
-    closed = true;
-    cancel?.();
+  registerPeriodicTask(app, {
+    run: () => sweepMetricHistory(ctx.db, new Date(ctx.now().getTime() - retentionMs)),
+    intervalMs: metricSweepIntervalMs,
+    // The next sweep tries again; nothing is lost by waiting.
+    failure: 'could not sweep old device metrics; will retry',
+    schedule: options.schedule,
   });
 
   app.get('/device/v2/:uuid/metrics', { config: { access: 'any-actor' } }, async (request) => {

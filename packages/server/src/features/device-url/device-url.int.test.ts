@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import { type Database } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
+import { composeServer } from '../../server.js';
 import { connectFakeDevice, type FakeDevice } from '../../test-support/fake-device-client.js';
 import { type FakeDeviceWeb, startFakeDeviceWeb } from '../../test-support/fake-device-web.js';
 import * as fx from '../../test-support/fixtures.js';
@@ -14,7 +14,6 @@ import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
-import { registerCloudlink } from '../cloudlink/register-cloudlink.js';
 import { registerDeviceUrl } from './register-device-url.js';
 
 type Node = { app: FastifyInstance; ctx: AppContext; nodeId: string; url: string };
@@ -25,8 +24,9 @@ const hugeBytes = 64 * 1024 * 1024;
 
 const startNode = async (pool: Database): Promise<Node> => {
   const ctx = createTestContext(pool, { config: { deviceUrlsBase: 'devices.test:8080' } });
-  const app = buildServer(ctx);
-  const cloudlink = registerCloudlink(app, ctx, { nodeHeartbeatMs: 200, nodeStaleAfterMs: 2_000 });
+  const { app, cloudlink } = composeServer(ctx, {
+    cloudlink: { nodeHeartbeatMs: 200, nodeStaleAfterMs: 2_000 },
+  });
   registerDeviceUrl(app, ctx, cloudlink, { maxBodyBytes, maxStreamsPerDevice: 2 });
   const { nodeId } = cloudlink;
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -17,8 +17,10 @@ import { registerEmailChange } from '../account/change-email.js';
 import { registerAccount } from '../account/register-account.js';
 import { registerApiKeys } from '../api-keys/register-api-keys.js';
 import { registerAuth } from '../auth/register-auth.js';
+import { verificationMailOf } from './verification-mail-of.js';
 import { registerUserHooks } from '../users/user-hooks.js';
 import {
+  registerEmailVerification,
   registerVerificationHooks,
   verificationMailsPerHour,
 } from './register-email-verification.js';
@@ -105,6 +107,8 @@ beforeAll(async () => {
   app = await createTestApp(
     ctx,
     registerAuth,
+    (target, context) =>
+      registerEmailVerification(target, context, verificationMailOf(target, context)),
     registerAccount,
     registerApiKeys,
     (target, context) => registerEmailChange(target, context, verification),

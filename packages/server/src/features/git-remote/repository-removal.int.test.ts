@@ -18,7 +18,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
 import { repositoriesDir, repositoryName } from './fleet-repository.js';
 import {
   registerRepositoryRemoval,

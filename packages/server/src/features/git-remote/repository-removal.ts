@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../../infra/db/database.js';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 import { repositoriesDir, repositoryName } from './fleet-repository.js';
 
 // The channel the deletion of a fleet notifies, once it commits
@@ -105,15 +105,7 @@ export const registerRepositoryRemoval = (
   ctx: AppContext,
   options: { schedule?: Schedule } = {},
 ): void => {
-  const schedule =
-    options.schedule ??
-    ((task, ms) => {
-      const timer = setTimeout(task, ms);
-      timer.unref();
-      return () => clearTimeout(timer);
-    });
   const dataDir = ctx.config.dataDir;
-  let cancel: (() => void) | undefined;
   let closed = false;
   // One removal at a time; a request arriving meanwhile runs once more after it.
   let running: Promise<void> | undefined;
@@ -148,22 +140,23 @@ export const registerRepositoryRemoval = (
       app.log.warn({ err: error }, 'could not look for orphan git repositories');
     }
   };
-  const tick = (ms: number): void => {
-    cancel = schedule(() => {
-      void Promise.all([removeQueued(), removeOrphans()]).finally(() => {
-        if (!closed) tick(repositoryRemovalIntervalMs);
-      });
-    }, ms);
-  };
-  app.addHook('onReady', async () => {
-    // Another database's fleets say nothing about these repositories (the start said so).
-    if (ctx.installation.kind === 'mismatch') return;
-    await removeOrphans();
-    tick(0);
-  });
+  // Another database's fleets say nothing about these repositories (the start said so).
+  if (ctx.installation.kind !== 'mismatch') {
+    app.addHook('onReady', async () => {
+      await removeOrphans();
+    });
+    registerPeriodicTask(app, {
+      run: async () => {
+        await Promise.all([removeQueued(), removeOrphans()]);
+      },
+      intervalMs: repositoryRemovalIntervalMs,
+      firstRunMs: 0,
+      failure: 'could not remove the git repositories of deleted fleets',
+      schedule: options.schedule,
+    });
+  }
   app.addHook('onClose', async () => {
     closed = true;
-    cancel?.();
     subscription.close();
     await running;
   });

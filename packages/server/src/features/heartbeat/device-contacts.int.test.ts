@@ -4,7 +4,8 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createDeviceContacts } from './device-contacts.js';
-import { registerHeartbeat, type Schedule } from './register-heartbeat.js';
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
+import { registerHeartbeat } from './register-heartbeat.js';
 
 type Stored = {
   last_contact_at: Date | null;

@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-
-// Runs `task` once after `ms`; the returned function cancels it. Injectable for tests.
-export type Schedule = (task: () => void, ms: number) => () => void;
-
-const realSchedule: Schedule = (task, ms) => {
-  const timer = setTimeout(task, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
+import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 
 // Writes the contacts recorded in memory (ctx.contacts, device-contacts.ts) every
 // config.contactFlushIntervalMs, and once more when the server closes. While the database is
@@ -18,10 +10,7 @@ export const registerHeartbeat = (
   ctx: AppContext,
   options: { schedule?: Schedule } = {},
 ): void => {
-  const schedule = options.schedule ?? realSchedule;
-  let cancel: (() => void) | undefined;
   let failing = false;
-  let closed = false;
 
   const flush = async (): Promise<void> => {
     try {
@@ -34,20 +23,14 @@ export const registerHeartbeat = (
     }
   };
 
-  const tick = (): void => {
-    cancel = schedule(() => {
-      void flush().finally(() => {
-        if (!closed) tick();
-      });
-    }, ctx.config.contactFlushIntervalMs);
-  };
-
-  app.addHook('onReady', async () => {
-    tick();
+  registerPeriodicTask(app, {
+    run: flush,
+    intervalMs: ctx.config.contactFlushIntervalMs,
+    // flush logs its own failures, once per outage.
+    failure: 'could not write device contacts; will retry',
+    schedule: options.schedule,
   });
   app.addHook('onClose', async () => {
-    closed = true;
-    cancel?.();
     await flush();
   });
 };

@@ -4,7 +4,7 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
-import type { Schedule } from './register-heartbeat.js';
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
 import {
   registerStatusTallyCompaction,
   statusTallyCompactionIntervalMs,

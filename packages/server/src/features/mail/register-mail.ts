@@ -4,16 +4,10 @@ import type { AppContext } from '../../app-context.js';
 import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 import { createMailDispatcher, type MailDispatcher } from './mail-dispatcher.js';
 import { mailSweepIntervalMs, sweepMailOutbox } from './mail-retention.js';
 import { createOutboxTransport, createSmtpTransport } from './mail-transport.js';
-
-const realSchedule: Schedule = (task, ms) => {
-  const timer = setTimeout(task, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 // The console's address as links in mail give it: FLOTILLA_PUBLIC_URL, else the address the
 // server listens on (a loopback or wildcard address as localhost, as the start banner shows it).
@@ -58,25 +52,7 @@ export const registerMail = (
     ? createSmtpTransport(ctx.config.smtpUrl, ctx.config.mailFrom)
     : createOutboxTransport(app.log);
   const dispatcher = createMailDispatcher(ctx.db, transport, app.log);
-  const schedule = options.schedule ?? realSchedule;
   const retentionMs = ctx.config.mailOutboxRetentionHours * 3_600_000;
-  let cancelSweep: (() => void) | undefined;
-  let closed = false;
-  const sweep = async (): Promise<void> => {
-    try {
-      await sweepMailOutbox(ctx.db, new Date(ctx.now().getTime() - retentionMs));
-    } catch (error) {
-      // The next sweep tries again.
-      app.log.warn({ err: error }, 'could not sweep the mail outbox; will retry');
-    }
-  };
-  const tick = (ms: number): void => {
-    cancelSweep = schedule(() => {
-      void sweep().finally(() => {
-        if (!closed) tick(mailSweepIntervalMs);
-      });
-    }, ms);
-  };
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', () => {
     const subscription = bus.listen('flotilla_mail', () => dispatcher.kick());
@@ -88,12 +64,19 @@ export const registerMail = (
       stopWatching();
     };
     dispatcher.kick();
-    tick(0);
     return Promise.resolve();
   });
+  registerPeriodicTask(app, {
+    run: async () => {
+      await sweepMailOutbox(ctx.db, new Date(ctx.now().getTime() - retentionMs));
+    },
+    intervalMs: mailSweepIntervalMs,
+    firstRunMs: 0,
+    // The next sweep tries again.
+    failure: 'could not sweep the mail outbox; will retry',
+    schedule: options.schedule,
+  });
   app.addHook('onClose', async () => {
-    closed = true;
-    cancelSweep?.();
     unsubscribe?.();
     await dispatcher.stop();
   });

@@ -8,6 +8,8 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import type { CaptchaVerifier } from '../auth/captcha.js';
 import { registerAuth } from '../auth/register-auth.js';
+import { verificationMailOf } from '../email-verification/verification-mail-of.js';
+import { registerPasswordReset } from './register-password-reset.js';
 
 let db: Database;
 let ctx: AppContext;
@@ -61,7 +63,15 @@ beforeAll(async () => {
     now: () => clock,
     config: { passwordResetRateLimitPerHour: 50, passwordResetAccountRateLimitPerHour: 3 },
   });
-  app = await createTestApp(ctx, (server, context) => registerAuth(server, context, { captcha }));
+  app = await createTestApp(
+    ctx,
+    (server, context) => registerAuth(server, context, { captcha }),
+    (server, context) =>
+      registerPasswordReset(server, context, {
+        captcha,
+        publicUrl: verificationMailOf(server, context).publicUrl,
+      }),
+  );
   await db.query(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ('ada', 'Ada@Example.com', $1)`,
     [await hashPassword('old-password')],

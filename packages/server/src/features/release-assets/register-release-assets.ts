@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
 import { publicUrlOf } from '../mail/register-mail.js';
 import { sweepAssetFiles, sweepIntervalMs } from './asset-sweep.js';
 import { beginUpload, commitUpload, maxChunkBytes, storePart } from './chunked-upload.js';
@@ -90,24 +91,17 @@ export const registerReleaseAssets = (app: FastifyInstance, ctx: AppContext): vo
   });
 
   const origin = () => publicUrlOf(app, ctx.config.publicUrl);
-  let sweeping: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const sweep = () => {
-    sweeping = sweepAssetFiles(ctx.db, ctx.config.dataDir, ctx.now()).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'release asset sweep failed'),
-    );
-  };
-  app.addHook('onReady', () => {
-    // Files of another database's assets are not orphans (the start said so in the log).
-    if (ctx.installation.kind === 'mismatch') return Promise.resolve();
-    sweep();
-    timer = setInterval(sweep, sweepIntervalMs).unref();
-    return Promise.resolve();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await sweeping;
-  });
+  // Files of another database's assets are not orphans (the start said so in the log).
+  if (ctx.installation.kind !== 'mismatch') {
+    registerPeriodicTask(app, {
+      run: async () => {
+        await sweepAssetFiles(ctx.db, ctx.config.dataDir, ctx.now());
+      },
+      intervalMs: sweepIntervalMs,
+      firstRunMs: 0,
+      failure: 'release asset sweep failed',
+    });
+  }
   ctx.hooks.add('release_asset', {
     actions: {
       beginUpload: (_write, id, body) => beginUpload(ctx.config.dataDir, origin(), id, body),

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
 import { startRelease } from '../builder/build-release.js';
 import { registerFleetHooks } from '../fleets/fleet-hooks.js';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
 import { registerReleaseHooks } from './release-hooks.js';
 import {
   interruptedBuildReason,

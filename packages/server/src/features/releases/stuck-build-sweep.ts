@@ -2,19 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildTimeoutMs, failedReleaseStatuses } from '@flotilla/shared/releases/release-status';
 import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../../infra/db/database.js';
-import type { Schedule } from '../heartbeat/register-heartbeat.js';
+import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 
 // How often running builds are checked for the 120-minute timeout.
 export const stuckBuildSweepIntervalMs = 5 * 60_000;
 
 export const stuckBuildReason =
   'Build failed: no progress for 120 minutes (the builder or the client deploying it stopped); deploy it again';
-
-const realSchedule: Schedule = (task, ms) => {
-  const timer = setTimeout(task, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 // A build this server's builder runs after answering (a download of at most 30 s and one
 // transaction) that is still running this long after its start lost its server (a crash). Image
@@ -73,32 +67,17 @@ export const registerStuckBuildSweep = (
   ctx: AppContext,
   options: { schedule?: Schedule } = {},
 ): void => {
-  const schedule = options.schedule ?? realSchedule;
-  let cancel: (() => void) | undefined;
-  let closed = false;
-  const sweep = async (): Promise<void> => {
-    try {
+  registerPeriodicTask(app, {
+    run: async () => {
       const ended = await sweepStuckBuilds(ctx.db, ctx.now());
       if (ended.interrupted.length + ended.timedOut.length > 0) {
         app.log.info(ended, 'ended builds that can no longer finish');
       }
-    } catch (error) {
-      // The next run tries again; meanwhile such releases read as timed out (release-status.ts).
-      app.log.warn({ err: error }, 'could not end stuck builds; will retry');
-    }
-  };
-  const tick = (ms: number): void => {
-    cancel = schedule(() => {
-      void sweep().finally(() => {
-        if (!closed) tick(stuckBuildSweepIntervalMs);
-      });
-    }, ms);
-  };
-  app.addHook('onReady', async () => {
-    tick(0);
-  });
-  app.addHook('onClose', async () => {
-    closed = true;
-    cancel?.();
+    },
+    intervalMs: stuckBuildSweepIntervalMs,
+    firstRunMs: 0,
+    // The next run tries again; meanwhile such releases read as timed out (release-status.ts).
+    failure: 'could not end stuck builds; will retry',
+    schedule: options.schedule,
   });
 };

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import { type Database, openDatabase } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
+import { composeServer } from '../../server.js';
 import { connectFakeDevice, type FakeDevice } from '../../test-support/fake-device-client.js';
 import {
   createFakeShells,
@@ -23,7 +23,6 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import type { CloudlinkOptions } from '../cloudlink/cloudlink-options.js';
 import { overrunMessage } from '../cloudlink/terminal-stream.js';
-import { registerCloudlink } from '../cloudlink/register-cloudlink.js';
 import { hostOsTooOld } from './terminal-access.js';
 import { waitFor } from '../../test-support/wait-for.js';
 
@@ -33,8 +32,10 @@ const fast: Partial<CloudlinkOptions> = { nodeHeartbeatMs: 200, nodeStaleAfterMs
 
 const startNode = async (pool: Database): Promise<Node> => {
   const ctx = createTestContext(pool);
-  const app = buildServer(ctx);
-  const { nodeId } = registerCloudlink(app, ctx, fast);
+  const {
+    app,
+    cloudlink: { nodeId },
+  } = composeServer(ctx, { cloudlink: fast });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, nodeId, url };
 };

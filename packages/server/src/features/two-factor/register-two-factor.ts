@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { verifyPassword } from '../../infra/auth/passwords.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import type { SessionClaims } from '../../infra/auth/session-token.js';
-import { badRequest, conflict, unauthorized } from '../../infra/errors/api-error.js';
+import { badRequest, conflict } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { currentSession } from '../auth/current-session.js';
 import { carriedClaims, issueSessionToken } from '../auth/issue-session-token.js';
-import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
+import { createLoginThrottle } from '../auth/login-rate-limit.js';
 import { codeOf, invalidCode, passwordBody } from './two-factor-bodies.js';
 import {
   acceptStep,
@@ -23,6 +22,7 @@ import {
 import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
 import { createTwoFactorThrottle } from './two-factor-throttle.js';
 import { acceptedTotpStep, newTotpSecret } from './totp.js';
+import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
 
 const notEnabledMessage = 'Two-factor authentication is not enabled';
 
@@ -86,18 +86,12 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
     const { userId, claims } = await currentSession(request, ctx);
     requireSessionMay(request.actor, 'manage-two-factor');
     const { password } = parseBody(passwordBody, request.body);
-    const attempt = await passwordThrottle.begin(
-      loginAccountKey(userId, ''),
-      clientAddressKey(request.ip),
-    );
-    const { rows } = await ctx.db.query<{ password_hash: string | null }>(
-      'SELECT "password_hash" FROM "user" WHERE "id" = $1',
-      [userId],
-    );
-    if (!(await verifyPassword(password, rows[0]?.password_hash))) {
-      throw unauthorized('Invalid password');
-    }
-    await attempt.succeeded();
+    await checkCurrentPassword(passwordThrottle, {
+      userId,
+      ip: request.ip,
+      password,
+      hash: await passwordHashOf(ctx.db, userId),
+    });
     if ((await readTwoFactor(ctx.db, userId))?.enabled !== true)
       throw badRequest(notEnabledMessage);
     await ctx.db.transaction((tx) => removeTwoFactor(tx, userId));

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
 import type { NotificationBus } from '../db/notification-bus.js';
 import type { ActorResolver } from '../http/create-app.js';
 import { type ActorCache, createActorCache } from './actor-cache.js';
 import { type ActorCacheFeed, feedActorCache } from './actor-cache-feed.js';
-import { createActorResolver } from './resolve-actor.js';
+import { type ActorResolverDeps, createActorResolver } from './resolve-actor.js';
 
 // Room for every device of a large installation (100,000 and more) and its users, as in the
 // target-state cache; an entry takes about 0.5 kB.
@@ -22,7 +23,10 @@ const attached = new WeakMap<FastifyInstance, Attached>();
 // The actor resolver of an app, with its cache (FLOTILLA_AUTH_CACHE_SECONDS, and
 // FLOTILLA_DEVICE_AUTH_CACHE_SECONDS for device keys).
 export const createActorResolution = (
-  ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now' | 'config'>,
+  ctx: ActorResolverDeps & {
+    db: Database;
+    config: Pick<Config, 'authCacheSeconds' | 'deviceAuthCacheSeconds'>;
+  },
 ): ActorResolution => {
   const cache = createActorCache({
     ttlMs: ctx.config.authCacheSeconds * 1000,

@@ -1,5 +1,4 @@
 import { platformPermissionOf, platformRoles } from '@flotilla/shared/permissions/roles';
-import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../db/database.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ActorResolver } from '../http/create-app.js';
@@ -160,12 +159,15 @@ const resolveApiKey = async (db: Queryable, key: string, now: Date): Promise<Res
   throw new ApiError('unauthorized', 'Unauthorized');
 };
 
+// What resolving a caller needs: the database, the session signing secret and the clock.
+export type ActorResolverDeps = { db: Queryable; jwtSecret: Uint8Array; now: () => Date };
+
 // Turns the bearer token of a request into who is calling: a session JWT (signature, expiry and
 // the user's current jwt_secret are checked) or an opaque API key (looked up by hash, expiry
 // honoured). One query on a miss; with a cache, none on a hit — the credential's own expiry is
 // still checked against the clock at every use, and the cache drops what a change invalidates.
 export const createActorResolver =
-  (ctx: Pick<AppContext, 'db' | 'jwtSecret' | 'now'>, cache?: ActorCache): ActorResolver =>
+  (ctx: ActorResolverDeps, cache?: ActorCache): ActorResolver =>
   async (token) => {
     if (token === undefined || token === '') return anonymous;
     const now = ctx.now();

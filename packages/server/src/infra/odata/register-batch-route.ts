@@ -2,14 +2,19 @@ import { odataBatch } from '@flotilla/shared/constants/limits';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.js';
 import type { QueryLimits } from '../db/cancellable-query.js';
 import { ApiError, badRequest } from '../errors/api-error.js';
 import { maxUrlLength } from '../http/create-app.js';
 import { parseBody } from '../http/validate.js';
 import { mapDatabaseError } from './database-errors.js';
 import { createReadCombiner, type ReadCombiner } from './combined-reads.js';
-import { answerText, requestLimits, runRead, v7Prefix } from './register-odata-routes.js';
+import {
+  answerText,
+  type ODataDeps,
+  requestLimits,
+  runRead,
+  v7Prefix,
+} from './register-odata-routes.js';
 import type { ReadStatement, ReadStatements } from './statement-cache.js';
 
 // OData 4.01's JSON batch format, for reads only: `{requests: [{id, method: 'GET', url}]}`, each
@@ -55,7 +60,7 @@ const failureText = (entry: BatchRequest, error: unknown): string => {
 // Some reads as one statement (combined-reads.ts); false when it failed with an error a read may
 // have caused.
 const answerGroup = async (
-  ctx: AppContext,
+  ctx: ODataDeps,
   combineReads: ReadCombiner,
   group: readonly Response[],
   limits: QueryLimits,
@@ -88,7 +93,7 @@ const answerGroup = async (
 // False when one failed with an error a read may have caused: each read then runs alone to
 // answer with its own error.
 const answerTogether = async (
-  ctx: AppContext,
+  ctx: ODataDeps,
   combineReads: ReadCombiner,
   pending: readonly Response[],
   limits: QueryLimits,
@@ -116,7 +121,7 @@ const sendResponses = (reply: FastifyReply, responses: Response[]): FastifyReply
 // failure is its response's status, not the batch's.
 export const registerBatchRoute = (
   app: FastifyInstance,
-  ctx: AppContext,
+  ctx: ODataDeps,
   reads: ReadStatements,
 ): void => {
   // As many combinations as the statement cache keeps shapes.

@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../auth/actor.js';
+import type { Config } from '../config/config.js';
 import type { QueryLimits } from '../db/cancellable-query.js';
+import type { Database } from '../db/database.js';
 import { badRequest, forbidden } from '../errors/api-error.js';
+import type { Model } from '../../model/model-types.js';
 import { createCompileContext, resourceOf } from './compile-context.js';
 import { readSql } from './compile-read.js';
 import { mapDatabaseError } from './database-errors.js';
+import type { HookRegistry } from './hooks.js';
 import { createRow, deleteRows, updateRows } from './execute-write.js';
 import { parseODataRequest } from './parse-request.js';
 import { createSqlParams } from './sql-params.js';
@@ -34,9 +37,19 @@ export const requestLimits = (reply: FastifyReply, timeoutMs: number): QueryLimi
 export const answerText = (statement: ReadStatement, value: unknown): string =>
   statement.count ? `{"d":${String(value ?? 0)}}` : `{"d":${String(value ?? '[]')}}`;
 
+// What the data API needs: the database, the model, the hooks features registered on it, its
+// settings and the clock.
+export type ODataDeps = {
+  db: Database;
+  config: Pick<Config, 'odataCache' | 'statementTimeoutMs'>;
+  model: Model;
+  hooks: HookRegistry;
+  now: () => Date;
+};
+
 // Runs one compiled read (prepared for a kept shape) and returns its answer's JSON text.
 export const runRead = async (
-  ctx: AppContext,
+  ctx: ODataDeps,
   statement: ReadStatement,
   limits: QueryLimits,
 ): Promise<string> => {
@@ -51,7 +64,7 @@ export const runRead = async (
 
 // The answer of the read at `path` (the URL after /v7).
 export const readAnswer = async (
-  ctx: AppContext,
+  ctx: ODataDeps,
   reads: ReadStatements,
   path: string,
   actor: Actor,
@@ -61,7 +74,7 @@ export const readAnswer = async (
 // The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
 // statement (or a transaction for writes) and answered with balena's envelope. Reads of a known
 // shape skip both (statement-cache.ts); the cache is returned for tests.
-export const registerODataRoutes = (app: FastifyInstance, ctx: AppContext): ReadStatements => {
+export const registerODataRoutes = (app: FastifyInstance, ctx: ODataDeps): ReadStatements => {
   const reads = createReadStatements(ctx.model, ctx.config.odataCache);
   const contextFor = (
     request: FastifyRequest,

@@ -1,0 +1,48 @@
+import type { RateLimiter } from './infra/rate-limit/rate-limiter.js';
+import type { HookRegistry } from './infra/odata/hooks.js';
+import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
+import { registerDeviceHooks } from './features/devices/device-hooks.js';
+import type { VerificationMailDeps } from './features/email-verification/verification-mail.js';
+import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
+import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
+import {
+  type InvitationHookDeps,
+  registerInvitationHooks,
+} from './features/invitations/invitation-hooks.js';
+import { registerMembershipHooks } from './features/memberships/membership-hooks.js';
+import { registerOrganizationMembershipRules } from './features/memberships/organization-membership-rules.js';
+import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
+import { registerReleaseAssetHooks } from './features/release-assets/release-asset-hooks.js';
+import { registerReleaseHooks } from './features/releases/release-hooks.js';
+import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
+import { registerTeamHooks } from './features/teams/team-hooks.js';
+import { registerUserHooks } from './features/users/user-hooks.js';
+import { registerVariableHooks } from './features/variables/variable-hooks.js';
+
+export type FeatureHookDeps = {
+  // Host (and port) of the registry images are pushed to.
+  registryHost: string;
+  // Where uploaded release assets are kept (a deleted asset's file goes with it).
+  dataDir: string;
+  invitations: InvitationHookDeps;
+  verification: VerificationMailDeps & { limiter: RateLimiter };
+};
+
+// Every feature's /v7 hooks, in one list: the server and the engine's test app both register
+// exactly these, so what a test of the data API sees is what the product does.
+export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps): void => {
+  registerOrganizationHooks(hooks);
+  registerFleetHooks(hooks);
+  registerDeviceHooks(hooks);
+  registerVariableHooks(hooks);
+  registerMembershipHooks(hooks);
+  registerOrganizationMembershipRules(hooks);
+  registerTeamHooks(hooks);
+  registerUserHooks(hooks);
+  registerReleaseHooks(hooks, { registryHost: deps.registryHost });
+  registerReleaseAssetHooks(hooks, deps.dataDir);
+  registerSshKeyHooks(hooks);
+  registerApiKeyHooks(hooks);
+  registerInvitationHooks(hooks, deps.invitations);
+  registerVerificationHooks(hooks, deps.verification);
+};
