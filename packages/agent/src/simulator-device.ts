@@ -54,7 +54,12 @@ export class SimulatedDeviceHandle {
     this.#context = context;
     // Everything not stored derives from the seed, so a device looks the same on every run.
     const random = seededRandom(stored.seed);
-    const profile = simulatedProfile(random, stored.name, stored.deviceType);
+    const profile = simulatedProfile(
+      random,
+      stored.name,
+      stored.deviceType,
+      context.fleet.architecture,
+    );
     this.location = pickLocation(random);
     this.device = new SimulatedDevice({
       profile,
@@ -142,6 +147,7 @@ export class SimulatedDeviceHandle {
     }
     if (context.signal.aborted) return;
     const identity = this.#identity;
+    this.device.uuid = identity.uuid;
     const agent = new DeviceAgent({
       ...context.agent,
       baseUrl: context.api.baseUrl,

@@ -98,6 +98,8 @@ export const simulatedProfile = (
   random: Random,
   name: string,
   deviceType: string,
+  // The fleet's architecture, for a device type the catalogue does not know.
+  fleetArch: string | null = null,
 ): SimulatedProfile => {
   const known = knownTypes.find((type) => type.slug === deviceType);
   const oui = known?.oui ?? '02:42:AC';
@@ -107,6 +109,7 @@ export const simulatedProfile = (
   return {
     name,
     deviceType,
+    arch: known?.arch ?? fleetArch ?? 'aarch64',
     osVersion: pick(random, osVersions),
     osVariant: random() < 0.85 ? 'prod' : 'dev',
     supervisorVersion: pick(random, supervisorVersions),

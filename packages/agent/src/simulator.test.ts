@@ -195,10 +195,7 @@ describe('startSimulator', () => {
       memory_total: expect.any(Number),
     });
     await api.waitFor(
-      () =>
-        api.logLines.some(
-          (line) => line.message === "Started service 'web-frontend sha256:abababababab'",
-        ),
+      () => api.logLines.some((line) => line.message === "Starting service 'web-frontend'"),
       'service logs',
     );
     expect((await act(uuid, 'ping')).status).toBe(200);
@@ -252,7 +249,7 @@ describe('startSimulator', () => {
     await api.waitFor(() => polls() >= 4, 'four target-state polls');
     const started = () =>
       api.logLines.some(
-        (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
+        (line) => typeof line.message === 'string' && line.message.startsWith('Starting service'),
       );
     expect(started()).toBe(false);
     const systemLine = (message: string) => () =>
@@ -277,7 +274,7 @@ describe('startSimulator', () => {
     expect(device.agent?.active).toBe(false);
     const started = () =>
       api.logLines.some(
-        (line) => typeof line.message === 'string' && line.message.startsWith('Started service'),
+        (line) => typeof line.message === 'string' && line.message.startsWith('Starting service'),
       );
     expect(started()).toBe(false);
     active = true;

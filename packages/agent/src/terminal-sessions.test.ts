@@ -6,7 +6,7 @@ import {
 } from '@flotilla/shared/cloudlink/messages';
 import { describe, expect, it } from 'vitest';
 import type { Shell, ShellIo } from './runtime/shell.js';
-import { openSimulatedShell } from './runtime/simulated-terminal.js';
+import { openSimulatedHostShell } from './runtime/simulated-terminal.js';
 import { TerminalSessions } from './terminal-sessions.js';
 
 const link = () => {
@@ -93,7 +93,7 @@ describe('terminal sessions on the device', () => {
     expect(sessions.count).toBe(0);
   });
 
-  it('answers with the simulated shell, refusing a service that is not running', async () => {
+  it('answers with the simulated shell, and tells why a shell could not open', async () => {
     const state = () => ({
       hostname: 'sim-1',
       deviceType: 'raspberrypi4-64',
@@ -103,14 +103,17 @@ describe('terminal sessions on the device', () => {
       storageTotalMb: 1000,
       services: [{ name: 'main', status: 'Stopped' }],
     });
+    // As a simulated device answers for a service whose container does not run.
     const sessions = new TerminalSessions((target, _size, io) =>
-      openSimulatedShell(target, state, io),
+      target.kind === 'host'
+        ? openSimulatedHostShell(state, io)
+        : { error: `Service '${target.service}' is not running` },
     );
     const wire = link();
     sessions.attach(wire);
     sessions.handle({ ...open(3), target: { kind: 'service', service: 'main' } });
     expect(wire.sent).toEqual([
-      { type: 'terminal-failed', session: 3, message: 'Service main is not running' },
+      { type: 'terminal-failed', session: 3, message: "Service 'main' is not running" },
     ]);
     sessions.handle(open(4));
     await Promise.resolve();

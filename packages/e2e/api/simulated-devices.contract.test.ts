@@ -176,7 +176,7 @@ describe('balena-sdk device actions and logs against simulated devices', () => {
   it('device.purge purges the fleet’s data on the device', async () => {
     const { uuid } = first();
     await expect(sdk.models.device.purge(uuid)).resolves.toBeUndefined();
-    await waitForLog(uuid, `Purged data for app ${fleet.id}`);
+    await waitForLog(uuid, 'Purged application data');
   });
 
   it('logs.history returns what the device streamed, oldest first', async () => {

@@ -35,7 +35,7 @@ describe('variables and configuration', () => {
     owner.client.request<LogLine[]>({ path: `/device/v2/${uuid}/logs?count=500` });
 
   const environmentOf = (service: string) =>
-    handle.device.app.services.find((candidate) => candidate.name === service)?.environment;
+    handle.device.services.find((candidate) => candidate.name === service)?.environment;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -91,16 +91,15 @@ describe('variables and configuration', () => {
       .poll(() => environmentOf('main'), { timeout: 60_000 })
       .toEqual({ GREETING: 'hello', MODE: 'fast' });
     await expect.poll(() => environmentOf('proxy')).toEqual({ GREETING: 'hello' });
-    // Its logs say so: the agent recreating main, then main itself with the new values (once,
-    // or twice should a poll fall between the two writes).
+    // Its logs say so: the agent replacing main's container, then main itself with the new
+    // values (once, or twice should a poll fall between the two writes).
     const mainLines = async () =>
       (await logsOf(device.uuid))
         .filter((line) => line.serviceId === services.main)
         .map((line) => line.message)
         .join('\n');
-    await expect
-      .poll(mainLines, { timeout: 60_000 })
-      .toMatch(/^Restarting service 'main .*' to apply its new environment/m);
+    await expect.poll(mainLines, { timeout: 60_000 }).toMatch(/^Killed service 'main'$/m);
+    await expect.poll(mainLines).toMatch(/^Installing service 'main'$/m);
     await expect.poll(mainLines).toMatch(/^Started with .*GREETING=hello/m);
     await expect.poll(mainLines).toMatch(/^Started with .*MODE=fast/m);
 

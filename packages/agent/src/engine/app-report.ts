@@ -10,7 +10,7 @@ import type { ManagedContainer } from './container-engine.js';
 import { configHashOf } from './container-spec.js';
 import type { Wanted } from './wanted-services.js';
 
-const statusOfContainer = (container: ManagedContainer): ServiceStatus => {
+export const statusOfContainer = (container: ManagedContainer): ServiceStatus => {
   switch (container.state) {
     case 'running':
       return 'Running';

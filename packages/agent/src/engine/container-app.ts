@@ -1,20 +1,22 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorText } from '../logger.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
 import type { TargetApp } from '../target-types.js';
 import type { AppReport, DeviceStatus, LogLine, UpdateStatus } from '../runtime/device-runtime.js';
+import { AppImages } from './app-images.js';
+import { networksDiffer } from './app-networks.js';
 import { appReport } from './app-report.js';
-import { networksDiffer, staleNetworks } from './app-networks.js';
-import type {
-  ContainerEngine,
-  ManagedContainer,
-  ManagedNetwork,
-  RegistryAuth,
-} from './container-engine.js';
+import type { ContainerEngine, ManagedContainer, RegistryAuth } from './container-engine.js';
 import { ContainerLogs } from './container-logs.js';
 import { configHashOf, type DeviceFacts, volumeNameOf } from './container-spec.js';
-import { clearHandover, type HandoverWait, waitForHandover } from './handover.js';
+import {
+  type NetworkStepsContext,
+  prepareNetworks,
+  removeUnusedNetworks,
+} from './network-steps.js';
+import { hostServiceDirs, type ServiceDirs } from './service-dirs.js';
+import { type HandOver, replacementOf, ServiceHandovers } from './service-handovers.js';
+import { isDiskFull, retryDelayMs, updateFailureLine } from './update-retry.js';
 import { inStartOrder, type Wanted, type WantedService, wantedOf } from './wanted-services.js';
 
 export type ContainerAppOptions = {
@@ -39,15 +41,12 @@ export type ContainerAppOptions = {
   retryMs?: number;
   // Where each service's update lock directory lives on the host (update-locks.ts).
   lockDir: string;
+  // The services' lock directories (by default on this host's file system; a simulated device
+  // has none).
+  serviceDirs?: ServiceDirs;
 };
 
-const registryHostOf = (reference: string): string => reference.split('/')[0] ?? '';
-
-// What the engine says when the disk is full, on a pull or a create.
-const isDiskFull = (problem: string): boolean => /no space left on device/i.test(problem);
-
-// A service whose new container runs beside the old ones until it hands over.
-type HandOver = WantedService & { old: readonly ManagedContainer[] };
+type Target = { app: TargetApp | null; force: boolean };
 
 // The fleet app of a real device on a container engine: pulls the target release's images with
 // the device's credentials, replaces the containers of services that changed (by the service's
@@ -57,9 +56,9 @@ type HandOver = WantedService & { old: readonly ManagedContainer[] };
 // unchanged one is never touched.
 export class ContainerApp {
   readonly #options: ContainerAppOptions;
-  #target: { app: TargetApp | null; force: boolean } | null = null;
+  #target: Target | null = null;
+  #wantedFor: { target: Target | null; wanted: Wanted | null } | null = null;
   #containers: ManagedContainer[] = [];
-  #downloads = new Map<string, number>();
   #updateStatus: UpdateStatus | null = null;
   // The commit of the release whose services run as the target said, once they do.
   #applied: string | null = null;
@@ -68,9 +67,9 @@ export class ContainerApp {
   #diskFull: string | null = null;
   // What the convergence is doing, for the disk-full line ("download image '…'").
   #step: string | null = null;
-  // The images the agent pulled or found its containers made of: the only ones it removes.
-  readonly #ownImages = new Set<string>();
-  readonly #handovers = new Set<HandoverWait>();
+  readonly #images: AppImages;
+  readonly #dirs: ServiceDirs;
+  readonly #handovers: ServiceHandovers;
   #running: Promise<void> | null = null;
   #again = false;
   #retry: TaskHandle | null = null;
@@ -86,6 +85,20 @@ export class ContainerApp {
   constructor(options: ContainerAppOptions) {
     this.#options = options;
     this.#logs = new ContainerLogs(options.engine, options.serviceLog);
+    this.#images = new AppImages({
+      engine: options.engine,
+      registryAuth: options.registryAuth,
+      log: (message) => options.log(message),
+      changed: () => options.changed(),
+    });
+    this.#dirs = options.serviceDirs ?? hostServiceDirs;
+    this.#handovers = new ServiceHandovers({
+      dirs: this.#dirs,
+      lockDir: options.lockDir,
+      scheduler: options.scheduler,
+      log: (message, serviceId) => options.log(message, serviceId),
+      kill: (containers) => this.#kill(containers, false),
+    });
   }
 
   start(): void {
@@ -98,7 +111,7 @@ export class ContainerApp {
     this.#stopped = true;
     this.#retry?.cancel();
     this.#refresh?.cancel();
-    for (const handover of this.#handovers) handover.cancel();
+    this.#handovers.cancelAll();
     this.#logs.stop();
   }
 
@@ -172,7 +185,7 @@ export class ContainerApp {
   async #read(): Promise<void> {
     const before = JSON.stringify(this.#containers);
     this.#containers = await this.#options.engine.list();
-    for (const container of this.#containers) this.#ownImages.add(container.image);
+    this.#images.noteContainers(this.#containers);
     if (this.#engineDown !== null) {
       this.#options.log('The container engine answers again');
       this.#engineDown = null;
@@ -182,8 +195,15 @@ export class ContainerApp {
     if (JSON.stringify(this.#containers) !== before) this.#options.changed();
   }
 
+  // Made once per target: every report reads it, and hashing the specs is not free (a simulator
+  // runs hundreds of devices in one process).
   #wanted(): Wanted | null {
-    return wantedOf(this.#target?.app, this.#options.device, this.#options.lockDir);
+    const target = this.#target;
+    if (this.#wantedFor?.target !== target) {
+      const wanted = wantedOf(target?.app, this.#options.device, this.#options.lockDir);
+      this.#wantedFor = { target, wanted };
+    }
+    return this.#wantedFor.wanted;
   }
 
   async #converge(): Promise<void> {
@@ -203,11 +223,11 @@ export class ContainerApp {
       });
       const names = new Set(specs.map(({ service }) => service));
       const obsolete = this.#containers.filter((container) => !names.has(container.service));
-      const networks = await engine.listNetworks();
+      const existingNetworks = await engine.listNetworks();
       if (
         changed.length === 0 &&
         obsolete.length === 0 &&
-        !networksDiffer(wanted?.networks ?? [], networks)
+        !networksDiffer(wanted?.networks ?? [], existingNetworks)
       ) {
         await this.#startStopped(specs);
         this.#converged(wanted);
@@ -220,7 +240,7 @@ export class ContainerApp {
       if (downloadFirst.length > 0) {
         this.#setStatus('Downloading', 'downloading');
         for (const { spec } of downloadFirst) await this.#pull(spec.image);
-        this.#downloads.clear();
+        this.#images.downloadsEnded();
         this.#setStatus('Idle', 'downloaded');
       }
       if (await this.#options.locked(force)) {
@@ -239,32 +259,38 @@ export class ContainerApp {
       if (killFirst.length > 0) {
         this.#setStatus('Downloading', 'downloading');
         for (const { spec } of killFirst) await this.#pull(spec.image);
-        this.#downloads.clear();
+        this.#images.downloadsEnded();
       }
       this.#setStatus('Installing', 'applying changes');
       for (const name of wanted?.release.volumes ?? []) {
         if (this.#target.app) await engine.ensureVolume(volumeNameOf(this.#target.app, name));
       }
-      await this.#prepareNetworks(wanted, changed, networks);
+      await prepareNetworks(this.#networkSteps(), wanted, changed, existingNetworks);
       const handOvers: HandOver[] = [];
       for (const service of inStartOrder(changed)) {
         const handOver = await this.#install(service);
         if (handOver) handOvers.push(handOver);
       }
       // Every hand-over ends before the convergence goes on, even when one of them fails.
-      const handedOver = await Promise.allSettled(handOvers.map((one) => this.#handOver(one)));
+      const handedOver = await Promise.allSettled(
+        handOvers.map((one) => this.#handovers.handOver(one)),
+      );
       for (const outcome of handedOver) if (outcome.status === 'rejected') throw outcome.reason;
       await this.#kill(
         this.#containers.filter((container) => !names.has(container.service)),
         false,
       );
-      await this.#removeUnusedNetworks(wanted);
+      await removeUnusedNetworks(this.#options, wanted);
       await this.#read();
       this.#converged(wanted);
-      await this.#removeUnusedImages(wanted);
+      await this.#images.removeUnused(wanted, this.#containers);
     } catch (error) {
-      this.#downloads.clear();
-      if (this.#stopped) return;
+      this.#images.downloadsEnded();
+      // Stopped meanwhile (the device powering off): the next start works on the target afresh.
+      if (this.#stopped) {
+        this.#setStatus('Idle', this.#updateStatus === 'done' ? 'done' : 'aborted');
+        return;
+      }
       // An engine that answers refused one step (an image it cannot pull...): the update failed,
       // the engine did not.
       if (
@@ -278,72 +304,29 @@ export class ContainerApp {
     }
   }
 
-  // The release's networks, before any container joins them. One the release now defines
-  // differently is made again, once the containers on it (all of them changed: their hash
-  // covers their networks' definitions) and the dropped services' are gone.
-  async #prepareNetworks(
-    wanted: Wanted | null,
-    changed: readonly WantedService[],
-    existing: readonly ManagedNetwork[],
-  ): Promise<void> {
-    const { engine, log } = this.#options;
-    const want = wanted?.networks ?? [];
-    const stale = staleNetworks(want, existing);
-    if (stale.size > 0) {
-      const names = new Set((wanted?.specs ?? []).map(({ service }) => service));
-      const users = changed.filter(({ spec }) =>
-        (spec.networks ?? []).some((network) => stale.has(network.name)),
-      );
-      for (const { service } of users) await this.#kill(this.containersOf(service), false);
-      await this.#kill(
-        this.#containers.filter((container) => !names.has(container.service)),
-        false,
-      );
-      for (const name of stale) {
-        log(`Removing network '${name}'`);
-        await engine.removeNetwork(name);
-      }
-    }
-    const present = new Set(existing.map((network) => network.name));
-    for (const network of want) {
-      if (present.has(network.name) && !stale.has(network.name)) continue;
-      log(`Creating network '${network.name}'`);
-      await engine.createNetwork(network);
-    }
+  #networkSteps(): NetworkStepsContext {
+    return {
+      engine: this.#options.engine,
+      log: (message) => this.#options.log(message),
+      containers: () => this.#containers,
+      kill: (containers) => this.#kill(containers, false),
+    };
   }
 
-  async #removeUnusedNetworks(wanted: Wanted | null): Promise<void> {
-    const { engine, log } = this.#options;
-    const names = new Set((wanted?.networks ?? []).map((network) => network.name));
-    for (const network of await engine.listNetworks()) {
-      if (names.has(network.name)) continue;
-      log(`Removing network '${network.name}'`);
-      await engine.removeNetwork(network.name);
-    }
-  }
-
-  // Creates and starts a changed service's container. Under hand-over, with an old container
-  // running that the new one can stand beside (another release: another name), the old one is
-  // left for #handOver; otherwise it is killed first.
+  // Creates and starts a changed service's container. Under hand-over the old one is left
+  // running for ServiceHandovers; otherwise it is killed first.
   async #install(wanted: WantedService): Promise<HandOver | null> {
-    const { spec, service, running, strategy } = wanted;
-    const current = this.containersOf(service);
-    const fresh = current.find((container) => container.configHash === configHashOf(spec));
-    const old = current.filter((container) => container !== fresh);
-    const lockDir = join(this.#options.lockDir, service);
-    await mkdir(lockDir, { recursive: true });
-    const handOver =
-      strategy === 'hand-over' &&
-      running &&
-      old.some((container) => container.state === 'running') &&
-      (fresh !== undefined || old.every((container) => container.image !== spec.image));
+    const current = this.containersOf(wanted.service);
+    const { fresh, old, handOver } = replacementOf(wanted, current);
+    const lockDir = join(this.#options.lockDir, wanted.service);
+    await this.#dirs.make(lockDir);
     if (!handOver) {
       await this.#kill(current, false);
       await this.#create(wanted);
       return null;
     }
     if (!fresh) {
-      await clearHandover(lockDir);
+      await this.#dirs.clearHandover(lockDir);
       await this.#create(wanted);
     }
     return { ...wanted, old };
@@ -371,54 +354,10 @@ export class ContainerApp {
     await this.#read();
   }
 
-  // The old containers of a hand-over are killed once the new one signals it took over, or at
-  // the service's hand-over timeout.
-  async #handOver({ service, serviceId, old, handoverTimeoutMs }: HandOver): Promise<void> {
-    const { log, scheduler } = this.#options;
-    const dir = join(this.#options.lockDir, service);
-    const id = serviceId ?? undefined;
-    const wait = waitForHandover({
-      dir,
-      timeoutMs: handoverTimeoutMs,
-      scheduler,
-      onEnd: (outcome) => {
-        if (outcome === 'signalled') log(`Service '${service}' handed over`, id);
-        if (outcome === 'timed out') {
-          log(`Service '${service}' did not hand over within ${handoverTimeoutMs} ms`, id);
-        }
-      },
-    });
-    this.#handovers.add(wait);
-    log(`Waiting for service '${service}' to hand over`, id);
-    const outcome = await wait.done;
-    this.#handovers.delete(wait);
-    if (outcome === 'cancelled') throw new Error('the agent stopped during a hand-over');
-    await this.#kill(old, false);
-    await clearHandover(dir);
-  }
-
-  // After a successful update (or to make room on a full disk): the images the agent brought
-  // that neither the target nor any of its containers use. The user's other images are never
-  // touched, and the engine keeps an image another container still uses.
-  async #removeUnusedImages(wanted: Wanted | null): Promise<void> {
-    const used = new Set([
-      ...(wanted?.specs ?? []).map(({ spec }) => spec.image),
-      ...this.#containers.map((container) => container.image),
-    ]);
-    for (const image of [...this.#ownImages]) {
-      if (used.has(image)) continue;
-      this.#ownImages.delete(image);
-      this.#options.log(`Deleting image '${image}'`);
-      await this.#options.engine.removeImage(image);
-    }
-  }
-
   async #updateFailed(error: unknown): Promise<void> {
     const problem = errorText(error);
     const diskFull = isDiskFull(problem);
-    const line = diskFull
-      ? `Not enough disk space to ${this.#step ?? 'update'}: ${problem}; trying again`
-      : `Update failed: ${problem}; trying again`;
+    const line = updateFailureLine(problem, this.#step);
     if (line !== this.#lastFailure) this.#options.log(line);
     this.#lastFailure = line;
     this.#failures += 1;
@@ -426,7 +365,9 @@ export class ContainerApp {
     this.#setStatus('Idle', 'aborted');
     this.#retryLater();
     // Room for the next try: the images of releases gone by.
-    if (diskFull) await this.#removeUnusedImages(this.#wanted()).catch(() => undefined);
+    if (diskFull) {
+      await this.#images.removeUnused(this.#wanted(), this.#containers).catch(() => undefined);
+    }
   }
 
   // Services the target wants running that have stopped and whose restart policy did not bring
@@ -441,28 +382,9 @@ export class ContainerApp {
   }
 
   async #pull(reference: string): Promise<void> {
-    const { engine, log } = this.#options;
-    if (await engine.hasImage(reference)) return;
-    log(`Downloading image '${reference}'`);
     this.#step = `download image '${reference}'`;
-    this.#downloads.set(reference, 0);
-    this.#options.changed();
-    let reported = 0;
-    await engine.pull(
-      reference,
-      this.#options.registryAuth(registryHostOf(reference)),
-      (percent) => {
-        this.#downloads.set(reference, percent);
-        // A report every tenth of the way is enough for a progress bar.
-        if (percent - reported >= 10) {
-          reported = percent;
-          this.#options.changed();
-        }
-      },
-    );
+    await this.#images.pull(reference);
     this.#step = null;
-    this.#ownImages.add(reference);
-    log(`Downloaded image '${reference}'`);
   }
 
   async #kill(containers: readonly ManagedContainer[], removeImages: boolean): Promise<void> {
@@ -473,10 +395,7 @@ export class ContainerApp {
       await engine.stop(container.id, this.#options.stopTimeoutSeconds);
       await engine.remove(container.id);
       log(`Killed service '${container.service}'`, container.serviceId ?? undefined);
-      if (removeImages) {
-        this.#ownImages.delete(container.image);
-        await engine.removeImage(container.image);
-      }
+      if (removeImages) await this.#images.remove(container.image);
     }
     if (containers.length > 0) await this.#read();
   }
@@ -491,12 +410,9 @@ export class ContainerApp {
     this.#retryLater();
   }
 
-  // Again after retryMs, doubling with each failed update up to ten minutes (a broken image is
-  // not pulled in a loop).
   #retryLater(): void {
     this.#retry?.cancel();
-    const base = this.#options.retryMs ?? 30_000;
-    const delay = Math.min(base * 2 ** Math.min(this.#failures, 10), Math.max(base, 600_000));
+    const delay = retryDelayMs(this.#options.retryMs ?? 30_000, this.#failures);
     this.#retry = this.#options.scheduler.after(delay, () => {
       this.#retry = null;
       this.kick();
@@ -541,7 +457,7 @@ export class ContainerApp {
       wanted: this.#wanted(),
       applied: this.#applied,
       containers: this.#containers,
-      downloads: this.#downloads,
+      downloads: this.#images.downloads,
       status: this.#status,
       updateStatus: this.#updateStatus,
     });

@@ -14,6 +14,15 @@ export type HandoverOutcome = 'signalled' | 'timed out' | 'cancelled';
 
 export type HandoverWait = { done: Promise<HandoverOutcome>; cancel(): void };
 
+export type HandoverWaitOptions = {
+  // The service's lock directory (which must exist).
+  dir: string;
+  timeoutMs: number;
+  scheduler: Scheduler;
+  // Told synchronously, as the wait ends.
+  onEnd(outcome: HandoverOutcome): void;
+};
+
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
     () => true,
@@ -28,37 +37,47 @@ export const clearHandover = async (dir: string): Promise<void> => {
   await Promise.all(handoverFiles.map((file) => rm(join(dir, file), { force: true })));
 };
 
-// Waits for the signal in `dir` (which must exist) or the timeout on the agent's scheduler.
-// `onEnd` is told synchronously, as the wait ends.
-export const waitForHandover = (options: {
-  dir: string;
-  timeoutMs: number;
-  scheduler: Scheduler;
-  onEnd(outcome: HandoverOutcome): void;
-}): HandoverWait => {
+// Ends at the timeout on the agent's scheduler, or sooner when `watchSignal` sees the new
+// container's signal (it is handed the function to call then, and returns how to stop watching).
+export const handoverWait = (
+  options: Omit<HandoverWaitOptions, 'dir'>,
+  watchSignal?: (signalled: () => void) => () => void,
+): HandoverWait => {
   let ended = false;
   let resolve: (outcome: HandoverOutcome) => void = () => undefined;
   const done = new Promise<HandoverOutcome>((settle) => {
     resolve = settle;
   });
-  const watcher = watch(options.dir);
+  let unwatch: () => void = () => undefined;
   const timer = options.scheduler.after(options.timeoutMs, () => end('timed out'));
   const end = (outcome: HandoverOutcome): void => {
     if (ended) return;
     ended = true;
-    watcher.close();
+    unwatch();
     timer.cancel();
     options.onEnd(outcome);
     resolve(outcome);
   };
-  const check = (): void => {
-    void signalled(options.dir).then((found) => {
-      if (found) end('signalled');
-    });
-  };
-  // A watcher that fails (the directory removed) leaves the timeout to end the wait.
-  watcher.on('error', () => watcher.close());
-  watcher.on('change', check);
-  check();
+  if (watchSignal) {
+    const stop = watchSignal(() => end('signalled'));
+    if (ended) stop();
+    else unwatch = stop;
+  }
   return { done, cancel: () => end('cancelled') };
 };
+
+// Waits for the signal file in the service's lock directory, or the timeout.
+export const waitForHandover = (options: HandoverWaitOptions): HandoverWait =>
+  handoverWait(options, (found) => {
+    const watcher = watch(options.dir);
+    const check = (): void => {
+      void signalled(options.dir).then((yes) => {
+        if (yes) found();
+      });
+    };
+    // A watcher that fails (the directory removed) leaves the timeout to end the wait.
+    watcher.on('error', () => watcher.close());
+    watcher.on('change', check);
+    check();
+    return () => watcher.close();
+  });

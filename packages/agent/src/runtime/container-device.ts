@@ -1,6 +1,7 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import { access } from 'node:fs/promises';
+import { isContainerAction, runContainerAction } from '../engine/container-actions.js';
 import { ContainerApp } from '../engine/container-app.js';
 import { openExecShell } from '../engine/exec-shell.js';
 import type { ContainerEngine, ManagedContainer } from '../engine/container-engine.js';
@@ -13,9 +14,6 @@ import {
   type DeviceInfo,
   type DeviceMetrics,
   type DeviceRuntime,
-  failure,
-  lockedOutcome,
-  ok,
   type PowerAction,
   type RuntimeEvents,
 } from './device-runtime.js';
@@ -68,13 +66,7 @@ export class ContainerDevice implements DeviceRuntime {
       }),
       scheduler: options.scheduler,
       lockDir: options.lockDir,
-      log: (message, serviceId) =>
-        this.#events?.log({
-          message,
-          timestamp: options.scheduler.now(),
-          isSystem: true,
-          ...(serviceId === undefined ? {} : { serviceId }),
-        }),
+      log: (message, serviceId) => this.#systemLog(message, serviceId),
       serviceLog: (line) => this.#events?.log(line),
       changed: () => this.#events?.changed(),
       locked: (force) => this.#locked(force),
@@ -120,61 +112,31 @@ export class ContainerDevice implements DeviceRuntime {
     return anyServiceLocked(this.#options.lockDir);
   }
 
-  #selected(params: ActionParams): ManagedContainer[] {
-    const services = this.#target?.app?.release?.services ?? [];
-    const name =
-      params.serviceName ??
-      services.find((service) => params.imageId !== undefined && service.imageId === params.imageId)
-        ?.name;
-    return name === undefined ? [] : this.#app.containersOf(name);
-  }
-
-  async #onContainers(
-    containers: readonly ManagedContainer[],
-    what: 'start' | 'stop' | 'restart',
-  ): Promise<ActionOutcome> {
-    const { engine } = this.#options;
-    // Without a setting, each container's own stop_grace_period (or the engine's default).
-    const timeout = this.#options.stopTimeoutSeconds;
-    for (const container of containers) {
-      const line = { start: 'Starting', stop: 'Stopping', restart: 'Restarting' }[what];
-      this.#events?.log({
-        message: `${line} service '${container.service}'`,
-        timestamp: this.#options.scheduler.now(),
-        isSystem: true,
-        ...(container.serviceId === null ? {} : { serviceId: container.serviceId }),
-      });
-      if (what === 'start') await engine.start(container.id);
-      else if (what === 'stop') await engine.stop(container.id, timeout);
-      else await engine.restart(container.id, timeout);
-    }
-    this.#app.kick();
-    return ok({ Data: 'OK', Error: null });
-  }
-
   async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
-    const force = params.force === true;
-    switch (action) {
-      case 'restart-services':
-        if (await this.#locked(force)) return lockedOutcome();
-        return this.#onContainers(this.#app.containers, 'restart');
-      case 'start-service':
-      case 'stop-service':
-      case 'restart-service': {
-        if (action !== 'start-service' && (await this.#locked(force))) return lockedOutcome();
-        const containers = this.#selected(params);
-        if (containers.length === 0) return failure(404, 'Service not found');
-        const what =
-          action === 'start-service' ? 'start' : action === 'stop-service' ? 'stop' : 'restart';
-        return this.#onContainers(containers, what);
-      }
-      case 'purge':
-        if (await this.#locked(force)) return lockedOutcome();
-        await this.#app.purge();
-        return ok({ Data: 'OK', Error: null });
-      default:
-        return this.#options.host.handleAction(action, params);
-    }
+    if (!isContainerAction(action)) return this.#options.host.handleAction(action, params);
+    return runContainerAction(
+      {
+        app: this.#app,
+        engine: this.#options.engine,
+        services: this.#target?.app?.release?.services ?? [],
+        locked: (force) => this.#locked(force),
+        log: (message, serviceId) => this.#systemLog(message, serviceId),
+        ...(this.#options.stopTimeoutSeconds === undefined
+          ? {}
+          : { stopTimeoutSeconds: this.#options.stopTimeoutSeconds }),
+      },
+      action,
+      params,
+    );
+  }
+
+  #systemLog(message: string, serviceId?: number): void {
+    this.#events?.log({
+      message,
+      timestamp: this.#options.scheduler.now(),
+      isSystem: true,
+      ...(serviceId === undefined ? {} : { serviceId }),
+    });
   }
 
   info(): DeviceInfo {

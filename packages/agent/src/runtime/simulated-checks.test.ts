@@ -38,12 +38,9 @@ describe('simulated health checks', () => {
         services: [
           {
             name: 'web',
-            id: 1,
-            imageId: 101,
-            image: 'web',
+            serviceId: 1,
             wantsRunning: true,
             status: 'exited',
-            progress: null,
             environment: {},
           },
         ],

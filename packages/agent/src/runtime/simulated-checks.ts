@@ -3,9 +3,9 @@ import type {
   ChecksReport,
   DiagnoseReport,
 } from '@flotilla/shared/diagnostics/diagnostics';
-import type { SimulatedService } from './container-steps.js';
 import type { DeviceMetrics } from './device-runtime.js';
 import { diagnoseVersion, diskFullRatio, memoryLowRatio } from './health-checks.js';
+import type { SimulatedService } from './simulated-services.js';
 
 // Health checks and diagnostics of a simulated device, from its simulated state. Some devices
 // (a third, chosen by name so that a device keeps its answer) have a clock that never

@@ -1,36 +1,42 @@
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
-import type { Shell, ShellIo } from './shell.js';
-import type { SimulatedShellState } from './simulated-shell.js';
-import { openSimulatedShell } from './simulated-terminal.js';
-import { openSimulatedWeb } from './simulated-web.js';
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import { between, type Random } from '../clock.js';
-import type { Scheduler, TaskHandle } from '../scheduler.js';
+import { isContainerAction, runContainerAction } from '../engine/container-actions.js';
+import { ContainerApp } from '../engine/container-app.js';
+import { openExecShell } from '../engine/exec-shell.js';
+import { SimulatedEngine, type SimulatedEngineTiming } from '../engine/simulated-engine.js';
+import { simulatedServiceDirs } from '../engine/simulated-service-dirs.js';
+import type { Scheduler } from '../scheduler.js';
 import { changedNames, type DeviceTarget, updateLockOverridden } from '../target-types.js';
 import {
   type ActionOutcome,
   type DeviceInfo,
   type DeviceMetrics,
   type DeviceRuntime,
-  failure,
   lockedOutcome,
   ok,
   type PowerAction,
   type RuntimeEvents,
 } from './device-runtime.js';
 import { describeEnvironmentChange } from './service-environment.js';
-import { serviceLogLine } from './service-logs.js';
+import type { Shell, ShellIo } from './shell.js';
 import {
   type SimulatedState,
   simulatedChecks,
   simulatedDiagnoseReport,
 } from './simulated-checks.js';
-import { SimulatedApp, type SimulatedTiming } from './simulated-app.js';
 import { type MetricsProfile, WanderingMetrics } from './simulated-metrics.js';
+import { type SimulatedService, simulatedServices } from './simulated-services.js';
+import type { SimulatedShellState } from './simulated-shell.js';
+import { supervisorDeviceState } from './simulated-supervisor-state.js';
+import { openSimulatedHostShell } from './simulated-terminal.js';
+import { openSimulatedWeb } from './simulated-web.js';
 
 export type SimulatedProfile = {
   name: string;
   deviceType: string;
+  // The CPU architecture its services see (BALENA_DEVICE_ARCH).
+  arch: string;
   osVersion: string;
   osVariant: 'prod' | 'dev';
   supervisorVersion: string;
@@ -39,10 +45,10 @@ export type SimulatedProfile = {
   metrics: MetricsProfile;
 };
 
-export type SimulatedDeviceTiming = SimulatedTiming & {
+export type SimulatedDeviceTiming = SimulatedEngineTiming & {
+  // How often a blocked update looks at the update lock again (balena: 30 s and growing).
+  lockRetryMs: number;
   rebootOfflineMs: readonly [number, number];
-  // The spacing of application log lines, picked per line.
-  logIntervalMs: readonly [number, number];
 };
 
 export type SimulatedDeviceOptions = {
@@ -55,29 +61,37 @@ export type SimulatedDeviceOptions = {
 
 const recentLogLines = 50;
 
-const lockedActions: readonly DeviceAction[] = [
-  'reboot',
-  'shutdown',
-  'update',
-  'restart-services',
-  'purge',
-];
+// The power and update actions the update lock guards (the containers' own: container-actions.ts).
+const lockedActions: readonly DeviceAction[] = ['reboot', 'shutdown', 'update'];
 
-// A device that exists only in memory: it boots, downloads and runs releases, logs, wanders
-// in its metrics, honours update locks and power-cycles, all on the shared scheduler.
+// Where the lock directories would be on a balenaOS device; nothing is written there.
+const simulatedLockDir = '/mnt/data/flotilla/locks';
+
+// A simulated engine changes only when the agent asks it to (or at boot, which the device
+// follows itself), so its containers are read again seldom: thousands of devices share a process.
+const simulatedRefreshMs = 600_000;
+
+// A device that exists only in memory: it boots, runs its fleet app through the same convergence
+// as a real device (container-app.ts) over a simulated engine (downloads with progress, update
+// strategies and locks, restarts, purges), logs, wanders in its metrics and power-cycles, all on
+// the shared scheduler.
 export class SimulatedDevice implements DeviceRuntime {
   readonly profile: SimulatedProfile;
-  // An application holds an update lock: reboot, shutdown, update, restart and purge answer
-  // 423 unless forced, and new releases wait.
+  // An application holds an update lock: reboot, shutdown, update, restarts, stopping a service
+  // and purge answer 423 unless forced, and new releases wait.
   updateLocked: boolean;
+  // The device's uuid once registered, before the agent starts it (its services see it in
+  // BALENA_DEVICE_UUID).
+  uuid = '';
   readonly #scheduler: Scheduler;
   readonly #random: Random;
   readonly #timing: SimulatedDeviceTiming;
-  readonly #app: SimulatedApp;
+  readonly #engine: SimulatedEngine;
   readonly #metrics: WanderingMetrics;
+  #app: ContainerApp | null = null;
+  #target: DeviceTarget | null = null;
   #events: RuntimeEvents | null = null;
   #config: Readonly<Record<string, string>> = {};
-  #logTask: TaskHandle | null = null;
   #blinks = 0;
   #startedAt = 0;
   // The system lines a diagnostics report ends with.
@@ -90,21 +104,27 @@ export class SimulatedDevice implements DeviceRuntime {
     this.#random = options.random;
     this.#timing = options.timing;
     this.#metrics = new WanderingMetrics(options.profile.metrics, options.random);
-    this.#app = new SimulatedApp(options.scheduler, options.random, options.timing, {
-      log: (message, serviceId) => this.#systemLog(message, serviceId),
-      serviceLog: (message, serviceId) =>
-        this.#events?.log({
-          message,
-          timestamp: this.#scheduler.now(),
-          ...(serviceId === undefined ? {} : { serviceId }),
-        }),
-      changed: () => this.#events?.changed(),
-      locked: (force) => this.#locked(force),
+    this.#engine = new SimulatedEngine({
+      scheduler: options.scheduler,
+      random: options.random,
+      timing: options.timing,
+      shellState: () => this.#shellState(),
     });
   }
 
-  get app(): SimulatedApp {
+  // The fleet app (tests wait on its `settled`).
+  get app(): ContainerApp {
+    this.#app ??= this.#newApp();
     return this.#app;
+  }
+
+  get engine(): SimulatedEngine {
+    return this.#engine;
+  }
+
+  // The services as their containers are now, in the target's order.
+  get services(): SimulatedService[] {
+    return simulatedServices(this.#engine, this.#target?.app?.release?.services ?? []);
   }
 
   // How many identify requests arrived (the simulated LED has nothing else to show).
@@ -117,14 +137,18 @@ export class SimulatedDevice implements DeviceRuntime {
     this.#startedAt = this.#scheduler.now();
     this.#systemLog('Supervisor starting');
     this.#metrics.bump(30);
-    this.#app.boot();
-    this.#armLogs();
+    const app = this.app;
+    app.start();
+    // The engine starts the containers that ran before; the app then reads them at once.
+    this.#engine.powerOn().then(
+      () => app.kick(),
+      () => undefined,
+    );
   }
 
   stop(): void {
-    this.#logTask?.cancel();
-    this.#logTask = null;
-    this.#app.halt();
+    this.#app?.stop();
+    this.#engine.powerOff();
     this.#events = null;
   }
 
@@ -137,28 +161,42 @@ export class SimulatedDevice implements DeviceRuntime {
       this.#config = target.config;
       this.#systemLog(`Applied configuration change ${change}`);
     }
-    this.#app.setTarget(target.app, force);
+    this.#target = target;
+    this.app.setTarget(target.app, force);
   }
 
   info(): DeviceInfo {
     const { profile } = this;
     return {
-      status: this.#app.status(),
+      status: this.app.status(),
       os_version: profile.osVersion,
       os_variant: profile.osVariant,
       supervisor_version: profile.supervisorVersion,
       ip_address: profile.ipAddress,
       mac_address: profile.macAddress,
-      apps: this.#app.report(),
+      apps: this.app.report(),
     };
   }
 
   async metrics(): Promise<DeviceMetrics> {
-    const running = this.#app.services.filter((service) => service.status === 'Running');
+    const running = this.services.filter((service) => service.status === 'Running');
     return this.#metrics.next(running.length);
   }
 
   async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
+    if (isContainerAction(action)) {
+      return runContainerAction(
+        {
+          app: this.app,
+          engine: this.#engine,
+          services: this.#target?.app?.release?.services ?? [],
+          locked: async (force) => this.#locked(force),
+          log: (message, serviceId) => this.#systemLog(message, serviceId),
+        },
+        action,
+        params,
+      );
+    }
     if (lockedActions.includes(action) && this.#locked(params.force === true)) {
       this.#systemLog(`Updates are locked: ${action} refused (use force to override the lock)`);
       return lockedOutcome();
@@ -170,13 +208,6 @@ export class SimulatedDevice implements DeviceRuntime {
         this.#blinks++;
         this.#systemLog('Identify: blinking the LED for 15 s');
         return ok();
-      case 'restart-services':
-        this.#systemLog('Restarting services');
-        this.#app.restartAll();
-        return ok();
-      case 'purge':
-        this.#app.purge(params.appId ?? null);
-        return ok({ Data: 'OK', Error: '' });
       case 'update':
         this.#events?.pollNow(params.force === true);
         return ok({ Data: 'OK', Error: null });
@@ -192,10 +223,6 @@ export class SimulatedDevice implements DeviceRuntime {
         return ok(simulatedChecks(await this.#diagnosticState()));
       case 'diagnose':
         return ok(simulatedDiagnoseReport(await this.#diagnosticState()));
-      case 'start-service':
-      case 'stop-service':
-      case 'restart-service':
-        return this.#serviceAction(action, params);
     }
   }
 
@@ -207,34 +234,45 @@ export class SimulatedDevice implements DeviceRuntime {
     return 'back';
   }
 
-  #serviceAction(action: DeviceAction, params: ActionParams): ActionOutcome {
-    if (params.imageId === undefined && params.serviceName === undefined) {
-      return failure(400, 'imageId or serviceName is required');
-    }
-    const service = this.#app.findService(params.imageId, params.serviceName);
-    if (!service) return failure(404, 'Service not found, a container must exist for this action');
-    if (action === 'start-service') this.#app.startService(service);
-    else if (action === 'stop-service') this.#app.stopService(service);
-    else this.#app.restartService(service);
-    return ok();
+  #newApp(): ContainerApp {
+    const { profile } = this;
+    return new ContainerApp({
+      engine: this.#engine,
+      device: {
+        uuid: this.uuid,
+        deviceType: profile.deviceType,
+        arch: profile.arch,
+        osVersion: profile.osVersion,
+        supervisorVersion: profile.supervisorVersion,
+      },
+      // The simulated registry asks for no credentials; these are the ones a device would send.
+      registryAuth: (serveraddress) => ({
+        username: `d_${this.uuid}`,
+        password: '',
+        serveraddress,
+      }),
+      scheduler: this.#scheduler,
+      lockDir: simulatedLockDir,
+      serviceDirs: simulatedServiceDirs,
+      log: (message, serviceId) => this.#systemLog(message, serviceId),
+      serviceLog: (line) => this.#events?.log(line),
+      changed: () => this.#events?.changed(),
+      locked: async (force) => this.#locked(force),
+      retryMs: this.#timing.lockRetryMs,
+      refreshMs: simulatedRefreshMs,
+    });
   }
 
   // What the supervisor's GET /v1/device answers.
   #deviceState(): Record<string, unknown> {
     const { profile } = this;
-    const pending = this.#app.pending;
     return {
       api_port: 48484,
       ip_address: profile.ipAddress,
       mac_address: profile.macAddress,
       os_version: profile.osVersion,
       supervisor_version: profile.supervisorVersion,
-      update_pending: pending !== null,
-      update_downloaded: pending?.phase === 'downloaded',
-      update_failed: false,
-      commit: this.#app.current?.commit ?? null,
-      status: this.#app.status(),
-      download_progress: this.#app.downloadProgress(),
+      ...supervisorDeviceState(this.app.status(), this.app.report()),
     };
   }
 
@@ -242,8 +280,13 @@ export class SimulatedDevice implements DeviceRuntime {
     return this.updateLocked && !force && !updateLockOverridden(this.#config);
   }
 
-  openShell(target: TerminalTarget, _size: TerminalSize, io: ShellIo): Shell | { error: string } {
-    return openSimulatedShell(target, () => this.#shellState(), io);
+  openShell(target: TerminalTarget, size: TerminalSize, io: ShellIo): Shell | { error: string } {
+    if (target.kind === 'host') return openSimulatedHostShell(() => this.#shellState(), io);
+    const running = this.app
+      .containersOf(target.service)
+      .find((container) => container.state === 'running');
+    if (!running) return { error: `Service '${target.service}' is not running` };
+    return openExecShell(this.#engine, running.id, size, io);
   }
 
   // The public device URL shows a small status page of this device.
@@ -253,11 +296,16 @@ export class SimulatedDevice implements DeviceRuntime {
         name: this.profile.name,
         uuid,
         deviceType: this.profile.deviceType,
-        release: this.#app.current?.commit ?? null,
+        release: this.#release(),
         uptimeMs: this.#scheduler.now() - this.#startedAt,
       }),
       io,
     );
+  }
+
+  #release(): string | null {
+    const uuid = this.#target?.app?.uuid;
+    return (uuid && this.app.report()[uuid]?.release_uuid) || null;
   }
 
   #shellState(): SimulatedShellState {
@@ -269,7 +317,7 @@ export class SimulatedDevice implements DeviceRuntime {
       uptimeMs: this.#scheduler.now() - this.#startedAt,
       storageUsedMb: this.#metrics.storageUsedMb,
       storageTotalMb: profile.metrics.storageTotalMb,
-      services: this.#app.services,
+      services: this.services,
     };
   }
 
@@ -283,7 +331,7 @@ export class SimulatedDevice implements DeviceRuntime {
       macAddress: profile.macAddress,
       uptimeMs: this.#scheduler.now() - this.#startedAt,
       metrics: await this.metrics(),
-      services: this.#app.services,
+      services: this.services,
       recentLog: this.#recentLog,
     };
   }
@@ -297,25 +345,6 @@ export class SimulatedDevice implements DeviceRuntime {
       timestamp,
       isSystem: true,
       ...(serviceId === undefined ? {} : { serviceId }),
-    });
-  }
-
-  #armLogs(): void {
-    const delay = between(this.#random, ...this.#timing.logIntervalMs);
-    this.#logTask = this.#scheduler.after(delay, () => {
-      this.#logTask = null;
-      const running = this.#app.services.filter((service) => service.status === 'Running');
-      const service = running[Math.floor(this.#random() * running.length)];
-      if (service && this.#events) {
-        const line = serviceLogLine(service.name, this.#random);
-        this.#events.log({
-          message: line.message,
-          timestamp: this.#scheduler.now(),
-          isStdErr: line.isStdErr,
-          ...(service.id === null ? {} : { serviceId: service.id }),
-        });
-      }
-      this.#armLogs();
     });
   }
 }
