@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { featureCycles, featureImports } from './feature-graph.js';
+import { webFeatureImports } from './import-boundaries.mjs';
 
 const consoleSources = fileURLToPath(new URL('../../packages/web/src', import.meta.url));
 
@@ -49,5 +50,27 @@ describe('the console', () => {
 
   it(`has at most ${mostFeatureImports} imports from one feature into another`, () => {
     expect(imports.length).toBeLessThanOrEqual(mostFeatureImports);
+  });
+
+  it('imports from one feature into another exactly along the listed pairs', () => {
+    const pair = ({ from, to }: { from: string; to: string }) => `${from} → ${to}`;
+    const used = new Set(imports.map(pair));
+    const listed = new Set(webFeatureImports.map(pair));
+    expect(
+      [...used].filter((item) => !listed.has(item)),
+      'imported, not listed',
+    ).toEqual([]);
+    expect(
+      [...listed].filter((item) => !used.has(item)),
+      'listed, not imported',
+    ).toEqual([]);
+  });
+
+  it('says why for every listed pair, each listed once', () => {
+    for (const item of webFeatureImports)
+      expect(item.why.length, `${item.from} → ${item.to}`).toBeGreaterThan(10);
+    expect(new Set(webFeatureImports.map((item) => `${item.from} → ${item.to}`)).size).toBe(
+      webFeatureImports.length,
+    );
   });
 });
