@@ -3,7 +3,7 @@ import { useClient } from '../api/client.js';
 import { useSession } from '../api/session/useSession.js';
 
 // What creating a fleet offers (the create dialog and the /deploy page): the organizations the
-// user administers (only they may receive new applications) and the device types.
+// user administers (only they may receive new fleets) and the device types.
 export const useAdministeredOrganizations = () => {
   const client = useClient();
   const session = useSession();

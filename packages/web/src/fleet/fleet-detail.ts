@@ -57,11 +57,11 @@ export const applicationTypeSelect = [
 
 const releaseSelect = ['id', 'commit', 'raw_version', 'status', 'created_at'] as const;
 
-// Every query of one application lives under this key, so invalidating ['applications'] (as
-// every fleet write does) refreshes the list and the open application alike.
+// Every query of one fleet lives under this key, so invalidating ['applications'] (as
+// every fleet write does) refreshes the list and the open fleet alike.
 export const fleetKey = (id: number) => ['applications', 'detail', id] as const;
 
-// The application, or undefined when it does not exist or the user cannot see it.
+// The fleet, or undefined when it does not exist or the user cannot see it.
 export const fetchFleet = async (
   client: FlotillaClient,
   id: number,

@@ -1,4 +1,4 @@
-// Console constants of the application pages that the shared limits do not carry (seed 001
+// Console constants of the fleet pages that the shared limits do not carry (seed 001
 // section 9 and "Other UI").
 
 // Release list and release card refresh.

@@ -30,7 +30,7 @@ export type FleetListItem = {
 
 const accessible = { $any: { $alias: 'dau', $expr: { 1: 1 } } };
 
-// The applications of one class the user can access (optionally in one organization).
+// The fleets of one class the user can access (optionally in one organization).
 export const fetchFleets = async (
   client: FlotillaClient,
   className: ApplicationClass,
@@ -73,7 +73,7 @@ export const noDevices = (): Record<DeviceStatus, number> => ({
   inactive: 0,
 });
 
-// Devices per status for every listed application: one count per status for the whole list
+// Devices per status for every listed fleet: one count per status for the whole list
 // (not per card), the seven sent as one batch of reads, so the page costs one request however
 // many fleets it shows.
 export const fetchStatusCounts = async (
@@ -108,7 +108,7 @@ export const fetchStatusCounts = async (
   return counts;
 };
 
-// /orgs/:organizationId/fleets (and apps, blocks) list one organization's applications.
+// /orgs/:organizationId/fleets (and apps, blocks) list one organization's fleets.
 export const organizationIdParam = (value: string | undefined): number | undefined =>
   value && /^\d+$/.test(value) ? Number(value) : undefined;
 

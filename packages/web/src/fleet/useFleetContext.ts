@@ -3,5 +3,5 @@ import type { FleetDetail } from './fleet-detail.js';
 
 export type FleetContext = { application: FleetDetail };
 
-// The application loaded by FleetLayout, for its child pages.
+// The fleet loaded by FleetLayout, for its child pages.
 export const useFleetContext = (): FleetContext => useOutletContext<FleetContext>();
