@@ -107,6 +107,88 @@ describe('import boundaries', () => {
   });
 });
 
+describe("the console's floor and feature table", () => {
+  const web = 'packages/web/src';
+
+  it('refuses a feature importing another feature unless the pair is listed', async () => {
+    expect(
+      await boundaryErrors(`${web}/features/releases/a.ts`, importing('../devices/x.js')),
+    ).toEqual([expect.stringContaining('features/releases may not import features/devices')]);
+    expect(
+      await boundaryErrors(`${web}/features/device-logs/a.ts`, importing('../devices/x.js')),
+    ).toEqual([expect.stringContaining('listed with a reason in webFeatureImports')]);
+  });
+
+  it('lets a listed pair through, one way only', async () => {
+    expect(
+      await boundaryErrors(`${web}/features/devices/a.ts`, importing('../device-logs/x.js')),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(`${web}/features/fleets/b/a.ts`, importing('../../releases/x.js')),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(`${web}/features/releases/a.ts`, importing('../fleets/x.js')),
+    ).toHaveLength(1);
+  });
+
+  it('refuses features importing the app shell, in every import form', async () => {
+    const from = `${web}/features/devices/a.ts`;
+    for (const code of [
+      importing('../../app/client.js'),
+      `export const load = () => import('../../app/router.js');`,
+      `export type T = import('../../app/router.js').Routes;`,
+    ]) {
+      expect(await boundaryErrors(from, code), code).toEqual([
+        expect.stringContaining(`${web}/app/`),
+      ]);
+    }
+  });
+
+  it('lets features build on the floor', async () => {
+    for (const specifier of [
+      '../../ui/polling.js',
+      '../../api/client.js',
+      '../../fleet/fleet-detail.js',
+      '../../device/device-rows.js',
+    ]) {
+      expect(
+        await boundaryErrors(`${web}/features/variables/a.ts`, importing(specifier)),
+        specifier,
+      ).toEqual([]);
+    }
+  });
+
+  it('refuses the floor importing features, the app or a slice above it', async () => {
+    const refused: [from: string, specifier: string][] = [
+      [`${web}/fleet/a.ts`, '../features/fleets/x.js'],
+      [`${web}/device/a.ts`, '../features/devices/x.js'],
+      [`${web}/api/a.ts`, '../app/router.js'],
+      [`${web}/ui/a.ts`, '../fleet/fleet-detail.js'],
+      [`${web}/ui/a.ts`, '../api/client.js'],
+      [`${web}/fleet/a.ts`, '../device/device-rows.js'],
+    ];
+    for (const [from, specifier] of refused) {
+      expect(await boundaryErrors(from, importing(specifier)), `${from} ${specifier}`).toEqual([
+        expect.stringContaining('may not import'),
+      ]);
+    }
+    expect(await boundaryErrors(`${web}/device/a.ts`, importing('../fleet/x.js'))).toEqual([]);
+  });
+
+  it('keeps test-support for tests and test helpers', async () => {
+    const specifier = '../../test-support/fake-api.js';
+    expect(await boundaryErrors(`${web}/features/devices/a.ts`, importing(specifier))).toEqual([
+      expect.stringContaining('test-support/ is for tests'),
+    ]);
+    expect(
+      await boundaryErrors(`${web}/features/devices/a.test.tsx`, importing(specifier)),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(`${web}/features/devices/test-fixtures.ts`, importing(specifier)),
+    ).toEqual([]);
+  });
+});
+
 // The "may import" column of the Packages table in docs/ARCHITECTURE.md.
 const documentedImports = (): Map<string, string[] | 'anything'> => {
   const doc = readFileSync(new URL('../../docs/ARCHITECTURE.md', import.meta.url), 'utf8');

@@ -6,10 +6,10 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { ToastProvider, useToasts, useToastsFollowPages } from '../ui/toasts.js';
 import { BootGate } from './BootGate.js';
-import { ClientProvider } from './client.js';
+import { ClientProvider } from '../api/client.js';
 import type { NotifyRelay } from './query-client.js';
 import { createConsoleRouter } from './router.js';
-import { theme } from './theme.js';
+import { theme } from '../ui/theme.js';
 
 type DataProps = { client: FlotillaClient; queryClient: QueryClient; toastRelay: NotifyRelay };
 

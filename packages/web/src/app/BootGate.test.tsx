@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../test-support/fake-api.js';
 import { BootGate } from './BootGate.js';
-import { ClientProvider } from './client.js';
+import { ClientProvider } from '../api/client.js';
 
 afterEach(cleanup);
 

@@ -6,7 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { bootQuery } from './boot-query.js';
-import { useClient } from './client.js';
+import { useClient } from '../api/client.js';
 
 // Waits for the boot (boot-query.ts) before showing the app; a failure shows the error and the
 // retry.

@@ -1,5 +1,5 @@
 import { bootQuery } from './boot-query.js';
-import { createConsoleClient } from './client.js';
+import { createConsoleClient } from '../api/client.js';
 import { createNotifyRelay, createQueryClient } from './query-client.js';
 import { startLandingQueries } from './route-prefetch.js';
 

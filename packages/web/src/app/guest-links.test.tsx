@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invitationToken } from '../features/invitations/test-tokens.js';
+import { invitationToken } from '../test-support/invitation-tokens.js';
 import { createFakeApi } from '../test-support/fake-api.js';
 import { renderConsoleAt } from '../test-support/render-console.js';
 

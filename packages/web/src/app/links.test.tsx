@@ -3,17 +3,17 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { matchRoutes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerDevicePageFeeds } from '../features/devices/device-page-feeds.js';
-import { deviceDetail } from '../features/devices/test-fixtures.js';
-import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
-import { releaseRow } from '../features/releases/test-fixtures.js';
-import { fleetAccessWorld } from '../features/fleet-access/test-fixtures.js';
-import { invitationToken } from '../features/invitations/test-tokens.js';
-import { acmeId, organizationWorld } from '../features/organizations/test-fixtures.js';
+import { answerDevicePageFeeds } from '../test-support/device-page-feeds.js';
+import { deviceDetail } from '../test-support/device-fixtures.js';
+import { fleetRow, fleetFixture } from '../test-support/fleet-helpers.js';
+import { releaseRow } from '../test-support/release-fixtures.js';
+import { fleetAccessWorld } from '../test-support/fleet-access-fixtures.js';
+import { invitationToken } from '../test-support/invitation-tokens.js';
+import { acmeId, organizationWorld } from '../test-support/organization-fixtures.js';
 import { createFakeApi, type FakeSession } from '../test-support/fake-api.js';
 import { renderConsoleAt } from '../test-support/render-console.js';
 import type { FakeData } from '../test-support/fake-odata.js';
-import { userProfileRow } from '../features/preferences/test-fixtures.js';
+import { userProfileRow } from '../test-support/profile-fixtures.js';
 import { organizationMember, testUserId } from '../test-support/fixtures.js';
 import { consoleRoutes } from './router.js';
 import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer';
@@ -29,9 +29,7 @@ afterEach(cleanup);
 const release = releaseRow(5, { status: 'running' });
 
 const world = () => ({
-  application: [
-    { ...applicationRow(fleetFixture(), { owns__release: [release] }), actor: { __id: 70 } },
-  ],
+  application: [{ ...fleetRow(fleetFixture(), { owns__release: [release] }), actor: { __id: 70 } }],
   release: [release],
   device: [deviceDetail()],
   organization_membership: [organizationMember('administrator')],

@@ -1,19 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { applicationRow, fleetFixture } from '../features/fleets/application/test-helpers.js';
+import { fleetRow, fleetFixture } from '../test-support/fleet-helpers.js';
 import { createFakeApi } from '../test-support/fake-api.js';
-import { userProfileRow } from '../features/preferences/test-fixtures.js';
-import {
-  applicationListLoader,
-  signedInShellLoader,
-  startLandingQueries,
-} from './route-prefetch.js';
+import { userProfileRow } from '../test-support/profile-fixtures.js';
+import { fleetListLoader, signedInShellLoader, startLandingQueries } from './route-prefetch.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
-const fleetRow = applicationRow(
-  fleetFixture({ id: 1, app_name: 'Greenhouse', slug: 'acme/greenhouse' }),
-);
+const oneFleet = fleetRow(fleetFixture({ id: 1, app_name: 'Greenhouse', slug: 'acme/greenhouse' }));
 
 const args = (
   path: string,
@@ -29,13 +23,10 @@ const args = (
 
 describe('route loaders', () => {
   it("start the fleet list's queries at navigation, into the cache the screen reads", async () => {
-    const api = createFakeApi({ application: [fleetRow] });
+    const api = createFakeApi({ application: [oneFleet] });
     const queryClient = new QueryClient();
     expect(
-      applicationListLoader(
-        { client: api.client, queryClient },
-        'fleet',
-      )(args('/fleets', '/fleets')),
+      fleetListLoader({ client: api.client, queryClient }, 'fleet')(args('/fleets', '/fleets')),
     ).toBeNull();
     // Started by the loader alone, without the screen.
     await expect
@@ -62,9 +53,9 @@ describe('route loaders', () => {
   });
 
   it("start one organization's list under its own key", async () => {
-    const api = createFakeApi({ application: [fleetRow] });
+    const api = createFakeApi({ application: [oneFleet] });
     const queryClient = new QueryClient();
-    applicationListLoader(
+    fleetListLoader(
       { client: api.client, queryClient },
       'block',
     )(args('/orgs/12/blocks', '/orgs/:organizationId/blocks', { organizationId: '12' }));
@@ -75,15 +66,12 @@ describe('route loaders', () => {
     const refused = [null, { twoFactorRequired: true }].map((session) => {
       const api = createFakeApi({}, session);
       const queryClient = new QueryClient();
-      applicationListLoader(
-        { client: api.client, queryClient },
-        'fleet',
-      )(args('/fleets', '/fleets'));
+      fleetListLoader({ client: api.client, queryClient }, 'fleet')(args('/fleets', '/fleets'));
       return { api, queryClient };
     });
     // A signed-in loader started after them has asked: theirs would have by now.
-    const signedIn = createFakeApi({ application: [fleetRow] });
-    applicationListLoader(
+    const signedIn = createFakeApi({ application: [oneFleet] });
+    fleetListLoader(
       { client: signedIn.client, queryClient: new QueryClient() },
       'fleet',
     )(args('/fleets', '/fleets'));
@@ -92,12 +80,12 @@ describe('route loaders', () => {
       expect(queryClient.getQueryCache().getAll()).toEqual([]);
       expect(api.reads).toEqual([]);
     }
-    expect(applicationListLoader(undefined, 'fleet')(args('/fleets', '/fleets'))).toBeNull();
+    expect(fleetListLoader(undefined, 'fleet')(args('/fleets', '/fleets'))).toBeNull();
   });
 
   it('start the boot, the landing list and the profile from the address alone, before the router exists', () => {
     const started = (pathname: string, session: { userId?: number } | null = { userId: 7 }) => {
-      const api = createFakeApi({ application: [fleetRow], user_profile: [] }, session);
+      const api = createFakeApi({ application: [oneFleet], user_profile: [] }, session);
       api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
       api.on('GET', '/actor/v1/whoami', () => ({
         status: 200,

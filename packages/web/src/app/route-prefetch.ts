@@ -5,11 +5,11 @@ import type { LoaderFunctionArgs } from 'react-router';
 // In the entry chunk (0.8 kB): imported lazily, its chunk waited behind the evaluation of the
 // shell's chunks and the fleet list's API calls started ~70 ms later on a cold load.
 import {
-  applicationListQuery,
-  applicationStatusCountsQuery,
+  fleetListQuery,
+  fleetStatusCountsQuery,
   organizationIdParam,
-} from '../features/fleets/application-queries.js';
-import { fetchProfile, profileKey } from '../features/preferences/profile-query.js';
+} from '../fleet/fleet-queries.js';
+import { fetchProfile, profileKey } from '../api/session/profile-query.js';
 import { bootQuery } from './boot-query.js';
 
 // What route loaders need to start a screen's queries.
@@ -26,16 +26,14 @@ const signedInUserId = (client: FlotillaClient): number | null => {
 // A failed prefetch is not an error here: the screen's own query shows and retries it.
 
 // The fleet (app, block) list and its device counts.
-export const applicationListLoader =
+export const fleetListLoader =
   (data: RouteData | undefined, className: ApplicationClass) =>
   ({ params }: Pick<LoaderFunctionArgs, 'params'>): null => {
     if (!data || signedInUserId(data.client) === null) return null;
     const organizationId = organizationIdParam(params.organizationId);
+    void data.queryClient.prefetchQuery(fleetListQuery(data.client, className, organizationId));
     void data.queryClient.prefetchQuery(
-      applicationListQuery(data.client, className, organizationId),
-    );
-    void data.queryClient.prefetchQuery(
-      applicationStatusCountsQuery(data.client, className, organizationId),
+      fleetStatusCountsQuery(data.client, className, organizationId),
     );
     return null;
   };
@@ -68,13 +66,13 @@ export const startLandingQueries = (pathname: string, data: RouteData): void => 
   void data.queryClient.prefetchQuery(bootQuery(data.client));
   signedInShellLoader(data)();
   if (pathname === '/') {
-    applicationListLoader(data, 'fleet')({ params: {} });
+    fleetListLoader(data, 'fleet')({ params: {} });
     return;
   }
   const match = listPath.exec(pathname);
   const segment = match?.[2];
   if (!match || (segment !== 'fleets' && segment !== 'apps' && segment !== 'blocks')) return;
-  applicationListLoader(
+  fleetListLoader(
     data,
     classOfSegment[segment],
   )({ params: match[1] === undefined ? {} : { organizationId: match[1] } });

@@ -9,18 +9,18 @@
 export type RoutePreload = { pattern: string; example: string; modules: readonly string[] };
 
 const shell = 'src/features/shell/AppLayout.tsx';
-const fleetLayout = 'src/features/fleets/application/ApplicationLayout.tsx';
+const fleetLayout = 'src/features/fleets/fleet/FleetLayout.tsx';
 
 export const routePreloads: readonly RoutePreload[] = [
   {
     pattern: '^/((fleets|apps|blocks)/?)?$|^/orgs/[^/]+/(fleets|apps|blocks)/?$',
     example: '/fleets',
-    modules: [shell, 'src/features/fleets/ApplicationsPage.tsx'],
+    modules: [shell, 'src/features/fleets/FleetsPage.tsx'],
   },
   {
     pattern: '^/(fleets|apps|blocks)/[^/]+(/summary)?/?$',
     example: '/fleets/12',
-    modules: [shell, fleetLayout, 'src/features/fleets/application/ApplicationSummaryPage.tsx'],
+    modules: [shell, fleetLayout, 'src/features/fleets/fleet/FleetSummaryPage.tsx'],
   },
   {
     pattern: '^/fleets/[^/]+/devices/?$',

@@ -1,13 +1,9 @@
 import { createBrowserRouter, createPath, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
-import {
-  RequireGuest,
-  RequirePendingTwoFactor,
-  RequireSession,
-} from '../features/session/guards.js';
+import { RequireGuest, RequirePendingTwoFactor, RequireSession } from '../api/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
-import { applicationListLoader, type RouteData, signedInShellLoader } from './route-prefetch.js';
+import { fleetListLoader, type RouteData, signedInShellLoader } from './route-prefetch.js';
 
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
@@ -95,51 +91,39 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               { index: true, element: <Navigate to="/fleets" replace /> },
               {
                 path: '/fleets',
-                loader: applicationListLoader(data, 'fleet'),
-                lazy: lazyPage(
-                  () => import('../features/fleets/ApplicationsPage.js'),
-                  'FleetsPage',
-                ),
+                loader: fleetListLoader(data, 'fleet'),
+                lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'FleetsPage'),
               },
               {
                 path: '/apps',
-                loader: applicationListLoader(data, 'app'),
-                lazy: lazyPage(() => import('../features/fleets/ApplicationsPage.js'), 'AppsPage'),
+                loader: fleetListLoader(data, 'app'),
+                lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'AppsPage'),
               },
               {
                 path: '/blocks',
-                loader: applicationListLoader(data, 'block'),
-                lazy: lazyPage(
-                  () => import('../features/fleets/ApplicationsPage.js'),
-                  'BlocksPage',
-                ),
+                loader: fleetListLoader(data, 'block'),
+                lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'BlocksPage'),
               },
               // One application (seed 001 section 2); the layout rewrites a wrong class prefix.
               {
                 path: '/orgs/:organizationId/fleets',
-                loader: applicationListLoader(data, 'fleet'),
-                lazy: lazyPage(
-                  () => import('../features/fleets/ApplicationsPage.js'),
-                  'FleetsPage',
-                ),
+                loader: fleetListLoader(data, 'fleet'),
+                lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'FleetsPage'),
               },
               {
                 path: '/orgs/:organizationId/apps',
-                loader: applicationListLoader(data, 'app'),
-                lazy: lazyPage(() => import('../features/fleets/ApplicationsPage.js'), 'AppsPage'),
+                loader: fleetListLoader(data, 'app'),
+                lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'AppsPage'),
               },
               {
                 path: '/orgs/:organizationId/blocks',
-                loader: applicationListLoader(data, 'block'),
-                lazy: lazyPage(
-                  () => import('../features/fleets/ApplicationsPage.js'),
-                  'BlocksPage',
-                ),
+                loader: fleetListLoader(data, 'block'),
+                lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'BlocksPage'),
               },
               ...['/fleets', '/apps', '/blocks'].map((prefix): RouteObject => {
                 const summary = lazyPage(
-                  () => import('../features/fleets/application/ApplicationSummaryPage.js'),
-                  'ApplicationSummaryPage',
+                  () => import('../features/fleets/fleet/FleetSummaryPage.js'),
+                  'FleetSummaryPage',
                 );
                 const releaseSummary = lazyPage(
                   () => import('../features/releases/ReleaseSummaryPage.js'),
@@ -148,8 +132,8 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 return {
                   path: `${prefix}/:applicationId`,
                   lazy: lazyPage(
-                    () => import('../features/fleets/application/ApplicationLayout.js'),
-                    'ApplicationLayout',
+                    () => import('../features/fleets/fleet/FleetLayout.js'),
+                    'FleetLayout',
                   ),
                   children: [
                     { index: true, lazy: summary },
@@ -157,8 +141,8 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                     {
                       path: 'settings',
                       lazy: lazyPage(
-                        () => import('../features/fleets/application/ApplicationSettingsPage.js'),
-                        'ApplicationSettingsPage',
+                        () => import('../features/fleets/fleet/FleetSettingsPage.js'),
+                        'FleetSettingsPage',
                       ),
                     },
                     // Releases (issue 12): the list and one release's summary and settings.
@@ -209,8 +193,8 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               {
                 path: '/fleets/:applicationId/devices',
                 lazy: lazyPage(
-                  () => import('../features/fleets/application/ApplicationLayout.js'),
-                  'ApplicationLayout',
+                  () => import('../features/fleets/fleet/FleetLayout.js'),
+                  'FleetLayout',
                 ),
                 children: [
                   {
@@ -226,8 +210,8 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               {
                 path: '/fleets/:applicationId',
                 lazy: lazyPage(
-                  () => import('../features/fleets/application/ApplicationLayout.js'),
-                  'ApplicationLayout',
+                  () => import('../features/fleets/fleet/FleetLayout.js'),
+                  'FleetLayout',
                 ),
                 children: [
                   {

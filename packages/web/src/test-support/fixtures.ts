@@ -25,7 +25,7 @@ export const teamAccess = (role: string, applicationId = 12, id = 1): FakeRow =>
 export const organizationMember = (
   role: string,
   organizationId = 3,
-  applicationIds: readonly number[] = [12],
+  fleetIds: readonly number[] = [12],
   id = 1,
 ): FakeRow => ({
   id,
@@ -33,7 +33,7 @@ export const organizationMember = (
   is_member_of__organization: [
     {
       id: organizationId,
-      application: applicationIds.map((applicationId) => ({ id: applicationId })),
+      application: fleetIds.map((applicationId) => ({ id: applicationId })),
     },
   ],
   organization_membership_role: [{ name: role }],

@@ -3,10 +3,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { ClientProvider } from '../app/client.js';
+import { ClientProvider } from '../api/client.js';
 import { consoleRoutes } from '../app/router.js';
 import { ToastProvider } from '../ui/toasts.js';
 import type { FakeApi } from './fake-api.js';
+
+// The console's own route table in memory, opened at `path`: feature tests reach the whole
+// console through here, as features never import the app shell.
+export const consoleRouterAt = (path: string) =>
+  createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
 
 // The console's own routes at `path`, under the providers the app gives them (the client, the
 // toasts, a query cache that does not retry), for screen tests against the strict fake API.
@@ -16,7 +21,7 @@ export const renderConsoleAt = (
   path: string,
   options: { strict?: boolean } = {},
 ) => {
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
+  const router = consoleRouterAt(path);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const tree = (
     <ClientProvider client={client}>

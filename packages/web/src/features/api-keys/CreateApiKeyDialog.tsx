@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { CopyableText } from '../devices/CopyableText.js';
+import { CopyableText } from '../../ui/CopyableText.js';
 import type { NewApiKey } from './api-key-queries.js';
 import {
   apiKeyMessages,

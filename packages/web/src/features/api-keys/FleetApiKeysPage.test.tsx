@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { dialogsClosed, fill, renderPage } from '../variables/test-support.js';
+import { dialogsClosed, fill, renderPage } from '../../test-support/variables-pages.js';
 import { FleetApiKeysPage } from './FleetApiKeysPage.js';
 
 afterEach(cleanup);

@@ -16,15 +16,15 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '@flotilla/sdk/errors';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
-import { absoluteTime } from '../devices/device-format.js';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
-import { LoadState } from '../variables/LoadState.js';
-import { RowAction } from '../variables/RowActions.js';
+import { absoluteTime } from '../../device/device-format.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { LoadState } from '../../ui/LoadState.js';
+import { RowAction } from '../../ui/RowActions.js';
 import {
   type ApiKeyRow,
   createProvisioningKey,
@@ -40,7 +40,7 @@ const keyLabel = (key: ApiKeyRow): string => key.name ?? `Key ${key.id}`;
 // /fleets/:id/api-keys (needs resin.api_key.read): the fleet's provisioning keys with their name,
 // description, creation and expiry; create (shown once), rename and revoke.
 export const FleetApiKeysPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   const fleetId = application.id;
   const client = useClient();
   const queryClient = useQueryClient();

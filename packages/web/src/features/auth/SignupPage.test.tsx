@@ -7,10 +7,10 @@ import {
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { recaptchaOnloadName, type RecaptchaParameters, recaptchaScriptUrl } from './recaptcha.js';
 import { SignupPage } from './SignupPage.js';
-import { invitationToken } from '../invitations/test-tokens.js';
+import { invitationToken } from '../../test-support/invitation-tokens.js';
 
 afterEach(cleanup);
 

@@ -15,9 +15,9 @@ import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { AuthFrame } from './AuthFrame.js';
+import { AuthFrame } from '../../ui/AuthFrame.js';
 
 type Mode = 'authenticator' | 'recovery';
 

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { ChangelogButton } from './ChangelogButton.js';
 import { changelogSeenKey } from './changelog-state.js';
 

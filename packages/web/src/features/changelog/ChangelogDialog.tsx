@@ -7,8 +7,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
-import { MarkdownText } from '../devices/MarkdownText.js';
+import { useClient } from '../../api/client.js';
+import { MarkdownText } from '../../ui/MarkdownText.js';
 
 // This product's CHANGELOG.md (served by the API at /CHANGELOG.md, public).
 export const ChangelogDialog = ({ onClose }: { onClose: () => void }) => {

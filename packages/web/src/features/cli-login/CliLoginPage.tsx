@@ -8,10 +8,10 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { isAdmin, useSession } from '../session/useSession.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 
 // /login/cli/<callback> (seed 000 sections 2.1 and 4): `balena login --web` waits on a local
 // server for this page to post the session token (shared/auth/cli-login-target.ts says how).

@@ -4,7 +4,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, useParams } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
+import { ClientProvider } from '../../api/client.js';
 import { createFakeApi, type FakeApi } from '../../test-support/fake-api.js';
 import { testUserId } from '../../test-support/fixtures.js';
 import { deployConfigKey, deployConfigMaxAgeMs } from './deploy-config.js';

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import type { LogLine } from './log-stream.js';
 import { LogsPanel, type LogsPanelProps } from './LogsPanel.js';
 

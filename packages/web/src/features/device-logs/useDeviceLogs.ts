@@ -1,6 +1,6 @@
 import { logBufferLines, noLogsAfterMs } from '@flotilla/shared/devices/device-panel-constants';
 import { useCallback, useEffect, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { appendLines } from './log-lines.js';
 import { type LogLine, type LogStreamStatus, openLogStream } from './log-stream.js';
 

@@ -6,7 +6,7 @@ import { lineClasses } from '@mui/x-charts/LineChart';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { MetricHistoryCharts } from './MetricHistoryCharts.js';
 
 afterEach(cleanup);

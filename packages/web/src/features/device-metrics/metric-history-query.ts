@@ -5,7 +5,7 @@ import {
   type MetricHistory,
   metricHistoryPath,
 } from '@flotilla/shared/device-metrics/metric-history';
-import { devicesKey } from '../devices/device-queries.js';
+import { devicesKey } from '../../device/device-queries.js';
 
 // Under ['devices'] so the device page's refresh after an action reads it again too.
 export const metricHistoryKey = (uuid: string) => [...devicesKey, 'metrics', uuid] as const;

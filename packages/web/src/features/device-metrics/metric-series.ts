@@ -1,5 +1,5 @@
 import type { MetricPoint } from '@flotilla/shared/device-metrics/metric-history';
-import { percentOf } from '../devices/device-format.js';
+import { percentOf } from '../../device/device-format.js';
 
 export type SeriesName = 'cpu' | 'memory' | 'temperature' | 'storage';
 

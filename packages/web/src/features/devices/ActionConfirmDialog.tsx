@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
-import { plural } from './device-format.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { plural } from '../../device/device-format.js';
 import type { ActionSpec } from './device-actions.js';
 
 const reasonCounts = (skipped: readonly { reason: string }[]): [string, number][] => {

@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
+import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
 import { AddDeviceDialog } from './AddDeviceDialog.js';
 
 afterEach(cleanup);

@@ -20,10 +20,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../app/client.js';
-import type { ApplicationDetail } from '../fleets/application/application-detail.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { CopyableText } from './CopyableText.js';
+import { useClient } from '../../api/client.js';
+import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { CopyableText } from '../../ui/CopyableText.js';
 
 type DeviceTypeOption = {
   id: number;
@@ -56,7 +56,7 @@ export const AddDeviceDialog = ({
   downloadDenied,
   onClose,
 }: {
-  application: ApplicationDetail;
+  application: FleetDetail;
   // Why the user may not create the provisioning key the configuration holds, or null.
   downloadDenied: string | null;
   onClose: () => void;

@@ -19,13 +19,17 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { type ActionDevice, containerActionBlock, type Denied } from './device-action-rules.js';
 import { type ActionTarget, runContainerAction } from './device-actions.js';
-import { containerStatusColor, containerStatusText, releaseLabel } from './device-format.js';
-import { devicesKey } from './device-queries.js';
-import type { ImageInstall } from './device-rows.js';
+import {
+  containerStatusColor,
+  containerStatusText,
+  releaseLabel,
+} from '../../device/device-format.js';
+import { devicesKey } from '../../device/device-queries.js';
+import type { ImageInstall } from '../../device/device-rows.js';
 
 const buttons: { action: ContainerActionId; label: string; icon: ReactElement }[] = [
   { action: 'start', label: 'Start', icon: <PlayArrowIcon fontSize="small" /> },

@@ -5,8 +5,8 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { MetricHistoryCharts } from '../device-metrics/MetricHistoryCharts.js';
-import { megabytes, metricColor, percentOf } from './device-format.js';
-import type { DeviceDetail } from './device-rows.js';
+import { megabytes, metricColor, percentOf } from '../../device/device-format.js';
+import type { DeviceDetail } from '../../device/device-rows.js';
 
 const MetricBar = ({
   label,

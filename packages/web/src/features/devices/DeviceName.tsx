@@ -9,10 +9,10 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { devicesKey } from './device-queries.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { devicesKey } from '../../device/device-queries.js';
 
 export const deviceNameProblem = (name: string): string | null =>
   name.trim() === '' ? 'The device name cannot be empty' : null;

@@ -2,8 +2,9 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
-import { DeviceNotes, notesDebounceMs } from './DeviceNotes.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
+import { notesDebounceMs } from '../../ui/useDebouncedSave.js';
+import { DeviceNotes } from './DeviceNotes.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

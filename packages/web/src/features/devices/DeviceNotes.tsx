@@ -11,14 +11,11 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { deviceKey } from './device-queries.js';
+import { useClient } from '../../api/client.js';
+import { deviceKey } from '../../device/device-queries.js';
 import { MarkdownHelpDialog } from './MarkdownHelpDialog.js';
-import { MarkdownText } from './MarkdownText.js';
-import { type SaveState, useDebouncedSave } from './useDebouncedSave.js';
-
-// Seed 001 section 9: the note is saved 500 ms after typing stops.
-export const notesDebounceMs = 500;
+import { MarkdownText } from '../../ui/MarkdownText.js';
+import { notesDebounceMs, type SaveState, useDebouncedSave } from '../../ui/useDebouncedSave.js';
 
 const stateText: Record<SaveState, string> = {
   idle: '',

@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { DevicePage } from './DevicePage.js';
-import type { DeviceDetail } from './device-rows.js';
-import { answerDevicePageFeeds } from './device-page-feeds.js';
-import { deviceDetail } from './test-fixtures.js';
+import type { DeviceDetail } from '../../device/device-rows.js';
+import { answerDevicePageFeeds } from '../../test-support/device-page-feeds.js';
+import { deviceDetail } from '../../test-support/device-fixtures.js';
 
 afterEach(cleanup);
 

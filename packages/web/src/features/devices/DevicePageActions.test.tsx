@@ -7,11 +7,11 @@ import { createFakeApi } from '../../test-support/fake-api.js';
 import type { FakeRow } from '../../test-support/fake-odata.js';
 import { fleetMember } from '../../test-support/fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { DevicePage } from './DevicePage.js';
-import type { DeviceDetail } from './device-rows.js';
-import { answerDevicePageFeeds } from './device-page-feeds.js';
-import { deviceDetail } from './test-fixtures.js';
+import type { DeviceDetail } from '../../device/device-rows.js';
+import { answerDevicePageFeeds } from '../../test-support/device-page-feeds.js';
+import { deviceDetail } from '../../test-support/device-fixtures.js';
 
 // The field actions of the device page's Actions menu, on the strict fake API.
 

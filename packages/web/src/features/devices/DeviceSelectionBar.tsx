@@ -5,7 +5,7 @@ import type { FieldActionId } from '@flotilla/shared/devices/device-action-permi
 import LinearProgress from '@mui/material/LinearProgress';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { ApplicationDetail } from '../fleets/application/application-detail.js';
+import type { FleetDetail } from '../../fleet/fleet-detail.js';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import { ActionsMenu } from './ActionsMenu.js';
 import { actionDeviceOf, type Denied, planBatch } from './device-action-rules.js';
@@ -20,9 +20,9 @@ import { fieldDeviceOfRow } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
 import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { plural } from './device-format.js';
-import type { DeviceListRow } from './device-rows.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { plural } from '../../device/device-format.js';
+import type { DeviceListRow } from '../../device/device-rows.js';
 import type { DeviceActions } from './useDeviceActions.js';
 import { useMoveBlock } from './useMoveData.js';
 
@@ -39,7 +39,7 @@ export const DeviceSelectionBar = ({
   onClear,
   onDeleted,
 }: {
-  application: ApplicationDetail;
+  application: FleetDetail;
   selected: readonly DeviceListRow[];
   denied: Denied;
   actions: DeviceActions;

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import { statusColor, statusLabel } from './device-format.js';
+import { statusColor, statusLabel } from '../../device/device-format.js';
 
 // The overall status, with a progress bar while the device updates or configures.
 export const DeviceStatusChip = ({

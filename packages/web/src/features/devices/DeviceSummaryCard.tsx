@@ -11,8 +11,8 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
-import { classLabels } from '../fleets/class-names.js';
+import { useClient } from '../../api/client.js';
+import { classLabels } from '../../fleet/class-names.js';
 import { isLocalMode } from './device-action-rules.js';
 import {
   absoluteTime,
@@ -22,9 +22,9 @@ import {
   relativeTime,
   releaseLabel,
   supportAccessText,
-} from './device-format.js';
-import type { DeviceDetail, ReleaseRef } from './device-rows.js';
-import { CopyableText } from './CopyableText.js';
+} from '../../device/device-format.js';
+import type { DeviceDetail, ReleaseRef } from '../../device/device-rows.js';
+import { CopyableText } from '../../ui/CopyableText.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { TagChips } from './TagChips.js';
 

@@ -13,9 +13,14 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { absoluteTime, addressList, lastSeenText, releaseLabel } from './device-format.js';
-import type { SortColumn } from './device-queries.js';
-import type { DeviceListRow } from './device-rows.js';
+import {
+  absoluteTime,
+  addressList,
+  lastSeenText,
+  releaseLabel,
+} from '../../device/device-format.js';
+import type { SortColumn } from '../../device/device-queries.js';
+import type { DeviceListRow } from '../../device/device-rows.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { TagChips } from './TagChips.js';
 import { type DeviceListParams, pageSizes, tagColumnsOf } from './useDeviceListParams.js';

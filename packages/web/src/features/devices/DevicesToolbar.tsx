@@ -4,8 +4,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
-import { deviceStatuses } from '../fleets/application-queries.js';
-import { statusLabel } from './device-format.js';
+import { deviceStatuses } from '../../fleet/fleet-queries.js';
+import { statusLabel } from '../../device/device-format.js';
 import { TagFilterControls } from './TagFilterControls.js';
 import type { DeviceListParams } from './useDeviceListParams.js';
 

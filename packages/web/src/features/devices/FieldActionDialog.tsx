@@ -3,10 +3,10 @@ import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
-import { supportAccessDefaultDays } from '../fleets/application/application-limits.js';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
-import { localInputValue } from '../fleets/application/SupportAccessSetting.js';
-import { plural } from './device-format.js';
+import { supportAccessDefaultDays } from '../../fleet/fleet-limits.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { localInputValue } from '../../fleet/support-access.js';
+import { plural } from '../../device/device-format.js';
 import type { FieldActionDevice } from './field-action-device.js';
 import { fieldActionSpecs, type FieldRequest } from './field-actions.js';
 import {

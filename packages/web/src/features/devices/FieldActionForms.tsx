@@ -7,8 +7,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
-import { supportAccessText } from '../fleets/application/SupportAccessSetting.js';
+import { useClient } from '../../api/client.js';
+import { supportAccessText } from '../../fleet/support-access.js';
 import { publicDeviceUrl } from './device-url.js';
 import type { FieldActionDevice } from './field-action-device.js';
 

@@ -8,9 +8,9 @@ import { ToastProvider } from '../../ui/toasts.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import type { FakeRow } from '../../test-support/fake-odata.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { fleetFixture, renderWithClient } from '../fleets/application/test-helpers.js';
+import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
 import { FleetDevicesPage } from './FleetDevicesPage.js';
-import { deviceRow } from './test-fixtures.js';
+import { deviceRow } from '../../test-support/device-fixtures.js';
 
 afterEach(cleanup);
 

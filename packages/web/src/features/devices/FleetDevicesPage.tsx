@@ -9,14 +9,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { fleetListPolling } from '../../ui/polling.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
 import { AddDeviceDialog } from './AddDeviceDialog.js';
 import { DeviceSelectionBar } from './DeviceSelectionBar.js';
-import { fetchDevicePage, fleetDevicesKey } from './device-queries.js';
-import type { DeviceListRow } from './device-rows.js';
+import { fetchDevicePage, fleetDevicesKey } from '../../device/device-queries.js';
+import type { DeviceListRow } from '../../device/device-rows.js';
 import { DevicesTable } from './DevicesTable.js';
 import { DevicesToolbar } from './DevicesToolbar.js';
 import { FrozenDeviceDialog } from './FrozenDeviceDialog.js';
@@ -24,13 +24,13 @@ import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './useDeviceActions.js';
 import { useDeviceListParams } from './useDeviceListParams.js';
 import { FleetDevicesMap } from '../location/FleetDevicesMap.js';
-import { deviceFilter } from './device-queries.js';
+import { deviceFilter } from '../../device/device-queries.js';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 
 // /fleets/:applicationId/devices: the fleet's devices, refreshed every 8 s (seed 001 section 9).
 export const FleetDevicesPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   const client = useClient();
   const access = useFleetRole(application.id);
   const [params, setParams] = useDeviceListParams();

@@ -10,12 +10,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { runWithConcurrency } from '../fleets/batch/run-with-concurrency.js';
-import { devicesKey } from './device-queries.js';
-import { plural } from './device-format.js';
-import type { DeviceTag } from './device-rows.js';
+import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
+import { devicesKey } from '../../device/device-queries.js';
+import { plural } from '../../device/device-format.js';
+import type { DeviceTag } from '../../device/device-rows.js';
 import { type TagEdit, tagKeyProblem, tagRows, tagWritesFor, type TagWrite } from './tag-edits.js';
 
 export type TaggedDevice = { id: number; name: string; device_tag: readonly DeviceTag[] };

@@ -9,7 +9,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useId } from 'react';
-import { MarkdownText } from './MarkdownText.js';
+import { MarkdownText } from '../../ui/MarkdownText.js';
 
 const examples = [
   '# Heading',

@@ -2,12 +2,12 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
 import { fieldDeviceOfRow } from './field-action-device.js';
 import type { FieldRequest } from './field-actions.js';
 import { supportAccessCheckDelayMs } from './support-access-check.js';
-import { deviceRow } from './test-fixtures.js';
+import { deviceRow } from '../../test-support/device-fixtures.js';
 
 // The support-access dialog checks a changed date 300 ms after the last change, against the
 // clock at that moment (seed 001 sections 5 and 9), on a fake clock.

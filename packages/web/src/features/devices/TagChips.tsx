@@ -1,7 +1,7 @@
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import type { DeviceTag } from './device-rows.js';
+import type { DeviceTag } from '../../device/device-rows.js';
 
 // Tags as chips; long ones are cut at 100 px with the whole text in a tooltip (seed 001
 // "Other UI").

@@ -2,8 +2,8 @@ import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { fetchFleetTagKeys, fleetDevicesKey } from './device-queries.js';
+import { useClient } from '../../api/client.js';
+import { fetchFleetTagKeys, fleetDevicesKey } from '../../device/device-queries.js';
 import { type DeviceListParams, tagColumnsOf } from './useDeviceListParams.js';
 
 // The devices table's tag filter ("key" or "key=value", applied on Enter or when the field is

@@ -1,7 +1,7 @@
 import { errorText, FlotillaApiError } from '@flotilla/sdk/errors';
 import type { ToastKind } from '../../ui/toasts.js';
-import type { Outcome } from '../fleets/batch/run-with-concurrency.js';
-import { plural } from './device-format.js';
+import type { Outcome } from '../../ui/run-with-concurrency.js';
+import { plural } from '../../device/device-format.js';
 import type { ActionSpec } from './device-actions.js';
 
 // 423: the device refused because an update lock is set; the action can be forced.

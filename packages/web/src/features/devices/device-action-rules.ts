@@ -8,7 +8,7 @@ import {
   isSupervisorAction,
   type SupervisorActionId,
 } from '@flotilla/shared/devices/device-action-permissions';
-import type { ConfigVariable } from './device-rows.js';
+import type { ConfigVariable } from '../../device/device-rows.js';
 
 // When a device action is allowed (seed 001 sections 4, 5, 6 and 8). Pure: the screens pass the
 // permission answer of useFleetRole and the device's state; the permission each action needs is

@@ -6,8 +6,8 @@ import {
   metricColor,
   percentOf,
   supportAccessText,
-} from './device-format.js';
-import { parseTagFilter } from './device-queries.js';
+} from '../../device/device-format.js';
+import { parseTagFilter } from '../../device/device-queries.js';
 import { parseListParams } from './useDeviceListParams.js';
 
 describe('device formatting', () => {

@@ -1,7 +1,7 @@
 import type { ActionDevice } from './device-action-rules.js';
 import { actionDeviceOf } from './device-action-rules.js';
 import type { ActionTarget } from './device-actions.js';
-import type { DeviceDetail, DeviceListRow } from './device-rows.js';
+import type { DeviceDetail, DeviceListRow } from '../../device/device-rows.js';
 
 // What the field actions' forms need of each device they act on, from a table row or the
 // device page alike.

@@ -1,4 +1,4 @@
-import type { DeviceTag } from './device-rows.js';
+import type { DeviceTag } from '../../device/device-rows.js';
 
 // The manage-tags dialog edits the tags of one device or of a selection at once: each key holds
 // one value for all of them (or keeps each device's own when untouched), or is removed.

@@ -1,11 +1,11 @@
 import { bulkConcurrency } from '@flotilla/shared/constants/limits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { runWithConcurrency } from '../fleets/batch/run-with-concurrency.js';
+import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { batchReport } from './batch-report.js';
-import { devicesKey } from './device-queries.js';
+import { devicesKey } from '../../device/device-queries.js';
 import {
   type ActionRequest,
   type ActionTarget,

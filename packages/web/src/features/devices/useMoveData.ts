@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
-import { useSession } from '../session/useSession.js';
+import { useClient } from '../../api/client.js';
+import { useSession } from '../../api/session/useSession.js';
 import { fetchMoveData, moveMessages, moveOptions } from './move-targets.js';
 
 type MovingDevice = { deviceType: string; applicationId: number };

@@ -10,7 +10,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { pollingWhile } from '../../ui/polling.js';
 import { diagnosticRunKey, fetchLatestRun, refreshInterval, startRun } from './diagnostic-runs.js';
 

@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 
 // The supervisor proxy's answer when the device is not reachable (seed 001 section 8: not an
 // error of the page, the device is just offline).

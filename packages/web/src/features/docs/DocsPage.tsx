@@ -7,9 +7,9 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { MarkdownText } from '../devices/MarkdownText.js';
+import { MarkdownText } from '../../ui/MarkdownText.js';
 import { docPageOf, docPages, docSegments } from './doc-source.js';
 
 export const docKey = (page: string) => ['docs', page] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBlocks } from '../devices/MarkdownText.js';
+import { parseBlocks } from '../../ui/MarkdownText.js';
 import { docPageOf, docSegments } from './doc-source.js';
 
 const origin = 'https://console.example.com';

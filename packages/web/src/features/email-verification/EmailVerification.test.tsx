@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
 import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
 import { testUserId } from '../../test-support/fixtures.js';
-import { ownUserRow, userProfileRow } from '../preferences/test-fixtures.js';
+import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.js';
 
 afterEach(cleanup);
 

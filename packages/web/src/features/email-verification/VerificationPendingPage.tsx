@@ -6,13 +6,13 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Navigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { AuthFrame } from '../auth/AuthFrame.js';
+import { AuthFrame } from '../../ui/AuthFrame.js';
 import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
-import { fetchProfile, profileKey } from '../preferences/profile-query.js';
-import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
+import { LoadingScreen } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
 import { debounce } from './debounce.js';
 import { requestVerificationEmail } from './verification-requests.js';
 

@@ -6,10 +6,10 @@ import Stack from '@mui/material/Stack';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { AuthFrame } from '../auth/AuthFrame.js';
-import { RequireSession } from '../session/guards.js';
+import { AuthFrame } from '../../ui/AuthFrame.js';
+import { RequireSession } from '../../api/session/guards.js';
 import { linkParts, verifyEmail } from './verification-requests.js';
 import { VerificationPendingPage } from './VerificationPendingPage.js';
 

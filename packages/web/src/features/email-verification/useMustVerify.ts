@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
-import { fetchProfile, profileKey } from '../preferences/profile-query.js';
-import { useSession } from '../session/useSession.js';
+import { useClient } from '../../api/client.js';
+import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
+import { useSession } from '../../api/session/useSession.js';
 
 // Whether the signed-in user must verify their e-mail address before anything else (seed 000
 // section 2.2: a loading indicator until the profile is loaded, then the pending page for an

@@ -14,16 +14,16 @@ import Skeleton from '@mui/material/Skeleton';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
-import { classLabels } from '../fleets/class-names.js';
-import type { ApplicationDetail } from '../fleets/application/application-detail.js';
-import { useSession } from '../session/useSession.js';
+import { useClient } from '../../api/client.js';
+import { classLabels } from '../../fleet/class-names.js';
+import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import { useSession } from '../../api/session/useSession.js';
 import { accessSourcesQuery } from './access-sources-query.js';
 
 // "Your access" in the fleet header: the access-role dialog (seed 001 section 2), which says where
 // each of the user's roles on the fleet comes from and links to where it is managed: the
 // organization's members, the team, the fleet's members.
-export const AccessRoleButton = ({ application }: { application: ApplicationDetail }) => {
+export const AccessRoleButton = ({ application }: { application: FleetDetail }) => {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -39,7 +39,7 @@ const AccessRoleDialog = ({
   application,
   onClose,
 }: {
-  application: ApplicationDetail;
+  application: FleetDetail;
   onClose: () => void;
 }) => {
   const client = useClient();

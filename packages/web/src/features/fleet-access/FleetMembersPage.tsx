@@ -12,14 +12,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { applicationKey } from '../fleets/application/application-detail.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
 import { InvitationsTable } from '../organizations/InvitationsTable.js';
 import { type Invitation, InviteDialog, inviteeKind } from '../organizations/InviteDialog.js';
 import { useRoleIds } from '../organizations/organization-queries.js';
@@ -35,7 +35,7 @@ import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 // with their role, added by username (a membership) or e-mail (an invitation), pending
 // invitations with revoke.
 export const FleetMembersPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   usePageTitle(`Members of ${application.app_name}`);
   const client = useClient();
   const queryClient = useQueryClient();
@@ -58,7 +58,7 @@ export const FleetMembersPage = () => {
     enabled: canSeeInvitations,
     ...polling(),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: applicationKey(application.id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(application.id) });
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,

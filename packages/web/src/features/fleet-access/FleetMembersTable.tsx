@@ -16,8 +16,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { classLabels } from '../fleets/class-names.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { classLabels } from '../../fleet/class-names.js';
 import type { FleetMemberSort } from './fleet-access-queries.js';
 
 export type FleetMemberRow = {

@@ -22,25 +22,25 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { applicationKey } from '../fleets/application/application-detail.js';
-import { classLabels } from '../fleets/class-names.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
+import { classLabels } from '../../fleet/class-names.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
 import { useRoleIds } from '../organizations/organization-queries.js';
-import { PickListDialog } from '../organizations/PickListDialog.js';
-import { runAll } from '../organizations/run-all.js';
+import { PickListDialog } from '../../ui/PickListDialog.js';
+import { runAll } from '../../ui/run-all.js';
 import { fleetTeamsQuery, organizationTeamsQuery } from './fleet-access-queries.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 
 // /{class}s/:applicationId/teams (seed 001): the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
 export const FleetTeamsPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   usePageTitle(`Teams of ${application.app_name}`);
   const noun = classLabels[application.is_of__class].one.toLowerCase();
   const client = useClient();
@@ -61,7 +61,7 @@ export const FleetTeamsPage = () => {
     ...organizationTeamsQuery(client, organizationId),
     enabled: adding,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: applicationKey(application.id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(application.id) });
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,

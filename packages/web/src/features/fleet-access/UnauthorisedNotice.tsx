@@ -1,7 +1,7 @@
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { classLabels } from '../fleets/class-names.js';
+import { classLabels } from '../../fleet/class-names.js';
 
 // Seed 001: "Without view rights a notice says the user is unauthorised to view and edit." The
 // noun follows the application's class (fleet, app or block).

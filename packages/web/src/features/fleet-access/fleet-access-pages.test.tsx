@@ -2,7 +2,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { organizationMember, testUserId } from '../../test-support/fixtures.js';
-import { renderAt } from './render-fleet-access.js';
+import { renderAt } from '../../test-support/render-fleet-access.js';
 
 afterEach(cleanup);
 

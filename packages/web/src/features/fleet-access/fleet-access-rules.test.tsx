@@ -2,22 +2,22 @@
 import { memberRemovalBlockedMessage } from '@flotilla/shared/devices/owner-credentials';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
-import { renderAt } from './render-fleet-access.js';
+import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
+import { renderAt } from '../../test-support/render-fleet-access.js';
 
 afterEach(cleanup);
 
 describe('fleet members: refusals in words', { timeout: 60_000 }, () => {
   it("the notice names the application's class", async () => {
     renderAt('/blocks/12/members', null, (data) => {
-      data.application = [applicationRow(fleetFixture({ is_of__class: 'block' }))];
+      data.application = [fleetRow(fleetFixture({ is_of__class: 'block' }))];
     });
     expect(
       await screen.findByText('You are not authorised to view and edit the members of this block.'),
     ).toBeTruthy();
     cleanup();
     renderAt('/apps/12/teams', null, (data) => {
-      data.application = [applicationRow(fleetFixture({ is_of__class: 'app' }))];
+      data.application = [fleetRow(fleetFixture({ is_of__class: 'app' }))];
     });
     expect(
       await screen.findByText('You are not authorised to view and edit the teams of this app.'),
@@ -26,7 +26,7 @@ describe('fleet members: refusals in words', { timeout: 60_000 }, () => {
 
   it('the teams tab of an app says app, not fleet', async () => {
     const { user } = renderAt('/apps/12/teams', 'administrator', (data) => {
-      data.application = [applicationRow(fleetFixture({ is_of__class: 'app' }))];
+      data.application = [fleetRow(fleetFixture({ is_of__class: 'app' }))];
     });
     await screen.findByRole('link', { name: 'ops' });
     await user.click(screen.getByRole('button', { name: 'Add team' }));

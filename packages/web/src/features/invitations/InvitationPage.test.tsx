@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
 import { renderConsoleAt } from '../../test-support/render-console.js';
-import { organizationWorld } from '../organizations/test-fixtures.js';
-import { invitationToken } from './test-tokens.js';
+import { organizationWorld } from '../../test-support/organization-fixtures.js';
+import { invitationToken } from '../../test-support/invitation-tokens.js';
 
 afterEach(cleanup);
 

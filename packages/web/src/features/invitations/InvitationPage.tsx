@@ -10,11 +10,11 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { AuthFrame } from '../auth/AuthFrame.js';
-import { useSession } from '../session/useSession.js';
+import { AuthFrame } from '../../ui/AuthFrame.js';
+import { useSession } from '../../api/session/useSession.js';
 import { invitationPaths } from './invitation-paths.js';
 
 type Accepted = Partial<Record<InvitationKind, { id: number; name: string }>>;

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Route, Routes } from 'react-router';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
-import type { DeviceDetail } from '../devices/device-rows.js';
-import { deviceDetail } from '../devices/test-fixtures.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
+import type { DeviceDetail } from '../../device/device-rows.js';
+import { deviceDetail } from '../../test-support/device-fixtures.js';
 import { DeviceLocationPage } from './DeviceLocationPage.js';
 
 afterEach(cleanup);

@@ -10,11 +10,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { devicesKey } from '../devices/device-queries.js';
-import type { DeviceDetail } from '../devices/device-rows.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
-import { DeviceSection } from '../variables/DeviceSection.js';
+import { useClient } from '../../api/client.js';
+import { devicesKey } from '../../device/device-queries.js';
+import type { DeviceDetail } from '../../device/device-rows.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { DeviceSection } from '../../device/DeviceSection.js';
 import { DeviceMap } from './DeviceMap.js';
 
 export const locationMessages = {

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import { useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 
 export type MapPoint = { latitude: number; longitude: number };
 

@@ -8,9 +8,9 @@ import { useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { fleetListPolling } from '../../ui/polling.js';
-import { statusLabel } from '../devices/device-format.js';
+import { statusLabel } from '../../device/device-format.js';
 import {
   type Cluster,
   clusterMaxRadiusPx,

@@ -15,11 +15,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { RequirePermission } from '../session/guards.js';
-import { isAdmin, useSession } from '../session/useSession.js';
+import { RequirePermission } from '../../api/session/guards.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { outboxPageSize, outboxQuery } from './outbox-query.js';
 
 // /admin/outbox: the mail the server sent or kept (platform administrators). Without SMTP this

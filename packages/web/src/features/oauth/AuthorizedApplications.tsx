@@ -11,11 +11,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { absoluteTime } from '../devices/device-format.js';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
-import { useSession } from '../session/useSession.js';
+import { absoluteTime } from '../../device/device-format.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { useSession } from '../../api/session/useSession.js';
 import {
   type AuthorizationRow,
   authorizedApplicationsKey,

@@ -28,11 +28,11 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { RequirePermission } from '../session/guards.js';
-import { isAdmin, useSession } from '../session/useSession.js';
+import { RequirePermission } from '../../api/session/guards.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { ClientSecretDialog } from './ClientSecretDialog.js';
 import { deleteApplication, oauthApplicationsQuery, registerApplication } from './oauth-queries.js';
 

@@ -10,10 +10,10 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { leaveConsole } from '../../ui/leave-console.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { useSession } from '../session/useSession.js';
+import { useSession } from '../../api/session/useSession.js';
 import {
   authorizeApplication,
   type ConsentApplication,

@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { classLabels } from '../fleets/class-names.js';
+import { classLabels } from '../../fleet/class-names.js';
 
 export type AccessRow = {
   // The team access or fleet membership.

@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { logoFileProblem, uploadLogo } from './organization-logo.js';
 import { organizationsKey } from './organization-queries.js';
 

@@ -1,9 +1,9 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
-import { useAppsEnabled } from '../shell/useAppsEnabled.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
 import { classListLabel } from './class-list-label.js';
 import { organizationsKey } from './organization-queries.js';
 

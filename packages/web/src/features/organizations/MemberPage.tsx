@@ -20,19 +20,19 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { polling } from '../../ui/polling.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { classLabels } from '../fleets/class-names.js';
+import { classLabels } from '../../fleet/class-names.js';
 import { AccessTable } from './AccessTable.js';
 import { memberDetailQuery } from './member-detail.js';
 import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
-import { PickListDialog } from './PickListDialog.js';
-import { runAll } from './run-all.js';
+import { PickListDialog } from '../../ui/PickListDialog.js';
+import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
-import { organizationApplicationsQuery, teamListQuery } from './team-queries.js';
+import { organizationFleetsQuery, teamListQuery } from './team-queries.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 
 // /orgs/:organizationId/members/:memberId[/teams|fleets|apps|blocks]: one member's role, teams
@@ -55,7 +55,7 @@ export const MemberPage = () => {
     enabled: access.isAdministrator,
   });
   const applications = useQuery({
-    ...organizationApplicationsQuery(client, organization.id),
+    ...organizationFleetsQuery(client, organization.id),
     enabled: access.isAdministrator,
   });
   const [adding, setAdding] = useState(false);
@@ -106,7 +106,7 @@ export const MemberPage = () => {
       })),
   );
   const joinedTeams = new Set(teamMemberships.map((row) => row.teamId));
-  const joinedApplications = new Set(
+  const joinedFleets = new Set(
     user.user_application_membership.flatMap((row) =>
       row.is_member_of__application.map((a) => a.id),
     ),
@@ -229,7 +229,7 @@ export const MemberPage = () => {
           items={(applications.data ?? [])
             .filter(
               (application) =>
-                application.is_of__class === className && !joinedApplications.has(application.id),
+                application.is_of__class === className && !joinedFleets.has(application.id),
             )
             .map((application) => ({ id: application.id, label: application.app_name }))}
           emptyText={`The member is already in every ${classLabels[className].one.toLowerCase()} of the organization.`}

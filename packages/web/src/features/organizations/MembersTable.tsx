@@ -16,7 +16,7 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
 import type { MemberSort } from './members-queries.js';
 
 export type MemberRow = {

@@ -11,7 +11,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
 
 export type TeamMember = {
   // The team membership.

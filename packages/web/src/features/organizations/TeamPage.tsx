@@ -11,21 +11,21 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { polling } from '../../ui/polling.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { classLabels } from '../fleets/class-names.js';
+import { classLabels } from '../../fleet/class-names.js';
 import { AccessTable } from './AccessTable.js';
 import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
-import { PickListDialog } from './PickListDialog.js';
-import { runAll } from './run-all.js';
+import { PickListDialog } from '../../ui/PickListDialog.js';
+import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
 import { TeamMembersTable } from './TeamMembersTable.js';
 import {
-  organizationApplicationsQuery,
+  organizationFleetsQuery,
   organizationUsersQuery,
   teamDetailQuery,
 } from './team-queries.js';
@@ -51,7 +51,7 @@ export const TeamPage = () => {
     ...organizationUsersQuery(client, organization.id),
     enabled: access.isAdministrator,
   });
-  const applications = useQuery(organizationApplicationsQuery(client, organization.id));
+  const applications = useQuery(organizationFleetsQuery(client, organization.id));
   const [adding, setAdding] = useState(false);
   usePageTitle(team.data?.name ?? 'Team');
   useBreadcrumbs([

@@ -3,9 +3,9 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memberRemovalBlockedMessage } from '@flotilla/shared/devices/owner-credentials';
 import type { FakeRow } from '../../test-support/fake-odata.js';
-import { setAppsEnabled } from '../shell/useAppsEnabled.js';
-import { renderAt } from './render-organization.js';
-import { acmeId, opsTeamId } from './test-fixtures.js';
+import { setAppsEnabled } from '../../ui/useAppsEnabled.js';
+import { renderAt } from '../../test-support/render-organization.js';
+import { acmeId, opsTeamId } from '../../test-support/organization-fixtures.js';
 
 afterEach(() => {
   cleanup();

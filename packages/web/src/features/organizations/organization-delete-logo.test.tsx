@@ -2,9 +2,9 @@
 import { logoMaxBytes } from '@flotilla/shared/constants/limits';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setAppsEnabled } from '../shell/useAppsEnabled.js';
-import { renderAt } from './render-organization.js';
-import { acmeId } from './test-fixtures.js';
+import { setAppsEnabled } from '../../ui/useAppsEnabled.js';
+import { renderAt } from '../../test-support/render-organization.js';
+import { acmeId } from '../../test-support/organization-fixtures.js';
 
 afterEach(() => {
   cleanup();

@@ -2,7 +2,7 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { WebResource } from '@flotilla/sdk/resources/organization';
 import { logoMaxBytes } from '@flotilla/shared/constants/limits';
 import Avatar from '@mui/material/Avatar';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 
 // What a chosen file must be before it is sent (the server decides by its content again).
 export const logoFileProblem = (file: File): string | undefined => {

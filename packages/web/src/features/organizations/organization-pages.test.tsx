@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderAt } from './render-organization.js';
-import { acmeId } from './test-fixtures.js';
+import { renderAt } from '../../test-support/render-organization.js';
+import { acmeId } from '../../test-support/organization-fixtures.js';
 
 afterEach(cleanup);
 

@@ -2,9 +2,9 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { grants, organizationRolePermissions } from '@flotilla/shared/permissions/permissions';
 import { type OrganizationRole, organizationRoles } from '@flotilla/shared/permissions/roles';
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
-import { useSession } from '../session/useSession.js';
+import { useSession } from '../../api/session/useSession.js';
 
 // Query keys of the organization screens: everything under ['organizations'] is refreshed after
 // a change to memberships, teams or invitations.

@@ -2,7 +2,7 @@ import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { useAppsEnabled } from '../shell/useAppsEnabled.js';
+import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
 
 export type Section = 'members' | 'teams' | ApplicationClass;
 

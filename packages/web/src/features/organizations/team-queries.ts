@@ -59,7 +59,7 @@ export const teamDetailQuery = (
 });
 
 // The organization's fleets, apps and blocks (for "add fleet to team").
-export const organizationApplicationsQuery = (client: FlotillaClient, organizationId: number) => ({
+export const organizationFleetsQuery = (client: FlotillaClient, organizationId: number) => ({
   queryKey: [...organizationKey(organizationId), 'applications'] as const,
   queryFn: () =>
     client.pine.get({

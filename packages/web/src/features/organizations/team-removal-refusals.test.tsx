@@ -2,9 +2,9 @@
 import { memberRemovalBlockedMessage } from '@flotilla/shared/devices/owner-credentials';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderAt as renderFleetAt } from '../fleet-access/render-fleet-access.js';
-import { renderAt } from './render-organization.js';
-import { acmeId, opsTeamId } from './test-fixtures.js';
+import { renderAt as renderFleetAt } from '../../test-support/render-fleet-access.js';
+import { renderAt } from '../../test-support/render-organization.js';
+import { acmeId, opsTeamId } from '../../test-support/organization-fixtures.js';
 
 afterEach(cleanup);
 

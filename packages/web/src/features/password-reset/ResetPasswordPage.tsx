@@ -10,9 +10,9 @@ import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { AuthFrame } from '../auth/AuthFrame.js';
+import { AuthFrame } from '../../ui/AuthFrame.js';
 import { resetPassword } from './password-reset-requests.js';
 
 // /user/reset-password/:loginCode, the mailed link: a new password under the rules of seed 000

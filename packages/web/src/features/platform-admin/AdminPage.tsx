@@ -18,11 +18,11 @@ import Typography from '@mui/material/Typography';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { RequirePermission } from '../session/guards.js';
-import { isAdmin, useSession } from '../session/useSession.js';
+import { RequirePermission } from '../../api/session/guards.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { adminUsersQuery, loginAs } from './admin-session.js';
 
 // /admin (seed 000 admin.home): every user, searched and paged by the server, each with a

@@ -3,8 +3,8 @@ import Button from '@mui/material/Button';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
-import { useSession } from '../session/useSession.js';
+import { useClient } from '../../api/client.js';
+import { useSession } from '../../api/session/useSession.js';
 import { returnToAdmin } from './admin-session.js';
 
 // Shown on every signed-in screen while a platform administrator is logged in as this user: who

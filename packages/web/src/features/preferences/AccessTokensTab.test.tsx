@@ -2,10 +2,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
+import { ClientProvider } from '../../api/client.js';
+import { consoleRouterAt } from '../../test-support/render-console.js';
 import { freshAuthenticationRequiredMessage } from '@flotilla/shared/auth/reauthentication';
 import { samlApiKeyRefusal } from '@flotilla/shared/auth/saml-accounts';
 import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
@@ -52,9 +52,7 @@ const renderTab = (
     },
   }));
   prepare(api);
-  const router = createMemoryRouter(consoleRoutes(), {
-    initialEntries: ['/preferences/access-tokens'],
-  });
+  const router = consoleRouterAt('/preferences/access-tokens');
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>

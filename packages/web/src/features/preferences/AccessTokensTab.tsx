@@ -16,7 +16,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import {
@@ -31,11 +31,11 @@ import { expiryText } from '../api-keys/api-key-rules.js';
 import { CreateApiKeyDialog } from '../api-keys/CreateApiKeyDialog.js';
 import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 import { RenameApiKeyDialog } from '../api-keys/RenameApiKeyDialog.js';
-import { absoluteTime } from '../devices/device-format.js';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
+import { absoluteTime } from '../../device/device-format.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { AuthorizedApplications } from '../oauth/AuthorizedApplications.js';
-import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { LoadingScreen } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
 
 const keyLabel = (key: ApiKeyRow): string => key.name ?? `Key ${key.id}`;
 

@@ -2,13 +2,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
+import { ClientProvider } from '../../api/client.js';
+import { consoleRouterAt } from '../../test-support/render-console.js';
 import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
-import { ownUserRow, userProfileRow } from './test-fixtures.js';
+import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.js';
 
 afterEach(cleanup);
 
@@ -25,7 +25,7 @@ const renderAt = (path: string, profile = userProfileRow()) => {
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: [path] });
+  const router = consoleRouterAt(path);
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>

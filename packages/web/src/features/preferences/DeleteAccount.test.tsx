@@ -2,14 +2,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
+import { ClientProvider } from '../../api/client.js';
+import { consoleRouterAt } from '../../test-support/render-console.js';
 import { createFakeApi, sessionToken } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { deletionErrorText } from './delete-account-steps.js';
-import { userProfileRow } from './test-fixtures.js';
+import { userProfileRow } from '../../test-support/profile-fixtures.js';
 
 afterEach(cleanup);
 
@@ -28,7 +28,7 @@ const renderPreferences = (organizations: { id: number; name: string }[]) => {
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
   api.on('GET', '/user/v1/delete-account', () => ({ status: 200, body: { organizations } }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/preferences'] });
+  const router = consoleRouterAt('/preferences');
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>

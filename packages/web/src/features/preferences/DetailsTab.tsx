@@ -9,13 +9,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { useClient } from '../../api/client.js';
+import { LoadingScreen } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
 import { DeleteAccount } from './DeleteAccount.js';
 import { EmailSection } from './EmailSection.js';
 import { changePassword, logoutOtherSessions } from './account-queries.js';
-import { fetchProfile, profileKey } from './profile-query.js';
+import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
 
 // Seed 000 section 8.2: "failed logout other sessions", in the console's words.
 const logoutOthersFailed = 'Could not log out your other sessions';

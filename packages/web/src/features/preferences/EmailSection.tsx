@@ -9,10 +9,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { requestVerificationEmail } from '../email-verification/verification-requests.js';
 import { changeEmail, fetchPendingEmail, pendingEmailKey } from './account-queries.js';
-import { profileKey } from './profile-query.js';
+import { profileKey } from '../../api/session/profile-query.js';
 
 type Profile = { email: string | null; is_verified: boolean; has_password_set: boolean };
 

@@ -2,19 +2,19 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
+import { ClientProvider } from '../../api/client.js';
+import { consoleRouterAt } from '../../test-support/render-console.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import {
   headerColorValues,
   setHeaderColor,
   setNavigationStripes,
-} from '../shell/local-preferences.js';
-import { setAppsEnabled } from '../shell/useAppsEnabled.js';
-import { ownUserRow, userProfileRow } from './test-fixtures.js';
+} from '../../ui/local-preferences.js';
+import { setAppsEnabled } from '../../ui/useAppsEnabled.js';
+import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.js';
 
 afterEach(() => {
   cleanup();
@@ -49,9 +49,7 @@ const renderAt = (path: string, session: FakeSession = {}) => {
         <QueryClientProvider
           client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
         >
-          <RouterProvider
-            router={createMemoryRouter(consoleRoutes(), { initialEntries: [path] })}
-          />
+          <RouterProvider router={consoleRouterAt(path)} />
         </QueryClientProvider>
       </ToastProvider>
     </ClientProvider>,

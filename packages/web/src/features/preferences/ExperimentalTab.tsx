@@ -15,8 +15,8 @@ import {
   setNavigationStripes,
   useHeaderColor,
   useNavigationStripes,
-} from '../shell/local-preferences.js';
-import { setAppsEnabled, useAppsEnabled } from '../shell/useAppsEnabled.js';
+} from '../../ui/local-preferences.js';
+import { setAppsEnabled, useAppsEnabled } from '../../ui/useAppsEnabled.js';
 
 const colorLabels: Record<HeaderColor, string> = {
   default: 'Default',

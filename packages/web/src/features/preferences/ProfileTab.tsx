@@ -15,11 +15,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { useClient } from '../../api/client.js';
+import { LoadingScreen } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
 import { type ProfileChange, saveProfile } from './account-queries.js';
-import { fetchProfile, profileKey } from './profile-query.js';
+import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
 
 const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'personal', label: 'Personal' },

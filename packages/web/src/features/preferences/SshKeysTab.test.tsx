@@ -3,10 +3,10 @@ import { sshKeyMessages } from '@flotilla/shared/ssh-keys/ssh-key-rules';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
+import { ClientProvider } from '../../api/client.js';
+import { consoleRouterAt } from '../../test-support/render-console.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { testUserId } from '../../test-support/fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
@@ -40,7 +40,7 @@ const renderTab = () => {
     created_at: '2026-11-24T10:00:00Z',
     user: { __id: testUserId },
   }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/preferences/sshkeys'] });
+  const router = consoleRouterAt('/preferences/sshkeys');
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>

@@ -15,9 +15,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { productName } from '../../ui/usePageTitle.js';
-import { useSession } from '../session/useSession.js';
+import { useSession } from '../../api/session/useSession.js';
 import { QrCode } from './QrCode.js';
 import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 

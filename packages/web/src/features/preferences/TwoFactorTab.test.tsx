@@ -4,10 +4,10 @@ import { twoFactorQrSize } from '@flotilla/shared/auth/two-factor';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
-import { consoleRoutes } from '../../app/router.js';
+import { ClientProvider } from '../../api/client.js';
+import { consoleRouterAt } from '../../test-support/render-console.js';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
 
@@ -23,7 +23,7 @@ const renderTab = (session: FakeSession) => {
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
   }));
-  const router = createMemoryRouter(consoleRoutes(), { initialEntries: ['/preferences/2fa'] });
+  const router = consoleRouterAt('/preferences/2fa');
   render(
     <ClientProvider client={api.client}>
       <ToastProvider>

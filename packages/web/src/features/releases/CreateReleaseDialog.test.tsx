@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi, type FakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
-import { fill } from '../variables/test-support.js';
-import { releaseRow } from './test-fixtures.js';
+import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
+import { fill } from '../../test-support/variables-pages.js';
+import { releaseRow } from '../../test-support/release-fixtures.js';
 import { renderReleasePages } from './test-support.js';
 
 afterEach(cleanup);
@@ -42,7 +42,7 @@ const openDialog = async (
 ) => {
   const api = createFakeApi({
     user_application_membership: [fleetMember('developer')],
-    application: [applicationRow(fleetFixture(), { owns__release: [releaseRow(1)] })],
+    application: [fleetRow(fleetFixture(), { owns__release: [releaseRow(1)] })],
     release: [releaseRow(1)],
   });
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, builder } }));

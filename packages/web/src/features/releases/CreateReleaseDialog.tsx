@@ -14,8 +14,8 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
-import { applicationKey } from '../fleets/application/application-detail.js';
+import { useClient } from '../../api/client.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
 import { type BuildProject, runBuild } from './build-stream.js';
 import { useImageBuilds } from './image-builds.js';
 
@@ -53,7 +53,7 @@ export const CreateReleaseDialog = ({
         setLines((kept) => [...kept, line].slice(-buildLogDisplayLines)),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: applicationKey(fleetId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) }),
   });
   const project: BuildProject | null =
     source === 'file' ? file && { file } : isHttpUrl(url) ? { url: url.trim() } : null;

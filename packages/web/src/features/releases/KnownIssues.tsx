@@ -4,8 +4,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { applicationKey } from '../fleets/application/application-detail.js';
+import { useClient } from '../../api/client.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
 
 // The release's known issues: text, edited and saved by users with resin.release.update.
 export const KnownIssues = ({
@@ -30,7 +30,7 @@ export const KnownIssues = ({
         id: releaseId,
         body: { known_issue_list: draft.trim() === '' ? null : draft.trim() },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: applicationKey(fleetId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) }),
   });
   if (denied !== null) return <span>{text === '' ? 'None' : text}</span>;
   return (

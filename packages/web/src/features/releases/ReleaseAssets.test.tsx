@@ -2,13 +2,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
+import { ClientProvider } from '../../api/client.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
+import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
 import { assetTree } from './asset-tree.js';
 import { ReleaseAssets } from './ReleaseAssets.js';
-import { releaseRow } from './test-fixtures.js';
+import { releaseRow } from '../../test-support/release-fixtures.js';
 import { renderReleasePages } from './test-support.js';
 
 afterEach(cleanup);
@@ -24,7 +24,7 @@ const setup = (assets: unknown[], refuse = false) => {
   const release = releaseRow(5, { release_asset: assets });
   const api = createFakeApi({
     user_application_membership: [fleetMember('observer')],
-    application: [applicationRow(fleetFixture(), { owns__release: [release] })],
+    application: [fleetRow(fleetFixture(), { owns__release: [release] })],
     release: [release],
   });
   if (refuse) {

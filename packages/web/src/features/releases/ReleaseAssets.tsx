@@ -7,7 +7,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { assetTree, type AssetNode } from './asset-tree.js';
 import { fetchReleaseAssets, releaseAssetsKey } from './release-queries.js';
 import { byteSize } from './release-format.js';

@@ -17,23 +17,23 @@ import {
   useOutletContext,
   useParams,
 } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import type { ApplicationDetail } from '../fleets/application/application-detail.js';
-import { shortCommit } from '../fleets/application/application-detail.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
-import { LoadState } from '../variables/LoadState.js';
+import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import { shortCommit } from '../../fleet/fleet-detail.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { LoadState } from '../../ui/LoadState.js';
 import { releaseListRefreshMs } from './release-limits.js';
 import { fetchRelease, type ReleaseDetail, releaseKey } from './release-queries.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 import { releasePath } from './ReleasesPage.js';
 
 export type ReleaseContext = {
-  application: ApplicationDetail;
+  application: FleetDetail;
   release: ReleaseDetail;
   // When the release was last read: the status rule's clock.
   now: Date;
@@ -48,7 +48,7 @@ export const invalidIdText = 'invalid id passed in url';
 // settings tabs (settings need resin.release.update). A non-numeric id shows an error toast and
 // goes up one level, to the release list.
 export const ReleaseLayout = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   const { releaseId = '' } = useParams();
   const location = useLocation();
   const toasts = useToasts();

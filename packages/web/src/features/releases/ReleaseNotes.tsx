@@ -4,11 +4,10 @@ import Typography from '@mui/material/Typography';
 import { errorText } from '@flotilla/sdk/errors';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { useClient } from '../../app/client.js';
-import { notesDebounceMs } from '../devices/DeviceNotes.js';
-import { useDebouncedSave } from '../devices/useDebouncedSave.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { applicationKey } from '../fleets/application/application-detail.js';
+import { useClient } from '../../api/client.js';
+import { notesDebounceMs, useDebouncedSave } from '../../ui/useDebouncedSave.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
 
 // The release's notes, saved 500 ms after typing stops (seed 001 section 9); read-only without
 // resin.release.update.
@@ -28,7 +27,7 @@ export const ReleaseNotes = ({
   const save = useCallback(
     async (text: string) => {
       await client.pine.patch({ resource: 'release', id: releaseId, body: { note: text } });
-      void queryClient.invalidateQueries({ queryKey: applicationKey(fleetId) });
+      void queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) });
     },
     [client, queryClient, fleetId, releaseId],
   );

@@ -5,9 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
-import { dialogsClosed, fill } from '../variables/test-support.js';
-import { releaseRow } from './test-fixtures.js';
+import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
+import { dialogsClosed, fill } from '../../test-support/variables-pages.js';
+import { releaseRow } from '../../test-support/release-fixtures.js';
 import { renderReleasePages } from './test-support.js';
 
 afterEach(cleanup);
@@ -15,7 +15,7 @@ afterEach(cleanup);
 const setup = (path: string, release = releaseRow(5), role = 'developer') => {
   const api = createFakeApi({
     user_application_membership: [fleetMember(role)],
-    application: [applicationRow(fleetFixture(), { owns__release: [release] })],
+    application: [fleetRow(fleetFixture(), { owns__release: [release] })],
     release: [release, releaseRow(9, { belongs_to__application: { __id: 13 } })],
   });
   const router = renderReleasePages(api, path);

@@ -5,10 +5,10 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import type { FakeRow } from '../../test-support/fake-odata.js';
-import { renderWithClient } from '../fleets/application/test-helpers.js';
+import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { type ReleaseChoice, ReleasePicker } from './ReleasePicker.js';
 import { releasePickerRefreshMs } from './release-limits.js';
-import { releaseRow } from './test-fixtures.js';
+import { releaseRow } from '../../test-support/release-fixtures.js';
 
 // The release picker on the strict fake API: what it asks the server (search, pages, order),
 // what it offers, and its loading, empty and error states.

@@ -8,10 +8,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { createContext, useContext, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
-import { useDebounced } from '../devices/useDebounced.js';
-import { releaseLabel, shortCommit } from '../fleets/application/application-detail.js';
+import { useDebounced } from '../../ui/useDebounced.js';
+import { releaseLabel, shortCommit } from '../../fleet/fleet-detail.js';
 import {
   maxPickerSearch,
   fetchPickerPage,

@@ -9,15 +9,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '@flotilla/sdk/errors';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { applicationKey } from '../fleets/application/application-detail.js';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { MutationError } from '../fleets/application/MutationError.js';
-import { SettingRow } from '../fleets/application/SettingRow.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
-import { applicationPath } from '../fleets/class-names.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { MutationError } from '../../ui/MutationError.js';
+import { SettingRow } from '../../ui/SettingRow.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { fleetPath } from '../../fleet/class-names.js';
 import { releaseActions, versionError } from './release-rules.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 
@@ -45,7 +45,7 @@ export const ReleaseSettingsPage = () => {
   );
   const [version, setVersion] = useState(release.semver);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: applicationKey(application.id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(application.id) });
   const patch = useMutation({
     mutationFn: async (
       body:
@@ -65,7 +65,7 @@ export const ReleaseSettingsPage = () => {
       });
       await refresh();
       // After deleting a release the user lands on the fleet page (seed 001 section 2).
-      await navigate(applicationPath(application.is_of__class, application.id));
+      await navigate(fleetPath(application.is_of__class, application.id));
     },
   });
   const typedError = version.trim() === release.semver ? null : versionError(version);

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { applicationRow, fleetFixture } from '../fleets/application/test-helpers.js';
-import { fill } from '../variables/test-support.js';
-import { releaseRow } from './test-fixtures.js';
+import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
+import { fill } from '../../test-support/variables-pages.js';
+import { releaseRow } from '../../test-support/release-fixtures.js';
 import { renderReleasePages } from './test-support.js';
 
 afterEach(cleanup);
@@ -28,7 +28,7 @@ const pinnedTo = (id: number) =>
 const setup = (releases: ReturnType<typeof releaseRow>[], application = pinnedTo(2)) => {
   const api = createFakeApi({
     user_application_membership: [fleetMember('developer')],
-    application: [applicationRow(application, { owns__release: releases })],
+    application: [fleetRow(application, { owns__release: releases })],
     release: [...releases, releaseRow(9, { belongs_to__application: { __id: 13 } })],
   });
   renderReleasePages(api, '/fleets/12/releases', application);
@@ -119,7 +119,7 @@ describe('ReleasesPage', { timeout: 60_000 }, () => {
   it('does not let an observer create releases', async () => {
     const api = createFakeApi({
       user_application_membership: [fleetMember('observer')],
-      application: [applicationRow(fleetFixture(), { owns__release: [releaseRow(1)] })],
+      application: [fleetRow(fleetFixture(), { owns__release: [releaseRow(1)] })],
       release: [releaseRow(1)],
     });
     renderReleasePages(api, '/fleets/12/releases');

@@ -17,26 +17,26 @@ import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { absoluteTime, plural } from '../devices/device-format.js';
-import type { ApplicationDetail } from '../fleets/application/application-detail.js';
-import { shortCommit } from '../fleets/application/application-detail.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { classLabels } from '../fleets/class-names.js';
-import { LoadState } from '../variables/LoadState.js';
+import { absoluteTime, plural } from '../../device/device-format.js';
+import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import { shortCommit } from '../../fleet/fleet-detail.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { classLabels } from '../../fleet/class-names.js';
+import { LoadState } from '../../ui/LoadState.js';
 import { AddReleaseInstructions } from './AddReleaseInstructions.js';
 import { CreateReleaseDialog } from './CreateReleaseDialog.js';
-import { DisabledReason } from '../fleets/application/DisabledReason.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { DisabledReason } from '../../ui/DisabledReason.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import { releaseListPageSize, releaseListRefreshMs } from './release-limits.js';
 import { fetchReleasePage, type ReleaseListRow, releaseListKey } from './release-queries.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 
-export const releasePath = (application: Pick<ApplicationDetail, 'id' | 'is_of__class'>) =>
+export const releasePath = (application: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
   `${classLabels[application.is_of__class].path}/${application.id}/releases`;
 
 // The fleet's own target: "tracked" when it follows the latest release, else "pinned".
@@ -44,7 +44,7 @@ const TargetMarker = ({
   application,
   release,
 }: {
-  application: ApplicationDetail;
+  application: FleetDetail;
   release: ReleaseListRow;
 }) => {
   if (application.should_be_running__release[0]?.id !== release.id) return null;
@@ -65,7 +65,7 @@ const TargetMarker = ({
 // /{class}s/:applicationId/releases: the fleet's releases, newest first, 50 a page, refreshed
 // every 6 s; search by version or tag.
 export const ReleasesPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   const client = useClient();
   usePageTitle(`Releases · ${application.app_name}`);
   useBreadcrumbs([{ label: 'Releases', to: releasePath(application) }], 1);

@@ -1,6 +1,6 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
-import { applicationKey } from '../fleets/application/application-detail.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
 import { releasePickerPageSize } from './release-limits.js';
 
 // The release picker's reads (seed 001 "Other UI" and section 7 "releases by application"): the
@@ -81,7 +81,7 @@ export type PickerRelease = Awaited<ReturnType<typeof fetchPickerPage>>[number];
 
 // Under the fleet's key, so every fleet write (a pin, a default release) refreshes it too.
 export const releasePickerKey = (fleetId: number, search: string) =>
-  [...applicationKey(fleetId), 'release-picker', pickerSearchText(search)] as const;
+  [...fleetKey(fleetId), 'release-picker', pickerSearchText(search)] as const;
 
 // The next page to ask for, or undefined when the last one was not full.
 export const nextPickerPage = (last: readonly unknown[], pages: readonly unknown[]) =>

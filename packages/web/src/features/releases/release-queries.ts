@@ -1,15 +1,15 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
-import { applicationKey } from '../fleets/application/application-detail.js';
+import { fleetKey } from '../../fleet/fleet-detail.js';
 
 // Reads of the release pages (seed 001 section 7 "releases by application", "release with
 // expansions"). Keys live under the fleet's key, so every fleet write refreshes them too.
 
 export const releaseListKey = (fleetId: number, page: number, search: string) =>
-  [...applicationKey(fleetId), 'releases', page, search] as const;
+  [...fleetKey(fleetId), 'releases', page, search] as const;
 
 export const releaseKey = (fleetId: number, releaseId: number) =>
-  [...applicationKey(fleetId), 'release', releaseId] as const;
+  [...fleetKey(fleetId), 'release', releaseId] as const;
 
 const listSelect = [
   'id',

@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
-import { ClientProvider } from '../../app/client.js';
+import { ClientProvider } from '../../api/client.js';
 import type { FakeApi } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
-import type { ApplicationDetail } from '../fleets/application/application-detail.js';
-import { fleetFixture } from '../fleets/application/test-helpers.js';
+import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import { fleetFixture } from '../../test-support/fleet-helpers.js';
 import { ReleaseLayout } from './ReleaseLayout.js';
 import { ReleaseSettingsPage } from './ReleaseSettingsPage.js';
 import { ReleasesPage } from './ReleasesPage.js';
@@ -16,7 +16,7 @@ import { ReleaseSummaryPage } from './ReleaseSummaryPage.js';
 export const renderReleasePages = (
   api: FakeApi,
   path: string,
-  application: ApplicationDetail = fleetFixture(),
+  application: FleetDetail = fleetFixture(),
 ) => {
   const router = createMemoryRouter(
     [

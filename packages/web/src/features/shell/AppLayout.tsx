@@ -12,14 +12,14 @@ import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
 import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
-import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { LoadingScreen } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
 import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
 import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
-import { headerBackground, useHeaderColor } from './local-preferences.js';
+import { headerBackground, useHeaderColor } from '../../ui/local-preferences.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
 

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientProvider } from '../../app/client.js';
+import { ClientProvider } from '../../api/client.js';
 import { OfflineBanner } from './Banners.js';
 import { HelpMenu } from './HelpMenu.js';
 

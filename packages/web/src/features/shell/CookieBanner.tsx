@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 
 export const cookieChoiceKey = 'flotilla.cookies';
 

@@ -10,7 +10,7 @@ import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useStore } from './useExternalStore.js';
 
 // Seed 000 section 2.3: the header's help links, in this order; the keys of `helpLinks` in

@@ -14,9 +14,9 @@ import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { sidebarCollapsedWidth, sidebarWidth } from '../../app/theme.js';
-import { navigationStripes, useNavigationStripes } from './local-preferences.js';
-import { useAppsEnabled } from './useAppsEnabled.js';
+import { sidebarCollapsedWidth, sidebarWidth } from '../../ui/theme.js';
+import { navigationStripes, useNavigationStripes } from '../../ui/local-preferences.js';
+import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
 
 type Item = { to: string; label: string; icon: ReactNode };
 

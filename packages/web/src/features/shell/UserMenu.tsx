@@ -8,9 +8,9 @@ import MenuItem from '@mui/material/MenuItem';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { forgetAdminReturn } from '../platform-admin/admin-session.js';
-import { isAdmin, useSession } from '../session/useSession.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 
 // Over 20 characters: the first 17 and an ellipsis (seed 000 section 9).
 export const displayUsername = (username: string): string =>

@@ -1,5 +1,5 @@
 import type { Session } from '@flotilla/sdk/auth';
-import { isAdmin } from '../session/useSession.js';
+import { isAdmin } from '../../api/session/useSession.js';
 
 // Whether the header is red unless the user chose a colour (Preferences → Experimental,
 // local-preferences.ts headerBackground; seed 000 section 9): for platform administrators, and

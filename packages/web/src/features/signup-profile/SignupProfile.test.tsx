@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
 import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
-import { ownUserRow, userProfileRow } from '../preferences/test-fixtures.js';
+import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.js';
 import { pendingProfileStep, rememberProfileStep } from './profile-step.js';
 
 afterEach(() => {

@@ -5,13 +5,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { AuthFrame } from '../auth/AuthFrame.js';
-import { fetchProfile, profileKey } from '../preferences/profile-query.js';
+import { AuthFrame } from '../../ui/AuthFrame.js';
+import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
 import { ProfileForm, profileDraftOf } from '../preferences/ProfileTab.js';
-import { LoadingScreen } from '../session/guards.js';
-import { useSession } from '../session/useSession.js';
+import { LoadingScreen } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
 import { finishProfileStep, pendingProfileStep } from './profile-step.js';
 
 // /signup/profile (seed 000 sections 2.1 and 4): after sign-up, and after verification when it

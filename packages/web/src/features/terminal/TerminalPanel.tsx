@@ -15,7 +15,7 @@ import TextField from '@mui/material/TextField';
 import { FlotillaApiError, errorText } from '@flotilla/sdk/errors';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import type { TerminalState } from './terminal-connection.js';
 import {
   type TerminalAvailability,

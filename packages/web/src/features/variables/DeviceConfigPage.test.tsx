@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { deviceDetail } from '../devices/test-fixtures.js';
+import { deviceDetail } from '../../test-support/device-fixtures.js';
 import { DeviceConfigPage } from './DeviceConfigPage.js';
-import { answerConfigVars, renderPage } from './test-support.js';
+import { answerConfigVars, renderPage } from '../../test-support/variables-pages.js';
 
 afterEach(cleanup);
 

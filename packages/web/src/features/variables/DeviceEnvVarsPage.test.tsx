@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
-import { deviceDetail } from '../devices/test-fixtures.js';
+import { deviceDetail } from '../../test-support/device-fixtures.js';
 import { DeviceEnvVarsPage } from './DeviceEnvVarsPage.js';
 import {
   answerConfigVars,
@@ -14,7 +14,7 @@ import {
   renderPage,
   serviceRows,
   serviceVariable,
-} from './test-support.js';
+} from '../../test-support/variables-pages.js';
 
 afterEach(cleanup);
 

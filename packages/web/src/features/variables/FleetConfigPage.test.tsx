@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
 import { FleetConfigPage } from './FleetConfigPage.js';
-import { answerConfigVars, dialogsClosed, fill, renderPage } from './test-support.js';
+import {
+  answerConfigVars,
+  dialogsClosed,
+  fill,
+  renderPage,
+} from '../../test-support/variables-pages.js';
 
 afterEach(cleanup);
 

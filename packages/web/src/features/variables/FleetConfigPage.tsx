@@ -12,14 +12,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
 import { ConfigTable, customRows } from './ConfigTable.js';
-import { LoadState } from './LoadState.js';
+import { LoadState } from '../../ui/LoadState.js';
 import { OverridesDialog } from './OverridesDialog.js';
-import { DeleteAction, EditAction, RowAction } from './RowActions.js';
+import { DeleteAction, EditAction, RowAction } from '../../ui/RowActions.js';
 import { StagedChangesBar } from './StagedChangesBar.js';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard.js';
 import { useConfigVars } from './useConfigVars.js';
@@ -47,7 +47,7 @@ const resource = 'application_config_variable';
 // configuration table, edited through staged changes; needs resin.application_config_variable.all
 // to change anything (seed 001 section 6).
 export const FleetConfigPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   const fleetId = application.id;
   const client = useClient();
   const queryClient = useQueryClient();

@@ -13,7 +13,7 @@ import {
   renderPage,
   serviceRows,
   serviceVariable,
-} from './test-support.js';
+} from '../../test-support/variables-pages.js';
 import { leaveWarning } from './UnsavedChangesGuard.js';
 
 afterEach(cleanup);

@@ -11,13 +11,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
-import { useApplicationContext } from '../fleets/application/useApplicationContext.js';
-import { useFleetRole } from '../fleets/application/useFleetRole.js';
-import { LoadState } from './LoadState.js';
+import { useFleetContext } from '../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { LoadState } from '../../ui/LoadState.js';
 import { OverridesDialog } from './OverridesDialog.js';
-import { DeleteAction, EditAction, RowAction } from './RowActions.js';
+import { DeleteAction, EditAction, RowAction } from '../../ui/RowActions.js';
 import { serviceChoices, serviceNameOf } from './service-choices.js';
 import { filterByService, ServiceFilter, type ServiceFilterValue } from './ServiceFilter.js';
 import { StagedChangesBar } from './StagedChangesBar.js';
@@ -45,7 +45,7 @@ const resourceOf = (serviceId: number) =>
 // /fleets/:id/envvars: the fleet's variables and its services' variables in one table with a
 // service column and filter, edited through staged changes (seed 001 section 2 and 4).
 export const FleetEnvVarsPage = () => {
-  const { application } = useApplicationContext();
+  const { application } = useFleetContext();
   const fleetId = application.id;
   const client = useClient();
   const queryClient = useQueryClient();

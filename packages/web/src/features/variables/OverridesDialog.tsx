@@ -18,9 +18,9 @@ import Tooltip from '@mui/material/Tooltip';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { LoadState } from './LoadState.js';
+import { LoadState } from '../../ui/LoadState.js';
 import {
   fetchOverrides,
   type Override,

@@ -3,7 +3,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { ConfirmDialog } from '../fleets/application/ConfirmDialog.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { summarize } from './staged-edits.js';
 import type { StagedEdits } from './useStagedEdits.js';
 

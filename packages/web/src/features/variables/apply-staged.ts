@@ -1,5 +1,5 @@
 import { configWriteConcurrency } from '@flotilla/shared/constants/limits';
-import { runWithConcurrency } from '../fleets/batch/run-with-concurrency.js';
+import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { inApplyOrder, type StagedChange, type StagedChanges } from './staged-edits.js';
 
 export type ApplyResult<T> = {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 import { configVarsKey, fetchConfigVars } from './variable-queries.js';
 
 // The naming rules and configuration schema of a device type: they change only with the

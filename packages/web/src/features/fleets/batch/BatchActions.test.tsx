@@ -3,11 +3,11 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../ui/toasts.js';
-import type { ApplicationListItem } from '../application-queries.js';
+import type { FleetListItem } from '../../../fleet/fleet-queries.js';
 import { createFakeApi } from '../../../test-support/fake-api.js';
 import type { FakeData } from '../../../test-support/fake-odata.js';
 import { fleetMember, organizationMember } from '../../../test-support/fixtures.js';
-import { renderWithClient } from '../application/test-helpers.js';
+import { renderWithClient } from '../../../test-support/fleet-helpers.js';
 import { BatchActions } from './BatchActions.js';
 import type { Selection } from './useSelection.js';
 
@@ -27,7 +27,7 @@ const batchRow = (id: number, name: string, arch = 'aarch64') => ({
   application_type: [{ is_legacy: false }],
 });
 
-const listItem = (id: number, name: string): ApplicationListItem => ({
+const listItem = (id: number, name: string): FleetListItem => ({
   id,
   app_name: name,
   slug: `acme/${name}`,

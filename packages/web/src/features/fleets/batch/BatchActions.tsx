@@ -1,10 +1,10 @@
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useClient } from '../../../app/client.js';
-import { ConfirmDialog } from '../application/ConfirmDialog.js';
-import type { ApplicationListItem } from '../application-queries.js';
-import { classLabels } from '../class-names.js';
+import { useClient } from '../../../api/client.js';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
+import type { FleetListItem } from '../../../fleet/fleet-queries.js';
+import { classLabels } from '../../../fleet/class-names.js';
 import { BatchDeviceTypeDialog } from './BatchDeviceTypeDialog.js';
 import { BatchRenameDialog } from './BatchRenameDialog.js';
 import type { FleetBatchAction } from '@flotilla/shared/fleets/fleet-action-permissions';
@@ -25,7 +25,7 @@ export const BatchActions = ({
   selection,
 }: {
   className: ApplicationClass;
-  applications: readonly ApplicationListItem[];
+  applications: readonly FleetListItem[];
   selection: Selection;
 }) => {
   const client = useClient();

@@ -11,8 +11,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../../app/client.js';
-import { classLabels } from '../class-names.js';
+import { useClient } from '../../../api/client.js';
+import { classLabels } from '../../../fleet/class-names.js';
 import type { BatchFleet } from './batch-queries.js';
 import { sharedArchitecture } from './batch-rules.js';
 

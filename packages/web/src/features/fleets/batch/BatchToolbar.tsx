@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import type { ReactNode } from 'react';
-import { DisabledReason } from '../application/DisabledReason.js';
+import { DisabledReason } from '../../../ui/DisabledReason.js';
 import type { FleetBatchAction } from '@flotilla/shared/fleets/fleet-action-permissions';
 import type { BatchGates } from './batch-rules.js';
 

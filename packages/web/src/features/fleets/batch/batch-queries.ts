@@ -9,7 +9,7 @@ import type { AnyRole } from '@flotilla/shared/permissions/roles';
 
 // What the batch actions need of a selected application: the list rows lack the architecture,
 // the legacy flag and the user's roles.
-export type BatchApplicationRow = {
+export type BatchFleetRow = {
   id: number;
   app_name: string;
   is_of__class: ApplicationClass;
@@ -24,7 +24,7 @@ export type BatchApplicationRow = {
 };
 
 export type BatchRows = {
-  applications: BatchApplicationRow[];
+  applications: BatchFleetRow[];
   // The user's memberships that concern the selection.
   memberships: UserMemberships;
 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchFleet, BatchRows } from './batch-queries.js';
 import { batchFleetsOf } from './batch-queries.js';
 import { batchGates, namesList, outcomeToast, sharedArchitecture } from './batch-rules.js';
-import type { Outcome } from './run-with-concurrency.js';
+import type { Outcome } from '../../../ui/run-with-concurrency.js';
 
 const aarch64 = { id: 4, slug: 'aarch64' };
 const amd64 = { id: 2, slug: 'amd64' };

@@ -5,10 +5,10 @@ import {
 } from '@flotilla/shared/fleets/fleet-action-permissions';
 import { fleetPermissionsOf } from '@flotilla/shared/permissions/fleet-access';
 import { grants } from '@flotilla/shared/permissions/permissions';
-import { deniedReason } from '../application/fleet-role.js';
-import { legacyRenameReason } from '../application/RenameSetting.js';
+import { deniedReason } from '../../../fleet/fleet-role.js';
+import { legacyRenameReason } from '../fleet/RenameSetting.js';
 import type { BatchFleet } from './batch-queries.js';
-import type { Outcome } from './run-with-concurrency.js';
+import type { Outcome } from '../../../ui/run-with-concurrency.js';
 
 const namedLimit = 3;
 

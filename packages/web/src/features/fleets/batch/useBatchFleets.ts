@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useClient } from '../../../app/client.js';
-import { useSession } from '../../session/useSession.js';
+import { useClient } from '../../../api/client.js';
+import { useSession } from '../../../api/session/useSession.js';
 import { type BatchFleet, batchFleetsOf, fetchBatchRows } from './batch-queries.js';
 
 export type BatchFleetsState = {

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useToasts } from '../../../ui/toasts.js';
 import type { BatchFleet } from './batch-queries.js';
 import { outcomeToast } from './batch-rules.js';
-import { runWithConcurrency } from './run-with-concurrency.js';
+import { runWithConcurrency } from '../../../ui/run-with-concurrency.js';
 
 export type BatchRun = {
   fleets: readonly BatchFleet[];

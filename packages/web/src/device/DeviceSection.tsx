@@ -1,0 +1,85 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { useClient } from '../api/client.js';
+import { useBreadcrumbs } from '../ui/breadcrumbs.js';
+import { polling } from '../ui/polling.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
+import { deviceKey, fetchDevice } from './device-queries.js';
+import type { DeviceDetail } from './device-rows.js';
+import { DeviceTabs } from './DeviceTabs.js';
+import { classLabels } from '../fleet/class-names.js';
+
+// The frame of a device's variables and configuration pages: the device (the device page's own
+// query, so switching tabs reads the cache), its breadcrumbs, name and section tabs. A device
+// not found goes to /, a frozen one to its fleet (seed 001 section 2).
+export const DeviceSection = ({
+  title,
+  children,
+}: {
+  title: string;
+  children: (device: DeviceDetail) => ReactNode;
+}) => {
+  const { uuid = '' } = useParams();
+  const client = useClient();
+  const device = useQuery({
+    queryKey: deviceKey(uuid),
+    queryFn: () => fetchDevice(client, uuid),
+    ...polling(),
+  });
+  const detail = device.data ?? null;
+  const fleet = detail?.belongs_to__application[0];
+  const organization = fleet?.organization[0];
+  const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
+  usePageTitle(detail ? `${title} · ${detail.device_name}` : title);
+  useBreadcrumbs(
+    detail && fleet && organization
+      ? [
+          { label: organization.name, to: `/orgs/${organization.id}/fleets` },
+          { label: fleet.app_name, to: fleetPath },
+          { label: 'Devices', to: `${fleetPath}/devices` },
+          { label: detail.device_name, to: `/devices/${detail.uuid}` },
+        ]
+      : [],
+  );
+  if (device.isPending) {
+    return (
+      <Box aria-busy="true" aria-label="Loading">
+        <Skeleton variant="text" width={280} height={48} />
+        <Skeleton variant="rounded" height={240} sx={{ mt: 2 }} />
+      </Box>
+    );
+  }
+  if (device.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void device.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {errorText(device.error) ?? 'Could not load the device'}
+      </Alert>
+    );
+  }
+  if (!detail || !fleet) return <Navigate to="/" replace />;
+  if (detail.is_frozen) return <Navigate to={fleetPath} replace />;
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h1" noWrap title={detail.device_name}>
+        {detail.device_name}
+      </Typography>
+      <DeviceTabs uuid={detail.uuid} />
+      {children(detail)}
+    </Stack>
+  );
+};

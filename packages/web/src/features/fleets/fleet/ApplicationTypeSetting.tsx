@@ -1,0 +1,130 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { Alert, Button, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useClient } from '../../../api/client.js';
+import {
+  type FleetDetail,
+  fleetKey,
+  type ApplicationType,
+  applicationTypeSelect,
+} from '../../../fleet/fleet-detail.js';
+import { DisabledReason } from '../../../ui/DisabledReason.js';
+import { SettingRow } from '../../../ui/SettingRow.js';
+import { useUpdateFleet } from './useUpdateFleet.js';
+import { MutationError } from '../../../ui/MutationError.js';
+
+export type TypeOptionState =
+  'ok' | 'current' | 'discontinued' | 'needs-multicontainer' | 'needs-plan-upgrade';
+
+export const typeOptionLabels: Record<Exclude<TypeOptionState, 'ok'>, string> = {
+  current: 'current type',
+  discontinued: 'no longer offered',
+  'needs-multicontainer': 'needs multicontainer support: cannot downgrade to non-multicontainer',
+  'needs-plan-upgrade': 'needs a plan upgrade: only for paying customers',
+};
+
+// Whether the fleet may switch to a type (seed 001 section 4): only "ok" is selectable. The plan
+// is not readable here, so a type that requires payment always asks for an upgrade.
+export const typeOptionState = (
+  option: ApplicationType,
+  current: ApplicationType | undefined,
+  serviceCount: number,
+): TypeOptionState => {
+  if (option.id === current?.id) return 'current';
+  if (option.is_legacy) return 'discontinued';
+  if (serviceCount > 1 && !option.supports_multicontainer) return 'needs-multicontainer';
+  if (option.requires_payment) return 'needs-plan-upgrade';
+  return 'ok';
+};
+
+// Change the application type among the ones the fleet can switch to.
+export const ApplicationTypeSetting = ({
+  application,
+  denied,
+}: {
+  application: FleetDetail;
+  denied: string | null;
+}) => {
+  const client = useClient();
+  const update = useUpdateFleet(application.id);
+  const current = application.application_type[0];
+  const [chosen, setChosen] = useState<number | ''>('');
+  const types = useQuery({
+    queryKey: ['application-types'],
+    staleTime: 60_000,
+    queryFn: () =>
+      client.pine.get({
+        resource: 'application_type',
+        options: { $select: [...applicationTypeSelect], $orderby: { name: 'asc' } },
+      }),
+  });
+  const services = useQuery({
+    queryKey: [...fleetKey(application.id), 'service-count'],
+    queryFn: () =>
+      client.pine.get({
+        resource: 'service',
+        options: { $count: { $filter: { application: application.id } } },
+      }),
+  });
+  const value = chosen === '' ? (current?.id ?? '') : chosen;
+  const loading = types.isPending || services.isPending;
+  return (
+    <SettingRow
+      title="Application type"
+      description={current?.description ?? 'What the devices of this fleet can run.'}
+    >
+      <Stack spacing={1}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+          <TextField
+            select
+            size="small"
+            fullWidth
+            label="Application type"
+            value={loading ? '' : value}
+            onChange={(event) => setChosen(Number(event.target.value))}
+            disabled={denied !== null || loading || update.isPending}
+          >
+            {(types.data ?? []).map((type) => {
+              const state = typeOptionState(type, current, services.data ?? 0);
+              return (
+                <MenuItem
+                  key={type.id}
+                  value={type.id}
+                  disabled={state !== 'ok' && state !== 'current'}
+                >
+                  <ListItemText
+                    primary={type.name}
+                    secondary={state === 'ok' ? type.description : typeOptionLabels[state]}
+                  />
+                </MenuItem>
+              );
+            })}
+          </TextField>
+          <DisabledReason reason={denied}>
+            <Button
+              variant="contained"
+              disabled={
+                denied !== null || value === '' || value === current?.id || update.isPending
+              }
+              onClick={() => {
+                if (value !== '') update.mutate({ application_type: value });
+              }}
+            >
+              Change
+            </Button>
+          </DisabledReason>
+        </Stack>
+        {types.isError || services.isError ? (
+          <Alert severity="warning">
+            {errorText(types.error ?? services.error) ?? 'Could not load the application types'}
+          </Alert>
+        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not change the application type'}
+        />
+      </Stack>
+    </SettingRow>
+  );
+};

@@ -1,0 +1,90 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { Alert, Button, MenuItem, Stack, TextField } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useClient } from '../../../api/client.js';
+import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import { DisabledReason } from '../../../ui/DisabledReason.js';
+import { SettingRow } from '../../../ui/SettingRow.js';
+import { useUpdateFleet } from './useUpdateFleet.js';
+import { MutationError } from '../../../ui/MutationError.js';
+
+// The default device type may change only to one of the same CPU architecture, so the fleet's
+// releases keep running on its devices.
+export const DeviceTypeSetting = ({
+  application,
+  denied,
+}: {
+  application: FleetDetail;
+  denied: string | null;
+}) => {
+  const client = useClient();
+  const update = useUpdateFleet(application.id);
+  const current = application.is_for__device_type[0];
+  const architecture = current?.is_of__cpu_architecture[0];
+  const [chosen, setChosen] = useState<number | ''>('');
+  const deviceTypes = useQuery({
+    queryKey: ['device-types', 'architecture', architecture?.id ?? 0],
+    enabled: architecture !== undefined,
+    staleTime: 60_000,
+    queryFn: () =>
+      client.pine.get({
+        resource: 'device_type',
+        options: {
+          $select: ['id', 'slug', 'name'],
+          $filter: { is_of__cpu_architecture: architecture?.id ?? 0 },
+          $orderby: { name: 'asc' },
+        },
+      }),
+  });
+  const value = chosen === '' ? (current?.id ?? '') : chosen;
+  const options = deviceTypes.data ?? (current ? [current] : []);
+  return (
+    <SettingRow
+      title="Default device type"
+      description={`Device types with the ${architecture?.slug ?? 'same'} CPU architecture.`}
+    >
+      <Stack spacing={1}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+          <TextField
+            select
+            size="small"
+            fullWidth
+            label="Default device type"
+            value={options.some((option) => option.id === value) ? value : ''}
+            onChange={(event) => setChosen(Number(event.target.value))}
+            disabled={denied !== null || deviceTypes.isPending || update.isPending}
+          >
+            {options.map((option) => (
+              <MenuItem key={option.id} value={option.id}>
+                {option.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <DisabledReason reason={denied}>
+            <Button
+              variant="contained"
+              disabled={
+                denied !== null || value === '' || value === current?.id || update.isPending
+              }
+              onClick={() => {
+                if (value !== '') update.mutate({ is_for__device_type: value });
+              }}
+            >
+              Change
+            </Button>
+          </DisabledReason>
+        </Stack>
+        {deviceTypes.isError ? (
+          <Alert severity="warning">
+            {errorText(deviceTypes.error) ?? 'Could not load the device types'}
+          </Alert>
+        ) : null}
+        <MutationError
+          error={update.isError ? update.error : null}
+          fallback={'Could not change the default device type'}
+        />
+      </Stack>
+    </SettingRow>
+  );
+};

@@ -1,0 +1,223 @@
+import { errorText } from '@flotilla/sdk/errors';
+import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+import { isObserverOnly } from '@flotilla/shared/permissions/roles';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Paper,
+  Skeleton,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+} from '@mui/material';
+import {
+  Link as RouterLink,
+  matchPath,
+  Navigate,
+  Outlet,
+  useLocation,
+  useParams,
+} from 'react-router';
+import { useBreadcrumbs } from '../../../ui/breadcrumbs.js';
+import { usePageTitle } from '../../../ui/usePageTitle.js';
+import { AccessRoleButton } from '../../fleet-access/AccessRoleDialog.js';
+import { classLabels } from '../../../fleet/class-names.js';
+import type { FleetContext } from '../../../fleet/useFleetContext.js';
+import { useFleet } from './useFleet.js';
+import { useFleetRole } from '../../../fleet/useFleetRole.js';
+
+const classes = Object.keys(classLabels) as ApplicationClass[];
+
+// The class the URL claims: /fleets/..., /apps/... or /blocks/...
+const classOfPath = (pathname: string): ApplicationClass =>
+  classes.find((name) => pathname.startsWith(`${classLabels[name].path}/`)) ?? 'fleet';
+
+const Centered = ({
+  title,
+  text,
+  back,
+}: {
+  title: string;
+  text: string;
+  back: ApplicationClass;
+}) => (
+  <Paper variant="outlined" role="alert" sx={{ p: 6, textAlign: 'center' }}>
+    <Typography variant="h2" gutterBottom>
+      {title}
+    </Typography>
+    <Typography color="text.secondary" sx={{ mb: 3 }}>
+      {text}
+    </Typography>
+    <Button variant="contained" component={RouterLink} to={classLabels[back].path}>
+      Back to {classLabels[back].many.toLowerCase()}
+    </Button>
+  </Paper>
+);
+
+// Fleet-only tabs after Devices (issue 11).
+const fleetSections: readonly {
+  path: string;
+  label: string;
+  needs?: { resource: string; action: string };
+}[] = [
+  { path: 'envvars', label: 'Variables' },
+  { path: 'config', label: 'Configuration' },
+  { path: 'api-keys', label: 'API keys', needs: { resource: 'api_key', action: 'read' } },
+];
+
+// Header and tabs of the application pages (/fleets/:applicationId, /apps/..., /blocks/...).
+export const FleetLayout = () => {
+  const { applicationId = '' } = useParams();
+  const location = useLocation();
+  const urlClass = classOfPath(location.pathname);
+  const validId = /^\d+$/.test(applicationId) && Number(applicationId) > 0;
+  const id = validId ? Number(applicationId) : null;
+  const application = useFleet(id);
+  const access = useFleetRole(id ?? 0);
+  usePageTitle(application.data?.app_name ?? classLabels[urlClass].one);
+  const organization = application.data?.organization[0];
+  useBreadcrumbs(
+    application.data && organization
+      ? [
+          {
+            label: organization.name,
+            to: `/orgs/${organization.id}${classLabels[application.data.is_of__class].path}`,
+          },
+          {
+            label: application.data.app_name,
+            to: `${classLabels[application.data.is_of__class].path}/${application.data.id}`,
+          },
+        ]
+      : [],
+  );
+
+  if (id === null) {
+    return <Centered title="Invalid id" text="invalid id passed in url" back={urlClass} />;
+  }
+  if (application.isPending) {
+    return (
+      <Box aria-busy="true" aria-label="Loading">
+        <Skeleton variant="text" width={280} height={48} />
+        <Skeleton variant="rounded" height={40} sx={{ my: 2 }} />
+        <Skeleton variant="rounded" height={240} />
+      </Box>
+    );
+  }
+  if (application.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void application.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {errorText(application.error) ??
+          `Could not load the ${classLabels[urlClass].one.toLowerCase()}`}
+      </Alert>
+    );
+  }
+  const detail = application.data;
+  if (detail === null) {
+    return (
+      <Centered
+        title={`${classLabels[urlClass].one} not found`}
+        text={`This ${classLabels[urlClass].one.toLowerCase()} does not exist or you do not have access to it.`}
+        back={urlClass}
+      />
+    );
+  }
+  // A path whose class prefix differs from the application's class is rewritten.
+  if (detail.is_of__class !== urlClass) {
+    const rest = location.pathname.slice(classLabels[urlClass].path.length);
+    return (
+      <Navigate
+        replace
+        to={`${classLabels[detail.is_of__class].path}${rest}${location.search}${location.hash}`}
+      />
+    );
+  }
+
+  const base = `${classLabels[detail.is_of__class].path}/${detail.id}`;
+  const onSettings = matchPath({ path: `${base}/settings`, end: false }, location.pathname);
+  // Members and teams, for every class (seed 001 route table).
+  const accessSection = (['members', 'teams'] as const).find((section) =>
+    matchPath({ path: `${base}/${section}`, end: false }, location.pathname),
+  );
+  // The devices, variables, configuration and API keys tabs exist for fleets only (seed 001
+  // route table); API keys need resin.api_key.read.
+  const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
+  const onReleases = matchPath({ path: `${base}/releases`, end: false }, location.pathname);
+  const fleetSection = fleetSections.find((section) =>
+    matchPath({ path: `${base}/${section.path}`, end: false }, location.pathname),
+  );
+  const isFleet = detail.is_of__class === 'fleet';
+  // Settings are hidden from observers (seed 001 section 2), unless they can leave from there.
+  const showSettings =
+    access.roles.length > 0 &&
+    (!isObserverOnly(access.roles) || access.directMembershipId !== null);
+  const context: FleetContext = { application: detail };
+  return (
+    <Box>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1, minWidth: 0 }}>
+        <Typography variant="h1" noWrap title={detail.app_name}>
+          {detail.app_name}
+        </Typography>
+        <Chip size="small" label={classLabels[detail.is_of__class].one} />
+        <AccessRoleButton application={detail} />
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {detail.organization[0]?.name ?? ''}
+      </Typography>
+      <Tabs
+        value={
+          onSettings
+            ? 'settings'
+            : onDevices
+              ? 'devices'
+              : onReleases
+                ? 'releases'
+                : (accessSection ?? fleetSection?.path ?? 'summary')
+        }
+        variant="scrollable"
+        allowScrollButtonsMobile
+        aria-label={`${classLabels[detail.is_of__class].one} sections`}
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Tab label="Summary" value="summary" component={RouterLink} to={base} />
+        {isFleet ? (
+          <Tab label="Devices" value="devices" component={RouterLink} to={`${base}/devices`} />
+        ) : null}
+        <Tab label="Releases" value="releases" component={RouterLink} to={`${base}/releases`} />
+        {isFleet
+          ? fleetSections
+              .filter(
+                (section) =>
+                  section.needs === undefined ||
+                  access.can(section.needs.resource, section.needs.action) ||
+                  section === fleetSection,
+              )
+              .map((section) => (
+                <Tab
+                  key={section.path}
+                  label={section.label}
+                  value={section.path}
+                  component={RouterLink}
+                  to={`${base}/${section.path}`}
+                />
+              ))
+          : null}
+        <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
+        <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
+        {showSettings || onSettings ? (
+          <Tab label="Settings" value="settings" component={RouterLink} to={`${base}/settings`} />
+        ) : null}
+      </Tabs>
+      <Outlet context={context} />
+    </Box>
+  );
+};

@@ -1,0 +1,116 @@
+import { errorText } from '@flotilla/sdk/errors';
+import { grants, ownRowPermissions } from '@flotilla/shared/permissions/permissions';
+import { Alert, Box, LinearProgress, Paper, Stack, Typography } from '@mui/material';
+import { type ReactNode, useId } from 'react';
+import { classLabels } from '../../../fleet/class-names.js';
+import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import { ApplicationTypeSetting } from './ApplicationTypeSetting.js';
+import { DefaultReleaseSelector } from './DefaultReleaseSelector.js';
+import { DeleteFleet } from './DeleteFleet.js';
+import { DeviceTypeSetting } from './DeviceTypeSetting.js';
+import { RemoveAccess } from './RemoveAccess.js';
+import { RenameSetting } from './RenameSetting.js';
+import { RepositorySettings } from './RepositorySettings.js';
+import { SettingRow } from '../../../ui/SettingRow.js';
+import { SupportAccessSetting } from './SupportAccessSetting.js';
+import { TransferOwnership } from './TransferOwnership.js';
+import { useFleetRole } from '../../../fleet/useFleetRole.js';
+
+const Section = ({
+  title,
+  danger = false,
+  children,
+}: {
+  title: string;
+  danger?: boolean;
+  children: ReactNode;
+}) => {
+  const titleId = useId();
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={titleId}
+      sx={{ px: 3, py: 1, ...(danger ? { borderColor: 'error.main' } : {}) }}
+    >
+      <Typography
+        id={titleId}
+        variant="h3"
+        component="h2"
+        color={danger ? 'error' : undefined}
+        sx={{ pt: 2 }}
+      >
+        {title}
+      </Typography>
+      {children}
+    </Paper>
+  );
+};
+
+// Every setting of an application, each gated by the shared permission table (seed 001
+// section 6): without the permission a control is disabled with the reason as its tooltip;
+// transfer is hidden unless held and "remove my access" needs a direct membership.
+export const FleetSettings = ({ application }: { application: FleetDetail }) => {
+  const access = useFleetRole(application.id);
+  const label = classLabels[application.is_of__class].one.toLowerCase();
+  const update = access.denied('application', 'update');
+  const pinnable = application.is_of__class !== 'app';
+  return (
+    <Stack spacing={3}>
+      {access.isPending ? <LinearProgress aria-label="Checking your permissions" /> : null}
+      {access.error ? (
+        <Alert severity="error">
+          {errorText(access.error) ?? 'Could not check your permissions'}
+        </Alert>
+      ) : null}
+      {!access.isPending && update !== null ? (
+        <Alert severity="info">
+          {`Your role on this ${label} does not allow changing its settings. ${update}.`}
+        </Alert>
+      ) : null}
+      <Section title="Settings">
+        <RenameSetting application={application} denied={update} />
+        <SupportAccessSetting application={application} denied={update} />
+        {pinnable ? (
+          <SettingRow
+            title="Default release"
+            description="Track the latest successful release, or pin every device to one release."
+          >
+            <DefaultReleaseSelector
+              application={application}
+              denied={update}
+              label="Pin to release"
+            />
+          </SettingRow>
+        ) : null}
+        <RepositorySettings application={application} denied={update} />
+        {application.is_of__class === 'fleet' ? (
+          <ApplicationTypeSetting
+            application={application}
+            denied={access.denied('application', 'change-type')}
+          />
+        ) : null}
+        <DeviceTypeSetting application={application} denied={update} />
+      </Section>
+      <Section title="Danger zone" danger>
+        {access.directMembershipId !== null ? (
+          <RemoveAccess
+            application={application}
+            membershipId={access.directMembershipId}
+            // Every user may leave (own rows), whatever their fleet role.
+            denied={
+              grants(ownRowPermissions, 'user_application_membership', 'delete')
+                ? null
+                : access.denied('user_application_membership', 'delete-own')
+            }
+          />
+        ) : null}
+        {access.can('application', 'transfer') ? (
+          <TransferOwnership application={application} />
+        ) : null}
+        <DeleteFleet application={application} denied={access.denied('application', 'delete')} />
+        <Box sx={{ pb: 1 }} />
+      </Section>
+    </Stack>
+  );
+};

@@ -1,0 +1,8 @@
+import { FleetSettings } from './FleetSettings.js';
+import { useFleetContext } from '../../../fleet/useFleetContext.js';
+
+// /{class}s/:applicationId/settings
+export const FleetSettingsPage = () => {
+  const { application } = useFleetContext();
+  return <FleetSettings application={application} />;
+};

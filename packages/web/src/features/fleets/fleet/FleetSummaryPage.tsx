@@ -1,0 +1,31 @@
+import { Box, Stack } from '@mui/material';
+import { DevicesCard } from './DevicesCard.js';
+import { ReleasesCard } from './ReleasesCard.js';
+import { SummaryCard } from './SummaryCard.js';
+import { useFleetContext } from '../../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../../fleet/useFleetRole.js';
+
+// /{class}s/:applicationId (and .../summary): summary, devices and releases cards.
+export const FleetSummaryPage = () => {
+  const { application } = useFleetContext();
+  const access = useFleetRole(application.id);
+  return (
+    <Stack spacing={2}>
+      <SummaryCard
+        application={application}
+        releaseDenied={access.denied('application', 'update')}
+      />
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', lg: 'minmax(280px, 1fr) 2fr' },
+          alignItems: 'start',
+        }}
+      >
+        <DevicesCard application={application} />
+        <ReleasesCard application={application} />
+      </Box>
+    </Stack>
+  );
+};

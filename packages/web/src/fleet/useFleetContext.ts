@@ -1,0 +1,7 @@
+import { useOutletContext } from 'react-router';
+import type { FleetDetail } from './fleet-detail.js';
+
+export type FleetContext = { application: FleetDetail };
+
+// The fleet loaded by FleetLayout, for its child pages.
+export const useFleetContext = (): FleetContext => useOutletContext<FleetContext>();

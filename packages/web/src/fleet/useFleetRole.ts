@@ -1,0 +1,128 @@
+import {
+  type FleetGrants,
+  fleetPermissionsOf,
+  rolesOnFleet,
+} from '@flotilla/shared/permissions/fleet-access';
+import { grants } from '@flotilla/shared/permissions/permissions';
+import type { AnyRole } from '@flotilla/shared/permissions/roles';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useClient } from '../api/client.js';
+import { useSession } from '../api/session/useSession.js';
+import { fleetKey } from './fleet-detail.js';
+import { deniedReason } from './fleet-role.js';
+
+export type FleetRoleState = {
+  roles: AnyRole[];
+  // The user's own user_application_membership on the fleet, when they have a direct role.
+  directMembershipId: number | null;
+  isPending: boolean;
+  error: Error | null;
+  can: (resource: string, action: string) => boolean;
+  // Null when allowed, else the text of the disabled control's tooltip.
+  denied: (resource: string, action: string) => string | null;
+};
+
+type FleetRoleRows = { grants: FleetGrants; directMembershipId: number | null };
+
+const roleName = (role: readonly { name: string }[]): string[] => role.map((row) => row.name);
+
+// The user's roles on one fleet. There is no role endpoint: the memberships that concern the
+// fleet (direct, through the user's teams, of the fleet's organization) are read here, and the
+// roles and permissions derived by shared/permissions/fleet-access.ts, which the server's
+// fleet_access view agrees with.
+export const useFleetRole = (applicationId: number): FleetRoleState => {
+  const client = useClient();
+  const session = useSession();
+  const userId = session?.userId ?? 0;
+  const rows = useQuery({
+    queryKey: [...fleetKey(applicationId), 'role', userId],
+    enabled: userId > 0 && applicationId > 0,
+    staleTime: 30_000,
+    queryFn: async (): Promise<FleetRoleRows> => {
+      const [memberships, teamAccesses, organizationMemberships] = await Promise.all([
+        client.pine.get({
+          resource: 'user_application_membership',
+          options: {
+            $select: ['id'],
+            $filter: { user: userId, is_member_of__application: applicationId },
+            $expand: { application_membership_role: { $select: ['name'] } },
+          },
+        }),
+        client.pine.get({
+          resource: 'team_application_access',
+          options: {
+            $select: ['id'],
+            $filter: {
+              grants_access_to__application: applicationId,
+              team: {
+                $any: {
+                  $alias: 't',
+                  $expr: {
+                    t: {
+                      team_membership: {
+                        $any: { $alias: 'tm', $expr: { tm: { user: userId } } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            $expand: { application_membership_role: { $select: ['name'] } },
+          },
+        }),
+        client.pine.get({
+          resource: 'organization_membership',
+          options: {
+            $select: ['id'],
+            $filter: {
+              user: userId,
+              is_member_of__organization: {
+                $any: {
+                  $alias: 'o',
+                  $expr: {
+                    o: {
+                      application: {
+                        $any: { $alias: 'a', $expr: { a: { id: applicationId } } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            $expand: { organization_membership_role: { $select: ['name'] } },
+          },
+        }),
+      ]);
+      return {
+        grants: {
+          fleetRoles: [...memberships, ...teamAccesses].flatMap((row) =>
+            roleName(row.application_membership_role),
+          ),
+          organizationRoles: organizationMemberships.flatMap((row) =>
+            roleName(row.organization_membership_role),
+          ),
+        },
+        directMembershipId: memberships[0]?.id ?? null,
+      };
+    },
+  });
+  const sessionPermissions = session?.permissions;
+  return useMemo((): FleetRoleState => {
+    const roles = rows.data ? rolesOnFleet(rows.data.grants, sessionPermissions ?? []) : [];
+    const held = fleetPermissionsOf(roles);
+    const can = (resource: string, action: string): boolean =>
+      rows.isSuccess && grants(held, resource, action);
+    return {
+      roles,
+      directMembershipId: rows.data?.directMembershipId ?? null,
+      isPending: rows.isPending,
+      error: rows.error,
+      can,
+      denied: (resource, action) => {
+        if (can(resource, action)) return null;
+        return rows.isSuccess ? deniedReason(resource, action) : 'Checking your permissions…';
+      },
+    };
+  }, [rows.data, rows.isPending, rows.isSuccess, rows.error, sessionPermissions]);
+};

@@ -1,0 +1,17 @@
+import type { FakeApi } from './fake-api.js';
+
+// What a device page asks for beside its rows, answered quietly for tests that only pass through
+// it (a guard landing there, the link crawl, the Action menu): the logs panel's stream (open,
+// no lines), the metrics card's history (no readings yet), the terminal's host OS access check
+// (open). Their own tests cover them.
+export const answerDevicePageFeeds = (api: FakeApi, uuid: string): void => {
+  api.on('GET', `/device/v2/${uuid}/logs`, () => ({
+    status: 200,
+    stream: new ReadableStream<Uint8Array>(),
+  }));
+  api.on('GET', `/device/v2/${uuid}/metrics`, () => ({
+    status: 200,
+    body: { since: '2033-03-01T00:00:00.000Z', until: '2033-03-02T00:00:00.000Z', points: [] },
+  }));
+  api.on('GET', `/access/v1/hostos/${uuid}`, () => ({ status: 200, text: 'OK' }));
+};
