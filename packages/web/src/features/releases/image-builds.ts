@@ -1,6 +1,6 @@
 import type { PublicConfig } from '@flotilla/sdk/config';
 import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../app/client.js';
+import { useClient } from '../../api/client.js';
 
 // Whether this server builds the images of services with a `build:` step, and why not (GET
 // /config's builder); undefined while unknown (loading, or an older server). Read only while
