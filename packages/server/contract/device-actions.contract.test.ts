@@ -5,8 +5,6 @@ import {
   type FakeAnswer,
   type FakeDevice,
 } from '../src/test-support/fake-device-client.js';
-import { registerCloudlink } from '../src/features/cloudlink/register-cloudlink.js';
-import { registerDeviceActions } from '../src/features/device-actions/register-device-actions.js';
 import { buildServer } from '../src/server.js';
 import { createTestContext } from '../src/test-support/test-context.js';
 import { createTestDatabase } from '../src/test-support/test-database.js';
@@ -22,12 +20,11 @@ import {
 type Fleet = Awaited<ReturnType<typeof createFleet>>;
 type Registration = { id: number; uuid: string; api_key: string };
 
-// The whole server plus the cloudlink and the device actions (no-ops once server.ts wires them).
+// The whole server, its cloudlink answering a silent device within 2 s.
 const startServer = async (): Promise<TestServer> => {
   const db = await createTestDatabase();
   const ctx = createTestContext(db, { config: { loginRateLimitPerMinute: 1000 } });
-  const app = buildServer(ctx);
-  registerDeviceActions(app, ctx, registerCloudlink(app, ctx, { actionTimeoutMs: 2_000 }));
+  const app = buildServer(ctx, { cloudlink: { actionTimeoutMs: 2_000 } });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
