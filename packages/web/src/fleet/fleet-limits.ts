@@ -1,5 +1,5 @@
-// Console constants of the fleet pages that the shared limits do not carry (seed 001
-// section 9 and "Other UI").
+// Console constants of the fleet pages that the shared limits do not carry: refresh intervals
+// and list sizes of the console alone.
 
 // Release list and release card refresh.
 export const releaseCardRefreshMs = 6000;

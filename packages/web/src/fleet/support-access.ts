@@ -5,7 +5,7 @@ const pad = (value: number): string => String(value).padStart(2, '0');
 export const localInputValue = (date: Date): string =>
   `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 
-// Off without a date, "expires on" while in the future, "expired on" once past (seed 001 section 4).
+// Off without a date, "expires on" while in the future, "expired on" once past.
 export const supportAccessText = (until: string | null, now: number): string => {
   if (!until) return 'Support access is off';
   const date = new Date(until);
