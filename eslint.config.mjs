@@ -22,6 +22,38 @@ const pollingOnlyInUi = {
   message: 'Poll through ui/polling.ts (seed 000 section 9).',
 };
 
+// The console's data layer: components use their feature's hooks; only a feature's data-layer
+// files (`api.ts`, `api-<topic>.ts`) and the floor's `api/` folder hold the SDK client.
+const clientOnlyInDataLayer = {
+  patterns: [
+    {
+      group: ['**/api/client.js'],
+      importNames: ['useClient', 'ClientProvider'],
+      message:
+        "Reach data through the feature's api.ts hooks; only the data layer holds the client.",
+    },
+    {
+      group: ['@flotilla/sdk/create-client'],
+      importNames: ['FlotillaClient'],
+      message:
+        "Reach data through the feature's api.ts hooks; only the data layer holds the client.",
+    },
+  ],
+};
+
+// Query keys come from one factory per feature (its query-keys.ts), built on api/query-roots.ts.
+const noInlineQueryKeys = [
+  {
+    selector: 'Property[key.name="queryKey"] > ArrayExpression',
+    message: "Take query keys from the feature's query-keys.ts factory.",
+  },
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(get|set)Quer(y|ies)Data$|^(remove|cancel|refetch|invalidate)Queries$/] > ArrayExpression',
+    message: "Take query keys from the feature's query-keys.ts factory.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench-results/**'] },
   js.configs.recommended,
@@ -51,6 +83,36 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-syntax': ['error', ...baseSyntaxRules, noPineCasts, pollingOnlyInUi],
+    },
+  },
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      'packages/web/src/**/*.test.{ts,tsx}',
+      'packages/web/src/test-support/**',
+      'packages/web/src/api/**',
+      'packages/web/src/app/App.tsx',
+      'packages/web/src/**/api.ts',
+      'packages/web/src/**/api-*.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', clientOnlyInDataLayer] },
+  },
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      'packages/web/src/**/*.test.{ts,tsx}',
+      'packages/web/src/test-support/**',
+      'packages/web/src/**/query-keys.ts',
+      'packages/web/src/api/query-roots.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...baseSyntaxRules,
+        noPineCasts,
+        pollingOnlyInUi,
+        ...noInlineQueryKeys,
+      ],
     },
   },
   {

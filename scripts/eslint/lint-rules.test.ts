@@ -266,3 +266,63 @@ describe('polling in the console', () => {
     ).toEqual([]);
   });
 });
+
+describe("the console's data layer", () => {
+  const feature = 'packages/web/src/features/a';
+  const usingClient =
+    "import { useClient } from '../../api/client.js';\nexport const useThing = () => useClient();";
+  const typingClient =
+    "import type { FlotillaClient } from '@flotilla/sdk/create-client';\nexport type C = FlotillaClient;";
+
+  it('keeps the SDK client out of components and helpers', async () => {
+    for (const file of [
+      `${feature}/APage.tsx`,
+      `${feature}/useThing.ts`,
+      'packages/web/src/ui/a.tsx',
+    ]) {
+      expect(await errorsOf('no-restricted-imports', file, usingClient), file).toEqual([
+        expect.stringContaining('api.ts hooks'),
+      ]);
+      expect(await errorsOf('no-restricted-imports', file, typingClient), file).toEqual([
+        expect.stringContaining('api.ts hooks'),
+      ]);
+    }
+  });
+
+  it("lets a feature's data layer, the floor's api folder and tests hold it", async () => {
+    for (const file of [
+      `${feature}/api.ts`,
+      `${feature}/api-members.ts`,
+      'packages/web/src/api/session/useSession.ts',
+      `${feature}/APage.test.tsx`,
+    ]) {
+      expect(await errorsOf('no-restricted-imports', file, usingClient), file).toEqual([]);
+    }
+  });
+
+  it('takes query keys from the feature factory, never inline', async () => {
+    for (const code of [
+      "export const options = { queryKey: ['devices', 1] };",
+      "export const drop = (c: { invalidateQueries: (k: unknown) => void }) => c.invalidateQueries({ queryKey: ['devices'] });",
+      "export const put = (c: { setQueryData: (k: unknown, v: unknown) => void }) => c.setQueryData(['devices'], 1);",
+    ]) {
+      expect(await errorsOf('no-restricted-syntax', `${feature}/api.ts`, code), code).toEqual([
+        expect.stringContaining('query-keys.ts'),
+      ]);
+    }
+    expect(
+      await errorsOf(
+        'no-restricted-syntax',
+        `${feature}/query-keys.ts`,
+        "export const keys = { all: ['a'] as const, one: (id: number) => ['a', id] as const };",
+      ),
+    ).toEqual([]);
+    expect(
+      await errorsOf(
+        'no-restricted-syntax',
+        `${feature}/api.ts`,
+        "import { keys } from './query-keys.js';\nexport const options = { queryKey: keys.all };",
+      ),
+    ).toEqual([]);
+  });
+});
