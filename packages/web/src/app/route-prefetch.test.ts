@@ -5,6 +5,7 @@ import { fleetRow, fleetFixture } from '../test-support/fleet-helpers.js';
 import { createFakeApi } from '../test-support/fake-api.js';
 import { userProfileRow } from '../test-support/profile-fixtures.js';
 import { fleetListLoader, signedInShellLoader, startLandingQueries } from './route-prefetch.js';
+import { fleetKeys } from '../fleet/query-keys.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
 const oneFleet = fleetRow(fleetFixture({ id: 1, app_name: 'Greenhouse', slug: 'acme/greenhouse' }));
@@ -30,13 +31,11 @@ describe('route loaders', () => {
     ).toBeNull();
     // Started by the loader alone, without the screen.
     await expect
-      .poll(() => queryClient.getQueryState(['applications', 'fleet', undefined]))
+      .poll(() => queryClient.getQueryState(fleetKeys.list('fleet', undefined)))
       .toBeTruthy();
-    expect(
-      queryClient.getQueryState(['applications', 'fleet', undefined, 'status-counts']),
-    ).toBeTruthy();
+    expect(queryClient.getQueryState(fleetKeys.statusCounts('fleet', undefined))).toBeTruthy();
     await expect
-      .poll(() => queryClient.getQueryState(['applications', 'fleet', undefined])?.status)
+      .poll(() => queryClient.getQueryState(fleetKeys.list('fleet', undefined))?.status)
       .toBe('success');
     expect(api.reads.every((url) => url.pathname.startsWith('/v7/application'))).toBe(true);
   });
@@ -59,7 +58,7 @@ describe('route loaders', () => {
       { client: api.client, queryClient },
       'block',
     )(args('/orgs/12/blocks', '/orgs/:organizationId/blocks', { organizationId: '12' }));
-    await expect.poll(() => queryClient.getQueryState(['applications', 'block', 12])).toBeTruthy();
+    await expect.poll(() => queryClient.getQueryState(fleetKeys.list('block', 12))).toBeTruthy();
   });
 
   it('ask nothing without a session, or with a second factor pending', async () => {
@@ -103,20 +102,20 @@ describe('route loaders', () => {
     expect(started('/')).toEqual([
       boot,
       profile,
-      ['applications', 'fleet', undefined],
-      ['applications', 'fleet', undefined, 'status-counts'],
+      fleetKeys.list('fleet', undefined),
+      fleetKeys.statusCounts('fleet', undefined),
     ]);
     expect(started('/apps/')).toEqual([
       boot,
       profile,
-      ['applications', 'app', undefined],
-      ['applications', 'app', undefined, 'status-counts'],
+      fleetKeys.list('app', undefined),
+      fleetKeys.statusCounts('app', undefined),
     ]);
     expect(started('/orgs/12/blocks')).toEqual([
       boot,
       profile,
-      ['applications', 'block', 12],
-      ['applications', 'block', 12, 'status-counts'],
+      fleetKeys.list('block', 12),
+      fleetKeys.statusCounts('block', 12),
     ]);
     // Other screens start only the boot and the profile here: their loaders run when the router
     // exists.

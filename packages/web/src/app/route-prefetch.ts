@@ -8,7 +8,7 @@ import {
   fleetListQuery,
   fleetStatusCountsQuery,
   organizationIdParam,
-} from '../fleet/fleet-queries.js';
+} from '../fleet/api-fleet-list.js';
 import { fetchProfile, profileKey } from '../api/session/profile-query.js';
 import { bootQuery } from './boot-query.js';
 

@@ -5,14 +5,11 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { useClient } from '../api/client.js';
 import { useBreadcrumbs } from '../ui/breadcrumbs.js';
-import { polling } from '../ui/polling.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
-import { deviceKey, fetchDevice } from './device-queries.js';
+import { useDeviceDetail } from './api.js';
 import type { DeviceDetail } from './device-rows.js';
 import { DeviceTabs } from './DeviceTabs.js';
 import { classLabels } from '../fleet/class-names.js';
@@ -28,12 +25,7 @@ export const DeviceSection = ({
   children: (device: DeviceDetail) => ReactNode;
 }) => {
   const { uuid = '' } = useParams();
-  const client = useClient();
-  const device = useQuery({
-    queryKey: deviceKey(uuid),
-    queryFn: () => fetchDevice(client, uuid),
-    ...polling(),
-  });
+  const device = useDeviceDetail(uuid);
   const detail = device.data ?? null;
   const fleet = detail?.belongs_to__application[0];
   const organization = fleet?.organization[0];

@@ -1,5 +1,5 @@
 import { useOutletContext } from 'react-router';
-import type { FleetDetail } from './fleet-detail.js';
+import type { FleetDetail } from './api-fleet-detail.js';
 
 export type FleetContext = { application: FleetDetail };
 

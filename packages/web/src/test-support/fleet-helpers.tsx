@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { ClientProvider } from '../api/client.js';
 import type { FakeRow } from './fake-odata.js';
-import type { FleetDetail } from '../fleet/fleet-detail.js';
+import type { FleetDetail } from '../fleet/api-fleet-detail.js';
 
 export const renderWithClient = (client: FlotillaClient, ui: ReactNode, path = '/') =>
   render(

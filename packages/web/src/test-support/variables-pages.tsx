@@ -9,7 +9,7 @@ import { ClientProvider } from '../api/client.js';
 import type { FakeApi } from './fake-api.js';
 import type { FakeRow } from './fake-odata.js';
 import { ToastProvider } from '../ui/toasts.js';
-import type { FleetDetail } from '../fleet/fleet-detail.js';
+import type { FleetDetail } from '../fleet/api-fleet-detail.js';
 import { fleetFixture } from './fleet-helpers.js';
 
 // Fixtures and a data router (the leave guard needs one) for the variables screens' tests.

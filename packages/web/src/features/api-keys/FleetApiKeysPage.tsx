@@ -22,7 +22,7 @@ import { useToasts } from '../../ui/toasts.js';
 import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { RowAction } from '../../ui/RowActions.js';
 import {

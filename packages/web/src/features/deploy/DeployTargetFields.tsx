@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
-import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/creation-choices.js';
+import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/api-creation-choices.js';
 import type { DeployTarget } from './deploy-run.js';
 
 // What the user chose so far; `target` turns it into a DeployTarget once it is complete.

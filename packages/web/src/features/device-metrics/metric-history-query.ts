@@ -5,10 +5,10 @@ import {
   type MetricHistory,
   metricHistoryPath,
 } from '@flotilla/shared/device-metrics/metric-history';
-import { devicesKey } from '../../device/device-queries.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 // Under ['devices'] so the device page's refresh after an action reads it again too.
-export const metricHistoryKey = (uuid: string) => [...devicesKey, 'metrics', uuid] as const;
+export const metricHistoryKey = (uuid: string) => [...deviceKeys.all, 'metrics', uuid] as const;
 
 // Devices report metrics at most once a minute (seed 001: at least every 5 minutes).
 export const metricHistoryRefreshMs = 60_000;

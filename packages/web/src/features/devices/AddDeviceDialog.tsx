@@ -21,7 +21,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useClient } from '../../api/client.js';
-import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { CopyableText } from '../../ui/CopyableText.js';
 

@@ -28,8 +28,8 @@ import {
   containerStatusText,
   releaseLabel,
 } from '../../device/device-format.js';
-import { devicesKey } from '../../device/device-queries.js';
 import type { ImageInstall } from '../../device/device-rows.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 const buttons: { action: ContainerActionId; label: string; icon: ReactElement }[] = [
   { action: 'start', label: 'Start', icon: <PlayArrowIcon fontSize="small" /> },
@@ -70,7 +70,7 @@ export const ContainerTable = ({
       runContainerAction(client, action, target, install.installs__image[0]?.id ?? 0),
     onSuccess: (_result, { action, install }) => {
       show('success', `${doneText[action]} ${serviceName(install)}`);
-      void queryClient.invalidateQueries({ queryKey: devicesKey });
+      void queryClient.invalidateQueries({ queryKey: deviceKeys.all });
     },
   });
   const rows = installs

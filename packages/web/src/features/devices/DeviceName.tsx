@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
-import { devicesKey } from '../../device/device-queries.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 export const deviceNameProblem = (name: string): string | null =>
   name.trim() === '' ? 'The device name cannot be empty' : null;
@@ -38,7 +38,7 @@ export const DeviceName = ({
     onSuccess: async () => {
       setDraft(null);
       show('success', 'Device renamed');
-      await queryClient.invalidateQueries({ queryKey: devicesKey });
+      await queryClient.invalidateQueries({ queryKey: deviceKeys.all });
     },
   });
   if (draft === null) {

@@ -12,10 +12,10 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { useClient } from '../../api/client.js';
-import { deviceKey } from '../../device/device-queries.js';
 import { MarkdownHelpDialog } from './MarkdownHelpDialog.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
 import { notesDebounceMs, type SaveState, useDebouncedSave } from '../../ui/useDebouncedSave.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 const stateText: Record<SaveState, string> = {
   idle: '',
@@ -44,7 +44,7 @@ export const DeviceNotes = ({
   const save = useCallback(
     async (text: string) => {
       await client.pine.patch({ resource: 'device', id: deviceId, body: { note: text } });
-      void queryClient.invalidateQueries({ queryKey: deviceKey(uuid) });
+      void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(uuid) });
     },
     [client, queryClient, deviceId, uuid],
   );

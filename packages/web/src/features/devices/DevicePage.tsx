@@ -19,12 +19,12 @@ import { usePageTitle } from '../../ui/usePageTitle.js';
 import { LogsPanel } from '../device-logs/LogsPanel.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { terminalServices } from '../terminal/terminal-targets.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { ContainerTable } from './ContainerTable.js';
 import { actionDeviceOf } from './device-action-rules.js';
 import type { ActionTarget } from './device-actions.js';
-import { deviceKey, fetchDevice } from '../../device/device-queries.js';
+import { fetchDevice } from '../../device/api.js';
 import { DeviceActionsMenu } from './DeviceActionsMenu.js';
 import type { ImageInstall } from '../../device/device-rows.js';
 import { DeviceMetrics } from './DeviceMetrics.js';
@@ -37,6 +37,7 @@ import { LockNotice } from './LockNotice.js';
 import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useDeviceActions } from './useDeviceActions.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 const clearLogs = devicePanelPermissions['clear-logs'];
 const terminalHost = devicePanelPermissions['terminal-host'];
@@ -58,7 +59,7 @@ export const DevicePage = () => {
   const { uuid = '' } = useParams();
   const client = useClient();
   const device = useQuery({
-    queryKey: deviceKey(uuid),
+    queryKey: deviceKeys.detail(uuid),
     queryFn: () => fetchDevice(client, uuid),
     ...fleetListPolling(),
   });

@@ -5,7 +5,7 @@ import type { FieldActionId } from '@flotilla/shared/devices/device-action-permi
 import LinearProgress from '@mui/material/LinearProgress';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import { ActionsMenu } from './ActionsMenu.js';
 import { actionDeviceOf, type Denied, planBatch } from './device-action-rules.js';

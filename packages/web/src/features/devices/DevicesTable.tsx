@@ -19,7 +19,7 @@ import {
   lastSeenText,
   releaseLabel,
 } from '../../device/device-format.js';
-import type { SortColumn } from '../../device/device-queries.js';
+import type { SortColumn } from '../../device/api.js';
 import type { DeviceListRow } from '../../device/device-rows.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { TagChips } from './TagChips.js';

@@ -12,10 +12,10 @@ import { useEffect, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { AddDeviceDialog } from './AddDeviceDialog.js';
 import { DeviceSelectionBar } from './DeviceSelectionBar.js';
-import { fetchDevicePage, fleetDevicesKey } from '../../device/device-queries.js';
+import { fetchDevicePage } from '../../device/api.js';
 import type { DeviceListRow } from '../../device/device-rows.js';
 import { DevicesTable } from './DevicesTable.js';
 import { DevicesToolbar } from './DevicesToolbar.js';
@@ -24,9 +24,10 @@ import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './useDeviceActions.js';
 import { useDeviceListParams } from './useDeviceListParams.js';
 import { FleetDevicesMap } from '../location/FleetDevicesMap.js';
-import { deviceFilter } from '../../device/device-queries.js';
+import { deviceFilter } from '../../device/api.js';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { deviceKeys } from '../../device/query-keys.js';
 
 // /fleets/:applicationId/devices: the fleet's devices, refreshed every 8 s (seed 001 section 9).
 export const FleetDevicesPage = () => {
@@ -36,7 +37,7 @@ export const FleetDevicesPage = () => {
   const [params, setParams] = useDeviceListParams();
   const actions = useDeviceActions();
   const devices = useQuery({
-    queryKey: [...fleetDevicesKey(application.id), params],
+    queryKey: [...deviceKeys.fleet(application.id), params],
     queryFn: () => fetchDevicePage(client, { applicationId: application.id, ...params }),
     // The previous page stays on screen while the next one loads.
     placeholderData: keepPreviousData,

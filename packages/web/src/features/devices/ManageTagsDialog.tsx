@@ -13,10 +13,10 @@ import { useId, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
-import { devicesKey } from '../../device/device-queries.js';
 import { plural } from '../../device/device-format.js';
 import type { DeviceTag } from '../../device/device-rows.js';
 import { type TagEdit, tagKeyProblem, tagRows, tagWritesFor, type TagWrite } from './tag-edits.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 export type TaggedDevice = { id: number; name: string; device_tag: readonly DeviceTag[] };
 
@@ -81,7 +81,7 @@ const TagsBody = ({
         );
         onClose();
       }
-      void queryClient.invalidateQueries({ queryKey: devicesKey });
+      void queryClient.invalidateQueries({ queryKey: deviceKeys.all });
     } finally {
       setPending(false);
     }

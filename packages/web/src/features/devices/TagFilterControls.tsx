@@ -3,8 +3,9 @@ import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../api/client.js';
-import { fetchFleetTagKeys, fleetDevicesKey } from '../../device/device-queries.js';
+import { fetchFleetTagKeys } from '../../device/api.js';
 import { type DeviceListParams, tagColumnsOf } from './useDeviceListParams.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 // The devices table's tag filter ("key" or "key=value", applied on Enter or when the field is
 // left) and its tag columns (keys used in the fleet); both live in the URL.
@@ -26,7 +27,7 @@ export const TagFilterControls = ({
     setText(params.tag);
   }
   const keys = useQuery({
-    queryKey: [...fleetDevicesKey(applicationId), 'tag-keys'],
+    queryKey: [...deviceKeys.fleet(applicationId), 'tag-keys'],
     queryFn: () => fetchFleetTagKeys(client, applicationId),
   });
   const apply = (): void => {

@@ -7,7 +7,7 @@ import {
   percentOf,
   supportAccessText,
 } from '../../device/device-format.js';
-import { parseTagFilter } from '../../device/device-queries.js';
+import { parseTagFilter } from '../../device/api.js';
 import { parseListParams } from './useDeviceListParams.js';
 
 describe('device formatting', () => {

@@ -5,7 +5,6 @@ import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { batchReport } from './batch-report.js';
-import { devicesKey } from '../../device/device-queries.js';
 import {
   type ActionRequest,
   type ActionTarget,
@@ -13,6 +12,7 @@ import {
   type MenuActionId,
   runMenuAction,
 } from './device-actions.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 export type LockedRun = { request: ActionRequest; targets: ActionTarget[] };
 
@@ -61,7 +61,7 @@ export const useDeviceActions = (): DeviceActions => {
         const report = batchReport(actionSpecs[request.id], outcomes);
         if (report.toast) show(report.toast.kind, report.toast.text);
         if (report.locked.length > 0) setLocked({ request, targets: report.locked });
-        void queryClient.invalidateQueries({ queryKey: devicesKey });
+        void queryClient.invalidateQueries({ queryKey: deviceKeys.all });
         if (touchesFleets.has(request.id)) {
           void queryClient.invalidateQueries({ queryKey: ['applications'] });
         }

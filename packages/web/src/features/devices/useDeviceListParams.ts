@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { deviceStatuses } from '../../fleet/fleet-queries.js';
-import { type SortColumn, sortableColumns } from '../../device/device-queries.js';
+import { deviceStatuses } from '../../fleet/api-fleet-list.js';
+import { type SortColumn, sortableColumns } from '../../device/api.js';
 
 export const pageSizes = [25, 50, 100] as const;
 const defaultPageSize = 50;

@@ -13,7 +13,7 @@ import Tabs from '@mui/material/Tabs';
 import { useState } from 'react';
 import { downloadText } from '../../ui/download.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { DeviceSection } from '../../device/DeviceSection.js';
 import { ChecksTable } from './ChecksTable.js';
 import { osTooOldForChecks } from './diagnostic-runs.js';

@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../api/client.js';
 import { classLabels } from '../../fleet/class-names.js';
-import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { useSession } from '../../api/session/useSession.js';
 import { accessSourcesQuery } from './access-sources-query.js';
 

@@ -16,10 +16,9 @@ import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { InvitationsTable } from '../organizations/InvitationsTable.js';
 import { type Invitation, InviteDialog, inviteeKind } from '../organizations/InviteDialog.js';
 import { useRoleIds } from '../organizations/organization-queries.js';
@@ -30,6 +29,7 @@ import {
 } from './fleet-access-queries.js';
 import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // /{class}s/:applicationId/members (seed 001 "Members and teams of an application"): members
 // with their role, added by username (a membership) or e-mail (an invitation), pending
@@ -58,7 +58,8 @@ export const FleetMembersPage = () => {
     enabled: canSeeInvitations,
     ...polling(),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(application.id) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,

@@ -26,16 +26,16 @@ import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { useRoleIds } from '../organizations/organization-queries.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
 import { fleetTeamsQuery, organizationTeamsQuery } from './fleet-access-queries.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // /{class}s/:applicationId/teams (seed 001): the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
@@ -61,7 +61,8 @@ export const FleetTeamsPage = () => {
     ...organizationTeamsQuery(client, organizationId),
     enabled: adding,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(application.id) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,

@@ -1,5 +1,5 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import { fleetKey } from '../../fleet/fleet-detail.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // Where the user's roles on one fleet come from (the access-role dialog): a direct membership,
 // the teams of theirs that reach the fleet, their role in the fleet's organization.
@@ -9,7 +9,7 @@ export const accessSourcesQuery = (
   organizationId: number,
   userId: number,
 ) => ({
-  queryKey: [...fleetKey(applicationId), 'access-sources', userId] as const,
+  queryKey: [...fleetKeys.detail(applicationId), 'access-sources', userId] as const,
   queryFn: async () => {
     const [direct, teams, organization] = await Promise.all([
       client.pine.get({

@@ -1,6 +1,6 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { memberListPageSize } from '@flotilla/shared/constants/limits';
-import { fleetKey } from '../../fleet/fleet-detail.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // Seed 001: sortable by username and by SAML-account presence (then by username).
 export type FleetMemberSort = { by: 'username' | 'saml'; direction: 'asc' | 'desc' };
@@ -20,7 +20,7 @@ export const fleetMemberPageQuery = (
   page: number,
   sort: FleetMemberSort,
 ) => ({
-  queryKey: [...fleetKey(applicationId), 'members', page, sort.by, sort.direction] as const,
+  queryKey: [...fleetKeys.detail(applicationId), 'members', page, sort.by, sort.direction] as const,
   queryFn: async () => {
     const $filter = {
       user_application_membership: {
@@ -58,7 +58,7 @@ export const fleetMemberPageQuery = (
 
 // The fleet's pending invitations.
 export const fleetInvitationsQuery = (client: FlotillaClient, applicationId: number) => ({
-  queryKey: [...fleetKey(applicationId), 'invitations'] as const,
+  queryKey: [...fleetKeys.detail(applicationId), 'invitations'] as const,
   queryFn: () =>
     client.pine.get({
       resource: 'invitee__is_invited_to__application',
@@ -76,7 +76,7 @@ export const fleetInvitationsQuery = (client: FlotillaClient, applicationId: num
 
 // The teams reaching the fleet, with their role.
 export const fleetTeamsQuery = (client: FlotillaClient, applicationId: number) => ({
-  queryKey: [...fleetKey(applicationId), 'teams'] as const,
+  queryKey: [...fleetKeys.detail(applicationId), 'teams'] as const,
   queryFn: () =>
     client.pine.get({
       resource: 'team_application_access',

@@ -20,7 +20,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useClient } from '../../api/client.js';
 import { fleetPath, classLabels } from '../../fleet/class-names.js';
-import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/creation-choices.js';
+import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/api-creation-choices.js';
 
 type DeviceType = { id: number; slug: string; name: string };
 

@@ -21,7 +21,7 @@ import {
   fleetListQuery,
   fleetStatusCountsQuery,
   organizationIdParam,
-} from '../../fleet/fleet-queries.js';
+} from '../../fleet/api-fleet-list.js';
 import { BatchActions } from './batch/BatchActions.js';
 import { useSelection } from './batch/useSelection.js';
 import { classLabels } from '../../fleet/class-names.js';

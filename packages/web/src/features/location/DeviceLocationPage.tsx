@@ -11,11 +11,11 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../api/client.js';
-import { devicesKey } from '../../device/device-queries.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { DeviceSection } from '../../device/DeviceSection.js';
 import { DeviceMap } from './DeviceMap.js';
+import { deviceKeys } from '../../device/query-keys.js';
 
 export const locationMessages = {
   bothRequired: 'Both latitude and longitude are required',
@@ -47,7 +47,7 @@ const LocationEditor = ({ device }: { device: DeviceDetail }) => {
         },
       });
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: devicesKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
   const changed =
     mode !== initialMode ||

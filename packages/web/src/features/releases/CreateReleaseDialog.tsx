@@ -15,9 +15,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../api/client.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
 import { type BuildProject, runBuild } from './build-stream.js';
 import { useImageBuilds } from './image-builds.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 type Source = 'file' | 'url';
 
@@ -53,7 +53,7 @@ export const CreateReleaseDialog = ({
         setLines((kept) => [...kept, line].slice(-buildLogDisplayLines)),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) }),
   });
   const project: BuildProject | null =
     source === 'file' ? file && { file } : isHttpUrl(url) ? { url: url.trim() } : null;

@@ -5,7 +5,7 @@ import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../api/client.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // The release's known issues: text, edited and saved by users with resin.release.update.
 export const KnownIssues = ({
@@ -30,7 +30,7 @@ export const KnownIssues = ({
         id: releaseId,
         body: { known_issue_list: draft.trim() === '' ? null : draft.trim() },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) }),
   });
   if (denied !== null) return <span>{text === '' ? 'None' : text}</span>;
   return (

@@ -7,7 +7,7 @@ import { useCallback, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { notesDebounceMs, useDebouncedSave } from '../../ui/useDebouncedSave.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // The release's notes, saved 500 ms after typing stops (seed 001 section 9); read-only without
 // resin.release.update.
@@ -27,7 +27,7 @@ export const ReleaseNotes = ({
   const save = useCallback(
     async (text: string) => {
       await client.pine.patch({ resource: 'release', id: releaseId, body: { note: text } });
-      void queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) });
+      void queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) });
     },
     [client, queryClient, fleetId, releaseId],
   );

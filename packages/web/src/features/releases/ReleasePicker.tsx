@@ -11,7 +11,7 @@ import { createContext, useContext, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useDebounced } from '../../ui/useDebounced.js';
-import { releaseLabel, shortCommit } from '../../fleet/fleet-detail.js';
+import { releaseLabel, shortCommit } from '../../fleet/api-fleet-detail.js';
 import {
   maxPickerSearch,
   fetchPickerPage,

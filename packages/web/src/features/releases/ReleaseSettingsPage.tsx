@@ -11,15 +11,15 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { MutationError } from '../../ui/MutationError.js';
 import { SettingRow } from '../../ui/SettingRow.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { fleetPath } from '../../fleet/class-names.js';
 import { releaseActions, versionError } from './release-rules.js';
 import { useReleaseContext } from './ReleaseLayout.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // The release's settings (seed 001 "Release pages", section 4 rules): version, validity,
 // finalize, cancel a running build and delete, each enabled by the rules and the user's
@@ -45,7 +45,8 @@ export const ReleaseSettingsPage = () => {
   );
   const [version, setVersion] = useState(release.semver);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(application.id) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
   const patch = useMutation({
     mutationFn: async (
       body:

@@ -10,7 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { absoluteTime, plural } from '../../device/device-format.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { byteSize, buildDuration } from './release-format.js';
 import { releaseServices } from './release-queries.js';
 import { ReleaseAssets } from './ReleaseAssets.js';

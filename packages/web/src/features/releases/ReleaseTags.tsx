@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../api/client.js';
-import { fleetKey } from '../../fleet/fleet-detail.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 type Tag = { id: number; tag_key: string; value: string };
 
@@ -32,7 +32,7 @@ export const ReleaseTags = ({
   const queryClient = useQueryClient();
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKey(fleetId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) });
   const add = useMutation({
     meta: { inlineError: true },
     mutationFn: async () =>

@@ -1,7 +1,7 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
-import { fleetKey } from '../../fleet/fleet-detail.js';
 import { releasePickerPageSize } from './release-limits.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // The release picker's reads (seed 001 "Other UI" and section 7 "releases by application"): the
 // fleet's successful final releases, newest first, one page of 50 at a time, searched on the
@@ -81,7 +81,7 @@ export type PickerRelease = Awaited<ReturnType<typeof fetchPickerPage>>[number];
 
 // Under the fleet's key, so every fleet write (a pin, a default release) refreshes it too.
 export const releasePickerKey = (fleetId: number, search: string) =>
-  [...fleetKey(fleetId), 'release-picker', pickerSearchText(search)] as const;
+  [...fleetKeys.detail(fleetId), 'release-picker', pickerSearchText(search)] as const;
 
 // The next page to ask for, or undefined when the last one was not full.
 export const nextPickerPage = (last: readonly unknown[], pages: readonly unknown[]) =>

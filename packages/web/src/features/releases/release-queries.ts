@@ -1,15 +1,15 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
-import { fleetKey } from '../../fleet/fleet-detail.js';
+import { fleetKeys } from '../../fleet/query-keys.js';
 
 // Reads of the release pages (seed 001 section 7 "releases by application", "release with
 // expansions"). Keys live under the fleet's key, so every fleet write refreshes them too.
 
 export const releaseListKey = (fleetId: number, page: number, search: string) =>
-  [...fleetKey(fleetId), 'releases', page, search] as const;
+  [...fleetKeys.detail(fleetId), 'releases', page, search] as const;
 
 export const releaseKey = (fleetId: number, releaseId: number) =>
-  [...fleetKey(fleetId), 'release', releaseId] as const;
+  [...fleetKeys.detail(fleetId), 'release', releaseId] as const;
 
 const listSelect = [
   'id',

@@ -4,7 +4,7 @@ import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { ClientProvider } from '../../api/client.js';
 import type { FakeApi } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
-import type { FleetDetail } from '../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { fleetFixture } from '../../test-support/fleet-helpers.js';
 import { ReleaseLayout } from './ReleaseLayout.js';
 import { ReleaseSettingsPage } from './ReleaseSettingsPage.js';

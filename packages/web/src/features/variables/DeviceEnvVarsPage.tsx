@@ -13,7 +13,7 @@ import { useMemo, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { DeviceSection } from '../../device/DeviceSection.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { DeleteAction, EditAction } from '../../ui/RowActions.js';

@@ -14,7 +14,7 @@ import { useMemo, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
-import { useFleetRole } from '../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { OverridesDialog } from './OverridesDialog.js';
 import { DeleteAction, EditAction, RowAction } from '../../ui/RowActions.js';

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../ui/toasts.js';
-import type { FleetListItem } from '../../../fleet/fleet-queries.js';
+import type { FleetListItem } from '../../../fleet/api-fleet-list.js';
 import { createFakeApi } from '../../../test-support/fake-api.js';
 import type { FakeData } from '../../../test-support/fake-odata.js';
 import { fleetMember, organizationMember } from '../../../test-support/fixtures.js';

@@ -3,7 +3,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useClient } from '../../../api/client.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
-import type { FleetListItem } from '../../../fleet/fleet-queries.js';
+import type { FleetListItem } from '../../../fleet/api-fleet-list.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import { BatchDeviceTypeDialog } from './BatchDeviceTypeDialog.js';
 import { BatchRenameDialog } from './BatchRenameDialog.js';

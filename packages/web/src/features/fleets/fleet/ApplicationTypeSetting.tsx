@@ -5,14 +5,14 @@ import { useState } from 'react';
 import { useClient } from '../../../api/client.js';
 import {
   type FleetDetail,
-  fleetKey,
   type ApplicationType,
   applicationTypeSelect,
-} from '../../../fleet/fleet-detail.js';
+} from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
 import { useUpdateFleet } from './useUpdateFleet.js';
 import { MutationError } from '../../../ui/MutationError.js';
+import { fleetKeys } from '../../../fleet/query-keys.js';
 
 export type TypeOptionState =
   'ok' | 'current' | 'discontinued' | 'needs-multicontainer' | 'needs-plan-upgrade';
@@ -60,7 +60,7 @@ export const ApplicationTypeSetting = ({
       }),
   });
   const services = useQuery({
-    queryKey: [...fleetKey(application.id), 'service-count'],
+    queryKey: [...fleetKeys.detail(application.id), 'service-count'],
     queryFn: () =>
       client.pine.get({
         resource: 'service',

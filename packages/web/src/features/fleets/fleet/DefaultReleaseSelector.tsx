@@ -1,6 +1,6 @@
 import { Stack } from '@mui/material';
 import { type ReleaseChoice, ReleasePicker, trackChoice } from '../../releases/ReleasePicker.js';
-import { type FleetDetail, releaseLabel } from '../../../fleet/fleet-detail.js';
+import { type FleetDetail, releaseLabel } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { useUpdateFleet } from './useUpdateFleet.js';
 import { MutationError } from '../../../ui/MutationError.js';

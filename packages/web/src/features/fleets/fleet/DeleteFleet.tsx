@@ -4,12 +4,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
-import { type FleetDetail, fleetKey } from '../../../fleet/fleet-detail.js';
+import { type FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { confirmListLimit } from '../../../ui/ConfirmDialog.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
 import { useLeaveFleet } from './useLeaveFleet.js';
+import { fleetKeys } from '../../../fleet/query-keys.js';
 
 // Delete the application and its devices, after typing its name.
 export const DeleteFleet = ({
@@ -26,7 +27,7 @@ export const DeleteFleet = ({
   const devices = application.owns__device;
   // The first devices, for the dialog's list of what goes with the application.
   const deviceNames = useQuery({
-    queryKey: [...fleetKey(application.id), 'device-names'],
+    queryKey: [...fleetKeys.detail(application.id), 'device-names'],
     enabled: open && devices > 0,
     queryFn: async () =>
       (

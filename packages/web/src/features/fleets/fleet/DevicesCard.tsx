@@ -4,18 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../../api/client.js';
 import { polling } from '../../../ui/polling.js';
 import { statusColors, statusLabels } from '../../../fleet/FleetCard.js';
-import { deviceStatuses } from '../../../fleet/fleet-queries.js';
-import {
-  type FleetDetail,
-  fleetKey,
-  fetchDeviceStatusCounts,
-} from '../../../fleet/fleet-detail.js';
+import { deviceStatuses } from '../../../fleet/api-fleet-list.js';
+import { type FleetDetail, fetchDeviceStatusCounts } from '../../../fleet/api-fleet-detail.js';
+import { fleetKeys } from '../../../fleet/query-keys.js';
 
 // Total devices and how many are in each overall status.
 export const DevicesCard = ({ application }: { application: FleetDetail }) => {
   const client = useClient();
   const counts = useQuery({
-    queryKey: [...fleetKey(application.id), 'status-counts'],
+    queryKey: [...fleetKeys.detail(application.id), 'status-counts'],
     queryFn: () => fetchDeviceStatusCounts(client, application.id),
     ...polling(),
   });

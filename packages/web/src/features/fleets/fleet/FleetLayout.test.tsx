@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { createFakeApi } from '../../../test-support/fake-api.js';
 import { fleetMember } from '../../../test-support/fixtures.js';
 import { FleetLayout } from './FleetLayout.js';

@@ -27,7 +27,7 @@ import { AccessRoleButton } from '../../fleet-access/AccessRoleDialog.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetContext } from '../../../fleet/useFleetContext.js';
 import { useFleet } from './useFleet.js';
-import { useFleetRole } from '../../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 const classes = Object.keys(classLabels) as ApplicationClass[];
 

@@ -3,7 +3,7 @@ import { grants, ownRowPermissions } from '@flotilla/shared/permissions/permissi
 import { Alert, Box, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { type ReactNode, useId } from 'react';
 import { classLabels } from '../../../fleet/class-names.js';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { ApplicationTypeSetting } from './ApplicationTypeSetting.js';
 import { DefaultReleaseSelector } from './DefaultReleaseSelector.js';
 import { DeleteFleet } from './DeleteFleet.js';
@@ -14,7 +14,7 @@ import { RepositorySettings } from './RepositorySettings.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
 import { SupportAccessSetting } from './SupportAccessSetting.js';
 import { TransferOwnership } from './TransferOwnership.js';
-import { useFleetRole } from '../../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 const Section = ({
   title,

@@ -3,7 +3,7 @@ import { DevicesCard } from './DevicesCard.js';
 import { ReleasesCard } from './ReleasesCard.js';
 import { SummaryCard } from './SummaryCard.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
-import { useFleetRole } from '../../../fleet/useFleetRole.js';
+import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 // /{class}s/:applicationId (and .../summary): summary, devices and releases cards.
 export const FleetSummaryPage = () => {

@@ -21,12 +21,12 @@ import { useClient } from '../../../api/client.js';
 import { polling } from '../../../ui/polling.js';
 import {
   type FleetDetail,
-  fleetKey,
   fetchReleasesOverview,
   shortCommit,
-} from '../../../fleet/fleet-detail.js';
+} from '../../../fleet/api-fleet-detail.js';
 import { recentReleaseCount, releaseCardRefreshMs } from '../../../fleet/fleet-limits.js';
 import { fleetPath } from '../../../fleet/class-names.js';
+import { fleetKeys } from '../../../fleet/query-keys.js';
 
 type ChipColor = 'success' | 'info' | 'error' | 'default';
 
@@ -42,7 +42,7 @@ const statusColor = (status: string): ChipColor => {
 export const ReleasesCard = ({ application }: { application: FleetDetail }) => {
   const client = useClient();
   const overview = useQuery({
-    queryKey: [...fleetKey(application.id), 'releases-overview'],
+    queryKey: [...fleetKeys.detail(application.id), 'releases-overview'],
     queryFn: () => fetchReleasesOverview(client, application.id),
     ...polling(releaseCardRefreshMs),
   });

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
 import { useUpdateFleet } from './useUpdateFleet.js';

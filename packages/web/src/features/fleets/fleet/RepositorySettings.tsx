@@ -1,6 +1,6 @@
 import { Button, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { useState } from 'react';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
 import { useUpdateFleet } from './useUpdateFleet.js';

@@ -10,7 +10,7 @@ import {
   Typography,
 } from '@mui/material';
 import { type ReactNode, useState } from 'react';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DefaultReleaseSelector } from './DefaultReleaseSelector.js';
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (

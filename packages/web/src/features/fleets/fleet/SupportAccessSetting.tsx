@@ -1,6 +1,6 @@
 import { Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { supportAccessDefaultDays } from '../../../fleet/fleet-limits.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';

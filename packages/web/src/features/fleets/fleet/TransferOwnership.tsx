@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useClient } from '../../../api/client.js';
 import { useSession } from '../../../api/session/useSession.js';
 import { classLabels } from '../../../fleet/class-names.js';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
 import { organizationAcceptsFleets } from '../../../fleet/fleet-role.js';
 import { SettingRow } from '../../../ui/SettingRow.js';

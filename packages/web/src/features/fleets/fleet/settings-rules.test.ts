@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplicationType } from '../../../fleet/fleet-detail.js';
+import type { ApplicationType } from '../../../fleet/api-fleet-detail.js';
 import { typeOptionState } from './ApplicationTypeSetting.js';
 import { repositoryUrlProblem } from './RepositorySettings.js';
 import { supportAccessText } from '../../../fleet/support-access.js';

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { classLabels } from '../../../fleet/class-names.js';
-import type { FleetDetail } from '../../../fleet/fleet-detail.js';
-import { fleetKey } from '../../../fleet/fleet-detail.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
+import { fleetKeys } from '../../../fleet/query-keys.js';
 
 // After the application is gone for the user (deleted, access removed): back to the list, with
 // the application's own queries dropped so nothing polls a row that no longer answers.
@@ -11,7 +11,7 @@ export const useLeaveFleet = (application: FleetDetail) => {
   const queryClient = useQueryClient();
   return async (): Promise<void> => {
     await navigate(classLabels[application.is_of__class].path);
-    queryClient.removeQueries({ queryKey: fleetKey(application.id) });
+    queryClient.removeQueries({ queryKey: fleetKeys.detail(application.id) });
     await queryClient.invalidateQueries({ queryKey: ['applications'] });
   };
 };

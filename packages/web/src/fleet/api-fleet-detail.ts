@@ -1,7 +1,7 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { type DeviceStatus, deviceStatuses, noDevices } from './fleet-queries.js';
+import { type DeviceStatus, deviceStatuses, noDevices } from './api-fleet-list.js';
 import { recentReleaseCount } from './fleet-limits.js';
 
 export type ApplicationType = {
@@ -56,10 +56,6 @@ export const applicationTypeSelect = [
 ] as const;
 
 const releaseSelect = ['id', 'commit', 'raw_version', 'status', 'created_at'] as const;
-
-// Every query of one fleet lives under this key, so invalidating ['applications'] (as
-// every fleet write does) refreshes the list and the open fleet alike.
-export const fleetKey = (id: number) => ['applications', 'detail', id] as const;
 
 // The fleet, or undefined when it does not exist or the user cannot see it.
 export const fetchFleet = async (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.js';
 import { useSession } from '../api/session/useSession.js';
+import { fleetKeys } from './query-keys.js';
 
 // What creating a fleet offers (the create dialog and the /deploy page): the organizations the
 // user administers (only they may receive new fleets) and the device types.
@@ -8,7 +9,7 @@ export const useAdministeredOrganizations = () => {
   const client = useClient();
   const session = useSession();
   return useQuery({
-    queryKey: ['organizations', 'administered', session?.userId],
+    queryKey: fleetKeys.administeredOrganizations(session?.userId),
     queryFn: () =>
       client.pine.get({
         resource: 'organization',
@@ -38,7 +39,7 @@ export const useAdministeredOrganizations = () => {
 export const useDeviceTypes = () => {
   const client = useClient();
   return useQuery({
-    queryKey: ['device-types'],
+    queryKey: fleetKeys.deviceTypes(),
     queryFn: () =>
       client.pine.get({
         resource: 'device_type',

@@ -2,6 +2,7 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import { queryOptions } from '@tanstack/react-query';
 import { fleetListPolling } from '../ui/polling.js';
+import { fleetKeys } from './query-keys.js';
 
 // The seven overall device statuses, in the order the cards show them (seed 001 section 3).
 export const deviceStatuses = [
@@ -120,7 +121,7 @@ export const fleetListQuery = (
   organizationId: number | undefined,
 ) =>
   queryOptions({
-    queryKey: ['applications', className, organizationId],
+    queryKey: fleetKeys.list(className, organizationId),
     queryFn: () => fetchFleets(client, className, organizationId),
     staleTime: fleetListPolling().staleTime,
   });
@@ -131,7 +132,7 @@ export const fleetStatusCountsQuery = (
   organizationId: number | undefined,
 ) =>
   queryOptions({
-    queryKey: ['applications', className, organizationId, 'status-counts'],
+    queryKey: fleetKeys.statusCounts(className, organizationId),
     queryFn: () => fetchStatusCounts(client, className, organizationId),
     staleTime: fleetListPolling().staleTime,
   });

@@ -1,13 +1,10 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter, PineOptions } from '@flotilla/sdk/pine';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useClient } from '../api/client.js';
+import { polling } from '../ui/polling.js';
 import type { DeviceDetail, DeviceListRow } from './device-rows.js';
-
-// Every device query lives under ['devices'], so one invalidation after an action refreshes the
-// table and the device page alike.
-export const devicesKey = ['devices'] as const;
-export const fleetDevicesKey = (applicationId: number) =>
-  [...devicesKey, 'fleet', applicationId] as const;
-export const deviceKey = (uuid: string) => [...devicesKey, 'detail', uuid] as const;
+import { deviceKeys } from './query-keys.js';
 
 // Local mode is not a device field: the supervisor reads it from these config variables.
 export const localModeVariables = [
@@ -214,4 +211,14 @@ export const fetchDevice = async (
     },
   });
   return rows[0] ?? null;
+};
+
+// The device page's query, shared by the page and the device's variables and configuration tabs,
+// so switching tabs reads the cache.
+export const deviceQuery = (client: FlotillaClient, uuid: string) =>
+  queryOptions({ queryKey: deviceKeys.detail(uuid), queryFn: () => fetchDevice(client, uuid) });
+
+export const useDeviceDetail = (uuid: string) => {
+  const client = useClient();
+  return useQuery({ ...deviceQuery(client, uuid), ...polling() });
 };

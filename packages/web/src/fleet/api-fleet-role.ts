@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useClient } from '../api/client.js';
 import { useSession } from '../api/session/useSession.js';
-import { fleetKey } from './fleet-detail.js';
+import { fleetKeys } from './query-keys.js';
 import { deniedReason } from './fleet-role.js';
 
 export type FleetRoleState = {
@@ -36,7 +36,7 @@ export const useFleetRole = (applicationId: number): FleetRoleState => {
   const session = useSession();
   const userId = session?.userId ?? 0;
   const rows = useQuery({
-    queryKey: [...fleetKey(applicationId), 'role', userId],
+    queryKey: fleetKeys.role(applicationId, userId),
     enabled: userId > 0 && applicationId > 0,
     staleTime: 30_000,
     queryFn: async (): Promise<FleetRoleRows> => {
