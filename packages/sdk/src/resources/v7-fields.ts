@@ -54,6 +54,8 @@ export const v7Fields = {
   },
   application_membership_role: {
     id: 'number',
+    created_at: 'date',
+    modified_at: 'date',
     name: 'string',
     description: 'string | null',
   },
@@ -118,6 +120,7 @@ export const v7Fields = {
     should_be_running__release: 'to-one release | null',
     should_be_operated_by__release: 'to-one release | null',
     should_be_managed_by__release: 'to-one release | null',
+    is_managed_by__service_instance: 'to-one service_instance | null',
     download_progress: 'number | null',
     status: 'string | null',
     os_version: 'string | null',
@@ -190,6 +193,9 @@ export const v7Fields = {
     start_timestamp: 'date | null',
     end_timestamp: 'date | null',
     push_timestamp: 'date | null',
+    project_type: 'string | null',
+    content_hash: 'string | null',
+    contract: 'json | null',
     release_image: 'to-many release_image',
   },
   image_install: {
@@ -328,7 +334,7 @@ export const v7Fields = {
   saml_account: {
     id: 'number',
     belongs_to__user: 'to-one user',
-    was_generated_by__identity_provider: 'to-one actor',
+    was_generated_by__identity_provider: 'to-one identity_provider',
     created_at: 'date | null',
     remote_id: 'string | null',
     display_name: 'string | null',
@@ -378,10 +384,11 @@ export const v7Fields = {
   },
   user: {
     id: 'number',
-    created_at: 'date',
-    actor: 'to-one actor',
+    created_at: 'date | null',
+    actor: 'to-one actor | null',
     username: 'string',
     has_legacy_link_to__organization: 'to-one organization | null',
+    has_been_sent_verification_email: 'boolean | null',
     pending_email: 'string | null',
     organization_membership: 'to-many organization_membership',
     has_direct_access_to__application: 'to-many application',
@@ -392,7 +399,6 @@ export const v7Fields = {
   },
   user_application_membership: {
     id: 'number',
-    created_at: 'date',
     user: 'to-one user',
     is_member_of__application: 'to-one application',
     application_membership_role: 'to-one application_membership_role',
