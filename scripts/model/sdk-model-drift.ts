@@ -44,7 +44,9 @@ export const sdkModelDrift = (sdk: RowDescriptions, server: Model): string[] => 
     }
     for (const field of resource.fields.values()) {
       if (isServed(field) && !(field.name in described)) {
-        problems.push(`${resourceName}.${field.name}: ${kindOfField(field)} on the server, missing`);
+        problems.push(
+          `${resourceName}.${field.name}: ${kindOfField(field)} on the server, missing`,
+        );
       }
     }
     for (const [name, description] of Object.entries(described)) {

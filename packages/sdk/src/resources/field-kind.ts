@@ -1,3 +1,5 @@
+import type { ReleaseImage } from './device-state.js';
+import type { OrganizationMembershipTag } from './organization-membership.js';
 import type { V7Model, V7Resource } from './v7-model.js';
 
 // The runtime description of one property of a v7 row, spelled from its TypeScript type so the
@@ -6,7 +8,6 @@ import type { V7Model, V7Resource } from './v7-model.js';
 // - a to-one navigation: 'to-one <target resource>';
 // - a to-many navigation (a reverse navigation, present only when expanded): 'to-many <target>';
 // each followed by ' | null' when the row type allows null.
-export type ScalarKind = 'string' | 'number' | 'boolean' | 'date' | 'json';
 
 // Targets of navigations the SDK types inline (`ToOne<{ id: number }>`) or only as expanded
 // rows, not as resources of V7Model.
@@ -58,4 +59,12 @@ export type FieldKind<V> = null extends V ? `${BaseKind<Present<V>>} | null` : B
 // a name the row type does not have fails the type-check.
 export type FieldTable<RowType> = { [K in keyof RowType]-?: FieldKind<RowType[K]> };
 
-export type V7FieldTable = { [R in V7Resource]: FieldTable<Row<R>> };
+// Rows the console reads only expanded under another resource, never through a query of their own.
+type ExpandedOnlyRows = {
+  organization_membership_tag: OrganizationMembershipTag;
+  release_image: ReleaseImage;
+};
+
+export type V7FieldTable = { [R in V7Resource]: FieldTable<Row<R>> } & {
+  [R in keyof ExpandedOnlyRows]: FieldTable<ExpandedOnlyRows[R]>;
+};

@@ -1,8 +1,9 @@
 import type { V7FieldTable } from './field-kind.js';
 
-// Every property of every v7 row type of V7Model, with its kind: the runtime twin of the row types
-// (the type-check keeps the two in step), compared with the server's model by
-// scripts/model/sdk-model-drift.test.ts so a field added, renamed or retyped on either side fails.
+// Every property of every row type of V7Model (and of the rows read only expanded), with its kind:
+// the runtime twin of the row types, kept in step with them by the type-check and compared with
+// the server's model by scripts/model/sdk-model-drift.test.ts, so a field added, renamed or
+// retyped on either side fails.
 export const v7Fields = {
   api_key: {
     id: 'number',
@@ -423,5 +424,17 @@ export const v7Fields = {
     public_key: 'string',
     title: 'string',
     fingerprint: 'string | null',
+  },
+  organization_membership_tag: {
+    id: 'number',
+    organization_membership: 'to-one organization_membership',
+    tag_key: 'string',
+    value: 'string',
+  },
+  release_image: {
+    id: 'number',
+    created_at: 'date',
+    image: 'to-one image',
+    is_part_of__release: 'to-one release',
   },
 } as const satisfies V7FieldTable;
