@@ -5,6 +5,8 @@ import type { User } from './user.js';
 // v7 application_membership_role: the roles a fleet membership or team access can carry.
 export type ApplicationMembershipRole = {
   id: number;
+  created_at: DateTime;
+  modified_at: DateTime;
   name: string;
   description: string | null;
 };
@@ -13,7 +15,6 @@ export type ApplicationMembershipRole = {
 // fleet.
 export type UserApplicationMembership = {
   id: number;
-  created_at: DateTime;
   user: ToOne<User>;
   is_member_of__application: ToOne<Application>;
   application_membership_role: ToOne<ApplicationMembershipRole>;

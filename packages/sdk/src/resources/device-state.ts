@@ -1,6 +1,6 @@
 import type { Application } from './application.js';
 import type { Device } from './device.js';
-import type { DateTime, ToOne } from './field-types.js';
+import type { DateTime, JsonObject, ToOne } from './field-types.js';
 import type { Release } from './release.js';
 
 // Rows hanging under one device: tags, configuration variables and what it runs.
@@ -47,6 +47,9 @@ export type Image = {
   start_timestamp: DateTime | null;
   end_timestamp: DateTime | null;
   push_timestamp: DateTime | null;
+  project_type: string | null;
+  content_hash: string | null;
+  contract: JsonObject | null;
   // Reverse navigation, present only when expanded: the releases holding the image.
   release_image?: ReleaseImage[];
 };

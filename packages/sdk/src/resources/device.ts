@@ -48,6 +48,7 @@ export type Device = {
   should_be_running__release: OptionalToOne<Release>;
   should_be_operated_by__release: OptionalToOne<Release>;
   should_be_managed_by__release: OptionalToOne<Release>;
+  is_managed_by__service_instance: OptionalToOne<{ id: number }>;
   download_progress: number | null;
   status: string | null;
   os_version: string | null;

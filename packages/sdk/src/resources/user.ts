@@ -28,10 +28,12 @@ export type RecoveryTwoFactor = {
 // members read `id` and `username` only; the other fields are null on their rows.
 export type User = {
   id: number;
-  created_at: DateTime;
-  actor: ToOne<{ id: number }>;
+  created_at: DateTime | null;
+  actor: OptionalToOne<{ id: number }>;
   username: string;
   has_legacy_link_to__organization: OptionalToOne<Organization>;
+  // Written true to ask for a new verification mail.
+  has_been_sent_verification_email: boolean | null;
   // Not v7: the owner's new address while it waits for its verification link.
   pending_email: string | null;
   // Reverse navigations, present only when expanded.
