@@ -13,7 +13,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   agent: repositoryFile('packages/agent/README.md'),
 };
 
-// This product's changelog, read by the console's changelog dialog (seed 000: GET /CHANGELOG.md).
+// This product's changelog, read by the console's changelog dialog (GET /CHANGELOG.md).
 export const defaultChangelogFile = repositoryFile('CHANGELOG.md');
 
 const isMissing = (error: unknown): boolean =>
