@@ -20,8 +20,8 @@ export const ssoIdentifierMinLength = 3;
 export const apiKeyExpiryPresetDays = [1, 7, 30, 90] as const;
 export const dashboardVersion = '31.3.9';
 
-// Longest accepted text values, in characters, checked by the server on every /v7 write (README
-// "API limits") and usable by the console's forms.
+// Longest accepted text values, in characters, checked by the server on every /v7 write
+// (docs/API-LIMITS.md) and usable by the console's forms.
 export const textLengthLimits = {
   // Names and keys: variable names, tag and label keys, device, team and organization names,
   // API key names, usernames.

@@ -1,4 +1,4 @@
-// Limits of the compose builder (README "Releases"): a project is refused with a 400 naming the
+// Limits of the compose builder (docs/RELEASES.md): a project is refused with a 400 naming the
 // limit, before anything is created.
 export const builderLimits = {
   // The tarball as uploaded, downloaded or pushed (git packs included).

@@ -10,6 +10,13 @@ const repositoryFile = (relative: string): string =>
 export const defaultDocPages: Readonly<Record<string, string>> = {
   'getting-started': repositoryFile('README.md'),
   architecture: repositoryFile('docs/ARCHITECTURE.md'),
+  devices: repositoryFile('docs/DEVICES.md'),
+  releases: repositoryFile('docs/RELEASES.md'),
+  accounts: repositoryFile('docs/ACCOUNTS.md'),
+  'api-limits': repositoryFile('docs/API-LIMITS.md'),
+  scaling: repositoryFile('docs/SCALING.md'),
+  benchmark: repositoryFile('docs/BENCHMARK.md'),
+  development: repositoryFile('docs/DEVELOPMENT.md'),
   agent: repositoryFile('packages/agent/README.md'),
 };
 

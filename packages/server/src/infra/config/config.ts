@@ -218,7 +218,7 @@ export type Config = {
   deviceUrlsBase: string | undefined;
   // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
   mapTiles: { url: string; attribution: string };
-  // Failed logins per minute per account from one client address (README "API limits").
+  // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
   loginAccountRateLimitPerMinute: number;
