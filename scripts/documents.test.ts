@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultDocPages } from '@flotilla/server/features/docs/register-docs';
 import { docPages } from '../packages/web/src/features/docs/doc-source.js';
+import { webFloor } from './eslint/import-boundaries.mjs';
 
 // The lists the documents keep by hand, checked against the code they describe: the README's
 // settings table against the settings the code reads, and the map in docs/ARCHITECTURE.md
@@ -122,6 +123,27 @@ describe("docs/ARCHITECTURE.md's map", () => {
     expect(drift('docs/ARCHITECTURE.md', tableNames(extraRow, heading), foldersOf(dir))).toEqual([
       'docs/ARCHITECTURE.md lists gone, which the code does not have',
     ]);
+  });
+});
+
+// The slices of the console's floor, in the order docs/ARCHITECTURE.md lists them.
+const floorSlices = (architecture: string): string[] => {
+  const start = architecture.indexOf('**The floor**');
+  const section = architecture.slice(
+    start,
+    architecture.indexOf('\n\n', architecture.indexOf('\n- ', start)),
+  );
+  return [...section.matchAll(/^- `([a-z-]+)\/`:/gm)].map((match) => match[1] ?? '');
+};
+
+describe("the console's floor in docs/ARCHITECTURE.md", () => {
+  it('names the slices the lint rule knows, in their order', () => {
+    expect(floorSlices(architecture)).toEqual(Object.keys(webFloor));
+  });
+
+  it('notices a slice missing from the list', () => {
+    const missing = architecture.replace(/^- `fleet\/`:[\s\S]*?(?=^- `device\/`)/m, '');
+    expect(floorSlices(missing)).toEqual(['ui', 'api', 'device']);
   });
 });
 
