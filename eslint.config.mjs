@@ -16,10 +16,10 @@ const noPineCasts = {
   message: 'The SDK types pine results from the query; do not cast them.',
 };
 
-// Polling follows seed 000 section 9 in one place.
+// Polling follows one rule (poll only while the page is visible), kept in one place.
 const pollingOnlyInUi = {
   selector: 'Property[key.name=/^refetchInterval/]',
-  message: 'Poll through ui/polling.ts (seed 000 section 9).',
+  message: 'Poll through ui/polling.ts.',
 };
 
 // The console's data layer: components use their feature's hooks; only a feature's data-layer

@@ -57,7 +57,7 @@ export type PageOptions = {
 
 // A fresh browser context per scenario (its own storage and cookies), cookie banner answered
 // unless `cookieBanner: 'unanswered'`.
-// The test fails if any of its pages violated the Content-Security-Policy (issue 7 section 4).
+// The test fails if any of its pages violated the Content-Security-Policy.
 export const newPage = async (browser: Browser, options: PageOptions = {}): Promise<Page> => {
   const context = await browser.newContext({
     baseURL: baseUrl(),

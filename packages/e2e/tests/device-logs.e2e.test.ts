@@ -6,7 +6,7 @@ import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
 
 type Line = { message: string; timestamp: number; isSystem?: boolean; serviceId?: number };
 
-// Issue 9 section 1: the device page's logs panel, fed by a device that posts its own lines.
+// The device page's logs panel, fed by a device that posts its own lines.
 describe('device logs panel', () => {
   let browser: Browser;
   let owner: ApiUser;

@@ -15,7 +15,7 @@ import {
   simulateDevices,
 } from '../support/simulated-fleet.js';
 
-// Issue 9 section 4: the metrics card charts a simulated device's recent readings.
+// The metrics card charts a simulated device's recent readings.
 describe('device metric history', () => {
   let browser: Browser;
   let owner: ApiUser;

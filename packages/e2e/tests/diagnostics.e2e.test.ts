@@ -10,7 +10,7 @@ import {
   simulateDevices,
 } from '../support/simulated-fleet.js';
 
-// Issue 9 section 3: health checks and diagnostics run on simulated devices from the console.
+// Health checks and diagnostics run on simulated devices from the console.
 describe('device diagnostics', () => {
   let browser: Browser;
   let owner: ApiUser;

@@ -25,7 +25,7 @@ describe('platform admin and command-line login', () => {
     await page.getByLabel('Password').fill(inject('adminPassword'));
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('heading', { name: 'Fleets', level: 1 }).waitFor();
-    // Red by default for administrators (seed 000 section 9; web ui/local-preferences.ts).
+    // Red by default for administrators (web ui/local-preferences.ts).
     expect(
       await page
         .locator('header')

@@ -16,7 +16,7 @@ import {
 } from '../support/simulated-fleet.js';
 import { createRelease } from '../support/releases.js';
 
-// Issue 9 section 2: host OS and service terminals on a simulated device running a release, from
+// Host OS and service terminals on a simulated device running a release, from
 // the device page; an observer (no resin.device.ssh) gets no terminal and the websocket refuses
 // them; "show logs" of a service row filters the logs panel.
 describe('web terminal', () => {

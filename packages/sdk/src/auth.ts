@@ -19,7 +19,7 @@ export type Whoami =
 
 export type LoginCredentials = { email: string; password: string };
 
-// Seed 000 section 3.3. The invitation fields are passed through for the server.
+// A sign-up. The invitation fields are passed through for the server.
 export type Registration = {
   email: string;
   password: string;
@@ -74,7 +74,7 @@ const tokenFromBody = (body: unknown): string => {
 
 // The first refresh is due 20 minutes after authTime; a token issued at or after that moment
 // (compared in whole seconds, the precision of iat) was refreshed already, and the next refresh
-// is due an hour after it was issued (seed 000 section 4).
+// is due an hour after it was issued.
 export const nextRefreshAt = (session: Session): number => {
   const firstRefreshAt = session.authTime + tokenRefreshAfterAuthMs;
   return Math.floor(session.issuedAt / 1000) >= Math.floor(firstRefreshAt / 1000)

@@ -49,7 +49,7 @@ export type ConnectivityController = Connectivity & {
   enqueue<T>(resend: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 };
 
-// Seed 000 sections 4 and 9: retry after 200 ms x min(failures, 10); lost at 3 failures.
+// Retry after 200 ms x min(failures, 10); lost at 3 failures.
 export const pingRetryStepMs = 200;
 export const pingRetryMaxSteps = 10;
 export const lostAfterFailures = 3;

@@ -42,7 +42,7 @@ export type FlotillaClient = {
   deviceTypes: () => Promise<DeviceTypeManifest[]>;
 };
 
-// The ping only asks whether the API can be reached (seed 000 section 7: no token, no retry).
+// The ping only asks whether the API can be reached (no token, no retry).
 const pingTimeoutMs = 10_000;
 
 export const createFlotillaClient = (options: ClientOptions = {}): FlotillaClient => {

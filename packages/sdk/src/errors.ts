@@ -128,7 +128,7 @@ export const messageOfErrorBody = (parsed: unknown, raw: string): string => {
 
 const fallbackText = 'An error has occurred';
 
-// Server texts that are already one of the console's messages (seed 000 section 8.2).
+// Server texts that are already one of the console's messages.
 const verbatimMessages = [
   /^Your session has expired$/,
   /^Malformed token$/,
@@ -138,7 +138,7 @@ const verbatimMessages = [
   /^Role .+ not found$/,
   /^Invalid device type: /,
   /^Discontinued device type: /,
-  // Seed 000 section 8.1's two-factor codes 1 and 2, and a refused password (re-authentication,
+  // The two-factor errors (code required, code invalid), and a refused password (re-authentication,
   // disabling two-factor).
   ...Object.values(twoFactorErrors).map(({ message }) => new RegExp(`^${message}$`)),
   /^Invalid password$/,
@@ -168,7 +168,7 @@ const rawMessageOf = (error: unknown): string | undefined => {
 const cap = (text: string): string =>
   text.length > errorTextCap ? `${text.slice(0, errorTextCap - 1)}…` : text;
 
-// The text the console shows for an error (seed 000 section 8.1): known SDK and HTTP situations
+// The text the console shows for an error: known SDK and HTTP situations
 // get their fixed message, other texts are trimmed, HTML reduced to its error text and capped at
 // 500 characters. "skip" means show nothing (null); anything unreadable gets the generic message.
 export const errorText = (error: unknown): string | null => {

@@ -8,7 +8,7 @@ const tokenOf = (body: unknown): string => {
   return body.trim();
 };
 
-// Two-factor authentication of the signed-in user (seed 000 sections 4 and 7). Every call that
+// Two-factor authentication of the signed-in user. Every call that
 // answers a token adopts it: the session's second factor is then passed (or gone).
 export const twoFactorApi = (client: Pick<FlotillaClient, 'request' | 'auth'>) => ({
   // A new secret (base32) for an authenticator app; enabling waits for its first code.

@@ -1,3 +1,3 @@
-// Version of the console client, sent in X-Balena-Client (seed 000 section 7: an extra client
+// Version of the console client, sent in X-Balena-Client (an extra client
 // header identifies the UI version).
 export const clientVersion = '0.1.0';

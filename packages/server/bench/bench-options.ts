@@ -1,4 +1,4 @@
-// Modes and knobs of `npm run bench` (README "Benchmark"): every knob is an environment variable
+// Modes and knobs of `npm run bench` (docs/BENCHMARK.md): every knob is an environment variable
 // whose default depends on the mode. Quick is for development (under two minutes); full is the
 // figure of record (100,000 devices, five rounds).
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { defaultConsoleDir } from '../src/features/console/register-console.js';
 
-// Cold load of the console's fleet list (issue 8 section 3): a fresh Chromium per round, with a
+// Cold load of the console's fleet list: a fresh Chromium per round, with a
 // new profile, so its HTTP and code caches are empty (the cache is as good as disabled: nothing
 // is in it, and one load asks for each file once). Not through DevTools'
 // `Network.setCacheDisabled`, which made the page slower than a user's browser: with it, one

@@ -4,7 +4,7 @@
 // the per-round ratios, their spread and the goal of issue 15 beside it. A report, not a test:
 // a missed goal is printed, never an error; the exit code is non-zero only when a scenario could
 // not run, the two sides answered differently, or requests failed. Modes and knobs:
-// bench-options.ts and README "Benchmark".
+// bench-options.ts and docs/BENCHMARK.md.
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { access, rm } from 'node:fs/promises';

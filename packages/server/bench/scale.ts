@@ -14,7 +14,7 @@ import {
 } from './scale-simulator-client.js';
 import type { SeedInfo } from './seed.js';
 
-// Scale on one machine (issue 15 §3): N devices of the agent's simulator (a process of its own)
+// Scale on one machine : N devices of the agent's simulator (a process of its own)
 // register, poll, report, log and hold a cloudlink, first at the "default" poll interval, then at
 // ten times that rate (metrics reports too), against one fresh Flotilla process, then against two
 // on the same PostgreSQL (half the fleets each). Each phase measures one window after every

@@ -1,7 +1,7 @@
 import { runConsoleColdLoad } from './console-cold-load.js';
 import type { Scenario } from './scenario.js';
 
-// The console's cold load (issue 8 section 3): the fleet list of a signed-in member in a fresh
+// The console's cold load: the fleet list of a signed-in member in a fresh
 // headless Chromium with the HTTP cache disabled, next to a static file of the same server loaded
 // the same way (the floor any page pays). Flotilla alone: the static file is its own reference.
 // The goal (500 ms) is stated for an idle machine.

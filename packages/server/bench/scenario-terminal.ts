@@ -5,7 +5,7 @@ import { createFakeShells } from '../src/test-support/fake-shells.js';
 import { connectTerminal } from '../src/test-support/terminal-client.js';
 import type { BenchEnv, Measure, Scenario } from './scenario.js';
 
-// The web terminal (issue 9 section 2), Flotilla alone: a fresh server process, one fake device
+// The web terminal, Flotilla alone: a fresh server process, one fake device
 // on its cloudlink (fake-shells.ts: an echo shell honouring the flow-control window) and one
 // browser-side client. Echo round trip: a line typed, its echo read back, one after the other.
 // Then two 10 MB `flood`s drawn by a client acknowledging as it reads. During the first the

@@ -146,7 +146,7 @@ describe('api keys: balena-sdk apiKey model against Flotilla', () => {
   });
 });
 
-// The re-authentication window (seed 000 section 4), as balena-sdk meets it: apiKey.create with
+// The re-authentication window, as balena-sdk meets it: apiKey.create with
 // a session whose password is older than the window is a 401 that keeps the session; logging in
 // again (authenticate) opens the window again.
 describe('api keys: balena-sdk apiKey.create and the re-authentication window', () => {

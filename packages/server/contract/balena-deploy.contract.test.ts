@@ -9,11 +9,11 @@ import {
   startCliBuildTools,
 } from './cli-build-tools.js';
 
-// The README's `balena deploy` flow with the real tools and nothing in between: the real
+// The `balena deploy` flow of docs/RELEASES.md with the real tools and nothing in between: the real
 // balena-cli 25 builds a Dockerfile project on a real dockerd (Debian's docker.io), creates the
 // release on Flotilla, asks Flotilla's token service for a push token as it does (the scope list
 // in `qs`'s `scope[0]=` form) and pushes to a real CNCF distribution registry that trusts
-// Flotilla's tokens, configured as the README says. The image is built from scratch around
+// Flotilla's tokens, configured as docs/RELEASES.md says. The image is built from scratch around
 // Debian's static busybox, so nothing is pulled from outside.
 
 describe('balena deploy --build: balena-cli, dockerd and the registry against Flotilla', () => {

@@ -18,8 +18,8 @@ import {
   registerUser,
 } from './contract-helpers.js';
 
-// The README's `balena push` flow with the real tools: the real balena-cli 25 tars a Dockerfile
-// project and posts it to Flotilla's builder (BALENARC_BUILDER_URL, as the README says), which
+// The `balena push` flow of docs/RELEASES.md with the real tools: the real balena-cli 25 tars a Dockerfile
+// project and posts it to Flotilla's builder (BALENARC_BUILDER_URL, as docs/RELEASES.md says), which
 // builds it on a real dockerd (Debian's docker.io) and pushes the image to a real CNCF
 // distribution registry; the CLI prints the build log as the server streams it. The image is
 // built from scratch around Debian's static busybox, so nothing is pulled from outside.

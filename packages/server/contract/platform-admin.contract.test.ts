@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
 import { newSdk, registerUser, type RegisteredUser } from './contract-helpers.js';
 
-// Login-as through balena-sdk (seed 000 section 6.3: "by patching the login username, then token
-// login"): the answer is a token the SDK logs in with, as the user, naming the administrator.
+// Login-as through balena-sdk (by patching the login username,
+// then a token login): the answer is a token the SDK logs in with, as the user, naming the administrator.
 describe('platform administrator login-as through balena-sdk', () => {
   let server: TestServer;
   let member: RegisteredUser;

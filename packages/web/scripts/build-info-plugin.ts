@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 
 // Writes buildtime.txt next to the bundle: the console polls it to notice a newer deployment
-// (seed 000 section 4, "dashboard out of date").
+// and offer a reload ("dashboard out of date").
 export const buildInfoPlugin = (buildTime: string): Plugin => ({
   name: 'flotilla-build-info',
   apply: 'build',

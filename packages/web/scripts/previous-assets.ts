@@ -1,5 +1,5 @@
 // Which files of earlier builds stay in dist/assets after a new build, so a browser tab opened
-// before an upgrade or restart can still load the chunks it knows (issue 8 section 3).
+// before an upgrade or restart can still load the chunks it knows.
 // A generation is the set of files one build had that the next build no longer has.
 export type Generation = { retiredAt: string; files: string[] };
 

@@ -1,7 +1,7 @@
 import type { DateTime, ToOne } from './field-types.js';
 import type { User } from './user.js';
 
-// v7 oauth_application: an application platform administrators registered (seed 000 section 3.8);
+// v7 oauth_application: an application platform administrators registered;
 // any signed-in user reads these public fields. `created_at` is Flotilla's.
 export type OAuthApplication = {
   id: number;

@@ -56,7 +56,7 @@ const v7 = parseV7();
 const notInV7: Record<string, readonly string[]> = {
   // Every Flotilla row has an id; balena serves social_service_account keyless.
   social_service_account: ['id'],
-  // The md5 fingerprint of an SSH key, derived when the key is stored (seed 000 section 3.5).
+  // The md5 fingerprint of an SSH key, derived when the key is stored.
   user__has__public_key: ['fingerprint'],
   // Write-only in balena's API (requestVerificationEmail PATCHes it); stored and owner-readable
   // here. pending_email: the owner's new address waiting for its verification link.

@@ -4,7 +4,7 @@ import { startEmbeddedRegistry } from '../infra/registry/embedded-registry.js';
 import { freePort } from './free-port.js';
 
 // A real CNCF distribution registry (Debian's docker-registry, which `npm test` installs when it
-// is missing) configured as the README says, trusting the registry tokens of the Flotilla whose
+// is missing) configured as docs/RELEASES.md says, trusting the registry tokens of the Flotilla whose
 // data directory is `dataDir`. Without TLS: it listens on loopback, which docker trusts as is.
 export type DistributionRegistry = {
   // host:port, the registry's `service` and the host of FLOTILLA_REGISTRY_URL.

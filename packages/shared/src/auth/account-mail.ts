@@ -1,5 +1,5 @@
-// Password reset and e-mail verification rules shared by the server and the console (seed 000
-// sections 2.1, 4, 5 and 8.1). The seed gives no lifetimes; these are ours.
+// Password reset and e-mail verification rules shared by the server and the console,
+// so both say the same lifetimes and texts.
 
 // A password reset link works once, for this long after it was asked for.
 export const passwordResetLifetimeMinutes = 60;
@@ -7,7 +7,7 @@ export const passwordResetLifetimeMinutes = 60;
 // password change.
 export const emailVerificationLifetimeHours = 24;
 
-// Seed 000 section 8.1: the reset codes (3 expired, 4 invalid), with the texts the server answers
+// The reset codes (3 expired, 4 invalid), with the texts the server answers
 // and the console shows.
 export const passwordResetErrors = {
   expired: { code: 3, message: 'This password reset link has expired. Ask for a new one.' },
@@ -18,8 +18,7 @@ export const passwordResetErrors = {
   },
 } as const;
 
-// What an e-mail verification link that cannot be used answers (seed 000 section 8.2: "Invalid
-// verification link").
+// What an e-mail verification link that cannot be used answers.
 export const invalidVerificationLinkMessage = 'Invalid verification link';
 // A verification link older than emailVerificationLifetimeHours.
 export const expiredVerificationLinkMessage =
@@ -27,7 +26,7 @@ export const expiredVerificationLinkMessage =
 // PATCH /user/email with an address another account holds (compared ignoring case).
 export const emailTakenMessage = 'This e-mail address is already in use by another account';
 
-// Console paths the mails link to (seed 000 section 2.1).
+// Console paths the mails link to.
 export const passwordResetPath = (code: string): string =>
   `/user/reset-password/${encodeURIComponent(code)}`;
 export const emailVerificationPath = (token: string, email: string): string =>

@@ -1,4 +1,4 @@
-// OAuth authorize (seed 000 sections 3.8 and 4): applications registered by platform
+// OAuth authorize: applications registered by platform
 // administrators, the consent page /login/oauth/:clientId and its calls.
 
 export type OAuthApplication = {

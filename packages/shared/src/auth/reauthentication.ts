@@ -1,8 +1,8 @@
-// The re-authentication window (seed 000 section 4, "API key creation and re-authentication"):
+// The re-authentication window:
 // actions that hand out lasting access (creating a user API key, setting up two-factor or
 // regenerating its recovery codes) need a password given within this window. It is counted from
 // the session's authTime, which login, a password change and `POST /user/v1/refresh-token
-// {password}` renew. 20 minutes: the seed's token refresh time after authTime (section 9), which
+// {password}` renew. 20 minutes: the token refresh time after authTime, which
 // is also balena's window for these actions.
 export const reauthenticationWindowMs = 20 * 60 * 1000;
 

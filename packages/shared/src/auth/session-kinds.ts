@@ -1,6 +1,6 @@
 // The kinds of credential a request can carry, and which sensitive things each may do. The
-// server's checks read this table (server infra/auth/session-rules.ts), and the README's
-// "Session kinds" table must say the same (server infra/auth/session-kinds-readme.test.ts).
+// server's checks read this table (server infra/auth/session-rules.ts), and the
+// "Session kinds" table of docs/ACCOUNTS.md must say the same (server infra/auth/session-kinds-readme.test.ts).
 export const sessionKinds = [
   'password-session',
   'two-factor-pending',
@@ -45,7 +45,7 @@ export const sessionKindLabels: Record<SessionKind, string> = {
   'provisioning-key': 'Provisioning key',
 };
 
-// The README's column headings (its "Session kinds" table).
+// The column headings of the "Session kinds" table in docs/ACCOUNTS.md.
 export const sessionCapabilityLabels: Record<SessionCapability, string> = {
   'fresh-authentication': 'Fresh authentication',
   'manage-api-keys': 'Manage API keys',

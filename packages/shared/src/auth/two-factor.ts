@@ -1,5 +1,5 @@
-// Two-factor authentication rules shared by the server and the console (seed 000 sections 4, 8.1
-// and 9).
+// Two-factor authentication rules shared by the server and the console: the code lengths and
+// the error texts, so both say the same thing.
 
 // Authenticator codes are 6 digits; the console submits as soon as 6 characters are typed.
 export const twoFactorCodeLength = 6;
@@ -8,7 +8,7 @@ export const twoFactorQrSize = 210;
 // How many recovery codes one generation gives.
 export const recoveryCodeCount = 10;
 
-// Seed 000 section 8.1: the two-factor error codes (1 required, 2 invalid), with the texts the
+// The two-factor error codes (1 required, 2 invalid), with the texts the
 // server answers and the console shows.
 export const twoFactorErrors = {
   required: { code: 1, message: 'A two-factor authentication code is required' },

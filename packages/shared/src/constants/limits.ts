@@ -1,4 +1,4 @@
-// Business constants shared by server and console (seed 000 section 9, seed 001/002 section 9).
+// Business constants shared by server and console.
 export const passwordLength = { min: 8, max: 64 } as const;
 export const sessionTokenLifetimeSeconds = 36 * 60 * 60;
 export const tokenRefreshAfterAuthMs = 20 * 60 * 1000;
@@ -10,9 +10,9 @@ export const defaultPollingMs = 15_000;
 export const pollingGrace = 0.33;
 export const fleetListRefreshMs = 8000;
 export const bulkConcurrency = 50;
-// Seed 001 sections 7 and 9: staged variable and configuration changes are written 10 at a time.
+// Staged variable and configuration changes are written 10 at a time.
 export const configWriteConcurrency = 10;
-// Seed 000 section 7: the API key list is refetched every 6 seconds.
+// The API key list is refetched every 6 seconds.
 export const apiKeyListRefreshMs = 6000;
 export const fleetNameLength = { min: 4, max: 100 } as const;
 export const usernameDisplay = { truncateTo: 17, over: 20 } as const;
@@ -20,8 +20,8 @@ export const ssoIdentifierMinLength = 3;
 export const apiKeyExpiryPresetDays = [1, 7, 30, 90] as const;
 export const dashboardVersion = '31.3.9';
 
-// Longest accepted text values, in characters, checked by the server on every /v7 write (README
-// "API limits") and usable by the console's forms.
+// Longest accepted text values, in characters, checked by the server on every /v7 write
+// (docs/API-LIMITS.md) and usable by the console's forms.
 export const textLengthLimits = {
   // Names and keys: variable names, tag and label keys, device, team and organization names,
   // API key names, usernames.
@@ -38,11 +38,11 @@ export const invitationLifetimeDays = 7;
 // The inviter's own words sent with an invitation, in characters: a note, not a letter (the mail
 // quotes it as theirs).
 export const invitationMessageMaxLength = 500;
-// Organization logos: png or jpeg of at most this many bytes (seed 002 section 9).
+// Organization logos: png or jpeg of at most this many bytes.
 export const logoMaxBytes = 1_000_000;
 // Rows per page of the member lists (organization and fleet members).
 export const memberListPageSize = 50;
-// Role changes of members run one at a time (seed 002 section 7).
+// Role changes of members run one at a time.
 export const roleChangeConcurrency = 1;
 // Reads one `POST /v7/$batch` may carry; in how many combined statements the server runs them
 // side by side (two: the fleet list's seven counts took 11 ms as one statement, 6.5 as two, no

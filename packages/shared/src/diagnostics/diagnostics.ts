@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // Health checks and diagnostics: what a device answers to the cloudlink actions `checks` and
 // `diagnose`, and what the actions service (POST /actions/v1/:uuid/:action, GET
-// /actions/v1/:uuid/:runId) answers the console (seed 001 sections 3, 4 and 7).
+// /actions/v1/:uuid/:runId) answers the console.
 
 export const diagnosticActions = ['checks', 'diagnose'] as const;
 export type DiagnosticAction = (typeof diagnosticActions)[number];

@@ -1,6 +1,6 @@
 import type { PermissionRef } from '../permissions/permission-ref.js';
 
-// What the console's batch actions on fleets need on every selected fleet (seed 001 section 6):
+// What the console's batch actions on fleets need on every selected fleet:
 // the /v7 writes they make (PATCH needs "update", DELETE "delete") are checked by the server
 // against the same permission table.
 export type FleetBatchAction = 'rename' | 'deviceType' | 'delete';

@@ -3,7 +3,7 @@ import { fleetNameLength } from '../constants/limits.js';
 export const applicationClasses = ['fleet', 'app', 'block'] as const;
 export type ApplicationClass = (typeof applicationClasses)[number];
 
-// Seed 001 section 5: 4 to 100 characters, a letter or digit first, then letters, digits, _ or -.
+// 4 to 100 characters, a letter or digit first, then letters, digits, _ or -.
 export const fleetNameProblem = (name: string): string | undefined => {
   if (name.length === 0) return 'name required';
   if (name.length < fleetNameLength.min) return `at least ${fleetNameLength.min} characters`;

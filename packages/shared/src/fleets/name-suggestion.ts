@@ -1,4 +1,4 @@
-// Two-word name suggestions for new fleets, apps and blocks (seed 001 section 2): about 120 words
+// Two-word name suggestions for new fleets, apps and blocks: about 120 words
 // in each list; gives up after 500 collisions.
 export const nameAdjectives = [
   'amber',

@@ -1,5 +1,5 @@
-// What an invitation token says, readable by anyone holding it (seed 000 sections 3.3 and 5: it
-// "decodes to a resource and a name"); the server also checks its signature and its row.
+// What an invitation token says, readable by anyone holding it (it
+// decodes to a resource and a name); the server also checks its signature and its row.
 export type InvitationKind = 'organization' | 'application';
 
 export type InvitationClaims = {

@@ -16,8 +16,8 @@ export type FieldPermission = {
   targetRoles?: readonly FleetRole[];
 };
 
-// Seed 001 section 6: "Move targets need developer, safe-developer or operator on the target
-// (direct or via team) or organization administrator".
+// Move targets need developer, safe-developer or operator on the target (direct or via team) or
+// organization administrator.
 export const moveTargetRoles: readonly FleetRole[] = [
   'administrator',
   'developer',
@@ -25,8 +25,8 @@ export const moveTargetRoles: readonly FleetRole[] = [
   'operator',
 ];
 
-// The device fields behind the actions of the device Action menu (seed 001 section 6 "Device
-// actions" table). Fields needing only `resin.device.update` are listed too, so the console reads
+// The device fields behind the actions of the device Action menu.
+// Fields needing only `resin.device.update` are listed too, so the console reads
 // every action's rule here.
 export const deviceFieldPermissions = {
   // "move device: resin.device.move", and a move-target role on the fleet it moves to.
@@ -51,7 +51,7 @@ export const fieldPermissions: Readonly<Record<string, Readonly<Record<string, F
   { device: deviceFieldPermissions };
 
 // Configuration variables whose setting is an action of its own: "local mode:
-// resin.device_config_variable.all" (seed 001 section 6). balena-supervisor reads either name.
+// resin.device_config_variable.all". balena-supervisor reads either name.
 export const localModeVariableNames = [
   'RESIN_SUPERVISOR_LOCAL_MODE',
   'BALENA_SUPERVISOR_LOCAL_MODE',

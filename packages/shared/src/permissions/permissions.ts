@@ -38,7 +38,7 @@ const fleetReadableResources = [
 
 const observer: Permission[] = fleetReadableResources.flatMap((resource) => p(resource, 'read'));
 
-// Seed 000 section 6.2 gives safe-operators "API keys" unqualified (like "tags"): they create, list,
+// Safe-operators hold "API keys" unqualified (like "tags"): they create, list,
 // rename and revoke the fleet's provisioning keys and its devices' keys (api_key's fleet scope).
 const safeOperator: Permission[] = [
   ...observer,
@@ -84,8 +84,8 @@ const safeDeveloper: Permission[] = [
   ...p('release_tag', 'all'),
   // Whoever may create releases attaches assets to them (balena-sdk release.asset.upload).
   ...p('release_asset', 'create', 'update'),
-  // Seed 002 section 6: "Team access to fleets: administrator, developer, safe-developer
-  // create/update/delete" (a grant never exceeds the granter's own role: team-access hooks).
+  // Team access to fleets: administrator, developer and safe-developer create, update and
+  // delete it (a grant never exceeds the granter's own role: team-access hooks).
   ...p('team_application_access', 'create', 'update', 'delete'),
 ];
 
@@ -99,8 +99,8 @@ const developer: Permission[] = [
   ...p('application_config_variable', 'all'),
   ...p('application_tag', 'all'),
   ...p('team_application_access', 'all'),
-  // Seed 001 section 6: "Fleet membership: administrator adds users, changes roles, deletes;
-  // developer may delete".
+  // Fleet membership: the administrator adds users, changes roles and deletes; a developer may
+  // delete.
   ...p('user_application_membership', 'delete'),
 ];
 
@@ -111,7 +111,7 @@ const administrator: Permission[] = [
   ...p('invitee__is_invited_to__application', 'all'),
 ];
 
-// What each fleet role may do on the rows of a fleet it holds (seed 000 section 6.2, seed 001 section 6).
+// What each fleet role may do on the rows of a fleet it holds.
 export const fleetRolePermissions: Record<FleetRole, readonly Permission[]> = {
   observer,
   'safe-operator': safeOperator,
@@ -149,7 +149,7 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
 
 // Platform roles act on every row, but only with these permissions.
 export const platformRolePermissions: Record<PlatformRole, readonly Permission[]> = {
-  // Read-only otherwise (seed 001 section 6 "observer and support agent read only"): the devices
+  // Read-only otherwise: the devices
   // and fleets that grant support access, until the date they name (the permission filter's
   // support scope).
   support_agent: [

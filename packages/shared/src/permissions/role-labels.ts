@@ -1,6 +1,6 @@
 import type { ApplicationMembershipRole, FleetRole, OrganizationRole } from './roles.js';
 
-// How roles are named to people (seed 002 section 3: safe-operator is shown as Limited Operator,
+// How roles are named to people (safe-operator is shown as Limited Operator,
 // safe-developer as Limited Developer).
 export const roleLabels: Record<FleetRole | OrganizationRole, string> = {
   administrator: 'Administrator',

@@ -1,4 +1,4 @@
-// Role names exactly as stored (seed 000 section 6.1, seed 001 section 6).
+// Role names exactly as stored.
 export const fleetRoles = [
   'observer',
   'safe-operator',
@@ -33,7 +33,7 @@ export const platformPermissionOf: Record<PlatformRole, string> = {
 
 export type AnyRole = FleetRole | OrganizationRole | PlatformRole;
 
-// Highest first (seed 000 section 6.1).
+// Highest first.
 export const rolePrecedence: readonly AnyRole[] = [
   'balena_admin',
   'support_agent',

@@ -1,4 +1,4 @@
-// Limits of the compose builder (README "Releases"): a project is refused with a 400 naming the
+// Limits of the compose builder (docs/RELEASES.md): a project is refused with a 400 naming the
 // limit, before anything is created.
 export const builderLimits = {
   // The tarball as uploaded, downloaded or pushed (git packs included).
@@ -25,7 +25,7 @@ export const builderLimits = {
   engineOutputLineChars: 2_000,
 } as const;
 
-// The build log view shows at most this many lines (seed 001 section 9).
+// The build log view shows at most this many lines.
 export const buildLogDisplayLines = 2999;
 
 // The compose file names the builder looks for, in order (as balena-cli does).

@@ -1,7 +1,7 @@
-// Release (build) statuses and the rules on them (seed 001 sections 4, 8 and 9), read by the
+// Release (build) statuses and the rules on them, read by the
 // server's release hooks and by the console alike.
 
-// Statuses a release row may hold (seed 001 section 9).
+// Statuses a release row may hold.
 export const releaseStatuses = [
   'cancelled',
   'interrupted',
@@ -13,11 +13,11 @@ export const releaseStatuses = [
   'success',
 ] as const;
 
-// Builds stop counting as running after this long without an update (seed 001 section 9).
+// Builds stop counting as running after this long without an update.
 export const buildTimeoutMs = 120 * 60 * 1000;
 
 // The statuses that count as a failed build: such a release can be neither validated nor
-// invalidated (seed 001 section 4).
+// invalidated.
 export const failedReleaseStatuses: readonly string[] = [
   'failed',
   'error',
@@ -42,7 +42,7 @@ export const effectiveReleaseStatus = (release: ReleaseTimes, now: Date): string
 
 export const isFailedStatus = (status: string): boolean => failedReleaseStatuses.includes(status);
 
-// The console's groups (seed 001 section 4): Succeeded, Running, Failed (failed, error, timeout,
+// The console's groups: Succeeded, Running, Failed (failed, error, timeout,
 // interrupted), Cancelled and Local; an unknown status shows as succeeded.
 export type StatusGroup = 'success' | 'running' | 'failed' | 'cancelled' | 'local';
 
@@ -60,7 +60,7 @@ export const statusGroupLabels: Record<StatusGroup, string> = {
   local: 'Local',
 };
 
-// The rules' messages (seed 001 section 8), as the server answers them and the console shows
+// The rules' messages, as the server answers them and the console shows
 // them before the user tries.
 export const releaseRuleMessages = {
   alreadyFinalized: 'This release is already finalized: finalizing cannot be undone',
@@ -73,5 +73,5 @@ export const releaseRuleMessages = {
   noDockerfile: 'No Dockerfile available',
 } as const;
 
-// Release version edits take three-digit semver only (seed 001 section 5): 1.2.3.
+// Release version edits take three-digit semver only: 1.2.3.
 export const threeDigitSemver = /^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})$/;

@@ -28,7 +28,7 @@ describe('SSH key rules', () => {
     expect(splitSshKey('ssh-rsa')).toBeUndefined();
   });
 
-  it('gives the seed messages for missing title and key', () => {
+  it("gives the console's messages for missing title and key", () => {
     expect(sshKeyFormProblems('', '')).toEqual({
       title: sshKeyMessages.titleRequired,
       key: sshKeyMessages.keyRequired,

@@ -1,4 +1,4 @@
-// SSH public keys (seed 000 sections 3.5, 5 and 8.2): the rules the console's form and the
+// SSH public keys: the rules the console's form and the
 // server's write hook share. The server also parses the key; the pattern is the form's quick check.
 
 export const sshKeyTypes = [
@@ -50,8 +50,7 @@ export const sshKeyFormProblems = (
       : {}),
 });
 
-// Titles of imported keys: "GitHub Key N", numbered past the titles the user already has (seed
-// 000 section 5).
+// Titles of imported keys: "GitHub Key N", numbered past the titles the user already has.
 export const importedKeyTitles = (
   count: number,
   existingTitles: readonly string[],
@@ -66,7 +65,7 @@ export const importedKeyTitles = (
   return titles;
 };
 
-// What an import did, per key (seed 000 section 8.2's SSH key messages).
+// What an import did, per key (what the SSH key messages report).
 export type SshKeyImportResult = { saved: number; alreadySaved: number; failed: number };
 
 export const sshKeyImportMessage = (

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The web terminal (seed 001 sections 4 and 7). One websocket per session between the browser
+// The web terminal. One websocket per session between the browser
 // and the server (GET /terminal/v1), whose frames are relayed to the device over its cloudlink
 // (shared/cloudlink/messages.ts). Text frames are JSON control messages, binary frames the
 // terminal's bytes (keystrokes up, output down).

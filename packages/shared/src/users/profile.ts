@@ -1,6 +1,6 @@
 import { textLengthLimits } from '../constants/limits.js';
 
-// Seed 000 sections 3.1 and 5: the profile the user edits, and the new-password confirmation.
+// The profile the user edits, and the new-password confirmation.
 
 export const accountTypes = ['personal', 'professional'] as const;
 export type AccountType = (typeof accountTypes)[number];

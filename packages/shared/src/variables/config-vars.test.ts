@@ -19,7 +19,7 @@ describe('variable naming rules', () => {
     expect(variableNameProblem('A B', 'environment')).toMatch(/letters, digits and underscores/);
   });
 
-  it('wants a letter first (seed 001 section 5), and allows colons in configuration names', () => {
+  it('wants a letter first, and allows colons in configuration names', () => {
     expect(variableNameProblem('_HIDDEN', 'environment')).toMatch(/must start with a letter/);
     expect(variableNameProblem('BALENA_HOST_CONFIG_dtoverlay:1', 'config')).toBeUndefined();
     expect(variableNameProblem('A:B', 'environment')).toMatch(/letters, digits and underscores/);

@@ -11,7 +11,7 @@ export const reservedVariableNames = ['RESIN', 'BALENA', 'USER'] as const;
 
 export const reservedVariableNamespaces = ['RESIN_', 'BALENA_'] as const;
 
-// Seed 001 section 5: an environment variable name starts with a letter and holds only letters,
+// An environment variable name starts with a letter and holds only letters,
 // digits and underscores; a configuration variable name may also hold colons.
 export const invalidVariableNamePattern = /^[^A-Za-z]|\W/;
 export const invalidConfigVariableNamePattern = /^[^A-Za-z]|[^A-Za-z0-9_:]/;

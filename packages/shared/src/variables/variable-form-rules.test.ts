@@ -18,7 +18,7 @@ const rules = JSON.parse(JSON.stringify(configVarsAnswer('raspberrypi4-64'))) as
   typeof configVarsAnswer
 >;
 
-describe('environment variable names (seed 001 section 5)', () => {
+describe('environment variable names', () => {
   it.each([
     ['', variableMessages.nameRequired],
     ['1ST', variableMessages.environmentName],

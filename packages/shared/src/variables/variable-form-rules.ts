@@ -2,9 +2,9 @@ import { textLengthLimits } from '../constants/limits.js';
 import { type ConfigVarsAnswer, regexFromLiteral } from './config-vars-answer.js';
 import type { ConfigVarProperty } from './config-vars.js';
 
-// The console's checks of a variable form before anything is sent (seed 001 section 5,
-// "Variables"), on the naming rules GET /config/vars answers. The server applies its own
-// (config-vars.ts) to every write; these give the seed's messages in the form.
+// The console's checks of a variable form before anything is sent (its
+// variable settings), on the naming rules GET /config/vars answers. The server applies its own
+// (config-vars.ts) to every write; these give the same messages in the form.
 
 export type NamingRules = Omit<ConfigVarsAnswer, 'configVarSchema'>;
 
@@ -84,7 +84,7 @@ export const valueProblem = (value: string): string | undefined =>
 export const parseIntegerValue = (value: string): number | undefined =>
   /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 
-// Seed 001 section 5: a toggle is on for true, 1 or "1".
+// A toggle is on for true, 1 or "1".
 export const isToggleOn = (value: string | number | boolean | undefined): boolean =>
   value === true || value === 1 || value === '1' || value === 'true';
 

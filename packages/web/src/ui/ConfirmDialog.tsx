@@ -124,7 +124,7 @@ const ConfirmBody = ({
   );
 };
 
-// Simple or type-to-confirm confirmation (seed 001 "Other UI").
+// Simple or type-to-confirm confirmation.
 export const ConfirmDialog = ({ open, pending = false, onClose, ...rest }: ConfirmDialogProps) => {
   const titleId = useId();
   return (

@@ -18,7 +18,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 
-// Entity lists in dialogs scroll within 300 px (seed 002 section 2).
+// Entity lists in dialogs scroll within 300 px.
 export const dialogListMaxHeight = 300;
 
 export type PickItem = { id: number; label: string; secondary?: string };

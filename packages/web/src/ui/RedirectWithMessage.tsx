@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { type ToastKind, useToasts } from './toasts.js';
 
 // Says why (a toast) and goes elsewhere: an invalid id in the URL goes up one level, a lookup
-// that found nothing goes back (seed 002 sections 2 and 8).
+// that found nothing goes back.
 export const RedirectWithMessage = ({
   to,
   message,

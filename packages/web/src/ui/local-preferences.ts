@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// The experimental tab's local options (seed 000 sections 2.4 and 3.10: header colour, navigation
+// The experimental tab's local options (header colour, navigation
 // stripes; "display apps" is useAppsEnabled.ts), kept in this browser's local storage only. Each
 // is stored on its own key as a primitive, so a snapshot compares by value.
 export const headerColors = [
@@ -88,8 +88,8 @@ export const useHeaderColor = (): HeaderColor => useSyncExternalStore(subscribe,
 export const useNavigationStripes = (): boolean =>
   useSyncExternalStore(subscribe, readNavigationStripes);
 
-// The header's background: the chosen colour, else red for platform administrators (seed 000
-// section 9), else the theme's (undefined).
+// The header's background: the chosen colour, else red for platform administrators,
+// else the theme's (undefined).
 export const headerBackground = (color: HeaderColor, isAdmin: boolean): string | undefined => {
   if (color !== 'default') return headerColorValues[color];
   return isAdmin ? headerColorValues.red : undefined;

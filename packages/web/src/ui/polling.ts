@@ -11,7 +11,7 @@ export type PollingOptions = {
   staleTime: number;
 };
 
-// The one polling rule of the console (seed 000 section 9): poll every `intervalMs` only while the
+// The one polling rule of the console: poll every `intervalMs` only while the
 // tab is visible; data younger than the grace (0.33 of the interval) is not fetched again when the
 // tab comes back or another screen asks for it.
 export const polling = (intervalMs: number = defaultPollingMs): PollingOptions => ({

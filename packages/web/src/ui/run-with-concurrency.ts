@@ -1,7 +1,7 @@
 export type Outcome<T, R> =
   { item: T; ok: true; value: R } | { item: T; ok: false; error: unknown };
 
-// Runs `fn` on every item with at most `limit` calls in flight (seed 001 section 9: bulk
+// Runs `fn` on every item with at most `limit` calls in flight (bulk
 // operations run 50 at a time). Never rejects: every item gets its outcome, in input order, so
 // the caller can report partial failures.
 export const runWithConcurrency = async <T, R>(

@@ -31,8 +31,8 @@ const endsWithPage = (toast: Toast): boolean => toast.kind === 'success' || toas
 
 let nextId = 1;
 
-// One toast at a time, queued; a text already shown or queued is not added again (seed 000
-// section 8.1: toasts without duplicates). A null text ("skip") shows nothing.
+// One toast at a time, queued; a text already shown or queued is not added again (no
+// duplicate toasts). A null text ("skip") shows nothing.
 export const ToastProvider = ({ children }: { children: ReactNode }) => {
   const [queue, setQueue] = useState<Toast[]>([]);
   const show = useCallback((kind: ToastKind, text: string | null, options: ShowOptions = {}) => {

@@ -12,7 +12,7 @@ export type DebouncedSave = {
   error: unknown;
 };
 
-// Debounced saving (notes: 500 ms after typing stops, seed 001 section 9). Saves run one after
+// Debounced saving (notes: 500 ms after typing stops). Saves run one after
 // the other so an older text never lands after a newer one, and a change still waiting when the
 // component goes away (the user leaves the page) is saved at once.
 export const useDebouncedSave = (

@@ -3,7 +3,7 @@ import { useDeploymentTag } from './deployment-tag.js';
 
 export const productName = 'Flotilla';
 
-// "{page} | Flotilla" with the optional deployment tag in brackets (seed 000 section 1).
+// "{page} | Flotilla" with the optional deployment tag in brackets.
 export const pageTitle = (page: string | undefined, deploymentTag?: string | null): string => {
   const product = deploymentTag ? `${productName} [${deploymentTag}]` : productName;
   return page ? `${page} | ${product}` : product;

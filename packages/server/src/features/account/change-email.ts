@@ -23,7 +23,7 @@ const emailBody = z.object({
   password: z.string().max(4096).optional(),
 });
 
-// PATCH /user/email {email, password} (seed 000 sections 4, 5 and 7): the password is checked (a
+// PATCH /user/email {email, password}: the password is checked (a
 // login attempt, counted as one; an account without one sets it first), and the address must be
 // no other account's, ignoring case (409). While verification is required the new address waits
 // for its mailed link and the answer is an empty 204 ("pending verification"); otherwise it

@@ -72,7 +72,7 @@ describe("deleting one's account", () => {
     const bob = await person();
     const own = await createOrganization(db, `Own${count}`);
     await addOrganizationMember(db, ada.userId, own, 'administrator');
-    // Administered alone, though another person is a member: deleted (seed 000 section 4).
+    // Administered alone, though another person is a member: deleted.
     const withMember = await createOrganization(db, `WithMember${count}`);
     await addOrganizationMember(db, ada.userId, withMember, 'administrator');
     await addOrganizationMember(db, bob.userId, withMember, 'member');

@@ -13,7 +13,7 @@ const deleteBody = z.object({
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(4096),
 });
 
-// The organizations the user administers alone (seed 000 section 4: deleted with the account).
+// The organizations the user administers alone (deleted with the account).
 export const soleAdministratorOrganizations = async (
   db: Queryable,
   userId: number,
@@ -34,7 +34,7 @@ export const soleAdministratorOrganizations = async (
   return rows;
 };
 
-// POST /user/v1/delete-account {password} (seed 000 sections 4 and 5): the password is checked (a
+// POST /user/v1/delete-account {password}: the password is checked (a
 // login attempt, counted as one), then in one transaction the organizations the user administers
 // alone are deleted with their fleets (and everything in them), and the user with their SSH keys,
 // API keys and memberships. Every session token and key of the user stops working at once (the

@@ -37,7 +37,7 @@ type ProfileRow = {
   has_disabled_newsletter: boolean;
 };
 
-// The signed-in user's own account (seed 000 sections 5 and 7): the password and the profile.
+// The signed-in user's own account: the password and the profile.
 export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => {
   const throttle = createLoginThrottle(createRateLimiter(ctx.db, ctx.now), ctx.config);
 
@@ -77,7 +77,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     return reply.type('text/plain; charset=utf-8').send(token);
   });
 
-  // POST /logout-others (seed 000 section 7): every other session of the account ends (a new
+  // POST /logout-others: every other session of the account ends (a new
   // jwt_secret); the answer is the calling session's new token, with the same claims.
   app.post('/logout-others', { config: { access: 'user' } }, async (request, reply) => {
     requireSessionMay(request.actor, 'end-other-sessions');
@@ -93,8 +93,8 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     return reply.type('text/plain; charset=utf-8').send(token);
   });
 
-  // PATCH /user/profile: first name, last name, company and account type are required (seed 000
-  // section 5); the newsletter choice is optional. Answers the stored profile.
+  // PATCH /user/profile: first name, last name, company and account type are required;
+  // the newsletter choice is optional. Answers the stored profile.
   app.patch('/user/profile', { config: { access: 'user' } }, async (request) => {
     const actor = request.actor;
     if (actor.kind !== 'user') throw unauthorized();

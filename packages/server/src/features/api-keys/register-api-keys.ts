@@ -41,10 +41,10 @@ const userActorOf = (actor: Actor): Extract<Actor, { kind: 'user' }> => {
   return actor;
 };
 
-// Minting API keys: named user keys, fleet provisioning keys and device keys (seed 000 section
-// 3.6). Listing, renaming and revoking go through /v7/api_key.
+// Minting API keys: named user keys, fleet provisioning keys and device keys.
+// Listing, renaming and revoking go through /v7/api_key.
 export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => {
-  // A user key is the user's whole access: only a recent password mints one (seed 000 section 4).
+  // A user key is the user's whole access: only a recent password mints one.
   app.post('/api-key/user/full', { config: { access: 'user' } }, async (request, reply) => {
     const user = userActorOf(request.actor);
     const details = detailsOf(parseBody(userKeyBody, request.body), ctx.now());

@@ -20,7 +20,7 @@ import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerAuth } from '../auth/register-auth.js';
 import { registerApiKeys } from './register-api-keys.js';
 
-// Seed 000 section 5: "Creating API keys is disabled for SAML accounts". A user with a
+// Creating API keys is disabled for SAML accounts. A user with a
 // saml_account row (written here directly: SAML sign-in creates them, a later feature) gets no
 // user key by any route; fleet and device keys stay theirs to mint.
 let db: Database;

@@ -13,7 +13,7 @@ import { registerApiKeys } from '../api-keys/register-api-keys.js';
 import { registerTwoFactor } from '../two-factor/register-two-factor.js';
 import { registerAuth } from './register-auth.js';
 
-// The re-authentication window (seed 000 section 4): minting a user API key, setting up two-factor
+// The re-authentication window: minting a user API key, setting up two-factor
 // and regenerating recovery codes need a password given within it; refresh-token with the
 // password renews it.
 let db: Database;

@@ -9,7 +9,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { registerAuth } from './register-auth.js';
 
-// The login limits (README "API limits"): per account and client address, a higher ceiling per
+// The login limits (docs/API-LIMITS.md): per account and client address, a higher ceiling per
 // account, one per client address; atomic, and shared by e-mail and username.
 let db: Database;
 let clock: Date;

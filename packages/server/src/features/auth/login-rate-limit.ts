@@ -17,7 +17,7 @@ export const loginAccountKey = (userId: number | undefined, typedName: string): 
     ? `user:${userId}`
     : `name:${typedName.trim().toLowerCase().slice(0, maxNameLength)}`;
 
-// The policy (README "API limits"), all over a sliding minute:
+// The policy (docs/API-LIMITS.md), all over a sliding minute:
 // - per account from one client address: FLOTILLA_LOGIN_RATE_LIMIT, so whoever floods an account
 //   from their address locks out that address only;
 // - per account from all addresses: FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT, a higher ceiling against

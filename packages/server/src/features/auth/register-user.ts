@@ -21,7 +21,7 @@ import { issueSessionToken } from './issue-session-token.js';
 import { throttleAccountRequest } from './request-throttle.js';
 import { checkSignupAllowed } from './signup-policy.js';
 
-// Sign-up payload (seed 000 sections 3.3 and 5). With an invitation token, the new account accepts
+// Sign-up payload. With an invitation token, the new account accepts
 // the invitation in the same transaction (the token must be valid and for this e-mail).
 const registerBody = z.object({
   email: z

@@ -3,7 +3,7 @@ import type { RateLimiter, RateLimitTicket } from '../../infra/rate-limit/rate-l
 const hourMs = 3_600_000;
 
 export type AccountRequest = {
-  // Sign-up now; the password-reset request (seed 000 section 5) is to use it too.
+  // Sign-up now; the password-reset request is to use it too.
   kind: 'signup' | 'password-reset';
   // clientAddressKey(request.ip)
   clientAddress: string;

@@ -7,7 +7,7 @@ import { buildServer } from '../../server.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 
-// A user API key (the "User API key" row of the README's session kinds): it manages keys other
+// A user API key (the "User API key" row of the session kinds of docs/ACCOUNTS.md): it manages keys other
 // than user keys, and nothing else that is sensitive, even with the password.
 
 let db: Database;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 
-// Counts a build against its user (README "API limits"): a build from a URL makes the server
+// Counts a build against its user (docs/API-LIMITS.md): a build from a URL makes the server
 // download up to 20 MiB for them, an uploaded project makes it unpack up to 200 MiB, so a user
 // gets a number of each per hour, after which the answer is 429 with Retry-After. Counted once
 // the caller may build, before anything is downloaded or unpacked.

@@ -3,7 +3,7 @@ import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { type DeviceOutcome, outcomeOf } from './action-replies.js';
 import type { ActionTarget } from './action-targets.js';
 
-// As many devices at once as the console's batch actions (seed 001 section 9).
+// As many devices at once as the console's batch actions.
 const concurrency = 50;
 
 // Runs one action on every target and collects each device's outcome, in target order.

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 
-// Headers across the device URL proxy. Hop-by-hop headers stay on their hop (RFC 9110 §7.6.1);
+// Headers across the device URL proxy. Hop-by-hop headers stay on their hop (RFC 9110 section 7.6.1);
 // the device learns where the request came from through X-Forwarded-*.
 
 const hopByHop = new Set([

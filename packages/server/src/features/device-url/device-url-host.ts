@@ -1,4 +1,4 @@
-// Which requests are for a public device URL: `<uuid>.<deviceUrlsBase>` (seed 001 §4). Host
+// Which requests are for a public device URL: `<uuid>.<deviceUrlsBase>`. Host
 // names are compared without their port, so `<uuid>.localhost:8080` matches a base of
 // `localhost:8080` (and a proxy in front answering on 443 still matches).
 

@@ -1,4 +1,4 @@
-// What one public device URL request may cost the server (README "Public device URLs").
+// What one public device URL request may cost the server (docs/DEVICES.md "Public device URLs").
 export type DeviceUrlLimits = {
   // Largest request body forwarded to a device.
   maxBodyBytes: number;

@@ -15,7 +15,7 @@ const noDevice = '';
 // Test harnesses tighten the limits of an app server.ts already registered this on.
 const registered = new WeakMap<FastifyInstance, DeviceUrlLimits>();
 
-// Public device URLs (seed 001 §4): `http(s)://<uuid>.<deviceUrlsBase>` on the app's own port
+// Public device URLs: `http(s)://<uuid>.<deviceUrlsBase>` on the app's own port
 // is a reverse proxy to port 80 of the device, tunnelled over its cloudlink, while the device's
 // public URL is on (is_web_accessible). Every other host is the app's.
 // Registration is idempotent per app (a repeated call only applies its limits).

@@ -10,11 +10,11 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 
-// Every field behind an entry of the device Action menu, across the fleet roles, single and bulk
-// (seed 001 section 6): who may write it (401 otherwise, nothing written) and which values are
+// Every field behind an entry of the device Action menu, across the fleet roles, single and bulk:
+// who may write it (401 otherwise, nothing written) and which values are
 // valid (400 otherwise). Move and deactivate across roles are in field-change-permissions.
 
-// Written out from the seed rather than read from the table.
+// Written out by hand rather than read from the table.
 const mayUpdateDevices: Record<FleetRole, boolean> = {
   observer: false,
   'safe-operator': true,

@@ -9,7 +9,7 @@ import {
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry, Values, WriteContext } from '../../infra/odata/hooks.js';
 
-// Business rules of the device Action menu on /v7 writes (seed 001 sections 4 and 5). Who may
+// Business rules of the device Action menu on /v7 writes. Who may
 // change which field is the field-permission table's business (field-change-rules.ts); these
 // rules say which values are valid for anyone. Which releases a device can be pinned to is the
 // release rules' business (features/releases/release-hooks.ts).

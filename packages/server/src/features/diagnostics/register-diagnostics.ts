@@ -65,7 +65,7 @@ export const outcomeOfAnswer = (action: DiagnosticAction, result: ActionResult):
     : { status: 'error', error: 'The device answered with an unreadable diagnostics report' };
 };
 
-// The actions service of seed 001 section 7, for health checks and diagnostics: POST
+// The actions service, for health checks and diagnostics: POST
 // /actions/v1/:uuid/checks|diagnose starts a run on the device (over its cloudlink) and answers
 // at once; GET /actions/v1/:uuid/:run reads it (a run id, or checks|diagnose for the newest).
 // Both need resin.device.access_diagnostics on the device.

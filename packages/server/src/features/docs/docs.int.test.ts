@@ -18,6 +18,13 @@ describe('GET /docs/v1/:page', () => {
   it.each([
     ['getting-started', 'README.md'],
     ['architecture', 'docs/ARCHITECTURE.md'],
+    ['devices', 'docs/DEVICES.md'],
+    ['releases', 'docs/RELEASES.md'],
+    ['accounts', 'docs/ACCOUNTS.md'],
+    ['api-limits', 'docs/API-LIMITS.md'],
+    ['scaling', 'docs/SCALING.md'],
+    ['benchmark', 'docs/BENCHMARK.md'],
+    ['development', 'docs/DEVELOPMENT.md'],
     ['agent', 'packages/agent/README.md'],
   ])('serves %s from %s as Markdown, without a token', async (page, file) => {
     const response = await fetch(`${server.url}/docs/v1/${page}`);

@@ -10,10 +10,17 @@ const repositoryFile = (relative: string): string =>
 export const defaultDocPages: Readonly<Record<string, string>> = {
   'getting-started': repositoryFile('README.md'),
   architecture: repositoryFile('docs/ARCHITECTURE.md'),
+  devices: repositoryFile('docs/DEVICES.md'),
+  releases: repositoryFile('docs/RELEASES.md'),
+  accounts: repositoryFile('docs/ACCOUNTS.md'),
+  'api-limits': repositoryFile('docs/API-LIMITS.md'),
+  scaling: repositoryFile('docs/SCALING.md'),
+  benchmark: repositoryFile('docs/BENCHMARK.md'),
+  development: repositoryFile('docs/DEVELOPMENT.md'),
   agent: repositoryFile('packages/agent/README.md'),
 };
 
-// This product's changelog, read by the console's changelog dialog (seed 000: GET /CHANGELOG.md).
+// This product's changelog, read by the console's changelog dialog (GET /CHANGELOG.md).
 export const defaultChangelogFile = repositoryFile('CHANGELOG.md');
 
 const isMissing = (error: unknown): boolean =>

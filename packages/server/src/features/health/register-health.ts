@@ -7,7 +7,7 @@ export const readyTimeoutMs = 2_000;
 
 export type HealthDeps = { db: Pick<Database, 'ping'> };
 
-// Liveness: the console pings /ping (seed 000: no token, no retry; three failures show "We are
+// Liveness: the console pings /ping (no token, no retry; three failures show "We are
 // offline") and devices use /connectivity-check. Both say the process answers HTTP, nothing
 // more, so a database outage never makes a supervisor restart a healthy process, and the
 // console reports the failing requests themselves (503) rather than "offline".

@@ -156,7 +156,7 @@ const registerFor = (hooks: HookRegistry, table: InvitationTable, deps: Invitati
   });
 };
 
-// Invitations to organizations and fleets (seed 002 section 5 "Invitations"): the invitee is
+// Invitations to organizations and fleets: the invitee is
 // trimmed, a new e-mail must be valid, not already a member and not already invited; the message
 // is at most invitationMessageMaxLength characters; each inviter sends at most
 // FLOTILLA_INVITATION_RATE_LIMIT an hour (429 with Retry-After beyond); each one is mailed with a

@@ -12,7 +12,7 @@ export type InvitationTable = {
   // The role an invitation carries when the SDK sends none (balena-sdk leaves it out without a
   // roleName).
   defaultRole: string;
-  // Console page accepting it (seed 000 section 2.1).
+  // Console page accepting it.
   acceptPath: '/organization/invitation/' | '/invitation/';
   // How the target is named in messages.
   noun: 'organization' | 'fleet';

@@ -8,7 +8,7 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 
-// Seed 001 section 5 for a demotion: an organization administrator made a plain member loses the
+// For a demotion: an organization administrator made a plain member loses the
 // fleets they reached only as administrator, so their outdated devices block it like a removal.
 describe('demoting an administrator whose devices need an update', () => {
   let db: Database;

@@ -8,7 +8,7 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 
-// Seed 001 section 5: a member whose provisioned devices still use their credentials (supervisor
+// A member whose provisioned devices still use their credentials (supervisor
 // below 7.0.0 or OS below 2.0.0) cannot be removed until those devices are updated.
 describe('removing a member whose devices need an update', () => {
   let db: Database;

@@ -91,7 +91,7 @@ const ownedDevicesLosingAccess = `
               AND om."is_member_of__organization" = a."organization")
    ORDER BY u."username", d."device_name"`;
 
-// Seed 001 section 5: removing a member is refused while devices they provisioned in the fleets
+// Removing a member is refused while devices they provisioned in the fleets
 // they would lose still run a supervisor or OS too old for per-device keys (they use the member's
 // credentials). Runs before the write, inside its transaction.
 export const assertAccessRemovable = async (

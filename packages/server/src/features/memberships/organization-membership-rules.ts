@@ -50,7 +50,7 @@ const administratorRoleId = async (tx: Queryable): Promise<number | undefined> =
   return rows[0]?.id;
 };
 
-// Seed 002 sections 5 and 6: the last administrator of an organization can be neither removed,
+// The last administrator of an organization can be neither removed,
 // nor demoted, nor leave. Leaving (or being removed from) an organization also ends the person's
 // team memberships and direct fleet memberships there, so no access outlives the membership.
 export const registerOrganizationMembershipRules = (hooks: HookRegistry): void => {

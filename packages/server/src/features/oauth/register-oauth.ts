@@ -84,7 +84,7 @@ const refusals: Record<Exclude<CodeExchange['status'], 'valid'>, string> = {
 };
 
 // OAuth 2.0 authorization code grant (RFC 6749 section 4.1) for applications platform
-// administrators register (seed 000 sections 3.8, 4 and 7). A signed-in user's consent
+// administrators register. A signed-in user's consent
 // (POST /oauth/authorize, from /login/oauth/:clientId) gives a code that only the registered
 // redirect URI receives; POST /oauth/token exchanges it once, within oauthCodeLifetimeSeconds, for a
 // session token of the user of the kind "OAuth token" (shared/auth/session-kinds.ts): bound to the

@@ -10,7 +10,7 @@ const startsWith = (bytes: Uint8Array, signature: readonly number[]): boolean =>
   bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte);
 
 // What an uploaded logo is, judged by its content (never by its name or the declared type):
-// png or jpeg of at most 1,000,000 bytes (seed 002 sections 5 and 9).
+// png or jpeg of at most 1,000,000 bytes.
 export const logoTypeOf = (bytes: Uint8Array): LogoType => {
   if (bytes.length === 0) throw badRequest('The logo is empty');
   if (bytes.length > logoMaxBytes) {

@@ -8,7 +8,7 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 
-// The rules of seed 002 sections 5 and 6 that the permission tables alone do not hold.
+// The organization, team and membership rules that the permission tables alone do not hold.
 describe('organization, team and membership rules', () => {
   let db: Database;
   let api: ODataTestApp;

@@ -2,8 +2,8 @@ import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict } from '../../infra/errors/api-error.js';
 import type { WriteContext } from '../../infra/odata/hooks.js';
 
-// Organization names are unique, ignoring case, among each user's organizations (seed 002
-// section 5, "already used"). Checked for the acting user, under a per-user lock so two creations
+// Organization names are unique, ignoring case, among each user's organizations ("already
+// used" otherwise). Checked for the acting user, under a per-user lock so two creations
 // at once cannot both pass.
 export const assertOrganizationNameFree = async (
   ctx: WriteContext,
@@ -45,7 +45,7 @@ export const lockOrganizations = async (tx: Queryable, ids: readonly number[]): 
 
 // An organization may be deleted only by its sole administrator (a platform administrator may
 // too), and only once it holds no fleets: the console deletes them first, after the user typed
-// the organization's name (seed 002 section 6 "Delete organization").
+// the organization's name.
 export const assertOrganizationsDeletable = async (
   ctx: WriteContext,
   ids: readonly number[],

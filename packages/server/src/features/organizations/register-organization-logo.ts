@@ -34,7 +34,7 @@ const assertMayUpdate = async (ctx: AppContext, actor: Actor, id: number): Promi
   if (rows.length === 0) throw forbidden();
 };
 
-// Organization logos (seed 002 "edit logo"): PUT the image's bytes, DELETE to remove it. The
+// Organization logos: PUT the image's bytes, DELETE to remove it. The
 // organization's logo_image then names GET /org/v1/organization/:id/logo/:sha256, which serves
 // it to anyone holding that address (an <img> cannot send the session's bearer token; the hash
 // is known only to those who may read the organization) and may be cached forever.

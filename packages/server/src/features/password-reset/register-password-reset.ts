@@ -33,12 +33,12 @@ export type PasswordResetDeps = {
   publicUrl: () => string;
 };
 
-// Password reset (seed 000 sections 2.1, 4, 5, 7 and 8.1), without a session:
+// Password reset, without a session:
 // - POST /user/reset-password/:email {g-recaptcha-response}: mails a single-use link to the
 //   account of that address. Always 204, whether or not the address is an account's, so the
 //   answer tells nothing; throttled per client address and per e-mail address before the captcha.
-// - POST /user/reset-password {loginCode, password}: sets the new password (the password rules of
-//   section 5) and ends every session of the account; 204. The user then logs in (with their
+// - POST /user/reset-password {loginCode, password}: sets the new password (the sign-up
+//   password rules) and ends every session of the account; 204. The user then logs in (with their
 //   second factor if they have one).
 export const registerPasswordReset = (
   app: FastifyInstance,

@@ -28,7 +28,7 @@ export type CodeCheck = { status: 'valid'; userId: number } | { status: 'expired
 
 // Takes the code (row-locked, so two resets racing with one link cannot both pass): a valid one
 // is used up together with every other open code of its user. Unknown and used codes are
-// 'invalid', past their expiry 'expired' (seed 000 section 8.1, codes 4 and 3).
+// 'invalid', past their expiry 'expired'.
 export const consumeResetCode = async (
   tx: Queryable,
   code: string,

@@ -29,7 +29,7 @@ const userListQuery = z.object({
 
 const loginAsBody = z.object({ username: z.string().trim().min(1).max(320) });
 
-// The platform administrator's area (seed 000 section 6.3): the user list with search and paging,
+// The platform administrator's area: the user list with search and paging,
 // and login-as — PATCH /login_ {username} answers a session token for that user (text/plain, as
 // POST /login_) whose actualUser claim is the administrator, so every request made with it is
 // attributable (request-log.ts logs each one with both ids). The token carries the user's own

@@ -23,7 +23,7 @@ import { createApiKey } from '../api-keys/store-api-key.js';
 import { registerRegistry } from './register-registry.js';
 
 // Flotilla's registry tokens against a real CNCF distribution registry (Debian's docker-registry,
-// which `npm test` installs when it is missing), configured as the README says: a fleet developer
+// which `npm test` installs when it is missing), configured as docs/RELEASES.md says: a fleet developer
 // pushes an image, a device of the fleet pulls it, and the registry refuses everyone else. The
 // registry checks the tokens itself (signature against Flotilla's certificate, issuer, service,
 // expiry, scopes): nothing here trusts Flotilla's own reading of them.

@@ -33,8 +33,8 @@ const releasesOf = async (ctx: WriteContext, ids: readonly number[]): Promise<Re
 // What decides which release a fleet tracking the latest one runs (fleet-hooks.ts).
 const tracked = ['status', 'is_final', 'is_invalidated', 'is_passing_tests'];
 
-// A release a fleet or a device may be pinned to: valid, successful, of that fleet (seed 001
-// section 4: "only valid releases can be pinned"). `owners` are the fleets of the pinned rows.
+// A release a fleet or a device may be pinned to: valid, successful, of that fleet (only
+// valid releases can be pinned). `owners` are the fleets of the pinned rows.
 export const assertPinnable = async (
   ctx: WriteContext,
   releaseId: SqlValue | undefined,

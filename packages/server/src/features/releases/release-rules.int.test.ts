@@ -19,8 +19,8 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 type Row = Record<string, unknown>;
 const rows = (body: unknown): Row[] => (body as { d: Row[] }).d;
 
-// The release rules of seed 001 section 4, enforced on every /v7 write with the section 8
-// messages (features/releases/release-hooks.ts).
+// The release rules (what may be pinned, invalidated, edited), enforced on every /v7 write with
+// the messages the console shows (features/releases/release-hooks.ts).
 describe('release rules', () => {
   let db: Database;
   let api: ODataTestApp;

@@ -18,7 +18,7 @@ import {
 } from './stuck-build-sweep.js';
 
 // Builds left running (a crashed builder, a balena deploy whose client went away) are ended as
-// failed once their last update is 120 minutes old (seed 001 sections 4 and 9).
+// failed once their last update is 120 minutes old.
 
 const minuteMs = 60_000;
 

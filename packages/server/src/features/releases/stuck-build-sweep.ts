@@ -23,7 +23,7 @@ export type SweptBuilds = { interrupted: number[]; timedOut: number[] };
 // Ends builds that can no longer finish, as failed with the reason appended to their build logs:
 // - the server's own builds (table server_build) still running 15 minutes after their start;
 // - every build still running whose last update (or start) is over 120 minutes before `now`
-//   (seed 001 sections 4 and 9: a balena deploy whose client went away), its unfinished images
+//   (a balena deploy whose client went away), its unfinished images
 //   failed too.
 // Each statement is guarded by status = 'running', so two server processes sweeping at once end
 // each build once. Answers the releases it ended.

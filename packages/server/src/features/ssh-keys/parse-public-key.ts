@@ -9,7 +9,7 @@ export type ParsedPublicKey = {
   fingerprint: string;
 };
 
-// Validates an OpenSSH public key by decoding it (sshpk): one of the seed's types, a body that
+// Validates an OpenSSH public key by decoding it (sshpk): one of the accepted types, a body that
 // decodes to a key of that very type, in its canonical encoding. Anything else is a 400.
 export const parsePublicKey = (typed: string): ParsedPublicKey => {
   const parts = splitSshKey(typed);

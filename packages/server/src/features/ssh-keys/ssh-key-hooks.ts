@@ -7,7 +7,7 @@ import { parsePublicKey } from './parse-public-key.js';
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
 
 // /v7 writes of user__has__public_key (balena-sdk key.create, the console's SSH keys tab): the
-// seed's messages for a missing title or key, the key validated by parsing and stored normalized
+// console's messages for a missing title or key, the key validated by parsing and stored normalized
 // with its md5 fingerprint, and a key its user already holds refused.
 export const registerSshKeyHooks = (hooks: HookRegistry): void => {
   hooks.add('user__has__public_key', {

@@ -21,7 +21,7 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 
-// Who may write membership, team and team-access rows (seed 002 section 6, seed 001 section 6),
+// Who may write membership, team and team-access rows,
 // over organization and fleet roles: the oracle reads the shared permission tables and the one
 // rule beyond them (a team access never exceeds its granter's role on the fleet); the engine
 // must agree for every caller and write.

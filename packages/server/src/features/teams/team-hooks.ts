@@ -10,7 +10,7 @@ const teamNameOf = (value: unknown): string => {
   return name;
 };
 
-// Team names are unique within their organization, ignoring case (seed 002 section 5; the
+// Team names are unique within their organization, ignoring case (the
 // database's team_organization_lower_name_key holds it against races).
 const assertTeamNameFree = async (
   tx: Queryable,
@@ -29,7 +29,7 @@ const assertTeamNameFree = async (
   }
 };
 
-// Rank of a role: lower is higher (rolePrecedence, seed 000 section 6.1).
+// Rank of a role: lower is higher (rolePrecedence).
 const rank = (role: string): number => {
   const index = rolePrecedence.findIndex((name) => name === role);
   return index === -1 ? rolePrecedence.length : index;
@@ -56,7 +56,7 @@ const roleNameOf = async (tx: Queryable, roleId: SqlValue | undefined): Promise<
 };
 
 // A team access never grants more than its granter holds: administrators grant any role,
-// developers and limited developers (seed 002 section 6) up to their own.
+// developers and limited developers up to their own.
 const assertMayGrant = async (
   ctx: WriteContext,
   applicationId: number,
@@ -93,7 +93,7 @@ const assertSameOrganization = async (tx: Queryable, values: Values): Promise<vo
   }
 };
 
-// Teams (seed 002 sections 5 and 6): unique names, members from the organization, and fleet
+// Teams: unique names, members from the organization, and fleet
 // accesses within the organization that never exceed their granter's role.
 export const registerTeamHooks = (hooks: HookRegistry): void => {
   hooks.add('team', {
@@ -115,7 +115,7 @@ export const registerTeamHooks = (hooks: HookRegistry): void => {
       }
       for (const row of rows) await assertTeamNameFree(ctx.tx, row.organization, name, ids);
     },
-    // Deleting a team ends its members' fleet accesses through it (seed 001 section 5 rule).
+    // Deleting a team ends its members' fleet accesses through it.
     beforeDelete: (ctx, ids) => assertAccessRemovable(ctx.tx, { teams: ids }),
   });
   hooks.add('team_membership', {

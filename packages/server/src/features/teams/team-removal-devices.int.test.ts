@@ -10,7 +10,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 
 type Setup = { fleet: number; team: number; teamMembership: number; access: number };
 
-// Seed 001 section 5, for the team writes that can end a device owner's fleet access: removing
+// A device keeps its owner's fleet access while it uses their credentials, for the team writes that can end a device owner's fleet access: removing
 // them from a team, removing a team's fleet access, deleting a team. Each case has its own fleet,
 // device and team, so no access left over by another case can make it pass.
 describe('team writes that would cut off devices using their owner credentials', () => {

@@ -8,7 +8,7 @@ import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { notPermitted, type TerminalAccess, terminalAccess } from './terminal-access.js';
 import { runTerminalSocket, type TerminalStart } from './terminal-socket.js';
 
-// GET /terminal/v1: the console's web terminal (seed 001 sections 4 and 7), one websocket per
+// GET /terminal/v1: the console's web terminal, one websocket per
 // session, relayed to the device's cloudlink wherever it is held. The upgrade is public: the
 // credentials come in the first message (shared/terminal/terminal-protocol.ts). Registered after
 // the cloudlink, whose websocket plugin it shares.
@@ -36,7 +36,7 @@ export const registerTerminal = (
     for (const socket of sockets) socket.close(1001, 'Server shutting down');
   });
 
-  // The host OS access check (seed 001 section 7; balena's /access/v1/hostos): 200 when the
+  // The host OS access check (balena's /access/v1/hostos): 200 when the
   // caller may open the device's host OS terminal, 401 otherwise (an unknown device, no
   // ssh-host, or an OS too old for it: the body says which of the last two).
   app.get<{ Params: { uuid: string } }>(

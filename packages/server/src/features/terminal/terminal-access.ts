@@ -10,7 +10,7 @@ import { resourceOf } from '../../infra/odata/compile-context.js';
 import { createPermissionFilter } from '../../infra/odata/permissions.js';
 import { createSqlParams } from '../../infra/odata/sql-params.js';
 
-// The permission a terminal target needs (seed 001 section 6): resin.device.ssh for a service's
+// The permission a terminal target needs: resin.device.ssh for a service's
 // shell, resin.device.ssh-host for the host OS. The console reads the same table.
 export const terminalPermission = (target: TerminalTarget) =>
   devicePanelPermissions[target.kind === 'host' ? 'terminal-host' : 'terminal-service'];
@@ -30,8 +30,8 @@ const holdsPlatformAccess = (actor: Actor): boolean =>
 
 // The id of the device `uuid` when the actor may open `target` on it. A device the actor cannot
 // see, or may see but not open this terminal on, gets the same "not permitted" (a uuid's
-// existence does not leak); a host OS below balenaOS 2.0.0 (seed 001 section 8: host OS access
-// only for supported versions) says so.
+// existence does not leak); a host OS below balenaOS 2.0.0 (host OS access
+// only for versions that support it) says so.
 export const terminalAccess = async (
   ctx: AppContext,
   actor: Actor,

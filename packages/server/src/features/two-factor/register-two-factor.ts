@@ -29,7 +29,7 @@ const notEnabledMessage = 'Two-factor authentication is not enabled';
 const sendToken = (reply: FastifyReply, token: string) =>
   reply.type('text/plain; charset=utf-8').send(token);
 
-// Two-factor authentication (seed 000 section 4, wire contract "auth/totp"): GET /auth/totp/setup
+// Two-factor authentication (wire contract "auth/totp"): GET /auth/totp/setup
 // gives a new secret, the first code POSTed to /auth/totp/verify enables it, and from then on a
 // login's session token carries twoFactorRequired: true until a code or a recovery code is
 // verified (a pending session may call nothing else: access 'user' refuses it everywhere, see
@@ -102,7 +102,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
     return sendToken(reply, token);
   });
 
-  // Recovery codes (seed 000 section 7): create replaces every code and answers the new ones as
+  // Recovery codes: create replaces every code and answers the new ones as
   // a JSON list, shown once; verify uses one up in place of an authenticator code.
   app.post(
     '/auth/v1/2fa-recover/create',

@@ -6,7 +6,7 @@ import { parseBody } from '../../infra/http/validate.js';
 const codeBody = z.object({ code: z.union([z.string().max(64), z.number()]).optional() });
 
 // The code of a body, normalized (spaces and dashes dropped, lower case); a missing or empty code
-// is seed 000 section 8.1's code 1.
+// answers the "required" error.
 export const codeOf = (body: unknown): string => {
   const { code } = parseBody(codeBody, body);
   const normalized = normalizeTwoFactorCode(code === undefined ? '' : String(code));

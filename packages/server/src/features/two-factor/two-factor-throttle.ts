@@ -9,7 +9,7 @@ const hourMs = 60 * minuteMs;
 // guesser about 0.2% a day, where the login limits (100 a minute) would give 40%.
 export const twoFactorAccountLimitPerHour = 30;
 
-// The buckets of one code attempt (README "API limits"): per account from one address with the
+// The buckets of one code attempt (docs/API-LIMITS.md): per account from one address with the
 // login limit (FLOTILLA_LOGIN_RATE_LIMIT a minute), per account overall
 // (twoFactorAccountLimitPerHour), per address over all accounts (FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT
 // a minute). Authenticator and recovery codes count in the same buckets.

@@ -10,7 +10,7 @@ export type NewUser = {
   username?: string;
   hasDisabledNewsletter?: boolean;
   isVerified?: boolean;
-  // Self-registered while e-mail verification is required (seed 000 section 2.2).
+  // Self-registered while e-mail verification is required.
   mustBeVerified?: boolean;
 };
 

@@ -13,7 +13,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerAuth } from '../auth/register-auth.js';
 
-// v7 saml_account (seed 000 sections 3.4 and 7; balena-sdk's typings: id, belongs_to__user,
+// v7 saml_account (balena-sdk's typings: id, belongs_to__user,
 // was_generated_by__identity_provider, remote_id, display_name), reached from the user through
 // owns__saml_account. The owner reads their rows; a fellow member of an organization sees that
 // one exists (the members list's SAML badge) but not its remote id, name or date; anyone else sees

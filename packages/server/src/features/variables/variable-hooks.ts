@@ -2,7 +2,7 @@ import { type VariableKind, variableNameProblem } from '@flotilla/shared/variabl
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { HookRegistry, Values } from '../../infra/odata/hooks.js';
 
-// Which naming rule each variable resource follows (seed 001 section 5, /config/vars).
+// Which naming rule each variable resource follows (/config/vars).
 export const variableResourceKinds: Record<string, VariableKind> = {
   application_config_variable: 'config',
   device_config_variable: 'config',

@@ -5,7 +5,7 @@ export type Actor =
       kind: 'user';
       userId: number;
       actorId: number;
-      // Platform permissions such as admin.home and support.home (seed 000 section 3.2).
+      // Platform permissions such as admin.home and support.home.
       platformPermissions: readonly string[];
       via: 'session' | 'api-key';
       // A session whose second factor is still pending may do nothing but complete it.

@@ -10,7 +10,8 @@ import {
 import type { Actor } from './actor.js';
 import { sessionKindOf } from './session-rules.js';
 
-const readme = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
+// The table is in docs/ACCOUNTS.md, which the README links to.
+const readme = readFileSync(new URL('../../../../../docs/ACCOUNTS.md', import.meta.url), 'utf8');
 
 const cellsOf = (line: string): string[] =>
   line
@@ -20,7 +21,7 @@ const cellsOf = (line: string): string[] =>
     .split('|')
     .map((cell) => cell.trim());
 
-// The README's "Session kinds" table: its heading row and its rows, as cells.
+// The documented "Session kinds" table: its heading row and its rows, as cells.
 const readmeTable = (): string[][] => {
   const start = readme.indexOf('### Session kinds');
   expect(start).toBeGreaterThan(-1);
@@ -34,7 +35,7 @@ const readmeTable = (): string[][] => {
   return rows.filter((row) => !row.every((cell) => /^:?-+:?$/.test(cell)));
 };
 
-// The code's table in the README's words.
+// The code's table in the documentation's words.
 const codeTable = (): string[][] => [
   ['Session kind', ...sessionCapabilities.map((capability) => sessionCapabilityLabels[capability])],
   ...sessionKinds.map((kind) => [
@@ -44,7 +45,7 @@ const codeTable = (): string[][] => [
 ];
 
 describe('session kinds', () => {
-  it("the README's table says what the code's does", () => {
+  it("the documented table says what the code's does", () => {
     expect(readmeTable()).toEqual(codeTable());
   });
 

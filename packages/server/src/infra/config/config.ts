@@ -179,7 +179,7 @@ export const parseDockerHost = (value: string): DockerHost | undefined => {
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
 export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
 
-// The console header's help links (seed 000 section 2.3), served by GET /config. A path starts
+// The console header's help links, served by GET /config. A path starts
 // with / and is a page of the console itself; null hides the entry.
 export type HelpLinks = {
   gettingStarted: string;
@@ -218,7 +218,7 @@ export type Config = {
   deviceUrlsBase: string | undefined;
   // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
   mapTiles: { url: string; attribution: string };
-  // Failed logins per minute per account from one client address (README "API limits").
+  // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
   loginAccountRateLimitPerMinute: number;
@@ -304,7 +304,7 @@ export type Config = {
   // Networks `balena login --web` may wait on besides loopback and the private ranges
   // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
   cliLoginAllowedNetworks: string[];
-  // Self-registered users must verify their e-mail address (seed 000 section 2.2), and a changed
+  // Self-registered users must verify their e-mail address, and a changed
   // address waits for its verification. Default: on when SMTP is configured, else off.
   requireEmailVerification: boolean;
 };

@@ -4,8 +4,8 @@ import { ApiError } from '../errors/api-error.js';
 import { parseODataRequest } from '../odata/parse-request.js';
 import type { RouteAccess } from './access.js';
 
-// What a user who must verify their e-mail address and has not yet may do on a route (seed 000
-// sections 2.2 and 4: "pending", resend allowed). Declared on the few routes that need more than
+// What a user who must verify their e-mail address and has not yet may do on a route
+// ("pending": resending the mail stays allowed). Declared on the few routes that need more than
 // the default (`config.unverifiedUsers`):
 // - 'allowed': the route serves them as usual (who am I);
 // - 'own-account': the /v7 API, limited to reading their own user and profile rows and to

@@ -1,5 +1,5 @@
 // JSON bodies nested deeper than any request needs are refused before anything walks them
-// (recursive code would run out of stack): README "API limits".
+// (recursive code would run out of stack): docs/API-LIMITS.md.
 export const maxJsonDepth = 100;
 
 export const jsonDepthMessage = `The request body nests deeper than ${maxJsonDepth} levels`;

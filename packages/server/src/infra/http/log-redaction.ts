@@ -71,7 +71,7 @@ const serializeRequest = (request: FastifyRequest) => ({
   remotePort: request.socket.remotePort,
 });
 
-// Logger options that keep credentials out of the logs (issue 7 section 4).
+// Logger options that keep credentials out of the logs.
 export const redactingLoggerOptions = {
   serializers: { req: serializeRequest },
   redact: {

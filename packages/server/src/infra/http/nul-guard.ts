@@ -1,5 +1,5 @@
 // PostgreSQL text cannot hold NUL (U+0000): a NUL reaching a query is an error there, so requests
-// carrying one are refused at the edge with a 400 in our words (README "API limits").
+// carrying one are refused at the edge with a 400 in our words (docs/API-LIMITS.md).
 
 export const nulInUrlMessage = 'The URL contains a NUL character (%00), which is not accepted';
 export const nulInHeaderMessage =

@@ -14,7 +14,7 @@ import type { Database } from '../db/database.js';
 // besides resin.device.update. Single and bulk writes alike; a row the caller sees but may not
 // change makes the whole request a 401 and nothing is written.
 
-// Seed 000 section 6.2 / seed 001 section 6, written out rather than read from the table.
+// Which fleet roles may move and deactivate devices, written out rather than read from the table.
 const mayMoveAndDeactivate: Record<FleetRole, boolean> = {
   observer: false,
   'safe-operator': false,

@@ -47,7 +47,7 @@ const holders = <Role extends string>(
   return found;
 };
 
-// Support agents act on a device only while its owner grants support access (seed 001 section 4),
+// Support agents act on a device only while its owner grants support access,
 // on the device or on its whole fleet, until the date granted. They read a device's fleet and
 // tags while they may read the device.
 const deviceSupported = (device: string): string =>

@@ -2,7 +2,7 @@ import type { ODataOptions } from '@balena/odata-parser';
 import { badRequest } from '../errors/api-error.js';
 
 // What one /v7 request may ask for, checked on the parsed request before anything is compiled
-// (README "API limits"). Each nested navigation is a correlated subquery with its own permission
+// (docs/API-LIMITS.md). Each nested navigation is a correlated subquery with its own permission
 // filter, so depth multiplies the work PostgreSQL does per row; the part count bounds how much
 // SQL a request can make. balena-sdk and the console nest at most 2 levels in $filter and 4 in
 // $expand (request catalogue; packages/web/src), well within these.

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors/api-error.js';
 
-// The body of every 429 (seed 000 section 8.2).
+// The body of every 429.
 export const rateLimitMessage = 'Too Many Requests. Try again later';
 
 export type RateLimitBucket = {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 // A CNCF Distribution registry (Debian's `docker-registry`) run by this process, configured to
 // trust the registry tokens the server signs: what `npm start` uses so that `balena deploy`, the
 // builder and real devices have a registry without setting one up. Plain HTTP on loopback, which
-// docker trusts as it is; a registry other machines reach needs TLS (README).
+// docker trusts as it is; a registry other machines reach needs TLS (docs/RELEASES.md).
 
 export type EmbeddedRegistryOptions = {
   binary: string;

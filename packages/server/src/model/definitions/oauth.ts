@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../model-types.js';
 import { createdAt, id, ref, shortText, text } from './field-kinds.js';
 
-// OAuth applications and users' authorizations of them (seed 000 sections 3.8 and 7). Never
+// OAuth applications and users' authorizations of them. Never
 // written through /v7 but for an owner deleting an authorization: platform administrators
 // register applications through /admin/v1/oauth-applications, and POST /oauth/authorize records
 // an authorization (features/oauth).

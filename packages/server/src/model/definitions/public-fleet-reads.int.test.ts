@@ -69,7 +69,7 @@ describe('reads of public fleets', () => {
           `/release_tag/$count?$filter=release/any(r:r/belongs_to__application%20eq%20${fleet.id})`,
         ),
       ).toBe(expected);
-      // Release assets too (a host OS release's files, seed 001 "OS version option").
+      // Release assets too (a host OS release's files, which the OS version options read).
       expect(
         await rows(
           `/release_asset/$count?$filter=release/any(r:r/belongs_to__application%20eq%20${fleet.id})`,

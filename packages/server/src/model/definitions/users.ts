@@ -92,7 +92,7 @@ export const userResources: Record<string, ResourceDefinition> = {
     // A user holds a key once (migration 0016).
     alternateKeys: [['user', 'fingerprint']],
   },
-  // Two-factor recovery codes (seed 000 section 3.7), read-only: the owner sees which codes exist
+  // Two-factor recovery codes, read-only: the owner sees which codes exist
   // and when each was used, never the codes (a view without their hashes, migration 0020).
   recovery_two_factor: {
     fields: {

@@ -8,6 +8,7 @@ describe('docPageOf', () => {
   it('knows the built-in pages only', () => {
     expect(docPageOf('getting-started')).toEqual({ title: 'Getting started', file: 'README.md' });
     expect(docPageOf('agent')?.file).toBe('packages/agent/README.md');
+    expect(docPageOf('api-limits')).toEqual({ title: 'API limits', file: 'docs/API-LIMITS.md' });
     expect(docPageOf('nope')).toBeUndefined();
     expect(docPageOf('constructor')).toBeUndefined();
   });

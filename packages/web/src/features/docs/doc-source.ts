@@ -10,6 +10,13 @@ export type DocPage = { title: string; file: string };
 export const docPages: Readonly<Record<string, DocPage>> = {
   'getting-started': { title: 'Getting started', file: 'README.md' },
   architecture: { title: 'Architecture', file: 'docs/ARCHITECTURE.md' },
+  devices: { title: 'Devices', file: 'docs/DEVICES.md' },
+  releases: { title: 'Releases and builds', file: 'docs/RELEASES.md' },
+  accounts: { title: 'Accounts and security', file: 'docs/ACCOUNTS.md' },
+  'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
+  scaling: { title: 'Scaling', file: 'docs/SCALING.md' },
+  benchmark: { title: 'Benchmark', file: 'docs/BENCHMARK.md' },
+  development: { title: 'Development', file: 'docs/DEVELOPMENT.md' },
   agent: { title: 'Device agent', file: 'packages/agent/README.md' },
 };
 
