@@ -65,13 +65,7 @@ export const CreateFleetDialog = ({
   const noOrganizations = organizations.isSuccess && organizations.data.length === 0;
   const loading = organizations.isPending || deviceTypes.isPending;
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby="create-fleet-title"
-    >
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="create-fleet-title">
       <DialogTitle id="create-fleet-title">Create {label}</DialogTitle>
       <DialogContent>
         <Stack spacing={2.5} sx={{ pt: 1 }}>
@@ -127,9 +121,7 @@ export const CreateFleetDialog = ({
         <Button onClick={onClose}>Cancel</Button>
         <Button
           variant="contained"
-          onClick={() =>
-            create.mutate({ name, organizationId, deviceTypeId: deviceType?.id })
-          }
+          onClick={() => create.mutate({ name, organizationId, deviceTypeId: deviceType?.id })}
           disabled={
             loading ||
             create.isPending ||

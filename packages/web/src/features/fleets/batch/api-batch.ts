@@ -11,6 +11,8 @@ import { fleetsFeatureKeys } from '../query-keys.js';
 import { type BatchFleet, type BatchRows, batchFleetsOf } from './batch-fleets.js';
 import { outcomeToast } from './batch-rules.js';
 
+const roleOf = (role: readonly { name: string }[]): string => role[0]?.name ?? '';
+
 // The selected fleets and every role row of the user on them: four requests for the whole
 // selection (useFleetRole asks three per fleet, too many for a list).
 export const fetchBatchRows = async (

@@ -28,8 +28,6 @@ export type BatchRows = {
   memberships: UserMemberships;
 };
 
-const roleOf = (role: readonly { name: string }[]): string => role[0]?.name ?? '';
-
 export type BatchFleet = {
   id: number;
   name: string;
