@@ -14,6 +14,7 @@ export const queryRoots = {
   sshKeys: ['ssh-keys'],
   oauth: ['oauth'],
   deviceTypes: ['device-types'],
+  applicationTypes: ['application-types'],
   diagnostics: ['diagnostics'],
   docs: ['docs'],
   changelog: ['changelog'],

@@ -36,18 +36,18 @@ export const statusColors: Record<
 };
 
 export const FleetCard = ({
-  application,
+  fleet,
   counts,
   selection,
 }: {
-  application: FleetListItem;
+  fleet: FleetListItem;
   counts: Record<DeviceStatus, number> | undefined;
   // In selection mode: the card's checkbox state.
   selection?: { selected: boolean; onToggle: () => void } | undefined;
 }) => {
-  const release = application.should_be_running__release[0];
-  const deviceType = application.is_for__device_type[0];
-  const organization = application.organization[0];
+  const release = fleet.should_be_running__release[0];
+  const deviceType = fleet.is_for__device_type[0];
+  const organization = fleet.organization[0];
   const selected = selection?.selected === true;
   return (
     <Card
@@ -65,13 +65,13 @@ export const FleetCard = ({
         <Checkbox
           checked={selected}
           onChange={selection.onToggle}
-          slotProps={{ input: { 'aria-label': `Select ${application.app_name}` } }}
+          slotProps={{ input: { 'aria-label': `Select ${fleet.app_name}` } }}
           sx={{ position: 'absolute', top: 8, right: 8, zIndex: 1 }}
         />
       ) : null}
       <CardActionArea
         component={RouterLink}
-        to={fleetPath(application.is_of__class, application.id)}
+        to={fleetPath(fleet.is_of__class, fleet.id)}
         sx={{
           p: 2.5,
           display: 'flex',
@@ -80,8 +80,8 @@ export const FleetCard = ({
           justifyContent: 'flex-start',
         }}
       >
-        <Typography variant="h3" noWrap title={application.app_name} sx={{ pr: selection ? 5 : 0 }}>
-          {application.app_name}
+        <Typography variant="h3" noWrap title={fleet.app_name} sx={{ pr: selection ? 5 : 0 }}>
+          {fleet.app_name}
         </Typography>
         <Typography variant="body2" color="text.secondary" noWrap sx={{ pr: selection ? 5 : 0 }}>
           {organization?.name ?? ''} · {deviceType?.name ?? 'Unknown device type'}
@@ -90,8 +90,8 @@ export const FleetCard = ({
           <Typography variant="overline" color="text.secondary">
             Devices
           </Typography>
-          <Typography variant="h2" component="p" aria-label={`${application.owns__device} devices`}>
-            {application.owns__device}
+          <Typography variant="h2" component="p" aria-label={`${fleet.owns__device} devices`}>
+            {fleet.owns__device}
           </Typography>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75, mt: 1 }}>
             {deviceStatuses
@@ -112,7 +112,7 @@ export const FleetCard = ({
             Release
           </Typography>
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-            {release && !application.should_track_latest_release ? (
+            {release && !fleet.should_track_latest_release ? (
               <Tooltip title="Pinned to this release">
                 <PushPinIcon fontSize="small" color="action" aria-label="Pinned" />
               </Tooltip>

@@ -104,8 +104,8 @@ const releaseCount = async (
   return row?.owns__release ?? 0;
 };
 
-// One small count query per status, as the fleet list does (seed 001 "Fleet list").
-// One count per status, the seven sent as one batch of reads (one request).
+// One small count query per status, as the fleet list does, the seven sent as one batch of
+// reads (one request).
 export const fetchDeviceStatusCounts = async (
   client: FlotillaClient,
   id: number,

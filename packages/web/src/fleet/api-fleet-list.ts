@@ -4,7 +4,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { fleetListPolling } from '../ui/polling.js';
 import { fleetKeys } from './query-keys.js';
 
-// The seven overall device statuses, in the order the cards show them (seed 001 section 3).
+// The seven overall device statuses, in the order the cards show them.
 export const deviceStatuses = [
   'operational',
   'updating',

@@ -31,13 +31,13 @@ const roleName = (role: readonly { name: string }[]): string[] => role.map((row)
 // fleet (direct, through the user's teams, of the fleet's organization) are read here, and the
 // roles and permissions derived by shared/permissions/fleet-access.ts, which the server's
 // fleet_access view agrees with.
-export const useFleetRole = (applicationId: number): FleetRoleState => {
+export const useFleetRole = (fleetId: number): FleetRoleState => {
   const client = useClient();
   const session = useSession();
   const userId = session?.userId ?? 0;
   const rows = useQuery({
-    queryKey: fleetKeys.role(applicationId, userId),
-    enabled: userId > 0 && applicationId > 0,
+    queryKey: fleetKeys.role(fleetId, userId),
+    enabled: userId > 0 && fleetId > 0,
     staleTime: 30_000,
     queryFn: async (): Promise<FleetRoleRows> => {
       const [memberships, teamAccesses, organizationMemberships] = await Promise.all([
@@ -45,7 +45,7 @@ export const useFleetRole = (applicationId: number): FleetRoleState => {
           resource: 'user_application_membership',
           options: {
             $select: ['id'],
-            $filter: { user: userId, is_member_of__application: applicationId },
+            $filter: { user: userId, is_member_of__application: fleetId },
             $expand: { application_membership_role: { $select: ['name'] } },
           },
         }),
@@ -54,7 +54,7 @@ export const useFleetRole = (applicationId: number): FleetRoleState => {
           options: {
             $select: ['id'],
             $filter: {
-              grants_access_to__application: applicationId,
+              grants_access_to__application: fleetId,
               team: {
                 $any: {
                   $alias: 't',
@@ -83,7 +83,7 @@ export const useFleetRole = (applicationId: number): FleetRoleState => {
                   $expr: {
                     o: {
                       application: {
-                        $any: { $alias: 'a', $expr: { a: { id: applicationId } } },
+                        $any: { $alias: 'a', $expr: { a: { id: fleetId } } },
                       },
                     },
                   },

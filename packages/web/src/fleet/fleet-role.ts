@@ -30,7 +30,7 @@ const listOf = (names: readonly string[]): string =>
     ? (names[0] ?? '')
     : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
 
-// Why a blocked action is blocked (seed 001 section 6): the fleet roles lacking the permission,
+// Why a blocked action is blocked: the fleet roles lacking the permission,
 // or the generic text when no fleet role has it.
 export const deniedReason = (resource: string, action: string): string => {
   const lacking = fleetRoles.filter(

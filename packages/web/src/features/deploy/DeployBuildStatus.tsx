@@ -1,39 +1,17 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { buildLogDisplayLines } from '@flotilla/shared/releases/builder-limits';
-import { effectiveReleaseStatus, isFailedStatus } from '@flotilla/shared/releases/release-status';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { pollingWhile } from '../../ui/polling.js';
-import { releaseListRefreshMs } from '../releases/release-limits.js';
+import { useDeployBuild } from './api.js';
+import { phaseOf } from './deploy-build-phase.js';
 
 export type StartedBuild = { fleetId: number; releaseId: number };
-
-type BuildState = {
-  status: string;
-  build_log: string | null;
-  start_timestamp: string | null;
-  update_timestamp: string | null;
-};
-
-// The build's status: running (a running build silent for 120 minutes has timed out), succeeded,
-// or failed; a release that is gone has no status to follow.
-type Phase = 'running' | 'success' | 'failed' | 'gone';
-
-const phaseOf = (release: BuildState | null | undefined): Phase | undefined => {
-  if (release === undefined) return undefined;
-  if (release === null) return 'gone';
-  const status = effectiveReleaseStatus(release, new Date());
-  if (status === 'running') return 'running';
-  return isFailedStatus(status) ? 'failed' : 'success';
-};
 
 // The last lines of the build log, as the release page shows it (at most 2,999 lines).
 const shownLog = (log: string | null): string =>
@@ -51,19 +29,7 @@ export const DeployBuildStatus = ({
   onSucceeded: () => void;
   onFailed: () => void;
 }) => {
-  const client = useClient();
-  const release = useQuery({
-    queryKey: ['deploy-build', build.releaseId],
-    queryFn: async (): Promise<BuildState | null> =>
-      (await client.pine.get({
-        resource: 'release',
-        id: build.releaseId,
-        options: { $select: ['status', 'build_log', 'start_timestamp', 'update_timestamp'] },
-      })) ?? null,
-    ...pollingWhile((data: BuildState | null | undefined) =>
-      data === undefined || phaseOf(data) === 'running' ? releaseListRefreshMs : false,
-    ),
-  });
+  const release = useDeployBuild(build.releaseId);
   const phase = phaseOf(release.data);
   useEffect(() => {
     if (phase === 'success') onSucceeded();

@@ -6,10 +6,9 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../api/client.js';
 import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/api-creation-choices.js';
-import type { DeployTarget } from './deploy-run.js';
+import type { DeployTarget } from './api-deploy-run.js';
+import { useDeployTargetFleets } from './api.js';
 
 // What the user chose so far; `target` turns it into a DeployTarget once it is complete.
 export type TargetChoice = {
@@ -20,28 +19,10 @@ export type TargetChoice = {
   fleetId: number | '';
 };
 
-// The fleets the user can see, with what /v3/buildFromUrl names them by.
-const useFleets = () => {
-  const client = useClient();
-  return useQuery({
-    queryKey: ['applications', 'deploy-targets'],
-    queryFn: () =>
-      client.pine.get({
-        resource: 'application',
-        options: {
-          $select: ['id', 'app_name'],
-          $filter: { is_of__class: 'fleet' },
-          $expand: { organization: { $select: ['handle'] } },
-          $orderby: { app_name: 'asc' },
-        },
-      }),
-  });
-};
-
 export const useDeployTarget = (choice: TargetChoice): DeployTarget | null => {
   const organizations = useAdministeredOrganizations();
   const deviceTypes = useDeviceTypes();
-  const fleets = useFleets();
+  const fleets = useDeployTargetFleets();
   if (choice.mode === 'existing') {
     const fleet = fleets.data?.find((row) => row.id === choice.fleetId);
     const handle = fleet?.organization[0]?.handle;
@@ -75,7 +56,7 @@ export const DeployTargetFields = ({
 }) => {
   const organizations = useAdministeredOrganizations();
   const deviceTypes = useDeviceTypes();
-  const fleets = useFleets();
+  const fleets = useDeployTargetFleets();
   const organizationId =
     choice.organizationId === '' ? (organizations.data?.[0]?.id ?? '') : choice.organizationId;
   const nameProblem = fleetNameProblem(choice.name);

@@ -1,6 +1,6 @@
-// The /deploy landing's configuration (seed 000 section 3.11: name, description, author, logo
-// URL and the raw parameters), read from the URL and kept in localStorage so that it survives a
-// sign-in or sign-up on the way; kept configurations are dropped after 1 day (seed section 9).
+// The /deploy landing's configuration (name, description, author, logo URL and the raw
+// parameters), read from the URL and kept in localStorage so that it survives a
+// sign-in or sign-up on the way; kept configurations are dropped after 1 day, so a stale link does not linger.
 
 export type DeployVariable = { name: string; value: string };
 

@@ -15,12 +15,11 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { fleetPath, classLabels } from '../../fleet/class-names.js';
 import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/api-creation-choices.js';
+import { useCreateFleet, useNamesInOrganization } from './api.js';
 
 type DeviceType = { id: number; slug: string; name: string };
 
@@ -33,9 +32,7 @@ export const CreateFleetDialog = ({
   existingNames: readonly string[];
   onClose: () => void;
 }) => {
-  const client = useClient();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const label = classLabels[className].one.toLowerCase();
   const organizations = useAdministeredOrganizations();
   const deviceTypes = useDeviceTypes();
@@ -53,18 +50,7 @@ export const CreateFleetDialog = ({
     deviceTypes.data?.find((type) => type.slug === 'raspberrypi4-64') ??
     deviceTypes.data?.[0] ??
     null;
-  const namesInOrganization = useQuery({
-    queryKey: ['application-names', organizationId],
-    enabled: organizationId !== '',
-    queryFn: () =>
-      client.pine.get({
-        resource: 'application',
-        options: {
-          $select: ['app_name'],
-          $filter: { organization: organizationId === '' ? 0 : organizationId },
-        },
-      }),
-  });
+  const namesInOrganization = useNamesInOrganization(organizationId);
   const nameError = useMemo(
     () =>
       fleetNameProblem(name) ??
@@ -72,40 +58,15 @@ export const CreateFleetDialog = ({
     [name, namesInOrganization.data, className],
   );
   const showNameError = (nameEdited || name.length > 0) && Boolean(nameError);
-  const create = useMutation({
-    // The screen shows this error itself.
-    meta: { inlineError: true },
-    mutationFn: async () => {
-      if (organizationId === '' || !deviceType || !name)
-        throw new Error('missing required attributes');
-      const created = await client.pine.post({
-        resource: 'application',
-        body: {
-          app_name: name,
-          organization: organizationId,
-          is_for__device_type: deviceType.id,
-          is_of__class: className,
-        },
-      });
-      return created.id;
-    },
-    onSuccess: async (id) => {
-      await queryClient.invalidateQueries({ queryKey: ['applications'] });
-      onClose();
-      void navigate(fleetPath(className, id));
-    },
+  const create = useCreateFleet(className, (id) => {
+    onClose();
+    void navigate(fleetPath(className, id));
   });
   const noOrganizations = organizations.isSuccess && organizations.data.length === 0;
   const loading = organizations.isPending || deviceTypes.isPending;
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby="create-application-title"
-    >
-      <DialogTitle id="create-application-title">Create {label}</DialogTitle>
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="create-fleet-title">
+      <DialogTitle id="create-fleet-title">Create {label}</DialogTitle>
       <DialogContent>
         <Stack spacing={2.5} sx={{ pt: 1 }}>
           {create.isError ? (
@@ -160,7 +121,7 @@ export const CreateFleetDialog = ({
         <Button onClick={onClose}>Cancel</Button>
         <Button
           variant="contained"
-          onClick={() => create.mutate()}
+          onClick={() => create.mutate({ name, organizationId, deviceTypeId: deviceType?.id })}
           disabled={
             loading ||
             create.isPending ||

@@ -47,8 +47,7 @@ export const AppLayout = () => {
   };
   if (mustVerify === 'unknown') return <LoadingScreen label="Loading your account" />;
   if (mustVerify) return <Navigate to="/user/verify-email/pending" replace />;
-  // A new account completes its profile first (seed 000 section 4: sign-up, verification, then
-  // /signup/profile).
+  // A new account completes its profile first: sign-up, verification, then /signup/profile.
   if (userId !== undefined && pendingProfileStep(userId) !== null) {
     return <Navigate to={signupProfilePath} replace />;
   }

@@ -2,15 +2,10 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
 import { useEffect, useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { useStore } from './useExternalStore.js';
+import { useConnectivity, useThrottledUntil } from './api.js';
 
 export const OfflineBanner = () => {
-  const client = useClient();
-  const lost = useStore(
-    (listener) => client.connectivity.subscribe(() => listener()),
-    () => client.connectivity.getState().lost,
-  );
+  const { lost, retryNow } = useConnectivity();
   return (
     <Collapse in={lost} unmountOnExit>
       <Alert
@@ -18,7 +13,7 @@ export const OfflineBanner = () => {
         variant="filled"
         square
         action={
-          <Button color="inherit" size="small" onClick={() => client.connectivity.retryNow()}>
+          <Button color="inherit" size="small" onClick={() => retryNow()}>
             Retry
           </Button>
         }
@@ -30,11 +25,7 @@ export const OfflineBanner = () => {
 };
 
 export const ThrottleNotice = () => {
-  const client = useClient();
-  const until = useStore(
-    (listener) => client.throttle.subscribe(() => listener()),
-    () => client.throttle.getNotice()?.until ?? null,
-  );
+  const until = useThrottledUntil();
   return (
     <Collapse in={until !== null} unmountOnExit>
       <Alert severity="info" square>

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
+import { shellKeys } from './query-keys.js';
 import { analyticsOf, cookieBannerNeeded, CookieBanner, cookieChoiceKey } from './CookieBanner.js';
 
 beforeEach(() => window.localStorage.clear());
@@ -21,7 +22,7 @@ const noAnalytics: PublicConfig = {
 
 // Shows once the banner's /config query (shared by key) has its answer.
 const ConfigLoaded = () => {
-  const config = useQuery({ queryKey: ['public-config'], queryFn: () => noAnalytics });
+  const config = useQuery({ queryKey: shellKeys.config(), queryFn: () => noAnalytics });
   return config.isSuccess ? <p>config loaded</p> : null;
 };
 

@@ -1,8 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { usePublicConfig } from './api.js';
 
 export const cookieChoiceKey = 'flotilla.cookies';
 
@@ -35,16 +34,11 @@ export const analyticsOf = (config: unknown): string | null => {
 export const cookieBannerNeeded = (choice: CookieChoice | null, analytics: string | null) =>
   choice === null || (analytics !== null && choice.analytics === null);
 
-// Seed 000 section 2.3's cookie banner, with the analytics choice only when an analytics adapter
+// The cookie banner, with the analytics choice only when an analytics adapter
 // is configured. It sits in the page flow under the header (not floating), so it never covers a
 // dialog, a toast or a table row.
 export const CookieBanner = () => {
-  const client = useClient();
-  const config = useQuery({
-    queryKey: ['public-config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-  });
+  const config = usePublicConfig();
   const [choice, setChoice] = useState<CookieChoice | null>(readChoice);
   // Until /config answers it is not known what to ask; a failed /config offers no analytics.
   if (config.isPending) return null;

@@ -7,13 +7,11 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { useStore } from './useExternalStore.js';
+import { useConnectivity, usePublicConfig } from './api.js';
 
-// Seed 000 section 2.3: the header's help links, in this order; the keys of `helpLinks` in
+// The header's help links, in this order; the keys of `helpLinks` in
 // GET /config (the server's FLOTILLA_LINK_* settings).
 const helpEntries = [
   { key: 'gettingStarted', label: 'Getting started' },
@@ -51,17 +49,9 @@ export const statusText = (lost: boolean): string =>
 // Help links and the API status: a dot on the help icon, green while the SDK reaches the API,
 // amber once its connectivity check declares the connection lost.
 export const HelpMenu = () => {
-  const client = useClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const lost = useStore(
-    (listener) => client.connectivity.subscribe(() => listener()),
-    () => client.connectivity.getState().lost,
-  );
-  const config = useQuery({
-    queryKey: ['public-config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-  });
+  const { lost, retryNow } = useConnectivity();
+  const config = usePublicConfig();
   const links = helpLinksOf(config.data);
   const status = statusText(lost);
   const close = (): void => setAnchor(null);
@@ -111,7 +101,7 @@ export const HelpMenu = () => {
         {links.length > 0 ? <Divider /> : null}
         <MenuItem
           onClick={() => {
-            if (lost) client.connectivity.retryNow();
+            if (lost) retryNow();
             close();
           }}
         >

@@ -5,29 +5,25 @@ import IconButton from '@mui/material/IconButton';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { useLogout, useWhoami } from './api.js';
 import { forgetAdminReturn } from '../platform-admin/admin-session.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
 
-// Over 20 characters: the first 17 and an ellipsis (seed 000 section 9).
+// Over 20 characters: the first 17 and an ellipsis, so a long name does not stretch the header.
 export const displayUsername = (username: string): string =>
   username.length > usernameDisplay.over
     ? `${username.slice(0, usernameDisplay.truncateTo)}…`
     : username;
 
 export const UserMenu = () => {
-  const client = useClient();
   const session = useSession();
+  const logout = useLogout();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [copied, setCopied] = useState(false);
-  const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
-    queryFn: () => client.auth.whoami(),
-  });
+  const whoami = useWhoami(session?.userId);
   const username = whoami.data && 'username' in whoami.data ? (whoami.data.username ?? '') : '';
   const copy = async (): Promise<void> => {
     await navigator.clipboard?.writeText(username).catch(() => undefined);
@@ -59,7 +55,7 @@ export const UserMenu = () => {
         <MenuItem component={RouterLink} to="/preferences" onClick={() => setAnchor(null)}>
           Preferences
         </MenuItem>
-        {/* Only platform administrators (admin.home) have the admin area (seed 000 section 2.3). */}
+        {/* Only platform administrators (admin.home) have the admin area. */}
         {isAdmin(session) ? (
           <MenuItem component={RouterLink} to="/admin" onClick={() => setAnchor(null)}>
             Admin
@@ -70,7 +66,7 @@ export const UserMenu = () => {
           onClick={() => {
             setAnchor(null);
             forgetAdminReturn();
-            client.auth.logout();
+            logout();
             void navigate('/login');
           }}
         >

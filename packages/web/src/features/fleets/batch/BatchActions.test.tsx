@@ -65,7 +65,7 @@ const renderActions = (rows: FakeData, selected: number[]) => {
     <ToastProvider>
       <BatchActions
         className="fleet"
-        applications={[listItem(1, 'alpha-one'), listItem(2, 'beta-two'), listItem(3, 'gamma-3')]}
+        fleets={[listItem(1, 'alpha-one'), listItem(2, 'beta-two'), listItem(3, 'gamma-3')]}
         selection={selection}
       />
     </ToastProvider>,

@@ -1,7 +1,6 @@
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
 import type { FleetListItem } from '../../../fleet/api-fleet-list.js';
 import { classLabels } from '../../../fleet/class-names.js';
@@ -10,25 +9,24 @@ import { BatchRenameDialog } from './BatchRenameDialog.js';
 import type { FleetBatchAction } from '@flotilla/shared/fleets/fleet-action-permissions';
 import { batchGates } from './batch-rules.js';
 import { BatchToolbar } from './BatchToolbar.js';
-import { useBatchFleets } from './useBatchFleets.js';
-import { useBatchRun } from './useBatchRun.js';
+import { useBatchFleets, useBatchRun, useBatchWrites } from './api-batch.js';
 import type { Selection } from './useSelection.js';
 
 const plural = (count: number, one: string, many: string): string =>
   `${count} ${count === 1 ? one : many}`;
 
-// Selection-mode toolbar of an application list and the dialogs of its batch actions (seed 001
-// "Fleet settings": batch rename, delete and default device type).
+// Selection-mode toolbar of a fleet list and the dialogs of its batch actions: rename one fleet,
+// delete several, or change the default device type of several together.
 export const BatchActions = ({
   className,
-  applications,
+  fleets: listed,
   selection,
 }: {
   className: ApplicationClass;
-  applications: readonly FleetListItem[];
+  fleets: readonly FleetListItem[];
   selection: Selection;
 }) => {
-  const client = useClient();
+  const writes = useBatchWrites();
   const labels = classLabels[className];
   const one = labels.one.toLowerCase();
   const many = labels.many.toLowerCase();
@@ -44,8 +42,8 @@ export const BatchActions = ({
   });
   const fleets = batch.fleets ?? [];
   // Names and device counts come from the list rows, which are already loaded.
-  const chosen = applications.filter((application) => selection.isSelected(application.id));
-  const devices = chosen.reduce((sum, application) => sum + application.owns__device, 0);
+  const chosen = listed.filter((fleet) => selection.isSelected(fleet.id));
+  const devices = chosen.reduce((sum, fleet) => sum + fleet.owns__device, 0);
   const [single] = fleets;
   const close = (): void => {
     if (!run.isPending) setOpen(null);
@@ -55,7 +53,7 @@ export const BatchActions = ({
     <>
       <BatchToolbar
         label={many}
-        total={applications.length}
+        total={listed.length}
         selectedCount={selection.selected.length}
         gates={gates}
         onSelectAll={selection.selectAll}
@@ -71,12 +69,7 @@ export const BatchActions = ({
           onRename={(name) =>
             run.mutate({
               fleets: [single],
-              run: (fleet) =>
-                client.pine.patch({
-                  resource: 'application',
-                  id: fleet.id,
-                  body: { app_name: name },
-                }),
+              run: writes.rename(name),
               texts: {
                 done: `Renamed ${single.name} to ${name}`,
                 failed: `Could not rename ${single.name}`,
@@ -95,12 +88,7 @@ export const BatchActions = ({
           onChange={(deviceType) =>
             run.mutate({
               fleets,
-              run: (fleet) =>
-                client.pine.patch({
-                  resource: 'application',
-                  id: fleet.id,
-                  body: { is_for__device_type: deviceType.id },
-                }),
+              run: writes.setDeviceType(deviceType.id),
               texts: {
                 done: `Default device type of ${plural(fleets.length, one, many)} changed to ${deviceType.name}`,
                 failed: 'Could not change the default device type',
@@ -117,7 +105,7 @@ export const BatchActions = ({
             ? `Delete ${one} ${single.name}?`
             : `Delete ${plural(fleets.length, one, many)}?`
         }
-        items={chosen.map((application) => application.app_name)}
+        items={chosen.map((fleet) => fleet.app_name)}
         confirmText={deleteConfirmText}
         confirmLabel={`Delete ${fleets.length === 1 ? one : many}`}
         destructive
@@ -126,7 +114,7 @@ export const BatchActions = ({
         onConfirm={() =>
           run.mutate({
             fleets,
-            run: (fleet) => client.pine.delete({ resource: 'application', id: fleet.id }),
+            run: writes.remove,
             texts: {
               done: `Deleted ${plural(fleets.length, one, many)}`,
               failed: `Could not delete the selected ${many}`,

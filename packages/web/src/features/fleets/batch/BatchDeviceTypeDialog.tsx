@@ -9,16 +9,15 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
-import type { BatchFleet } from './batch-queries.js';
+import { useDeviceTypesOfArchitecture } from '../api.js';
+import type { BatchFleet } from './batch-fleets.js';
 import { sharedArchitecture } from './batch-rules.js';
 
 export type DeviceTypeOption = { id: number; slug: string; name: string };
 
-// Change the default device type of the selected applications, to a type of their (one) CPU
+// Change the default device type of the selected fleets, to a type of their (one) CPU
 // architecture; several architectures block the change with the reason.
 export const BatchDeviceTypeDialog = ({
   fleets,
@@ -33,27 +32,13 @@ export const BatchDeviceTypeDialog = ({
   onChange: (deviceType: DeviceTypeOption) => void;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const titleId = useId();
   const check = sharedArchitecture(fleets);
   const labels = classLabels[className];
   const what = fleets.length === 1 ? labels.one : labels.many;
   const architectureId = check.ok ? check.architecture.id : 0;
   const [chosen, setChosen] = useState<DeviceTypeOption | null>(null);
-  const deviceTypes = useQuery({
-    queryKey: ['device-types', 'architecture', architectureId],
-    enabled: check.ok,
-    staleTime: 60_000,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'device_type',
-        options: {
-          $select: ['id', 'slug', 'name'],
-          $filter: { is_of__cpu_architecture: architectureId },
-          $orderby: { name: 'asc' },
-        },
-      }),
-  });
+  const deviceTypes = useDeviceTypesOfArchitecture(architectureId, check.ok);
   return (
     <Dialog
       open

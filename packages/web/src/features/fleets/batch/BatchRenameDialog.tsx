@@ -5,14 +5,13 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
-import type { BatchFleet } from './batch-queries.js';
+import { useFleetNames } from '../api.js';
+import type { BatchFleet } from './batch-fleets.js';
 
-// Rename one selected application: the shared name rules, and no case-insensitive clash with
-// another application of its organization.
+// Rename one selected fleet: the shared name rules, and no case-insensitive clash with another
+// fleet of its organization.
 export const BatchRenameDialog = ({
   fleet,
   pending,
@@ -24,20 +23,11 @@ export const BatchRenameDialog = ({
   onRename: (name: string) => void;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const titleId = useId();
   const label = classLabels[fleet.className].one;
   const [name, setName] = useState(fleet.name);
   // Same query (and cache) as the settings page's rename.
-  const others = useQuery({
-    queryKey: ['applications', 'names', fleet.organizationId],
-    enabled: fleet.organizationId > 0,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'application',
-        options: { $select: ['id', 'app_name'], $filter: { organization: fleet.organizationId } },
-      }),
-  });
+  const others = useFleetNames(fleet.organizationId, fleet.organizationId > 0);
   const otherNames = (others.data ?? [])
     .filter((row) => row.id !== fleet.id)
     .map((row) => row.app_name);

@@ -1,7 +1,7 @@
 import { FlotillaApiError } from '@flotilla/sdk/errors';
 import { describe, expect, it } from 'vitest';
-import type { BatchFleet, BatchRows } from './batch-queries.js';
-import { batchFleetsOf } from './batch-queries.js';
+import type { BatchFleet, BatchRows } from './batch-fleets.js';
+import { batchFleetsOf } from './batch-fleets.js';
 import { batchGates, namesList, outcomeToast, sharedArchitecture } from './batch-rules.js';
 import type { Outcome } from '../../../ui/run-with-concurrency.js';
 
@@ -163,7 +163,7 @@ describe('batch helpers', () => {
       application_type: [{ is_legacy: false }],
     });
     const rows: BatchRows = {
-      applications: [application(1, 3), application(2, 3), application(3, 9)],
+      fleets: [application(1, 3), application(2, 3), application(3, 9)],
       memberships: {
         fleetMemberships: [{ applicationId: 1, role: 'observer' }],
         teamAccesses: [{ applicationId: 2, role: 'operator' }],

@@ -7,7 +7,7 @@ import { fleetPermissionsOf } from '@flotilla/shared/permissions/fleet-access';
 import { grants } from '@flotilla/shared/permissions/permissions';
 import { deniedReason } from '../../../fleet/fleet-role.js';
 import { legacyRenameReason } from '../fleet/RenameSetting.js';
-import type { BatchFleet } from './batch-queries.js';
+import type { BatchFleet } from './batch-fleets.js';
 import type { Outcome } from '../../../ui/run-with-concurrency.js';
 
 const namedLimit = 3;
@@ -24,8 +24,8 @@ export const namesList = (names: readonly string[]): string => {
 export type ArchitectureCheck =
   { ok: true; architecture: { id: number; slug: string } } | { ok: false; reason: string };
 
-// Seed 001 section 5: the default device type of several fleets changes together only when they
-// share one CPU architecture (the picker lists that architecture's device types).
+// The default device type of several fleets changes together only when they share one CPU
+// architecture (the picker lists that architecture's device types), so their releases keep running.
 export const sharedArchitecture = (fleets: readonly BatchFleet[]): ArchitectureCheck => {
   const unknown = fleets.filter((fleet) => fleet.architecture === null);
   if (unknown.length > 0)
@@ -92,8 +92,8 @@ export const batchGates = (
 
 export type BatchToast = { kind: 'success' | 'warning' | 'error'; text: string };
 
-// All done: success; some failed: a warning with how many and why; all failed: an error
-// (seed 001 sections 4 and 8: "Operation failed for N of the selected items with {message}").
+// All done: success; some failed: a warning with how many and why ("Operation failed for N of
+// the selected items with {message}"); all failed: an error.
 export const outcomeToast = (
   outcomes: readonly Outcome<BatchFleet, unknown>[],
   texts: { done: string; failed: string; items: string },

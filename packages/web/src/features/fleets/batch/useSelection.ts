@@ -13,7 +13,7 @@ export type Selection = {
   stop: () => void;
 };
 
-// Selection mode of an application list. Ids that leave the list (deleted elsewhere, filtered
+// Selection mode of a fleet list. Ids that leave the list (deleted elsewhere, filtered
 // away) drop out of the selection by themselves.
 export const useSelection = (listIds: readonly number[]): Selection => {
   const [active, setActive] = useState(false);

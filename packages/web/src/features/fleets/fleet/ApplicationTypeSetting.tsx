@@ -1,18 +1,12 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Alert, Button, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
-import {
-  type FleetDetail,
-  type ApplicationType,
-  applicationTypeSelect,
-} from '../../../fleet/api-fleet-detail.js';
+import type { FleetDetail, ApplicationType } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useUpdateFleet } from './api-fleet.js';
+import { useApplicationTypes, useServiceCount } from './api-fleet-settings.js';
 import { MutationError } from '../../../ui/MutationError.js';
-import { fleetKeys } from '../../../fleet/query-keys.js';
 
 export type TypeOptionState =
   'ok' | 'current' | 'discontinued' | 'needs-multicontainer' | 'needs-plan-upgrade';
@@ -24,8 +18,8 @@ export const typeOptionLabels: Record<Exclude<TypeOptionState, 'ok'>, string> = 
   'needs-plan-upgrade': 'needs a plan upgrade: only for paying customers',
 };
 
-// Whether the fleet may switch to a type (seed 001 section 4): only "ok" is selectable. The plan
-// is not readable here, so a type that requires payment always asks for an upgrade.
+// Whether the fleet may switch to a type: only "ok" is selectable (a discontinued type, a single-
+// container type for a multi-service fleet or a paid type is not). The plan is not readable here, so a type that requires payment always asks for an upgrade.
 export const typeOptionState = (
   option: ApplicationType,
   current: ApplicationType | undefined,
@@ -40,33 +34,17 @@ export const typeOptionState = (
 
 // Change the application type among the ones the fleet can switch to.
 export const ApplicationTypeSetting = ({
-  application,
+  fleet,
   denied,
 }: {
-  application: FleetDetail;
+  fleet: FleetDetail;
   denied: string | null;
 }) => {
-  const client = useClient();
-  const update = useUpdateFleet(application.id);
-  const current = application.application_type[0];
+  const update = useUpdateFleet(fleet.id);
+  const current = fleet.application_type[0];
   const [chosen, setChosen] = useState<number | ''>('');
-  const types = useQuery({
-    queryKey: ['application-types'],
-    staleTime: 60_000,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'application_type',
-        options: { $select: [...applicationTypeSelect], $orderby: { name: 'asc' } },
-      }),
-  });
-  const services = useQuery({
-    queryKey: [...fleetKeys.detail(application.id), 'service-count'],
-    queryFn: () =>
-      client.pine.get({
-        resource: 'service',
-        options: { $count: { $filter: { application: application.id } } },
-      }),
-  });
+  const types = useApplicationTypes();
+  const services = useServiceCount(fleet.id);
   const value = chosen === '' ? (current?.id ?? '') : chosen;
   const loading = types.isPending || services.isPending;
   return (

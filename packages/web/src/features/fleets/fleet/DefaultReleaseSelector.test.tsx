@@ -20,7 +20,7 @@ const setup = (application = fleetFixture()) => {
     application: [fleetRow(application, { owns__release: releases })],
     release: [...releases, releaseRow(9, { belongs_to__application: { __id: 13 } })],
   });
-  renderWithClient(api.client, <DefaultReleaseSelector application={application} denied={null} />);
+  renderWithClient(api.client, <DefaultReleaseSelector fleet={application} denied={null} />);
   return { api, user: userEvent.setup() };
 };
 

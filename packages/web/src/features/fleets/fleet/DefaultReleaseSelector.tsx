@@ -2,24 +2,24 @@ import { Stack } from '@mui/material';
 import { type ReleaseChoice, ReleasePicker, trackChoice } from '../../releases/ReleasePicker.js';
 import { type FleetDetail, releaseLabel } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useUpdateFleet } from './api-fleet.js';
 import { MutationError } from '../../../ui/MutationError.js';
 
 // Track the latest release or pin the fleet to one successful final release (the release
 // picker: searched on the server, paged, invalidated releases disabled).
 export const DefaultReleaseSelector = ({
-  application,
+  fleet,
   denied,
   label = 'Default release',
 }: {
-  application: FleetDetail;
+  fleet: FleetDetail;
   // Why the user may not change it, or null.
   denied: string | null;
   label?: string;
 }) => {
-  const update = useUpdateFleet(application.id);
-  const current = application.should_be_running__release[0];
-  const tracking = application.should_track_latest_release;
+  const update = useUpdateFleet(fleet.id);
+  const current = fleet.should_be_running__release[0];
+  const tracking = fleet.should_track_latest_release;
   const detail = current && tracking ? releaseLabel(current) : '';
   const value: ReleaseChoice = tracking || !current ? trackChoice : current.id;
   const choose = (choice: ReleaseChoice | null): void => {
@@ -34,7 +34,7 @@ export const DefaultReleaseSelector = ({
     <Stack spacing={1}>
       <DisabledReason reason={denied}>
         <ReleasePicker
-          applicationId={application.id}
+          applicationId={fleet.id}
           label={label}
           track={{
             label: 'Track latest release',

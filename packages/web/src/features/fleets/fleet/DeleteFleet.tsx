@@ -1,55 +1,21 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Button, Typography } from '@mui/material';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import { type FleetDetail } from '../../../fleet/api-fleet-detail.js';
-import { confirmListLimit } from '../../../ui/ConfirmDialog.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useLeaveFleet } from './useLeaveFleet.js';
-import { fleetKeys } from '../../../fleet/query-keys.js';
+import { useDeleteFleet } from './api-fleet.js';
+import { useFleetDeviceNames } from './api-fleet-settings.js';
 
-// Delete the application and its devices, after typing its name.
-export const DeleteFleet = ({
-  application,
-  denied,
-}: {
-  application: FleetDetail;
-  denied: string | null;
-}) => {
-  const client = useClient();
-  const leave = useLeaveFleet(application);
+// Delete the fleet and its devices, after typing its name.
+export const DeleteFleet = ({ fleet, denied }: { fleet: FleetDetail; denied: string | null }) => {
   const [open, setOpen] = useState(false);
-  const label = classLabels[application.is_of__class].one.toLowerCase();
-  const devices = application.owns__device;
-  // The first devices, for the dialog's list of what goes with the application.
-  const deviceNames = useQuery({
-    queryKey: [...fleetKeys.detail(application.id), 'device-names'],
-    enabled: open && devices > 0,
-    queryFn: async () =>
-      (
-        await client.pine.get({
-          resource: 'device',
-          options: {
-            $select: ['device_name'],
-            $filter: { belongs_to__application: application.id },
-            $orderby: { device_name: 'asc' },
-            $top: confirmListLimit,
-          },
-        })
-      ).map((device) => device.device_name),
-  });
-  const remove = useMutation({
-    // The screen shows this error itself.
-    meta: { inlineError: true },
-    mutationFn: async () => {
-      await client.pine.delete({ resource: 'application', id: application.id });
-    },
-    onSuccess: leave,
-  });
+  const label = classLabels[fleet.is_of__class].one.toLowerCase();
+  const devices = fleet.owns__device;
+  const deviceNames = useFleetDeviceNames(fleet.id, open && devices > 0);
+  const remove = useDeleteFleet(fleet);
   return (
     <SettingRow
       title={`Delete ${label}`}
@@ -70,8 +36,8 @@ export const DeleteFleet = ({
       </DisabledReason>
       <ConfirmDialog
         open={open}
-        title={`Delete ${label} ${application.app_name}?`}
-        confirmText={application.app_name}
+        title={`Delete ${label} ${fleet.app_name}?`}
+        confirmText={fleet.app_name}
         confirmLabel={`Delete ${label}`}
         destructive
         items={deviceNames.data ?? []}

@@ -1,42 +1,30 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Alert, Button, MenuItem, Stack, TextField } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useDeviceTypesOfArchitecture } from '../api.js';
+import { useUpdateFleet } from './api-fleet.js';
 import { MutationError } from '../../../ui/MutationError.js';
 
 // The default device type may change only to one of the same CPU architecture, so the fleet's
 // releases keep running on its devices.
 export const DeviceTypeSetting = ({
-  application,
+  fleet,
   denied,
 }: {
-  application: FleetDetail;
+  fleet: FleetDetail;
   denied: string | null;
 }) => {
-  const client = useClient();
-  const update = useUpdateFleet(application.id);
-  const current = application.is_for__device_type[0];
+  const update = useUpdateFleet(fleet.id);
+  const current = fleet.is_for__device_type[0];
   const architecture = current?.is_of__cpu_architecture[0];
   const [chosen, setChosen] = useState<number | ''>('');
-  const deviceTypes = useQuery({
-    queryKey: ['device-types', 'architecture', architecture?.id ?? 0],
-    enabled: architecture !== undefined,
-    staleTime: 60_000,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'device_type',
-        options: {
-          $select: ['id', 'slug', 'name'],
-          $filter: { is_of__cpu_architecture: architecture?.id ?? 0 },
-          $orderby: { name: 'asc' },
-        },
-      }),
-  });
+  const deviceTypes = useDeviceTypesOfArchitecture(
+    architecture?.id ?? 0,
+    architecture !== undefined,
+  );
   const value = chosen === '' ? (current?.id ?? '') : chosen;
   const options = deviceTypes.data ?? (current ? [current] : []);
   return (

@@ -1,22 +1,14 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Alert, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../../api/client.js';
-import { polling } from '../../../ui/polling.js';
 import { statusColors, statusLabels } from '../../../fleet/FleetCard.js';
 import { deviceStatuses } from '../../../fleet/api-fleet-list.js';
-import { type FleetDetail, fetchDeviceStatusCounts } from '../../../fleet/api-fleet-detail.js';
-import { fleetKeys } from '../../../fleet/query-keys.js';
+import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
+import { useFleetStatusCounts } from './api-fleet-summary.js';
 
 // Total devices and how many are in each overall status.
-export const DevicesCard = ({ application }: { application: FleetDetail }) => {
-  const client = useClient();
-  const counts = useQuery({
-    queryKey: [...fleetKeys.detail(application.id), 'status-counts'],
-    queryFn: () => fetchDeviceStatusCounts(client, application.id),
-    ...polling(),
-  });
-  const total = application.owns__device;
+export const DevicesCard = ({ fleet }: { fleet: FleetDetail }) => {
+  const counts = useFleetStatusCounts(fleet.id);
+  const total = fleet.owns__device;
   return (
     <Card variant="outlined" component="section" aria-labelledby="devices-card-title">
       <CardContent>

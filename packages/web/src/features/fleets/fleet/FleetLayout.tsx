@@ -26,7 +26,7 @@ import { usePageTitle } from '../../../ui/usePageTitle.js';
 import { AccessRoleButton } from '../../fleet-access/AccessRoleDialog.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetContext } from '../../../fleet/useFleetContext.js';
-import { useFleet } from './useFleet.js';
+import { useFleet } from './api-fleet.js';
 import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 const classes = Object.keys(classLabels) as ApplicationClass[];
@@ -68,27 +68,27 @@ const fleetSections: readonly {
   { path: 'api-keys', label: 'API keys', needs: { resource: 'api_key', action: 'read' } },
 ];
 
-// Header and tabs of the application pages (/fleets/:applicationId, /apps/..., /blocks/...).
+// Header and tabs of the fleet pages (/fleets/:applicationId, /apps/..., /blocks/...).
 export const FleetLayout = () => {
   const { applicationId = '' } = useParams();
   const location = useLocation();
   const urlClass = classOfPath(location.pathname);
   const validId = /^\d+$/.test(applicationId) && Number(applicationId) > 0;
   const id = validId ? Number(applicationId) : null;
-  const application = useFleet(id);
+  const fleet = useFleet(id);
   const access = useFleetRole(id ?? 0);
-  usePageTitle(application.data?.app_name ?? classLabels[urlClass].one);
-  const organization = application.data?.organization[0];
+  usePageTitle(fleet.data?.app_name ?? classLabels[urlClass].one);
+  const organization = fleet.data?.organization[0];
   useBreadcrumbs(
-    application.data && organization
+    fleet.data && organization
       ? [
           {
             label: organization.name,
-            to: `/orgs/${organization.id}${classLabels[application.data.is_of__class].path}`,
+            to: `/orgs/${organization.id}${classLabels[fleet.data.is_of__class].path}`,
           },
           {
-            label: application.data.app_name,
-            to: `${classLabels[application.data.is_of__class].path}/${application.data.id}`,
+            label: fleet.data.app_name,
+            to: `${classLabels[fleet.data.is_of__class].path}/${fleet.data.id}`,
           },
         ]
       : [],
@@ -97,7 +97,7 @@ export const FleetLayout = () => {
   if (id === null) {
     return <Centered title="Invalid id" text="invalid id passed in url" back={urlClass} />;
   }
-  if (application.isPending) {
+  if (fleet.isPending) {
     return (
       <Box aria-busy="true" aria-label="Loading">
         <Skeleton variant="text" width={280} height={48} />
@@ -106,22 +106,21 @@ export const FleetLayout = () => {
       </Box>
     );
   }
-  if (application.isError) {
+  if (fleet.isError) {
     return (
       <Alert
         severity="error"
         action={
-          <Button color="inherit" size="small" onClick={() => void application.refetch()}>
+          <Button color="inherit" size="small" onClick={() => void fleet.refetch()}>
             Retry
           </Button>
         }
       >
-        {errorText(application.error) ??
-          `Could not load the ${classLabels[urlClass].one.toLowerCase()}`}
+        {errorText(fleet.error) ?? `Could not load the ${classLabels[urlClass].one.toLowerCase()}`}
       </Alert>
     );
   }
-  const detail = application.data;
+  const detail = fleet.data;
   if (detail === null) {
     return (
       <Centered
@@ -131,7 +130,7 @@ export const FleetLayout = () => {
       />
     );
   }
-  // A path whose class prefix differs from the application's class is rewritten.
+  // A path whose class prefix differs from the fleet's class is rewritten.
   if (detail.is_of__class !== urlClass) {
     const rest = location.pathname.slice(classLabels[urlClass].path.length);
     return (
@@ -144,19 +143,19 @@ export const FleetLayout = () => {
 
   const base = `${classLabels[detail.is_of__class].path}/${detail.id}`;
   const onSettings = matchPath({ path: `${base}/settings`, end: false }, location.pathname);
-  // Members and teams, for every class (seed 001 route table).
+  // Members and teams exist for every class.
   const accessSection = (['members', 'teams'] as const).find((section) =>
     matchPath({ path: `${base}/${section}`, end: false }, location.pathname),
   );
-  // The devices, variables, configuration and API keys tabs exist for fleets only (seed 001
-  // route table); API keys need resin.api_key.read.
+  // The devices, variables, configuration and API keys tabs exist for fleets only (apps and
+  // blocks have none of these); API keys need resin.api_key.read.
   const onDevices = matchPath({ path: `${base}/devices`, end: false }, location.pathname);
   const onReleases = matchPath({ path: `${base}/releases`, end: false }, location.pathname);
   const fleetSection = fleetSections.find((section) =>
     matchPath({ path: `${base}/${section.path}`, end: false }, location.pathname),
   );
   const isFleet = detail.is_of__class === 'fleet';
-  // Settings are hidden from observers (seed 001 section 2), unless they can leave from there.
+  // Settings are hidden from observers, who may change nothing, unless they can leave from there.
   const showSettings =
     access.roles.length > 0 &&
     (!isObserverOnly(access.roles) || access.directMembershipId !== null);

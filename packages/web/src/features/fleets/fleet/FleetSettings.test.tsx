@@ -66,7 +66,7 @@ const baseRows: FakeData = {
 
 const renderSettings = async (rows: FakeData) => {
   const api = createFakeApi({ ...baseRows, ...rows });
-  renderWithClient(api.client, <FleetSettings application={fleetFixture()} />);
+  renderWithClient(api.client, <FleetSettings fleet={fleetFixture()} />);
   // The role queries resolve once the progress bar is gone.
   await waitFor(() => expect(screen.queryByLabelText('Checking your permissions')).toBeNull());
   return api;

@@ -47,14 +47,13 @@ const Section = ({
   );
 };
 
-// Every setting of an application, each gated by the shared permission table (seed 001
-// section 6): without the permission a control is disabled with the reason as its tooltip;
+// Every setting of a fleet, each gated by the shared permission table: without the permission a control is disabled with the reason as its tooltip;
 // transfer is hidden unless held and "remove my access" needs a direct membership.
-export const FleetSettings = ({ application }: { application: FleetDetail }) => {
-  const access = useFleetRole(application.id);
-  const label = classLabels[application.is_of__class].one.toLowerCase();
+export const FleetSettings = ({ fleet }: { fleet: FleetDetail }) => {
+  const access = useFleetRole(fleet.id);
+  const label = classLabels[fleet.is_of__class].one.toLowerCase();
   const update = access.denied('application', 'update');
-  const pinnable = application.is_of__class !== 'app';
+  const pinnable = fleet.is_of__class !== 'app';
   return (
     <Stack spacing={3}>
       {access.isPending ? <LinearProgress aria-label="Checking your permissions" /> : null}
@@ -69,33 +68,29 @@ export const FleetSettings = ({ application }: { application: FleetDetail }) => 
         </Alert>
       ) : null}
       <Section title="Settings">
-        <RenameSetting application={application} denied={update} />
-        <SupportAccessSetting application={application} denied={update} />
+        <RenameSetting fleet={fleet} denied={update} />
+        <SupportAccessSetting fleet={fleet} denied={update} />
         {pinnable ? (
           <SettingRow
             title="Default release"
             description="Track the latest successful release, or pin every device to one release."
           >
-            <DefaultReleaseSelector
-              application={application}
-              denied={update}
-              label="Pin to release"
-            />
+            <DefaultReleaseSelector fleet={fleet} denied={update} label="Pin to release" />
           </SettingRow>
         ) : null}
-        <RepositorySettings application={application} denied={update} />
-        {application.is_of__class === 'fleet' ? (
+        <RepositorySettings fleet={fleet} denied={update} />
+        {fleet.is_of__class === 'fleet' ? (
           <ApplicationTypeSetting
-            application={application}
+            fleet={fleet}
             denied={access.denied('application', 'change-type')}
           />
         ) : null}
-        <DeviceTypeSetting application={application} denied={update} />
+        <DeviceTypeSetting fleet={fleet} denied={update} />
       </Section>
       <Section title="Danger zone" danger>
         {access.directMembershipId !== null ? (
           <RemoveAccess
-            application={application}
+            fleet={fleet}
             membershipId={access.directMembershipId}
             // Every user may leave (own rows), whatever their fleet role.
             denied={
@@ -105,10 +100,8 @@ export const FleetSettings = ({ application }: { application: FleetDetail }) => 
             }
           />
         ) : null}
-        {access.can('application', 'transfer') ? (
-          <TransferOwnership application={application} />
-        ) : null}
-        <DeleteFleet application={application} denied={access.denied('application', 'delete')} />
+        {access.can('application', 'transfer') ? <TransferOwnership fleet={fleet} /> : null}
+        <DeleteFleet fleet={fleet} denied={access.denied('application', 'delete')} />
         <Box sx={{ pb: 1 }} />
       </Section>
     </Stack>

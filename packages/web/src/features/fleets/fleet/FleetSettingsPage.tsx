@@ -3,6 +3,6 @@ import { useFleetContext } from '../../../fleet/useFleetContext.js';
 
 // /{class}s/:applicationId/settings
 export const FleetSettingsPage = () => {
-  const { application } = useFleetContext();
-  return <FleetSettings application={application} />;
+  const { application: fleet } = useFleetContext();
+  return <FleetSettings fleet={fleet} />;
 };

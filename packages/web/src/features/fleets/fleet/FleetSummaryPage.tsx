@@ -7,14 +7,11 @@ import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 // /{class}s/:applicationId (and .../summary): summary, devices and releases cards.
 export const FleetSummaryPage = () => {
-  const { application } = useFleetContext();
-  const access = useFleetRole(application.id);
+  const { application: fleet } = useFleetContext();
+  const access = useFleetRole(fleet.id);
   return (
     <Stack spacing={2}>
-      <SummaryCard
-        application={application}
-        releaseDenied={access.denied('application', 'update')}
-      />
+      <SummaryCard fleet={fleet} releaseDenied={access.denied('application', 'update')} />
       <Box
         sx={{
           display: 'grid',
@@ -23,8 +20,8 @@ export const FleetSummaryPage = () => {
           alignItems: 'start',
         }}
       >
-        <DevicesCard application={application} />
-        <ReleasesCard application={application} />
+        <DevicesCard fleet={fleet} />
+        <ReleasesCard fleet={fleet} />
       </Box>
     </Stack>
   );

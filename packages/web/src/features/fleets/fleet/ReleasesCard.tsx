@@ -15,22 +15,15 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../../api/client.js';
-import { polling } from '../../../ui/polling.js';
-import {
-  type FleetDetail,
-  fetchReleasesOverview,
-  shortCommit,
-} from '../../../fleet/api-fleet-detail.js';
-import { recentReleaseCount, releaseCardRefreshMs } from '../../../fleet/fleet-limits.js';
+import { type FleetDetail, shortCommit } from '../../../fleet/api-fleet-detail.js';
+import { recentReleaseCount } from '../../../fleet/fleet-limits.js';
 import { fleetPath } from '../../../fleet/class-names.js';
-import { fleetKeys } from '../../../fleet/query-keys.js';
+import { useReleasesOverview } from './api-fleet-summary.js';
 
 type ChipColor = 'success' | 'info' | 'error' | 'default';
 
-// Release statuses (seed 001 section 9): success green, running blue, failed kinds red.
+// Release statuses by colour: success green, running blue, the failed kinds red.
 const statusColor = (status: string): ChipColor => {
   if (status === 'success') return 'success';
   if (status === 'running') return 'info';
@@ -39,15 +32,10 @@ const statusColor = (status: string): ChipColor => {
 };
 
 // Success and running counts plus the newest releases.
-export const ReleasesCard = ({ application }: { application: FleetDetail }) => {
-  const client = useClient();
-  const overview = useQuery({
-    queryKey: [...fleetKeys.detail(application.id), 'releases-overview'],
-    queryFn: () => fetchReleasesOverview(client, application.id),
-    ...polling(releaseCardRefreshMs),
-  });
+export const ReleasesCard = ({ fleet }: { fleet: FleetDetail }) => {
+  const overview = useReleasesOverview(fleet.id);
   const newest = overview.data?.recent[0];
-  const releases = `${fleetPath(application.is_of__class, application.id)}/releases`;
+  const releases = `${fleetPath(fleet.is_of__class, fleet.id)}/releases`;
   return (
     <Card variant="outlined" component="section" aria-labelledby="releases-card-title">
       <CardContent>

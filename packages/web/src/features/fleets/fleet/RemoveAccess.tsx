@@ -1,37 +1,26 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Button } from '@mui/material';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useLeaveFleet } from './useLeaveFleet.js';
+import { useRemoveAccess } from './api-fleet.js';
 
-// Leave the application: delete the user's own direct membership.
+// Leave the fleet: delete the user's own direct membership.
 export const RemoveAccess = ({
-  application,
+  fleet,
   membershipId,
   denied,
 }: {
-  application: FleetDetail;
+  fleet: FleetDetail;
   membershipId: number;
   denied: string | null;
 }) => {
-  const client = useClient();
-  const leave = useLeaveFleet(application);
   const [open, setOpen] = useState(false);
-  const label = classLabels[application.is_of__class].one.toLowerCase();
-  const remove = useMutation({
-    // The screen shows this error itself.
-    meta: { inlineError: true },
-    mutationFn: async () => {
-      await client.pine.delete({ resource: 'user_application_membership', id: membershipId });
-    },
-    onSuccess: leave,
-  });
+  const label = classLabels[fleet.is_of__class].one.toLowerCase();
+  const remove = useRemoveAccess(fleet, membershipId);
   return (
     <SettingRow
       title="Remove my access"
@@ -52,7 +41,7 @@ export const RemoveAccess = ({
       </DisabledReason>
       <ConfirmDialog
         open={open}
-        title={`Remove your access to ${application.app_name}?`}
+        title={`Remove your access to ${fleet.app_name}?`}
         confirmLabel="Remove access"
         destructive
         pending={remove.isPending}

@@ -1,46 +1,29 @@
 import { fleetNameClash, fleetNameProblem } from '@flotilla/shared/fleets/fleet-name';
 import { Alert, Button, Stack, TextField } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useFleetNames } from '../api.js';
+import { useUpdateFleet } from './api-fleet.js';
 import { MutationError } from '../../../ui/MutationError.js';
 
 export const legacyRenameReason = 'cannot rename classic and legacy applications';
 
-// Rename: same rules as creation, and no clash with another application of the organization.
-export const RenameSetting = ({
-  application,
-  denied,
-}: {
-  application: FleetDetail;
-  denied: string | null;
-}) => {
-  const client = useClient();
-  const update = useUpdateFleet(application.id);
-  const [name, setName] = useState(application.app_name);
-  const label = classLabels[application.is_of__class].one;
-  const organizationId = application.organization[0]?.id ?? 0;
-  const reason = denied ?? (application.application_type[0]?.is_legacy ? legacyRenameReason : null);
-  const others = useQuery({
-    queryKey: ['applications', 'names', organizationId],
-    enabled: reason === null && organizationId > 0,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'application',
-        options: { $select: ['id', 'app_name'], $filter: { organization: organizationId } },
-      }),
-  });
+// Rename: same rules as creation, and no clash with another fleet of the organization.
+export const RenameSetting = ({ fleet, denied }: { fleet: FleetDetail; denied: string | null }) => {
+  const update = useUpdateFleet(fleet.id);
+  const [name, setName] = useState(fleet.app_name);
+  const label = classLabels[fleet.is_of__class].one;
+  const organizationId = fleet.organization[0]?.id ?? 0;
+  const reason = denied ?? (fleet.application_type[0]?.is_legacy ? legacyRenameReason : null);
+  const others = useFleetNames(organizationId, reason === null && organizationId > 0);
   const otherNames = (others.data ?? [])
-    .filter((row) => row.id !== application.id)
+    .filter((row) => row.id !== fleet.id)
     .map((row) => row.app_name);
-  const changed = name !== application.app_name;
-  const problem =
-    fleetNameProblem(name) ?? fleetNameClash(name, otherNames, application.is_of__class);
+  const changed = name !== fleet.app_name;
+  const problem = fleetNameProblem(name) ?? fleetNameClash(name, otherNames, fleet.is_of__class);
   return (
     <SettingRow
       title={`${label} name`}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useUpdateFleet } from './api-fleet.js';
 import { MutationError } from '../../../ui/MutationError.js';
 
 export const needsRepositoryReason = 'must first enter repo url';
@@ -24,15 +24,9 @@ export const repositoryUrlProblem = (value: string): string | undefined => {
   return undefined;
 };
 
-const RepositoryUrl = ({
-  application,
-  denied,
-}: {
-  application: FleetDetail;
-  denied: string | null;
-}) => {
-  const update = useUpdateFleet(application.id);
-  const saved = application.is_stored_at__repository_url ?? '';
+const RepositoryUrl = ({ fleet, denied }: { fleet: FleetDetail; denied: string | null }) => {
+  const update = useUpdateFleet(fleet.id);
+  const saved = fleet.is_stored_at__repository_url ?? '';
   const [value, setValue] = useState(saved);
   const trimmed = value.trim();
   const problem = repositoryUrlProblem(trimmed);
@@ -85,19 +79,13 @@ const RepositoryUrl = ({
   );
 };
 
-const PublicFlag = ({
-  application,
-  denied,
-}: {
-  application: FleetDetail;
-  denied: string | null;
-}) => {
-  const update = useUpdateFleet(application.id);
-  const legacy = application.application_type[0]?.is_legacy === true;
+const PublicFlag = ({ fleet, denied }: { fleet: FleetDetail; denied: string | null }) => {
+  const update = useUpdateFleet(fleet.id);
+  const legacy = fleet.application_type[0]?.is_legacy === true;
   // Making a fleet public needs a repository URL first, unless its type is legacy.
   const reason =
     denied ??
-    (!application.is_public && !application.is_stored_at__repository_url && !legacy
+    (!fleet.is_public && !fleet.is_stored_at__repository_url && !legacy
       ? needsRepositoryReason
       : null);
   return (
@@ -108,10 +96,10 @@ const PublicFlag = ({
       <Stack spacing={1}>
         <DisabledReason reason={reason}>
           <FormControlLabel
-            label={application.is_public ? 'Public' : 'Private'}
+            label={fleet.is_public ? 'Public' : 'Private'}
             control={
               <Switch
-                checked={application.is_public}
+                checked={fleet.is_public}
                 disabled={reason !== null || update.isPending}
                 onChange={(event) => update.mutate({ is_public: event.target.checked })}
               />
@@ -128,7 +116,7 @@ const PublicFlag = ({
 };
 
 // Repository URL and the public flag that depends on it.
-export const RepositorySettings = (props: { application: FleetDetail; denied: string | null }) => (
+export const RepositorySettings = (props: { fleet: FleetDetail; denied: string | null }) => (
   <>
     <RepositoryUrl {...props} />
     <PublicFlag {...props} />

@@ -45,14 +45,14 @@ const Copyable = ({ value, label }: { value: string; label: string }) => {
 
 // Architecture, slug, creation date, type, image reference and the default release.
 export const SummaryCard = ({
-  application,
+  fleet,
   releaseDenied,
 }: {
-  application: FleetDetail;
+  fleet: FleetDetail;
   releaseDenied: string | null;
 }) => {
-  const className = application.is_of__class;
-  const deviceType = application.is_for__device_type[0];
+  const className = fleet.is_of__class;
+  const deviceType = fleet.is_for__device_type[0];
   return (
     <Card variant="outlined" component="section" aria-label="Summary">
       <CardContent>
@@ -72,20 +72,20 @@ export const SummaryCard = ({
             <Typography>{deviceType?.name ?? 'Unknown'}</Typography>
           </Field>
           <Field label="Slug">
-            <Copyable value={application.slug} label="slug" />
+            <Copyable value={fleet.slug} label="slug" />
           </Field>
           <Field label="Created">
-            <Typography>{new Date(application.created_at).toLocaleString()}</Typography>
+            <Typography>{new Date(fleet.created_at).toLocaleString()}</Typography>
           </Field>
           {className === 'fleet' ? (
             <Field label="Application type">
-              <Typography>{application.application_type[0]?.name ?? 'Unknown'}</Typography>
+              <Typography>{fleet.application_type[0]?.name ?? 'Unknown'}</Typography>
             </Field>
           ) : null}
           {className === 'block' ? (
             // Blocks are pulled by their slug.
             <Field label="Image reference">
-              <Copyable value={application.slug} label="image reference" />
+              <Copyable value={fleet.slug} label="image reference" />
             </Field>
           ) : null}
         </Box>
@@ -99,7 +99,7 @@ export const SummaryCard = ({
               </span>
             </Tooltip>
           ) : (
-            <DefaultReleaseSelector application={application} denied={releaseDenied} />
+            <DefaultReleaseSelector fleet={fleet} denied={releaseDenied} />
           )}
         </Box>
       </CardContent>

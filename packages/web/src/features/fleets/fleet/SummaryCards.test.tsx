@@ -16,7 +16,7 @@ describe('summary cards', () => {
     renderWithClient(
       client,
       <SummaryCard
-        application={fleetFixture({ is_of__class: 'block' })}
+        fleet={fleetFixture({ is_of__class: 'block' })}
         releaseDenied="You do not have the required permission"
       />,
     );
@@ -30,7 +30,7 @@ describe('summary cards', () => {
 
   it('counts devices per status', async () => {
     const { client } = createFakeApi({ application: [fleetRow(fleetFixture())] });
-    renderWithClient(client, <DevicesCard application={fleetFixture({ owns__device: 0 })} />);
+    renderWithClient(client, <DevicesCard fleet={fleetFixture({ owns__device: 0 })} />);
     expect(screen.getByLabelText('0 devices in total')).toBeTruthy();
     expect(await screen.findByText('No devices yet')).toBeTruthy();
     cleanup();
@@ -38,7 +38,7 @@ describe('summary cards', () => {
     const some = createFakeApi({
       application: [fleetRow(fleetFixture(), { owns__device: devices })],
     });
-    renderWithClient(some.client, <DevicesCard application={fleetFixture({ owns__device: 3 })} />);
+    renderWithClient(some.client, <DevicesCard fleet={fleetFixture({ owns__device: 3 })} />);
     expect(await screen.findByText('2 Online')).toBeTruthy();
     expect(screen.getByText('1 Updating')).toBeTruthy();
     expect(screen.getByText('0 Configuring')).toBeTruthy();
@@ -46,7 +46,7 @@ describe('summary cards', () => {
 
   it('has an empty state and lists the newest releases', async () => {
     const empty = createFakeApi({ application: [fleetRow(fleetFixture())] });
-    renderWithClient(empty.client, <ReleasesCard application={fleetFixture()} />);
+    renderWithClient(empty.client, <ReleasesCard fleet={fleetFixture()} />);
     expect(await screen.findByText(/No releases yet/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'How to add a release' }).getAttribute('href')).toBe(
       '/fleets/12/releases',
@@ -67,7 +67,7 @@ describe('summary cards', () => {
       application: [fleetRow(fleetFixture(), { owns__release: releases })],
       release: [...releases, release(4, 'success', 13)],
     });
-    renderWithClient(some.client, <ReleasesCard application={fleetFixture()} />);
+    renderWithClient(some.client, <ReleasesCard fleet={fleetFixture()} />);
     // Newest first; another fleet's release is not listed.
     const rows = await screen.findAllByRole('row');
     expect(rows.slice(1).map((row) => row.textContent?.slice(0, 7))).toEqual([

@@ -4,25 +4,25 @@ import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { supportAccessDefaultDays } from '../../../fleet/fleet-limits.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useUpdateFleet } from './api-fleet.js';
 import { MutationError } from '../../../ui/MutationError.js';
 import { localInputValue, supportAccessText } from '../../../fleet/support-access.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
 // Grant the support agents access until a date, or revoke it.
 export const SupportAccessSetting = ({
-  application,
+  fleet,
   denied,
 }: {
-  application: FleetDetail;
+  fleet: FleetDetail;
   denied: string | null;
 }) => {
-  const update = useUpdateFleet(application.id);
+  const update = useUpdateFleet(fleet.id);
   const [now] = useState(() => Date.now());
   const [until, setUntil] = useState(() =>
     localInputValue(new Date(now + supportAccessDefaultDays * dayMs)),
   );
-  const current = application.is_accessible_by_support_until__date;
+  const current = fleet.is_accessible_by_support_until__date;
   const chosen = new Date(until);
   const invalid = until === '' || Number.isNaN(chosen.getTime()) || chosen.getTime() < now;
   const active = current !== null && new Date(current).getTime() > now;

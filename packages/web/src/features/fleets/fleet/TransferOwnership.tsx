@@ -1,15 +1,14 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Alert, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../../api/client.js';
 import { useSession } from '../../../api/session/useSession.js';
 import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.js';
 import { organizationAcceptsFleets } from '../../../fleet/fleet-role.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
-import { useUpdateFleet } from './useUpdateFleet.js';
+import { useUpdateFleet } from './api-fleet.js';
+import { useTransferOrganizations } from './api-fleet-settings.js';
 
 type OrganizationRow = {
   id: number;
@@ -20,60 +19,35 @@ type OrganizationRow = {
 
 export const noTargetsText = 'no organizations with matching resource name';
 
-// Organizations that may receive the application: another organization whose role of the user
-// allows creating applications there, holding no application of the same name.
+// Organizations that may receive the fleet: another organization whose role of the user
+// allows creating fleets there, holding no fleet of the same name.
 export const transferTargets = (
   rows: readonly OrganizationRow[],
-  application: Pick<FleetDetail, 'app_name' | 'organization'>,
+  fleet: Pick<FleetDetail, 'app_name' | 'organization'>,
 ): { id: number; name: string }[] =>
   rows
     .filter(
       (row) =>
-        row.id !== application.organization[0]?.id &&
+        row.id !== fleet.organization[0]?.id &&
         row.organization_membership.some((membership) =>
           organizationAcceptsFleets(membership.organization_membership_role[0]?.name ?? ''),
         ) &&
         !row.application.some(
-          (other) => other.app_name.toLowerCase() === application.app_name.toLowerCase(),
+          (other) => other.app_name.toLowerCase() === fleet.app_name.toLowerCase(),
         ),
     )
     .map(({ id, name }) => ({ id, name }));
 
-// Move the application to another organization (shown only to holders of application.transfer).
-export const TransferOwnership = ({ application }: { application: FleetDetail }) => {
-  const client = useClient();
+// Move the fleet to another organization (shown only to holders of application.transfer).
+export const TransferOwnership = ({ fleet }: { fleet: FleetDetail }) => {
   const session = useSession();
   const userId = session?.userId ?? 0;
-  const update = useUpdateFleet(application.id);
+  const update = useUpdateFleet(fleet.id);
   const [chosen, setChosen] = useState<number | ''>('');
   const [confirming, setConfirming] = useState(false);
-  const label = classLabels[application.is_of__class].one.toLowerCase();
-  const organizations = useQuery({
-    queryKey: ['organizations', 'memberships-with-applications', userId],
-    enabled: userId > 0,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'organization',
-        options: {
-          $select: ['id', 'name'],
-          $filter: {
-            organization_membership: {
-              $any: { $alias: 'm', $expr: { m: { user: userId } } },
-            },
-          },
-          $expand: {
-            organization_membership: {
-              $select: ['id'],
-              $filter: { user: userId },
-              $expand: { organization_membership_role: { $select: ['name'] } },
-            },
-            application: { $select: ['app_name'] },
-          },
-          $orderby: { name: 'asc' },
-        },
-      }),
-  });
-  const targets = organizations.data ? transferTargets(organizations.data, application) : [];
+  const label = classLabels[fleet.is_of__class].one.toLowerCase();
+  const organizations = useTransferOrganizations(userId);
+  const targets = organizations.data ? transferTargets(organizations.data, fleet) : [];
   const target = targets.find((organization) => organization.id === chosen);
   return (
     <SettingRow
@@ -123,8 +97,8 @@ export const TransferOwnership = ({ application }: { application: FleetDetail })
       </Stack>
       <ConfirmDialog
         open={confirming}
-        title={`Transfer ${application.app_name} to ${target?.name ?? ''}?`}
-        confirmText={application.app_name}
+        title={`Transfer ${fleet.app_name} to ${target?.name ?? ''}?`}
+        confirmText={fleet.app_name}
         confirmLabel="Transfer"
         destructive
         pending={update.isPending}

@@ -59,7 +59,7 @@ const setVariables = async (
   }
 };
 
-// Seed 001 "Deploy from URL": the fleet created or chosen, its variables set, then a release
+// Deploy from a URL: the fleet created or chosen, its variables set, then a release
 // built from the tarball URL by the server (POST /v3/buildFromUrl, as balena-sdk's
 // release.createFromUrl sends it), which answers once the release exists and builds it after.
 export const runDeploy = async (
