@@ -13,8 +13,8 @@ import {
 import type { FieldActionDevice } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
-import type { DeviceActions } from './useDeviceActions.js';
-import { useMoveBlock } from './useMoveData.js';
+import type { DeviceActions } from './api-device-actions.js';
+import { useMoveBlock } from './api-move.js';
 
 type PlainActionId = Exclude<MenuActionId, FieldActionId>;
 

@@ -5,17 +5,17 @@ import {
   type MetricHistory,
   metricHistoryPath,
 } from '@flotilla/shared/device-metrics/metric-history';
-import { deviceKeys } from '../../device/query-keys.js';
+import { useQuery } from '@tanstack/react-query';
+import { useClient } from '../../api/client.js';
+import { polling } from '../../ui/polling.js';
+import { deviceMetricsKeys } from './query-keys.js';
 
-// Under ['devices'] so the device page's refresh after an action reads it again too.
-export const metricHistoryKey = (uuid: string) => [...deviceKeys.all, 'metrics', uuid] as const;
-
-// Devices report metrics at most once a minute (seed 001: at least every 5 minutes).
+// Devices report metrics at most once a minute (and at least every 5 minutes).
 export const metricHistoryRefreshMs = 60_000;
 
 // The last day (the server's default range, its retention), averaged into at most
 // defaultMetricPoints points.
-export const fetchMetricHistory = async (
+const fetchMetricHistory = async (
   client: FlotillaClient,
   uuid: string,
 ): Promise<MetricHistory> => {
@@ -24,4 +24,14 @@ export const fetchMetricHistory = async (
   });
   if (!isMetricHistory(answer)) throw new Error('The server answered with no metric history');
   return answer;
+};
+
+// The device's metric history, read again every minute.
+export const useMetricHistory = (uuid: string) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: deviceMetricsKeys.history(uuid),
+    queryFn: () => fetchMetricHistory(client, uuid),
+    ...polling(metricHistoryRefreshMs),
+  });
 };
