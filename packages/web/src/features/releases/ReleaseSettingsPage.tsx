@@ -5,11 +5,10 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '@flotilla/sdk/errors';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { useDeleteRelease, usePatchRelease } from './api-release-edits.js';
 import { useToasts } from '../../ui/toasts.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
@@ -19,15 +18,12 @@ import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { fleetPath } from '../../fleet/class-names.js';
 import { releaseActions, versionError } from './release-rules.js';
 import { useReleaseContext } from './ReleaseLayout.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 
 // The release's settings (seed 001 "Release pages", section 4 rules): version, validity,
 // finalize, cancel a running build and delete, each enabled by the rules and the user's
 // permissions.
 export const ReleaseSettingsPage = () => {
   const { application, release, now } = useReleaseContext();
-  const client = useClient();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
   const navigate = useNavigate();
   const access = useFleetRole(application.id);
@@ -45,27 +41,16 @@ export const ReleaseSettingsPage = () => {
   );
   const [version, setVersion] = useState(release.semver);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
-  const patch = useMutation({
-    mutationFn: async (
-      body:
-        | { semver: string }
-        | { is_invalidated: boolean }
-        | { is_final: true }
-        | { status: 'cancelled'; end_timestamp: string },
-    ) => await client.pine.patch({ resource: 'release', id: release.id, body }),
-    onSuccess: () => toasts.show('success', 'Release updated'),
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async () => await client.pine.delete({ resource: 'release', id: release.id }),
-    onSuccess: async () => {
+  const patch = usePatchRelease(application.id, release.id, () =>
+    toasts.show('success', 'Release updated'),
+  );
+  const remove = useDeleteRelease(application.id, release.id, {
+    announce: () =>
       toasts.show('success', `Release ${release.raw_version} was deleted`, {
         afterNavigation: true,
-      });
-      await refresh();
-      // After deleting a release the user lands on the fleet page (seed 001 section 2).
+      }),
+    // After deleting a release the user lands on the fleet page: the release's own page is gone.
+    leave: async () => {
       await navigate(fleetPath(application.is_of__class, application.id));
     },
   });

@@ -12,7 +12,7 @@ import type { ReactNode } from 'react';
 import { absoluteTime, plural } from '../../device/device-format.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { byteSize, buildDuration } from './release-format.js';
-import { releaseServices } from './release-queries.js';
+import { releaseServices } from './release-services.js';
 import { ReleaseAssets } from './ReleaseAssets.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 import { KnownIssues } from './KnownIssues.js';

@@ -14,11 +14,8 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { absoluteTime, plural } from '../../device/device-format.js';
@@ -32,8 +29,8 @@ import { CreateReleaseDialog } from './CreateReleaseDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import UploadIcon from '@mui/icons-material/UploadFile';
-import { releaseListPageSize, releaseListRefreshMs } from './release-limits.js';
-import { fetchReleasePage, type ReleaseListRow, releaseListKey } from './release-queries.js';
+import { releaseListPageSize } from './release-limits.js';
+import { type ReleaseListRow, useReleasePage } from './api-releases.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 
 export const releasePath = (application: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
@@ -66,7 +63,6 @@ const TargetMarker = ({
 // every 6 s; search by version or tag.
 export const ReleasesPage = () => {
   const { application } = useFleetContext();
-  const client = useClient();
   usePageTitle(`Releases · ${application.app_name}`);
   useBreadcrumbs([{ label: 'Releases', to: releasePath(application) }], 1);
   const [page, setPage] = useState(0);
@@ -75,12 +71,7 @@ export const ReleasesPage = () => {
   const [creating, setCreating] = useState(false);
   const createDenied = useFleetRole(application.id).denied('release', 'create');
   const term = useDeferredValue(search.trim());
-  const list = useQuery({
-    queryKey: releaseListKey(application.id, page, term),
-    queryFn: () => fetchReleasePage(client, application.id, page, releaseListPageSize, term),
-    placeholderData: keepPreviousData,
-    ...polling(releaseListRefreshMs),
-  });
+  const list = useReleasePage(application.id, page, term);
   const base = releasePath(application);
   // The status rule's clock: when the list was read.
   const now = new Date(list.dataUpdatedAt);
