@@ -15,10 +15,7 @@ export const metricHistoryRefreshMs = 60_000;
 
 // The last day (the server's default range, its retention), averaged into at most
 // defaultMetricPoints points.
-const fetchMetricHistory = async (
-  client: FlotillaClient,
-  uuid: string,
-): Promise<MetricHistory> => {
+const fetchMetricHistory = async (client: FlotillaClient, uuid: string): Promise<MetricHistory> => {
   const answer = await client.request<unknown>({
     path: `${metricHistoryPath(uuid)}?points=${defaultMetricPoints}`,
   });

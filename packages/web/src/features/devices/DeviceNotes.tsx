@@ -9,7 +9,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useCallback, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useSaveDeviceNote } from './api.js';
 import { MarkdownHelpDialog } from './MarkdownHelpDialog.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';

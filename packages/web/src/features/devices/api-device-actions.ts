@@ -81,7 +81,6 @@ const runFieldAction = async (
   }
 };
 
-
 const supervisor = (client: FlotillaClient, path: string, body: unknown): Promise<unknown> =>
   client.request<unknown>({ method: 'POST', path: `/supervisor${path}`, body });
 

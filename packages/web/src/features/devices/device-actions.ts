@@ -1,4 +1,7 @@
-import type { FieldActionId, SupervisorActionId } from '@flotilla/shared/devices/device-action-permissions';
+import type {
+  FieldActionId,
+  SupervisorActionId,
+} from '@flotilla/shared/devices/device-action-permissions';
 import { fieldActionSpecs, type FieldInputs } from './field-actions.js';
 
 // The actions of the Actions menu and of the table's batch menu.

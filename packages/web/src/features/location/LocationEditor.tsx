@@ -129,4 +129,3 @@ export const LocationEditor = ({ device }: { device: DeviceDetail }) => {
     </Stack>
   );
 };
-

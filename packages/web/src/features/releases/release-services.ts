@@ -9,3 +9,5 @@ export const releaseServices = (release: ReleaseDetail) =>
       image,
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
+
+export type ReleaseService = ReturnType<typeof releaseServices>[number];
