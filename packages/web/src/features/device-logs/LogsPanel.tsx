@@ -46,7 +46,7 @@ export type LogsPanelProps = {
   localMode: boolean;
 };
 
-// The device's logs (seed 001 section 2 "Logs"): history then live lines, filter by service,
+// The device's logs: history then live lines, filter by service,
 // UTC and timestamps toggles kept in this browser, download, clear, expand.
 export const LogsPanel = (props: LogsPanelProps) => (
   <Card component="section" aria-labelledby="logs-title">

@@ -45,7 +45,7 @@ const doneText: Record<ContainerActionId, string> = {
 };
 
 // The device's services (one row per image install): status, release, download progress and
-// start / stop / restart (seed 001 section 4).
+// start / stop / restart.
 export const ContainerTable = ({
   installs,
   device,

@@ -19,7 +19,7 @@ import { useMoveBlock } from './api-move.js';
 type PlainActionId = Exclude<MenuActionId, FieldActionId>;
 
 // The device page's Actions menu. After a delete the user lands on the device's fleet, after a
-// move on the fleet the device moved to (seed 001 section 2).
+// move on the fleet the device moved to: the device page of a deleted device is gone.
 export const DeviceActionsMenu = ({
   device,
   denied,

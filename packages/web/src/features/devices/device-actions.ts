@@ -105,7 +105,7 @@ export const actionSpecs: Record<MenuActionId, ActionSpec> = {
   },
 };
 
-// In the order of the seed's Action menu (OS and supervisor updates arrive with their issue).
+// In the order of balena's Action menu, which users know (no OS or supervisor updates yet).
 export const menuActions: readonly MenuActionId[] = [
   'restart',
   'pin',

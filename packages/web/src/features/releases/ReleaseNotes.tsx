@@ -7,7 +7,7 @@ import { useSaveReleaseNote } from './api-release-edits.js';
 import { notesDebounceMs, useDebouncedSave } from '../../ui/useDebouncedSave.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 
-// The release's notes, saved 500 ms after typing stops (seed 001 section 9); read-only without
+// The release's notes, saved 500 ms after typing stops (one write per pause); read-only without
 // resin.release.update.
 export const ReleaseNotes = ({
   fleetId,
