@@ -5,9 +5,9 @@ import { useSession } from '../../api/session/useSession.js';
 import { type MoveData, moveMessages, moveOptions } from './move-targets.js';
 import { devicesKeys } from './query-keys.js';
 
-// The fleets the user sees, their roles on them and the CPU architecture of each device type.
 const slugOf = (rows: readonly { slug: string }[]): string => rows[0]?.slug ?? '';
 
+// The fleets the user sees, their roles on them and the CPU architecture of each device type.
 const fetchMoveData = async (
   client: FlotillaClient,
   userId: number,

@@ -105,7 +105,7 @@ export const actionSpecs: Record<MenuActionId, ActionSpec> = {
   },
 };
 
-// In the order of balena's Action menu, which users know (no OS or supervisor updates yet).
+// The order the Actions menu lists them in (OS and supervisor updates are not offered yet).
 export const menuActions: readonly MenuActionId[] = [
   'restart',
   'pin',

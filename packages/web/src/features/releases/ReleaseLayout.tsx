@@ -37,7 +37,7 @@ export type ReleaseContext = {
 
 export const useReleaseContext = (): ReleaseContext => useOutletContext<ReleaseContext>();
 
-// The error text balena's dashboard shows for a release id that is not a number.
+// The toast for a release id in the URL that is not a positive number.
 export const invalidIdText = 'invalid id passed in url';
 
 // /{class}s/:applicationId/releases/:releaseId: the release's header and its summary and
