@@ -20,6 +20,7 @@ export const queryRoots = {
   changelog: ['changelog'],
   platformAdmin: ['platform-admin'],
   builds: ['builds'],
+  hostOsAccess: ['hostos-access'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -2,7 +2,7 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter, PineOptions } from '@flotilla/sdk/pine';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.js';
-import { polling } from '../ui/polling.js';
+import { polling, type PollingOptions } from '../ui/polling.js';
 import type { DeviceDetail, DeviceListRow } from './device-rows.js';
 import { deviceKeys } from './query-keys.js';
 
@@ -218,7 +218,8 @@ export const fetchDevice = async (
 export const deviceQuery = (client: FlotillaClient, uuid: string) =>
   queryOptions({ queryKey: deviceKeys.detail(uuid), queryFn: () => fetchDevice(client, uuid) });
 
-export const useDeviceDetail = (uuid: string) => {
+// The device page polls at the fleet lists' pace, the tabs at the default one.
+export const useDeviceDetail = (uuid: string, pollingOptions: PollingOptions = polling()) => {
   const client = useClient();
-  return useQuery({ ...deviceQuery(client, uuid), ...polling() });
+  return useQuery({ ...deviceQuery(client, uuid), ...pollingOptions });
 };

@@ -14,9 +14,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { downloadText } from '../../ui/download.js';
 import { useToasts } from '../../ui/toasts.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
@@ -24,7 +22,7 @@ import { lineFilter, logsText } from './log-lines.js';
 import { setLogPreferences, useLogPreferences } from './log-preferences.js';
 import type { LogStreamStatus } from './log-stream.js';
 import { LogLines } from './LogLines.js';
-import { useDeviceLogs } from './useDeviceLogs.js';
+import { useClearLogs, useDeviceLogs } from './api.js';
 import { useThrottledValue } from './useThrottledValue.js';
 
 const statusText: Record<LogStreamStatus, string | null> = {
@@ -48,7 +46,7 @@ export type LogsPanelProps = {
   localMode: boolean;
 };
 
-// The device's logs (seed 001 section 2 "Logs"): history then live lines, filter by service,
+// The device's logs: history then live lines, filter by service,
 // UTC and timestamps toggles kept in this browser, download, clear, expand.
 export const LogsPanel = (props: LogsPanelProps) => (
   <Card component="section" aria-labelledby="logs-title">
@@ -74,7 +72,6 @@ const StreamedLogs = ({
   onFilterChange,
   clearDenied,
 }: LogsPanelProps) => {
-  const client = useClient();
   const { show } = useToasts();
   const logs = useDeviceLogs(uuid);
   const preferences = useLogPreferences();
@@ -85,17 +82,10 @@ const StreamedLogs = ({
     () => logs.lines.filter(lineFilter(appliedFilter, services)),
     [logs.lines, appliedFilter, services],
   );
-  const clear = useMutation({
-    mutationFn: () =>
-      client.request<unknown>({
-        method: 'DELETE',
-        path: `/device/v2/${encodeURIComponent(uuid)}/logs`,
-      }),
-    onSuccess: () => {
-      logs.clear();
-      setConfirmingClear(false);
-      show('success', 'Logs cleared');
-    },
+  const clear = useClearLogs(uuid, () => {
+    logs.clear();
+    setConfirmingClear(false);
+    show('success', 'Logs cleared');
   });
   const status = statusText[logs.status];
 

@@ -2,15 +2,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
-import {
-  fetchMetricHistory,
-  metricHistoryKey,
-  metricHistoryRefreshMs,
-} from './metric-history-query.js';
+import { useMetricHistory } from './api.js';
 
 const MetricCharts = lazy(async () => ({
   default: (await import('./MetricCharts.js')).MetricCharts,
@@ -22,12 +15,7 @@ const Loading = () => (
 
 // The recent history of the device's metrics (the server's retention, a day by default) under its bars, read again every minute.
 export const MetricHistoryCharts = ({ uuid }: { uuid: string }) => {
-  const client = useClient();
-  const history = useQuery({
-    queryKey: metricHistoryKey(uuid),
-    queryFn: () => fetchMetricHistory(client, uuid),
-    ...polling(metricHistoryRefreshMs),
-  });
+  const history = useMetricHistory(uuid);
   let body;
   if (history.isPending) body = <Loading />;
   else if (history.isError) {

@@ -18,9 +18,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useDeviceTypesWithArchitecture, useDownloadConfig, useServerUrl } from './api.js';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { CopyableText } from '../../ui/CopyableText.js';
@@ -49,7 +48,7 @@ const downloadJson = (value: unknown, fileName: string): void => {
   window.setTimeout(() => URL.revokeObjectURL(url), 0);
 };
 
-// Add device (seed 001 section 2): choose a device type the fleet's architecture runs on, download
+// Add device: choose a device type the fleet's architecture runs on, download
 // the agent's config.json (it carries a new provisioning key) and run the agent with it.
 export const AddDeviceDialog = ({
   application,
@@ -61,23 +60,10 @@ export const AddDeviceDialog = ({
   downloadDenied: string | null;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const titleId = useId();
   const fleetType = application.is_for__device_type[0];
   const fleetArchitecture = fleetType?.is_of__cpu_architecture[0]?.slug;
-  const deviceTypes = useQuery({
-    queryKey: ['device-types', 'with-architecture'],
-    staleTime: 60_000,
-    queryFn: () =>
-      client.pine.get({
-        resource: 'device_type',
-        options: {
-          $select: ['id', 'slug', 'name'],
-          $expand: { is_of__cpu_architecture: { $select: ['slug'] } },
-          $orderby: { name: 'asc' },
-        },
-      }),
-  });
+  const deviceTypes = useDeviceTypesWithArchitecture();
   // Devices whose CPU can run the fleet's images (same architecture family).
   const compatible = (deviceTypes.data ?? []).filter((type) => {
     const architecture = type.is_of__cpu_architecture[0]?.slug;
@@ -90,23 +76,10 @@ export const AddDeviceDialog = ({
   const [pollInterval, setPollInterval] = useState<number>(defaultPollInterval);
   const deviceType =
     chosen ?? compatible.find((type) => type.slug === fleetType?.slug) ?? compatible[0] ?? null;
-  const download = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () =>
-      client.request<unknown>({
-        method: 'POST',
-        path: '/download-config',
-        body: {
-          appId: application.id,
-          deviceType: deviceType?.slug,
-          appUpdatePollInterval: pollInterval,
-        },
-      }),
-    onSuccess: (config) => downloadJson(config, 'config.json'),
-  });
+  const download = useDownloadConfig((config) => downloadJson(config, 'config.json'));
   const noneCompatible = deviceTypes.isSuccess && compatible.length === 0;
   // The server as this browser reaches it: what download-config writes as apiEndpoint too.
-  const serverUrl = client.apiUrl || window.location.origin;
+  const serverUrl = useServerUrl();
   const agentCommand = agentInstallCommand(serverUrl);
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
@@ -171,7 +144,13 @@ export const AddDeviceDialog = ({
                 variant="contained"
                 startIcon={<DownloadIcon />}
                 disabled={downloadDenied !== null || deviceType === null || download.isPending}
-                onClick={() => download.mutate()}
+                onClick={() =>
+                  download.mutate({
+                    appId: application.id,
+                    deviceType: deviceType?.slug,
+                    appUpdatePollInterval: pollInterval,
+                  })
+                }
               >
                 {download.isPending ? 'Preparing…' : 'Download config.json'}
               </Button>

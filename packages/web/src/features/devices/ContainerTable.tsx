@@ -17,19 +17,17 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { type ActionDevice, containerActionBlock, type Denied } from './device-action-rules.js';
-import { type ActionTarget, runContainerAction } from './device-actions.js';
+import type { ActionTarget } from './device-actions.js';
+import { useContainerAction } from './api-device-actions.js';
 import {
   containerStatusColor,
   containerStatusText,
   releaseLabel,
 } from '../../device/device-format.js';
 import type { ImageInstall } from '../../device/device-rows.js';
-import { deviceKeys } from '../../device/query-keys.js';
 
 const buttons: { action: ContainerActionId; label: string; icon: ReactElement }[] = [
   { action: 'start', label: 'Start', icon: <PlayArrowIcon fontSize="small" /> },
@@ -47,7 +45,7 @@ const doneText: Record<ContainerActionId, string> = {
 };
 
 // The device's services (one row per image install): status, release, download progress and
-// start / stop / restart (seed 001 section 4).
+// start / stop / restart.
 export const ContainerTable = ({
   installs,
   device,
@@ -62,17 +60,10 @@ export const ContainerTable = ({
   // Opens the logs panel filtered to this service.
   onShowLogs: (service: string) => void;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const { show } = useToasts();
-  const control = useMutation({
-    mutationFn: ({ action, install }: { action: ContainerActionId; install: ImageInstall }) =>
-      runContainerAction(client, action, target, install.installs__image[0]?.id ?? 0),
-    onSuccess: (_result, { action, install }) => {
-      show('success', `${doneText[action]} ${serviceName(install)}`);
-      void queryClient.invalidateQueries({ queryKey: deviceKeys.all });
-    },
-  });
+  const control = useContainerAction(target, (action, install) =>
+    show('success', `${doneText[action]} ${serviceName(install)}`),
+  );
   const rows = installs
     .filter((install) => install.status !== 'Deleted')
     .toSorted((a, b) => serviceName(a).localeCompare(serviceName(b)) || a.id - b.id);

@@ -13,13 +13,13 @@ import {
 import type { FieldActionDevice } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
-import type { DeviceActions } from './useDeviceActions.js';
-import { useMoveBlock } from './useMoveData.js';
+import type { DeviceActions } from './api-device-actions.js';
+import { useMoveBlock } from './api-move.js';
 
 type PlainActionId = Exclude<MenuActionId, FieldActionId>;
 
 // The device page's Actions menu. After a delete the user lands on the device's fleet, after a
-// move on the fleet the device moved to (seed 001 section 2).
+// move on the fleet the device moved to: the device page of a deleted device is gone.
 export const DeviceActionsMenu = ({
   device,
   denied,

@@ -7,12 +7,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useRenameDevice } from './api.js';
 import { useToasts } from '../../ui/toasts.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
-import { deviceKeys } from '../../device/query-keys.js';
 
 export const deviceNameProblem = (name: string): string | null =>
   name.trim() === '' ? 'The device name cannot be empty' : null;
@@ -27,19 +25,11 @@ export const DeviceName = ({
   name: string;
   denied: string | null;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const { show } = useToasts();
   const [draft, setDraft] = useState<string | null>(null);
-  const rename = useMutation({
-    meta: { inlineError: true },
-    mutationFn: (next: string) =>
-      client.pine.patch({ resource: 'device', id: deviceId, body: { device_name: next } }),
-    onSuccess: async () => {
-      setDraft(null);
-      show('success', 'Device renamed');
-      await queryClient.invalidateQueries({ queryKey: deviceKeys.all });
-    },
+  const rename = useRenameDevice(deviceId, () => {
+    setDraft(null);
+    show('success', 'Device renamed');
   });
   if (draft === null) {
     return (

@@ -9,13 +9,11 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useId, useState } from 'react';
+import { useSaveDeviceNote } from './api.js';
 import { MarkdownHelpDialog } from './MarkdownHelpDialog.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
 import { notesDebounceMs, type SaveState, useDebouncedSave } from '../../ui/useDebouncedSave.js';
-import { deviceKeys } from '../../device/query-keys.js';
 
 const stateText: Record<SaveState, string> = {
   idle: '',
@@ -38,16 +36,8 @@ export const DeviceNotes = ({
   // Why the user may not edit notes, or null.
   denied: string | null;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const fieldId = useId();
-  const save = useCallback(
-    async (text: string) => {
-      await client.pine.patch({ resource: 'device', id: deviceId, body: { note: text } });
-      void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(uuid) });
-    },
-    [client, queryClient, deviceId, uuid],
-  );
+  const save = useSaveDeviceNote(deviceId, uuid);
   const saver = useDebouncedSave(save, notesDebounceMs);
   const [text, setText] = useState(note ?? '');
   const [mode, setMode] = useState<'write' | 'preview'>('write');

@@ -23,8 +23,8 @@ import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { plural } from '../../device/device-format.js';
 import type { DeviceListRow } from '../../device/device-rows.js';
-import type { DeviceActions } from './useDeviceActions.js';
-import { useMoveBlock } from './useMoveData.js';
+import type { DeviceActions } from './api-device-actions.js';
+import { useMoveBlock } from './api-move.js';
 
 type PlainActionId = Exclude<MenuActionId, FieldActionId>;
 

@@ -8,10 +8,9 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { useConsoleConfig } from './api.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { isLocalMode } from './device-action-rules.js';
 import {
@@ -105,15 +104,9 @@ const updateStatusText = (device: DeviceDetail): ReactNode =>
     </>
   );
 
-// Every field of seed 001's device summary card that the device data carries.
+// Every field of the device summary card that the device data carries.
 export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
-  const client = useClient();
-  const config = useQuery({
-    queryKey: ['config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-    enabled: device.is_web_accessible,
-  });
+  const config = useConsoleConfig(device.is_web_accessible);
   const fleet = device.belongs_to__application[0];
   const pinned = device.is_pinned_on__release[0];
   const target = device.should_be_running__release[0];

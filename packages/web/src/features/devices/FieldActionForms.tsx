@@ -6,8 +6,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../api/client.js';
+import { useConsoleConfig } from './api.js';
 import { supportAccessText } from '../../fleet/support-access.js';
 import { publicDeviceUrl } from './device-url.js';
 import type { FieldActionDevice } from './field-action-device.js';
@@ -34,13 +33,7 @@ export const OnOffChoice = ({
 
 // The public URL of the one device, when it is on.
 export const PublicUrlState = ({ device }: { device: FieldActionDevice }) => {
-  const client = useClient();
-  const config = useQuery({
-    queryKey: ['config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-    enabled: device.isWebAccessible,
-  });
+  const config = useConsoleConfig(device.isWebAccessible);
   if (!device.isWebAccessible) {
     return <Typography variant="body2">The public device URL is off.</Typography>;
   }

@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { updateLockMessage } from './batch-report.js';
 import { actionSpecs } from './device-actions.js';
-import type { DeviceActions } from './useDeviceActions.js';
+import type { DeviceActions } from './api-device-actions.js';
 
 // After an update lock refused an action: the catalogue message and a force link that repeats
 // the action with force on the devices that refused.

@@ -1,4 +1,3 @@
-import { bulkConcurrency } from '@flotilla/shared/constants/limits';
 import { errorText } from '@flotilla/sdk/errors';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -8,15 +7,12 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
-import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { plural } from '../../device/device-format.js';
 import type { DeviceTag } from '../../device/device-rows.js';
-import { type TagEdit, tagKeyProblem, tagRows, tagWritesFor, type TagWrite } from './tag-edits.js';
-import { deviceKeys } from '../../device/query-keys.js';
+import { type TagEdit, tagKeyProblem, tagRows } from './tag-edits.js';
+import { useApplyTagEdits } from './api.js';
 
 export type TaggedDevice = { id: number; name: string; device_tag: readonly DeviceTag[] };
 
@@ -31,8 +27,7 @@ const TagsBody = ({
   onClose: () => void;
   titleId: string;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const applyTagEdits = useApplyTagEdits();
   const { show } = useToasts();
   const [edits, setEdits] = useState<TagEdit[]>(() => tagRows(devices));
   const [key, setKey] = useState('');
@@ -42,29 +37,10 @@ const TagsBody = ({
   const change = (index: number, patch: Partial<TagEdit>): void =>
     setEdits((all) => all.map((edit, at) => (at === index ? { ...edit, ...patch } : edit)));
 
-  const write = async (operation: TagWrite): Promise<void> => {
-    if (operation.kind === 'create') {
-      await client.pine.post({
-        resource: 'device_tag',
-        body: { device: operation.device, tag_key: operation.key, value: operation.value },
-      });
-    } else if (operation.kind === 'update') {
-      await client.pine.patch({
-        resource: 'device_tag',
-        id: operation.tagId,
-        body: { value: operation.value },
-      });
-    } else {
-      await client.pine.delete({ resource: 'device_tag', id: operation.tagId });
-    }
-  };
-
   const apply = async (): Promise<void> => {
     setPending(true);
     try {
-      const outcomes = await runWithConcurrency(devices, bulkConcurrency, async (device) => {
-        for (const operation of tagWritesFor(device, edits)) await write(operation);
-      });
+      const outcomes = await applyTagEdits(devices, edits);
       const failed = outcomes.filter((outcome) => !outcome.ok);
       const first = failed[0];
       const message = first && !first.ok ? (errorText(first.error) ?? 'An error has occurred') : '';
@@ -81,7 +57,6 @@ const TagsBody = ({
         );
         onClose();
       }
-      void queryClient.invalidateQueries({ queryKey: deviceKeys.all });
     } finally {
       setPending(false);
     }
@@ -174,7 +149,7 @@ const TagsBody = ({
   );
 };
 
-// Add, edit and remove the tags of one device or of a selection (seed 001 section 2).
+// Add, edit and remove the tags of one device or of a selection.
 export const ManageTagsDialog = ({
   devices,
   onClose,

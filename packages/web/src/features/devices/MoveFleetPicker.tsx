@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { FieldActionDevice } from './field-action-device.js';
 import { losesStorageOnMove, moveMessages, moveOptions } from './move-targets.js';
-import { useMoveData } from './useMoveData.js';
+import { useMoveData } from './api-move.js';
 
 // The fleet picker of "Move device": every fleet the user sees, those the devices cannot move
 // to disabled with the reason.

@@ -1,11 +1,8 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { fetchFleetTagKeys } from '../../device/api.js';
+import { useFleetTagKeys } from './api.js';
 import { type DeviceListParams, tagColumnsOf } from './useDeviceListParams.js';
-import { deviceKeys } from '../../device/query-keys.js';
 
 // The devices table's tag filter ("key" or "key=value", applied on Enter or when the field is
 // left) and its tag columns (keys used in the fleet); both live in the URL.
@@ -18,7 +15,6 @@ export const TagFilterControls = ({
   params: DeviceListParams;
   onParams: (changes: Partial<DeviceListParams>) => void;
 }) => {
-  const client = useClient();
   const [text, setText] = useState(params.tag);
   const [seen, setSeen] = useState(params.tag);
   // A URL change this field did not make (back button) replaces the typed text.
@@ -26,10 +22,7 @@ export const TagFilterControls = ({
     setSeen(params.tag);
     setText(params.tag);
   }
-  const keys = useQuery({
-    queryKey: [...deviceKeys.fleet(applicationId), 'tag-keys'],
-    queryFn: () => fetchFleetTagKeys(client, applicationId),
-  });
+  const keys = useFleetTagKeys(applicationId);
   const apply = (): void => {
     if (text.trim() !== params.tag) onParams({ tag: text.trim() });
   };

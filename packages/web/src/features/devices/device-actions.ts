@@ -1,10 +1,8 @@
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type {
-  ContainerActionId,
   FieldActionId,
   SupervisorActionId,
 } from '@flotilla/shared/devices/device-action-permissions';
-import { fieldActionSpecs, type FieldInputs, runFieldAction } from './field-actions.js';
+import { fieldActionSpecs, type FieldInputs } from './field-actions.js';
 
 // The actions of the Actions menu and of the table's batch menu.
 export type MenuActionId = SupervisorActionId | FieldActionId | 'delete';
@@ -107,7 +105,7 @@ export const actionSpecs: Record<MenuActionId, ActionSpec> = {
   },
 };
 
-// In the order of the seed's Action menu (OS and supervisor updates arrive with their issue).
+// The order the Actions menu lists them in (OS and supervisor updates are not offered yet).
 export const menuActions: readonly MenuActionId[] = [
   'restart',
   'pin',
@@ -125,55 +123,3 @@ export const menuActions: readonly MenuActionId[] = [
 
 // What an action needs to know of its device.
 export type ActionTarget = { id: number; uuid: string; name: string; applicationId: number };
-
-const supervisor = (client: FlotillaClient, path: string, body: unknown): Promise<unknown> =>
-  client.request<unknown>({ method: 'POST', path: `/supervisor${path}`, body });
-
-// One action on one device (wire contract section 6). An update lock answers 423.
-export const runMenuAction = async (
-  client: FlotillaClient,
-  request: ActionRequest,
-  target: ActionTarget,
-  force: boolean,
-): Promise<void> => {
-  const { id: deviceId, applicationId: appId } = target;
-  // Sent only when forcing, as balena's SDK does for restart and purge.
-  const forced = force ? { force: true } : {};
-  switch (request.id) {
-    case 'identify':
-      await supervisor(client, '/v1/blink', { uuid: target.uuid });
-      return;
-    case 'reboot':
-      await supervisor(client, '/v1/reboot', { deviceId, data: { force } });
-      return;
-    case 'shutdown':
-      await supervisor(client, '/v1/shutdown', { deviceId, appId, data: { force } });
-      return;
-    case 'restart':
-      await supervisor(client, '/v1/restart', { deviceId, appId, data: { appId, ...forced } });
-      return;
-    case 'purge':
-      await supervisor(client, '/v1/purge', { deviceId, appId, data: { appId, ...forced } });
-      return;
-    case 'delete':
-      await client.pine.delete({ resource: 'device', id: deviceId });
-      return;
-    default:
-      await runFieldAction(client, request, deviceId);
-  }
-};
-
-// Start, stop or restart one service (one image install) of a device.
-export const runContainerAction = async (
-  client: FlotillaClient,
-  action: ContainerActionId,
-  target: ActionTarget,
-  imageId: number,
-): Promise<void> => {
-  const { id: deviceId, applicationId: appId } = target;
-  await supervisor(client, `/v2/applications/${appId}/${action}-service`, {
-    deviceId,
-    appId,
-    data: { appId, imageId },
-  });
-};

@@ -8,11 +8,8 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useClient } from '../../api/client.js';
-import { pollingWhile } from '../../ui/polling.js';
-import { diagnosticRunKey, fetchLatestRun, refreshInterval, startRun } from './diagnostic-runs.js';
+import { useLatestRun, useStartRun } from './api.js';
 
 const statusLabel: Record<DiagnosticRun['status'] | 'idle', string> = {
   idle: 'Not run yet',
@@ -40,18 +37,8 @@ export const RunPanel = ({
   download: (run: DiagnosticRun) => void;
   children: (run: DiagnosticRun) => ReactNode;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const key = diagnosticRunKey(uuid, action);
-  const run = useQuery({
-    queryKey: key,
-    queryFn: () => fetchLatestRun(client, uuid, action),
-    ...pollingWhile((data: DiagnosticRun | null | undefined) => refreshInterval(action, data)),
-  });
-  const start = useMutation({
-    mutationFn: () => startRun(client, uuid, action),
-    onSuccess: (started) => queryClient.setQueryData(key, started),
-  });
+  const run = useLatestRun(uuid, action);
+  const start = useStartRun(uuid, action);
   const current = run.data ?? null;
   const running = current?.status === 'in_progress' || current?.status === 'configuring';
   const status = current?.status ?? 'idle';

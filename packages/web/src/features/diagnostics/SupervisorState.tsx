@@ -2,11 +2,10 @@ import { errorText, FlotillaApiError } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../api/client.js';
+import { useCurrentState, useTargetState } from './api.js';
 
-// The supervisor proxy's answer when the device is not reachable (seed 001 section 8: not an
-// error of the page, the device is just offline).
+// The supervisor proxy's answer when the device is not reachable: not an error of the page, the
+// device is just offline.
 const offlineText = 'No online device(s) found';
 
 const StatePane = ({
@@ -58,17 +57,8 @@ const StatePane = ({
 // The device's current state (from its supervisor, over the cloudlink) next to the target state
 // the server computes for it.
 export const SupervisorState = ({ uuid }: { uuid: string }) => {
-  const client = useClient();
-  const current = useQuery({
-    queryKey: ['diagnostics', uuid, 'current-state'],
-    queryFn: () =>
-      client.request<unknown>({ method: 'POST', path: '/supervisor/v1/device', body: { uuid } }),
-  });
-  const target = useQuery({
-    queryKey: ['diagnostics', uuid, 'target-state'],
-    queryFn: () =>
-      client.request<unknown>({ path: `/device/v3/${encodeURIComponent(uuid)}/state` }),
-  });
+  const current = useCurrentState(uuid);
+  const target = useTargetState(uuid);
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
       <StatePane

@@ -1,9 +1,8 @@
 import 'leaflet/dist/leaflet.css';
 import Box from '@mui/material/Box';
-import { useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
-import { useClient } from '../../api/client.js';
+import { useMapConfig } from './api.js';
 
 export type MapPoint = { latitude: number; longitude: number };
 
@@ -14,12 +13,7 @@ const worldCenter: L.LatLngTuple = [20, 0];
 // the server's configuration; without a tile URL, or when tiles fail to load, the map still shows
 // the marker and the page stays usable.
 export const DeviceMap = ({ point, label }: { point: MapPoint | null; label: string }) => {
-  const client = useClient();
-  const config = useQuery({
-    queryKey: ['config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-  });
+  const config = useMapConfig();
   const container = useRef<HTMLDivElement | null>(null);
   const map = useRef<L.Map | null>(null);
   const marker = useRef<L.CircleMarker | null>(null);

@@ -1,15 +1,11 @@
 import 'leaflet/dist/leaflet.css';
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
-import { effectiveLocation } from '@flotilla/shared/devices/location';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { fleetListPolling } from '../../ui/polling.js';
+import { type MapDevice, useFleetMapDevices, useMapConfig } from './api.js';
 import { statusLabel } from '../../device/device-format.js';
 import {
   type Cluster,
@@ -17,44 +13,6 @@ import {
   clusterPoints,
   statusMarkerColor,
 } from './map-clusters.js';
-
-export type MapDevice = {
-  id: number;
-  uuid: string;
-  device_name: string;
-  overall_status: string;
-  latitude: number;
-  longitude: number;
-};
-
-// Every device of the filter with the fields the map needs; those without a location are counted.
-export const fetchMapDevices = async (
-  client: FlotillaClient,
-  filter: PineFilter<'device'>,
-): Promise<{ located: MapDevice[]; unlocated: number }> => {
-  const rows = await client.pine.get({
-    resource: 'device',
-    options: {
-      $select: [
-        'id',
-        'uuid',
-        'device_name',
-        'overall_status',
-        'latitude',
-        'longitude',
-        'custom_latitude',
-        'custom_longitude',
-      ],
-      $filter: filter,
-    },
-  });
-  const located: MapDevice[] = [];
-  for (const row of rows) {
-    const place = effectiveLocation(row);
-    if (place) located.push({ ...row, latitude: place.latitude, longitude: place.longitude });
-  }
-  return { located, unlocated: rows.length - located.length };
-};
 
 // The popup of one device: built from elements (a device name is text, never markup).
 const devicePopup = (device: MapDevice): HTMLElement => {
@@ -103,7 +61,7 @@ const drawCluster = (layer: L.LayerGroup, map: L.Map, cluster: Cluster<MapDevice
     .addTo(layer);
 };
 
-// The fleet's devices on a map (seed 001 "Fleet devices"): markers coloured by status, clustered
+// The fleet's devices on a map: markers coloured by status, clustered
 // on the client, popups linking to the device. Only the clusters on screen are drawn, so
 // thousands of devices stay smooth.
 export const FleetDevicesMap = ({
@@ -113,19 +71,9 @@ export const FleetDevicesMap = ({
   applicationId: number;
   filter: PineFilter<'device'>;
 }) => {
-  const client = useClient();
   const navigate = useNavigate();
-  const config = useQuery({
-    queryKey: ['config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-  });
-  const filterKey = JSON.stringify(filter);
-  const devices = useQuery({
-    queryKey: ['devices', 'fleet', applicationId, 'map', filterKey],
-    queryFn: () => fetchMapDevices(client, filter),
-    ...fleetListPolling(),
-  });
+  const config = useMapConfig();
+  const devices = useFleetMapDevices(applicationId, filter);
   const container = useRef<HTMLDivElement | null>(null);
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);

@@ -7,7 +7,7 @@ import { fleetMember } from '../../test-support/fixtures.js';
 import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
 import { fill } from '../../test-support/variables-pages.js';
 import { releaseRow } from '../../test-support/release-fixtures.js';
-import { renderReleasePages } from './test-support.js';
+import { renderReleasePages } from '../../test-support/release-pages.js';
 
 afterEach(cleanup);
 

@@ -11,13 +11,9 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { type BuildProject, runBuild } from './build-stream.js';
-import { useImageBuilds } from './image-builds.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
+import { type BuildProject, useBuildRelease, useImageBuilds } from './api-builds.js';
 
 type Source = 'file' | 'url';
 
@@ -37,23 +33,15 @@ export const CreateReleaseDialog = ({
   open: boolean;
   onClose: () => void;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const titleId = useId();
   const imageBuilds = useImageBuilds(open);
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [url, setUrl] = useState('');
   const [lines, setLines] = useState<string[]>([]);
-  const build = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async (project: BuildProject) => {
-      setLines([]);
-      return await runBuild(client, fleetId, project, (line) =>
-        setLines((kept) => [...kept, line].slice(-buildLogDisplayLines)),
-      );
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) }),
+  const build = useBuildRelease(fleetId, {
+    onStart: () => setLines([]),
+    onLine: (line) => setLines((kept) => [...kept, line].slice(-buildLogDisplayLines)),
   });
   const project: BuildProject | null =
     source === 'file' ? file && { file } : isHttpUrl(url) ? { url: url.trim() } : null;

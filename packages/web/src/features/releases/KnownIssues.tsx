@@ -2,10 +2,8 @@ import { errorText } from '@flotilla/sdk/errors';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
+import { useSaveKnownIssues } from './api-release-edits.js';
 
 // The release's known issues: text, edited and saved by users with resin.release.update.
 export const KnownIssues = ({
@@ -19,19 +17,8 @@ export const KnownIssues = ({
   text: string;
   denied: string | null;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState(text);
-  const save = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async () =>
-      await client.pine.patch({
-        resource: 'release',
-        id: releaseId,
-        body: { known_issue_list: draft.trim() === '' ? null : draft.trim() },
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) }),
-  });
+  const save = useSaveKnownIssues(fleetId, releaseId);
   if (denied !== null) return <span>{text === '' ? 'None' : text}</span>;
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
@@ -49,7 +36,7 @@ export const KnownIssues = ({
       <Button
         variant="outlined"
         disabled={draft.trim() === text || save.isPending}
-        onClick={() => save.mutate()}
+        onClick={() => save.mutate(draft)}
       >
         Save
       </Button>

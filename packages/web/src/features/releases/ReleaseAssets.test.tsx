@@ -9,7 +9,7 @@ import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
 import { assetTree } from './asset-tree.js';
 import { ReleaseAssets } from './ReleaseAssets.js';
 import { releaseRow } from '../../test-support/release-fixtures.js';
-import { renderReleasePages } from './test-support.js';
+import { renderReleasePages } from '../../test-support/release-pages.js';
 
 afterEach(cleanup);
 

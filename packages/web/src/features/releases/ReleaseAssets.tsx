@@ -6,10 +6,8 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../api/client.js';
 import { assetTree, type AssetNode } from './asset-tree.js';
-import { fetchReleaseAssets, releaseAssetsKey } from './release-queries.js';
+import { useReleaseAssets } from './api-releases.js';
 import { byteSize } from './release-format.js';
 
 const Row = ({ node }: { node: AssetNode }) => {
@@ -55,12 +53,7 @@ const Row = ({ node }: { node: AssetNode }) => {
 
 // The release's assets (files attached with balena-sdk's release.asset.upload) as a tree.
 export const ReleaseAssets = ({ fleetId, releaseId }: { fleetId: number; releaseId: number }) => {
-  const client = useClient();
-  const assets = useQuery({
-    queryKey: releaseAssetsKey(fleetId, releaseId),
-    queryFn: () => fetchReleaseAssets(client, releaseId),
-    meta: { inlineError: true },
-  });
+  const assets = useReleaseAssets(fleetId, releaseId);
   const tree = assetTree(assets.data ?? []);
   return (
     <Paper variant="outlined" component="section" aria-labelledby="release-assets-title">

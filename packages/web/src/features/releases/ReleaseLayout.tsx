@@ -6,7 +6,6 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import {
   Link as RouterLink,
@@ -17,9 +16,7 @@ import {
   useOutletContext,
   useParams,
 } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
@@ -27,8 +24,7 @@ import { shortCommit } from '../../fleet/api-fleet-detail.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { LoadState } from '../../ui/LoadState.js';
-import { releaseListRefreshMs } from './release-limits.js';
-import { fetchRelease, type ReleaseDetail, releaseKey } from './release-queries.js';
+import { type ReleaseDetail, useRelease } from './api-releases.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 import { releasePath } from './ReleasesPage.js';
 
@@ -41,7 +37,7 @@ export type ReleaseContext = {
 
 export const useReleaseContext = (): ReleaseContext => useOutletContext<ReleaseContext>();
 
-// Seed 001 section 8.
+// The toast for a release id in the URL that is not a positive number.
 export const invalidIdText = 'invalid id passed in url';
 
 // /{class}s/:applicationId/releases/:releaseId: the release's header and its summary and
@@ -52,16 +48,10 @@ export const ReleaseLayout = () => {
   const { releaseId = '' } = useParams();
   const location = useLocation();
   const toasts = useToasts();
-  const client = useClient();
   const access = useFleetRole(application.id);
   const validId = /^\d+$/.test(releaseId) && Number(releaseId) > 0;
   const id = validId ? Number(releaseId) : 0;
-  const release = useQuery({
-    queryKey: releaseKey(application.id, id),
-    queryFn: async () => (await fetchRelease(client, application.id, id)) ?? null,
-    enabled: validId,
-    ...polling(releaseListRefreshMs),
-  });
+  const release = useRelease(application.id, id, validId);
   const list = releasePath(application);
   usePageTitle(
     release.data ? `Release ${release.data.raw_version} · ${application.app_name}` : 'Release',

@@ -2,14 +2,12 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { errorText } from '@flotilla/sdk/errors';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useState } from 'react';
+import { useSaveReleaseNote } from './api-release-edits.js';
 import { notesDebounceMs, useDebouncedSave } from '../../ui/useDebouncedSave.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 
-// The release's notes, saved 500 ms after typing stops (seed 001 section 9); read-only without
+// The release's notes, saved 500 ms after typing stops (one write per pause); read-only without
 // resin.release.update.
 export const ReleaseNotes = ({
   fleetId,
@@ -22,15 +20,7 @@ export const ReleaseNotes = ({
   note: string | null;
   denied: string | null;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const save = useCallback(
-    async (text: string) => {
-      await client.pine.patch({ resource: 'release', id: releaseId, body: { note: text } });
-      void queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) });
-    },
-    [client, queryClient, fleetId, releaseId],
-  );
+  const save = useSaveReleaseNote(fleetId, releaseId);
   const saver = useDebouncedSave(save, notesDebounceMs);
   const [text, setText] = useState(note ?? '');
   const [serverNote, setServerNote] = useState(note);

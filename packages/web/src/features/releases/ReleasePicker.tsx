@@ -6,21 +6,14 @@ import Button from '@mui/material/Button';
 import Paper, { type PaperProps } from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { createContext, useContext, useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useDebounced } from '../../ui/useDebounced.js';
 import { releaseLabel, shortCommit } from '../../fleet/api-fleet-detail.js';
-import {
-  maxPickerSearch,
-  fetchPickerPage,
-  nextPickerPage,
-  releasePickerKey,
-} from './release-picker-queries.js';
-import { releasePickerDebounceMs, releasePickerRefreshMs } from './release-limits.js';
+import { usePickerReleases } from './api-release-picker.js';
+import { maxPickerSearch } from './release-picker-search.js';
+import { releasePickerDebounceMs } from './release-limits.js';
 
-// The release picker (seed 001 "Other UI"): searchable on the server (version, commit prefix,
+// The release picker: searchable on the server (version, commit prefix,
 // tag key or value), 50 releases a page with "Load more", newest first, refetched every 15 s
 // while open; invalidated releases are shown disabled with their reason. Used by the fleet's
 // default release selector and by device pinning.
@@ -105,21 +98,10 @@ export const ReleasePicker = ({
   disabled?: boolean;
   disableClearable?: boolean;
 }) => {
-  const client = useClient();
   const [open, setOpen] = useState(false);
   const [input, setInput] = useState('');
   const search = useDebounced(input, releasePickerDebounceMs);
-  const releases = useInfiniteQuery({
-    queryKey: releasePickerKey(applicationId, search),
-    queryFn: ({ pageParam }) => fetchPickerPage(client, applicationId, search, pageParam),
-    initialPageParam: 0,
-    getNextPageParam: nextPickerPage,
-    // Nothing is read until the list opens; then it refetches every 15 s while it stays open
-    // (a disabled query does not poll).
-    enabled: open,
-    ...polling(releasePickerRefreshMs),
-    placeholderData: keepPreviousData,
-  });
+  const releases = usePickerReleases(applicationId, search, open);
   const searching = search.trim() !== '';
   const loaded = releases.data?.pages.flat() ?? [];
   const options: Option[] = [

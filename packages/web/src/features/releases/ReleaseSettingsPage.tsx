@@ -1,35 +1,23 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorText } from '@flotilla/sdk/errors';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { usePatchRelease } from './api-release-edits.js';
+import { ReleaseDangerZone } from './ReleaseDangerZone.js';
+import { ReleaseVersionRow } from './ReleaseVersionRow.js';
 import { useToasts } from '../../ui/toasts.js';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { MutationError } from '../../ui/MutationError.js';
 import { SettingRow } from '../../ui/SettingRow.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
-import { fleetPath } from '../../fleet/class-names.js';
-import { releaseActions, versionError } from './release-rules.js';
+import { releaseActions } from './release-rules.js';
 import { useReleaseContext } from './ReleaseLayout.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 
-// The release's settings (seed 001 "Release pages", section 4 rules): version, validity,
-// finalize, cancel a running build and delete, each enabled by the rules and the user's
+// The release's settings: version, validity, finalize, cancel a running build and delete, each enabled by the rules and the user's
 // permissions.
 export const ReleaseSettingsPage = () => {
   const { application, release, now } = useReleaseContext();
-  const client = useClient();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
-  const navigate = useNavigate();
   const access = useFleetRole(application.id);
   const actions = releaseActions(
     {
@@ -43,33 +31,9 @@ export const ReleaseSettingsPage = () => {
     },
     now,
   );
-  const [version, setVersion] = useState(release.semver);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
-  const patch = useMutation({
-    mutationFn: async (
-      body:
-        | { semver: string }
-        | { is_invalidated: boolean }
-        | { is_final: true }
-        | { status: 'cancelled'; end_timestamp: string },
-    ) => await client.pine.patch({ resource: 'release', id: release.id, body }),
-    onSuccess: () => toasts.show('success', 'Release updated'),
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async () => await client.pine.delete({ resource: 'release', id: release.id }),
-    onSuccess: async () => {
-      toasts.show('success', `Release ${release.raw_version} was deleted`, {
-        afterNavigation: true,
-      });
-      await refresh();
-      // After deleting a release the user lands on the fleet page (seed 001 section 2).
-      await navigate(fleetPath(application.is_of__class, application.id));
-    },
-  });
-  const typedError = version.trim() === release.semver ? null : versionError(version);
+  const patch = usePatchRelease(application.id, release.id, () =>
+    toasts.show('success', 'Release updated'),
+  );
   return (
     <Stack spacing={3}>
       <Paper
@@ -79,36 +43,12 @@ export const ReleaseSettingsPage = () => {
         sx={{ px: 3, py: 1 }}
       >
         <Box>
-          <SettingRow
-            title="Version"
-            description="Three numbers, major.minor.patch (for example 1.4.0)."
-          >
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-              <DisabledReason reason={actions.editVersion}>
-                <TextField
-                  size="small"
-                  label="Release version"
-                  value={version}
-                  disabled={actions.editVersion !== null}
-                  error={typedError !== null}
-                  helperText={typedError ?? ' '}
-                  onChange={(event) => setVersion(event.target.value)}
-                />
-              </DisabledReason>
-              <Button
-                variant="outlined"
-                disabled={
-                  actions.editVersion !== null ||
-                  typedError !== null ||
-                  version.trim() === release.semver ||
-                  patch.isPending
-                }
-                onClick={() => patch.mutate({ semver: version.trim() })}
-              >
-                Save version
-              </Button>
-            </Stack>
-          </SettingRow>
+          <ReleaseVersionRow
+            semver={release.semver}
+            blocked={actions.editVersion}
+            pending={patch.isPending}
+            onSave={(semver) => patch.mutate({ semver })}
+          />
           <SettingRow
             title={release.is_invalidated ? 'Validate release' : 'Invalidate release'}
             description={
@@ -162,51 +102,12 @@ export const ReleaseSettingsPage = () => {
           <MutationError error={patch.error} fallback="Could not update the release" />
         </Box>
       </Paper>
-      <Paper
-        variant="outlined"
-        component="section"
-        aria-label="Danger zone"
-        sx={{ p: 3, borderColor: 'error.main' }}
-      >
-        <Typography variant="h3" color="error" gutterBottom>
-          Danger zone
-        </Typography>
-        <SettingRow
-          title="Delete release"
-          description="Deletes the release and its images. A release that a fleet should run or a device is pinned to cannot be deleted."
-        >
-          <DisabledReason reason={actions.delete}>
-            <Button
-              variant="contained"
-              color="error"
-              disabled={actions.delete !== null}
-              onClick={() => setConfirmDelete(true)}
-            >
-              Delete release
-            </Button>
-          </DisabledReason>
-        </SettingRow>
-        {actions.delete !== null && access.can('release', 'delete') ? (
-          <Alert severity="info" sx={{ mt: 2 }}>
-            {actions.delete}
-          </Alert>
-        ) : null}
-      </Paper>
-      <ConfirmDialog
-        open={confirmDelete}
-        title={`Delete release ${release.raw_version}?`}
-        confirmLabel="Delete"
-        destructive
-        pending={remove.isPending}
-        error={remove.isError ? (errorText(remove.error) ?? 'Could not delete the release') : null}
-        onConfirm={() => remove.mutate()}
-        onClose={() => {
-          setConfirmDelete(false);
-          remove.reset();
-        }}
-      >
-        <Typography>This cannot be undone.</Typography>
-      </ConfirmDialog>
+      <ReleaseDangerZone
+        application={application}
+        release={release}
+        blocked={actions.delete}
+        mayDelete={access.can('release', 'delete')}
+      />
     </Stack>
   );
 };

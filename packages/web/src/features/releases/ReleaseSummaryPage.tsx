@@ -2,17 +2,12 @@ import { isObserverOnly } from '@flotilla/shared/permissions/roles';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { absoluteTime, plural } from '../../device/device-format.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { byteSize, buildDuration } from './release-format.js';
-import { releaseServices } from './release-queries.js';
+import { releaseServices } from './release-services.js';
 import { ReleaseAssets } from './ReleaseAssets.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 import { KnownIssues } from './KnownIssues.js';
@@ -20,6 +15,7 @@ import { ReleaseBuildLog } from './ReleaseBuildLog.js';
 import { ReleaseNotes } from './ReleaseNotes.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 import { ReleaseTags } from './ReleaseTags.js';
+import { ReleaseServicesTable } from './ReleaseServicesTable.js';
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (
   <>
@@ -34,7 +30,7 @@ const Field = ({ label, children }: { label: string; children: ReactNode }) => (
 
 const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
 
-// The release's summary (seed 001 "Release pages"): its fields, tags, notes and per-service images;
+// The release's summary: its fields, tags, notes and per-service images;
 // the build log and the composition only for users who are more than observers.
 export const ReleaseSummaryPage = () => {
   const { application, release, now } = useReleaseContext();
@@ -99,40 +95,7 @@ export const ReleaseSummaryPage = () => {
         denied={access.denied('release', 'update')}
       />
       <ReleaseAssets fleetId={application.id} releaseId={release.id} />
-      <Paper variant="outlined" component="section" aria-labelledby="release-services-title">
-        <Typography id="release-services-title" variant="h3" sx={{ p: 2, pb: 1 }}>
-          Services
-        </Typography>
-        <Table size="small" aria-label="Services and images">
-          <TableHead>
-            <TableRow>
-              <TableCell>Service</TableCell>
-              <TableCell>Image status</TableCell>
-              <TableCell>Image size</TableCell>
-              <TableCell>Notes</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {services.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Typography color="text.secondary">This release has no images.</Typography>
-                </TableCell>
-              </TableRow>
-            ) : null}
-            {services.map(({ name, image }) => (
-              <TableRow key={image.id}>
-                <TableCell>{name}</TableCell>
-                <TableCell>{image.status}</TableCell>
-                <TableCell>{image.image_size ? byteSize(image.image_size) : '—'}</TableCell>
-                <TableCell>
-                  {image.error_message ?? (image.dockerfile ? '' : 'No Dockerfile available')}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </Paper>
+      <ReleaseServicesTable services={services} />
       {observer ? null : (
         <ReleaseBuildLog
           releaseLog={release.build_log}

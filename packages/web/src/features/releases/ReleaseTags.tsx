@@ -5,10 +5,8 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
+import { useAddReleaseTag, useRemoveReleaseTag } from './api-release-edits.js';
 
 type Tag = { id: number; tag_key: string; value: string };
 
@@ -28,30 +26,13 @@ export const ReleaseTags = ({
   tags: readonly Tag[];
   denied: string | null;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: fleetKeys.detail(fleetId) });
-  const add = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async () =>
-      await client.pine.post({
-        resource: 'release_tag',
-        body: { release: releaseId, tag_key: key.trim(), value: value.trim() },
-      }),
-    onSuccess: async () => {
-      setKey('');
-      setValue('');
-      await refresh();
-    },
+  const add = useAddReleaseTag(fleetId, releaseId, () => {
+    setKey('');
+    setValue('');
   });
-  const remove = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async (tag: Tag) =>
-      await client.pine.delete({ resource: 'release_tag', id: tag.id }),
-    onSettled: refresh,
-  });
+  const remove = useRemoveReleaseTag(fleetId);
   const duplicate = tags.some((tag) => tag.tag_key === key.trim());
   const failure = add.error ?? remove.error;
   return (
@@ -67,7 +48,7 @@ export const ReleaseTags = ({
               label={tagLabel(tag)}
               {...(denied === null
                 ? {
-                    onDelete: () => remove.mutate(tag),
+                    onDelete: () => remove.mutate(tag.id),
                     deleteIcon: <CancelIcon aria-label={`Remove tag ${tag.tag_key}`} />,
                   }
                 : {})}
@@ -83,7 +64,7 @@ export const ReleaseTags = ({
           aria-label="Add a tag"
           onSubmit={(event) => {
             event.preventDefault();
-            add.mutate();
+            add.mutate({ key: key.trim(), value: value.trim() });
           }}
         >
           <TextField

@@ -1,29 +1,12 @@
 import AddIcon from '@mui/icons-material/Add';
-import PushPinIcon from '@mui/icons-material/PushPin';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { absoluteTime, plural } from '../../device/device-format.js';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
-import { shortCommit } from '../../fleet/api-fleet-detail.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { LoadState } from '../../ui/LoadState.js';
@@ -32,41 +15,16 @@ import { CreateReleaseDialog } from './CreateReleaseDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import UploadIcon from '@mui/icons-material/UploadFile';
-import { releaseListPageSize, releaseListRefreshMs } from './release-limits.js';
-import { fetchReleasePage, type ReleaseListRow, releaseListKey } from './release-queries.js';
-import { ReleaseStatusChip } from './ReleaseStatusChip.js';
+import { useReleasePage } from './api-releases.js';
+import { ReleasesTable } from './ReleasesTable.js';
 
 export const releasePath = (application: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
   `${classLabels[application.is_of__class].path}/${application.id}/releases`;
-
-// The fleet's own target: "tracked" when it follows the latest release, else "pinned".
-const TargetMarker = ({
-  application,
-  release,
-}: {
-  application: FleetDetail;
-  release: ReleaseListRow;
-}) => {
-  if (application.should_be_running__release[0]?.id !== release.id) return null;
-  return application.should_track_latest_release ? (
-    <Chip size="small" variant="outlined" color="primary" label="Latest, tracked" />
-  ) : (
-    <Chip
-      size="small"
-      variant="outlined"
-      color="primary"
-      icon={<PushPinIcon />}
-      label="Pinned"
-      title="The fleet is pinned to this release"
-    />
-  );
-};
 
 // /{class}s/:applicationId/releases: the fleet's releases, newest first, 50 a page, refreshed
 // every 6 s; search by version or tag.
 export const ReleasesPage = () => {
   const { application } = useFleetContext();
-  const client = useClient();
   usePageTitle(`Releases · ${application.app_name}`);
   useBreadcrumbs([{ label: 'Releases', to: releasePath(application) }], 1);
   const [page, setPage] = useState(0);
@@ -75,12 +33,7 @@ export const ReleasesPage = () => {
   const [creating, setCreating] = useState(false);
   const createDenied = useFleetRole(application.id).denied('release', 'create');
   const term = useDeferredValue(search.trim());
-  const list = useQuery({
-    queryKey: releaseListKey(application.id, page, term),
-    queryFn: () => fetchReleasePage(client, application.id, page, releaseListPageSize, term),
-    placeholderData: keepPreviousData,
-    ...polling(releaseListRefreshMs),
-  });
+  const list = useReleasePage(application.id, page, term);
   const base = releasePath(application);
   // The status rule's clock: when the list was read.
   const now = new Date(list.dataUpdatedAt);
@@ -128,67 +81,16 @@ export const ReleasesPage = () => {
       {showInstructions || empty ? <AddReleaseInstructions fleetSlug={application.slug} /> : null}
       <LoadState queries={[list]} what="releases" />
       {list.data && !empty ? (
-        <Paper variant="outlined">
-          <TableContainer>
-            <Table size="small" aria-label="Releases">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Commit</TableCell>
-                  <TableCell>Version</TableCell>
-                  <TableCell>Status</TableCell>
-                  <TableCell>Author</TableCell>
-                  <TableCell>Created</TableCell>
-                  <TableCell>Running on</TableCell>
-                  <TableCell>Fleet target</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {list.data.rows.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={7}>
-                      <Typography color="text.secondary">No release matches “{term}”</Typography>
-                    </TableCell>
-                  </TableRow>
-                ) : null}
-                {list.data.rows.map((release) => (
-                  <TableRow key={release.id} hover>
-                    <TableCell sx={{ fontFamily: 'monospace' }}>
-                      <Link component={RouterLink} to={`${base}/${release.id}`}>
-                        {shortCommit(release.commit)}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                        <span>{release.raw_version}</span>
-                        {release.is_final ? null : <Chip size="small" label="Draft" />}
-                        {release.is_invalidated ? (
-                          <Chip size="small" color="warning" label="Invalidated" />
-                        ) : null}
-                      </Stack>
-                    </TableCell>
-                    <TableCell>
-                      <ReleaseStatusChip release={release} now={now} />
-                    </TableCell>
-                    <TableCell>{release.is_created_by__user[0]?.username ?? '—'}</TableCell>
-                    <TableCell>{absoluteTime(release.created_at)}</TableCell>
-                    <TableCell>{plural(release.is_running_on__device, 'device')}</TableCell>
-                    <TableCell>
-                      <TargetMarker application={application} release={release} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination
-            component="div"
-            count={list.data.total}
-            page={page}
-            rowsPerPage={releaseListPageSize}
-            rowsPerPageOptions={[releaseListPageSize]}
-            onPageChange={(_event, next) => setPage(next)}
-          />
-        </Paper>
+        <ReleasesTable
+          application={application}
+          rows={list.data.rows}
+          total={list.data.total}
+          term={term}
+          page={page}
+          onPage={setPage}
+          base={base}
+          now={now}
+        />
       ) : null}
     </Stack>
   );

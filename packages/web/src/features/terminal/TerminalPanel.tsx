@@ -12,10 +12,8 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
-import { FlotillaApiError, errorText } from '@flotilla/sdk/errors';
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useHostOsAccess, useSessionToken } from './api.js';
 import type { TerminalState } from './terminal-connection.js';
 import {
   type TerminalAvailability,
@@ -46,37 +44,13 @@ const stateLabels: Record<TerminalState, string> = {
   exited: 'ended',
 };
 
-// GET /access/v1/hostos/:uuid (seed 001 section 7): '' when the host OS is open, else why not
-// (a 401 says: an OS version too old for it).
-const useHostOsAccess = (uuid: string, enabled: boolean): string | null => {
-  const client = useClient();
-  const check = useQuery({
-    queryKey: ['hostos-access', uuid],
-    queryFn: async (): Promise<string> => {
-      try {
-        await client.request<unknown>({ path: `/access/v1/hostos/${encodeURIComponent(uuid)}` });
-        return '';
-      } catch (error) {
-        if (error instanceof FlotillaApiError && error.status === 401) {
-          return errorText(error) ?? 'Host OS access is not available on this device';
-        }
-        throw error;
-      }
-    },
-    enabled,
-    retry: false,
-  });
-  if (check.isError) return 'Host OS (the access check failed)';
-  return check.data ?? null;
-};
-
 // The install a session's service runs now (null for the host OS or a service not running).
 const installOf = (services: TerminalAvailability['services'], option: TerminalOption) =>
   option.target.kind === 'service'
     ? (services.find((service) => service.name === option.label)?.installId ?? null)
     : null;
 
-// The device page's terminal (seed 001 sections 4 and 8): a target, session tabs with an
+// The device page's terminal: a target, session tabs with an
 // unseen-activity marker, expand and minimize. Remounted per device (its key), which clears the
 // sessions when the device changes.
 export const TerminalPanel = (props: TerminalAvailability & { uuid: string }) => {
@@ -84,8 +58,7 @@ export const TerminalPanel = (props: TerminalAvailability & { uuid: string }) =>
   const hostAccess = useHostOsAccess(props.uuid, props.hostDenied === null && unavailable === null);
   const options = terminalOptions(props, hostAccess);
   const [choice, setChoice] = useState('host');
-  const client = useClient();
-  const token = (): string | undefined => client.auth.getToken() ?? undefined;
+  const token = useSessionToken();
   const [sessions, setSessions] = useState<Session[]>([]);
   const [active, setActive] = useState<number | null>(null);
   const [expanded, setExpanded] = useState(false);

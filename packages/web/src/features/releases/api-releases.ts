@@ -1,15 +1,13 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
-import { fleetKeys } from '../../fleet/query-keys.js';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useClient } from '../../api/client.js';
+import { polling } from '../../ui/polling.js';
+import { releaseListPageSize, releaseListRefreshMs } from './release-limits.js';
+import { releaseKeys } from './query-keys.js';
 
-// Reads of the release pages (seed 001 section 7 "releases by application", "release with
-// expansions"). Keys live under the fleet's key, so every fleet write refreshes them too.
-
-export const releaseListKey = (fleetId: number, page: number, search: string) =>
-  [...fleetKeys.detail(fleetId), 'releases', page, search] as const;
-
-export const releaseKey = (fleetId: number, releaseId: number) =>
-  [...fleetKeys.detail(fleetId), 'release', releaseId] as const;
+// Reads of the release pages: a fleet's releases page by page, one release with what its page
+// shows, and its assets.
 
 const listSelect = [
   'id',
@@ -23,7 +21,7 @@ const listSelect = [
   'is_invalidated',
 ] as const;
 
-// Search by version, or by a tag's key or value (seed 001 section 7).
+// Search by version, or by a tag's key or value.
 const searchFilter = (search: string): PineFilter<'release'> => ({
   $or: [
     { $contains: [{ $tolower: { $: 'raw_version' } }, search.toLowerCase()] },
@@ -49,7 +47,7 @@ const listFilter = (fleetId: number, search: string): PineFilter<'release'> =>
     : { $and: [{ belongs_to__application: fleetId }, searchFilter(search)] };
 
 // One page of a fleet's releases, newest first, with the number of releases matching.
-export const fetchReleasePage = async (
+const fetchReleasePage = async (
   client: FlotillaClient,
   fleetId: number,
   page: number,
@@ -87,7 +85,7 @@ export type ReleaseListRow = Awaited<ReturnType<typeof fetchReleasePage>>['rows'
 
 // One release with what its page shows; undefined when it does not exist, is not readable, or
 // belongs to another fleet.
-export const fetchRelease = async (client: FlotillaClient, fleetId: number, releaseId: number) => {
+const fetchRelease = async (client: FlotillaClient, fleetId: number, releaseId: number) => {
   const [release] = await client.pine.get({
     resource: 'release',
     options: {
@@ -123,11 +121,8 @@ export const fetchRelease = async (client: FlotillaClient, fleetId: number, rele
   return release;
 };
 
-export const releaseAssetsKey = (fleetId: number, releaseId: number) =>
-  [...releaseKey(fleetId, releaseId), 'assets'] as const;
-
 // The release's assets, as balena-sdk's release.asset.getAllByRelease reads them.
-export const fetchReleaseAssets = async (client: FlotillaClient, releaseId: number) => {
+const fetchReleaseAssets = async (client: FlotillaClient, releaseId: number) => {
   const release = await client.pine.get({
     resource: 'release',
     id: releaseId,
@@ -143,12 +138,35 @@ export const fetchReleaseAssets = async (client: FlotillaClient, releaseId: numb
 
 export type ReleaseDetail = NonNullable<Awaited<ReturnType<typeof fetchRelease>>>;
 
-// The release's services, each with its image, by service name.
-export const releaseServices = (release: ReleaseDetail) =>
-  release.release_image
-    .flatMap((part) => part.image)
-    .map((image) => ({
-      name: image.is_a_build_of__service[0]?.service_name ?? `image ${image.id}`,
-      image,
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+// One page of the fleet's releases, refreshed every 6 s; the previous page stays on screen while
+// the next one loads.
+export const useReleasePage = (fleetId: number, page: number, search: string) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: releaseKeys.list(fleetId, page, search),
+    queryFn: () => fetchReleasePage(client, fleetId, page, releaseListPageSize, search),
+    placeholderData: keepPreviousData,
+    ...polling(releaseListRefreshMs),
+  });
+};
+
+// The release (null when missing), refreshed like the list; nothing is read for an invalid id.
+export const useRelease = (fleetId: number, releaseId: number, enabled: boolean) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: releaseKeys.detail(fleetId, releaseId),
+    queryFn: async () => (await fetchRelease(client, fleetId, releaseId)) ?? null,
+    enabled,
+    ...polling(releaseListRefreshMs),
+  });
+};
+
+// The release's assets; a failure shows in the assets section.
+export const useReleaseAssets = (fleetId: number, releaseId: number) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: releaseKeys.assets(fleetId, releaseId),
+    queryFn: () => fetchReleaseAssets(client, releaseId),
+    meta: { inlineError: true },
+  });
+};

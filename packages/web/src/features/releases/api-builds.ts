@@ -1,4 +1,8 @@
+import type { PublicConfig } from '@flotilla/sdk/config';
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useClient } from '../../api/client.js';
+import { releaseKeys } from './query-keys.js';
 
 export type BuildResult = {
   releaseId: number;
@@ -28,7 +32,7 @@ const contentTypeOf = (file: File): string =>
 // Runs a build on the server's builder and reads its NDJSON answer as it arrives
 // (features/builder/build-stream.ts on the server): each log line goes to `onLine` at once, then
 // the result; a refusal during the build throws its message.
-export const runBuild = async (
+const runBuild = async (
   client: FlotillaClient,
   fleetId: number,
   project: BuildProject,
@@ -63,4 +67,36 @@ export const runBuild = async (
   take(tail);
   if (result === undefined) throw new Error('The build ended without a result');
   return result;
+};
+
+// Whether this server builds the images of services with a `build:` step, and why not (GET
+// /config's builder); undefined while unknown (loading, or an older server). Read only while
+// `wanted` (the Create release dialog open).
+export const useImageBuilds = (wanted: boolean): PublicConfig['builder'] => {
+  const client = useClient();
+  const config = useQuery({
+    queryKey: releaseKeys.config,
+    queryFn: () => client.config(),
+    staleTime: Infinity,
+    enabled: wanted,
+  });
+  return config.data?.builder;
+};
+
+// Builds a release from the project; `onStart` runs before the build, `onLine` for each log line.
+// The fleet refreshes when the build ends, whatever its outcome; the dialog shows a failure.
+export const useBuildRelease = (
+  fleetId: number,
+  { onStart, onLine }: { onStart: () => void; onLine: (line: string) => void },
+) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { inlineError: true },
+    mutationFn: async (project: BuildProject) => {
+      onStart();
+      return await runBuild(client, fleetId, project, onLine);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: releaseKeys.fleet(fleetId) }),
+  });
 };

@@ -1,4 +1,5 @@
 import { logBufferLines, noLogsAfterMs } from '@flotilla/shared/devices/device-panel-constants';
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useClient } from '../../api/client.js';
 import { appendLines } from './log-lines.js';
@@ -15,7 +16,7 @@ const browserTimers = {
 export type DeviceLogs = {
   lines: LogLine[];
   status: LogStreamStatus;
-  // Nothing arrived within 3 s of opening (seed 001 section 4).
+  // Nothing arrived within 3 s of opening: the panel says so instead of staying blank.
   noLogsYet: boolean;
   // Empties the panel (after the server deleted the logs).
   clear: () => void;
@@ -51,4 +52,17 @@ export const useDeviceLogs = (uuid: string): DeviceLogs => {
 
   const clear = useCallback(() => setLines([]), []);
   return { lines, status, noLogsYet: waited && lines.length === 0, clear };
+};
+
+// Deletes the device's logs on the server; `onCleared` empties the panel.
+export const useClearLogs = (uuid: string, onCleared: () => void) => {
+  const client = useClient();
+  return useMutation({
+    mutationFn: () =>
+      client.request<unknown>({
+        method: 'DELETE',
+        path: `/device/v2/${encodeURIComponent(uuid)}/logs`,
+      }),
+    onSuccess: onCleared,
+  });
 };

@@ -1,11 +1,9 @@
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
 import { releasePickerPageSize } from './release-limits.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 
-// The release picker's reads (seed 001 "Other UI" and section 7 "releases by application"): the
-// fleet's successful final releases, newest first, one page of 50 at a time, searched on the
-// server. Invalidated ones are listed too, to be shown disabled with their reason.
+// What the release picker reads: the fleet's successful final releases, newest first, one page of
+// 50 at a time, searched on the server. Invalidated ones are listed too, to be shown disabled with
+// their reason.
 
 export const pickerSelect = [
   'id',
@@ -49,7 +47,7 @@ export const pickerSearchFilter = (search: string): PineFilter<'release'> | null
   };
 };
 
-const pickerFilter = (fleetId: number, search: string): PineFilter<'release'> => {
+export const pickerFilter = (fleetId: number, search: string): PineFilter<'release'> => {
   const base: PineFilter<'release'> = {
     belongs_to__application: fleetId,
     status: 'success',
@@ -58,30 +56,6 @@ const pickerFilter = (fleetId: number, search: string): PineFilter<'release'> =>
   const searched = pickerSearchFilter(search);
   return searched === null ? base : { $and: [base, searched] };
 };
-
-// One page (0-based) of the picker's releases.
-export const fetchPickerPage = async (
-  client: FlotillaClient,
-  fleetId: number,
-  search: string,
-  page: number,
-) =>
-  await client.pine.get({
-    resource: 'release',
-    options: {
-      $select: [...pickerSelect],
-      $filter: pickerFilter(fleetId, search),
-      $orderby: [{ created_at: 'desc' }, { id: 'desc' }],
-      $top: releasePickerPageSize,
-      $skip: page * releasePickerPageSize,
-    },
-  });
-
-export type PickerRelease = Awaited<ReturnType<typeof fetchPickerPage>>[number];
-
-// Under the fleet's key, so every fleet write (a pin, a default release) refreshes it too.
-export const releasePickerKey = (fleetId: number, search: string) =>
-  [...fleetKeys.detail(fleetId), 'release-picker', pickerSearchText(search)] as const;
 
 // The next page to ask for, or undefined when the last one was not full.
 export const nextPickerPage = (last: readonly unknown[], pages: readonly unknown[]) =>

@@ -1,15 +1,15 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
-import { ClientProvider } from '../../api/client.js';
-import type { FakeApi } from '../../test-support/fake-api.js';
-import { ToastProvider } from '../../ui/toasts.js';
-import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
-import { fleetFixture } from '../../test-support/fleet-helpers.js';
-import { ReleaseLayout } from './ReleaseLayout.js';
-import { ReleaseSettingsPage } from './ReleaseSettingsPage.js';
-import { ReleasesPage } from './ReleasesPage.js';
-import { ReleaseSummaryPage } from './ReleaseSummaryPage.js';
+import { ClientProvider } from '../api/client.js';
+import type { FakeApi } from './fake-api.js';
+import { ToastProvider } from '../ui/toasts.js';
+import type { FleetDetail } from '../fleet/api-fleet-detail.js';
+import { fleetFixture } from './fleet-helpers.js';
+import { ReleaseLayout } from '../features/releases/ReleaseLayout.js';
+import { ReleaseSettingsPage } from '../features/releases/ReleaseSettingsPage.js';
+import { ReleasesPage } from '../features/releases/ReleasesPage.js';
+import { ReleaseSummaryPage } from '../features/releases/ReleaseSummaryPage.js';
 
 // The release pages inside the fleet page's outlet context, as the console's route table nests
 // them (the fleet page itself is a stub).

@@ -1,0 +1,154 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { bulkConcurrency } from '@flotilla/shared/constants/limits';
+import type { ContainerActionId } from '@flotilla/shared/devices/device-action-permissions';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { useClient } from '../../api/client.js';
+import { useToasts } from '../../ui/toasts.js';
+import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
+import { batchReport } from './batch-report.js';
+import {
+  type ActionRequest,
+  type ActionTarget,
+  actionSpecs,
+  type MenuActionId,
+} from './device-actions.js';
+import { runFieldAction } from './api-field-actions.js';
+import type { ImageInstall } from '../../device/device-rows.js';
+import { devicesKeys } from './query-keys.js';
+
+const supervisor = (client: FlotillaClient, path: string, body: unknown): Promise<unknown> =>
+  client.request<unknown>({ method: 'POST', path: `/supervisor${path}`, body });
+
+// One action on one device, through the supervisor proxy or a /v7 write. An update lock answers 423.
+export const runMenuAction = async (
+  client: FlotillaClient,
+  request: ActionRequest,
+  target: ActionTarget,
+  force: boolean,
+): Promise<void> => {
+  const { id: deviceId, applicationId: appId } = target;
+  // Sent only when forcing, as balena's SDK does for restart and purge.
+  const forced = force ? { force: true } : {};
+  switch (request.id) {
+    case 'identify':
+      await supervisor(client, '/v1/blink', { uuid: target.uuid });
+      return;
+    case 'reboot':
+      await supervisor(client, '/v1/reboot', { deviceId, data: { force } });
+      return;
+    case 'shutdown':
+      await supervisor(client, '/v1/shutdown', { deviceId, appId, data: { force } });
+      return;
+    case 'restart':
+      await supervisor(client, '/v1/restart', { deviceId, appId, data: { appId, ...forced } });
+      return;
+    case 'purge':
+      await supervisor(client, '/v1/purge', { deviceId, appId, data: { appId, ...forced } });
+      return;
+    case 'delete':
+      await client.pine.delete({ resource: 'device', id: deviceId });
+      return;
+    default:
+      await runFieldAction(client, request, deviceId);
+  }
+};
+
+// Start, stop or restart one service (one image install) of a device.
+const runContainerAction = async (
+  client: FlotillaClient,
+  action: ContainerActionId,
+  target: ActionTarget,
+  imageId: number,
+): Promise<void> => {
+  const { id: deviceId, applicationId: appId } = target;
+  await supervisor(client, `/v2/applications/${appId}/${action}-service`, {
+    deviceId,
+    appId,
+    data: { appId, imageId },
+  });
+};
+
+export type LockedRun = { request: ActionRequest; targets: ActionTarget[] };
+
+// Actions that change the fleets' device counts or state shown on the fleet pages.
+const touchesFleets: ReadonlySet<MenuActionId> = new Set(['delete', 'move', 'deactivate']);
+
+export type DeviceActions = {
+  // Runs the action on the devices, 50 at a time, reports the outcome as a toast and answers
+  // the devices it succeeded on.
+  run: (
+    request: ActionRequest,
+    targets: readonly ActionTarget[],
+    force?: boolean,
+  ) => Promise<ActionTarget[]>;
+  pending: MenuActionId | null;
+  // Devices done and to do of the running action (the batch progress).
+  progress: { done: number; total: number } | null;
+  // The devices an update lock stopped in the last run, for the force link.
+  locked: LockedRun | null;
+  dismissLock: () => void;
+};
+
+export const useDeviceActions = (): DeviceActions => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const { show } = useToasts();
+  const [pending, setPending] = useState<MenuActionId | null>(null);
+  const [locked, setLocked] = useState<LockedRun | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+
+  const run = useCallback(
+    async (request: ActionRequest, targets: readonly ActionTarget[], force = false) => {
+      setPending(request.id);
+      setLocked(null);
+      let done = 0;
+      setProgress({ done, total: targets.length });
+      try {
+        const outcomes = await runWithConcurrency(targets, bulkConcurrency, async (target) => {
+          try {
+            await runMenuAction(client, request, target, force);
+          } finally {
+            done += 1;
+            setProgress({ done, total: targets.length });
+          }
+        });
+        const report = batchReport(actionSpecs[request.id], outcomes);
+        if (report.toast) show(report.toast.kind, report.toast.text);
+        if (report.locked.length > 0) setLocked({ request, targets: report.locked });
+        void queryClient.invalidateQueries({ queryKey: devicesKeys.all });
+        if (touchesFleets.has(request.id)) {
+          void queryClient.invalidateQueries({ queryKey: devicesKeys.fleets });
+        }
+        return outcomes.flatMap((outcome) => (outcome.ok ? [outcome.item] : []));
+      } finally {
+        setPending(null);
+        setProgress(null);
+      }
+    },
+    [client, queryClient, show],
+  );
+  const dismissLock = useCallback(() => setLocked(null), []);
+  return useMemo(
+    () => ({ run, pending, progress, locked, dismissLock }),
+    [run, pending, progress, locked, dismissLock],
+  );
+};
+
+// Start, stop or restart one service (one image install) of the device; `onDone` reports it,
+// then every device query refreshes.
+export const useContainerAction = (
+  target: ActionTarget,
+  onDone: (action: ContainerActionId, install: ImageInstall) => void,
+) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, install }: { action: ContainerActionId; install: ImageInstall }) =>
+      runContainerAction(client, action, target, install.installs__image[0]?.id ?? 0),
+    onSuccess: (_result, { action, install }) => {
+      onDone(action, install);
+      void queryClient.invalidateQueries({ queryKey: devicesKeys.all });
+    },
+  });
+};

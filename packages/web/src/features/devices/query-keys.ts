@@ -1,0 +1,20 @@
+import { queryRoots } from '../../api/query-roots.js';
+import { deviceKeys } from '../../device/query-keys.js';
+import type { DeviceListParams } from './useDeviceListParams.js';
+
+// The device queries build on the floor's device keys (under the devices root), so one
+// invalidation after an action refreshes the table, the map and the device page alike. The move
+// targets are fleets the user sees, so they live under the fleets root and refresh with every
+// fleet write.
+export const devicesKeys = {
+  all: deviceKeys.all,
+  fleets: queryRoots.fleets,
+  page: (fleetId: number, params: DeviceListParams) =>
+    [...deviceKeys.fleet(fleetId), params] as const,
+  tagKeys: (fleetId: number) => [...deviceKeys.fleet(fleetId), 'tag-keys'] as const,
+  detail: deviceKeys.detail,
+  moveTargets: (userId: number, deviceTypes: readonly string[]) =>
+    [...queryRoots.fleets, 'move-targets', userId, deviceTypes] as const,
+  deviceTypesWithArchitecture: () => [...queryRoots.deviceTypes, 'with-architecture'] as const,
+  config: queryRoots.config,
+};

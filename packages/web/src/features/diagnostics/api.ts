@@ -1,0 +1,73 @@
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { FlotillaApiError } from '@flotilla/sdk/errors';
+import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
+import type { DiagnosticAction, DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useClient } from '../../api/client.js';
+import { pollingWhile } from '../../ui/polling.js';
+import { refreshInterval } from './diagnostic-runs.js';
+import { diagnosticsKeys } from './query-keys.js';
+
+const runPath = (uuid: string, run: string): string =>
+  `${actionsServicePath}/v1/${encodeURIComponent(uuid)}/${run}`;
+
+// The newest run of the action, or null when none ran yet (the service answers 404).
+const fetchLatestRun = async (
+  client: FlotillaClient,
+  uuid: string,
+  action: DiagnosticAction,
+): Promise<DiagnosticRun | null> => {
+  try {
+    return await client.request<DiagnosticRun>({ path: runPath(uuid, action) });
+  } catch (error) {
+    if (error instanceof FlotillaApiError && error.status === 404) return null;
+    throw error;
+  }
+};
+
+const startRun = (
+  client: FlotillaClient,
+  uuid: string,
+  action: DiagnosticAction,
+): Promise<DiagnosticRun> =>
+  client.request<DiagnosticRun>({ method: 'POST', path: runPath(uuid, action), body: {} });
+
+// The newest run of the action, read again while it is in progress.
+export const useLatestRun = (uuid: string, action: DiagnosticAction) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: diagnosticsKeys.run(uuid, action),
+    queryFn: () => fetchLatestRun(client, uuid, action),
+    ...pollingWhile((data: DiagnosticRun | null | undefined) => refreshInterval(action, data)),
+  });
+};
+
+// Starts a run; its answer is the newest run until the next read.
+export const useStartRun = (uuid: string, action: DiagnosticAction) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => startRun(client, uuid, action),
+    onSuccess: (started) => queryClient.setQueryData(diagnosticsKeys.run(uuid, action), started),
+  });
+};
+
+// The device's current state, from its supervisor over the cloudlink.
+export const useCurrentState = (uuid: string) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: diagnosticsKeys.currentState(uuid),
+    queryFn: () =>
+      client.request<unknown>({ method: 'POST', path: '/supervisor/v1/device', body: { uuid } }),
+  });
+};
+
+// The target state the server computes for the device.
+export const useTargetState = (uuid: string) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: diagnosticsKeys.targetState(uuid),
+    queryFn: () =>
+      client.request<unknown>({ path: `/device/v3/${encodeURIComponent(uuid)}/state` }),
+  });
+};
