@@ -7,7 +7,7 @@ import {
 import type { Permission } from '../permissions/permissions.js';
 import type { PermissionRef } from '../permissions/permission-ref.js';
 
-// What each device action needs (seed 001 section 6), read by the server's device-action routes
+// What each device action needs, read by the server's device-action routes
 // and by the console's action rules, so both answer "may this user do it" the same way.
 
 export type DevicePermissionRef = PermissionRef & { resource: 'device' };
@@ -96,7 +96,7 @@ export const containerActionPermissions: Record<ContainerActionId, DevicePermiss
 export const isSupervisorAction = (action: DeviceActionId): action is SupervisorActionId =>
   action in supervisorActionOf;
 
-// The device page's panels that act on the device beyond reading it (seed 001 section 6): the
+// The device page's panels that act on the device beyond reading it: the
 // terminal (a service's shell, the host OS), diagnostics, and clearing the logs.
 export type DevicePanelId = 'terminal-service' | 'terminal-host' | 'diagnostics' | 'clear-logs';
 

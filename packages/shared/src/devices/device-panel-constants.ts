@@ -1,4 +1,4 @@
-// Constants of the device page's logs, terminal and diagnostics (seed 001 section 9).
+// Constants of the device page's logs, terminal and diagnostics.
 
 // Lines the logs panel keeps; older ones are dropped as new ones arrive.
 export const logBufferLines = 5000;
@@ -7,10 +7,10 @@ export const noLogsAfterMs = 3000;
 // The service filter is applied at most this often while typing.
 export const logFilterThrottleMs = 500;
 // A broken log stream is opened again after this long, or the longer delay after a network
-// error or a 503 (seed 001 section 8).
+// error or a 503.
 export const logReconnectMs = 1000;
 export const logReconnectSlowMs = 10_000;
-// History lines a subscription starts with (seed 001 section 7): 100, none on a reconnect.
+// History lines a subscription starts with: 100, none on a reconnect.
 export const logInitialLines = 100;
 
 // A dropped terminal session is opened again this many times, this far apart, then fails.
@@ -22,8 +22,8 @@ export const healthChecksRefreshMs = 15_000;
 export const diagnosticsRefreshMs = 5000;
 // Health checks and diagnostics need balenaOS 2.11.0 or later (older devices get a warning).
 export const minimumChecksOsVersion = '2.11.0';
-// Host OS terminals need balenaOS 2.0.0 or later (seed 001 section 8 "host OS access only for
-// supported versions"; the version balena's /access/v1/hostos checks). Platform administrators
+// Host OS terminals need balenaOS 2.0.0 or later (the version balena's /access/v1/hostos
+// checks). Platform administrators
 // and support agents are not held to it.
 export const minimumHostOsAccessVersion = '2.0.0';
 

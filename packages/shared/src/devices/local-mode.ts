@@ -1,6 +1,6 @@
 import { localModeVariableNames } from '../permissions/field-permissions.js';
 
-// Local mode (seed 001 section 5): "enabled only if supervisor version is 4 or later, OS is not
+// Local mode: "enabled only if supervisor version is 4 or later, OS is not
 // 1.x and variant is dev". The server refuses to turn it on for other devices and the console
 // says why; constants of section 9 ("local mode needs supervisor 4 or later").
 

@@ -1,4 +1,4 @@
-// Custom device location (seed 001 sections 4 and 5): latitude and longitude in decimal degrees,
+// Custom device location: latitude and longitude in decimal degrees,
 // stored as text (balena's SDK sends strings); an empty value or null unsets it.
 
 export type Coordinate = 'latitude' | 'longitude';

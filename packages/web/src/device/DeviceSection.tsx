@@ -16,7 +16,7 @@ import { classLabels } from '../fleet/class-names.js';
 
 // The frame of a device's variables and configuration pages: the device (the device page's own
 // query, so switching tabs reads the cache), its breadcrumbs, name and section tabs. A device
-// not found goes to /, a frozen one to its fleet (seed 001 section 2).
+// not found goes to /, a frozen one to its fleet.
 export const DeviceSection = ({
   title,
   children,

@@ -10,7 +10,7 @@ const sections = [
   { path: 'diagnostics', label: 'Diagnostics' },
 ] as const;
 
-// The device page's sections (seed 001 route table: /devices/{uuid} and its children).
+// The device page's sections.
 export const DeviceTabs = ({ uuid }: { uuid: string }) => {
   const { pathname } = useLocation();
   const base = `/devices/${uuid}`;

@@ -104,7 +104,7 @@ export const lastSeenText = (
     : relativeTime(device.last_connectivity_event, now);
 };
 
-// Support access (seed 001 section 4): off without a date, "expires on" ahead, "expired on" past.
+// Support access: off without a date, "expires on" ahead, "expired on" past.
 export const supportAccessText = (until: string | null, now: number = Date.now()): string => {
   if (until === null) return 'Off';
   const date = new Date(until);

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// The logs panel's toggles, kept in this browser (seed 001 section 2: "kept locally").
+// The logs panel's toggles, kept in this browser.
 export type LogPreferences = { utc: boolean; hideTimestamps: boolean };
 
 const key = 'flotilla.logs.preferences';

@@ -74,7 +74,7 @@ export const reconnectDelayOf = (error: unknown): number | 'stop' => {
 };
 
 // The device's log stream kept open: history (100 lines) then live lines, opened again after a
-// break without history (seed 001 section 7: initial count 100, 0 on reconnect). close() ends it.
+// break without history (100 lines at first, none on a reconnect). close() ends it.
 export const openLogStream = (deps: LogStreamDeps): { close: () => void } => {
   const controller = new AbortController();
   let timer: unknown;

@@ -6,7 +6,7 @@ import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { describeSeries, periodOf, withGaps, type Series } from './metric-series.js';
 
-// Colour thresholds of seed 001 section 9 (60 and 80 on the 0–100 scale of the bars).
+// Colour thresholds (60 and 80 on the 0–100 scale of the bars).
 const thresholds = [60, 80] as const;
 
 // Readings further apart than this share of the range are not joined (the console asks for

@@ -39,7 +39,7 @@ const MetricBar = ({
 const clamp = (value: number | null): number | null =>
   value === null ? null : Math.min(100, Math.max(0, value));
 
-// CPU, temperature, memory and storage, coloured by the thresholds of seed 001 section 9 (CPU and
+// CPU, temperature, memory and storage, coloured by the shared thresholds (CPU and
 // temperature on a 0–100 scale), and their history of the last day.
 export const DeviceMetrics = ({ device }: { device: DeviceDetail }) => {
   const memory = percentOf(device.memory_usage, device.memory_total);

@@ -51,7 +51,7 @@ const Truncated = ({ text, width }: { text: string; width: number }) => (
   </Tooltip>
 );
 
-// One tag key's value, cut at 100 px with the whole in a tooltip (seed 001 "Other UI").
+// One tag key's value, cut at 100 px with the whole in a tooltip.
 const TagValue = ({ device, tagKey }: { device: DeviceListRow; tagKey: string }) => {
   const tag = device.device_tag.find((candidate) => candidate.tag_key === tagKey);
   if (!tag) return <>—</>;

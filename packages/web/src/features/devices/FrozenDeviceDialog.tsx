@@ -7,7 +7,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
 
 // A frozen device (more devices provisioned than the plan allows) cannot be opened: clicking it
-// explains why instead (seed 001 "Fleet devices").
+// explains why instead.
 export const FrozenDeviceDialog = ({
   deviceName,
   onClose,

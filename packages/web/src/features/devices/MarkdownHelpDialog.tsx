@@ -21,7 +21,7 @@ const examples = [
   '```\ncode block\n```',
 ];
 
-// The Markdown syntax the notes understand (seed 001 "Device summary card").
+// The Markdown syntax the notes understand.
 export const MarkdownHelpDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
   const titleId = useId();
   return (

@@ -10,7 +10,7 @@ import { supportAccessCheckDelayMs } from './support-access-check.js';
 import { deviceRow } from '../../test-support/device-fixtures.js';
 
 // The support-access dialog checks a changed date 300 ms after the last change, against the
-// clock at that moment (seed 001 sections 5 and 9), on a fake clock.
+// clock at that moment, on a fake clock.
 
 beforeEach(() => {
   vi.useFakeTimers();

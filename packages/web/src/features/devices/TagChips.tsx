@@ -3,8 +3,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import type { DeviceTag } from '../../device/device-rows.js';
 
-// Tags as chips; long ones are cut at 100 px with the whole text in a tooltip (seed 001
-// "Other UI").
+// Tags as chips; long ones are cut at 100 px with the whole text in a tooltip.
 export const TagChips = ({ tags }: { tags: readonly DeviceTag[] }) =>
   tags.length === 0 ? null : (
     <Stack

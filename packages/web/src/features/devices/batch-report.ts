@@ -17,7 +17,7 @@ export type BatchReport<T> = {
   locked: T[];
 };
 
-// The outcome of an action on one or several devices (seed 001 section 4): every device fails →
+// The outcome of an action on one or several devices: every device fails →
 // error; some fail → warning naming how many; update-lock refusals are set apart for the force
 // link rather than counted as failures.
 export const batchReport = <T extends { name: string }>(

@@ -10,11 +10,11 @@ import {
 } from '@flotilla/shared/devices/device-action-permissions';
 import type { ConfigVariable } from '../../device/device-rows.js';
 
-// When a device action is allowed (seed 001 sections 4, 5, 6 and 8). Pure: the screens pass the
+// When a device action is allowed. Pure: the screens pass the
 // permission answer of useFleetRole and the device's state; the permission each action needs is
 // the server's (shared/devices/device-action-permissions.ts).
 
-// Texts of the error catalogue (seed 001 section 8) and of the container rules.
+// Texts of the error catalogue and of the container rules.
 export const actionMessages = {
   offline: 'Device must be online',
   notProvisioned: 'Action not supported until fully provisioned',
@@ -39,13 +39,13 @@ export type ActionDevice = {
   supervisorVersion: string | null;
   isInLocalMode: boolean;
   isActive: boolean;
-  // Why local mode cannot be turned on (seed 001 section 5), or null.
+  // Why local mode cannot be turned on, or null.
   localModeBlock: string | null;
   // Unknown (undefined) when the device type's contract was not loaded: the device decides.
   supportsBlink?: boolean;
 };
 
-// Container control needs supervisor 7 (seed 001 section 9).
+// Container control needs supervisor 7.
 export const minimumContainerSupervisorMajor = 7;
 
 export const supervisorMajor = (version: string | null): number | null => {
@@ -89,7 +89,7 @@ export const deviceActionBlock = (
   if (refusal !== null) return refusal;
   if (action === 'deactivate' && !device.isActive) return actionMessages.inactive;
   // An ineligible device may still leave local mode (it could have been turned on before), so
-  // only a device that is not in it is blocked, with the eligibility reason of seed 001 section 5.
+  // only a device that is not in it is blocked, with its eligibility reason.
   if (action === 'local-mode' && !device.isInLocalMode && device.localModeBlock !== null) {
     return device.localModeBlock;
   }
@@ -123,7 +123,7 @@ export const planBatch = <T>(
   return { block: eligible.length === 0 ? (skipped[0]?.reason ?? null) : null, eligible, skipped };
 };
 
-// Container buttons (seed 001 section 4): start disabled when running, stop when exited or
+// Container buttons: start disabled when running, stop when exited or
 // stopped, restart when exited; all of them while an action is pending; and like the other
 // supervisor actions, on the device's permission and state.
 export const containerActionBlock = (

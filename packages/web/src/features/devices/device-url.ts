@@ -1,4 +1,4 @@
-// A device's public URL (seed 001 §4): `<uuid>.<deviceUrlsBase>`, in the console's own scheme,
+// A device's public URL: `<uuid>.<deviceUrlsBase>`, in the console's own scheme,
 // so a plain HTTP install (and `npm start`'s `<uuid>.localhost:8080`) links to http.
 export const publicDeviceUrl = (
   uuid: string,

@@ -109,7 +109,7 @@ const Diagnostics = ({ device }: { device: DeviceDetail }) => {
 };
 
 // /devices/:uuid/diagnostics (needs resin.device.access_diagnostics): health checks and the
-// diagnostics report, run on the device over its cloudlink (seed 001 section 2 "Diagnostics").
+// diagnostics report, run on the device over its cloudlink.
 export const DiagnosticsPage = () => (
   <DeviceSection title="Diagnostics">{(device) => <Diagnostics device={device} />}</DeviceSection>
 );

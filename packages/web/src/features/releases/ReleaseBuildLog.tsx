@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
-// The last lines of a log, at most the display limit (seed 001 section 9: 2,999 lines).
+// The last lines of a log, at most the display limit (2,999 lines).
 export const lastLines = (text: string | null): { lines: string[]; dropped: number } => {
   const all = text === null || text === '' ? [] : text.split('\n');
   const dropped = Math.max(0, all.length - buildLogDisplayLines);

@@ -15,7 +15,7 @@ const colors: Record<StatusGroup, 'success' | 'info' | 'error' | 'default'> = {
   local: 'default',
 };
 
-// A release's build status (seed 001 section 4): a running build silent for 120 minutes shows as
+// A release's build status: a running build silent for 120 minutes shows as
 // failed (timeout).
 export const ReleaseStatusChip = ({ release, now }: { release: ReleaseTimes; now: Date }) => {
   const group = statusGroupOf(effectiveReleaseStatus(release, now));

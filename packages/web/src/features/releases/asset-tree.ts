@@ -1,4 +1,4 @@
-// The release page's assets tree (seed 001 "Release pages": "assets tree"): asset keys with `/`
+// The release page's assets tree: asset keys with `/`
 // are folders, e.g. `docs/manual.pdf` is the file manual.pdf in the folder docs.
 
 export type AssetFile = { filename: string; size: number; href: string } | null;

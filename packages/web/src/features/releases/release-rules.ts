@@ -8,7 +8,7 @@ import {
   threeDigitSemver,
 } from '@flotilla/shared/releases/release-status';
 
-// The release actions' availability (seed 001 sections 4 and 6), each as null when allowed or
+// The release actions' availability, each as null when allowed or
 // the reason shown on the disabled control. The server enforces the same rules.
 
 export type ReleaseState = ReleaseTimes & {
@@ -62,7 +62,7 @@ export const releaseActions = (
 export const releaseStatusLabel = (release: ReleaseTimes, now: Date): string =>
   statusGroupLabels[statusGroupOf(effectiveReleaseStatus(release, now))];
 
-// The version edit takes three-digit semver only (seed 001 section 5); null when valid.
+// The version edit takes three-digit semver only; null when valid.
 export const versionError = (text: string): string | null =>
   threeDigitSemver.test(text.trim())
     ? null

@@ -15,7 +15,7 @@ export type TerminalViewProps = {
   uuid: string;
   target: TerminalTarget;
   // The install a service session's container belongs to: when it changes (a new release, a
-  // recreated container) the session reconnects (seed 001 section 4). Null: nothing runs.
+  // recreated container) the session reconnects. Null: nothing runs.
   installId: number | null;
   visible: boolean;
   height: number;

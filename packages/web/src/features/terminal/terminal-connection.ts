@@ -12,7 +12,7 @@ import type {
   TerminalTarget,
 } from '@flotilla/shared/terminal/terminal-protocol';
 
-// One terminal session of the console (seed 001 sections 4 and 8): opens GET /terminal/v1,
+// One terminal session of the console: opens GET /terminal/v1,
 // sends the start message, reports the session's state, passes output on (acknowledged once the
 // terminal has drawn it, in steps of terminalAckStepBytes or when nothing is left to draw: flow
 // control, shared/terminal/terminal-protocol.ts) and opens the session again when the device or
@@ -113,8 +113,8 @@ export class TerminalConnection {
     }
   }
 
-  // Opens a fresh session now (seed 001 section 4: the service's running install changed, so
-  // the shell's container is gone). The attempts start again; a stopped connection, or a session
+  // Opens a fresh session now (the service's running install changed, so the shell's container
+  // is gone). The attempts start again; a stopped connection, or a session
   // whose shell the user ended, stays over.
   restart(): void {
     if (this.#stopped || this.#state === 'exited') return;

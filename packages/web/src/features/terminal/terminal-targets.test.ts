@@ -22,7 +22,7 @@ const availability = (services: TerminalAvailability['services']): TerminalAvail
 });
 
 describe('terminal targets', () => {
-  it('counts running and idle containers as able to take a shell (seed 001 section 4)', () => {
+  it('counts running and idle containers as able to take a shell', () => {
     expect(acceptsShell('Running')).toBe(true);
     expect(acceptsShell('Idle')).toBe(true);
     expect(acceptsShell('idle')).toBe(true);

@@ -1,11 +1,11 @@
 import type { TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 
-// What the terminal panel may open (seed 001 section 8): the host OS with ssh-host (and where
+// What the terminal panel may open: the host OS with ssh-host (and where
 // the host OS access check allows it), a service with ssh, and a service only while it is
 // running or idle; nothing when the device is not on the cloudlink or in local mode.
 
-// `installId`: the install the service runs now (seed 001 section 4: a session reconnects when
-// it changes), null while none runs.
+// `installId`: the install the service runs now (a session reconnects when it changes), null
+// while none runs.
 export type TerminalService = { name: string; running: boolean; installId: number | null };
 
 export type TerminalOption = {
