@@ -54,7 +54,7 @@ describe('device action permissions', () => {
     );
   });
 
-  // Seed 001 section 6: operators add deactivate, move and config variables to safe-operators.
+  // Operators add deactivate, move and config variables to safe-operators.
   it.each(['move', 'deactivate', 'local-mode'] as const)(
     'lets operators and above %s, not safe-operators',
     (id) => {

@@ -1,5 +1,5 @@
-// Seed 001 section 5: "Removing a member is blocked with a message listing devices needing an
-// update when supervisor or OS is too old." Devices on a supervisor from before per-device keys,
+// Removing a member is blocked with a message listing devices needing an
+// update when supervisor or OS is too old. Devices on a supervisor from before per-device keys,
 // or on a 1.x OS, talk to the API with the credentials of the user who provisioned them, so
 // removing that user from the fleet would cut those devices off. Flotilla's reading of "too old":
 // a supervisor below 7.0.0 or an OS below 2.0.0 (versions not yet reported are not too old).

@@ -32,7 +32,7 @@ export const heartbeatColors: Record<ApiHeartbeatState, ChipColor> = {
 export const releaseLabel = (release: ReleaseRef | undefined): string =>
   release ? (release.raw_version ?? release.commit.slice(0, 7)) : 'No release';
 
-// Seed 001 section 4: running and idle green, stopped red, everything else blue.
+// Container states: running and idle green, stopped red, everything else blue.
 export const containerStatusColor = (status: string): ChipColor => {
   const normalized = status.toLowerCase();
   if (normalized === 'running' || normalized === 'idle') return 'success';
@@ -47,7 +47,7 @@ export const containerStatusText = (status: string, progress: number | null): st
   return showsProgress && progress !== null ? `${status} (${progress}%)` : status;
 };
 
-// Seed 001 section 9: up to 60% success, up to 80% warning, above that error.
+// Usage bars: up to 60% success, up to 80% warning, above that error.
 export const metricColor = (percent: number): 'success' | 'warning' | 'error' => {
   if (percent <= 60) return 'success';
   if (percent <= 80) return 'warning';

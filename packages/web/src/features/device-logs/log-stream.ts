@@ -63,7 +63,7 @@ export const createLineSplitter = () => {
   };
 };
 
-// Seed 001 section 8: after an error wait 1 s and open the stream again, 10 s after a network
+// After an error wait 1 s and open the stream again, 10 s after a network
 // error or a 503.
 export const reconnectDelayOf = (error: unknown): number | 'stop' => {
   if (error instanceof FlotillaApiError) {

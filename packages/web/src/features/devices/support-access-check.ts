@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-// Seed 001 section 5: the support-access date's minimum is now; section 9: the dialog checks a
+// The support-access date's minimum is now, and the dialog checks a
 // changed date 300 ms after the last change, against the clock at that moment (so a date that
 // was in the future when the dialog opened but has since passed is refused too).
 export const supportAccessCheckDelayMs = 300;

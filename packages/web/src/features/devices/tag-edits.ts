@@ -44,7 +44,7 @@ export const tagWritesFor = (
       : [{ kind: 'update', tagId: current.id, value: edit.value }];
   });
 
-// Seed 001 section 5 style checks of a new key: not empty, no duplicate.
+// Checks of a new key: not empty, no duplicate.
 export const tagKeyProblem = (key: string, edits: readonly TagEdit[]): string | null => {
   if (key.trim() === '') return 'The tag key is required';
   if (edits.some((edit) => edit.key === key && !edit.removed)) return 'This tag key already exists';

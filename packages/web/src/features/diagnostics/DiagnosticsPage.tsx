@@ -29,7 +29,7 @@ const Diagnostics = ({ device }: { device: DeviceDetail }) => {
   const [section, setSection] = useState<Section>('checks');
   const denied = access.denied(permission.resource, permission.action);
   if (denied !== null && !access.isPending) return <Alert severity="warning">{denied}</Alert>;
-  // Seed 001 section 5: runs need the device online with its cloudlink.
+  // Runs need the device online with its cloudlink.
   const blocked =
     denied ??
     (device.api_heartbeat_state === 'offline' || !device.is_connected_to_vpn

@@ -74,7 +74,7 @@ const Code = ({ lines, label }: { lines: string[]; label: string }) => (
   </Box>
 );
 
-// Seed 001 "Add-release instructions": two columns, the CLI route (recommended) and the git route.
+// The add-release instructions: two columns, the CLI route (recommended) and the git route.
 export const AddReleaseInstructions = ({
   fleetSlug,
   serverUrl = window.location.origin,

@@ -30,7 +30,7 @@ export type TerminalInstall = {
   installs__image: { is_a_build_of__service: { service_name: string }[] }[];
 };
 
-// Seed 001 section 4: a running or idle container takes a shell.
+// A running or idle container takes a shell.
 export const acceptsShell = (status: string): boolean => {
   const normalized = status.toLowerCase();
   return normalized === 'running' || normalized === 'idle';
