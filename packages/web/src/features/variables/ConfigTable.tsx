@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { ConfigValueControl } from './ConfigValueControl.js';
 import { StagedMark, stagedRowSx } from './StagedMark.js';
-import { allServices } from './variable-queries.js';
+import { allServices } from './variable-model.js';
 import { effectiveValue, rowKey, type VariableRow } from './variable-rows.js';
 import { ValueText } from './VariablesTable.js';
 
