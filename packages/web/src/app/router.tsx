@@ -3,7 +3,8 @@ import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 import { RequireGuest, RequirePendingTwoFactor, RequireSession } from '../api/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
-import { fleetListLoader, type RouteData, signedInShellLoader } from './route-prefetch.js';
+import type { RouteData } from '../api/route-data.js';
+import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
 
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,

@@ -27,6 +27,7 @@ import type { DeviceDetail, ReleaseRef } from '../../device/device-rows.js';
 import { CopyableText } from '../../ui/CopyableText.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { TagChips } from './TagChips.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 // A release of the device's fleet, linked to its release page.
 const ReleaseLink = ({
@@ -109,7 +110,7 @@ const updateStatusText = (device: DeviceDetail): ReactNode =>
 export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
   const client = useClient();
   const config = useQuery({
-    queryKey: ['config'],
+    queryKey: configKeys.server,
     queryFn: () => client.config(),
     staleTime: Infinity,
     enabled: device.is_web_accessible,

@@ -11,6 +11,7 @@ import { useClient } from '../../api/client.js';
 import { supportAccessText } from '../../fleet/support-access.js';
 import { publicDeviceUrl } from './device-url.js';
 import type { FieldActionDevice } from './field-action-device.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 // The small forms of the field actions (the pin and move forms have files of their own).
 
@@ -36,7 +37,7 @@ export const OnOffChoice = ({
 export const PublicUrlState = ({ device }: { device: FieldActionDevice }) => {
   const client = useClient();
   const config = useQuery({
-    queryKey: ['config'],
+    queryKey: configKeys.server,
     queryFn: () => client.config(),
     staleTime: Infinity,
     enabled: device.isWebAccessible,

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useClient } from '../../api/client.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 export type MapPoint = { latitude: number; longitude: number };
 
@@ -16,7 +17,7 @@ const worldCenter: L.LatLngTuple = [20, 0];
 export const DeviceMap = ({ point, label }: { point: MapPoint | null; label: string }) => {
   const client = useClient();
   const config = useQuery({
-    queryKey: ['config'],
+    queryKey: configKeys.server,
     queryFn: () => client.config(),
     staleTime: Infinity,
   });

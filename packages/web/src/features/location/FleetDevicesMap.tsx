@@ -17,6 +17,7 @@ import {
   clusterPoints,
   statusMarkerColor,
 } from './map-clusters.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 export type MapDevice = {
   id: number;
@@ -116,7 +117,7 @@ export const FleetDevicesMap = ({
   const client = useClient();
   const navigate = useNavigate();
   const config = useQuery({
-    queryKey: ['config'],
+    queryKey: configKeys.server,
     queryFn: () => client.config(),
     staleTime: Infinity,
   });

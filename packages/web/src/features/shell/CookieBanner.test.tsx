@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { analyticsOf, cookieBannerNeeded, CookieBanner, cookieChoiceKey } from './CookieBanner.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 beforeEach(() => window.localStorage.clear());
 afterEach(cleanup);
@@ -21,7 +22,7 @@ const noAnalytics: PublicConfig = {
 
 // Shows once the banner's /config query (shared by key) has its answer.
 const ConfigLoaded = () => {
-  const config = useQuery({ queryKey: ['public-config'], queryFn: () => noAnalytics });
+  const config = useQuery({ queryKey: configKeys.public, queryFn: () => noAnalytics });
   return config.isSuccess ? <p>config loaded</p> : null;
 };
 

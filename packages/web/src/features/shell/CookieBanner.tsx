@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useClient } from '../../api/client.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 export const cookieChoiceKey = 'flotilla.cookies';
 
@@ -41,7 +42,7 @@ export const cookieBannerNeeded = (choice: CookieChoice | null, analytics: strin
 export const CookieBanner = () => {
   const client = useClient();
   const config = useQuery({
-    queryKey: ['public-config'],
+    queryKey: configKeys.public,
     queryFn: () => client.config(),
     staleTime: Infinity,
   });

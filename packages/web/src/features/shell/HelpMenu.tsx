@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useClient } from '../../api/client.js';
 import { useStore } from './useExternalStore.js';
+import { configKeys } from '../../api/config/query-keys.js';
 
 // Seed 000 section 2.3: the header's help links, in this order; the keys of `helpLinks` in
 // GET /config (the server's FLOTILLA_LINK_* settings).
@@ -58,7 +59,7 @@ export const HelpMenu = () => {
     () => client.connectivity.getState().lost,
   );
   const config = useQuery({
-    queryKey: ['public-config'],
+    queryKey: configKeys.public,
     queryFn: () => client.config(),
     staleTime: Infinity,
   });

@@ -11,6 +11,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClient } from '../../api/client.js';
 import { forgetAdminReturn } from '../platform-admin/admin-session.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
+import { sessionKeys } from '../../api/session/query-keys.js';
 
 // Over 20 characters: the first 17 and an ellipsis (seed 000 section 9).
 export const displayUsername = (username: string): string =>
@@ -25,7 +26,7 @@ export const UserMenu = () => {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [copied, setCopied] = useState(false);
   const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
+    queryKey: sessionKeys.whoami(session?.userId),
     queryFn: () => client.auth.whoami(),
   });
   const username = whoami.data && 'username' in whoami.data ? (whoami.data.username ?? '') : '';
