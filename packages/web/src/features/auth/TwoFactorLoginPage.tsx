@@ -15,7 +15,8 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
-import { type TwoFactorMode, useLogout, useTwoFactorLogin } from './api.js';
+import { useLogout } from '../../api/session/api-session.js';
+import { type TwoFactorMode, useTwoFactorLogin } from './api.js';
 
 // The login's second step: a code from the authenticator app, sent
 // as soon as its 6 digits are typed, or a recovery code. Passing replaces the session's token;

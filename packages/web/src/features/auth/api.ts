@@ -6,7 +6,7 @@ import { useClient } from '../../api/client.js';
 import { rememberProfileStep } from '../signup-profile/profile-step.js';
 import { captchaResponse } from './captcha.js';
 
-// Logging in, its second factor, logging out and signing up. The screens show these errors
+// Logging in, its second factor and signing up. The screens show these errors
 // themselves (inlineError).
 
 export const useLogin = () => {
@@ -31,11 +31,6 @@ export const useTwoFactorLogin = (onError: () => void) => {
         : twoFactorApi(client).recover(normalizeTwoFactorCode(code)),
     onError,
   });
-};
-
-export const useLogout = () => {
-  const client = useClient();
-  return () => client.auth.logout();
 };
 
 export type SignupForm = Omit<Registration, 'captchaResponse'> & {

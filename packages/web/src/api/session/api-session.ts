@@ -12,3 +12,14 @@ export const useWhoami = () => {
     queryFn: () => client.auth.whoami(),
   });
 };
+
+export const useLogout = () => {
+  const client = useClient();
+  return () => client.auth.logout();
+};
+
+// The session token (handed to the CLI by its login page), or '' without one.
+export const useSessionToken = (): string => {
+  const client = useClient();
+  return client.auth.getToken() ?? '';
+};
