@@ -19,6 +19,7 @@ export const queryRoots = {
   changelog: ['changelog'],
   platformAdmin: ['platform-admin'],
   builds: ['builds'],
+  mail: ['mail'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

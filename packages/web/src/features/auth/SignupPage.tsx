@@ -15,7 +15,7 @@ import { usePublicConfig } from '../../api/config/api.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { useSignup } from './api.js';
-import { SignupCaptcha } from './SignupCaptcha.js';
+import { RecaptchaWithReminder } from './RecaptchaWithReminder.js';
 import { signupRefusal, SignupRefused } from './SignupRefused.js';
 
 export const SignupPage = () => {
@@ -111,7 +111,7 @@ export const SignupPage = () => {
             label="Send me product news"
           />
           {siteKey === undefined ? null : (
-            <SignupCaptcha
+            <RecaptchaWithReminder
               key={recaptchaRound}
               siteKey={siteKey}
               onAnswer={setRecaptchaAnswer}

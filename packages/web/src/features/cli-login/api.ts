@@ -7,4 +7,3 @@ export const useCliLoginConfig = () => {
   const client = useClient();
   return useQuery({ queryKey: configKeys.public, queryFn: () => client.config() });
 };
-
