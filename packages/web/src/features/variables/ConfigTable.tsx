@@ -49,8 +49,7 @@ export type ConfigTableProps = {
   extraActions?: (row: VariableRow) => ReactNode;
 };
 
-// The configuration table driven by the /config/vars schema of a device type (seed 001 "Fleet
-// configuration and variables"): each setting with its description, its value or the default
+// The configuration table driven by the /config/vars schema of a device type: each setting with its description, its value or the default
 // when unset, and the control its type calls for.
 export const ConfigTable = ({
   schema,
