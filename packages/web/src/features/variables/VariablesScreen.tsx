@@ -28,7 +28,7 @@ import {
   type VariablesScreenSpec,
   type VariablesSubject,
 } from './variables-screens.js';
-import { VariablesTables } from './VariablesTables.js';
+import { VariablesScreenTables } from './VariablesScreenTables.js';
 
 // A variables screen of the fleet or of a device, for its environment variables or its
 // configuration: the values of this level in tables edited through staged changes, applied
@@ -88,7 +88,7 @@ const VariablesBody = ({
       {readOnly ? <Alert severity="info">{spec.readOnlyNote}</Alert> : null}
       <LoadState queries={data.queries} what={spec.what} />
       {data.loaded && data.rules.data ? (
-        <VariablesTables
+        <VariablesScreenTables
           spec={spec}
           rows={data.rows}
           schema={data.rules.data.configVarSchema}
@@ -136,7 +136,6 @@ const VariablesBody = ({
 };
 
 const deviceSubject = (device: DeviceDetail): VariablesSubject => ({
-  level: 'device',
   fleetId: device.belongs_to__application[0]?.id ?? 0,
   deviceId: device.id,
   releaseId: device.should_be_running__release[0]?.id ?? null,
@@ -146,7 +145,6 @@ const deviceSubject = (device: DeviceDetail): VariablesSubject => ({
 const FleetVariables = ({ spec }: { spec: VariablesScreenSpec }) => {
   const { application } = useFleetContext();
   const subject: VariablesSubject = {
-    level: 'fleet',
     fleetId: application.id,
     deviceId: 0,
     releaseId: application.should_be_running__release[0]?.id ?? null,

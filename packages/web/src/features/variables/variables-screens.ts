@@ -6,9 +6,8 @@ export type VariablesKind = 'environment' | 'config';
 export type VariableAction = 'create' | 'update' | 'delete';
 
 // What a variables screen shows its variables for: the fleet, or one device of it (which then
-// inherits the fleet's values).
+// inherits the fleet's values; deviceId is 0 on the fleet's screens).
 export type VariablesSubject = {
-  level: VariablesLevel;
   fleetId: number;
   deviceId: number;
   releaseId: number | null;

@@ -14,7 +14,7 @@ import type { VariablesDialog } from './VariableEditDialog.js';
 import type { VariableAction, VariablesScreenSpec } from './variables-screens.js';
 import { rowLabel, VariablesTable } from './VariablesTable.js';
 
-export type VariablesTablesProps = {
+export type VariablesScreenTablesProps = {
   spec: VariablesScreenSpec;
   rows: VariableRow[];
   schema: ConfigVarSchema;
@@ -30,7 +30,7 @@ export type VariablesTablesProps = {
 
 // The tables of a variables screen: the environment variables (filtered by service), or the
 // schema's settings with their value controls and then the custom configuration.
-export const VariablesTables = ({
+export const VariablesScreenTables = ({
   spec,
   rows,
   schema,
@@ -42,7 +42,7 @@ export const VariablesTables = ({
   staging,
   onDialog,
   addButton,
-}: VariablesTablesProps) => {
+}: VariablesScreenTablesProps) => {
   const labelOf = rowLabel(serviceName);
   const inheritedLabel = spec.inheritsFleet ? 'Fleet value' : undefined;
   const deniedFor = (row: VariableRow) => denied(row.serviceId, row.own ? 'update' : 'create');
