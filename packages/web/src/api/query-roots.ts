@@ -21,6 +21,7 @@ export const queryRoots = {
   platformAdmin: ['platform-admin'],
   builds: ['builds'],
   hostOsAccess: ['hostos-access'],
+  mail: ['mail'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -3,16 +3,13 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { bootQuery } from './boot-query.js';
-import { useClient } from '../api/client.js';
+import { useBoot } from '../api/session/api-boot.js';
 
-// Waits for the boot (boot-query.ts) before showing the app; a failure shows the error and the
+// Waits for the boot (api/session/api-boot.ts) before showing the app; a failure shows the error and the
 // retry.
 export const BootGate = ({ children }: { children: ReactNode }) => {
-  const client = useClient();
-  const boot = useQuery(bootQuery(client));
+  const boot = useBoot();
   if (boot.isSuccess) return <>{children}</>;
   const failure = boot.failureReason;
   return (

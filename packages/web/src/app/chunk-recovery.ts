@@ -1,4 +1,4 @@
-// Seed 000 section 9: a route's code that has not arrived after 120 s counts as failed.
+// A route's code that has not arrived after 120 s counts as failed (and can be retried).
 export const chunkLoadTimeoutMs = 120_000;
 
 // sessionStorage key: the build (its build time) this tab last reloaded from.

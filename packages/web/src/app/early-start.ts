@@ -1,4 +1,4 @@
-import { bootQuery } from './boot-query.js';
+import { bootQuery } from '../api/session/api-boot.js';
 import { createConsoleClient } from '../api/client.js';
 import { createNotifyRelay, createQueryClient } from './query-client.js';
 import { startLandingQueries } from './route-prefetch.js';

@@ -6,6 +6,7 @@ import { createFakeApi } from '../test-support/fake-api.js';
 import { userProfileRow } from '../test-support/profile-fixtures.js';
 import { fleetListLoader, signedInShellLoader, startLandingQueries } from './route-prefetch.js';
 import { fleetKeys } from '../fleet/query-keys.js';
+import { sessionKeys } from '../api/session/query-keys.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
 const oneFleet = fleetRow(fleetFixture({ id: 1, app_name: 'Greenhouse', slug: 'acme/greenhouse' }));
@@ -44,7 +45,9 @@ describe('route loaders', () => {
     const api = createFakeApi({ user_profile: [userProfileRow()] });
     const queryClient = new QueryClient();
     expect(signedInShellLoader({ client: api.client, queryClient })()).toBeNull();
-    await expect.poll(() => queryClient.getQueryState(['user-profile', 7])?.status).toBe('success');
+    await expect
+      .poll(() => queryClient.getQueryState(sessionKeys.profile(7))?.status)
+      .toBe('success');
     expect(api.reads).toHaveLength(1);
     // Run again soon after (another navigation): the profile is not read twice.
     signedInShellLoader({ client: api.client, queryClient })();
@@ -97,8 +100,8 @@ describe('route loaders', () => {
         .getAll()
         .map((query) => query.queryKey);
     };
-    const boot = ['boot'];
-    const profile = ['user-profile', 7];
+    const boot = sessionKeys.boot;
+    const profile = sessionKeys.profile(7);
     expect(started('/')).toEqual([
       boot,
       profile,

@@ -1,6 +1,4 @@
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 // In the entry chunk (0.8 kB): imported lazily, its chunk waited behind the evaluation of the
 // shell's chunks and the fleet list's API calls started ~70 ms later on a cold load.
@@ -9,16 +7,9 @@ import {
   fleetStatusCountsQuery,
   organizationIdParam,
 } from '../fleet/api-fleet-list.js';
-import { fetchProfile, profileKey } from '../api/session/profile-query.js';
-import { bootQuery } from './boot-query.js';
-
-// What route loaders need to start a screen's queries.
-export type RouteData = { client: FlotillaClient; queryClient: QueryClient };
-
-const signedInUserId = (client: FlotillaClient): number | null => {
-  const session = client.auth.session();
-  return session && session.twoFactorRequired !== true ? session.userId : null;
-};
+import { type RouteData, signedInUserId } from '../api/route-data.js';
+import { profileQuery } from '../api/session/profile-query.js';
+import { bootQuery } from '../api/session/api-boot.js';
 
 // Route loaders run as soon as the router matches a URL, together with the lazy import of the
 // route's code: they only start the queries (into the TanStack Query cache the screens read) and
@@ -29,7 +20,7 @@ const signedInUserId = (client: FlotillaClient): number | null => {
 export const fleetListLoader =
   (data: RouteData | undefined, className: ApplicationClass) =>
   ({ params }: Pick<LoaderFunctionArgs, 'params'>): null => {
-    if (!data || signedInUserId(data.client) === null) return null;
+    if (!data || signedInUserId(data) === null) return null;
     const organizationId = organizationIdParam(params.organizationId);
     void data.queryClient.prefetchQuery(fleetListQuery(data.client, className, organizationId));
     void data.queryClient.prefetchQuery(
@@ -41,11 +32,10 @@ export const fleetListLoader =
 // The signed-in shell: the user's profile, which it waits for before showing a screen (an
 // unverified user goes to the pending page instead), starts with the shell's code.
 export const signedInShellLoader = (data: RouteData | undefined) => (): null => {
-  const userId = data ? signedInUserId(data.client) : null;
+  const userId = data ? signedInUserId(data) : null;
   if (!data || userId === null) return null;
   void data.queryClient.prefetchQuery({
-    queryKey: profileKey(userId),
-    queryFn: () => fetchProfile(data.client, userId),
+    ...profileQuery(data.client, userId),
     // The loader runs again on some navigations: a recent profile is not read again.
     staleTime: 60_000,
   });

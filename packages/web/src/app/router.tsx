@@ -3,7 +3,8 @@ import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 import { RequireGuest, RequirePendingTwoFactor, RequireSession } from '../api/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
-import { fleetListLoader, type RouteData, signedInShellLoader } from './route-prefetch.js';
+import type { RouteData } from '../api/route-data.js';
+import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
 
 type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
@@ -104,7 +105,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 loader: fleetListLoader(data, 'block'),
                 lazy: lazyPage(() => import('../features/fleets/FleetsPage.js'), 'BlocksPage'),
               },
-              // One application (seed 001 section 2); the layout rewrites a wrong class prefix.
+              // One fleet; the layout rewrites a wrong class prefix.
               {
                 path: '/orgs/:organizationId/fleets',
                 loader: fleetListLoader(data, 'fleet'),
@@ -171,7 +172,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                         },
                       ],
                     },
-                    // Members and teams of the application (issue 13, seed 001 section 2).
+                    // Members and teams of the fleet.
                     {
                       path: 'members',
                       lazy: lazyPage(
@@ -274,7 +275,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'DeviceConfigPage',
                 ),
               },
-              // Organizations, their members and teams (issue 13, seed 002 section 2).
+              // Organizations, their members and teams.
               {
                 path: '/orgs',
                 lazy: lazyPage(
@@ -290,7 +291,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 ),
                 children: organizationChildren(lazyPage),
               },
-              // `balena login --web` (seed 000 section 2.1): hands the session to the CLI.
+              // `balena login --web`: hands the session to the CLI.
               {
                 path: '/login/cli/*',
                 lazy: lazyPage(
@@ -313,7 +314,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'OAuthApplicationsPage',
                 ),
               },
-              // OAuth consent (seed 000 section 2.1): a registered application asks for access.
+              // OAuth consent: a registered application asks for access.
               {
                 path: '/login/oauth/:clientId',
                 lazy: lazyPage(
@@ -337,7 +338,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),
               },
-              // Deploy from a URL (seed 000 route table): a "deploy" link's landing.
+              // Deploy from a URL: a "deploy" link's landing.
               {
                 path: '/deploy',
                 lazy: lazyPage(() => import('../features/deploy/DeployPage.js'), 'DeployPage'),

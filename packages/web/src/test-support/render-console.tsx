@@ -36,7 +36,7 @@ export const renderConsoleAt = (
   return { router, queryClient };
 };
 
-// What the boot asks before any screen (app/boot-query.ts): the public configuration and, for a
+// What the boot asks before any screen (api/session/api-boot.ts): the public configuration and, for a
 // session, whoami — answered as for the fixtures' user 7, "ada".
 export const answerBoot = (api: FakeApi): void => {
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
 let tag: string | null = null;
 const listeners = new Set<() => void>();
 
-// Set by the boot (app/boot-query.ts), which may run before React renders.
+// Set by the boot (api/session/api-boot.ts), which may run before React renders.
 export const setDeploymentTag = (next: string | null): void => {
   if (next === tag) return;
   tag = next;

@@ -21,7 +21,7 @@ const safeRedirect = (value: string | null): string | null =>
 const twoFactorPath = '/login/two-factor';
 
 // Signed-in-only routes: guests go to /login and sessions whose second factor is pending to
-// /login/two-factor (seed 000 section 2.2), both keeping where they wanted to go; the path is
+// /login/two-factor, both keeping where they wanted to go; the path is
 // remembered per user for the next login. Unverified users are sent to the pending e-mail
 // verification page by the shell (AppLayout), once their profile is loaded.
 export const RequireSession = ({ children }: { children: ReactNode }) => {
@@ -68,7 +68,7 @@ export const RequirePendingTwoFactor = ({ children }: { children: ReactNode }) =
   return <>{children}</>;
 };
 
-// Routes needing a permission the user lacks send them to / (seed 000 section 2.2).
+// Routes needing a permission the user lacks send them to /.
 export const RequirePermission = ({
   allowed,
   loading,

@@ -1,5 +1,5 @@
 // The last path a signed-in user visited, per user, restored after the next login unless it is
-// the fleet list (seed 000 section 2.2).
+// the fleet list (where a login lands anyway).
 const key = (userId: number): string => `flotilla.lastPath.${userId}`;
 
 export const rememberLastPath = (userId: number, path: string): void => {

@@ -1,9 +1,13 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useClient } from '../client.js';
+import { sessionKeys } from './query-keys.js';
+import { useSession } from './useSession.js';
 
 // The signed-in user's own profile: read by the shell (must they verify first?), the pending and
 // profile-step pages and Preferences. A module of its own: the route loader in the entry chunk
 // starts it (app/route-prefetch.ts).
-export const profileKey = (userId: number | undefined) => ['user-profile', userId] as const;
+export const profileKey = sessionKeys.profile;
 
 // The signed-in user's own profile (v7 user_profile: only their own row is readable).
 export const fetchProfile = async (client: FlotillaClient, userId: number) => {
@@ -25,4 +29,18 @@ export const fetchProfile = async (client: FlotillaClient, userId: number) => {
     },
   });
   return profile ?? null;
+};
+
+// Null without a signed-in user.
+export const profileQuery = (client: FlotillaClient, userId: number | undefined) =>
+  queryOptions({
+    queryKey: sessionKeys.profile(userId),
+    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
+  });
+
+// The signed-in user's own profile.
+export const useProfile = () => {
+  const client = useClient();
+  const userId = useSession()?.userId;
+  return useQuery(profileQuery(client, userId));
 };

@@ -5,26 +5,20 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
+import { useLogin } from './api.js';
 
 export const LoginPage = () => {
   usePageTitle('Log in');
-  const client = useClient();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const login = useMutation({
-    // The screen shows this error itself.
-    meta: { inlineError: true },
-    mutationFn: () => client.auth.login({ email: email.trim(), password }),
-  });
+  const login = useLogin();
   const submit = (event: FormEvent): void => {
     event.preventDefault();
-    login.mutate();
+    login.mutate({ email: email.trim(), password });
   };
   return (
     <AuthFrame title="Log in" subtitle="Your first 10 devices are always free.">
@@ -58,7 +52,7 @@ export const LoginPage = () => {
           >
             {login.isPending ? 'Logging in…' : 'Log in'}
           </Button>
-          {/* Single sign-on comes with its pages (seed 000 section 2): the console links only
+          {/* Single sign-on comes with its pages: the console links only
               to routes it has. */}
           <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
             <Link component={RouterLink} to="/password-reset">

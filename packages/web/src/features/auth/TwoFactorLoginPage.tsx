@@ -1,4 +1,3 @@
-import { twoFactorApi } from '@flotilla/sdk/two-factor';
 import { errorText } from '@flotilla/sdk/errors';
 import {
   authenticatorCodeProblem,
@@ -12,34 +11,25 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
+import { useLogout } from '../../api/session/api-session.js';
+import { type TwoFactorMode, useTwoFactorLogin } from './api.js';
 
-type Mode = 'authenticator' | 'recovery';
-
-// The login's second step (seed 000 sections 2.1 and 4): a code from the authenticator app, sent
+// The login's second step: a code from the authenticator app, sent
 // as soon as its 6 digits are typed, or a recovery code. Passing replaces the session's token;
 // the route's guard then moves on.
 export const TwoFactorLoginPage = () => {
   usePageTitle('Two-factor authentication');
-  const client = useClient();
+  const logout = useLogout();
   const navigate = useNavigate();
-  const [mode, setMode] = useState<Mode>('authenticator');
+  const [mode, setMode] = useState<TwoFactorMode>('authenticator');
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
-  const pass = useMutation({
-    meta: { inlineError: true },
-    mutationFn: (typed: string) =>
-      mode === 'authenticator'
-        ? twoFactorApi(client).verify(normalizeTwoFactorCode(typed))
-        : twoFactorApi(client).recover(normalizeTwoFactorCode(typed)),
-    // A refused code is typed again from scratch.
-    onError: () => setCode(''),
-  });
+  // A refused code is typed again from scratch.
+  const pass = useTwoFactorLogin(() => setCode(''));
 
   const send = (typed: string): void => {
     const found =
@@ -49,12 +39,12 @@ export const TwoFactorLoginPage = () => {
           ? 'required'
           : undefined;
     setProblem(found === undefined ? undefined : twoFactorErrors[found].message);
-    if (found === undefined) pass.mutate(typed);
+    if (found === undefined) pass.mutate({ mode, code: typed });
   };
 
   const change = (typed: string): void => {
     setCode(typed);
-    // Seed 000 section 9: an authenticator code is sent once it has its 6 characters.
+    // An authenticator code is sent as soon as it has its 6 characters.
     if (
       mode === 'authenticator' &&
       !pass.isPending &&
@@ -116,7 +106,7 @@ export const TwoFactorLoginPage = () => {
               component="button"
               type="button"
               onClick={() => {
-                client.auth.logout();
+                logout();
                 void navigate('/login');
               }}
             >

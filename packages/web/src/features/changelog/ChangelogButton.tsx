@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { ChangelogDialog } from './ChangelogDialog.js';
 import { changelogStateOf, readSeenVersion, writeSeenVersion } from './changelog-state.js';
 
-// The header's version button (seed 001 "Changelog dialogs"): a bubble while a newer version is
+// The header's version button: a bubble while a newer version is
 // unread; opens by itself for a newer major version; closing records the version as read.
 export const ChangelogButton = ({ version = clientVersion }: { version?: string }) => {
   const [initial] = useState(() => changelogStateOf(readSeenVersion(), version));

@@ -6,22 +6,12 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../api/client.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
+import { useChangelog } from './api.js';
 
 // This product's CHANGELOG.md (served by the API at /CHANGELOG.md, public).
 export const ChangelogDialog = ({ onClose }: { onClose: () => void }) => {
-  const client = useClient();
-  const changelog = useQuery({
-    queryKey: ['changelog'],
-    queryFn: async () => {
-      const text: unknown = await client.request<unknown>({ path: '/CHANGELOG.md', auth: false });
-      if (typeof text !== 'string') throw new Error('The changelog is not Markdown');
-      return text;
-    },
-    staleTime: 5 * 60_000,
-  });
+  const changelog = useChangelog();
   let content;
   if (changelog.isPending) {
     content = (

@@ -1,4 +1,4 @@
-// The app changelog's reminders (seed 001 "Changelog dialogs"): the last version the user read is
+// The app changelog's reminders: the last version the user read is
 // kept in localStorage; a newer version shows a bubble on the button, and a newer major version
 // opens the dialog by itself. A first visit only records the version (nothing to catch up on).
 

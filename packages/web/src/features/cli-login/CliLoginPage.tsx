@@ -6,14 +6,14 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useParams, useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { useSessionToken, useWhoami } from '../../api/session/api-session.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
+import { useCliLoginConfig } from './api.js';
 
-// /login/cli/<callback> (seed 000 sections 2.1 and 4): `balena login --web` waits on a local
+// /login/cli/<callback>: `balena login --web` waits on a local
 // server for this page to post the session token (shared/auth/cli-login-target.ts says how).
 // The post is a plain form submission, so the browser goes on to the CLI's own answer page; the
 // server's CSP lets only this page post to that origin (features/console on the server). A
@@ -22,8 +22,7 @@ import { isAdmin, useSession } from '../../api/session/useSession.js';
 export const CliLoginPage = () => {
   usePageTitle('Authorize the command-line tool');
   const params = useParams();
-  const client = useClient();
-  const config = useQuery({ queryKey: ['public-config'], queryFn: () => client.config() });
+  const config = useCliLoginConfig();
   // Without the operator's networks (not loaded, or not answered) only the defaults apply.
   if (config.isPending) return <Skeleton width={240} aria-label="Loading" />;
   const target = cliLoginTarget(params['*'] ?? '', config.data?.cliLoginAllowedNetworks ?? []);
@@ -32,14 +31,10 @@ export const CliLoginPage = () => {
 };
 
 const Consent = ({ url, origin }: { url: string; origin: string }) => {
-  const client = useClient();
   const session = useSession();
   const navigate = useNavigate();
-  const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
-    queryFn: () => client.auth.whoami(),
-  });
-  const token = client.auth.getToken() ?? '';
+  const whoami = useWhoami();
+  const token = useSessionToken();
   const username = whoami.data && 'username' in whoami.data ? whoami.data.username : null;
   return (
     <Box sx={{ maxWidth: 640 }}>

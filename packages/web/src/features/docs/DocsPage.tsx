@@ -5,36 +5,19 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
+import { useDocSource } from './api.js';
 import { docPageOf, docPages, docSegments } from './doc-source.js';
-
-export const docKey = (page: string) => ['docs', page] as const;
 
 // /docs/:page: one of the built-in documentation pages (the repository's Markdown, served by
 // GET /docs/v1/:page), rendered with the console's safe Markdown subset.
 export const DocsPage = () => {
   const { page = '' } = useParams();
-  const client = useClient();
   const doc = docPageOf(page);
   usePageTitle(doc?.title ?? 'Documentation');
-  const source = useQuery({
-    queryKey: docKey(page),
-    // Public, sent without the token (as GET /config).
-    queryFn: async () => {
-      const text: unknown = await client.request<unknown>({
-        path: `/docs/v1/${encodeURIComponent(page)}`,
-        auth: false,
-      });
-      if (typeof text !== 'string') throw new Error('The documentation page is not Markdown');
-      return text;
-    },
-    enabled: doc !== undefined,
-    staleTime: 5 * 60_000,
-  });
+  const source = useDocSource(page, doc !== undefined);
   if (!doc) return <Navigate to="/404" replace />;
 
   let content;

@@ -3,37 +3,26 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Navigate } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
-import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
+import { useLogout } from '../../api/session/api-session.js';
+import { useProfile } from '../../api/session/profile-query.js';
 import { LoadingScreen } from '../../api/session/guards.js';
-import { useSession } from '../../api/session/useSession.js';
 import { debounce } from './debounce.js';
-import { requestVerificationEmail } from './verification-requests.js';
+import { useResendVerification } from './api.js';
 
-// Seed 000 section 4: the resend request is debounced 300 ms.
+// The resend request is debounced 300 ms, so a double click asks once.
 export const resendDebounceMs = 300;
 
-// /user/verify-email/pending: where a user who must verify their address waits (seed 000 sections
-// 2.1 and 2.2), with a resend and a way out; once verified, on to the console.
+// /user/verify-email/pending: where a user who must verify their address waits, with a resend and a way out; once verified, on to the console.
 export const VerificationPendingPage = () => {
   usePageTitle('Verify e-mail');
-  const client = useClient();
-  const userId = useSession()?.userId;
-  const profile = useQuery({
-    queryKey: profileKey(userId),
-    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
-  });
-  const resend = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () =>
-      userId === undefined ? Promise.resolve() : requestVerificationEmail(client, userId),
-  });
+  const profile = useProfile();
+  const resend = useResendVerification();
+  const logout = useLogout();
   // TanStack Query keeps `mutate` the same function across renders.
   const { mutate } = resend;
   const askAgain = useMemo(() => debounce(() => mutate(), resendDebounceMs), [mutate]);
@@ -70,7 +59,7 @@ export const VerificationPendingPage = () => {
           <Button variant="contained" onClick={() => askAgain.call()} disabled={resend.isPending}>
             {resend.isPending ? 'Sending…' : 'Send the link again'}
           </Button>
-          <Button onClick={() => client.auth.logout()}>Log out</Button>
+          <Button onClick={() => logout()}>Log out</Button>
         </Stack>
       </AuthFrame>
     </>

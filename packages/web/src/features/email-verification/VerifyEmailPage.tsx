@@ -3,26 +3,21 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { RequireSession } from '../../api/session/guards.js';
-import { linkParts, verifyEmail } from './verification-requests.js';
+import { useVerifyEmail } from './api.js';
+import { linkParts } from './link-parts.js';
 import { VerificationPendingPage } from './VerificationPendingPage.js';
 
 // /user/verify-email/:first/:second, the mailed link: verifies at once and signs the user in
 // with the session the server answers (pending the second factor when enabled).
 export const VerifyEmailPage = () => {
   usePageTitle('Verify e-mail');
-  const client = useClient();
   const { first = '', second = '' } = useParams();
-  const verify = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => verifyEmail(client, linkParts(first, second)),
-  });
+  const verify = useVerifyEmail(linkParts(first, second));
   const { mutate } = verify;
   // A link works once: sent once per link, even when React runs the effect twice (StrictMode).
   const sent = useRef<string | undefined>(undefined);

@@ -7,19 +7,16 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { useSession } from '../../api/session/useSession.js';
+import { useAcceptInvitation } from './api.js';
 import { invitationPaths } from './invitation-paths.js';
 
-type Accepted = Partial<Record<InvitationKind, { id: number; name: string }>>;
-
-// /organization/invitation/:token and /invitation/:token (seed 000 section 2.1): a signed-in user
+// /organization/invitation/:token and /invitation/:token: a signed-in user
 // accepts and goes to the organization or fleet; a guest signs in (coming back here) or signs up
 // with the invitation carried through; an invalid or expired token says so with a way back.
 const InvitationPage = ({ kind }: { kind: InvitationKind }) => {
@@ -27,7 +24,6 @@ const InvitationPage = ({ kind }: { kind: InvitationKind }) => {
   const { token = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const client = useClient();
   const toasts = useToasts();
   const session = useSession();
   const signedIn = session !== null && session.twoFactorRequired !== true;
@@ -35,20 +31,12 @@ const InvitationPage = ({ kind }: { kind: InvitationKind }) => {
   // Read once: whether the link had expired when it was opened.
   const [openedAt] = useState(() => Date.now());
   const paths = invitationPaths[kind];
-  const accept = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () =>
-      client.request<Accepted>({
-        method: 'POST',
-        path: `${paths.acceptPath}/${encodeURIComponent(token)}`,
-      }),
-    onSuccess: (answer) => {
-      const target = answer[kind];
-      toasts.show('success', `You joined ${target?.name ?? claims?.name ?? ''}`, {
-        afterNavigation: true,
-      });
-      void navigate(target ? `${paths.landing}/${target.id}` : paths.landing, { replace: true });
-    },
+  const accept = useAcceptInvitation(paths.acceptPath, token, (answer) => {
+    const target = answer[kind];
+    toasts.show('success', `You joined ${target?.name ?? claims?.name ?? ''}`, {
+      afterNavigation: true,
+    });
+    void navigate(target ? `${paths.landing}/${target.id}` : paths.landing, { replace: true });
   });
   const back = (
     <Button component={RouterLink} to="/" variant="outlined">

@@ -13,22 +13,18 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { RequirePermission } from '../../api/session/guards.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
-import { outboxPageSize, outboxQuery } from './outbox-query.js';
+import { outboxPageSize, useOutbox } from './api.js';
 
 // /admin/outbox: the mail the server sent or kept (platform administrators). Without SMTP this
 // is where invitation links are read, so a fresh install can complete every flow.
 const Outbox = () => {
   usePageTitle('Outbox');
-  const client = useClient();
   const [page, setPage] = useState(0);
-  const outbox = useQuery({ ...outboxQuery(client, page), ...polling() });
+  const outbox = useOutbox(page);
   return (
     <Box>
       <Typography variant="h1" sx={{ mb: 1 }}>

@@ -19,6 +19,7 @@ import {
   type ConsentApplication,
   oauthApplicationQuery,
 } from './oauth-queries.js';
+import { sessionKeys } from '../../api/session/query-keys.js';
 
 const originOf = (uri: string): string => {
   try {
@@ -82,7 +83,7 @@ const Consent = ({ application }: { application: ConsentApplication }) => {
   const state = search.get('state');
   const requestedRedirect = search.get('redirect_uri');
   const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
+    queryKey: sessionKeys.whoami(session?.userId),
     queryFn: () => client.auth.whoami(),
   });
   const allow = useMutation({

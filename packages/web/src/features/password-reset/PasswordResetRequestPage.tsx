@@ -1,48 +1,33 @@
-import { passwordResetLifetimeMinutes } from '@flotilla/shared/auth/account-mail';
 import { emailProblem } from '@flotilla/shared/auth/credentials';
 import { errorText } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormHelperText from '@mui/material/FormHelperText';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { usePublicConfig } from '../../api/config/api.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
-import { captchaResponse } from '../auth/captcha.js';
-import { RecaptchaField } from '../auth/RecaptchaField.js';
-import { requestPasswordReset } from './password-reset-requests.js';
+import { RecaptchaWithReminder } from '../auth/RecaptchaWithReminder.js';
+import { useRequestPasswordReset } from './api.js';
+import { PasswordResetSuccessPage } from './PasswordResetSuccessPage.js';
 
-// /password-reset: asks for a reset link by e-mail (seed 000 sections 2.1 and 4), then goes to
+// /password-reset: asks for a reset link by e-mail, then goes to
 // /password-reset/success. The answer is the same for every address, so the page says "if".
 export const PasswordResetRequestPage = () => {
   usePageTitle('Reset password');
-  const client = useClient();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
-  const config = useQuery({
-    queryKey: ['public-config'],
-    queryFn: () => client.config(),
-    staleTime: Infinity,
-  });
+  const config = usePublicConfig();
   const siteKey = config.data?.recaptchaSiteKey ?? undefined;
   const [recaptchaAnswer, setRecaptchaAnswer] = useState<string | undefined>(undefined);
   const [recaptchaRound, setRecaptchaRound] = useState(0);
-  const request = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async () =>
-      requestPasswordReset(
-        client,
-        email.trim(),
-        siteKey === undefined ? await captchaResponse() : recaptchaAnswer,
-      ),
+  const request = useRequestPasswordReset({
     onSuccess: () => void navigate('/password-reset/success'),
     // The server used up the captcha answer: a new attempt needs a new one.
     onError: () => {
@@ -56,7 +41,7 @@ export const PasswordResetRequestPage = () => {
     event.preventDefault();
     setTouched(true);
     if (emailProblem(email) || captchaMissing) return;
-    request.mutate();
+    request.mutate({ email: email.trim(), useRecaptcha: siteKey !== undefined, recaptchaAnswer });
   };
   return (
     <AuthFrame title="Reset your password">
@@ -89,18 +74,12 @@ export const PasswordResetRequestPage = () => {
             autoFocus
           />
           {siteKey === undefined ? null : (
-            <Box>
-              <RecaptchaField
-                key={recaptchaRound}
-                siteKey={siteKey}
-                onAnswer={setRecaptchaAnswer}
-              />
-              {touched && captchaMissing ? (
-                <FormHelperText error sx={{ textAlign: 'center' }}>
-                  Confirm that you are not a robot
-                </FormHelperText>
-              ) : null}
-            </Box>
+            <RecaptchaWithReminder
+              key={recaptchaRound}
+              siteKey={siteKey}
+              onAnswer={setRecaptchaAnswer}
+              missing={touched && captchaMissing}
+            />
           )}
           <Button
             type="submit"
@@ -116,30 +95,6 @@ export const PasswordResetRequestPage = () => {
           </Link>
         </Stack>
       </Box>
-    </AuthFrame>
-  );
-};
-
-// /password-reset/success: what happens next.
-export const PasswordResetSuccessPage = () => {
-  usePageTitle('Reset password');
-  return (
-    <AuthFrame title="Check your e-mail">
-      <Stack spacing={2}>
-        <Alert severity="success">
-          If an account has this address, a link to reset its password is on its way. It works once,
-          within {passwordResetLifetimeMinutes} minutes.
-        </Alert>
-        <Typography color="text.secondary">
-          No mail after a few minutes? Check your spam folder, or ask again.
-        </Typography>
-        <Link component={RouterLink} to="/password-reset" sx={{ textAlign: 'center' }}>
-          Ask for another link
-        </Link>
-        <Link component={RouterLink} to="/login" sx={{ textAlign: 'center' }}>
-          Back to log in
-        </Link>
-      </Stack>
     </AuthFrame>
   );
 };

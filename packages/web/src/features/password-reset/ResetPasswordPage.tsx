@@ -7,36 +7,28 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
-import { resetPassword } from './password-reset-requests.js';
+import { useResetPassword } from './api.js';
 
-// /user/reset-password/:loginCode, the mailed link: a new password under the rules of seed 000
-// section 5, with its confirmation. Every session of the account ends, this tab's too.
+// /user/reset-password/:loginCode, the mailed link: a new password under the password rules,
+// with its confirmation. Every session of the account ends, this tab's too.
 export const ResetPasswordPage = () => {
   usePageTitle('Choose a new password');
-  const client = useClient();
   const { loginCode = '' } = useParams();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [touched, setTouched] = useState(false);
-  const reset = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => resetPassword(client, loginCode, password),
-    // The server ended every session of the account: a session of this tab is gone too.
-    onSuccess: () => client.auth.logout(),
-  });
+  const reset = useResetPassword(loginCode);
   const newProblem = passwordProblem(password);
   const confirmationProblem = confirmation !== password ? passwordsMismatchMessage : undefined;
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     setTouched(true);
     if (newProblem || confirmationProblem) return;
-    reset.mutate();
+    reset.mutate(password);
   };
   if (reset.isSuccess) {
     return (

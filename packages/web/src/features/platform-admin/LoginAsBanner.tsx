@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { useClient } from '../../api/client.js';
 import { useSession } from '../../api/session/useSession.js';
 import { returnToAdmin } from './admin-session.js';
+import { sessionKeys } from '../../api/session/query-keys.js';
 
 // Shown on every signed-in screen while a platform administrator is logged in as this user: who
 // acts, and the way back to the administrator's own session.
@@ -14,7 +15,7 @@ export const LoginAsBanner = () => {
   const session = useSession();
   // The same query as the account menu's: one request.
   const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
+    queryKey: sessionKeys.whoami(session?.userId),
     queryFn: () => client.auth.whoami(),
     enabled: session?.actualUser !== undefined,
   });

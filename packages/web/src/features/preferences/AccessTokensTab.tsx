@@ -36,6 +36,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { AuthorizedApplications } from '../oauth/AuthorizedApplications.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
+import { sessionKeys } from '../../api/session/query-keys.js';
 
 const keyLabel = (key: ApiKeyRow): string => key.name ?? `Key ${key.id}`;
 
@@ -49,7 +50,7 @@ export const AccessTokensTab = () => {
   const toasts = useToasts();
   const freshAuthentication = useFreshAuthentication();
   const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
+    queryKey: sessionKeys.whoami(session?.userId),
     queryFn: () => client.auth.whoami(),
   });
   const actorId = whoami.data?.actorType === 'user' ? whoami.data.id : undefined;

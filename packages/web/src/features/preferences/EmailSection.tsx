@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useClient } from '../../api/client.js';
-import { requestVerificationEmail } from '../email-verification/verification-requests.js';
+import { requestVerificationEmail } from '../email-verification/api.js';
 import { changeEmail, fetchPendingEmail, pendingEmailKey } from './account-queries.js';
 import { profileKey } from '../../api/session/profile-query.js';
 

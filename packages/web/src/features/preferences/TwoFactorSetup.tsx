@@ -20,6 +20,7 @@ import { productName } from '../../ui/usePageTitle.js';
 import { useSession } from '../../api/session/useSession.js';
 import { QrCode } from './QrCode.js';
 import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
+import { sessionKeys } from '../../api/session/query-keys.js';
 
 // Setting up an authenticator (seed 000 section 4): a new secret as a QR code and as text, then
 // the first code from the app enables two-factor. `onEnabled` gets the recovery codes made
@@ -30,7 +31,7 @@ export const TwoFactorSetup = ({ onEnabled }: { onEnabled: (codes: string[]) => 
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
+    queryKey: sessionKeys.whoami(session?.userId),
     queryFn: () => client.auth.whoami(),
   });
   const freshAuthentication = useFreshAuthentication();

@@ -8,12 +8,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { reauthenticate } from './reauthenticate.js';
+import { useReauthenticate } from './api.js';
 
-// Asks for the password again (seed 000 section 4, re-authentication), renews the session with it
+// Asks for the password again (re-authentication), renews the session with it
 // and hands back to the action that needed it.
 export const ReauthenticationDialog = ({
   open,
@@ -41,18 +39,13 @@ const PasswordForm = ({
   onConfirmed: () => void;
   onCancel: () => void;
 }) => {
-  const client = useClient();
   const [password, setPassword] = useState('');
-  const confirm = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => reauthenticate(client, password),
-    onSuccess: onConfirmed,
-  });
+  const confirm = useReauthenticate(onConfirmed);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     // The dialog may be rendered inside another form: React events bubble through portals.
     event.stopPropagation();
-    if (password !== '') confirm.mutate();
+    if (password !== '') confirm.mutate(password);
   };
   return (
     <form onSubmit={submit} noValidate>

@@ -13,7 +13,7 @@ export type FreshAuthentication = {
   dialog: ReactNode;
 };
 
-// Seed 000 section 4: after the re-authentication window, creating an API key or setting up
+// After the re-authentication window, creating an API key or setting up
 // two-factor needs the identity confirmed again; the refusal opens the dialog, then the action is
 // retried.
 export const useFreshAuthentication = (): FreshAuthentication => {

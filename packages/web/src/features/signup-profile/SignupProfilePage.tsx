@@ -3,29 +3,25 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { useLogout } from '../../api/session/api-session.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
-import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
+import { useProfile } from '../../api/session/profile-query.js';
 import { ProfileForm, profileDraftOf } from '../preferences/ProfileTab.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { finishProfileStep, pendingProfileStep } from './profile-step.js';
 
-// /signup/profile (seed 000 sections 2.1 and 4): after sign-up, and after verification when it
-// is required, the new user completes the profile (section 5's required fields), then goes on to
+// /signup/profile: after sign-up, and after verification when it is required, the new user
+// completes the profile (its required fields), then goes on to
 // where they wanted to go when they signed up (or /).
 export const SignupProfilePage = () => {
   usePageTitle('Complete your profile');
-  const client = useClient();
+  const logout = useLogout();
   const navigate = useNavigate();
   const userId = useSession()?.userId;
-  const profile = useQuery({
-    queryKey: profileKey(userId),
-    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
-  });
+  const profile = useProfile();
   if (profile.isPending) return <LoadingScreen label="Loading your profile" />;
   const data = profile.data;
   if (data?.must_be_verified === true && !data.is_verified) {
@@ -57,7 +53,7 @@ export const SignupProfilePage = () => {
             <ProfileForm initial={profileDraftOf(data)} submitLabel="Continue" onSaved={goOn} />
           </>
         )}
-        <Button onClick={() => client.auth.logout()}>Log out</Button>
+        <Button onClick={() => logout()}>Log out</Button>
       </Stack>
     </AuthFrame>
   );

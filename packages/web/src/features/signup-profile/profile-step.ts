@@ -1,4 +1,4 @@
-// Seed 000 section 4: sign-up leads to verification (when required), then /signup/profile, then
+// Sign-up leads to verification (when required), then /signup/profile, then
 // the stored redirect or /. A new account's pending profile step is kept per user in local
 // storage with where to go afterwards, so it survives the verification link opened in another
 // tab of the same browser. (A link opened in another browser goes straight on: the profile can

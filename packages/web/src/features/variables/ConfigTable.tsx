@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { ConfigValueControl } from './ConfigValueControl.js';
 import { StagedMark, stagedRowSx } from './StagedMark.js';
-import { allServices } from './variable-queries.js';
+import { allServices } from './variable-model.js';
 import { effectiveValue, rowKey, type VariableRow } from './variable-rows.js';
 import { ValueText } from './VariablesTable.js';
 
@@ -49,8 +49,7 @@ export type ConfigTableProps = {
   extraActions?: (row: VariableRow) => ReactNode;
 };
 
-// The configuration table driven by the /config/vars schema of a device type (seed 001 "Fleet
-// configuration and variables"): each setting with its description, its value or the default
+// The configuration table driven by the /config/vars schema of a device type: each setting with its description, its value or the default
 // when unset, and the control its type calls for.
 export const ConfigTable = ({
   schema,

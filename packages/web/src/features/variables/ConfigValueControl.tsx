@@ -39,7 +39,7 @@ const readDataUrl = (file: File): Promise<string> =>
   });
 
 // A data-url image (the boot splash): shown, downloadable, replaced by uploading a PNG of at most
-// the schema's size (seed 001 section 5).
+// the schema's size.
 const DataUrlControl = ({
   name,
   property,

@@ -15,19 +15,11 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { useToasts } from '../../ui/toasts.js';
 import { LoadState } from '../../ui/LoadState.js';
-import {
-  fetchOverrides,
-  type Override,
-  type OverrideTarget,
-  overridesKey,
-  variablesKey,
-} from './variable-queries.js';
+import { useOverrides, useRemoveOverride } from './api-overrides.js';
+import type { Override, OverrideTarget } from './variable-model.js';
 import { ValueText } from './VariablesTable.js';
 
 export type OverridesDialogProps = {
@@ -40,8 +32,7 @@ export type OverridesDialogProps = {
   onClose: () => void;
 };
 
-// Seed 001 "Fleet configuration and variables": which devices override one fleet variable and
-// with which value, each override deletable on the spot (the device then gets the fleet value).
+// Which devices override one fleet variable and with which value, each override deletable on the spot (the device then gets the fleet value).
 const OverridesBody = ({
   fleetId,
   target,
@@ -50,21 +41,8 @@ const OverridesBody = ({
   onClose,
   titleId,
 }: OverridesDialogProps & { titleId: string }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const toasts = useToasts();
-  const overrides = useQuery({
-    queryKey: overridesKey(fleetId, target),
-    queryFn: () => fetchOverrides(client, fleetId, target),
-  });
-  const remove = useMutation({
-    mutationFn: async (override: Override) => {
-      await client.pine.delete({ resource: override.resource, id: override.id });
-    },
-    onSuccess: (_result, override) =>
-      toasts.show('success', `The override of ${override.device.name} was deleted`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: variablesKey }),
-  });
+  const overrides = useOverrides(fleetId, target);
+  const remove = useRemoveOverride();
   const section = target.kind === 'config' ? 'config' : 'envvars';
   const rows = overrides.data ?? [];
   return (

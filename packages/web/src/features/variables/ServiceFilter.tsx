@@ -1,6 +1,6 @@
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { allServices, type ServiceOption } from './variable-queries.js';
+import { allServices, type ServiceOption } from './variable-model.js';
 
 export type ServiceFilterValue = number | 'any';
 

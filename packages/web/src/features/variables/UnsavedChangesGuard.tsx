@@ -9,8 +9,8 @@ import { useBlocker } from 'react-router';
 
 export const leaveWarning = 'Changes not saved, confirm to leave';
 
-// Leaving a page with staged edits warns (seed 001 "Fleet configuration and variables", section
-// 8): in-app navigation asks in a dialog, closing or reloading the tab gets the browser's own
+// Leaving a page with staged edits warns, so staged changes are not lost by accident: in-app
+// navigation asks in a dialog, closing or reloading the tab gets the browser's own
 // prompt.
 export const UnsavedChangesGuard = ({ when }: { when: boolean }) => {
   const blocker = useBlocker(

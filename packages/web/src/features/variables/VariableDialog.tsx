@@ -30,7 +30,7 @@ export type VariableDialogProps = {
   onClose: () => void;
 };
 
-// Add or edit one variable. Every rule of seed 001 section 5 is checked here, before anything is
+// Add or edit one variable. Every naming and value rule is checked here, before anything is
 // staged; problems show under their field once the user typed there or tried to submit.
 const VariableFormBody = ({
   title,

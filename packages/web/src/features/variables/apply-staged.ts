@@ -8,7 +8,7 @@ export type ApplyResult<T> = {
   firstError: unknown;
 };
 
-// Writes staged changes 10 at a time (seed 001 sections 7 and 9), deletions, then updates, then
+// Writes staged changes 10 at a time (so a large apply does not flood the server), deletions, then updates, then
 // additions, each group finished before the next starts. Never rejects: every failure is
 // collected so the caller can report it and keep it staged.
 export const applyStaged = async <T>(

@@ -1,4 +1,4 @@
-import { allServices, type ServiceOption } from './variable-queries.js';
+import { allServices, type ServiceOption } from './variable-model.js';
 import type { ServiceChoice } from './VariableDialog.js';
 
 export const serviceNameOf =

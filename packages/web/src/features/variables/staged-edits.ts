@@ -1,5 +1,4 @@
-// Staged edits of a variables table (seed 001 "Fleet configuration and variables", section 4):
-// additions, updates and deletions wait here, highlighted in the table and each undoable, until
+// Staged edits of a variables table: additions, updates and deletions wait here, highlighted in the table and each undoable, until
 // the user applies or reverts them all. Pure functions over an ordered list, keyed by row.
 
 export type ChangeKind = 'added' | 'updated' | 'deleted';

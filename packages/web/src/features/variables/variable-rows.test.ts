@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StagedChange } from './staged-edits.js';
 import { effectiveValue, rowKey, variableRows } from './variable-rows.js';
-import type { VariableChange } from './variable-writes.js';
+import type { VariableChange } from './variable-model.js';
 
 const owner = { resource: 'device_environment_variable', device: 1 } as const;
 

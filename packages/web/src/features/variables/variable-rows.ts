@@ -1,5 +1,5 @@
 import type { ChangeKind, StagedChanges } from './staged-edits.js';
-import type { VariableChange } from './variable-writes.js';
+import type { VariableChange } from './variable-model.js';
 
 // The rows of a variables table: what is loaded at this level (the fleet's own variables on
 // fleet pages, the device's on device pages), what the level above gives (the fleet value a

@@ -1,6 +1,6 @@
 import type { VariableRow } from './variable-rows.js';
 import type { StagedEdits } from './useStagedEdits.js';
-import type { VariableChange, VariableOwner, VariableResource } from './variable-writes.js';
+import type { VariableChange, VariableOwner, VariableResource } from './variable-model.js';
 
 // Where a table's variables live, per service (service 0: "All services").
 export type VariablePlace = {
@@ -42,3 +42,5 @@ export const variableStaging = (edits: StagedEdits<VariableChange>, place: Varia
     });
   },
 });
+
+export type VariableStaging = ReturnType<typeof variableStaging>;

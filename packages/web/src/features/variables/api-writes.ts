@@ -1,33 +1,12 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useClient } from '../../api/client.js';
+import { variableKeys } from './query-keys.js';
+import { useStagedEdits } from './useStagedEdits.js';
+import { serviceNotFound, type VariableChange, type VariableOwner } from './variable-model.js';
 
-// The writes a staged variable edit turns into (seed 001 section 7, "Fleet writes" and "Device
-// variables"): POST with owner, name and value; PATCH and DELETE by id.
-
-export type VariableResource =
-  | 'application_environment_variable'
-  | 'application_config_variable'
-  | 'service_environment_variable'
-  | 'device_environment_variable'
-  | 'device_config_variable'
-  | 'device_service_environment_variable';
-
-// Where a new variable goes. A device's service variable hangs under the service's install on
-// the device, looked up when it is written.
-export type VariableOwner =
-  | { resource: 'application_environment_variable'; application: number }
-  | { resource: 'application_config_variable'; application: number }
-  | { resource: 'service_environment_variable'; service: number }
-  | { resource: 'device_environment_variable'; device: number }
-  | { resource: 'device_config_variable'; device: number }
-  | { resource: 'device_service_environment_variable'; device: number; service: number };
-
-export type VariableChange =
-  | { action: 'create'; owner: VariableOwner; name: string; value: string }
-  | { action: 'update'; resource: VariableResource; id: number; name: string; value: string }
-  | { action: 'delete'; resource: VariableResource; id: number; name: string };
-
-// Seed 001 section 8: adding a device variable for a service the device does not run.
-export const serviceNotFound = 'Service not found';
+// The writes a staged variable edit turns into: POST with owner, name and value; PATCH and
+// DELETE by id.
 
 const serviceInstallOf = async (
   client: FlotillaClient,
@@ -97,4 +76,15 @@ export const writeVariable = async (
     case 'delete':
       await client.pine.delete({ resource: change.resource, id: change.id });
   }
+};
+
+// The staged edits of a variables table: each change is written as above and every variables
+// table reloads after an apply.
+export const useStagedVariableEdits = () => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useStagedEdits<VariableChange>({
+    write: (staged) => writeVariable(client, staged.change),
+    reload: () => queryClient.invalidateQueries({ queryKey: variableKeys.all }),
+  });
 };
