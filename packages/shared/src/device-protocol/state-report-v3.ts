@@ -85,6 +85,10 @@ const deviceReport = z.object({
 
 export const stateReportBody = z.record(text(255), deviceReport);
 
+// Every key a device's entry of a report may carry.
+export const deviceReportKeys = deviceReport.keyof().options;
+export type DeviceReportKey = (typeof deviceReportKeys)[number];
+
 // As the server reads a report (numbers rounded)...
 export type DeviceReport = z.output<typeof deviceReport>;
 export type AppReport = z.output<typeof appReport>;
