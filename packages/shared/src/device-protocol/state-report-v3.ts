@@ -85,9 +85,14 @@ const deviceReport = z.object({
 
 export const stateReportBody = z.record(text(255), deviceReport);
 
-// Every key a device's entry of a report may carry.
+// Every key a device's entry of a report may carry, and those of its apps, releases and services.
 export const deviceReportKeys = deviceReport.keyof().options;
 export type DeviceReportKey = (typeof deviceReportKeys)[number];
+export const nestedReportKeys = {
+  app: appReport.keyof().options,
+  release: releaseReport.keyof().options,
+  service: serviceReport.keyof().options,
+};
 
 // As the server reads a report (numbers rounded)...
 export type DeviceReport = z.output<typeof deviceReport>;
