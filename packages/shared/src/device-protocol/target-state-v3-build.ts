@@ -106,12 +106,14 @@ const v3App = (inputs: TargetInputs): AppTargetV3 => ({
   releases: inputs.release ? { [inputs.release.commit]: v3Release(inputs.release) } : {},
 });
 
+const inactive: Pick<DeviceTargetV3, 'is_active'> = { is_active: false };
+
 // GET /device/v3/:uuid/state. A deactivated device's entry also carries `is_active: false`.
 export const deviceTargetStateV3 = (inputs: TargetInputs): TargetStateV3 => {
   if (!inputs.device) throw new Error('a device target needs a device');
   const entry: DeviceTargetV3 = {
     name: inputs.device.name,
-    ...(inputs.device.isActive ? {} : { is_active: false as const }),
+    ...(inputs.device.isActive ? {} : inactive),
     config: effectiveConfig(inputs.config),
     apps: { [inputs.app.uuid]: v3App(inputs) },
   };

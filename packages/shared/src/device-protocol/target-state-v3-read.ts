@@ -72,6 +72,8 @@ const readApp = (uuid: string, raw: JsonObject): AppTargetV3 => ({
   ),
 });
 
+const inactive: Pick<DeviceTargetV3, 'is_active'> = { is_active: false };
+
 // The device's entry of GET /device/v3/:uuid/state, or null when the body has none.
 export const readDeviceTargetV3 = (body: unknown, uuid: string): DeviceTargetV3 | null => {
   if (!isRecord(body)) return null;
@@ -83,7 +85,7 @@ export const readDeviceTargetV3 = (body: unknown, uuid: string): DeviceTargetV3 
   }
   return {
     name: typeof device.name === 'string' ? device.name : null,
-    ...(device.is_active === false ? { is_active: false as const } : {}),
+    ...(device.is_active === false ? inactive : {}),
     config: stringMap(device.config),
     apps,
   };
