@@ -10,7 +10,7 @@ import { errorText, type Logger } from '../logger.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
 import { type DeviceTarget, type TargetService, updateLockOverridden } from '../target-types.js';
 import type { ContainerAction } from '../engine/container-actions.js';
-import { dispatchAction } from './action-dispatch.js';
+import { type ActionPorts, dispatchAction } from './action-dispatch.js';
 import type { CommandRunner } from './command-runner.js';
 import { withService } from './command-runner.js';
 import {
@@ -214,34 +214,34 @@ export class HostDevice implements DeviceRuntime {
   }
 
   handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
-    return dispatchAction(
-      {
-        lockedActions: hostLockedActions,
-        locked: (force) => this.#locked(force),
-        log: (message) => this.#log(message),
-        blink: async () => {
-          this.#log('Identify: blink requested');
-          if (this.#options.settings.blinkCommand) {
-            await this.#run(this.#options.settings.blinkCommand);
-          }
-        },
-        pollNow: (force) => this.#events?.pollNow(force),
-        deviceState: () => this.#deviceState(),
-        checks: async (checkParams) => {
-          const report = await runHostChecks(this.#probe, {
-            sentAt: checkParams.sentAt,
-            engineExpected: usesContainerEngine(this.#options.settings.serviceShell),
-          });
-          const services = this.#serviceCheck();
-          return services ? { ...report, checks: [...report.checks, services] } : report;
-        },
-        diagnose: () => hostDiagnoseReport(this.#probe, this.#recentLog),
-        services: (serviceAction, serviceParams) =>
-          this.#serviceAction(serviceAction, serviceParams),
+    return dispatchAction(this.actionPorts(), action, params);
+  }
+
+  // What the host does for each action (a container device replaces the services).
+  actionPorts(): ActionPorts {
+    return {
+      lockedActions: hostLockedActions,
+      locked: (force) => this.#locked(force),
+      log: (message) => this.#log(message),
+      blink: async () => {
+        this.#log('Identify: blink requested');
+        if (this.#options.settings.blinkCommand) {
+          await this.#run(this.#options.settings.blinkCommand);
+        }
       },
-      action,
-      params,
-    );
+      pollNow: (force) => this.#events?.pollNow(force),
+      deviceState: () => this.#deviceState(),
+      checks: async (checkParams) => {
+        const report = await runHostChecks(this.#probe, {
+          sentAt: checkParams.sentAt,
+          engineExpected: usesContainerEngine(this.#options.settings.serviceShell),
+        });
+        const services = this.#serviceCheck();
+        return services ? { ...report, checks: [...report.checks, services] } : report;
+      },
+      diagnose: () => hostDiagnoseReport(this.#probe, this.#recentLog),
+      services: (serviceAction, serviceParams) => this.#serviceAction(serviceAction, serviceParams),
+    };
   }
 
   // The fleet app's services through the configured service commands (no engine on the host).
