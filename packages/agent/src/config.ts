@@ -1,3 +1,4 @@
+import { pollIntervalLimits } from '@flotilla/shared/device-protocol/poll-interval';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 
 // A command as argv (never through a shell); `{service}` in an argument is replaced by the
@@ -54,9 +55,6 @@ export type AgentConfig = {
   appUpdatePollInterval: number;
   host: HostSettings;
 };
-
-export const defaultPollIntervalMs = 600_000;
-export const minimumPollIntervalMs = 10_000;
 
 export const defaultHostSettings: HostSettings = {
   rebootCommand: ['systemctl', 'reboot'],
@@ -213,7 +211,7 @@ export const parseAgentConfig = (raw: unknown): AgentConfig => {
   if (provisioningApiKey === null && deviceApiKey === null) {
     read.problems.push('apiKey (the provisioning key) or deviceApiKey is required');
   }
-  const poll = read.integer('appUpdatePollInterval', false, minimumPollIntervalMs);
+  const poll = read.integer('appUpdatePollInterval', false, pollIntervalLimits.minimumMs);
   const problems = read.problems;
   const host = parseHostSettings(raw.flotilla, problems);
   const config = {
@@ -226,7 +224,7 @@ export const parseAgentConfig = (raw: unknown): AgentConfig => {
     deviceId: read.integer('deviceId', false, 1),
     registeredAt: read.integer('registered_at', false),
     userId: read.integer('userId', false, 1),
-    appUpdatePollInterval: poll ?? defaultPollIntervalMs,
+    appUpdatePollInterval: poll ?? pollIntervalLimits.defaultMs,
     host,
   };
   if (

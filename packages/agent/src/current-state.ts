@@ -1,3 +1,9 @@
+import {
+  type DeviceReportKey,
+  deviceReportKeys,
+  type DeviceReportV3,
+  type StateReportV3,
+} from '@flotilla/shared/device-protocol/state-report-v3';
 import { type ApiClient, ApiError } from './api-client.js';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { Random } from './clock.js';
@@ -23,7 +29,16 @@ export type StateReporterOptions = {
   errorBackoff?: BackoffPolicy;
 };
 
-type Body = Record<string, unknown>;
+const reportKeys: readonly string[] = deviceReportKeys;
+const isReportKey = (key: string): key is DeviceReportKey => reportKeys.includes(key);
+
+const copyKey = <K extends DeviceReportKey>(
+  to: DeviceReportV3,
+  from: DeviceReportV3,
+  key: K,
+): void => {
+  to[key] = from[key];
+};
 
 // Metrics move all the time; they are compared only when due so that a wandering CPU figure
 // never makes a report by itself more often than the metrics interval.
@@ -46,7 +61,7 @@ export class StateReporter {
   readonly #backoff: Backoff;
   readonly #failures: FailureLog;
   #retryAfterMs: number | null = null;
-  #reported: Body = {};
+  #reported: DeviceReportV3 = {};
   #lastSentAt = Number.NEGATIVE_INFINITY;
   #lastMetricsAt = Number.NEGATIVE_INFINITY;
   #next: TaskHandle | null = null;
@@ -112,7 +127,7 @@ export class StateReporter {
     const { api, uuid, scheduler, logger } = this.#options;
     const now = scheduler.now();
     const metricsDue = now - this.#lastMetricsAt >= this.#options.metricsIntervalMs;
-    const current: Body = { ...this.#options.info() };
+    const current: DeviceReportV3 = { ...this.#options.info() };
     if (metricsDue) {
       try {
         Object.assign(current, await this.#options.metrics());
@@ -120,21 +135,23 @@ export class StateReporter {
         logger.debug(`metrics unavailable: ${errorText(error)}`);
       }
     }
-    const changes: Body = {};
-    for (const [key, value] of Object.entries(current)) {
+    const changes: DeviceReportV3 = {};
+    // In the order the runtime gave them; a key the protocol does not know is not sent.
+    for (const key of Object.keys(current).filter(isReportKey)) {
+      const value = current[key];
       if (value === undefined) continue;
       if (!metricsDue && metricKeys.includes(key)) continue;
-      if (JSON.stringify(value) !== JSON.stringify(this.#reported[key])) changes[key] = value;
+      if (JSON.stringify(value) !== JSON.stringify(this.#reported[key])) {
+        copyKey(changes, current, key);
+      }
     }
     if (Object.keys(changes).length === 0) {
       if (metricsDue) this.#lastMetricsAt = now;
       return 'unchanged';
     }
+    const body: StateReportV3 = { [uuid]: changes };
     try {
-      await api.request(
-        { method: 'PATCH', path: '/device/v3/state', body: { [uuid]: changes } },
-        [200, 201, 204],
-      );
+      await api.request({ method: 'PATCH', path: '/device/v3/state', body }, [200, 201, 204]);
     } catch (error) {
       this.#failures.fail(`state report failed: ${errorText(error)}`);
       this.#retryAfterMs = error instanceof ApiError ? error.retryAfterMs : null;

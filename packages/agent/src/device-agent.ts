@@ -1,4 +1,8 @@
 import type { ActionRequest } from '@flotilla/shared/cloudlink/messages';
+import {
+  clampPollInterval,
+  pollIntervalVariable,
+} from '@flotilla/shared/device-protocol/poll-interval';
 import { isInLocalMode } from '@flotilla/shared/devices/local-mode';
 import { ApiClient } from './api-client.js';
 import type { BackoffPolicy } from './backoff.js';
@@ -10,7 +14,6 @@ import { LogStream, type LogStreamOptions } from './log-stream.js';
 import type { DeviceRuntime, PowerAction, RuntimeEvents } from './runtime/device-runtime.js';
 import type { Scheduler } from './scheduler.js';
 import { TargetStatePoller } from './target-state.js';
-import { configuredPollInterval } from './target-types.js';
 
 // starting → online; a reboot goes offline and comes back, a shutdown stays 'off' until the
 // process restarts; 'stopped' after stop().
@@ -114,8 +117,8 @@ export class DeviceAgent {
 
   pollIntervalMs(): number {
     const configured = this.#options.pollIntervalMs;
-    const fromVariable = configuredPollInterval(this.#targetConfig);
-    if (fromVariable === null) return configured;
+    const fromVariable = clampPollInterval(pollIntervalVariable(this.#targetConfig));
+    if (fromVariable === undefined) return configured;
     return this.#options.pollIntervalIsCeiling ? Math.min(configured, fromVariable) : fromVariable;
   }
 
@@ -137,7 +140,7 @@ export class DeviceAgent {
           this.#options.onActive?.(target.active);
         }
         // In local mode the device runs what is pushed to it on the network, not the cloud's
-        // releases (seed 001 section 5), until local mode is turned off again.
+        // releases, until local mode is turned off again.
         const local = isInLocalMode(
           Object.entries(target.config).map(([name, value]) => ({ name, value })),
         );

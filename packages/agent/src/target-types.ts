@@ -1,7 +1,12 @@
+import type {
+  AppTargetV3,
+  ServiceTargetV3,
+} from '@flotilla/shared/device-protocol/target-state-v3';
+import { readDeviceTargetV3 } from '@flotilla/shared/device-protocol/target-state-v3-read';
 import { parseComposition, parseNetworks } from './composition-fields.js';
 
-// The parts of the v3 target state (GET /device/v3/:uuid/state) the agent acts on, reduced
-// from { [uuid]: { name, config, apps: { [appUuid]: { releases: { [commit]: … } } } } }.
+// The parts of the v3 target state (GET /device/v3/:uuid/state) the agent acts on, reduced from
+// the device's entry as the protocol's reader reads it.
 
 export type TargetService = {
   name: string;
@@ -106,90 +111,51 @@ export type DeviceTarget = {
   app: TargetApp | null;
 };
 
-type Raw = Record<string, unknown>;
+const readService = (name: string, service: ServiceTargetV3): TargetService => ({
+  name,
+  id: service.id,
+  imageId: service.image_id,
+  image: service.image,
+  running: service.running !== false,
+  environment: service.environment,
+  labels: service.labels,
+  composition: parseComposition(service.composition),
+});
 
-const isRecord = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
-
-// Values arrive as strings; a number or boolean is kept as its text, anything else dropped.
-const stringMap = (raw: unknown): Record<string, string> => {
-  const map: Record<string, string> = {};
-  for (const [key, value] of Object.entries(isRecord(raw) ? raw : {})) {
-    if (typeof value === 'string') map[key] = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') map[key] = String(value);
-  }
-  return map;
-};
-
-const parseServices = (raw: unknown): TargetService[] =>
-  Object.entries(isRecord(raw) ? raw : {}).map(([name, service]) => {
-    const fields = isRecord(service) ? service : {};
-    return {
-      name,
-      id: numberOrNull(fields.id),
-      imageId: numberOrNull(fields.image_id),
-      image: typeof fields.image === 'string' ? fields.image : `${name}:latest`,
-      running: fields.running !== false,
-      environment: stringMap(fields.environment),
-      labels: stringMap(fields.labels),
-      composition: parseComposition(fields.composition),
-    };
-  });
-
-const parseApp = (uuid: string, raw: Raw): TargetApp => {
-  const releases = isRecord(raw.releases) ? Object.entries(raw.releases) : [];
-  const first = releases[0];
+// The agent runs the first release the app names.
+const readApp = (uuid: string, app: AppTargetV3): TargetApp => {
+  const first = Object.entries(app.releases)[0];
   let release: TargetRelease | null = null;
   if (first) {
     const [commit, body] = first;
-    const fields = isRecord(body) ? body : {};
     release = {
       commit,
-      id: numberOrNull(fields.id),
-      services: parseServices(fields.services),
-      volumes: Object.keys(isRecord(fields.volumes) ? fields.volumes : {}),
-      networks: parseNetworks(fields.networks),
+      id: body.id,
+      services: Object.entries(body.services).map(([name, service]) => readService(name, service)),
+      volumes: Object.keys(body.volumes),
+      networks: parseNetworks(body.networks),
     };
   }
-  return {
-    uuid,
-    id: numberOrNull(raw.id),
-    name: typeof raw.name === 'string' ? raw.name : uuid,
-    release,
-  };
+  return { uuid, id: app.id, name: app.name, release };
 };
 
-// Tolerant on purpose: a field we do not understand never stops the device from updating.
+// The device's entry read with the protocol's reader, reduced to what the agent acts on.
 export const parseTargetState = (body: unknown, uuid: string): DeviceTarget | null => {
-  if (!isRecord(body)) return null;
-  const device = body[uuid];
-  if (!isRecord(device)) return null;
-  const config = stringMap(device.config);
+  const device = readDeviceTargetV3(body, uuid);
+  if (!device) return null;
   let app: TargetApp | null = null;
-  if (isRecord(device.apps)) {
-    for (const [appUuid, raw] of Object.entries(device.apps)) {
-      if (!isRecord(raw) || raw.is_host === true) continue;
-      if (raw.class !== undefined && raw.class !== 'fleet') continue;
-      app = parseApp(appUuid, raw);
-      break;
-    }
+  for (const [appUuid, entry] of Object.entries(device.apps)) {
+    if (entry.is_host) continue;
+    if (entry.class !== undefined && entry.class !== 'fleet') continue;
+    app = readApp(appUuid, entry);
+    break;
   }
   return {
-    name: typeof device.name === 'string' ? device.name : null,
+    name: device.name,
     active: device.is_active !== false,
-    config,
+    config: device.config,
     app,
   };
-};
-
-// The fleet or device config variable that overrides the poll interval (balena's name, with
-// the legacy prefix), when valid.
-export const configuredPollInterval = (config: Readonly<Record<string, string>>): number | null => {
-  const value = config.BALENA_SUPERVISOR_POLL_INTERVAL ?? config.RESIN_SUPERVISOR_POLL_INTERVAL;
-  if (value === undefined || !/^\d+$/.test(value)) return null;
-  return Number(value);
 };
 
 // The names whose value differs between two environments (added, changed or removed), sorted.

@@ -4,8 +4,8 @@ import type {
   ReleaseReport,
   ServiceReport,
   ServiceStatus,
-  UpdateStatus,
 } from '../runtime/device-runtime.js';
+import type { UpdateStatus } from '@flotilla/shared/device-protocol/state-report-v3';
 import type { ManagedContainer } from './container-engine.js';
 import { configHashOf } from './container-spec.js';
 import type { Wanted } from './wanted-services.js';

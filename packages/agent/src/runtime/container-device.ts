@@ -1,7 +1,7 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import { access } from 'node:fs/promises';
-import { isContainerAction, runContainerAction } from '../engine/container-actions.js';
+import { runContainerAction } from '../engine/container-actions.js';
 import { ContainerApp } from '../engine/container-app.js';
 import { openExecShell } from '../engine/exec-shell.js';
 import type { ContainerEngine, ManagedContainer } from '../engine/container-engine.js';
@@ -17,6 +17,7 @@ import {
   type PowerAction,
   type RuntimeEvents,
 } from './device-runtime.js';
+import { type ActionPorts, dispatchAction } from './action-dispatch.js';
 import type { HostDevice } from './host-device.js';
 import type { Shell, ShellIo } from './shell.js';
 
@@ -35,6 +36,9 @@ export type ContainerDeviceOptions = {
   retryMs?: number;
   stopTimeoutSeconds?: number;
 };
+
+// The host's update lock files refuse these; the container actions check the services' locks.
+const containerLockedActions: readonly DeviceAction[] = ['reboot', 'shutdown', 'update'];
 
 const exists = async (path: string): Promise<boolean> => {
   try {
@@ -112,22 +116,29 @@ export class ContainerDevice implements DeviceRuntime {
     return anyServiceLocked(this.#options.lockDir);
   }
 
-  async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
-    if (!isContainerAction(action)) return this.#options.host.handleAction(action, params);
-    return runContainerAction(
-      {
-        app: this.#app,
-        engine: this.#options.engine,
-        services: this.#target?.app?.release?.services ?? [],
-        locked: (force) => this.#locked(force),
-        log: (message, serviceId) => this.#systemLog(message, serviceId),
-        ...(this.#options.stopTimeoutSeconds === undefined
-          ? {}
-          : { stopTimeoutSeconds: this.#options.stopTimeoutSeconds }),
-      },
-      action,
-      params,
-    );
+  // The host's answers, but the fleet app's services are the engine's containers, under their
+  // own update locks.
+  handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
+    const ports: ActionPorts = {
+      ...this.#options.host.actionPorts(),
+      lockedActions: containerLockedActions,
+      services: (containerAction, containerParams) =>
+        runContainerAction(
+          {
+            app: this.#app,
+            engine: this.#options.engine,
+            services: this.#target?.app?.release?.services ?? [],
+            locked: (force) => this.#locked(force),
+            log: (message, serviceId) => this.#systemLog(message, serviceId),
+            ...(this.#options.stopTimeoutSeconds === undefined
+              ? {}
+              : { stopTimeoutSeconds: this.#options.stopTimeoutSeconds }),
+          },
+          containerAction,
+          containerParams,
+        ),
+    };
+    return dispatchAction(ports, action, params);
   }
 
   #systemLog(message: string, serviceId?: number): void {

@@ -1,4 +1,10 @@
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
+import type {
+  AppReportV3,
+  DeviceReportV3,
+  ReleaseReportV3,
+  ServiceReportV3,
+} from '@flotilla/shared/device-protocol/state-report-v3';
 import type { OpenShell, Shell, ShellIo } from './shell.js';
 import type { DeviceTarget } from '../target-types.js';
 
@@ -26,49 +32,45 @@ export type ServiceStatus =
   | 'exited'
   | 'Unknown';
 
-export type UpdateStatus =
-  'rejected' | 'downloading' | 'downloaded' | 'applying changes' | 'aborted' | 'done';
-
 export type DeviceStatus = 'Idle' | 'Downloading' | 'Installing' | 'Stopping';
 
-export type ServiceReport = {
-  image: string;
-  status: ServiceStatus;
-  download_progress: number | null;
-};
+// Fields of a state report the agent always sends, never null.
+type Sent<T, K extends keyof T> = { [P in K]-?: NonNullable<T[P]> };
 
-export type ReleaseReport = {
-  update_status?: UpdateStatus;
+// The parts of PATCH /device/v3/state (the protocol's report types) with the statuses the agent
+// uses.
+export type ServiceReport = Required<ServiceReportV3> & { status: ServiceStatus };
+
+export type ReleaseReport = Omit<ReleaseReportV3, 'services'> & {
   services: Record<string, ServiceReport>;
 };
 
-export type AppReport = {
-  release_uuid?: string;
+export type AppReport = Omit<AppReportV3, 'releases'> & {
   releases: Record<string, ReleaseReport>;
 };
 
-// The device-level part of PATCH /device/v3/state (metrics travel separately, less often).
-export type DeviceInfo = {
-  status: DeviceStatus;
-  os_version: string;
-  os_variant?: string;
-  supervisor_version: string;
-  ip_address: string;
-  mac_address: string;
-  apps: Record<string, AppReport>;
-};
+// The device-level part of the report (metrics travel separately, less often).
+export type DeviceInfo = Sent<
+  DeviceReportV3,
+  'os_version' | 'supervisor_version' | 'ip_address' | 'mac_address'
+> &
+  Partial<Sent<DeviceReportV3, 'os_variant'>> & {
+    status: DeviceStatus;
+    apps: Record<string, AppReport>;
+  };
 
 // Memory and storage in MB, temperature in °C, usage in percent (integers, as the API stores).
-export type DeviceMetrics = {
-  cpu_usage: number;
-  cpu_temp: number | null;
-  memory_usage: number;
-  memory_total: number;
-  storage_usage: number;
-  storage_total: number;
-  storage_block_device?: string;
-  is_undervolted: boolean;
-};
+export type DeviceMetrics = Sent<
+  DeviceReportV3,
+  | 'cpu_usage'
+  | 'memory_usage'
+  | 'memory_total'
+  | 'storage_usage'
+  | 'storage_total'
+  | 'is_undervolted'
+> &
+  Required<Pick<DeviceReportV3, 'cpu_temp'>> &
+  Partial<Sent<DeviceReportV3, 'storage_block_device'>>;
 
 // An answer for the cloudlink; `then` asks the agent to power-cycle after replying.
 export type ActionOutcome = {

@@ -9,6 +9,8 @@ import type { HostSettings } from '../config.js';
 import { errorText, type Logger } from '../logger.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
 import { type DeviceTarget, type TargetService, updateLockOverridden } from '../target-types.js';
+import type { ContainerAction } from '../engine/container-actions.js';
+import { type ActionPorts, dispatchAction } from './action-dispatch.js';
 import type { CommandRunner } from './command-runner.js';
 import { withService } from './command-runner.js';
 import {
@@ -18,7 +20,6 @@ import {
   type DeviceMetrics,
   type DeviceRuntime,
   failure,
-  lockedOutcome,
   ok,
   type PowerAction,
   type RuntimeEvents,
@@ -65,6 +66,14 @@ const exists = async (path: string): Promise<boolean> => {
     return false;
   }
 };
+
+// Actions an update lock refuses on the host unless forced.
+const hostLockedActions: readonly DeviceAction[] = [
+  'reboot',
+  'shutdown',
+  'update',
+  'restart-services',
+];
 
 const notSupported = (what: string): ActionOutcome =>
   failure(501, `${what} is not supported by this device's agent (no command configured)`);
@@ -204,47 +213,43 @@ export class HostDevice implements DeviceRuntime {
     return openTcpTunnel(this.#options.settings.webServerPort, io);
   }
 
-  async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
-    const force = params.force === true;
-    if (
-      ['reboot', 'shutdown', 'update', 'restart-services'].includes(action) &&
-      (await this.#locked(force))
-    ) {
-      return lockedOutcome();
-    }
-    const commands = this.#options.settings.serviceCommands;
-    switch (action) {
-      case 'ping':
-        return ok();
-      case 'blink':
+  handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
+    return dispatchAction(this.actionPorts(), action, params);
+  }
+
+  // What the host does for each action (a container device replaces the services).
+  actionPorts(): ActionPorts {
+    return {
+      lockedActions: hostLockedActions,
+      locked: (force) => this.#locked(force),
+      log: (message) => this.#log(message),
+      blink: async () => {
         this.#log('Identify: blink requested');
         if (this.#options.settings.blinkCommand) {
           await this.#run(this.#options.settings.blinkCommand);
         }
-        return ok();
-      case 'update':
-        this.#events?.pollNow(force);
-        return ok({ Data: 'OK', Error: null });
-      case 'reboot':
-        this.#log('Rebooting');
-        return { ...ok({ Data: 'OK', Error: null }), then: 'reboot' };
-      case 'shutdown':
-        this.#log('Shutting down');
-        return { ...ok({ Data: 'OK', Error: null }), then: 'shutdown' };
-      case 'device-state':
-        return ok(this.#deviceState());
-      case 'purge':
-        return notSupported('Purging application data');
-      case 'checks': {
+      },
+      pollNow: (force) => this.#events?.pollNow(force),
+      deviceState: () => this.#deviceState(),
+      checks: async (checkParams) => {
         const report = await runHostChecks(this.#probe, {
-          sentAt: params.sentAt,
+          sentAt: checkParams.sentAt,
           engineExpected: usesContainerEngine(this.#options.settings.serviceShell),
         });
         const services = this.#serviceCheck();
-        return ok(services ? { ...report, checks: [...report.checks, services] } : report);
-      }
-      case 'diagnose':
-        return ok(await hostDiagnoseReport(this.#probe, this.#recentLog));
+        return services ? { ...report, checks: [...report.checks, services] } : report;
+      },
+      diagnose: () => hostDiagnoseReport(this.#probe, this.#recentLog),
+      services: (serviceAction, serviceParams) => this.#serviceAction(serviceAction, serviceParams),
+    };
+  }
+
+  // The fleet app's services through the configured service commands (no engine on the host).
+  async #serviceAction(action: ContainerAction, params: ActionParams): Promise<ActionOutcome> {
+    const commands = this.#options.settings.serviceCommands;
+    switch (action) {
+      case 'purge':
+        return notSupported('Purging application data');
       case 'restart-services': {
         if (!commands.restart) return notSupported('Restarting services');
         return this.#onServices(this.#services(), commands.restart);

@@ -1,20 +1,19 @@
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import type { ActionParams, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import { between, type Random } from '../clock.js';
-import { isContainerAction, runContainerAction } from '../engine/container-actions.js';
+import { runContainerAction } from '../engine/container-actions.js';
 import { ContainerApp } from '../engine/container-app.js';
 import { openExecShell } from '../engine/exec-shell.js';
 import { SimulatedEngine, type SimulatedEngineTiming } from '../engine/simulated-engine.js';
 import { simulatedServiceDirs } from '../engine/simulated-service-dirs.js';
 import type { Scheduler } from '../scheduler.js';
+import { dispatchAction } from './action-dispatch.js';
 import { changedNames, type DeviceTarget, updateLockOverridden } from '../target-types.js';
 import {
   type ActionOutcome,
   type DeviceInfo,
   type DeviceMetrics,
   type DeviceRuntime,
-  lockedOutcome,
-  ok,
   type PowerAction,
   type RuntimeEvents,
 } from './device-runtime.js';
@@ -183,47 +182,40 @@ export class SimulatedDevice implements DeviceRuntime {
     return this.#metrics.next(running.length);
   }
 
-  async handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
-    if (isContainerAction(action)) {
-      return runContainerAction(
-        {
-          app: this.app,
-          engine: this.#engine,
-          services: this.#target?.app?.release?.services ?? [],
-          locked: async (force) => this.#locked(force),
-          log: (message, serviceId) => this.#systemLog(message, serviceId),
+  handleAction(action: DeviceAction, params: ActionParams): Promise<ActionOutcome> {
+    return dispatchAction(
+      {
+        lockedActions,
+        locked: (force) => this.#locked(force),
+        refused: (refused) =>
+          this.#systemLog(
+            `Updates are locked: ${refused} refused (use force to override the lock)`,
+          ),
+        log: (message) => this.#systemLog(message),
+        blink: () => {
+          this.#blinks++;
+          this.#systemLog('Identify: blinking the LED for 15 s');
         },
-        action,
-        params,
-      );
-    }
-    if (lockedActions.includes(action) && this.#locked(params.force === true)) {
-      this.#systemLog(`Updates are locked: ${action} refused (use force to override the lock)`);
-      return lockedOutcome();
-    }
-    switch (action) {
-      case 'ping':
-        return ok();
-      case 'blink':
-        this.#blinks++;
-        this.#systemLog('Identify: blinking the LED for 15 s');
-        return ok();
-      case 'update':
-        this.#events?.pollNow(params.force === true);
-        return ok({ Data: 'OK', Error: null });
-      case 'reboot':
-        this.#systemLog('Rebooting');
-        return { ...ok({ Data: 'OK', Error: null }), then: 'reboot' };
-      case 'shutdown':
-        this.#systemLog('Shutting down');
-        return { ...ok({ Data: 'OK', Error: null }), then: 'shutdown' };
-      case 'device-state':
-        return ok(this.#deviceState());
-      case 'checks':
-        return ok(simulatedChecks(await this.#diagnosticState()));
-      case 'diagnose':
-        return ok(simulatedDiagnoseReport(await this.#diagnosticState()));
-    }
+        pollNow: (force) => this.#events?.pollNow(force),
+        deviceState: () => this.#deviceState(),
+        checks: async () => simulatedChecks(await this.#diagnosticState()),
+        diagnose: async () => simulatedDiagnoseReport(await this.#diagnosticState()),
+        services: (containerAction, containerParams) =>
+          runContainerAction(
+            {
+              app: this.app,
+              engine: this.#engine,
+              services: this.#target?.app?.release?.services ?? [],
+              locked: async (force) => this.#locked(force),
+              log: (message, serviceId) => this.#systemLog(message, serviceId),
+            },
+            containerAction,
+            containerParams,
+          ),
+      },
+      action,
+      params,
+    );
   }
 
   async powerCycle(action: PowerAction): Promise<'back' | 'off'> {

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import { metricColumns, type Metrics } from '../heartbeat/write-device-contacts.js';
 import type { StateReportCache } from './state-report-cache.js';
-import { type DeviceColumn, type DeviceReport, deviceReportFields } from './state-report-schema.js';
+import {
+  type DeviceColumn,
+  type DeviceReport,
+  deviceReportFields,
+} from '@flotilla/shared/device-protocol/state-report-v3';
 
 const isMetric = (column: DeviceColumn): column is (typeof metricColumns)[number] =>
   metricColumns.some((metric) => metric === column);

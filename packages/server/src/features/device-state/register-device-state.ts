@@ -9,14 +9,12 @@ import { applyTagsReport } from './apply-tags-report.js';
 import { deviceResource, findPermittedDevice, type DeviceRef } from './find-device.js';
 import { findReadableFleet } from './find-fleet.js';
 import { createStateReportCache, type StateReportCache } from './state-report-cache.js';
-import { stateReportBody, tagsReportBody } from './state-report-schema.js';
+import { stateReportBody, tagsReportBody } from '@flotilla/shared/device-protocol/state-report-v3';
 import {
-  deviceTargetStateV2,
   deviceTargetStateV3,
-  etagOf,
   fleetTargetStateV3,
-  matchesIfNoneMatch,
-} from './target-state-body.js';
+} from '@flotilla/shared/device-protocol/target-state-v3-build';
+import { deviceTargetStateV2, etagOf, matchesIfNoneMatch } from './target-state-body.js';
 import { createTargetStateCache, type TargetStateCache } from './target-state-cache.js';
 import { loadDeviceTarget, loadFleetTarget } from './target-state-query.js';
 
@@ -135,7 +133,7 @@ const stateReport = async (
   return reply.status(200).send();
 };
 
-// The device protocol's state routes (wire contract sections 6 and 7.3): target state for
+// The device protocol's state routes: target state for
 // devices (v3, ETag/304) and for the SDK (v2, fleet-level v3), and the device's state and tag
 // reports.
 export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void => {

@@ -7,7 +7,11 @@ import { recordDeviceContact as legacyContact } from '../../test-support/legacy-
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createDeviceContacts, type DeviceContacts } from '../heartbeat/device-contacts.js';
 import { applyStateReport, splitReport } from './apply-state-report.js';
-import { type DeviceReport, stateReportBody, updateStatuses } from './state-report-schema.js';
+import {
+  type DeviceReport,
+  stateReportBody,
+  updateStatuses,
+} from '@flotilla/shared/device-protocol/state-report-v3';
 
 // The one-statement state report (migrations/0009) against the statement-per-step one it
 // replaced (test-support/legacy-state-report): two devices of one fleet get the same generated

@@ -9,7 +9,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
 import { applyStateReport, applyStateReportCached, splitReport } from './apply-state-report.js';
 import { createStateReportCache, type StateReportCache } from './state-report-cache.js';
-import { stateReportBody } from './state-report-schema.js';
+import { stateReportBody } from '@flotilla/shared/device-protocol/state-report-v3';
 
 // A device in steady state sends the same apps section again and again, and the one-statement
 // report skips its installs while nothing they are computed from changed

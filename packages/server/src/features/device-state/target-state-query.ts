@@ -1,45 +1,14 @@
+import type {
+  AppInputs,
+  ReleaseInputs,
+  ServiceInputs,
+  TargetInputs,
+} from '@flotilla/shared/device-protocol/target-state-v3-build';
 import type { Queryable } from '../../infra/db/database.js';
 import { shouldBeRunningRelease } from '../../model/definitions/device-status.js';
 
-// Everything a target state is built from, read with a handful of indexed queries. Rows come back
-// in a fixed order so the built body (and so its ETag) is the same on every node.
-
-export type TargetApp = {
-  id: number;
-  uuid: string;
-  name: string;
-  appClass: string;
-  isHost: boolean;
-};
-
-export type TargetService = {
-  serviceId: number;
-  serviceName: string;
-  imageId: number;
-  image: string;
-  contract: unknown;
-  environment: Record<string, string>;
-  labels: Record<string, string>;
-};
-
-export type TargetRelease = {
-  id: number;
-  commit: string;
-  composition: Record<string, unknown>;
-  services: TargetService[];
-};
-
-// `isActive` false: deactivated (issue 10), so no release is served and the body says so.
-export type TargetDevice = { id: number; uuid: string; name: string; isActive: boolean };
-
-export type TargetInputs = {
-  device: TargetDevice | undefined;
-  app: TargetApp;
-  config: Record<string, string>;
-  // The release the device should run (pinned, else the fleet's), even when none is served.
-  targetReleaseId: number | null;
-  release: TargetRelease | undefined;
-};
+// Everything a target state is built from (TargetInputs), read with a handful of indexed queries.
+// Rows come back in a fixed order so the built body (and so its ETag) is the same on every node.
 
 type AppRow = {
   id: number;
@@ -51,7 +20,7 @@ type AppRow = {
 
 const appColumns = `a."id", a."uuid", a."app_name", a."is_of__class", a."is_host"`;
 
-const toApp = (row: AppRow): TargetApp => ({
+const toApp = (row: AppRow): AppInputs => ({
   id: row.id,
   uuid: row.uuid,
   name: row.app_name,
@@ -159,7 +128,7 @@ const loadRelease = async (
   releaseId: number,
   appId: number,
   deviceId: number | undefined,
-): Promise<TargetRelease | undefined> => {
+): Promise<ReleaseInputs | undefined> => {
   const [images, environment, labels] = await Promise.all([
     db.query<ImageRow>(
       `SELECT r."id" AS "release_id", r."commit", r."composition",
@@ -179,12 +148,12 @@ const loadRelease = async (
   ]);
   const first = images.rows[0];
   if (!first) return undefined;
-  const services: TargetService[] = [];
+  const services: ServiceInputs[] = [];
   for (const row of images.rows) {
     if (row.service_id === null || row.service_name === null || row.image_id === null) continue;
     // One image per service and release; should a release hold two, the newest wins.
     const existing = services.findIndex((service) => service.serviceId === row.service_id);
-    const service: TargetService = {
+    const service: ServiceInputs = {
       serviceId: row.service_id,
       serviceName: row.service_name,
       imageId: row.image_id,
@@ -205,7 +174,7 @@ const loadRelease = async (
 };
 
 // The device's fleet, its configuration and the release it should run (pinned, else the fleet's).
-// A deactivated device runs no release (issue 10: its target state is empty).
+// A deactivated device runs no release: its target state names none.
 export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise<TargetInputs> => {
   const { rows } = await db.query<
     AppRow & {

@@ -1,29 +1,15 @@
 import { metricReadings } from '@flotilla/shared/device-metrics/metric-history';
+import {
+  pollIntervalLimits,
+  pollIntervalPattern,
+  pollIntervalVarNames,
+} from '@flotilla/shared/device-protocol/poll-interval';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import {
   heartbeatTimings,
   offlineWindow,
   onlineWindow,
 } from '../../model/definitions/device-status.js';
-
-// The config variables that set how often a device polls for its target state, in milliseconds;
-// the BALENA_ name wins over the legacy RESIN_ one (it sorts first).
-export const pollIntervalVarNames = [
-  'BALENA_SUPERVISOR_POLL_INTERVAL',
-  'RESIN_SUPERVISOR_POLL_INTERVAL',
-] as const;
-
-const maxInteger = 2_147_483_647;
-
-// A poll interval value as the server uses it: whole milliseconds, never below the server
-// minimum; undefined when the value is not a number at all.
-export const clampPollInterval = (value: string): number | undefined => {
-  if (!/^\d{1,12}$/.test(value.trim())) return undefined;
-  return Math.min(
-    Math.max(Number(value.trim()), heartbeatTimings.minimumPollIntervalMs),
-    maxInteger,
-  );
-};
 
 // Device readings a state report carries that are kept at most once per metricsIntervalMs per
 // device (cpu_id and is_undervolted are facts and alerts, not readings, so they are never dropped).
@@ -50,12 +36,12 @@ export type DeviceContact = {
 };
 
 const intervalVar = (table: string, owner: string, ownerSql: string): string =>
-  `(SELECT v."value"::bigint FROM "${table}" v WHERE v."${owner}" = ${ownerSql} AND v."name" IN ('${pollIntervalVarNames.join("', '")}') AND v."value" ~ '^[0-9]{1,12}$' ORDER BY v."name" LIMIT 1)`;
+  `(SELECT v."value"::bigint FROM "${table}" v WHERE v."${owner}" = ${ownerSql} AND v."name" IN ('${pollIntervalVarNames.join("', '")}') AND v."value" ~ '${pollIntervalPattern}' ORDER BY v."name" LIMIT 1)`;
 
-// The device's poll interval: its own config variable, else its fleet's, else balena's default,
-// raised to the server minimum.
+// The device's poll interval: its own config variable, else its fleet's, else the default, within
+// the limits of the poll-interval rule (clampPollInterval, the same rule in SQL).
 const pollIntervalSql = (row: string): string =>
-  `least(greatest(coalesce(${intervalVar('device_config_variable', 'device', `${row}."id"`)}, ${intervalVar('application_config_variable', 'application', `${row}."belongs_to__application"`)}, ${heartbeatTimings.defaultPollIntervalMs}), ${heartbeatTimings.minimumPollIntervalMs}), ${maxInteger})::integer`;
+  `least(greatest(coalesce(${intervalVar('device_config_variable', 'device', `${row}."id"`)}, ${intervalVar('application_config_variable', 'application', `${row}."belongs_to__application"`)}, ${pollIntervalLimits.defaultMs}), ${pollIntervalLimits.minimumMs}), ${pollIntervalLimits.maximumMs})::integer`;
 
 const at = 'u."at"';
 // At most one contact write per device per 10 s, decided by the row so every process agrees.

@@ -6,7 +6,7 @@ import {
   provisioningKeyWritableFields,
 } from '@flotilla/shared/permissions/field-permissions';
 import { describe, expect, it } from 'vitest';
-import { deviceReportFields } from '../../features/device-state/state-report-schema.js';
+import { deviceReportFields } from '@flotilla/shared/device-protocol/state-report-v3';
 import type { Field } from '../../model/model-types.js';
 import { v7Model } from '../../model/v7-model.js';
 

@@ -1,3 +1,4 @@
+import { pollIntervalLimits } from '@flotilla/shared/device-protocol/poll-interval';
 import { alias } from './sql-helpers.js';
 
 // SQL of the computed device fields. `row` is the quoted alias of a device row.
@@ -11,10 +12,9 @@ import { alias } from './sql-helpers.js';
 //   timeout  for a further grace of one more poll interval;
 //   offline  after that.
 export const heartbeatTimings = {
-  // balena's default BALENA_SUPERVISOR_POLL_INTERVAL (10 min).
-  defaultPollIntervalMs: 600_000,
-  // The server never assumes a device polls more often than this.
-  minimumPollIntervalMs: 10_000,
+  // The poll interval of a device whose config sets none, and the least one the server assumes.
+  defaultPollIntervalMs: pollIntervalLimits.defaultMs,
+  minimumPollIntervalMs: pollIntervalLimits.minimumMs,
   // A device's last contact is written at most this often.
   contactWriteIntervalMs: 10_000,
   onlineFactor: 1.5,

@@ -11,7 +11,7 @@ import {
   type DeviceColumn,
   type DeviceReport,
   deviceReportFields,
-} from '../../features/device-state/state-report-schema.js';
+} from '@flotilla/shared/device-protocol/state-report-v3';
 import {
   metricColumns,
   metricsIntervalMs,

@@ -1,6 +1,6 @@
 // Part of the legacy state report (legacy-apply-state-report.ts), unchanged but for imports.
 import type { Queryable } from '../../infra/db/database.js';
-import type { AppReport } from '../../features/device-state/state-report-schema.js';
+import type { AppReport } from '@flotilla/shared/device-protocol/state-report-v3';
 
 // Resolves what a state report names (apps by uuid, releases by commit, services by name) to rows,
 // and turns the per-service entries into image_install rows.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+// The state report a device sends and the server validates with stateReportBody.
 // PATCH /device/v3/state: { [uuid]: { ...device fields, apps: { [appUuid]: { release_uuid,
 // releases: { [commit]: { update_status, services: { [name]: { image, status,
 // download_progress } } } } } } } }. Unknown keys are dropped (newer agents send more); a known
@@ -84,8 +85,26 @@ const deviceReport = z.object({
 
 export const stateReportBody = z.record(text(255), deviceReport);
 
+// Every key a device's entry of a report may carry, and those of its apps, releases and services.
+export const deviceReportKeys = deviceReport.keyof().options;
+export type DeviceReportKey = (typeof deviceReportKeys)[number];
+export const nestedReportKeys = {
+  app: appReport.keyof().options,
+  release: releaseReport.keyof().options,
+  service: serviceReport.keyof().options,
+};
+
+// As the server reads a report (numbers rounded)...
 export type DeviceReport = z.output<typeof deviceReport>;
 export type AppReport = z.output<typeof appReport>;
+
+// ...and as a device writes one.
+export type UpdateStatus = (typeof updateStatuses)[number];
+export type StateReportV3 = z.input<typeof stateReportBody>;
+export type DeviceReportV3 = z.input<typeof deviceReport>;
+export type AppReportV3 = z.input<typeof appReport>;
+export type ReleaseReportV3 = z.input<typeof releaseReport>;
+export type ServiceReportV3 = z.input<typeof serviceReport>;
 
 // PATCH /device/v3/tags: { [uuid]: { [tagKey]: value } }, only the tags that changed.
 export const tagsReportBody = z.record(text(255), z.record(text(100).min(1), text(10_000)));
