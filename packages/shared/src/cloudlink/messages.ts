@@ -8,7 +8,7 @@ import type { StreamTarget } from './stream-target.js';
 
 export const cloudlinkPath = '/cloudlink/v1';
 
-// What the console and /supervisor/* routes can ask a device to do (seed 001 section 7).
+// What the console and /supervisor/* routes can ask a device to do.
 export const deviceActions = [
   'ping',
   'blink',

@@ -50,7 +50,7 @@ describe('a user who must verify their e-mail address', { timeout: 30_000 }, () 
       firstLoad,
     );
     expect(await screen.findByText('ada@x.test', undefined, firstLoad)).toBeTruthy();
-    // The fleet list waited for the profile: the server would refuse its reads (seed 000 2.2).
+    // The fleet list waited for the profile: the server would refuse its reads.
     expect(new Set(api.reads.map((url) => url.pathname))).toEqual(new Set(['/v7/user_profile']));
     const user = userEvent.setup();
     const resend = screen.getByRole('button', { name: 'Send the link again' });

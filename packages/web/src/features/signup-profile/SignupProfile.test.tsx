@@ -97,7 +97,7 @@ describe('sign-up, then the profile step, then the stored redirect', { timeout: 
     const { api, router } = renderAt('/', newProfile);
     api.on('PATCH', '/user/profile', () => ({ status: 200, text: 'OK' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/signup/profile'), firstLoad);
-    // The required fields of seed 000 section 5.
+    // The profile step's required fields.
     await userEvent
       .setup()
       .click(await screen.findByRole('button', { name: 'Continue' }, firstLoad));

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 
-// Seed 001 section 4: when a service's running install changes, its session reconnects (the old
+// When a service's running install changes, its session reconnects (the old
 // container, and the shell in it, are gone). `installId` is the install running now, null while
 // none runs (a restart in between does not count: only a different install does).
 export const useRestartOnNewInstall = (installId: number | null, restart: () => void): void => {
