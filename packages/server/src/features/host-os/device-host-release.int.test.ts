@@ -15,9 +15,13 @@ describe('the host release of a device', () => {
   let fleetId: number;
   const release = new Map<string, number>();
 
-  const os = (version: string, variant: 'prod' | 'dev' | ''): CatalogueEntry => ({
+  const os = (
+    version: string,
+    variant: 'prod' | 'dev' | '',
+    deviceType = 'raspberrypi4-64',
+  ): CatalogueEntry => ({
     kind: 'os',
-    deviceType: 'raspberrypi4-64',
+    deviceType,
     version,
     variant,
     phase: null,
@@ -42,7 +46,7 @@ describe('the host release of a device', () => {
           os('5.3.21', 'dev'),
           os('6.0.13', 'prod'),
           os('6.1.0+rev2', ''),
-          { ...os('6.0.13', 'prod'), deviceType: 'raspberrypi5' },
+          os('6.0.13', 'prod', 'raspberrypi5'),
         ],
       }),
     );
