@@ -1,5 +1,6 @@
 import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueFile } from '../src/features/host-os/catalogue-entry.js';
 import { importCatalogue } from '../src/features/host-os/catalogue-store.js';
 import { type BalenaCli, balenaCli } from '../src/test-support/balena-cli.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
@@ -17,47 +18,24 @@ describe('host OS catalogue through balena-sdk and balena-cli', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await server.db.transaction((tx) =>
-      importCatalogue(tx, {
-        releases: [
-          ['6.0.13', 'prod', 'current', false],
-          ['6.0.13', 'dev', 'current', false],
-          ['5.3.21', 'prod', 'sunset', false],
-          ['6.1.0', 'prod', 'next', true],
-        ].map(([version, variant, phase, invalidated]) => ({
-          kind: 'os' as const,
-          deviceType: 'raspberrypi4-64',
-          version: String(version),
-          variant: variant === 'dev' ? ('dev' as const) : ('prod' as const),
-          phase:
-            phase === 'next'
-              ? ('next' as const)
-              : phase === 'sunset'
-                ? ('sunset' as const)
-                : ('current' as const),
-          knownIssues: null,
-          notes: null,
-          updaterImage: null,
-          invalidated: invalidated === true,
-        })),
-      }),
-    );
-    await server.db.transaction((tx) =>
-      importCatalogue(tx, {
-        releases: [
-          { version: '16.2.0', knownIssues: null },
-          { version: '15.0.4', knownIssues: 'Slow on first boot' },
-        ].map((release) => ({
-          kind: 'supervisor' as const,
-          cpuArchitecture: 'aarch64',
-          phase: null,
-          notes: null,
-          updaterImage: `registry.example.com/aarch64-supervisor:v${release.version}`,
-          invalidated: false,
-          ...release,
-        })),
-      }),
-    );
+    // Parsed as the import route parses a file, defaults included.
+    const os = [
+      { version: '6.0.13', variant: 'prod', phase: 'current' },
+      { version: '6.0.13', variant: 'dev', phase: 'current' },
+      { version: '5.3.21', variant: 'prod', phase: 'sunset' },
+      { version: '6.1.0', variant: 'prod', phase: 'next', invalidated: true },
+    ].map((release) => ({ kind: 'os', deviceType: 'raspberrypi4-64', ...release }));
+    const supervisor = [
+      { version: '16.2.0', knownIssues: null },
+      { version: '15.0.4', knownIssues: 'Slow on first boot' },
+    ].map((release) => ({
+      kind: 'supervisor',
+      cpuArchitecture: 'aarch64',
+      updaterImage: `registry.example.com/aarch64-supervisor:v${release.version}`,
+      ...release,
+    }));
+    const file = catalogueFile.parse({ releases: [...os, ...supervisor] });
+    await server.db.transaction((tx) => importCatalogue(tx, file));
     const user = await registerUser(server.url, 'hostos');
     sdk = user.sdk;
     cli = await balenaCli(server.url);
