@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../infra/auth/passwords.js';
+import * as fx from '../../test-support/fixtures.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
 import { createTestContext } from '../../test-support/test-context.js';
@@ -190,8 +191,39 @@ describe('host OS catalogue administration', () => {
     expect(empty.statusCode).toBe(400);
 
     // A release a device is told to run stays (invalidate it instead).
-    const device = await db.query<{ id: number }>(`SELECT d."id" FROM "device" d LIMIT 1`);
-    expect(device.rowCount).toBe(0);
+    const organization = await fx.createOrganization(db, 'Operators');
+    const fleet = await fx.createFleet(db, organization, 'Gateways', { isPublic: true });
+    const device = await fx.createDevice(db, fleet.id, 'gateway');
+    await db.query(`UPDATE "device" SET "should_be_operated_by__release" = $2 WHERE "id" = $1`, [
+      device.id,
+      release.id,
+    ]);
+    const inUse = await app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/host-os/releases/${release.id}`,
+      headers: as(admin),
+    });
+    expect(inUse.statusCode).toBe(409);
+    expect(inUse.body).toMatch(/of 1 device\(s\): invalidate it instead/);
+    await db.query(`UPDATE "device" SET "should_be_operated_by__release" = NULL WHERE "id" = $1`, [
+      device.id,
+    ]);
+    // A fleet's own release, even a public fleet's, is not the catalogue's.
+    const fleetRelease = await fx.createRelease(db, fleet.id, 'a'.repeat(32));
+    for (const method of ['PATCH', 'DELETE'] as const) {
+      const response = await app.inject({
+        method,
+        url: `/admin/v1/host-os/releases/${fleetRelease}`,
+        headers: as(admin),
+        payload: method === 'PATCH' ? { invalidated: true } : undefined,
+      });
+      expect(response.statusCode, method).toBe(404);
+    }
+    const untouched = await db.query<{ is_invalidated: boolean }>(
+      `SELECT "is_invalidated" FROM "release" WHERE "id" = $1`,
+      [fleetRelease],
+    );
+    expect(untouched.rows).toEqual([{ is_invalidated: false }]);
     const removed = await app.inject({
       method: 'DELETE',
       url: `/admin/v1/host-os/releases/${release.id}`,
