@@ -20,7 +20,7 @@ const version = z
   .max(100)
   .regex(semverPattern, 'must be a semantic version such as 6.0.13 or 6.0.13+rev1');
 
-export const releasePhases = ['next', 'current', 'sunset', 'end-of-life'] as const;
+const releasePhases = ['next', 'current', 'sunset', 'end-of-life'] as const;
 
 // The image a device runs to move to this release (balenaOS's hostapp updater, the supervisor's
 // own image): a registry reference such as registry.example.com/balena-os/raspberrypi4-64:6.0.13.

@@ -15,7 +15,7 @@ import type {
 // owned by the system organization `balena_os` (no members: only platform administrators write
 // it, through these functions), with one final, successful release per version and variant.
 
-export const catalogueOrganizationHandle = 'balena_os';
+const catalogueOrganizationHandle = 'balena_os';
 
 type Outcome = 'created' | 'updated' | 'unchanged';
 
