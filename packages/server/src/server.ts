@@ -39,6 +39,7 @@ import { registerInvitations } from './features/invitations/register-invitations
 import { registerMail } from './features/mail/register-mail.js';
 import { registerOAuth } from './features/oauth/register-oauth.js';
 import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
+import { registerHostOsAdmin } from './features/host-os/register-host-os-admin.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
@@ -103,6 +104,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerApiKeys(app, ctx);
   registerMail(app, ctx, ctx.notifications);
   registerPlatformAdmin(app, ctx);
+  registerHostOsAdmin(app, ctx);
   registerOAuth(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);

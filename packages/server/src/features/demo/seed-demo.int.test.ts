@@ -69,5 +69,20 @@ describe('the npm start demo', () => {
        WHERE a."slug" LIKE 'demo/%' GROUP BY a."id"`,
     );
     expect(targets.rows.map((row) => row.services)).toEqual([2, 2, 2]);
+    // The host OS catalogue of the demo device types and their CPU architectures.
+    const catalogue = await db.query<{ slug: string; releases: number }>(
+      `SELECT a."slug", count(r."id")::int AS "releases" FROM "application" a
+       JOIN "release" r ON r."belongs_to__application" = a."id"
+       WHERE a."slug" LIKE 'balena_os/%' AND a."is_public"
+         AND r."is_final" AND r."status" = 'success' AND NOT r."is_invalidated"
+       GROUP BY a."slug" ORDER BY a."slug"`,
+    );
+    expect(catalogue.rows).toEqual([
+      { slug: 'balena_os/aarch64-supervisor', releases: 4 },
+      { slug: 'balena_os/amd64-supervisor', releases: 4 },
+      { slug: 'balena_os/generic-amd64', releases: 6 },
+      { slug: 'balena_os/raspberrypi4-64', releases: 6 },
+      { slug: 'balena_os/raspberrypi5', releases: 6 },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../../infra/db/database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import { seedDemoCatalogue } from './demo-catalogue.js';
 import { seedDemoRelease } from './demo-release.js';
 
 export const demoOrganizationHandle = 'demo';
@@ -43,7 +44,7 @@ export const demoFleetSlugOf = (deviceType: string): string | undefined => {
 };
 
 // Creates, once, a demo organization administered by the platform administrator with three
-// fleets, and writes their provisioning keys for the device simulator. Does nothing when the
+// fleets and a small host OS catalogue for their device types, and writes their provisioning keys for the device simulator. Does nothing when the
 // demo organization already exists or there is no administrator yet. The fleet of `buildFor`
 // (a device type) gets no simulated first release: the caller builds a real one.
 export const seedDemo = async (
@@ -94,6 +95,7 @@ export const seedDemo = async (
           };
         } else await seedDemoRelease(tx, applicationId);
       }
+      await seedDemoCatalogue(tx);
     }
     const rows = await tx.query<{ slug: string; actor: number }>(
       `SELECT "slug", "actor" FROM "application" WHERE "slug" = ANY($1::text[]) ORDER BY "id"`,

@@ -11,6 +11,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   'getting-started': repositoryFile('README.md'),
   architecture: repositoryFile('docs/ARCHITECTURE.md'),
   devices: repositoryFile('docs/DEVICES.md'),
+  'host-os': repositoryFile('docs/HOST-OS.md'),
   releases: repositoryFile('docs/RELEASES.md'),
   accounts: repositoryFile('docs/ACCOUNTS.md'),
   'api-limits': repositoryFile('docs/API-LIMITS.md'),

@@ -63,7 +63,14 @@ const call = (route: { method: string; url: string }, token: string | undefined)
   });
 };
 
-const writableTables = ['oauth_application', 'oauth_authorization_code', 'user_platform_role'];
+const writableTables = [
+  'oauth_application',
+  'oauth_authorization_code',
+  'user_platform_role',
+  'organization',
+  'application',
+  'release',
+];
 const counts = async (): Promise<number[]> =>
   Promise.all(
     writableTables.map(

@@ -11,6 +11,7 @@ export const docPages: Readonly<Record<string, DocPage>> = {
   'getting-started': { title: 'Getting started', file: 'README.md' },
   architecture: { title: 'Architecture', file: 'docs/ARCHITECTURE.md' },
   devices: { title: 'Devices', file: 'docs/DEVICES.md' },
+  'host-os': { title: 'Host OS catalogue', file: 'docs/HOST-OS.md' },
   releases: { title: 'Releases and builds', file: 'docs/RELEASES.md' },
   accounts: { title: 'Accounts and security', file: 'docs/ACCOUNTS.md' },
   'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
