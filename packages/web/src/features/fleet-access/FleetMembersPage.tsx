@@ -10,10 +10,8 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
@@ -21,24 +19,23 @@ import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { InvitationsTable } from '../organizations/InvitationsTable.js';
 import { type Invitation, InviteDialog, inviteeKind } from '../organizations/InviteDialog.js';
-import { useRoleIds } from '../organizations/organization-queries.js';
+import { useRoleIds } from '../organizations/api-organizations.js';
 import {
   type FleetMemberSort,
-  fleetInvitationsQuery,
-  fleetMemberPageQuery,
-} from './fleet-access-queries.js';
+  useFleetAccessCalls,
+  useFleetInvitations,
+  useFleetMemberPage,
+  useRefreshFleet,
+} from './api.js';
 import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 
-// /{class}s/:applicationId/members (seed 001 "Members and teams of an application"): members
-// with their role, added by username (a membership) or e-mail (an invitation), pending
+// /{class}s/:applicationId/members: members with their role, added by username (a membership) or e-mail (an invitation), pending
 // invitations with revoke.
 export const FleetMembersPage = () => {
   const { application } = useFleetContext();
   usePageTitle(`Members of ${application.app_name}`);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useFleetAccessCalls();
   const toasts = useToasts();
   const access = useFleetRole(application.id);
   const roles = useRoleIds();
@@ -47,19 +44,10 @@ export const FleetMembersPage = () => {
   const [sort, setSort] = useState<FleetMemberSort>({ by: 'username', direction: 'asc' });
   const [adding, setAdding] = useState(false);
   const canRead = access.can('user_application_membership', 'read');
-  const members = useQuery({
-    ...fleetMemberPageQuery(client, application.id, organizationId, page, sort),
-    enabled: canRead,
-    ...polling(),
-  });
+  const members = useFleetMemberPage(application.id, organizationId, page, sort, canRead);
   const canSeeInvitations = access.can('invitee__is_invited_to__application', 'read');
-  const invitations = useQuery({
-    ...fleetInvitationsQuery(client, application.id),
-    enabled: canSeeInvitations,
-    ...polling(),
-  });
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
+  const invitations = useFleetInvitations(application.id, canSeeInvitations);
+  const refresh = useRefreshFleet(application.id);
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
@@ -74,25 +62,10 @@ export const FleetMembersPage = () => {
   const add = async ({ invitee, role, message }: Invitation) => {
     const trimmed = invitee.trim();
     if (inviteeKind(trimmed) === 'email') {
-      await client.pine.post({
-        resource: 'invitee__is_invited_to__application',
-        body: {
-          invitee: trimmed,
-          is_invited_to__application: application.id,
-          application_membership_role: roleId(role),
-          message: message === '' ? null : message,
-        },
-      });
+      await calls.invite(application.id, trimmed, roleId(role), message === '' ? null : message);
       toasts.show('success', `Invitation sent to ${trimmed}`);
     } else {
-      await client.pine.post({
-        resource: 'user_application_membership',
-        body: {
-          username: trimmed,
-          is_member_of__application: application.id,
-          application_membership_role: roleId(role),
-        },
-      });
+      await calls.addMember(application.id, trimmed, roleId(role));
       toasts.show('success', `${trimmed} added`);
     }
     await refresh();
@@ -158,17 +131,11 @@ export const FleetMembersPage = () => {
           onPage={setPage}
           onSort={setSort}
           onChangeRole={(row, role) =>
-            write.mutate(() =>
-              client.pine.patch({
-                resource: 'user_application_membership',
-                id: row.id,
-                body: { application_membership_role: roleId(role) },
-              }),
-            )
+            write.mutate(() => calls.setMemberRole(row.id, roleId(role)))
           }
           onRemove={(row) =>
             write.mutate(async () => {
-              await client.pine.delete({ resource: 'user_application_membership', id: row.id });
+              await calls.removeMember(row.id);
               toasts.show('success', `${row.username} removed`);
             })
           }
@@ -186,7 +153,7 @@ export const FleetMembersPage = () => {
           revoking={write.isPending}
           onRevoke={(id) =>
             write.mutate(async () => {
-              await client.pine.delete({ resource: 'invitee__is_invited_to__application', id });
+              await calls.revokeInvitation(id);
               toasts.show('success', 'Invitation revoked');
             })
           }

@@ -18,7 +18,7 @@ import { Link as RouterLink } from 'react-router';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { classLabels } from '../../fleet/class-names.js';
-import type { FleetMemberSort } from './fleet-access-queries.js';
+import type { FleetMemberSort } from './api.js';
 
 export type FleetMemberRow = {
   // The user_application_membership.

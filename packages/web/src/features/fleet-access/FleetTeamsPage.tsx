@@ -19,50 +19,43 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
-import { useRoleIds } from '../organizations/organization-queries.js';
+import { useRoleIds } from '../organizations/api-organizations.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
-import { fleetTeamsQuery, organizationTeamsQuery } from './fleet-access-queries.js';
+import {
+  useFleetAccessCalls,
+  useFleetTeams,
+  useOrganizationTeamNames,
+  useRefreshFleet,
+} from './api.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 
-// /{class}s/:applicationId/teams (seed 001): the teams reaching the fleet with their role (rows
+// /{class}s/:applicationId/teams: the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
 export const FleetTeamsPage = () => {
   const { application } = useFleetContext();
   usePageTitle(`Teams of ${application.app_name}`);
   const noun = classLabels[application.is_of__class].one.toLowerCase();
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useFleetAccessCalls();
   const toasts = useToasts();
   const access = useFleetRole(application.id);
   const roles = useRoleIds();
   const organizationId = application.organization[0]?.id ?? 0;
   const [adding, setAdding] = useState(false);
   const canRead = access.can('team_application_access', 'read');
-  const teams = useQuery({
-    ...fleetTeamsQuery(client, application.id),
-    enabled: canRead,
-    ...polling(),
-  });
+  const teams = useFleetTeams(application.id, canRead);
   const addDenied = access.denied('team_application_access', 'create');
-  const organizationTeams = useQuery({
-    ...organizationTeamsQuery(client, organizationId),
-    enabled: adding,
-  });
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
+  const organizationTeams = useOrganizationTeamNames(organizationId, adding);
+  const refresh = useRefreshFleet(application.id);
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
@@ -151,13 +144,7 @@ export const FleetTeamsPage = () => {
                         value={row.role}
                         disabled={changeDenied !== null || write.isPending}
                         onChange={(event) =>
-                          write.mutate(() =>
-                            client.pine.patch({
-                              resource: 'team_application_access',
-                              id: row.id,
-                              body: { application_membership_role: roleId(event.target.value) },
-                            }),
-                          )
+                          write.mutate(() => calls.setTeamRole(row.id, roleId(event.target.value)))
                         }
                         slotProps={{ htmlInput: { 'aria-label': `Role of ${row.name}` } }}
                       >
@@ -177,10 +164,7 @@ export const FleetTeamsPage = () => {
                         disabled={removeDenied !== null || write.isPending}
                         onClick={() =>
                           write.mutate(async () => {
-                            await client.pine.delete({
-                              resource: 'team_application_access',
-                              id: row.id,
-                            });
+                            await calls.removeTeam(row.id);
                             toasts.show('success', `${row.name} no longer reaches this ${noun}`);
                           })
                         }
@@ -207,14 +191,7 @@ export const FleetTeamsPage = () => {
         submitLabel="Add"
         onSubmit={(ids, role) =>
           runAll(ids, (teamId) =>
-            client.pine.post({
-              resource: 'team_application_access',
-              body: {
-                team: teamId,
-                grants_access_to__application: application.id,
-                application_membership_role: roleId(role ?? defaultApplicationMembershipRole),
-              },
-            }),
+            calls.addTeam(application.id, teamId, roleId(role ?? defaultApplicationMembershipRole)),
           ).finally(refresh)
         }
         onClose={() => setAdding(false)}

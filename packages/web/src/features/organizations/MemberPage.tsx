@@ -17,22 +17,21 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { AccessTable } from './AccessTable.js';
-import { memberDetailQuery } from './member-detail.js';
-import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
+import { useMemberCalls, useMemberDetail, useRefreshOrganization } from './api-members.js';
+import { useRoleIds } from './api-organizations.js';
+import { idParam } from './id-param.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
-import { organizationFleetsQuery, teamListQuery } from './team-queries.js';
+import { useOrganizationFleets, useTeams } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 
 // /orgs/:organizationId/members/:memberId[/teams|fleets|apps|blocks]: one member's role, teams
@@ -40,24 +39,13 @@ import { useOrganizationContext } from './useOrganizationContext.js';
 export const MemberPage = () => {
   const { organization, access } = useOrganizationContext();
   const memberId = idParam(useParams().memberId);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useMemberCalls();
   const roles = useRoleIds();
   const base = `/orgs/${organization.id}/members/${memberId ?? ''}`;
   const section = useSection(base, 'teams');
-  const member = useQuery({
-    ...memberDetailQuery(client, organization.id, memberId ?? 0),
-    enabled: memberId !== null,
-    ...polling(),
-  });
-  const teams = useQuery({
-    ...teamListQuery(client, organization.id),
-    enabled: access.isAdministrator,
-  });
-  const applications = useQuery({
-    ...organizationFleetsQuery(client, organization.id),
-    enabled: access.isAdministrator,
-  });
+  const member = useMemberDetail(organization.id, memberId);
+  const teams = useTeams(organization.id, { enabled: access.isAdministrator });
+  const applications = useOrganizationFleets(organization.id, access.isAdministrator);
   const [adding, setAdding] = useState(false);
   const user = member.data?.user[0];
   usePageTitle(user?.username ?? 'Member');
@@ -65,8 +53,7 @@ export const MemberPage = () => {
     { label: organization.name, to: `/orgs/${organization.id}` },
     ...(user ? [{ label: user.username, to: base }] : []),
   ]);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
+  const refresh = useRefreshOrganization(organization.id);
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
@@ -165,11 +152,7 @@ export const MemberPage = () => {
                           size="small"
                           color="error"
                           disabled={write.isPending}
-                          onClick={() =>
-                            write.mutate(() =>
-                              client.pine.delete({ resource: 'team_membership', id: row.id }),
-                            )
-                          }
+                          onClick={() => write.mutate(() => calls.removeTeamMembership(row.id))}
                         >
                           Remove from team
                         </Button>
@@ -188,19 +171,9 @@ export const MemberPage = () => {
           canManage={admin}
           busy={write.isPending}
           onChangeRole={(row, role) =>
-            write.mutate(() =>
-              client.pine.patch({
-                resource: 'user_application_membership',
-                id: row.id,
-                body: { application_membership_role: roles.data?.application.get(role) ?? 0 },
-              }),
-            )
+            write.mutate(() => calls.setFleetRole(row.id, roles.data?.application.get(role) ?? 0))
           }
-          onRemove={(row) =>
-            write.mutate(() =>
-              client.pine.delete({ resource: 'user_application_membership', id: row.id }),
-            )
-          }
+          onRemove={(row) => write.mutate(() => calls.removeFleetMembership(row.id))}
         />
       )}
       {className === null ? (
@@ -213,12 +186,7 @@ export const MemberPage = () => {
           emptyText="The member is in every team of the organization."
           submitLabel="Add"
           onSubmit={(ids) =>
-            runAll(ids, (teamId) =>
-              client.pine.post({
-                resource: 'team_membership',
-                body: { username: user.username, is_member_of__team: teamId },
-              }),
-            ).finally(refresh)
+            runAll(ids, (teamId) => calls.addToTeam(user.username, teamId)).finally(refresh)
           }
           onClose={() => setAdding(false)}
         />
@@ -238,15 +206,11 @@ export const MemberPage = () => {
           submitLabel="Add"
           onSubmit={(ids, role) =>
             runAll(ids, (applicationId) =>
-              client.pine.post({
-                resource: 'user_application_membership',
-                body: {
-                  username: user.username,
-                  is_member_of__application: applicationId,
-                  application_membership_role:
-                    roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
-                },
-              }),
+              calls.addToFleet(
+                user.username,
+                applicationId,
+                roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+              ),
             ).finally(refresh)
           }
           onClose={() => setAdding(false)}

@@ -8,12 +8,10 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
@@ -22,8 +20,15 @@ import { useSession } from '../../api/session/useSession.js';
 import { InvitationsTable } from './InvitationsTable.js';
 import { InviteDialog } from './InviteDialog.js';
 import { MembersTable, type MemberRow } from './MembersTable.js';
-import { invitationListQuery, type MemberSort, memberPageQuery } from './members-queries.js';
-import { organizationKey, organizationsKey, useRoleIds } from './organization-queries.js';
+import {
+  type MemberSort,
+  useInvitations,
+  useMemberCalls,
+  useMemberPage,
+  useRefreshOrganization,
+  useRefreshOrganizations,
+} from './api-members.js';
+import { useRoleIds } from './api-organizations.js';
 import { leaveReason } from './organization-rules.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 
@@ -33,8 +38,8 @@ export const MembersPage = () => {
   const { organization, access } = useOrganizationContext();
   usePageTitle(`Members of ${organization.name}`);
   useBreadcrumbs([{ label: organization.name, to: `/orgs/${organization.id}` }]);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useMemberCalls();
+  const refreshAll = useRefreshOrganizations();
   const toasts = useToasts();
   const navigate = useNavigate();
   const userId = useSession()?.userId ?? 0;
@@ -44,17 +49,12 @@ export const MembersPage = () => {
   const [selected, setSelected] = useState<readonly number[]>([]);
   const [removing, setRemoving] = useState<readonly MemberRow[]>([]);
   const [inviting, setInviting] = useState(false);
-  const members = useQuery({
-    ...memberPageQuery(client, organization.id, page, sort),
-    ...polling(),
-  });
-  const invitations = useQuery({
-    ...invitationListQuery(client, organization.id),
-    enabled: access.can('invitee__is_invited_to__organization', 'read'),
-    ...polling(),
-  });
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
+  const members = useMemberPage(organization.id, page, sort);
+  const invitations = useInvitations(
+    organization.id,
+    access.can('invitee__is_invited_to__organization', 'read'),
+  );
+  const refresh = useRefreshOrganization(organization.id);
 
   const rows: MemberRow[] = (members.data?.rows ?? []).flatMap((user) =>
     user.organization_membership.map((membership) => ({
@@ -69,18 +69,14 @@ export const MembersPage = () => {
     })),
   );
 
-  // Role changes run one at a time (seed 002 section 7), in one mutation scope.
+  // Role changes run one at a time, in one mutation scope, so two changes cannot cross each other.
   const changeRole = useMutation({
     scope: { id: `organization-${organization.id}-roles` },
     mutationFn: async ({ ids, role }: { ids: readonly number[]; role: string }) => {
       const roleId = roles.data?.organization.get(role);
       if (roleId === undefined) throw new Error(`Role ${role} not found`);
       const outcomes = await runWithConcurrency(ids, roleChangeConcurrency, (id) =>
-        client.pine.patch({
-          resource: 'organization_membership',
-          id,
-          body: { organization_membership_role: roleId },
-        }),
+        calls.setOrganizationRole(id, roleId),
       );
       const failed = outcomes.find((outcome) => !outcome.ok);
       if (failed && !failed.ok) throw failed.error;
@@ -90,9 +86,7 @@ export const MembersPage = () => {
   const remove = useMutation({
     meta: { inlineError: true },
     mutationFn: async (ids: readonly number[]) => {
-      const outcomes = await runWithConcurrency(ids, 10, (id) =>
-        client.pine.delete({ resource: 'organization_membership', id }),
-      );
+      const outcomes = await runWithConcurrency(ids, 10, (id) => calls.removeMembership(id));
       const failed = outcomes.find((outcome) => !outcome.ok);
       if (failed && !failed.ok) throw failed.error;
     },
@@ -103,14 +97,13 @@ export const MembersPage = () => {
       });
       setRemoving([]);
       setSelected([]);
-      await queryClient.invalidateQueries({ queryKey: organizationsKey });
+      await refreshAll();
       if (left) void navigate('/orgs');
     },
     onError: refresh,
   });
   const revoke = useMutation({
-    mutationFn: (id: number) =>
-      client.pine.delete({ resource: 'invitee__is_invited_to__organization', id }),
+    mutationFn: (id: number) => calls.revokeInvitation(id),
     onSuccess: () => {
       toasts.show('success', 'Invitation revoked');
       return refresh();
@@ -118,14 +111,10 @@ export const MembersPage = () => {
   });
   const invite = async (invitation: { invitee: string; role: string; message: string }) => {
     const roleId = roles.data?.organization.get(invitation.role);
-    await client.pine.post({
-      resource: 'invitee__is_invited_to__organization',
-      body: {
-        invitee: invitation.invitee,
-        is_invited_to__organization: organization.id,
-        organization_membership_role: roleId ?? 0,
-        message: invitation.message === '' ? null : invitation.message,
-      },
+    await calls.invite(organization.id, {
+      invitee: invitation.invitee,
+      roleId: roleId ?? 0,
+      message: invitation.message === '' ? null : invitation.message,
     });
     toasts.show('success', `Invitation sent to ${invitation.invitee}`);
     await refresh();

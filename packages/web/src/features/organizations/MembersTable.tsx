@@ -17,7 +17,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { DisabledReason } from '../../ui/DisabledReason.js';
-import type { MemberSort } from './members-queries.js';
+import type { MemberSort } from './api-members.js';
 
 export type MemberRow = {
   // The organization membership.

@@ -14,28 +14,24 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useSession } from '../../api/session/useSession.js';
 import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
 import { classListLabel, shownClasses } from './class-list-label.js';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog.js';
-import { DeleteOrganizationDialog, useLeaveOrganization } from './DeleteOrganizationDialog.js';
+import { useLeaveOrganization, useOrganizationList } from './api-organizations.js';
+import { DeleteOrganizationDialog } from './DeleteOrganizationDialog.js';
 import { OrganizationLogo } from './organization-logo.js';
-import { organizationListQuery } from './organization-queries.js';
 import { deleteReason, leaveReason } from './organization-rules.js';
 
-// /orgs: the user's organizations with create, delete and leave (seed 002 section 2).
+// /orgs: the user's organizations with create, delete and leave.
 export const OrganizationsPage = () => {
   usePageTitle('Organizations');
-  const client = useClient();
   const userId = useSession()?.userId ?? 0;
-  const list = useQuery({ ...organizationListQuery(client, userId), ...polling() });
+  const list = useOrganizationList(userId);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<{ id: number; name: string; fleets: number } | null>(
     null,

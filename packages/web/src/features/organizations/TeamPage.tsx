@@ -8,58 +8,50 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { AccessTable } from './AccessTable.js';
-import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
+import { useRefreshOrganization } from './api-members.js';
+import { useRoleIds } from './api-organizations.js';
+import { idParam } from './id-param.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
 import { TeamMembersTable } from './TeamMembersTable.js';
 import {
-  organizationFleetsQuery,
-  organizationUsersQuery,
-  teamDetailQuery,
-} from './team-queries.js';
+  useOrganizationFleets,
+  useOrganizationUsers,
+  useTeamCalls,
+  useTeamDetail,
+} from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 
 // /orgs/:organizationId/teams/:teamId[/members|fleets|apps|blocks]: a team's members and its
-// access to fleets, apps and blocks (seed 002 section 2).
+// access to fleets, apps and blocks.
 export const TeamPage = () => {
   const { organization, access } = useOrganizationContext();
   const teamId = idParam(useParams().teamId);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useTeamCalls();
   const toasts = useToasts();
   const roles = useRoleIds();
   const base = `/orgs/${organization.id}/teams/${teamId ?? ''}`;
   const section = useSection(base, 'members');
-  const team = useQuery({
-    ...teamDetailQuery(client, organization.id, teamId ?? 0),
-    enabled: teamId !== null,
-    ...polling(),
-  });
-  const users = useQuery({
-    ...organizationUsersQuery(client, organization.id),
-    enabled: access.isAdministrator,
-  });
-  const applications = useQuery(organizationFleetsQuery(client, organization.id));
+  const team = useTeamDetail(organization.id, teamId);
+  const users = useOrganizationUsers(organization.id, access.isAdministrator);
+  const applications = useOrganizationFleets(organization.id);
   const [adding, setAdding] = useState(false);
   usePageTitle(team.data?.name ?? 'Team');
   useBreadcrumbs([
     { label: organization.name, to: `/orgs/${organization.id}` },
     ...(team.data ? [{ label: team.data.name, to: base }] : []),
   ]);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
+  const refresh = useRefreshOrganization(organization.id);
   const write = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSettled: refresh,
@@ -110,25 +102,18 @@ export const TeamPage = () => {
   );
   const addMembers = (ids: readonly number[]) =>
     runAll(ids, (userId) =>
-      client.pine.post({
-        resource: 'team_membership',
-        body: {
-          username: (users.data ?? []).find((user) => user.id === userId)?.username ?? '',
-          is_member_of__team: detail.id,
-        },
-      }),
+      calls.addMember(
+        detail.id,
+        (users.data ?? []).find((user) => user.id === userId)?.username ?? '',
+      ),
     ).finally(refresh);
   const addFleets = (ids: readonly number[], role: string | undefined) =>
     runAll(ids, (applicationId) =>
-      client.pine.post({
-        resource: 'team_application_access',
-        body: {
-          team: detail.id,
-          grants_access_to__application: applicationId,
-          application_membership_role:
-            roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
-        },
-      }),
+      calls.grantFleet(
+        detail.id,
+        applicationId,
+        roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+      ),
     ).finally(refresh);
   return (
     <Stack spacing={2}>
@@ -153,10 +138,7 @@ export const TeamPage = () => {
             busy={write.isPending}
             onRemove={(ids) =>
               write.mutate(async () => {
-                await client.pine.delete({
-                  resource: 'team_membership',
-                  options: { $filter: { id: { $in: [...ids] } } },
-                });
+                await calls.removeMembers(ids);
                 toasts.show(
                   'success',
                   ids.length === 1 ? 'Member removed' : `${ids.length} members removed`,
@@ -192,23 +174,10 @@ export const TeamPage = () => {
             busy={write.isPending}
             onChangeRole={(row, role) =>
               write.mutate(() =>
-                client.pine.patch({
-                  resource: 'team_application_access',
-                  id: row.id,
-                  body: { application_membership_role: roles.data?.application.get(role) ?? 0 },
-                }),
+                calls.setAccessRole(row.id, roles.data?.application.get(role) ?? 0),
               )
             }
-            onRemove={(row) =>
-              write.mutate(() =>
-                client.pine.delete({
-                  resource: 'team_application_access',
-                  options: {
-                    $filter: { team: detail.id, grants_access_to__application: row.applicationId },
-                  },
-                }),
-              )
-            }
+            onRemove={(row) => write.mutate(() => calls.revokeFleet(detail.id, row.applicationId))}
           />
           <PickListDialog
             open={adding}

@@ -18,20 +18,18 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
-import { organizationKey } from './organization-queries.js';
-import { teamListQuery } from './team-queries.js';
+import { useRefreshOrganization } from './api-members.js';
+import { useTeamCalls, useTeams } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 
-// "Create team" and "Rename" (seed 002 dialogs): a name unique within the organization,
+// "Create team" and "Rename": a name unique within the organization,
 // ignoring case ("already used").
 export const TeamNameDialog = ({
   open,
@@ -121,19 +119,16 @@ export const TeamsPage = () => {
   const { organization, access } = useOrganizationContext();
   usePageTitle(`Teams of ${organization.name}`);
   useBreadcrumbs([{ label: organization.name, to: `/orgs/${organization.id}` }]);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useTeamCalls();
   const toasts = useToasts();
-  const teams = useQuery({ ...teamListQuery(client, organization.id), ...polling() });
+  const teams = useTeams(organization.id, { poll: true });
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [deleting, setDeleting] = useState<{ id: number; name: string } | null>(null);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
+  const refresh = useRefreshOrganization(organization.id);
   const remove = useMutation({
     meta: { inlineError: true },
-    // balena-sdk's team.remove: DELETE /v7/team(id) (the SDK request catalogue).
-    mutationFn: (id: number) => client.pine.delete({ resource: 'team', id }),
+    mutationFn: (id: number) => calls.deleteTeam(id),
     onSuccess: async () => {
       toasts.show('success', 'Team deleted');
       setDeleting(null);
@@ -215,10 +210,7 @@ export const TeamsPage = () => {
         takenNames={names}
         submitLabel="Create"
         onSubmit={async (name) => {
-          await client.pine.post({
-            resource: 'team',
-            body: { name, belongs_to__organization: organization.id },
-          });
+          await calls.createTeam(organization.id, name);
           await refresh();
         }}
         onClose={() => setCreating(false)}
@@ -231,7 +223,7 @@ export const TeamsPage = () => {
           takenNames={names}
           submitLabel="Rename"
           onSubmit={async (name) => {
-            await client.pine.patch({ resource: 'team', id: renaming.id, body: { name } });
+            await calls.renameTeam(renaming.id, name);
             await refresh();
           }}
           onClose={() => setRenaming(null)}
