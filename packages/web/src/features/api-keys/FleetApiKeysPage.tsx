@@ -1,7 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
-import { apiKeyListRefreshMs } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -13,11 +12,8 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '@flotilla/sdk/errors';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
@@ -27,10 +23,12 @@ import { LoadState } from '../../ui/LoadState.js';
 import { RowAction } from '../../ui/RowActions.js';
 import {
   type ApiKeyRow,
-  createProvisioningKey,
-  fetchFleetApiKeys,
-  fleetApiKeysKey,
-} from './api-key-queries.js';
+  useCreateProvisioningKey,
+  useFleetApiKeys,
+  useReloadApiKeys,
+  useRevokeApiKey,
+} from './api.js';
+import { apiKeyKeys } from './query-keys.js';
 import { expiryText } from './api-key-rules.js';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog.js';
 import { RenameApiKeyDialog } from './RenameApiKeyDialog.js';
@@ -42,30 +40,21 @@ const keyLabel = (key: ApiKeyRow): string => key.name ?? `Key ${key.id}`;
 export const FleetApiKeysPage = () => {
   const { application } = useFleetContext();
   const fleetId = application.id;
-  const client = useClient();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
   const access = useFleetRole(fleetId);
   const mayRead = access.can('api_key', 'read');
-  const keys = useQuery({
-    queryKey: fleetApiKeysKey(fleetId),
-    queryFn: () => fetchFleetApiKeys(client, fleetId),
-    enabled: mayRead,
-    ...polling(apiKeyListRefreshMs),
-  });
+  const keys = useFleetApiKeys(fleetId, mayRead);
+  const createKey = useCreateProvisioningKey(fleetId);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ApiKeyRow | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyRow | null>(null);
-  const reload = () => queryClient.invalidateQueries({ queryKey: fleetApiKeysKey(fleetId) });
-  const revoke = useMutation({
-    mutationFn: async (key: ApiKeyRow) => {
-      await client.pine.delete({ resource: 'api_key', id: key.id });
-    },
-    onSuccess: (_result, key) => {
+  const reload = useReloadApiKeys(apiKeyKeys.fleet(fleetId));
+  const revoke = useRevokeApiKey({
+    reload,
+    onRevoked: (key) => {
       toasts.show('success', `${keyLabel(key)} was revoked`);
       setRevoking(null);
     },
-    onSettled: reload,
   });
 
   if (access.isPending) {
@@ -160,7 +149,7 @@ export const FleetApiKeysPage = () => {
         open={creating}
         noun="provisioning key"
         intro="Devices register into this fleet with a provisioning key (in their config.json)."
-        create={(key) => createProvisioningKey(client, fleetId, key)}
+        create={createKey}
         onCreated={() => void reload()}
         onClose={() => setCreating(false)}
       />

@@ -11,9 +11,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
@@ -21,33 +19,25 @@ import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { AddSshKeyDialog } from './AddSshKeyDialog.js';
 import { ImportSshKeysDialog } from './ImportSshKeysDialog.js';
-import { fetchSshKeys, type SshKeyRow, sshKeysKey } from './ssh-key-queries.js';
+import { type SshKeyRow, useReloadSshKeys, useRemoveSshKey, useSshKeys } from './api-ssh-keys.js';
 
-// Preferences → SSH keys (seed 000 sections 2.4 and 3.5): the user's keys with their md5
+// Preferences → SSH keys: the user's keys with their md5
 // fingerprint, add one, import a GitHub account's keys, remove one.
 export const SshKeysTab = () => {
-  const client = useClient();
   const session = useSession();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
   const userId = session?.userId;
-  const keys = useQuery({
-    queryKey: sshKeysKey(userId),
-    queryFn: () => (userId === undefined ? [] : fetchSshKeys(client, userId)),
-  });
+  const keys = useSshKeys(userId);
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [removing, setRemoving] = useState<SshKeyRow | null>(null);
-  const reload = () => queryClient.invalidateQueries({ queryKey: sshKeysKey(userId) });
-  const remove = useMutation({
-    meta: { inlineError: true },
-    mutationFn: (key: SshKeyRow) =>
-      client.pine.delete({ resource: 'user__has__public_key', id: key.id }),
-    onSuccess: (_result, key) => {
+  const reload = useReloadSshKeys(userId);
+  const remove = useRemoveSshKey({
+    reload,
+    onRemoved: (key) => {
       toasts.show('success', `${key.title} was removed`);
       setRemoving(null);
     },
-    onSettled: reload,
   });
 
   if (keys.isPending) return <LoadingScreen label="Loading the SSH keys" />;
