@@ -25,20 +25,16 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { RequirePermission } from '../../api/session/guards.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { ClientSecretDialog } from './ClientSecretDialog.js';
-import { deleteApplication, oauthApplicationsQuery, registerApplication } from './oauth-queries.js';
+import { useDeleteApplication, useOAuthApplications, useRegisterApplication } from './api.js';
 
 const RegisterForm = () => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -51,27 +47,17 @@ const RegisterForm = () => {
       ? 'The redirect URI is required'
       : redirectUriProblem(redirectUri.trim());
   const nameProblem = name.trim() === '' ? 'The name is required' : null;
-  const register = useMutation({
-    mutationFn: () =>
-      registerApplication(client, {
-        name: name.trim(),
-        description: description.trim(),
-        redirect_uri: redirectUri.trim(),
-        confidential,
-      }),
-    onSuccess: (registered) => {
-      toasts.show(
-        'success',
-        `${registered.name} is registered; its client id is ${registered.clientId}`,
-      );
-      if (registered.clientSecret !== null) setCreated(registered);
-      setName('');
-      setDescription('');
-      setRedirectUri('');
-      setConfidential(false);
-      setTouched(false);
-      void queryClient.invalidateQueries({ queryKey: ['oauth-applications'] });
-    },
+  const register = useRegisterApplication((registered) => {
+    toasts.show(
+      'success',
+      `${registered.name} is registered; its client id is ${registered.clientId}`,
+    );
+    if (registered.clientSecret !== null) setCreated(registered);
+    setName('');
+    setDescription('');
+    setRedirectUri('');
+    setConfidential(false);
+    setTouched(false);
   });
   return (
     <Paper
@@ -83,7 +69,13 @@ const RegisterForm = () => {
       onSubmit={(event) => {
         event.preventDefault();
         setTouched(true);
-        if (nameProblem === null && uriProblem === null) register.mutate();
+        if (nameProblem === null && uriProblem === null)
+          register.mutate({
+            name: name.trim(),
+            description: description.trim(),
+            redirect_uri: redirectUri.trim(),
+            confidential,
+          });
       }}
     >
       <Typography variant="h2" sx={{ mb: 2 }}>
@@ -152,17 +144,7 @@ const DeleteDialog = ({
   application: OAuthApplication;
   onClose: () => void;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const toasts = useToasts();
-  const remove = useMutation({
-    mutationFn: () => deleteApplication(client, application.id),
-    onSuccess: () => {
-      toasts.show('success', `${application.name} was deleted`);
-      void queryClient.invalidateQueries({ queryKey: ['oauth-applications'] });
-      onClose();
-    },
-  });
+  const remove = useDeleteApplication(application, onClose);
   return (
     <Dialog open onClose={onClose}>
       <DialogTitle>Delete {application.name}?</DialogTitle>
@@ -189,8 +171,7 @@ const DeleteDialog = ({
 // /admin/oauth: the OAuth applications users can authorize at /login/oauth/:clientId.
 const Applications = () => {
   usePageTitle('OAuth applications');
-  const client = useClient();
-  const applications = useQuery(oauthApplicationsQuery(client));
+  const applications = useOAuthApplications();
   const [deleting, setDeleting] = useState<OAuthApplication | null>(null);
   return (
     <Box>

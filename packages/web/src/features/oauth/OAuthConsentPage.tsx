@@ -8,17 +8,16 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { leaveConsole } from '../../ui/leave-console.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { useSession } from '../../api/session/useSession.js';
 import {
-  authorizeApplication,
   type ConsentApplication,
-  oauthApplicationQuery,
-} from './oauth-queries.js';
+  useAuthorizeApplication,
+  useConsentApplication,
+  useWhoami,
+} from './api.js';
 
 const originOf = (uri: string): string => {
   try {
@@ -35,12 +34,10 @@ const originOf = (uri: string): string => {
 // goes there with error=access_denied.
 export const OAuthConsentPage = () => {
   usePageTitle('Authorize application');
-  const client = useClient();
-  const session = useSession();
   const { clientId = '' } = useParams();
   const [search] = useSearchParams();
   const requestedRedirect = search.get('redirect_uri');
-  const application = useQuery(oauthApplicationQuery(client, clientId, session?.userId));
+  const application = useConsentApplication(clientId);
   return (
     <Box sx={{ maxWidth: 640 }}>
       <Typography variant="h1" sx={{ mb: 2 }}>
@@ -76,27 +73,21 @@ export const OAuthConsentPage = () => {
 };
 
 const Consent = ({ application }: { application: ConsentApplication }) => {
-  const client = useClient();
   const session = useSession();
   const [search] = useSearchParams();
   const state = search.get('state');
   const requestedRedirect = search.get('redirect_uri');
-  const whoami = useQuery({
-    queryKey: ['whoami', session?.userId],
-    queryFn: () => client.auth.whoami(),
-  });
-  const allow = useMutation({
-    mutationFn: () =>
-      authorizeApplication(client, {
-        clientId: application.client_id,
-        redirectUri: requestedRedirect,
-        state,
-        codeChallenge: search.get('code_challenge'),
-        codeChallengeMethod: search.get('code_challenge_method'),
-      }),
-    onSuccess: (answer) =>
-      leaveConsole(oauthRedirect(answer.redirect_uri, { code: answer.code }, state)),
-  });
+  const whoami = useWhoami();
+  const allow = useAuthorizeApplication((answer) =>
+    leaveConsole(oauthRedirect(answer.redirect_uri, { code: answer.code }, state)),
+  );
+  const request = {
+    clientId: application.client_id,
+    redirectUri: requestedRedirect,
+    state,
+    codeChallenge: search.get('code_challenge'),
+    codeChallengeMethod: search.get('code_challenge_method'),
+  };
   const username = whoami.data && 'username' in whoami.data ? whoami.data.username : null;
   const alreadyAuthorized = (application.oauth_application_authorization ?? []).length > 0;
   return (
@@ -140,7 +131,7 @@ const Consent = ({ application }: { application: ConsentApplication }) => {
           <Button
             variant="contained"
             disabled={allow.isPending || allow.isSuccess || session?.actualUser !== undefined}
-            onClick={() => allow.mutate()}
+            onClick={() => allow.mutate(request)}
           >
             {alreadyAuthorized ? 'Allow again' : 'Allow'}
           </Button>
