@@ -3,14 +3,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { errorText } from '@flotilla/sdk/errors';
 import { useState } from 'react';
@@ -21,6 +14,8 @@ import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { RowAction } from '../../ui/RowActions.js';
+import { EntityTable } from '../../ui/entity-list/EntityTable.js';
+import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 import {
   type ApiKeyRow,
   useCreateProvisioningKey,
@@ -71,79 +66,70 @@ export const FleetApiKeysPage = () => {
   const rows = keys.data ?? [];
   return (
     <Stack spacing={2}>
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
+      <ListToolbar
+        actions={
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            disabled={access.denied('api_key', 'create') !== null}
+            onClick={() => setCreating(true)}
+          >
+            Create provisioning key
+          </Button>
+        }
       >
         <Typography variant="h2">API keys</Typography>
-        <Button
-          variant="contained"
-          startIcon={<AddIcon />}
-          disabled={access.denied('api_key', 'create') !== null}
-          onClick={() => setCreating(true)}
-        >
-          Create provisioning key
-        </Button>
-      </Stack>
+      </ListToolbar>
       <Typography color="text.secondary">
         Provisioning keys register new devices into this fleet. Revoking one stops new registrations
         with it; devices already registered keep their own keys.
       </Typography>
       <LoadState queries={[keys]} what="API keys" />
       {keys.isSuccess ? (
-        <TableContainer component={Paper} variant="outlined">
-          <Table size="small" aria-label="Provisioning keys">
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>Description</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell>Expires</TableCell>
-                <TableCell align="right" aria-label="Actions" />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={5}>
-                    <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
-                      No provisioning keys yet
-                    </Typography>
-                  </TableCell>
-                </TableRow>
-              ) : null}
-              {rows.map((key) => (
-                <TableRow key={key.id}>
-                  <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 240 }}>
-                    {keyLabel(key)}
-                  </TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 320 }}>
-                    {key.description ?? ''}
-                  </TableCell>
-                  <TableCell>{absoluteTime(key.created_at)}</TableCell>
-                  <TableCell>{expiryText(key.expiry_date, now)}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <RowAction
-                      label={`Rename ${keyLabel(key)}`}
-                      title="Rename"
-                      icon={<EditIcon fontSize="small" />}
-                      denied={access.denied('api_key', 'update')}
-                      onClick={() => setRenaming(key)}
-                    />
-                    <RowAction
-                      label={`Revoke ${keyLabel(key)}`}
-                      title="Revoke"
-                      icon={<DeleteIcon fontSize="small" />}
-                      denied={access.denied('api_key', 'delete')}
-                      onClick={() => setRevoking(key)}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <EntityTable
+          label="Provisioning keys"
+          size="small"
+          frame="container"
+          rows={rows}
+          emptyText="No provisioning keys yet"
+          columns={[
+            {
+              key: 'name',
+              header: 'Name',
+              cellProps: { sx: { overflowWrap: 'anywhere', maxWidth: 240 } },
+              cell: keyLabel,
+            },
+            {
+              key: 'description',
+              header: 'Description',
+              cellProps: { sx: { overflowWrap: 'anywhere', maxWidth: 320 } },
+              cell: (key) => key.description ?? '',
+            },
+            { key: 'created', header: 'Created', cell: (key) => absoluteTime(key.created_at) },
+            { key: 'expires', header: 'Expires', cell: (key) => expiryText(key.expiry_date, now) },
+          ]}
+          rowActions={{
+            cellProps: { sx: { whiteSpace: 'nowrap' } },
+            cell: (key) => (
+              <>
+                <RowAction
+                  label={`Rename ${keyLabel(key)}`}
+                  title="Rename"
+                  icon={<EditIcon fontSize="small" />}
+                  denied={access.denied('api_key', 'update')}
+                  onClick={() => setRenaming(key)}
+                />
+                <RowAction
+                  label={`Revoke ${keyLabel(key)}`}
+                  title="Revoke"
+                  icon={<DeleteIcon fontSize="small" />}
+                  denied={access.denied('api_key', 'delete')}
+                  onClick={() => setRevoking(key)}
+                />
+              </>
+            ),
+          }}
+        />
       ) : null}
       <CreateApiKeyDialog
         open={creating}

@@ -7,14 +7,10 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
+import { EntityTable } from '../../ui/entity-list/EntityTable.js';
 import {
   type ApiKeyRow,
   useCreateUserApiKey,
@@ -92,44 +88,41 @@ export const AccessTokensTab = () => {
         </Button>
       </Stack>
       {saml.data ? <Alert severity="warning">{samlApiKeyRefusal}.</Alert> : null}
-      <Table size="small" aria-label="API keys">
-        <TableHead>
-          <TableRow>
-            <TableCell>Name</TableCell>
-            <TableCell>Description</TableCell>
-            <TableCell>Created</TableCell>
-            <TableCell>Expires</TableCell>
-            <TableCell align="right" aria-label="Actions" />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {keys.data.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={5}>
-                <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
-                  No API keys yet
-                </Typography>
-              </TableCell>
-            </TableRow>
-          ) : null}
-          {keys.data.map((key) => (
-            <TableRow key={key.id}>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>{keyLabel(key)}</TableCell>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>{key.description ?? ''}</TableCell>
-              <TableCell>{absoluteTime(key.created_at)}</TableCell>
-              <TableCell>{expiryText(key.expiry_date, now)}</TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                <IconButton aria-label={`Rename ${keyLabel(key)}`} onClick={() => setRenaming(key)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton aria-label={`Revoke ${keyLabel(key)}`} onClick={() => setRevoking(key)}>
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <EntityTable
+        label="API keys"
+        size="small"
+        rows={keys.data}
+        emptyText="No API keys yet"
+        columns={[
+          {
+            key: 'name',
+            header: 'Name',
+            cellProps: { sx: { overflowWrap: 'anywhere' } },
+            cell: keyLabel,
+          },
+          {
+            key: 'description',
+            header: 'Description',
+            cellProps: { sx: { overflowWrap: 'anywhere' } },
+            cell: (key) => key.description ?? '',
+          },
+          { key: 'created', header: 'Created', cell: (key) => absoluteTime(key.created_at) },
+          { key: 'expires', header: 'Expires', cell: (key) => expiryText(key.expiry_date, now) },
+        ]}
+        rowActions={{
+          cellProps: { sx: { whiteSpace: 'nowrap' } },
+          cell: (key) => (
+            <>
+              <IconButton aria-label={`Rename ${keyLabel(key)}`} onClick={() => setRenaming(key)}>
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton aria-label={`Revoke ${keyLabel(key)}`} onClick={() => setRevoking(key)}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </>
+          ),
+        }}
+      />
       <CreateApiKeyDialog
         open={creating}
         noun="API key"

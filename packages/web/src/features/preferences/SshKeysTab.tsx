@@ -5,14 +5,10 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
+import { EntityTable } from '../../ui/entity-list/EntityTable.js';
 import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { LoadingScreen } from '../../api/session/guards.js';
@@ -57,41 +53,34 @@ export const SshKeysTab = () => {
           </Stack>
         ) : null}
       </Stack>
-      <Table size="small" aria-label="SSH keys">
-        <TableHead>
-          <TableRow>
-            <TableCell>Title</TableCell>
-            <TableCell>Fingerprint</TableCell>
-            <TableCell>Added</TableCell>
-            <TableCell align="right" aria-label="Actions" />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {keys.data.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={4}>
-                <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
-                  No SSH keys yet
-                </Typography>
-              </TableCell>
-            </TableRow>
-          ) : null}
-          {keys.data.map((key) => (
-            <TableRow key={key.id}>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>{key.title}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
-                {key.fingerprint ?? '—'}
-              </TableCell>
-              <TableCell>{absoluteTime(key.created_at)}</TableCell>
-              <TableCell align="right">
-                <IconButton aria-label={`Remove ${key.title}`} onClick={() => setRemoving(key)}>
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <EntityTable
+        label="SSH keys"
+        size="small"
+        rows={keys.data}
+        emptyText="No SSH keys yet"
+        columns={[
+          {
+            key: 'title',
+            header: 'Title',
+            cellProps: { sx: { overflowWrap: 'anywhere' } },
+            cell: (key) => key.title,
+          },
+          {
+            key: 'fingerprint',
+            header: 'Fingerprint',
+            cellProps: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } },
+            cell: (key) => key.fingerprint ?? '—',
+          },
+          { key: 'added', header: 'Added', cell: (key) => absoluteTime(key.created_at) },
+        ]}
+        rowActions={{
+          cell: (key) => (
+            <IconButton aria-label={`Remove ${key.title}`} onClick={() => setRemoving(key)}>
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          ),
+        }}
+      />
       {userId !== undefined ? (
         <AddSshKeyDialog
           open={adding}
