@@ -29,6 +29,7 @@ import {
 } from './api.js';
 import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
+import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
 
 // /{class}s/:applicationId/members: members with their role, added by username (a membership) or e-mail (an invitation), pending
 // invitations with revoke.
@@ -103,25 +104,18 @@ export const FleetMembersPage = () => {
       {write.isError ? (
         <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
       ) : null}
-      {members.isPending ? (
-        <Skeleton variant="rounded" height={200} aria-label="Loading" />
-      ) : members.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void members.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {errorText(members.error) ?? 'Could not load the members'}
-        </Alert>
-      ) : (
+      <ListLoadState
+        query={members}
+        failure="Could not load the members"
+        retry
+        empty={null}
+        skeletonHeight={200}
+      >
         <FleetMembersTable
           className={application.is_of__class}
           organizationId={organizationId}
           rows={rows}
-          total={members.data.count}
+          total={members.data?.count ?? 0}
           page={page}
           pageSize={memberListPageSize}
           sort={sort}
@@ -140,7 +134,7 @@ export const FleetMembersPage = () => {
             })
           }
         />
-      )}
+      </ListLoadState>
       {canSeeInvitations ? (
         <InvitationsTable
           invitations={(invitations.data ?? []).map((row) => ({

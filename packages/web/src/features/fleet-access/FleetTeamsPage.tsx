@@ -1,5 +1,4 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { roleLabel } from '@flotilla/shared/permissions/role-labels';
 import {
   applicationMembershipRoles,
   defaultApplicationMembershipRole,
@@ -7,21 +6,11 @@ import {
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { classLabels } from '../../fleet/class-names.js';
@@ -38,6 +27,9 @@ import {
   useRefreshFleet,
 } from './api.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
+import { FleetTeamsTable } from './FleetTeamsTable.js';
+import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
+import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 
 // /{class}s/:applicationId/teams: the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
@@ -83,102 +75,47 @@ export const FleetTeamsPage = () => {
   const removeDenied = access.denied('team_application_access', 'delete');
   return (
     <Stack spacing={3}>
-      <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <Typography variant="h2" sx={{ flexGrow: 1 }}>
-          Teams
-        </Typography>
-        <DisabledReason reason={addDenied}>
-          <Button
-            variant="contained"
-            startIcon={<GroupAddIcon />}
-            disabled={addDenied !== null}
-            onClick={() => setAdding(true)}
-          >
-            Add team
-          </Button>
-        </DisabledReason>
-      </Stack>
+      <ListToolbar
+        actions={
+          <DisabledReason reason={addDenied}>
+            <Button
+              variant="contained"
+              startIcon={<GroupAddIcon />}
+              disabled={addDenied !== null}
+              onClick={() => setAdding(true)}
+            >
+              Add team
+            </Button>
+          </DisabledReason>
+        }
+      >
+        <Typography variant="h2">Teams</Typography>
+      </ListToolbar>
       {write.isError ? (
         <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
       ) : null}
-      {teams.isPending ? (
-        <Skeleton variant="rounded" height={160} aria-label="Loading" />
-      ) : teams.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void teams.refetch()}>
-              Retry
-            </Button>
+      <ListLoadState
+        query={teams}
+        failure="Could not load the teams"
+        retry
+        empty={rows.length === 0 ? `No team reaches this ${noun} yet.` : null}
+        emptySx={{ p: 3 }}
+      >
+        <FleetTeamsTable
+          organizationId={organizationId}
+          rows={rows}
+          busy={write.isPending}
+          changeDenied={changeDenied}
+          removeDenied={removeDenied}
+          onChangeRole={(row, role) => write.mutate(() => calls.setTeamRole(row.id, roleId(role)))}
+          onRemove={(row) =>
+            write.mutate(async () => {
+              await calls.removeTeam(row.id);
+              toasts.show('success', `${row.name} no longer reaches this ${noun}`);
+            })
           }
-        >
-          {errorText(teams.error) ?? 'Could not load the teams'}
-        </Alert>
-      ) : rows.length === 0 ? (
-        <Paper variant="outlined" sx={{ p: 3 }}>
-          <Typography color="text.secondary">No team reaches this {noun} yet.</Typography>
-        </Paper>
-      ) : (
-        <Paper variant="outlined">
-          <Table aria-label="Teams">
-            <TableHead>
-              <TableRow>
-                <TableCell>Team</TableCell>
-                <TableCell>Role</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row) => (
-                <TableRow key={row.id} hover>
-                  <TableCell>
-                    <Link component={RouterLink} to={`/orgs/${organizationId}/teams/${row.teamId}`}>
-                      {row.name}
-                    </Link>
-                  </TableCell>
-                  <TableCell>
-                    <DisabledReason reason={changeDenied}>
-                      <TextField
-                        select
-                        size="small"
-                        value={row.role}
-                        disabled={changeDenied !== null || write.isPending}
-                        onChange={(event) =>
-                          write.mutate(() => calls.setTeamRole(row.id, roleId(event.target.value)))
-                        }
-                        slotProps={{ htmlInput: { 'aria-label': `Role of ${row.name}` } }}
-                      >
-                        {applicationMembershipRoles.map((role) => (
-                          <MenuItem key={role} value={role}>
-                            {roleLabel(role)}
-                          </MenuItem>
-                        ))}
-                      </TextField>
-                    </DisabledReason>
-                  </TableCell>
-                  <TableCell align="right">
-                    <DisabledReason reason={removeDenied}>
-                      <Button
-                        size="small"
-                        color="error"
-                        disabled={removeDenied !== null || write.isPending}
-                        onClick={() =>
-                          write.mutate(async () => {
-                            await calls.removeTeam(row.id);
-                            toasts.show('success', `${row.name} no longer reaches this ${noun}`);
-                          })
-                        }
-                      >
-                        Remove
-                      </Button>
-                    </DisabledReason>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Paper>
-      )}
+        />
+      </ListLoadState>
       <PickListDialog
         open={adding}
         title={`Add team to ${noun}`}

@@ -17,6 +17,7 @@ export const ListLoadState = ({
   retry = false,
   empty,
   emptySx = { p: 4, textAlign: 'center' },
+  skeletonHeight = 160,
   children,
 }: {
   query: Loadable;
@@ -26,9 +27,11 @@ export const ListLoadState = ({
   // The text shown when loaded with no rows; null when there are rows.
   empty: ReactNode | null;
   emptySx?: SxProps<Theme>;
+  skeletonHeight?: number;
   children: ReactNode;
 }) => {
-  if (query.isPending) return <Skeleton variant="rounded" height={160} aria-label="Loading" />;
+  if (query.isPending)
+    return <Skeleton variant="rounded" height={skeletonHeight} aria-label="Loading" />;
   if (query.isError) {
     return (
       <Alert
