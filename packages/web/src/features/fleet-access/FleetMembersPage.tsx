@@ -10,7 +10,6 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -18,28 +17,29 @@ import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { InvitationsTable } from '../organizations/InvitationsTable.js';
-import { type Invitation, InviteDialog, inviteeKind } from '../organizations/InviteDialog.js';
-import { useRoleIds } from '../organizations/api-organizations.js';
+import { InviteDialog } from '../organizations/InviteDialog.js';
 import {
   type FleetMemberSort,
+  useAddFleetMember,
   useFleetAccessCalls,
+  useFleetAccessWrite,
+  useFleetRoleId,
   useFleetInvitations,
   useFleetMemberPage,
-  useRefreshFleet,
 } from './api.js';
 import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
+import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 
-// /{class}s/:applicationId/members: members with their role, added by username (a membership) or e-mail (an invitation), pending
-// invitations with revoke.
+// /{class}s/:applicationId/members: members with their role, added by username (a membership) or
+// e-mail (an invitation), pending invitations with revoke.
 export const FleetMembersPage = () => {
   const { application } = useFleetContext();
   usePageTitle(`Members of ${application.app_name}`);
   const calls = useFleetAccessCalls();
   const toasts = useToasts();
   const access = useFleetRole(application.id);
-  const roles = useRoleIds();
   const organizationId = application.organization[0]?.id ?? 0;
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<FleetMemberSort>({ by: 'username', direction: 'asc' });
@@ -48,29 +48,9 @@ export const FleetMembersPage = () => {
   const members = useFleetMemberPage(application.id, organizationId, page, sort, canRead);
   const canSeeInvitations = access.can('invitee__is_invited_to__application', 'read');
   const invitations = useFleetInvitations(application.id, canSeeInvitations);
-  const refresh = useRefreshFleet(application.id);
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
-  const roleId = (role: string): number => {
-    const id = roles.data?.application.get(role);
-    if (id === undefined) throw new Error(`Role ${role} not found`);
-    return id;
-  };
-  const add = async ({ invitee, role, message }: Invitation) => {
-    const trimmed = invitee.trim();
-    if (inviteeKind(trimmed) === 'email') {
-      await calls.invite(application.id, trimmed, roleId(role), message === '' ? null : message);
-      toasts.show('success', `Invitation sent to ${trimmed}`);
-    } else {
-      await calls.addMember(application.id, trimmed, roleId(role));
-      toasts.show('success', `${trimmed} added`);
-    }
-    await refresh();
-  };
+  const write = useFleetAccessWrite(application.id);
+  const roleId = useFleetRoleId();
+  const add = useAddFleetMember(application.id);
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
   if (!canRead) return <UnauthorisedNotice what="members" className={application.is_of__class} />;
@@ -86,21 +66,22 @@ export const FleetMembersPage = () => {
   const addDenied = access.denied('user_application_membership', 'create');
   return (
     <Stack spacing={3}>
-      <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <Typography variant="h2" sx={{ flexGrow: 1 }}>
-          Members
-        </Typography>
-        <DisabledReason reason={addDenied}>
-          <Button
-            variant="contained"
-            startIcon={<PersonAddIcon />}
-            disabled={addDenied !== null}
-            onClick={() => setAdding(true)}
-          >
-            Add member
-          </Button>
-        </DisabledReason>
-      </Stack>
+      <ListToolbar
+        actions={
+          <DisabledReason reason={addDenied}>
+            <Button
+              variant="contained"
+              startIcon={<PersonAddIcon />}
+              disabled={addDenied !== null}
+              onClick={() => setAdding(true)}
+            >
+              Add member
+            </Button>
+          </DisabledReason>
+        }
+      >
+        <Typography variant="h2">Members</Typography>
+      </ListToolbar>
       {write.isError ? (
         <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
       ) : null}

@@ -9,7 +9,6 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -17,11 +16,12 @@ import { classLabels } from '../../fleet/class-names.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
-import { useRoleIds } from '../organizations/api-organizations.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
 import {
   useFleetAccessCalls,
+  useFleetAccessWrite,
+  useFleetRoleId,
   useFleetTeams,
   useOrganizationTeamNames,
   useRefreshFleet,
@@ -40,7 +40,6 @@ export const FleetTeamsPage = () => {
   const calls = useFleetAccessCalls();
   const toasts = useToasts();
   const access = useFleetRole(application.id);
-  const roles = useRoleIds();
   const organizationId = application.organization[0]?.id ?? 0;
   const [adding, setAdding] = useState(false);
   const canRead = access.can('team_application_access', 'read');
@@ -48,17 +47,8 @@ export const FleetTeamsPage = () => {
   const addDenied = access.denied('team_application_access', 'create');
   const organizationTeams = useOrganizationTeamNames(organizationId, adding);
   const refresh = useRefreshFleet(application.id);
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
-  const roleId = (role: string): number => {
-    const id = roles.data?.application.get(role);
-    if (id === undefined) throw new Error(`Role ${role} not found`);
-    return id;
-  };
+  const write = useFleetAccessWrite(application.id);
+  const roleId = useFleetRoleId();
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
   if (!canRead) return <UnauthorisedNotice what="teams" className={application.is_of__class} />;

@@ -1,8 +1,11 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { memberListPageSize } from '@flotilla/shared/constants/limits';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
+import { useToasts } from '../../ui/toasts.js';
+import { useRoleIds } from '../organizations/api-organizations.js';
+import { type Invitation, inviteeKind } from '../organizations/InviteDialog.js';
 import { fleetAccessKeys } from './query-keys.js';
 
 // Members sort by username, or by whether they sign in with SAML (then by username).
@@ -268,3 +271,44 @@ const fleetAccessCalls = (client: FlotillaClient) => ({
 export type FleetAccessCalls = ReturnType<typeof fleetAccessCalls>;
 
 export const useFleetAccessCalls = (): FleetAccessCalls => fleetAccessCalls(useClient());
+
+// The access screens' writes, one mutation: the fleet is read again after each, and the page shows
+// a failure above its tables (no toast as well).
+export const useFleetAccessWrite = (fleetId: number) => {
+  const refresh = useRefreshFleet(fleetId);
+  return useMutation({
+    mutationFn: (work: () => Promise<unknown>) => work(),
+    onSettled: refresh,
+    meta: { inlineError: true },
+  });
+};
+
+// The id of a fleet role by name, for writes; throws while the catalogue is not loaded.
+export const useFleetRoleId = () => {
+  const roles = useRoleIds();
+  return (role: string): number => {
+    const id = roles.data?.application.get(role);
+    if (id === undefined) throw new Error(`Role ${role} not found`);
+    return id;
+  };
+};
+
+// "Add member": a username becomes a membership at once, an e-mail address gets an invitation;
+// either way the fleet is read again.
+export const useAddFleetMember = (fleetId: number) => {
+  const calls = useFleetAccessCalls();
+  const toasts = useToasts();
+  const refresh = useRefreshFleet(fleetId);
+  const roleId = useFleetRoleId();
+  return async ({ invitee, role, message }: Invitation) => {
+    const trimmed = invitee.trim();
+    if (inviteeKind(trimmed) === 'email') {
+      await calls.invite(fleetId, trimmed, roleId(role), message === '' ? null : message);
+      toasts.show('success', `Invitation sent to ${trimmed}`);
+    } else {
+      await calls.addMember(fleetId, trimmed, roleId(role));
+      toasts.show('success', `${trimmed} added`);
+    }
+    await refresh();
+  };
+};
