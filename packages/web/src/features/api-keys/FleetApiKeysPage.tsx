@@ -1,6 +1,4 @@
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -8,13 +6,10 @@ import Typography from '@mui/material/Typography';
 import { errorText } from '@flotilla/sdk/errors';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
-import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { LoadState } from '../../ui/LoadState.js';
-import { RowAction } from '../../ui/RowActions.js';
-import { EntityTable } from '../../ui/entity-list/EntityTable.js';
 import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 import {
   type ApiKeyRow,
@@ -24,11 +19,9 @@ import {
   useRevokeApiKey,
 } from './api.js';
 import { apiKeyKeys } from './query-keys.js';
-import { expiryText } from './api-key-rules.js';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog.js';
 import { RenameApiKeyDialog } from './RenameApiKeyDialog.js';
-
-const keyLabel = (key: ApiKeyRow): string => key.name ?? `Key ${key.id}`;
+import { FleetApiKeysTable, keyLabel } from './FleetApiKeysTable.js';
 
 // /fleets/:id/api-keys (needs resin.api_key.read): the fleet's provisioning keys with their name,
 // description, creation and expiry; create (shown once), rename and revoke.
@@ -86,49 +79,13 @@ export const FleetApiKeysPage = () => {
       </Typography>
       <LoadState queries={[keys]} what="API keys" />
       {keys.isSuccess ? (
-        <EntityTable
-          label="Provisioning keys"
-          size="small"
-          frame="container"
-          rows={rows}
-          emptyText="No provisioning keys yet"
-          columns={[
-            {
-              key: 'name',
-              header: 'Name',
-              cellProps: { sx: { overflowWrap: 'anywhere', maxWidth: 240 } },
-              cell: keyLabel,
-            },
-            {
-              key: 'description',
-              header: 'Description',
-              cellProps: { sx: { overflowWrap: 'anywhere', maxWidth: 320 } },
-              cell: (key) => key.description ?? '',
-            },
-            { key: 'created', header: 'Created', cell: (key) => absoluteTime(key.created_at) },
-            { key: 'expires', header: 'Expires', cell: (key) => expiryText(key.expiry_date, now) },
-          ]}
-          rowActions={{
-            cellProps: { sx: { whiteSpace: 'nowrap' } },
-            cell: (key) => (
-              <>
-                <RowAction
-                  label={`Rename ${keyLabel(key)}`}
-                  title="Rename"
-                  icon={<EditIcon fontSize="small" />}
-                  denied={access.denied('api_key', 'update')}
-                  onClick={() => setRenaming(key)}
-                />
-                <RowAction
-                  label={`Revoke ${keyLabel(key)}`}
-                  title="Revoke"
-                  icon={<DeleteIcon fontSize="small" />}
-                  denied={access.denied('api_key', 'delete')}
-                  onClick={() => setRevoking(key)}
-                />
-              </>
-            ),
-          }}
+        <FleetApiKeysTable
+          keys={rows}
+          now={now}
+          renameDenied={access.denied('api_key', 'update')}
+          revokeDenied={access.denied('api_key', 'delete')}
+          onRename={setRenaming}
+          onRevoke={setRevoking}
         />
       ) : null}
       <CreateApiKeyDialog
