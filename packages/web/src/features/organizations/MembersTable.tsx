@@ -185,3 +185,26 @@ export const MembersTable = ({
     />
   );
 };
+
+type MemberUser = {
+  id: number;
+  username: string;
+  organization_membership: { id: number; organization_membership_role: { name: string }[] }[];
+  team_membership: { is_member_of__team: { id: number; name: string }[] }[];
+  owns__saml_account: number;
+};
+
+// One row per membership of the page's users (the server pages over users).
+export const memberRowsOf = (users: readonly MemberUser[]): MemberRow[] =>
+  users.flatMap((user) =>
+    user.organization_membership.map((membership) => ({
+      id: membership.id,
+      userId: user.id,
+      username: user.username,
+      role: membership.organization_membership_role[0]?.name ?? 'member',
+      teams: user.team_membership.flatMap((teamMembership) =>
+        teamMembership.is_member_of__team.map((team) => ({ id: team.id, name: team.name })),
+      ),
+      saml: user.owns__saml_account > 0,
+    })),
+  );

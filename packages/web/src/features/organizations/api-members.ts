@@ -1,6 +1,11 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { memberListPageSize } from '@flotilla/shared/constants/limits';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { roleChangeConcurrency } from '@flotilla/shared/constants/limits';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
+import { useToasts } from '../../ui/toasts.js';
+import { useNavigate } from 'react-router';
+import { useRoleIds } from './api-organizations.js';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { organizationKeys } from './query-keys.js';
@@ -211,4 +216,88 @@ export const useRefreshOrganization = (organizationId: number) => {
 export const useRefreshOrganizations = () => {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+};
+
+// Role changes run one at a time, in one mutation scope, so two changes cannot cross each other;
+// each change sets the role of several members, a few requests at a time.
+export const useChangeMemberRoles = (organizationId: number) => {
+  const calls = useMemberCalls();
+  const roles = useRoleIds();
+  const refresh = useRefreshOrganization(organizationId);
+  return useMutation({
+    scope: { id: `organization-${organizationId}-roles` },
+    mutationFn: async ({ ids, role }: { ids: readonly number[]; role: string }) => {
+      const roleId = roles.data?.organization.get(role);
+      if (roleId === undefined) throw new Error(`Role ${role} not found`);
+      const outcomes = await runWithConcurrency(ids, roleChangeConcurrency, (id) =>
+        calls.setOrganizationRole(id, roleId),
+      );
+      const failed = outcomes.find((outcome) => !outcome.ok);
+      if (failed && !failed.ok) throw failed.error;
+    },
+    onSettled: refresh,
+  });
+};
+
+export const useRevokeInvitation = (organizationId: number) => {
+  const calls = useMemberCalls();
+  const toasts = useToasts();
+  const refresh = useRefreshOrganization(organizationId);
+  return useMutation({
+    mutationFn: (id: number) => calls.revokeInvitation(id),
+    onSuccess: () => {
+      toasts.show('success', 'Invitation revoked');
+      return refresh();
+    },
+  });
+};
+
+// "Invite member": the dialog waits for it and shows its failure.
+export const useInviteMember = (organizationId: number) => {
+  const calls = useMemberCalls();
+  const roles = useRoleIds();
+  const toasts = useToasts();
+  const refresh = useRefreshOrganization(organizationId);
+  return async (invitation: { invitee: string; role: string; message: string }) => {
+    const roleId = roles.data?.organization.get(invitation.role);
+    await calls.invite(organizationId, {
+      invitee: invitation.invitee,
+      roleId: roleId ?? 0,
+      message: invitation.message === '' ? null : invitation.message,
+    });
+    toasts.show('success', `Invitation sent to ${invitation.invitee}`);
+    await refresh();
+  };
+};
+
+// Removing members (or leaving: `leaves` says whether the user removes themself), ten requests
+// at a time. After it every organization screen is read again, and one who left goes to /orgs; a
+// failure refreshes the organization and shows in the dialog.
+export const useRemoveMembers = (
+  organizationId: number,
+  { leaves, onRemoved }: { leaves: (ids: readonly number[]) => boolean; onRemoved: () => void },
+) => {
+  const calls = useMemberCalls();
+  const toasts = useToasts();
+  const navigate = useNavigate();
+  const refresh = useRefreshOrganization(organizationId);
+  const refreshAll = useRefreshOrganizations();
+  return useMutation({
+    meta: { inlineError: true },
+    mutationFn: async (ids: readonly number[]) => {
+      const outcomes = await runWithConcurrency(ids, 10, (id) => calls.removeMembership(id));
+      const failed = outcomes.find((outcome) => !outcome.ok);
+      if (failed && !failed.ok) throw failed.error;
+    },
+    onSuccess: async (_result, ids) => {
+      const left = leaves(ids);
+      toasts.show('success', left ? 'You left the organization' : 'Member removed', {
+        afterNavigation: left,
+      });
+      onRemoved();
+      await refreshAll();
+      if (left) void navigate('/orgs');
+    },
+    onError: refresh,
+  });
 };
