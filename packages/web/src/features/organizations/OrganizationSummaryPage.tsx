@@ -1,12 +1,10 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -14,9 +12,10 @@ import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
-import { useChangeLogo, useRenameOrganization } from './api-organizations.js';
+import { useChangeLogo } from './api-organizations.js';
 import { logoFileProblem, OrganizationLogo } from './organization-logo.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { RenameForm } from './RenameOrganizationForm.js';
 
 const notAdministrator = 'Only administrators of the organization can change it';
 
@@ -30,49 +29,6 @@ const Count = ({ label, value, to }: { label: string; value: number; to: string 
     </Link>
   </Paper>
 );
-
-const RenameForm = ({ id, name, denied }: { id: number; name: string; denied: string | null }) => {
-  const [value, setValue] = useState(name);
-  const rename = useRenameOrganization(id);
-  const changed = value.trim() !== name && value.trim() !== '';
-  return (
-    <Stack
-      component="form"
-      spacing={1}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (changed) rename.mutate(value.trim());
-      }}
-    >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <TextField
-          size="small"
-          label="Organization name"
-          value={value}
-          disabled={denied !== null || rename.isPending}
-          onChange={(event) => {
-            rename.reset();
-            setValue(event.target.value);
-          }}
-          slotProps={{ htmlInput: { maxLength: textLengthLimits.name } }}
-          sx={{ minWidth: 280 }}
-        />
-        <DisabledReason reason={denied}>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={denied !== null || !changed || rename.isPending}
-          >
-            Rename
-          </Button>
-        </DisabledReason>
-      </Stack>
-      {rename.isError ? (
-        <Alert severity="error">{errorText(rename.error) ?? 'Could not rename it'}</Alert>
-      ) : null}
-    </Stack>
-  );
-};
 
 // /orgs/:organizationId: name (rename), logo (edit) and what the organization holds.
 export const OrganizationSummaryPage = () => {
