@@ -7,19 +7,11 @@ import {
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -33,6 +25,8 @@ import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
 import { useOrganizationFleets, useTeams } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { useOrganizationWrite } from './api-members.js';
+import { MemberTeamsTable } from './MemberTeamsTable.js';
 
 // /orgs/:organizationId/members/:memberId[/teams|fleets|apps|blocks]: one member's role, teams
 // and direct fleet memberships, managed by the organization's administrators.
@@ -54,12 +48,7 @@ export const MemberPage = () => {
     ...(user ? [{ label: user.username, to: base }] : []),
   ]);
   const refresh = useRefreshOrganization(organization.id);
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
+  const write = useOrganizationWrite(organization.id);
   if (memberId === null) {
     return (
       <RedirectWithMessage
@@ -122,48 +111,13 @@ export const MemberPage = () => {
         </Stack>
       ) : null}
       {className === null ? (
-        teamMemberships.length === 0 ? (
-          <Paper variant="outlined" sx={{ p: 3 }}>
-            <Typography color="text.secondary">Not in any team of this organization.</Typography>
-          </Paper>
-        ) : (
-          <Paper variant="outlined">
-            <Table aria-label="Teams of the member">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Team</TableCell>
-                  {admin ? <TableCell align="right">Actions</TableCell> : null}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {teamMemberships.map((row) => (
-                  <TableRow key={row.id} hover>
-                    <TableCell>
-                      <Link
-                        component={RouterLink}
-                        to={`/orgs/${organization.id}/teams/${row.teamId}`}
-                      >
-                        {row.name}
-                      </Link>
-                    </TableCell>
-                    {admin ? (
-                      <TableCell align="right">
-                        <Button
-                          size="small"
-                          color="error"
-                          disabled={write.isPending}
-                          onClick={() => write.mutate(() => calls.removeTeamMembership(row.id))}
-                        >
-                          Remove from team
-                        </Button>
-                      </TableCell>
-                    ) : null}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Paper>
-        )
+        <MemberTeamsTable
+          organizationId={organization.id}
+          teams={teamMemberships}
+          canManage={admin}
+          busy={write.isPending}
+          onRemove={(row) => write.mutate(() => calls.removeTeamMembership(row.id))}
+        />
       ) : (
         <AccessTable
           className={className}

@@ -8,7 +8,6 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
@@ -31,6 +30,7 @@ import {
   useTeamDetail,
 } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { useOrganizationWrite } from './api-members.js';
 
 // /orgs/:organizationId/teams/:teamId[/members|fleets|apps|blocks]: a team's members and its
 // access to fleets, apps and blocks.
@@ -52,12 +52,7 @@ export const TeamPage = () => {
     ...(team.data ? [{ label: team.data.name, to: base }] : []),
   ]);
   const refresh = useRefreshOrganization(organization.id);
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
+  const write = useOrganizationWrite(organization.id);
   if (teamId === null) {
     return (
       <RedirectWithMessage

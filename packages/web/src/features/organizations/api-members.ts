@@ -301,3 +301,14 @@ export const useRemoveMembers = (
     onError: refresh,
   });
 };
+
+// The member and team screens' writes, one mutation: the organization is read again after each,
+// and the page shows a failure above its tables (no toast as well).
+export const useOrganizationWrite = (organizationId: number) => {
+  const refresh = useRefreshOrganization(organizationId);
+  return useMutation({
+    mutationFn: (work: () => Promise<unknown>) => work(),
+    onSettled: refresh,
+    meta: { inlineError: true },
+  });
+};
