@@ -1,9 +1,6 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { roleLabel } from '@flotilla/shared/permissions/role-labels';
-import {
-  applicationMembershipRoles,
-  defaultApplicationMembershipRole,
-} from '@flotilla/shared/permissions/roles';
+import { defaultApplicationMembershipRole } from '@flotilla/shared/permissions/roles';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -20,13 +17,14 @@ import { AccessTable } from './AccessTable.js';
 import { useMemberCalls, useMemberDetail, useRefreshOrganization } from './api-members.js';
 import { useRoleIds } from './api-organizations.js';
 import { idParam } from './id-param.js';
-import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
 import { useOrganizationFleets, useTeams } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 import { useOrganizationWrite } from './api-members.js';
 import { MemberTeamsTable } from './MemberTeamsTable.js';
+import { AddMemberToDialog } from './AddMemberToDialog.js';
+import { memberDetailRows } from './member-detail-rows.js';
 
 // /orgs/:organizationId/members/:memberId[/teams|fleets|apps|blocks]: one member's role, teams
 // and direct fleet memberships, managed by the organization's administrators.
@@ -67,25 +65,10 @@ export const MemberPage = () => {
     );
   }
   const admin = access.isAdministrator;
-  const teamMemberships = user.team_membership.flatMap((row) =>
-    row.is_member_of__team.map((team) => ({ id: row.id, teamId: team.id, name: team.name })),
-  );
   const className = section === 'members' || section === 'teams' ? null : section;
-  const fleetMemberships = user.user_application_membership.flatMap((row) =>
-    row.is_member_of__application
-      .filter((application) => application.is_of__class === className)
-      .map((application) => ({
-        id: row.id,
-        applicationId: application.id,
-        name: application.app_name,
-        role: row.application_membership_role[0]?.name ?? 'observer',
-      })),
-  );
-  const joinedTeams = new Set(teamMemberships.map((row) => row.teamId));
-  const joinedFleets = new Set(
-    user.user_application_membership.flatMap((row) =>
-      row.is_member_of__application.map((a) => a.id),
-    ),
+  const { teamMemberships, fleetMemberships, joinedTeams, joinedFleets } = memberDetailRows(
+    user,
+    className,
   );
   return (
     <Stack spacing={2}>
@@ -130,46 +113,29 @@ export const MemberPage = () => {
           onRemove={(row) => write.mutate(() => calls.removeFleetMembership(row.id))}
         />
       )}
-      {className === null ? (
-        <PickListDialog
-          open={adding}
-          title={`Add ${user.username} to team`}
-          items={(teams.data ?? [])
-            .filter((team) => !joinedTeams.has(team.id))
-            .map((team) => ({ id: team.id, label: team.name }))}
-          emptyText="The member is in every team of the organization."
-          submitLabel="Add"
-          onSubmit={(ids) =>
-            runAll(ids, (teamId) => calls.addToTeam(user.username, teamId)).finally(refresh)
-          }
-          onClose={() => setAdding(false)}
-        />
-      ) : (
-        <PickListDialog
-          open={adding}
-          title={`Add ${user.username} to ${classLabels[className].many.toLowerCase()}`}
-          items={(applications.data ?? [])
-            .filter(
-              (application) =>
-                application.is_of__class === className && !joinedFleets.has(application.id),
-            )
-            .map((application) => ({ id: application.id, label: application.app_name }))}
-          emptyText={`The member is already in every ${classLabels[className].one.toLowerCase()} of the organization.`}
-          roles={applicationMembershipRoles}
-          defaultRole={defaultApplicationMembershipRole}
-          submitLabel="Add"
-          onSubmit={(ids, role) =>
-            runAll(ids, (applicationId) =>
-              calls.addToFleet(
-                user.username,
-                applicationId,
-                roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
-              ),
-            ).finally(refresh)
-          }
-          onClose={() => setAdding(false)}
-        />
-      )}
+      <AddMemberToDialog
+        open={adding}
+        username={user.username}
+        className={className}
+        teams={(teams.data ?? []).filter((team) => !joinedTeams.has(team.id))}
+        fleets={(applications.data ?? []).filter(
+          (application) =>
+            application.is_of__class === className && !joinedFleets.has(application.id),
+        )}
+        onAddToTeams={(ids) =>
+          runAll(ids, (teamId) => calls.addToTeam(user.username, teamId)).finally(refresh)
+        }
+        onAddToFleets={(ids, role) =>
+          runAll(ids, (applicationId) =>
+            calls.addToFleet(
+              user.username,
+              applicationId,
+              roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+            ),
+          ).finally(refresh)
+        }
+        onClose={() => setAdding(false)}
+      />
     </Stack>
   );
 };
