@@ -1,8 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
-import {
-  defaultApplicationMembershipRole,
-  applicationMembershipRoles,
-} from '@flotilla/shared/permissions/roles';
+import { defaultApplicationMembershipRole } from '@flotilla/shared/permissions/roles';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
@@ -14,8 +11,6 @@ import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { classLabels } from '../../fleet/class-names.js';
-import { AccessTable } from './AccessTable.js';
 import { useRefreshOrganization } from './api-members.js';
 import { useRoleIds } from './api-organizations.js';
 import { idParam } from './id-param.js';
@@ -31,6 +26,8 @@ import {
 } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
 import { useOrganizationWrite } from './api-members.js';
+import { teamDetailRows } from './team-detail-rows.js';
+import { TeamFleetsSection } from './TeamFleetsSection.js';
 
 // /orgs/:organizationId/teams/:teamId[/members|fleets|apps|blocks]: a team's members and its
 // access to fleets, apps and blocks.
@@ -72,36 +69,11 @@ export const TeamPage = () => {
   }
   const detail = team.data;
   const admin = access.can('team_membership', 'create');
-  const members = detail.team_membership.map((membership) => ({
-    id: membership.id,
-    userId: membership.user[0]?.id ?? 0,
-    username: membership.user[0]?.username ?? '',
-    organizationMembershipId: membership.user[0]?.organization_membership[0]?.id ?? null,
-  }));
   const className = section === 'members' || section === 'teams' ? null : section;
-  const accesses = detail.team_application_access.flatMap((row) =>
-    row.grants_access_to__application
-      .filter((application) => application.is_of__class === className)
-      .map((application) => ({
-        id: row.id,
-        applicationId: application.id,
-        name: application.app_name,
-        role: row.application_membership_role[0]?.name ?? 'observer',
-      })),
-  );
-  const memberIds = new Set(members.map((member) => member.userId));
-  const accessIds = new Set(
-    detail.team_application_access.flatMap((row) =>
-      row.grants_access_to__application.map((a) => a.id),
-    ),
-  );
+  const { members, accesses, memberIds, accessIds } = teamDetailRows(detail, className);
+  const usernameOf = (userId: number) => users.data?.find((user) => user.id === userId)?.username;
   const addMembers = (ids: readonly number[]) =>
-    runAll(ids, (userId) =>
-      calls.addMember(
-        detail.id,
-        (users.data ?? []).find((user) => user.id === userId)?.username ?? '',
-      ),
-    ).finally(refresh);
+    runAll(ids, (userId) => calls.addMember(detail.id, usernameOf(userId) ?? '')).finally(refresh);
   const addFleets = (ids: readonly number[], role: string | undefined) =>
     runAll(ids, (applicationId) =>
       calls.grantFleet(
@@ -154,43 +126,23 @@ export const TeamPage = () => {
           />
         </>
       ) : (
-        <>
-          {admin ? (
-            <Stack direction="row">
-              <Button variant="contained" onClick={() => setAdding(true)}>
-                Add {classLabels[className].one.toLowerCase()} to team
-              </Button>
-            </Stack>
-          ) : null}
-          <AccessTable
-            className={className}
-            rows={accesses}
-            canManage={admin}
-            busy={write.isPending}
-            onChangeRole={(row, role) =>
-              write.mutate(() =>
-                calls.setAccessRole(row.id, roles.data?.application.get(role) ?? 0),
-              )
-            }
-            onRemove={(row) => write.mutate(() => calls.revokeFleet(detail.id, row.applicationId))}
-          />
-          <PickListDialog
-            open={adding}
-            title={`Add ${classLabels[className].one.toLowerCase()} to team`}
-            items={(applications.data ?? [])
-              .filter(
-                (application) =>
-                  application.is_of__class === className && !accessIds.has(application.id),
-              )
-              .map((application) => ({ id: application.id, label: application.app_name }))}
-            emptyText={`The team already reaches every ${classLabels[className].one.toLowerCase()} of the organization.`}
-            roles={applicationMembershipRoles}
-            defaultRole={defaultApplicationMembershipRole}
-            submitLabel="Add"
-            onSubmit={addFleets}
-            onClose={() => setAdding(false)}
-          />
-        </>
+        <TeamFleetsSection
+          className={className}
+          accesses={accesses}
+          fleets={(applications.data ?? []).filter(
+            (application) =>
+              application.is_of__class === className && !accessIds.has(application.id),
+          )}
+          canManage={admin}
+          busy={write.isPending}
+          adding={adding}
+          onAdding={setAdding}
+          onAdd={addFleets}
+          onChangeRole={(row, role) =>
+            write.mutate(() => calls.setAccessRole(row.id, roles.data?.application.get(role) ?? 0))
+          }
+          onRemove={(row) => write.mutate(() => calls.revokeFleet(detail.id, row.applicationId))}
+        />
       )}
     </Stack>
   );
