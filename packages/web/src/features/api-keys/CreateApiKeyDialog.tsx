@@ -12,7 +12,7 @@ import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { CopyableText } from '../../ui/CopyableText.js';
-import type { NewApiKey } from './api-key-queries.js';
+import type { NewApiKey } from './api.js';
 import {
   apiKeyMessages,
   apiKeyNameProblem,
@@ -45,7 +45,7 @@ export type CreateApiKeyDialogProps = {
   onClose: () => void;
 };
 
-// Creating a key (seed 000 section 4): the form, then the key shown once with copy and download;
+// Creating a key: the form, then the key shown once with copy and download;
 // closing the dialog forgets it.
 const CreateBody = ({
   noun,

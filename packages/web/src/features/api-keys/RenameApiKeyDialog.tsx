@@ -7,10 +7,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
-import type { ApiKeyRow } from './api-key-queries.js';
+import { type ApiKeyRow, useRenameApiKey } from './api.js';
 import { apiKeyNameProblem } from './api-key-rules.js';
 
 // Rename an API key and change its description (PATCH /v7/api_key(id)); the secret is unchanged.
@@ -23,26 +21,13 @@ export const RenameApiKeyDialog = ({
   onDone: () => unknown;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const titleId = useId();
   const [name, setName] = useState(apiKey.name ?? '');
   const [description, setDescription] = useState(apiKey.description ?? '');
   const [submitted, setSubmitted] = useState(false);
-  const save = useMutation({
-    mutationFn: async () => {
-      await client.pine.patch({
-        resource: 'api_key',
-        id: apiKey.id,
-        body: {
-          name: name.trim(),
-          description: description.trim() === '' ? null : description.trim(),
-        },
-      });
-    },
-    onSuccess: async () => {
-      await onDone();
-      onClose();
-    },
+  const save = useRenameApiKey(apiKey.id, async () => {
+    await onDone();
+    onClose();
   });
   const nameProblem = apiKeyNameProblem(name);
   return (
@@ -52,7 +37,12 @@ export const RenameApiKeyDialog = ({
         onSubmit={(event) => {
           event.preventDefault();
           setSubmitted(true);
-          if (!nameProblem) save.mutate();
+          if (!nameProblem) {
+            save.mutate({
+              name: name.trim(),
+              description: description.trim() === '' ? null : description.trim(),
+            });
+          }
         }}
       >
         <DialogTitle id={titleId}>Rename API key</DialogTitle>

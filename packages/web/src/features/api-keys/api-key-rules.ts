@@ -1,6 +1,6 @@
 import { apiKeyExpiryPresetDays, textLengthLimits } from '@flotilla/shared/constants/limits';
 
-// The API key form (seed 000 section 5): a name, and an expiry of 1, 7, 30 or 90 days, a custom
+// The API key form: a name, and an expiry of 1, 7, 30 or 90 days, a custom
 // date-time not in the past, or never (with a warning).
 
 export type ExpiryChoice = `${(typeof apiKeyExpiryPresetDays)[number]}` | 'custom' | 'never';

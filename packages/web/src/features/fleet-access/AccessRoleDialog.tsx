@@ -11,16 +11,14 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { classLabels } from '../../fleet/class-names.js';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { useSession } from '../../api/session/useSession.js';
-import { accessSourcesQuery } from './access-sources-query.js';
+import { useAccessSources } from './api.js';
 
-// "Your access" in the fleet header: the access-role dialog (seed 001 section 2), which says where
+// "Your access" in the fleet header: the access-role dialog, which says where
 // each of the user's roles on the fleet comes from and links to where it is managed: the
 // organization's members, the team, the fleet's members.
 export const AccessRoleButton = ({ application }: { application: FleetDetail }) => {
@@ -42,11 +40,10 @@ const AccessRoleDialog = ({
   application: FleetDetail;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const userId = useSession()?.userId ?? 0;
   const organization = application.organization[0];
   const organizationId = organization?.id ?? 0;
-  const sources = useQuery(accessSourcesQuery(client, application.id, organizationId, userId));
+  const sources = useAccessSources(application.id, organizationId, userId);
   const fleetPath = `${classLabels[application.is_of__class].path}/${application.id}`;
   const noun = classLabels[application.is_of__class].one.toLowerCase();
   return (

@@ -10,93 +10,47 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { InvitationsTable } from '../organizations/InvitationsTable.js';
-import { type Invitation, InviteDialog, inviteeKind } from '../organizations/InviteDialog.js';
-import { useRoleIds } from '../organizations/organization-queries.js';
+import { InviteDialog } from '../organizations/InviteDialog.js';
 import {
   type FleetMemberSort,
-  fleetInvitationsQuery,
-  fleetMemberPageQuery,
-} from './fleet-access-queries.js';
+  useAddFleetMember,
+  useFleetAccessCalls,
+  useFleetAccessWrite,
+  useFleetRoleId,
+  useFleetInvitations,
+  useFleetMemberPage,
+} from './api.js';
 import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
+import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
+import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 
-// /{class}s/:applicationId/members (seed 001 "Members and teams of an application"): members
-// with their role, added by username (a membership) or e-mail (an invitation), pending
-// invitations with revoke.
+// /{class}s/:applicationId/members: members with their role, added by username (a membership) or
+// e-mail (an invitation), pending invitations with revoke.
 export const FleetMembersPage = () => {
   const { application } = useFleetContext();
   usePageTitle(`Members of ${application.app_name}`);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useFleetAccessCalls();
   const toasts = useToasts();
   const access = useFleetRole(application.id);
-  const roles = useRoleIds();
   const organizationId = application.organization[0]?.id ?? 0;
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<FleetMemberSort>({ by: 'username', direction: 'asc' });
   const [adding, setAdding] = useState(false);
   const canRead = access.can('user_application_membership', 'read');
-  const members = useQuery({
-    ...fleetMemberPageQuery(client, application.id, organizationId, page, sort),
-    enabled: canRead,
-    ...polling(),
-  });
+  const members = useFleetMemberPage(application.id, organizationId, page, sort, canRead);
   const canSeeInvitations = access.can('invitee__is_invited_to__application', 'read');
-  const invitations = useQuery({
-    ...fleetInvitationsQuery(client, application.id),
-    enabled: canSeeInvitations,
-    ...polling(),
-  });
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: fleetKeys.detail(application.id) });
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
-  const roleId = (role: string): number => {
-    const id = roles.data?.application.get(role);
-    if (id === undefined) throw new Error(`Role ${role} not found`);
-    return id;
-  };
-  const add = async ({ invitee, role, message }: Invitation) => {
-    const trimmed = invitee.trim();
-    if (inviteeKind(trimmed) === 'email') {
-      await client.pine.post({
-        resource: 'invitee__is_invited_to__application',
-        body: {
-          invitee: trimmed,
-          is_invited_to__application: application.id,
-          application_membership_role: roleId(role),
-          message: message === '' ? null : message,
-        },
-      });
-      toasts.show('success', `Invitation sent to ${trimmed}`);
-    } else {
-      await client.pine.post({
-        resource: 'user_application_membership',
-        body: {
-          username: trimmed,
-          is_member_of__application: application.id,
-          application_membership_role: roleId(role),
-        },
-      });
-      toasts.show('success', `${trimmed} added`);
-    }
-    await refresh();
-  };
+  const invitations = useFleetInvitations(application.id, canSeeInvitations);
+  const write = useFleetAccessWrite(application.id);
+  const roleId = useFleetRoleId();
+  const add = useAddFleetMember(application.id);
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
   if (!canRead) return <UnauthorisedNotice what="members" className={application.is_of__class} />;
@@ -112,43 +66,37 @@ export const FleetMembersPage = () => {
   const addDenied = access.denied('user_application_membership', 'create');
   return (
     <Stack spacing={3}>
-      <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <Typography variant="h2" sx={{ flexGrow: 1 }}>
-          Members
-        </Typography>
-        <DisabledReason reason={addDenied}>
-          <Button
-            variant="contained"
-            startIcon={<PersonAddIcon />}
-            disabled={addDenied !== null}
-            onClick={() => setAdding(true)}
-          >
-            Add member
-          </Button>
-        </DisabledReason>
-      </Stack>
+      <ListToolbar
+        actions={
+          <DisabledReason reason={addDenied}>
+            <Button
+              variant="contained"
+              startIcon={<PersonAddIcon />}
+              disabled={addDenied !== null}
+              onClick={() => setAdding(true)}
+            >
+              Add member
+            </Button>
+          </DisabledReason>
+        }
+      >
+        <Typography variant="h2">Members</Typography>
+      </ListToolbar>
       {write.isError ? (
         <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
       ) : null}
-      {members.isPending ? (
-        <Skeleton variant="rounded" height={200} aria-label="Loading" />
-      ) : members.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void members.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {errorText(members.error) ?? 'Could not load the members'}
-        </Alert>
-      ) : (
+      <ListLoadState
+        query={members}
+        failure="Could not load the members"
+        retry
+        empty={null}
+        skeletonHeight={200}
+      >
         <FleetMembersTable
           className={application.is_of__class}
           organizationId={organizationId}
           rows={rows}
-          total={members.data.count}
+          total={members.data?.count ?? 0}
           page={page}
           pageSize={memberListPageSize}
           sort={sort}
@@ -158,22 +106,16 @@ export const FleetMembersPage = () => {
           onPage={setPage}
           onSort={setSort}
           onChangeRole={(row, role) =>
-            write.mutate(() =>
-              client.pine.patch({
-                resource: 'user_application_membership',
-                id: row.id,
-                body: { application_membership_role: roleId(role) },
-              }),
-            )
+            write.mutate(() => calls.setMemberRole(row.id, roleId(role)))
           }
           onRemove={(row) =>
             write.mutate(async () => {
-              await client.pine.delete({ resource: 'user_application_membership', id: row.id });
+              await calls.removeMember(row.id);
               toasts.show('success', `${row.username} removed`);
             })
           }
         />
-      )}
+      </ListLoadState>
       {canSeeInvitations ? (
         <InvitationsTable
           invitations={(invitations.data ?? []).map((row) => ({
@@ -186,7 +128,7 @@ export const FleetMembersPage = () => {
           revoking={write.isPending}
           onRevoke={(id) =>
             write.mutate(async () => {
-              await client.pine.delete({ resource: 'invitee__is_invited_to__application', id });
+              await calls.revokeInvitation(id);
               toasts.show('success', 'Invitation revoked');
             })
           }

@@ -5,12 +5,6 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -18,7 +12,9 @@ import { Link as RouterLink } from 'react-router';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { classLabels } from '../../fleet/class-names.js';
-import type { FleetMemberSort } from './fleet-access-queries.js';
+import type { FleetMemberSort } from './api.js';
+import { type EntityColumn, EntityTable } from '../../ui/entity-list/EntityTable.js';
+import { ListPagination } from '../../ui/entity-list/ListPagination.js';
 
 export type FleetMemberRow = {
   // The user_application_membership.
@@ -74,97 +70,89 @@ export const FleetMembersTable = ({
     );
   }
   return (
-    <Paper variant="outlined">
-      <Table aria-label="Members">
-        <TableHead>
-          <TableRow>
-            {(['username', 'saml'] as const).map((by) => (
-              <TableCell key={by} sortDirection={sort.by === by ? sort.direction : false}>
-                <TableSortLabel
-                  active={sort.by === by}
-                  direction={sort.by === by ? sort.direction : 'asc'}
-                  onClick={() =>
-                    onSort({
-                      by,
-                      direction: sort.by === by && sort.direction === 'asc' ? 'desc' : 'asc',
-                    })
-                  }
+    <EntityTable
+      label="Members"
+      frame="paper"
+      hover
+      rows={rows}
+      columns={[
+        ...(['username', 'saml'] as const).map((by): EntityColumn<FleetMemberRow> => ({
+          key: by,
+          headerProps: { sortDirection: sort.by === by ? sort.direction : false },
+          header: (
+            <TableSortLabel
+              active={sort.by === by}
+              direction={sort.by === by ? sort.direction : 'asc'}
+              onClick={() =>
+                onSort({
+                  by,
+                  direction: sort.by === by && sort.direction === 'asc' ? 'desc' : 'asc',
+                })
+              }
+            >
+              {by === 'username' ? 'Username' : 'SAML'}
+            </TableSortLabel>
+          ),
+          cell: (row) =>
+            by === 'username' ? (
+              row.organizationMembershipId === null ? (
+                row.username
+              ) : (
+                <Link
+                  component={RouterLink}
+                  to={`/orgs/${organizationId}/members/${row.organizationMembershipId}`}
                 >
-                  {by === 'username' ? 'Username' : 'SAML'}
-                </TableSortLabel>
-              </TableCell>
-            ))}
-            <TableCell>Role</TableCell>
-            <TableCell align="right">Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.id} hover>
-              <TableCell>
-                {row.organizationMembershipId === null ? (
-                  row.username
-                ) : (
-                  <Link
-                    component={RouterLink}
-                    to={`/orgs/${organizationId}/members/${row.organizationMembershipId}`}
-                  >
-                    {row.username}
-                  </Link>
-                )}
-              </TableCell>
-              <TableCell>
-                {row.saml ? (
-                  <Chip
-                    size="small"
-                    variant="outlined"
-                    label="SAML"
-                    title="Signs in through an identity provider"
-                  />
-                ) : null}
-              </TableCell>
-              <TableCell>
-                <DisabledReason reason={changeRoleDenied}>
-                  <TextField
-                    select
-                    size="small"
-                    value={row.role}
-                    disabled={changeRoleDenied !== null || busy}
-                    onChange={(event) => onChangeRole(row, event.target.value)}
-                    slotProps={{ htmlInput: { 'aria-label': `Role of ${row.username}` } }}
-                  >
-                    {applicationMembershipRoles.map((role) => (
-                      <MenuItem key={role} value={role}>
-                        {roleLabel(role)}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                </DisabledReason>
-              </TableCell>
-              <TableCell align="right">
-                <DisabledReason reason={removeDenied}>
-                  <Button
-                    size="small"
-                    color="error"
-                    disabled={removeDenied !== null || busy}
-                    onClick={() => onRemove(row)}
-                  >
-                    Remove
-                  </Button>
-                </DisabledReason>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-      <TablePagination
-        component="div"
-        count={total}
-        page={page}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={[pageSize]}
-        onPageChange={(_event, next) => onPage(next)}
-      />
-    </Paper>
+                  {row.username}
+                </Link>
+              )
+            ) : row.saml ? (
+              <Chip
+                size="small"
+                variant="outlined"
+                label="SAML"
+                title="Signs in through an identity provider"
+              />
+            ) : null,
+        })),
+        {
+          key: 'role',
+          header: 'Role',
+          cell: (row) => (
+            <DisabledReason reason={changeRoleDenied}>
+              <TextField
+                select
+                size="small"
+                value={row.role}
+                disabled={changeRoleDenied !== null || busy}
+                onChange={(event) => onChangeRole(row, event.target.value)}
+                slotProps={{ htmlInput: { 'aria-label': `Role of ${row.username}` } }}
+              >
+                {applicationMembershipRoles.map((role) => (
+                  <MenuItem key={role} value={role}>
+                    {roleLabel(role)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </DisabledReason>
+          ),
+        },
+      ]}
+      rowActions={{
+        header: 'Actions',
+        cell: (row) => (
+          <DisabledReason reason={removeDenied}>
+            <Button
+              size="small"
+              color="error"
+              disabled={removeDenied !== null || busy}
+              onClick={() => onRemove(row)}
+            >
+              Remove
+            </Button>
+          </DisabledReason>
+        ),
+      }}
+      footer={<ListPagination total={total} page={page} pageSize={pageSize} onPage={onPage} />}
+    />
   );
 };

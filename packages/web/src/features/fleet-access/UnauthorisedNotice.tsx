@@ -3,8 +3,8 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { classLabels } from '../../fleet/class-names.js';
 
-// Seed 001: "Without view rights a notice says the user is unauthorised to view and edit." The
-// noun follows the application's class (fleet, app or block).
+// Without view rights the page says the user is not authorised to view and edit instead of showing
+// an empty list. The noun follows the application's class (fleet, app or block).
 export const UnauthorisedNotice = ({
   what,
   className,

@@ -9,19 +9,15 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
 import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
-import { useSession } from '../../api/session/useSession.js';
 import {
   type AuthorizationRow,
-  authorizedApplicationsKey,
-  fetchAuthorizedApplications,
-  revokeAuthorization,
-} from './oauth-authorization-queries.js';
+  useAuthorizedApplications,
+  useRevokeAuthorization,
+} from './api-authorizations.js';
 
 const applicationOf = (row: AuthorizationRow) => row.is_for__oauth_application[0];
 
@@ -36,29 +32,16 @@ const originOf = (uri: string): string => {
   }
 };
 
-// Preferences → Access tokens: the OAuth applications the user has allowed (seed 000 sections
-// 3.8 and 7), each revocable. Revoking ends the application's unused codes; tokens it already
-// received live until they expire (session tokens cannot be revoked, seed 000 section 4).
+// Preferences → Access tokens: the OAuth applications the user has allowed, each revocable.
+// Revoking ends the application's unused codes; tokens it already received live until they
+// expire (session tokens cannot be revoked).
 export const AuthorizedApplications = () => {
-  const client = useClient();
-  const session = useSession();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
-  const userId = session?.userId;
-  const authorizations = useQuery({
-    queryKey: authorizedApplicationsKey(userId),
-    queryFn: () => (userId === undefined ? [] : fetchAuthorizedApplications(client, userId)),
-    enabled: userId !== undefined,
-  });
+  const authorizations = useAuthorizedApplications();
   const [revoking, setRevoking] = useState<AuthorizationRow | null>(null);
-  const revoke = useMutation({
-    meta: { inlineError: true },
-    mutationFn: (row: AuthorizationRow) => revokeAuthorization(client, row.id),
-    onSuccess: (_result, row) => {
-      toasts.show('success', `${nameOf(row)} is no longer authorized`);
-      setRevoking(null);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: authorizedApplicationsKey(userId) }),
+  const revoke = useRevokeAuthorization((row) => {
+    toasts.show('success', `${nameOf(row)} is no longer authorized`);
+    setRevoking(null);
   });
 
   return (

@@ -1,47 +1,24 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { oauthRedirect } from '@flotilla/shared/auth/oauth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { leaveConsole } from '../../ui/leave-console.js';
+import { useParams, useSearchParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { useSession } from '../../api/session/useSession.js';
-import {
-  authorizeApplication,
-  type ConsentApplication,
-  oauthApplicationQuery,
-} from './oauth-queries.js';
-import { sessionKeys } from '../../api/session/query-keys.js';
+import { useConsentApplication } from './api.js';
+import { Consent } from './ConsentCard.js';
 
-const originOf = (uri: string): string => {
-  try {
-    return new URL(uri).origin;
-  } catch {
-    return uri;
-  }
-};
-
-// /login/oauth/:clientId?state=…&redirect_uri=…&code_challenge=… (seed 000 sections 2.1 and 4;
-// PKCE passed through): the signed-in user allows or denies a registered application, read
+// /login/oauth/:clientId?state=…&redirect_uri=…&code_challenge=… (PKCE passed through): the signed-in user allows or denies a registered application, read
 // through /v7 with the user's own authorization of it. Allow asks the server for a code (and
 // records the authorization) and goes to the registered redirect URI with code and state; deny
 // goes there with error=access_denied.
 export const OAuthConsentPage = () => {
   usePageTitle('Authorize application');
-  const client = useClient();
-  const session = useSession();
   const { clientId = '' } = useParams();
   const [search] = useSearchParams();
   const requestedRedirect = search.get('redirect_uri');
-  const application = useQuery(oauthApplicationQuery(client, clientId, session?.userId));
+  const application = useConsentApplication(clientId);
   return (
     <Box sx={{ maxWidth: 640 }}>
       <Typography variant="h1" sx={{ mb: 2 }}>
@@ -73,90 +50,5 @@ export const OAuthConsentPage = () => {
         <Consent application={application.data} />
       )}
     </Box>
-  );
-};
-
-const Consent = ({ application }: { application: ConsentApplication }) => {
-  const client = useClient();
-  const session = useSession();
-  const [search] = useSearchParams();
-  const state = search.get('state');
-  const requestedRedirect = search.get('redirect_uri');
-  const whoami = useQuery({
-    queryKey: sessionKeys.whoami(session?.userId),
-    queryFn: () => client.auth.whoami(),
-  });
-  const allow = useMutation({
-    mutationFn: () =>
-      authorizeApplication(client, {
-        clientId: application.client_id,
-        redirectUri: requestedRedirect,
-        state,
-        codeChallenge: search.get('code_challenge'),
-        codeChallengeMethod: search.get('code_challenge_method'),
-      }),
-    onSuccess: (answer) =>
-      leaveConsole(oauthRedirect(answer.redirect_uri, { code: answer.code }, state)),
-  });
-  const username = whoami.data && 'username' in whoami.data ? whoami.data.username : null;
-  const alreadyAuthorized = (application.oauth_application_authorization ?? []).length > 0;
-  return (
-    <Paper variant="outlined" sx={{ p: 3 }}>
-      <Stack spacing={2}>
-        <Typography variant="h2">{application.name}</Typography>
-        {application.description ? (
-          <Typography color="text.secondary">{application.description}</Typography>
-        ) : null}
-        {alreadyAuthorized ? (
-          <Alert severity="info">
-            You have already authorized {application.name}. Allow again to continue to it, or revoke
-            it in{' '}
-            <Link component={RouterLink} to="/preferences/access-tokens">
-              Preferences → Access tokens
-            </Link>
-            .
-          </Alert>
-        ) : null}
-        <Typography>
-          {application.name} asks for access to your account
-          {username ? (
-            <>
-              {' '}
-              <strong>{username}</strong>
-            </>
-          ) : null}
-          . If you allow it, it can do everything you can until its token expires, and you go back
-          to <code>{originOf(application.redirect_uri)}</code>.
-        </Typography>
-        {session?.actualUser !== undefined ? (
-          <Alert severity="info">
-            You are logged in as this user by a platform administrator: applications cannot be
-            authorized from such a session.
-          </Alert>
-        ) : null}
-        {allow.isError ? (
-          <Alert severity="error">{errorText(allow.error) ?? 'Could not authorize'}</Alert>
-        ) : null}
-        <Stack direction="row" spacing={1}>
-          <Button
-            variant="contained"
-            disabled={allow.isPending || allow.isSuccess || session?.actualUser !== undefined}
-            onClick={() => allow.mutate()}
-          >
-            {alreadyAuthorized ? 'Allow again' : 'Allow'}
-          </Button>
-          <Button
-            disabled={allow.isPending || allow.isSuccess}
-            onClick={() =>
-              leaveConsole(
-                oauthRedirect(application.redirect_uri, { error: 'access_denied' }, state),
-              )
-            }
-          >
-            Deny
-          </Button>
-        </Stack>
-      </Stack>
-    </Paper>
   );
 };

@@ -9,14 +9,12 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { logoFileProblem, uploadLogo } from './organization-logo.js';
-import { organizationsKey } from './organization-queries.js';
+import { useCreateOrganization } from './api-organizations.js';
+import { logoFileProblem } from './organization-logo.js';
 
-// "Create organization" (seed 002 dialogs): a name, unique among the user's organizations
+// "Create organization": a name, unique among the user's organizations
 // ignoring case ("already used"), and an optional logo.
 export const CreateOrganizationDialog = ({
   open,
@@ -27,27 +25,10 @@ export const CreateOrganizationDialog = ({
   onClose: () => void;
   takenNames: readonly string[];
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [logo, setLogo] = useState<File | null>(null);
-  const create = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async () => {
-      const created = await client.pine.post({
-        resource: 'organization',
-        body: { name: name.trim() },
-      });
-      if (logo) await uploadLogo(client, created.id, logo);
-      return created.id;
-    },
-    onSuccess: async (id) => {
-      await queryClient.invalidateQueries({ queryKey: organizationsKey });
-      close();
-      void navigate(`/orgs/${id}`);
-    },
-  });
+  const create = useCreateOrganization();
   const close = (): void => {
     setName('');
     setLogo(null);
@@ -69,7 +50,16 @@ export const CreateOrganizationDialog = ({
           sx={{ pt: 1 }}
           onSubmit={(event) => {
             event.preventDefault();
-            if (trimmed && !nameProblem && !logoProblem) create.mutate();
+            if (trimmed && !nameProblem && !logoProblem)
+              create.mutate(
+                { name: trimmed, logo },
+                {
+                  onSuccess: (id) => {
+                    close();
+                    void navigate(`/orgs/${id}`);
+                  },
+                },
+              );
           }}
         >
           <TextField

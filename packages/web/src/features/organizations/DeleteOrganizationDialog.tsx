@@ -1,14 +1,11 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useClient } from '../../api/client.js';
-import { useToasts } from '../../ui/toasts.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
 import { classListLabel } from './class-list-label.js';
-import { organizationsKey } from './organization-queries.js';
+import { useDeleteOrganization } from './api-organizations.js';
 
-// Deleting an organization (seed 002 section 6: its sole administrator): the server refuses while
-// it has fleets, so after the user typed its name the console deletes them first, then it.
+// Deleting an organization (its sole administrator may): the server refuses while it has fleets,
+// so after the user typed its name the console deletes them first, then it.
 export const DeleteOrganizationDialog = ({
   organization,
   fleetCount,
@@ -20,25 +17,10 @@ export const DeleteOrganizationDialog = ({
   onClose: () => void;
   onDeleted: () => void;
 }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const toasts = useToasts();
   const appsEnabled = useAppsEnabled();
-  const remove = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async (id: number) => {
-      if (fleetCount > 0) {
-        await client.pine.delete({
-          resource: 'application',
-          options: { $filter: { organization: id } },
-        });
-      }
-      await client.pine.delete({ resource: 'organization', id });
-    },
-    onSuccess: async () => {
-      toasts.show('success', 'Organization deleted');
-      await queryClient.invalidateQueries({ queryKey: organizationsKey });
-      await queryClient.invalidateQueries({ queryKey: ['applications'] });
+  const remove = useDeleteOrganization({
+    fleetCount,
+    onDeleted: () => {
       remove.reset();
       onDeleted();
     },
@@ -63,21 +45,4 @@ export const DeleteOrganizationDialog = ({
         : 'This deletes the organization, its teams and memberships. It cannot be undone.'}
     </ConfirmDialog>
   );
-};
-
-// Leaving an organization: deleting one's own membership (the last administrator cannot).
-export const useLeaveOrganization = (onLeft: () => void) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const toasts = useToasts();
-  return useMutation({
-    mutationFn: (membershipId: number) =>
-      client.pine.delete({ resource: 'organization_membership', id: membershipId }),
-    onSuccess: async () => {
-      toasts.show('success', 'You left the organization');
-      await queryClient.invalidateQueries({ queryKey: organizationsKey });
-      await queryClient.invalidateQueries({ queryKey: ['applications'] });
-      onLeft();
-    },
-  });
 };

@@ -15,8 +15,8 @@ export type PendingInvitation = {
   message: string | null;
 };
 
-// Pending invitations with revoke (seed 002 "Member list plus a pending invitations table",
-// seed 001 "pending invites listed below with revoke").
+// Pending invitations, listed below the members with a revoke on each (organizations and fleets
+// alike).
 export const InvitationsTable = ({
   invitations,
   canRevoke,

@@ -24,7 +24,7 @@ export const inviteeKind = (value: string): 'email' | 'username' | null => {
   return usernameProblem(trimmed) ? null : 'username';
 };
 
-// "Invite member" / "Add member" (seed 002 section 5 "Invitations"): the invitee is trimmed and
+// "Invite member" / "Add member": the invitee is trimmed and
 // must be a valid e-mail or username; a role among `roles`; an optional message.
 export const InviteDialog = ({
   open,

@@ -1,63 +1,43 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { roleLabel } from '@flotilla/shared/permissions/role-labels';
-import {
-  applicationMembershipRoles,
-  defaultApplicationMembershipRole,
-} from '@flotilla/shared/permissions/roles';
+import { defaultApplicationMembershipRole } from '@flotilla/shared/permissions/roles';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
+import { useParams } from 'react-router';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { AccessTable } from './AccessTable.js';
-import { memberDetailQuery } from './member-detail.js';
-import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
-import { PickListDialog } from '../../ui/PickListDialog.js';
+import { useMemberCalls, useMemberDetail, useRefreshOrganization } from './api-members.js';
+import { useRoleIds } from './api-organizations.js';
+import { idParam } from './id-param.js';
 import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
-import { organizationFleetsQuery, teamListQuery } from './team-queries.js';
+import { useOrganizationFleets, useTeams } from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { useOrganizationWrite } from './api-members.js';
+import { MemberTeamsTable } from './MemberTeamsTable.js';
+import { AddMemberToDialog } from './AddMemberToDialog.js';
+import { memberDetailRows } from './member-detail-rows.js';
 
 // /orgs/:organizationId/members/:memberId[/teams|fleets|apps|blocks]: one member's role, teams
 // and direct fleet memberships, managed by the organization's administrators.
 export const MemberPage = () => {
   const { organization, access } = useOrganizationContext();
   const memberId = idParam(useParams().memberId);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useMemberCalls();
   const roles = useRoleIds();
   const base = `/orgs/${organization.id}/members/${memberId ?? ''}`;
   const section = useSection(base, 'teams');
-  const member = useQuery({
-    ...memberDetailQuery(client, organization.id, memberId ?? 0),
-    enabled: memberId !== null,
-    ...polling(),
-  });
-  const teams = useQuery({
-    ...teamListQuery(client, organization.id),
-    enabled: access.isAdministrator,
-  });
-  const applications = useQuery({
-    ...organizationFleetsQuery(client, organization.id),
-    enabled: access.isAdministrator,
-  });
+  const member = useMemberDetail(organization.id, memberId);
+  const teams = useTeams(organization.id, { enabled: access.isAdministrator });
+  const applications = useOrganizationFleets(organization.id, access.isAdministrator);
   const [adding, setAdding] = useState(false);
   const user = member.data?.user[0];
   usePageTitle(user?.username ?? 'Member');
@@ -65,14 +45,8 @@ export const MemberPage = () => {
     { label: organization.name, to: `/orgs/${organization.id}` },
     ...(user ? [{ label: user.username, to: base }] : []),
   ]);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
+  const refresh = useRefreshOrganization(organization.id);
+  const write = useOrganizationWrite(organization.id);
   if (memberId === null) {
     return (
       <RedirectWithMessage
@@ -91,25 +65,10 @@ export const MemberPage = () => {
     );
   }
   const admin = access.isAdministrator;
-  const teamMemberships = user.team_membership.flatMap((row) =>
-    row.is_member_of__team.map((team) => ({ id: row.id, teamId: team.id, name: team.name })),
-  );
   const className = section === 'members' || section === 'teams' ? null : section;
-  const fleetMemberships = user.user_application_membership.flatMap((row) =>
-    row.is_member_of__application
-      .filter((application) => application.is_of__class === className)
-      .map((application) => ({
-        id: row.id,
-        applicationId: application.id,
-        name: application.app_name,
-        role: row.application_membership_role[0]?.name ?? 'observer',
-      })),
-  );
-  const joinedTeams = new Set(teamMemberships.map((row) => row.teamId));
-  const joinedFleets = new Set(
-    user.user_application_membership.flatMap((row) =>
-      row.is_member_of__application.map((a) => a.id),
-    ),
+  const { teamMemberships, fleetMemberships, joinedTeams, joinedFleets } = memberDetailRows(
+    user,
+    className,
   );
   return (
     <Stack spacing={2}>
@@ -135,52 +94,13 @@ export const MemberPage = () => {
         </Stack>
       ) : null}
       {className === null ? (
-        teamMemberships.length === 0 ? (
-          <Paper variant="outlined" sx={{ p: 3 }}>
-            <Typography color="text.secondary">Not in any team of this organization.</Typography>
-          </Paper>
-        ) : (
-          <Paper variant="outlined">
-            <Table aria-label="Teams of the member">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Team</TableCell>
-                  {admin ? <TableCell align="right">Actions</TableCell> : null}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {teamMemberships.map((row) => (
-                  <TableRow key={row.id} hover>
-                    <TableCell>
-                      <Link
-                        component={RouterLink}
-                        to={`/orgs/${organization.id}/teams/${row.teamId}`}
-                      >
-                        {row.name}
-                      </Link>
-                    </TableCell>
-                    {admin ? (
-                      <TableCell align="right">
-                        <Button
-                          size="small"
-                          color="error"
-                          disabled={write.isPending}
-                          onClick={() =>
-                            write.mutate(() =>
-                              client.pine.delete({ resource: 'team_membership', id: row.id }),
-                            )
-                          }
-                        >
-                          Remove from team
-                        </Button>
-                      </TableCell>
-                    ) : null}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Paper>
-        )
+        <MemberTeamsTable
+          organizationId={organization.id}
+          teams={teamMemberships}
+          canManage={admin}
+          busy={write.isPending}
+          onRemove={(row) => write.mutate(() => calls.removeTeamMembership(row.id))}
+        />
       ) : (
         <AccessTable
           className={className}
@@ -188,70 +108,34 @@ export const MemberPage = () => {
           canManage={admin}
           busy={write.isPending}
           onChangeRole={(row, role) =>
-            write.mutate(() =>
-              client.pine.patch({
-                resource: 'user_application_membership',
-                id: row.id,
-                body: { application_membership_role: roles.data?.application.get(role) ?? 0 },
-              }),
-            )
+            write.mutate(() => calls.setFleetRole(row.id, roles.data?.application.get(role) ?? 0))
           }
-          onRemove={(row) =>
-            write.mutate(() =>
-              client.pine.delete({ resource: 'user_application_membership', id: row.id }),
-            )
-          }
+          onRemove={(row) => write.mutate(() => calls.removeFleetMembership(row.id))}
         />
       )}
-      {className === null ? (
-        <PickListDialog
-          open={adding}
-          title={`Add ${user.username} to team`}
-          items={(teams.data ?? [])
-            .filter((team) => !joinedTeams.has(team.id))
-            .map((team) => ({ id: team.id, label: team.name }))}
-          emptyText="The member is in every team of the organization."
-          submitLabel="Add"
-          onSubmit={(ids) =>
-            runAll(ids, (teamId) =>
-              client.pine.post({
-                resource: 'team_membership',
-                body: { username: user.username, is_member_of__team: teamId },
-              }),
-            ).finally(refresh)
-          }
-          onClose={() => setAdding(false)}
-        />
-      ) : (
-        <PickListDialog
-          open={adding}
-          title={`Add ${user.username} to ${classLabels[className].many.toLowerCase()}`}
-          items={(applications.data ?? [])
-            .filter(
-              (application) =>
-                application.is_of__class === className && !joinedFleets.has(application.id),
-            )
-            .map((application) => ({ id: application.id, label: application.app_name }))}
-          emptyText={`The member is already in every ${classLabels[className].one.toLowerCase()} of the organization.`}
-          roles={applicationMembershipRoles}
-          defaultRole={defaultApplicationMembershipRole}
-          submitLabel="Add"
-          onSubmit={(ids, role) =>
-            runAll(ids, (applicationId) =>
-              client.pine.post({
-                resource: 'user_application_membership',
-                body: {
-                  username: user.username,
-                  is_member_of__application: applicationId,
-                  application_membership_role:
-                    roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
-                },
-              }),
-            ).finally(refresh)
-          }
-          onClose={() => setAdding(false)}
-        />
-      )}
+      <AddMemberToDialog
+        open={adding}
+        username={user.username}
+        className={className}
+        teams={(teams.data ?? []).filter((team) => !joinedTeams.has(team.id))}
+        fleets={(applications.data ?? []).filter(
+          (application) =>
+            application.is_of__class === className && !joinedFleets.has(application.id),
+        )}
+        onAddToTeams={(ids) =>
+          runAll(ids, (teamId) => calls.addToTeam(user.username, teamId)).finally(refresh)
+        }
+        onAddToFleets={(ids, role) =>
+          runAll(ids, (applicationId) =>
+            calls.addToFleet(
+              user.username,
+              applicationId,
+              roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+            ),
+          ).finally(refresh)
+        }
+        onClose={() => setAdding(false)}
+      />
     </Stack>
   );
 };

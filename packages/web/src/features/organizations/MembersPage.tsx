@@ -1,5 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { memberListPageSize, roleChangeConcurrency } from '@flotilla/shared/constants/limits';
+import { memberListPageSize } from '@flotilla/shared/constants/limits';
 import { organizationRoles } from '@flotilla/shared/permissions/roles';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Alert from '@mui/material/Alert';
@@ -8,24 +8,27 @@ import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
-import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
-import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { useSession } from '../../api/session/useSession.js';
 import { InvitationsTable } from './InvitationsTable.js';
 import { InviteDialog } from './InviteDialog.js';
 import { MembersTable, type MemberRow } from './MembersTable.js';
-import { invitationListQuery, type MemberSort, memberPageQuery } from './members-queries.js';
-import { organizationKey, organizationsKey, useRoleIds } from './organization-queries.js';
+import {
+  type MemberSort,
+  useInvitations,
+  useChangeMemberRoles,
+  useInviteMember,
+  useMemberPage,
+  useRemoveMembers,
+  useRevokeInvitation,
+} from './api-members.js';
 import { leaveReason } from './organization-rules.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { RemoveMembersDialog } from './RemoveMembersDialog.js';
+import { memberRowsOf } from './MembersTable.js';
+import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 
 // /orgs/:organizationId/members: members (paged on the server), their roles and teams, removal
 // and leaving; administrators also invite, change roles and revoke pending invitations.
@@ -33,122 +36,45 @@ export const MembersPage = () => {
   const { organization, access } = useOrganizationContext();
   usePageTitle(`Members of ${organization.name}`);
   useBreadcrumbs([{ label: organization.name, to: `/orgs/${organization.id}` }]);
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const toasts = useToasts();
-  const navigate = useNavigate();
   const userId = useSession()?.userId ?? 0;
-  const roles = useRoleIds();
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<MemberSort>('username asc');
   const [selected, setSelected] = useState<readonly number[]>([]);
   const [removing, setRemoving] = useState<readonly MemberRow[]>([]);
   const [inviting, setInviting] = useState(false);
-  const members = useQuery({
-    ...memberPageQuery(client, organization.id, page, sort),
-    ...polling(),
-  });
-  const invitations = useQuery({
-    ...invitationListQuery(client, organization.id),
-    enabled: access.can('invitee__is_invited_to__organization', 'read'),
-    ...polling(),
-  });
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
-
-  const rows: MemberRow[] = (members.data?.rows ?? []).flatMap((user) =>
-    user.organization_membership.map((membership) => ({
-      id: membership.id,
-      userId: user.id,
-      username: user.username,
-      role: membership.organization_membership_role[0]?.name ?? 'member',
-      teams: user.team_membership.flatMap((teamMembership) =>
-        teamMembership.is_member_of__team.map((team) => ({ id: team.id, name: team.name })),
-      ),
-      saml: user.owns__saml_account > 0,
-    })),
-  );
-
-  // Role changes run one at a time (seed 002 section 7), in one mutation scope.
-  const changeRole = useMutation({
-    scope: { id: `organization-${organization.id}-roles` },
-    mutationFn: async ({ ids, role }: { ids: readonly number[]; role: string }) => {
-      const roleId = roles.data?.organization.get(role);
-      if (roleId === undefined) throw new Error(`Role ${role} not found`);
-      const outcomes = await runWithConcurrency(ids, roleChangeConcurrency, (id) =>
-        client.pine.patch({
-          resource: 'organization_membership',
-          id,
-          body: { organization_membership_role: roleId },
-        }),
-      );
-      const failed = outcomes.find((outcome) => !outcome.ok);
-      if (failed && !failed.ok) throw failed.error;
-    },
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async (ids: readonly number[]) => {
-      const outcomes = await runWithConcurrency(ids, 10, (id) =>
-        client.pine.delete({ resource: 'organization_membership', id }),
-      );
-      const failed = outcomes.find((outcome) => !outcome.ok);
-      if (failed && !failed.ok) throw failed.error;
-    },
-    onSuccess: async (_result, ids) => {
-      const left = removing.some((row) => row.userId === userId && ids.includes(row.id));
-      toasts.show('success', left ? 'You left the organization' : 'Member removed', {
-        afterNavigation: left,
-      });
+  const members = useMemberPage(organization.id, page, sort);
+  const seesInvitations = access.can('invitee__is_invited_to__organization', 'read');
+  const invitations = useInvitations(organization.id, seesInvitations);
+  const rows = memberRowsOf(members.data?.rows ?? []);
+  const changeRole = useChangeMemberRoles(organization.id);
+  const remove = useRemoveMembers(organization.id, {
+    leaves: (ids) => removing.some((row) => row.userId === userId && ids.includes(row.id)),
+    onRemoved: () => {
       setRemoving([]);
       setSelected([]);
-      await queryClient.invalidateQueries({ queryKey: organizationsKey });
-      if (left) void navigate('/orgs');
-    },
-    onError: refresh,
-  });
-  const revoke = useMutation({
-    mutationFn: (id: number) =>
-      client.pine.delete({ resource: 'invitee__is_invited_to__organization', id }),
-    onSuccess: () => {
-      toasts.show('success', 'Invitation revoked');
-      return refresh();
     },
   });
-  const invite = async (invitation: { invitee: string; role: string; message: string }) => {
-    const roleId = roles.data?.organization.get(invitation.role);
-    await client.pine.post({
-      resource: 'invitee__is_invited_to__organization',
-      body: {
-        invitee: invitation.invitee,
-        is_invited_to__organization: organization.id,
-        organization_membership_role: roleId ?? 0,
-        message: invitation.message === '' ? null : invitation.message,
-      },
-    });
-    toasts.show('success', `Invitation sent to ${invitation.invitee}`);
-    await refresh();
-  };
-
+  const revoke = useRevokeInvitation(organization.id);
+  const invite = useInviteMember(organization.id);
   const total = members.data?.count ?? 0;
   const ownLeaveReason = leaveReason(access.isAdministrator, access.administrators);
   return (
     <Stack spacing={3}>
-      <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <Typography variant="h2" sx={{ flexGrow: 1 }}>
-          Members
-        </Typography>
-        {access.can('invitee__is_invited_to__organization', 'create') ? (
-          <Button
-            variant="contained"
-            startIcon={<PersonAddIcon />}
-            onClick={() => setInviting(true)}
-          >
-            Invite member
-          </Button>
-        ) : null}
-      </Stack>
+      <ListToolbar
+        actions={
+          access.can('invitee__is_invited_to__organization', 'create') ? (
+            <Button
+              variant="contained"
+              startIcon={<PersonAddIcon />}
+              onClick={() => setInviting(true)}
+            >
+              Invite member
+            </Button>
+          ) : null
+        }
+      >
+        <Typography variant="h2">Members</Typography>
+      </ListToolbar>
       {members.isPending ? (
         <Box aria-busy="true" aria-label="Loading">
           <Skeleton variant="rounded" height={200} />
@@ -185,7 +111,7 @@ export const MembersPage = () => {
           onRemove={(targets) => setRemoving(targets)}
         />
       )}
-      {access.can('invitee__is_invited_to__organization', 'read') ? (
+      {seesInvitations ? (
         <InvitationsTable
           invitations={(invitations.data ?? []).map((row) => ({
             id: row.id,
@@ -207,18 +133,9 @@ export const MembersPage = () => {
         onSubmit={invite}
         onClose={() => setInviting(false)}
       />
-      <ConfirmDialog
-        open={removing.length > 0}
-        title={
-          removing.length === 1 && removing[0]?.userId === userId
-            ? 'Leave the organization?'
-            : removing.length === 1
-              ? `Remove ${removing[0]?.username ?? ''}?`
-              : `Remove ${removing.length} members?`
-        }
-        items={removing.map((row) => row.username)}
-        confirmLabel={removing.length === 1 && removing[0]?.userId === userId ? 'Leave' : 'Remove'}
-        destructive
+      <RemoveMembersDialog
+        members={removing}
+        ownUserId={userId}
         pending={remove.isPending}
         error={remove.isError ? (errorText(remove.error) ?? 'Could not remove them') : null}
         onConfirm={() => remove.mutate(removing.map((row) => row.id))}
@@ -226,9 +143,7 @@ export const MembersPage = () => {
           remove.reset();
           setRemoving([]);
         }}
-      >
-        They lose access to the organization, its teams and its fleets.
-      </ConfirmDialog>
+      />
     </Stack>
   );
 };

@@ -10,7 +10,8 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { OrganizationLogo } from './organization-logo.js';
-import { idParam, useOrganization, useOrganizationAccess } from './organization-queries.js';
+import { useOrganization, useOrganizationAccess } from './api-organizations.js';
+import { idParam } from './id-param.js';
 import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {

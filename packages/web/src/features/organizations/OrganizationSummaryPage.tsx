@@ -1,24 +1,21 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useAppsEnabled } from '../../ui/useAppsEnabled.js';
-import { logoFileProblem, OrganizationLogo, removeLogo, uploadLogo } from './organization-logo.js';
-import { organizationsKey } from './organization-queries.js';
+import { useChangeLogo } from './api-organizations.js';
+import { logoFileProblem, OrganizationLogo } from './organization-logo.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { RenameForm } from './RenameOrganizationForm.js';
 
 const notAdministrator = 'Only administrators of the organization can change it';
 
@@ -33,74 +30,15 @@ const Count = ({ label, value, to }: { label: string; value: number; to: string 
   </Paper>
 );
 
-const RenameForm = ({ id, name, denied }: { id: number; name: string; denied: string | null }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  const [value, setValue] = useState(name);
-  const rename = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () =>
-      client.pine.patch({ resource: 'organization', id, body: { name: value.trim() } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationsKey }),
-  });
-  const changed = value.trim() !== name && value.trim() !== '';
-  return (
-    <Stack
-      component="form"
-      spacing={1}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (changed) rename.mutate();
-      }}
-    >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <TextField
-          size="small"
-          label="Organization name"
-          value={value}
-          disabled={denied !== null || rename.isPending}
-          onChange={(event) => {
-            rename.reset();
-            setValue(event.target.value);
-          }}
-          slotProps={{ htmlInput: { maxLength: textLengthLimits.name } }}
-          sx={{ minWidth: 280 }}
-        />
-        <DisabledReason reason={denied}>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={denied !== null || !changed || rename.isPending}
-          >
-            Rename
-          </Button>
-        </DisabledReason>
-      </Stack>
-      {rename.isError ? (
-        <Alert severity="error">{errorText(rename.error) ?? 'Could not rename it'}</Alert>
-      ) : null}
-    </Stack>
-  );
-};
-
 // /orgs/:organizationId: name (rename), logo (edit) and what the organization holds.
 export const OrganizationSummaryPage = () => {
   const { organization, access } = useOrganizationContext();
   usePageTitle(organization.name);
   useBreadcrumbs([{ label: organization.name, to: `/orgs/${organization.id}` }]);
-  const client = useClient();
-  const queryClient = useQueryClient();
   const [logoError, setLogoError] = useState<string | null>(null);
   const appsEnabled = useAppsEnabled();
   const denied = access.can('organization', 'update') ? null : notAdministrator;
-  const logo = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async (file: File | null): Promise<void> => {
-      if (file) await uploadLogo(client, organization.id, file);
-      else await removeLogo(client, organization.id);
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationsKey }),
-  });
+  const logo = useChangeLogo(organization.id);
   const classes = organization.application.reduce(
     (counts, application) => ({
       ...counts,

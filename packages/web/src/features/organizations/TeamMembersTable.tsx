@@ -22,7 +22,7 @@ export type TeamMember = {
   organizationMembershipId: number | null;
 };
 
-// A team's members, removable one by one or together (at least one selected, seed 002 section 5).
+// A team's members, removable one by one or together (at least one selected).
 export const TeamMembersTable = ({
   organizationId,
   members,

@@ -1,71 +1,55 @@
 import { errorText } from '@flotilla/sdk/errors';
-import {
-  defaultApplicationMembershipRole,
-  applicationMembershipRoles,
-} from '@flotilla/shared/permissions/roles';
+import { defaultApplicationMembershipRole } from '@flotilla/shared/permissions/roles';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { useClient } from '../../api/client.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
-import { polling } from '../../ui/polling.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { classLabels } from '../../fleet/class-names.js';
-import { AccessTable } from './AccessTable.js';
-import { idParam, organizationKey, useRoleIds } from './organization-queries.js';
+import { useRefreshOrganization } from './api-members.js';
+import { useRoleIds } from './api-organizations.js';
+import { idParam } from './id-param.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
 import { runAll } from '../../ui/run-all.js';
 import { SectionTabs, useSection } from './section-tabs.js';
 import { TeamMembersTable } from './TeamMembersTable.js';
 import {
-  organizationFleetsQuery,
-  organizationUsersQuery,
-  teamDetailQuery,
-} from './team-queries.js';
+  useOrganizationFleets,
+  useOrganizationUsers,
+  useTeamCalls,
+  useTeamDetail,
+} from './api-teams.js';
 import { useOrganizationContext } from './useOrganizationContext.js';
+import { useOrganizationWrite } from './api-members.js';
+import { teamDetailRows } from './team-detail-rows.js';
+import { TeamFleetsSection } from './TeamFleetsSection.js';
 
 // /orgs/:organizationId/teams/:teamId[/members|fleets|apps|blocks]: a team's members and its
-// access to fleets, apps and blocks (seed 002 section 2).
+// access to fleets, apps and blocks.
 export const TeamPage = () => {
   const { organization, access } = useOrganizationContext();
   const teamId = idParam(useParams().teamId);
-  const client = useClient();
-  const queryClient = useQueryClient();
+  const calls = useTeamCalls();
   const toasts = useToasts();
   const roles = useRoleIds();
   const base = `/orgs/${organization.id}/teams/${teamId ?? ''}`;
   const section = useSection(base, 'members');
-  const team = useQuery({
-    ...teamDetailQuery(client, organization.id, teamId ?? 0),
-    enabled: teamId !== null,
-    ...polling(),
-  });
-  const users = useQuery({
-    ...organizationUsersQuery(client, organization.id),
-    enabled: access.isAdministrator,
-  });
-  const applications = useQuery(organizationFleetsQuery(client, organization.id));
+  const team = useTeamDetail(organization.id, teamId);
+  const users = useOrganizationUsers(organization.id, access.isAdministrator);
+  const applications = useOrganizationFleets(organization.id);
   const [adding, setAdding] = useState(false);
   usePageTitle(team.data?.name ?? 'Team');
   useBreadcrumbs([
     { label: organization.name, to: `/orgs/${organization.id}` },
     ...(team.data ? [{ label: team.data.name, to: base }] : []),
   ]);
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: organizationKey(organization.id) });
-  const write = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => work(),
-    onSettled: refresh,
-    // The page shows the failure above its tables; no toast as well.
-    meta: { inlineError: true },
-  });
+  const refresh = useRefreshOrganization(organization.id);
+  const write = useOrganizationWrite(organization.id);
   if (teamId === null) {
     return (
       <RedirectWithMessage
@@ -85,50 +69,18 @@ export const TeamPage = () => {
   }
   const detail = team.data;
   const admin = access.can('team_membership', 'create');
-  const members = detail.team_membership.map((membership) => ({
-    id: membership.id,
-    userId: membership.user[0]?.id ?? 0,
-    username: membership.user[0]?.username ?? '',
-    organizationMembershipId: membership.user[0]?.organization_membership[0]?.id ?? null,
-  }));
   const className = section === 'members' || section === 'teams' ? null : section;
-  const accesses = detail.team_application_access.flatMap((row) =>
-    row.grants_access_to__application
-      .filter((application) => application.is_of__class === className)
-      .map((application) => ({
-        id: row.id,
-        applicationId: application.id,
-        name: application.app_name,
-        role: row.application_membership_role[0]?.name ?? 'observer',
-      })),
-  );
-  const memberIds = new Set(members.map((member) => member.userId));
-  const accessIds = new Set(
-    detail.team_application_access.flatMap((row) =>
-      row.grants_access_to__application.map((a) => a.id),
-    ),
-  );
+  const { members, accesses, memberIds, accessIds } = teamDetailRows(detail, className);
+  const usernameOf = (userId: number) => users.data?.find((user) => user.id === userId)?.username;
   const addMembers = (ids: readonly number[]) =>
-    runAll(ids, (userId) =>
-      client.pine.post({
-        resource: 'team_membership',
-        body: {
-          username: (users.data ?? []).find((user) => user.id === userId)?.username ?? '',
-          is_member_of__team: detail.id,
-        },
-      }),
-    ).finally(refresh);
+    runAll(ids, (userId) => calls.addMember(detail.id, usernameOf(userId) ?? '')).finally(refresh);
   const addFleets = (ids: readonly number[], role: string | undefined) =>
     runAll(ids, (applicationId) =>
-      client.pine.post({
-        resource: 'team_application_access',
-        body: {
-          team: detail.id,
-          grants_access_to__application: applicationId,
-          application_membership_role:
-            roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
-        },
-      }),
+      calls.grantFleet(
+        detail.id,
+        applicationId,
+        roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
+      ),
     ).finally(refresh);
   return (
     <Stack spacing={2}>
@@ -153,10 +105,7 @@ export const TeamPage = () => {
             busy={write.isPending}
             onRemove={(ids) =>
               write.mutate(async () => {
-                await client.pine.delete({
-                  resource: 'team_membership',
-                  options: { $filter: { id: { $in: [...ids] } } },
-                });
+                await calls.removeMembers(ids);
                 toasts.show(
                   'success',
                   ids.length === 1 ? 'Member removed' : `${ids.length} members removed`,
@@ -177,56 +126,23 @@ export const TeamPage = () => {
           />
         </>
       ) : (
-        <>
-          {admin ? (
-            <Stack direction="row">
-              <Button variant="contained" onClick={() => setAdding(true)}>
-                Add {classLabels[className].one.toLowerCase()} to team
-              </Button>
-            </Stack>
-          ) : null}
-          <AccessTable
-            className={className}
-            rows={accesses}
-            canManage={admin}
-            busy={write.isPending}
-            onChangeRole={(row, role) =>
-              write.mutate(() =>
-                client.pine.patch({
-                  resource: 'team_application_access',
-                  id: row.id,
-                  body: { application_membership_role: roles.data?.application.get(role) ?? 0 },
-                }),
-              )
-            }
-            onRemove={(row) =>
-              write.mutate(() =>
-                client.pine.delete({
-                  resource: 'team_application_access',
-                  options: {
-                    $filter: { team: detail.id, grants_access_to__application: row.applicationId },
-                  },
-                }),
-              )
-            }
-          />
-          <PickListDialog
-            open={adding}
-            title={`Add ${classLabels[className].one.toLowerCase()} to team`}
-            items={(applications.data ?? [])
-              .filter(
-                (application) =>
-                  application.is_of__class === className && !accessIds.has(application.id),
-              )
-              .map((application) => ({ id: application.id, label: application.app_name }))}
-            emptyText={`The team already reaches every ${classLabels[className].one.toLowerCase()} of the organization.`}
-            roles={applicationMembershipRoles}
-            defaultRole={defaultApplicationMembershipRole}
-            submitLabel="Add"
-            onSubmit={addFleets}
-            onClose={() => setAdding(false)}
-          />
-        </>
+        <TeamFleetsSection
+          className={className}
+          accesses={accesses}
+          fleets={(applications.data ?? []).filter(
+            (application) =>
+              application.is_of__class === className && !accessIds.has(application.id),
+          )}
+          canManage={admin}
+          busy={write.isPending}
+          adding={adding}
+          onAdding={setAdding}
+          onAdd={addFleets}
+          onChangeRole={(row, role) =>
+            write.mutate(() => calls.setAccessRole(row.id, roles.data?.application.get(role) ?? 0))
+          }
+          onRemove={(row) => write.mutate(() => calls.revokeFleet(detail.id, row.applicationId))}
+        />
       )}
     </Stack>
   );

@@ -1,4 +1,5 @@
-// Why the signed-in user may not leave or delete an organization (seed 002 section 6), or null.
+// Why the signed-in user may not leave or delete an organization, or null: an
+// organization always keeps an administrator.
 export const leaveReason = (isAdministrator: boolean, administrators: number): string | null =>
   isAdministrator && administrators <= 1
     ? 'You are its only administrator: make someone else administrator first'

@@ -1,5 +1,5 @@
 import { useOutletContext } from 'react-router';
-import type { OrganizationAccess, organizationDetailQuery } from './organization-queries.js';
+import type { OrganizationAccess, organizationDetailQuery } from './api-organizations.js';
 
 export type OrganizationDetail = NonNullable<
   Awaited<ReturnType<ReturnType<typeof organizationDetailQuery>['queryFn']>>

@@ -15,39 +15,23 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { useClient } from '../../api/client.js';
-import { useToasts } from '../../ui/toasts.js';
+import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { RequirePermission } from '../../api/session/guards.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
-import { adminUsersQuery, loginAs } from './admin-session.js';
+import { useAdminUsers, useLoginAs } from './api.js';
 
-// /admin (seed 000 admin.home): every user, searched and paged by the server, each with a
+// /admin: every user, searched and paged by the server, each with a
 // "Log in as" that opens the console as that user (the way back is the shell's banner).
 const Users = () => {
   usePageTitle('Admin');
-  const client = useClient();
   const session = useSession();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const toasts = useToasts();
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
-  const users = useQuery({
-    ...adminUsersQuery(client, search, page),
-    placeholderData: keepPreviousData,
-  });
-  const impersonate = useMutation({
-    mutationFn: (username: string) => loginAs(client, username, () => queryClient.clear()),
-    onSuccess: () => {
-      void navigate('/');
-    },
-    onError: (error) => toasts.show('error', errorText(error) ?? 'Could not log in as this user'),
-  });
+  const users = useAdminUsers(search, page);
+  const impersonate = useLoginAs();
   return (
     <Box>
       <Stack direction="row" sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}>

@@ -8,10 +8,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { addSshKey } from './ssh-key-queries.js';
+import { useAddSshKey } from './api-ssh-keys.js';
 
 const AddBody = ({
   userId,
@@ -24,15 +22,10 @@ const AddBody = ({
   onAdded: () => void;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const [title, setTitle] = useState('');
   const [publicKey, setPublicKey] = useState('');
   const [submitted, setSubmitted] = useState(false);
-  const add = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => addSshKey(client, userId, { title, publicKey }),
-    onSuccess: onAdded,
-  });
+  const add = useAddSshKey(userId, onAdded);
   const problems = sshKeyFormProblems(title, publicKey);
   return (
     <form
@@ -40,7 +33,8 @@ const AddBody = ({
       onSubmit={(event) => {
         event.preventDefault();
         setSubmitted(true);
-        if (problems.title === undefined && problems.key === undefined) add.mutate();
+        if (problems.title === undefined && problems.key === undefined)
+          add.mutate({ title, publicKey });
       }}
     >
       <DialogTitle id={titleId}>Add SSH key</DialogTitle>

@@ -16,18 +16,13 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useAccountDeletion, useDeletionPreview } from './api-account-deletion.js';
 import {
-  deleteAccount,
   deletionErrorText,
-  deletionPreviewKey,
   deletionSteps,
-  fetchDeletionPreview,
   logoutDelayMs,
   type StepStatus,
-  verifyPassword,
 } from './delete-account-steps.js';
 
 const StepIcon = ({ status }: { status: StepStatus }) => {
@@ -38,7 +33,7 @@ const StepIcon = ({ status }: { status: StepStatus }) => {
 };
 
 const DeleteAccountDialog = ({ onClose }: { onClose: () => void }) => {
-  const client = useClient();
+  const deletion = useAccountDeletion();
   const titleId = useId();
   const [password, setPassword] = useState('');
   const [statuses, setStatuses] = useState<StepStatus[]>(deletionSteps.map(() => 'pending'));
@@ -47,10 +42,7 @@ const DeleteAccountDialog = ({ onClose }: { onClose: () => void }) => {
   const running = statuses.some((status) => status === 'inprogress');
   const logoutTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(logoutTimer.current), []);
-  const preview = useQuery({
-    queryKey: deletionPreviewKey,
-    queryFn: () => fetchDeletionPreview(client),
-  });
+  const preview = useDeletionPreview();
   const mark = (index: number, status: StepStatus) =>
     setStatuses((current) => current.map((value, i) => (i === index ? status : value)));
 
@@ -60,7 +52,7 @@ const DeleteAccountDialog = ({ onClose }: { onClose: () => void }) => {
     let step = 0;
     try {
       mark(0, 'inprogress');
-      await verifyPassword(client, password);
+      await deletion.verifyPassword(password);
       mark(0, 'done');
       // No billing yet: nothing to cancel.
       step = 1;
@@ -68,11 +60,11 @@ const DeleteAccountDialog = ({ onClose }: { onClose: () => void }) => {
       step = 2;
       mark(2, 'inprogress');
       mark(3, 'inprogress');
-      const result = await deleteAccount(client, password);
+      const result = await deletion.deleteAccount(password);
       mark(2, 'done');
       mark(3, 'done');
       setDeleted(result.deletedOrganizations);
-      logoutTimer.current = setTimeout(() => client.auth.logout(), logoutDelayMs);
+      logoutTimer.current = setTimeout(() => deletion.logout(), logoutDelayMs);
     } catch (failure) {
       const text = errorText(failure) ?? 'An error has occurred';
       setStatuses((current) =>
@@ -165,7 +157,7 @@ const DeleteAccountDialog = ({ onClose }: { onClose: () => void }) => {
   );
 };
 
-// Preferences → Account details: account deletion (seed 000 sections 2.4 and 4).
+// Preferences → Account details: account deletion.
 export const DeleteAccount = () => {
   const [open, setOpen] = useState(false);
   return (

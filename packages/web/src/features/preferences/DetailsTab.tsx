@@ -7,25 +7,18 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { DeleteAccount } from './DeleteAccount.js';
 import { EmailSection } from './EmailSection.js';
-import { changePassword, logoutOtherSessions } from './account-queries.js';
-import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
+import { useChangePassword, useLogoutOtherSessions, useProfile } from './api-account.js';
 
-// Seed 000 section 8.2: "failed logout other sessions", in the console's words.
+// The failure of "log out other sessions", in the console's words.
 const logoutOthersFailed = 'Could not log out your other sessions';
 
 const OtherSessions = () => {
-  const client = useClient();
-  const logoutOthers = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => logoutOtherSessions(client),
-  });
+  const logoutOthers = useLogoutOtherSessions();
   return (
     <Stack spacing={1} sx={{ alignItems: 'flex-start', maxWidth: 420 }}>
       <Typography variant="h6" component="h2">
@@ -54,32 +47,22 @@ const OtherSessions = () => {
   );
 };
 
-// Preferences → Account details: the e-mail address and its change, and a password change (seed
-// 000 sections 2.4 and 5).
+// Preferences → Account details: the e-mail address and its change, and a password change.
 export const DetailsTab = () => {
-  const client = useClient();
   const session = useSession();
   const userId = session?.userId;
-  const profile = useQuery({
-    queryKey: profileKey(userId),
-    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
-  });
+  const profile = useProfile(userId);
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const hasPassword = profile.data?.has_password_set !== false;
-  const change = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () =>
-      changePassword(client, { ...(hasPassword ? { currentPassword: current } : {}), password }),
-    onSuccess: () => {
-      setCurrent('');
-      setPassword('');
-      setConfirmation('');
-      setSubmitted(false);
-      void profile.refetch();
-    },
+  const change = useChangePassword(() => {
+    setCurrent('');
+    setPassword('');
+    setConfirmation('');
+    setSubmitted(false);
+    void profile.refetch();
   });
   const newProblem = passwordProblem(password);
   const confirmationProblem = confirmation !== password ? passwordsMismatchMessage : undefined;
@@ -88,7 +71,7 @@ export const DetailsTab = () => {
     event.preventDefault();
     setSubmitted(true);
     if (newProblem || confirmationProblem || currentProblem) return;
-    change.mutate();
+    change.mutate({ ...(hasPassword ? { currentPassword: current } : {}), password });
   };
   return (
     <Stack spacing={3}>

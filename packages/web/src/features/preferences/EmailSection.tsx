@@ -7,48 +7,30 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../api/client.js';
-import { requestVerificationEmail } from '../email-verification/api.js';
-import { changeEmail, fetchPendingEmail, pendingEmailKey } from './account-queries.js';
-import { profileKey } from '../../api/session/profile-query.js';
+import { useChangeEmail, usePendingEmail, useResendVerification } from './api-account.js';
 
 type Profile = { email: string | null; is_verified: boolean; has_password_set: boolean };
 
 // Preferences → Account details: the address, whether it is verified (with a resend), and its
-// change (seed 000 sections 4 and 5: new address and password required; the button stays
-// disabled without a password; an account without one sets it first, below).
+// change (the new address and the password are required; the button stays disabled without a
+// password; an account without one sets it first, below).
 export const EmailSection = ({ userId, profile }: { userId: number; profile: Profile }) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
-  const pending = useQuery({
-    queryKey: pendingEmailKey(userId),
-    queryFn: () => fetchPendingEmail(client, userId),
+  const pending = usePendingEmail(userId);
+  const change = useChangeEmail(userId, () => {
+    setPassword('');
+    setTouched(false);
   });
-  const change = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => changeEmail(client, { email: email.trim(), password }),
-    onSuccess: () => {
-      setPassword('');
-      setTouched(false);
-      void queryClient.invalidateQueries({ queryKey: profileKey(userId) });
-      void queryClient.invalidateQueries({ queryKey: pendingEmailKey(userId) });
-    },
-  });
-  const resend = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => requestVerificationEmail(client, userId),
-  });
+  const resend = useResendVerification(userId);
   const problem = emailProblem(email);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     setTouched(true);
     if (problem) return;
-    change.mutate();
+    change.mutate({ email: email.trim(), password });
   };
   return (
     <Stack spacing={2} sx={{ maxWidth: 420 }}>

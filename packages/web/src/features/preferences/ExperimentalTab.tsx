@@ -49,7 +49,7 @@ const Swatch = ({ color }: { color: HeaderColor }) => (
   />
 );
 
-// Preferences → Experimental (seed 000 sections 2.4 and 3.10): options kept in this browser only
+// Preferences → Experimental: options kept in this browser only
 // (header colour, navigation stripes, display apps); they apply at once.
 export const ExperimentalTab = () => {
   const headerColor = useHeaderColor();

@@ -1,8 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
-import {
-  type SshKeyImportResult,
-  sshKeyImportMessage,
-} from '@flotilla/shared/ssh-keys/ssh-key-rules';
+import { sshKeyImportMessage } from '@flotilla/shared/ssh-keys/ssh-key-rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -12,19 +9,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
-
-const isImportResult = (value: unknown): value is SshKeyImportResult =>
-  typeof value === 'object' &&
-  value !== null &&
-  'saved' in value &&
-  typeof value.saved === 'number' &&
-  'alreadySaved' in value &&
-  typeof value.alreadySaved === 'number' &&
-  'failed' in value &&
-  typeof value.failed === 'number';
+import { useImportSshKeys } from './api-ssh-keys.js';
 
 const ImportBody = ({
   titleId,
@@ -35,28 +21,15 @@ const ImportBody = ({
   onImported: () => void;
   onClose: () => void;
 }) => {
-  const client = useClient();
   const [username, setUsername] = useState('');
-  const imported = useMutation({
-    meta: { inlineError: true },
-    mutationFn: async () => {
-      const result = await client.request<unknown>({
-        method: 'POST',
-        path: '/user/v1/public-keys/import',
-        body: { username: username.trim() },
-      });
-      if (!isImportResult(result)) throw new Error('The server answered no import result');
-      return result;
-    },
-    onSuccess: onImported,
-  });
+  const imported = useImportSshKeys(onImported);
   const message = imported.data ? sshKeyImportMessage(imported.data) : null;
   return (
     <form
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (username.trim() !== '') imported.mutate();
+        if (username.trim() !== '') imported.mutate(username.trim());
       }}
     >
       <DialogTitle id={titleId}>Import SSH keys from GitHub</DialogTitle>

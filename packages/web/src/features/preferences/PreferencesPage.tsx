@@ -15,8 +15,7 @@ import { TwoFactorTab } from './TwoFactorTab.js';
 
 type PreferencesTab = { id: string; label: string; Content: ComponentType };
 
-// The tabs of seed 000 section 2.4 that the console has, in the seed's order; the first is the
-// default. A tab is listed only with its content, so no tab leads nowhere.
+// The preferences tabs the console has, in their usual order; the first is the default. A tab is listed only with its content, so no tab leads nowhere.
 export const preferencesTabs: readonly PreferencesTab[] = [
   { id: 'details', label: 'Account details', Content: DetailsTab },
   { id: 'sshkeys', label: 'SSH keys', Content: SshKeysTab },

@@ -13,13 +13,11 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
-import { type ProfileChange, saveProfile } from './account-queries.js';
-import { fetchProfile, profileKey } from '../../api/session/profile-query.js';
+import type { fetchProfile } from '../../api/session/profile-query.js';
+import { type ProfileChange, useProfile, useSaveProfile } from './api-account.js';
 
 const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'personal', label: 'Personal' },
@@ -27,8 +25,7 @@ const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'none', label: 'None of these' },
 ];
 
-// The profile's fields (seed 000 section 5: first and last name, company and account type
-// required); also the sign-up's profile step, which goes on once saved (`onSaved`).
+// The profile's fields (first and last name, company and account type required); also the sign-up's profile step, which goes on once saved (`onSaved`).
 export const ProfileForm = ({
   initial,
   submitLabel = 'Save',
@@ -38,24 +35,14 @@ export const ProfileForm = ({
   submitLabel?: string;
   onSaved?: () => void;
 }) => {
-  const client = useClient();
-  const queries = useQueryClient();
-  const session = useSession();
   const [draft, setDraft] = useState(initial);
   const [submitted, setSubmitted] = useState(false);
-  const save = useMutation({
-    meta: { inlineError: true },
-    mutationFn: () => saveProfile(client, draft),
-    onSuccess: async () => {
-      await queries.invalidateQueries({ queryKey: profileKey(session?.userId) });
-      onSaved?.();
-    },
-  });
+  const save = useSaveProfile(onSaved);
   const problems = profileProblems(draft);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.keys(problems).length === 0) save.mutate();
+    if (Object.keys(problems).length === 0) save.mutate(draft);
   };
   const text = (field: 'first_name' | 'last_name' | 'company') => (
     <TextField
@@ -93,7 +80,8 @@ export const ProfileForm = ({
           </MenuItem>
         ))}
       </TextField>
-      {/* The choice is shown as "receive", stored as its negation (seed 000 section 3.1). */}
+      {/* The choice is shown as "receive", stored as its negation (the account keeps whether the
+          newsletter is turned off). */}
       <FormControlLabel
         control={
           <Checkbox
@@ -114,15 +102,11 @@ export const ProfileForm = ({
   );
 };
 
-// Preferences → Profile (seed 000 sections 2.4, 3.1 and 5).
+// Preferences → Profile.
 export const ProfileTab = () => {
-  const client = useClient();
   const session = useSession();
   const userId = session?.userId;
-  const profile = useQuery({
-    queryKey: profileKey(userId),
-    queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
-  });
+  const profile = useProfile(userId);
   if (profile.isPending) return <LoadingScreen label="Loading the profile" />;
   if (profile.isError) {
     return <Alert severity="error">{errorText(profile.error) ?? 'Could not load'}</Alert>;

@@ -16,7 +16,7 @@ const downloadText = (text: string, fileName: string): void => {
   URL.revokeObjectURL(url);
 };
 
-// New recovery codes, shown once (seed 000 section 4): copy or download them, then they are gone.
+// New recovery codes, shown once: copy or download them, then they are gone.
 export const RecoveryCodes = ({ codes, onDone }: { codes: string[]; onDone: () => void }) => {
   const [copied, setCopied] = useState(false);
   const text = `${codes.join('\n')}\n`;

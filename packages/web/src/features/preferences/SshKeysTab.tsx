@@ -5,49 +5,35 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useClient } from '../../api/client.js';
 import { useToasts } from '../../ui/toasts.js';
+import { EntityTable } from '../../ui/entity-list/EntityTable.js';
 import { absoluteTime } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { AddSshKeyDialog } from './AddSshKeyDialog.js';
 import { ImportSshKeysDialog } from './ImportSshKeysDialog.js';
-import { fetchSshKeys, type SshKeyRow, sshKeysKey } from './ssh-key-queries.js';
+import { type SshKeyRow, useReloadSshKeys, useRemoveSshKey, useSshKeys } from './api-ssh-keys.js';
 
-// Preferences → SSH keys (seed 000 sections 2.4 and 3.5): the user's keys with their md5
+// Preferences → SSH keys: the user's keys with their md5
 // fingerprint, add one, import a GitHub account's keys, remove one.
 export const SshKeysTab = () => {
-  const client = useClient();
   const session = useSession();
-  const queryClient = useQueryClient();
   const toasts = useToasts();
   const userId = session?.userId;
-  const keys = useQuery({
-    queryKey: sshKeysKey(userId),
-    queryFn: () => (userId === undefined ? [] : fetchSshKeys(client, userId)),
-  });
+  const keys = useSshKeys(userId);
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [removing, setRemoving] = useState<SshKeyRow | null>(null);
-  const reload = () => queryClient.invalidateQueries({ queryKey: sshKeysKey(userId) });
-  const remove = useMutation({
-    meta: { inlineError: true },
-    mutationFn: (key: SshKeyRow) =>
-      client.pine.delete({ resource: 'user__has__public_key', id: key.id }),
-    onSuccess: (_result, key) => {
+  const reload = useReloadSshKeys(userId);
+  const remove = useRemoveSshKey({
+    reload,
+    onRemoved: (key) => {
       toasts.show('success', `${key.title} was removed`);
       setRemoving(null);
     },
-    onSettled: reload,
   });
 
   if (keys.isPending) return <LoadingScreen label="Loading the SSH keys" />;
@@ -67,41 +53,34 @@ export const SshKeysTab = () => {
           </Stack>
         ) : null}
       </Stack>
-      <Table size="small" aria-label="SSH keys">
-        <TableHead>
-          <TableRow>
-            <TableCell>Title</TableCell>
-            <TableCell>Fingerprint</TableCell>
-            <TableCell>Added</TableCell>
-            <TableCell align="right" aria-label="Actions" />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {keys.data.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={4}>
-                <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
-                  No SSH keys yet
-                </Typography>
-              </TableCell>
-            </TableRow>
-          ) : null}
-          {keys.data.map((key) => (
-            <TableRow key={key.id}>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>{key.title}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
-                {key.fingerprint ?? '—'}
-              </TableCell>
-              <TableCell>{absoluteTime(key.created_at)}</TableCell>
-              <TableCell align="right">
-                <IconButton aria-label={`Remove ${key.title}`} onClick={() => setRemoving(key)}>
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <EntityTable
+        label="SSH keys"
+        size="small"
+        rows={keys.data}
+        emptyText="No SSH keys yet"
+        columns={[
+          {
+            key: 'title',
+            header: 'Title',
+            cellProps: { sx: { overflowWrap: 'anywhere' } },
+            cell: (key) => key.title,
+          },
+          {
+            key: 'fingerprint',
+            header: 'Fingerprint',
+            cellProps: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } },
+            cell: (key) => key.fingerprint ?? '—',
+          },
+          { key: 'added', header: 'Added', cell: (key) => absoluteTime(key.created_at) },
+        ]}
+        rowActions={{
+          cell: (key) => (
+            <IconButton aria-label={`Remove ${key.title}`} onClick={() => setRemoving(key)}>
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          ),
+        }}
+      />
       {userId !== undefined ? (
         <AddSshKeyDialog
           open={adding}

@@ -1,5 +1,4 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { twoFactorApi } from '@flotilla/sdk/two-factor';
 import {
   authenticatorCodeProblem,
   normalizeTwoFactorCode,
@@ -13,38 +12,32 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useTwoFactor, useWhoami } from './api-two-factor.js';
 import { productName } from '../../ui/usePageTitle.js';
-import { useSession } from '../../api/session/useSession.js';
 import { QrCode } from './QrCode.js';
 import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
-import { sessionKeys } from '../../api/session/query-keys.js';
 
-// Setting up an authenticator (seed 000 section 4): a new secret as a QR code and as text, then
+// Setting up an authenticator: a new secret as a QR code and as text, then
 // the first code from the app enables two-factor. `onEnabled` gets the recovery codes made
 // right after.
 export const TwoFactorSetup = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) => {
-  const client = useClient();
-  const session = useSession();
+  const twoFactor = useTwoFactor();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
-  const whoami = useQuery({
-    queryKey: sessionKeys.whoami(session?.userId),
-    queryFn: () => client.auth.whoami(),
-  });
+  const whoami = useWhoami();
   const freshAuthentication = useFreshAuthentication();
   const setup = useMutation({
     meta: { inlineError: true },
-    mutationFn: () => freshAuthentication.run(() => twoFactorApi(client).setupKey()),
+    mutationFn: () => freshAuthentication.run(() => twoFactor.setupKey()),
   });
   const enable = useMutation({
     meta: { inlineError: true },
     mutationFn: async (typed: string) => {
-      await twoFactorApi(client).verify(normalizeTwoFactorCode(typed));
+      await twoFactor.verify(normalizeTwoFactorCode(typed));
       // The code is used up: only the codes' creation is retried after a re-authentication.
-      return freshAuthentication.run(() => twoFactorApi(client).createRecoveryCodes());
+      return freshAuthentication.run(() => twoFactor.createRecoveryCodes());
     },
     onSuccess: onEnabled,
   });

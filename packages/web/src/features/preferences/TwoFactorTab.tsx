@@ -1,5 +1,4 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { twoFactorApi } from '@flotilla/sdk/two-factor';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -12,20 +11,20 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useClient } from '../../api/client.js';
+import { useTwoFactor } from './api-two-factor.js';
 import { useSession } from '../../api/session/useSession.js';
 import { RecoveryCodes } from './RecoveryCodes.js';
 import { TwoFactorSetup } from './TwoFactorSetup.js';
 import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 
-// Disabling asks for the password (seed 000 section 5).
+// Disabling asks for the password.
 const DisableDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
-  const client = useClient();
+  const twoFactor = useTwoFactor();
   const titleId = useId();
   const [password, setPassword] = useState('');
   const disable = useMutation({
     meta: { inlineError: true },
-    mutationFn: () => twoFactorApi(client).disable(password),
+    mutationFn: () => twoFactor.disable(password),
     onSuccess: onClose,
   });
   return (
@@ -76,16 +75,16 @@ const DisableDialog = ({ open, onClose }: { open: boolean; onClose: () => void }
 
 // Preferences → Two-factor authentication: set up (QR code, key, first code), then recovery codes
 // shown once; once enabled, regenerate the codes or disable with the password. Enabled is read
-// from the session token (seed 000 section 4: the claim is present once two-factor is on).
+// from the session token (the claim is present once two-factor is on).
 export const TwoFactorTab = () => {
-  const client = useClient();
+  const twoFactor = useTwoFactor();
   const session = useSession();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
   const freshAuthentication = useFreshAuthentication();
   const regenerate = useMutation({
     meta: { inlineError: true },
-    mutationFn: () => freshAuthentication.run(() => twoFactorApi(client).createRecoveryCodes()),
+    mutationFn: () => freshAuthentication.run(() => twoFactor.createRecoveryCodes()),
     onSuccess: setCodes,
   });
   const enabled = session?.twoFactorRequired !== undefined;

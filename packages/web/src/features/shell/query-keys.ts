@@ -1,8 +1,9 @@
+import { sessionKeys } from '../../api/session/query-keys.js';
 import { queryRoots } from '../../api/query-roots.js';
 
 // The shell's queries: the public GET /config (fetched once, shared by everything that reads it)
 // and the signed-in user's whoami, under the session root.
 export const shellKeys = {
   config: () => queryRoots.config,
-  whoami: (userId: number | undefined) => [...queryRoots.session, 'whoami', userId] as const,
+  whoami: sessionKeys.whoami,
 };

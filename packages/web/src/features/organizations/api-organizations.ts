@@ -1,25 +1,18 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { grants, organizationRolePermissions } from '@flotilla/shared/permissions/permissions';
 import { type OrganizationRole, organizationRoles } from '@flotilla/shared/permissions/roles';
-import { useQuery } from '@tanstack/react-query';
+import type { WebResource } from '@flotilla/sdk/resources/organization';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
+import { queryRoots } from '../../api/query-roots.js';
 import { useSession } from '../../api/session/useSession.js';
-
-// Query keys of the organization screens: everything under ['organizations'] is refreshed after
-// a change to memberships, teams or invitations.
-export const organizationsKey = ['organizations'] as const;
-export const organizationKey = (id: number) => [...organizationsKey, id] as const;
-
-// "/orgs/12" → 12; anything but a positive integer → null (the screen says so and goes up).
-export const idParam = (value: string | undefined): number | null =>
-  value !== undefined && /^\d+$/.test(value) && Number(value) > 0 && Number(value) <= 2_147_483_647
-    ? Number(value)
-    : null;
+import { useToasts } from '../../ui/toasts.js';
+import { organizationKeys } from './query-keys.js';
 
 // The organizations of the signed-in user with their own role and counts (the /orgs list).
 export const organizationListQuery = (client: FlotillaClient, userId: number) => ({
-  queryKey: [...organizationsKey, 'list', userId] as const,
+  queryKey: organizationKeys.list(userId),
   queryFn: () =>
     client.pine.get({
       resource: 'organization',
@@ -39,7 +32,7 @@ export const organizationListQuery = (client: FlotillaClient, userId: number) =>
 
 // One organization with what its summary and header show.
 export const organizationDetailQuery = (client: FlotillaClient, id: number) => ({
-  queryKey: [...organizationKey(id), 'detail'] as const,
+  queryKey: organizationKeys.detail(id),
   queryFn: async () =>
     (await client.pine.get({
       resource: 'organization',
@@ -54,6 +47,11 @@ export const organizationDetailQuery = (client: FlotillaClient, id: number) => (
       },
     })) ?? null,
 });
+
+export const useOrganizationList = (userId: number) => {
+  const client = useClient();
+  return useQuery({ ...organizationListQuery(client, userId), ...polling() });
+};
 
 export const useOrganization = (id: number | null) => {
   const client = useClient();
@@ -85,7 +83,7 @@ export const useOrganizationAccess = (organizationId: number | null): Organizati
   const session = useSession();
   const userId = session?.userId ?? 0;
   const rows = useQuery({
-    queryKey: [...organizationKey(organizationId ?? 0), 'access', userId],
+    queryKey: organizationKeys.administrators(organizationId ?? 0, userId),
     enabled: organizationId !== null && userId > 0,
     queryFn: () =>
       client.pine.get({
@@ -102,7 +100,7 @@ export const useOrganizationAccess = (organizationId: number | null): Organizati
       }),
   });
   const own = useQuery({
-    queryKey: [...organizationKey(organizationId ?? 0), 'own-membership', userId],
+    queryKey: organizationKeys.ownMembership(organizationId ?? 0, userId),
     enabled: organizationId !== null && userId > 0,
     queryFn: async () =>
       (
@@ -131,7 +129,7 @@ export const useOrganizationAccess = (organizationId: number | null): Organizati
 export const useRoleIds = () => {
   const client = useClient();
   return useQuery({
-    queryKey: ['role-catalogue'],
+    queryKey: organizationKeys.roleCatalogue,
     staleTime: Infinity,
     queryFn: async () => {
       const [organizationRoles, applicationRoles] = await Promise.all([
@@ -148,6 +146,113 @@ export const useRoleIds = () => {
         organization: new Map(organizationRoles.map((role) => [role.name, role.id])),
         application: new Map(applicationRoles.map((role) => [role.name, role.id])),
       };
+    },
+  });
+};
+
+// Where a logo (a web resource of the API) is served from.
+export const useLogoSource = (logo: WebResource | null): string | undefined => {
+  const client = useClient();
+  return logo ? `${client.apiUrl}${logo.href}` : undefined;
+};
+
+const uploadLogo = (client: FlotillaClient, organizationId: number, file: File) =>
+  client.request<{ logo_image: WebResource }>({
+    method: 'PUT',
+    path: `/org/v1/organization/${organizationId}/logo`,
+    upload: { data: file, contentType: file.type || 'application/octet-stream' },
+  });
+
+const removeLogo = (client: FlotillaClient, organizationId: number) =>
+  client.request<string>({ method: 'DELETE', path: `/org/v1/organization/${organizationId}/logo` });
+
+// A new organization, then its logo if one was chosen; the caller's onSuccess runs once the lists
+// know it.
+export const useCreateOrganization = () => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { inlineError: true },
+    mutationFn: async ({ name, logo }: { name: string; logo: File | null }) => {
+      const created = await client.pine.post({ resource: 'organization', body: { name } });
+      if (logo) await uploadLogo(client, created.id, logo);
+      return created.id;
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+    },
+  });
+};
+
+export const useRenameOrganization = (id: number) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { inlineError: true },
+    mutationFn: (name: string) =>
+      client.pine.patch({ resource: 'organization', id, body: { name } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+  });
+};
+
+// A new logo (a file) or none (null).
+export const useChangeLogo = (organizationId: number) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { inlineError: true },
+    mutationFn: async (file: File | null): Promise<void> => {
+      if (file) await uploadLogo(client, organizationId, file);
+      else await removeLogo(client, organizationId);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+  });
+};
+
+// The server refuses to delete an organization that still has fleets, so they go first.
+export const useDeleteOrganization = ({
+  fleetCount,
+  onDeleted,
+}: {
+  fleetCount: number;
+  onDeleted: () => void;
+}) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  return useMutation({
+    meta: { inlineError: true },
+    mutationFn: async (id: number) => {
+      if (fleetCount > 0) {
+        await client.pine.delete({
+          resource: 'application',
+          options: { $filter: { organization: id } },
+        });
+      }
+      await client.pine.delete({ resource: 'organization', id });
+    },
+    onSuccess: async () => {
+      toasts.show('success', 'Organization deleted');
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryRoots.fleets });
+      onDeleted();
+    },
+  });
+};
+
+// Leaving an organization: deleting one's own membership (the last administrator cannot).
+export const useLeaveOrganization = (onLeft: () => void) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const toasts = useToasts();
+  return useMutation({
+    mutationFn: (membershipId: number) =>
+      client.pine.delete({ resource: 'organization_membership', id: membershipId }),
+    onSuccess: async () => {
+      toasts.show('success', 'You left the organization');
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryRoots.fleets });
+      onLeft();
     },
   });
 };
