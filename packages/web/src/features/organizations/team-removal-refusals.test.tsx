@@ -8,7 +8,7 @@ import { acmeId, opsTeamId } from '../../test-support/organization-fixtures.js';
 
 afterEach(cleanup);
 
-// Seed 001 section 5: team writes that would cut off bob's outdated devices are refused (409);
+// Team writes that would cut off bob's outdated devices are refused (409);
 // each place that makes them shows the server's words and keeps the row.
 const message = memberRemovalBlockedMessage('bob', ['old-pi', 'old-nuc']);
 
