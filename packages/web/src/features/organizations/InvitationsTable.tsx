@@ -1,12 +1,8 @@
 import { roleLabel } from '@flotilla/shared/permissions/role-labels';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { EntityTable, type EntityColumn } from '../../ui/entity-list/EntityTable.js';
 
 export type PendingInvitation = {
   id: number;
@@ -14,6 +10,17 @@ export type PendingInvitation = {
   role: string;
   message: string | null;
 };
+
+const columns: readonly EntityColumn<PendingInvitation>[] = [
+  { key: 'invitee', header: 'Invitee', cell: (invitation) => invitation.invitee },
+  { key: 'role', header: 'Role', cell: (invitation) => roleLabel(invitation.role) },
+  {
+    key: 'message',
+    header: 'Message',
+    cell: (invitation) => invitation.message ?? '',
+    cellProps: { sx: { maxWidth: 320, overflowWrap: 'anywhere' } },
+  },
+];
 
 // Pending invitations, listed below the members with a revoke on each (organizations and fleets
 // alike).
@@ -37,37 +44,25 @@ export const InvitationsTable = ({
         No pending invitations.
       </Typography>
     ) : (
-      <Table size="small" aria-label="Pending invitations">
-        <TableHead>
-          <TableRow>
-            <TableCell>Invitee</TableCell>
-            <TableCell>Role</TableCell>
-            <TableCell>Message</TableCell>
-            <TableCell align="right">Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {invitations.map((invitation) => (
-            <TableRow key={invitation.id}>
-              <TableCell>{invitation.invitee}</TableCell>
-              <TableCell>{roleLabel(invitation.role)}</TableCell>
-              <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>
-                {invitation.message ?? ''}
-              </TableCell>
-              <TableCell align="right">
-                <Button
-                  size="small"
-                  color="error"
-                  disabled={!canRevoke || revoking}
-                  onClick={() => onRevoke(invitation.id)}
-                >
-                  Revoke
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <EntityTable
+        label="Pending invitations"
+        rows={invitations}
+        columns={columns}
+        size="small"
+        rowActions={{
+          header: 'Actions',
+          cell: (invitation) => (
+            <Button
+              size="small"
+              color="error"
+              disabled={!canRevoke || revoking}
+              onClick={() => onRevoke(invitation.id)}
+            >
+              Revoke
+            </Button>
+          ),
+        }}
+      />
     )}
   </Paper>
 );
