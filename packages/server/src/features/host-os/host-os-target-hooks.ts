@@ -5,7 +5,7 @@ import {
   type OsVersion,
 } from '@flotilla/shared/host-os/os-version';
 import { badRequest } from '../../infra/errors/api-error.js';
-import type { HookRegistry, WriteContext } from '../../infra/odata/hooks.js';
+import type { HookRegistry, Values, WriteContext } from '../../infra/odata/hooks.js';
 
 // Which host OS and supervisor release a device is told to run. Who may set them is the
 // field-permission table's business (OS update and supervisor update permissions); these rules
@@ -136,13 +136,22 @@ const checkSupervisorTarget = async (
   }
 };
 
+const checkTargets = async (ctx: WriteContext, ids: readonly number[], values: Values) => {
+  const os = asId(values.should_be_operated_by__release);
+  if (os !== undefined) await checkOsTarget(ctx, ids, os);
+  const supervisor = asId(values.should_be_managed_by__release);
+  if (supervisor !== undefined) await checkSupervisorTarget(ctx, ids, supervisor);
+};
+
 export const registerHostOsTargetHooks = (hooks: HookRegistry): void => {
   hooks.add('device', {
+    // A new device is judged once its row exists (its device type and reported versions);
+    // a refusal rolls the creation back.
+    async afterCreate(ctx, id, values) {
+      await checkTargets(ctx, [id], values);
+    },
     async beforeUpdate(ctx, ids, values) {
-      const os = asId(values.should_be_operated_by__release);
-      if (os !== undefined) await checkOsTarget(ctx, ids, os);
-      const supervisor = asId(values.should_be_managed_by__release);
-      if (supervisor !== undefined) await checkSupervisorTarget(ctx, ids, supervisor);
+      await checkTargets(ctx, ids, values);
     },
   });
 };

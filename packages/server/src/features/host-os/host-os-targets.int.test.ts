@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FleetRole } from '@flotilla/shared/permissions/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
@@ -291,6 +292,48 @@ describe('host OS and supervisor targets on device writes', () => {
     expect(response.status, response.text).toBe(400);
     expect(response.text).toContain(message);
     expect(await targetsOf(deviceId)).toEqual(before);
+  });
+
+  it('judges the targets a new device is created with', async () => {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT "id" FROM "device_type" WHERE "slug" = 'raspberrypi4-64'`,
+    );
+    const deviceType = rows[0]?.id;
+    const create = (body: Record<string, unknown>) =>
+      api.send(
+        'POST',
+        '/device',
+        {
+          uuid: randomBytes(16).toString('hex'),
+          device_name: 'created',
+          belongs_to__application: fleet.id,
+          is_of__device_type: deviceType,
+          os_version: 'balenaOS 6.1.0',
+          os_variant: 'prod',
+          supervisor_version: '16.2.0',
+          ...body,
+        },
+        'developer',
+      );
+    const count = async () =>
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "device" WHERE "device_name" = 'created'`,
+        )
+      ).rows[0]?.n;
+    const downgrade = await create({
+      should_be_operated_by__release: id('os raspberrypi4-64 6.0.13 prod'),
+    });
+    expect(downgrade.status, downgrade.text).toBe(400);
+    expect(downgrade.text).toContain('OS downgrades are not allowed');
+    const foreign = await create({
+      should_be_managed_by__release: id('supervisor armv7hf 16.4.0'),
+    });
+    expect(foreign.status, foreign.text).toBe(400);
+    expect(await count()).toBe(0);
+    const valid = await create({ should_be_managed_by__release: id('supervisor aarch64 16.4.0') });
+    expect(valid.status, valid.text).toBe(201);
+    expect(await count()).toBe(1);
   });
 
   it('refuses a whole bulk write when one device cannot take the target', async () => {
