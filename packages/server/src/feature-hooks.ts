@@ -5,6 +5,7 @@ import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import type { VerificationMailDeps } from './features/email-verification/verification-mail.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
 import { registerFleetHooks } from './features/fleets/fleet-hooks.js';
+import { registerHostOsTargetHooks } from './features/host-os/host-os-target-hooks.js';
 import {
   type InvitationHookDeps,
   registerInvitationHooks,
@@ -34,6 +35,7 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerOrganizationHooks(hooks);
   registerFleetHooks(hooks);
   registerDeviceHooks(hooks);
+  registerHostOsTargetHooks(hooks);
   registerVariableHooks(hooks);
   registerMembershipHooks(hooks);
   registerOrganizationMembershipRules(hooks);

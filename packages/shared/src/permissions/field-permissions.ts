@@ -42,6 +42,10 @@ export const deviceFieldPermissions = {
   is_accessible_by_support_until__date: { permission: 'resin.device.update' },
   custom_latitude: { permission: 'resin.device.update' },
   custom_longitude: { permission: 'resin.device.update' },
+  // The host OS release and the supervisor release the device is told to run: OS update and
+  // supervisor update.
+  should_be_operated_by__release: { permission: 'resin.device.actions-proxy-hup' },
+  should_be_managed_by__release: { permission: 'resin.device.actions-proxy-supervisorupgrade' },
   // The geo-determined location is the device's own report: only its key holds this.
   latitude: { permission: 'resin.device.report-location' },
   longitude: { permission: 'resin.device.report-location' },
