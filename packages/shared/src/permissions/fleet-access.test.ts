@@ -16,8 +16,8 @@ const memberships = (
   organization: string[],
   elsewhere = false,
 ): UserMemberships => ({
-  fleetMemberships: direct.map((role) => ({ applicationId: elsewhere ? 8 : fleet.id, role })),
-  teamAccesses: team.map((role) => ({ applicationId: elsewhere ? 8 : fleet.id, role })),
+  fleetMemberships: direct.map((role) => ({ fleetId: elsewhere ? 8 : fleet.id, role })),
+  teamAccesses: team.map((role) => ({ fleetId: elsewhere ? 8 : fleet.id, role })),
   organizationMemberships: organization.map((role) => ({
     organizationId: elsewhere ? 4 : fleet.organizationId,
     role,

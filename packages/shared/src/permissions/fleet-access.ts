@@ -18,9 +18,9 @@ import {
 // A user's memberships that can give a role on a fleet (any subset, e.g. those of one fleet).
 export type UserMemberships = {
   // Direct fleet memberships (user_application_membership).
-  fleetMemberships: readonly { applicationId: number; role: string }[];
+  fleetMemberships: readonly { fleetId: number; role: string }[];
   // Accesses granted to teams the user belongs to (team_application_access).
-  teamAccesses: readonly { applicationId: number; role: string }[];
+  teamAccesses: readonly { fleetId: number; role: string }[];
   // Organization memberships (organization_membership).
   organizationMemberships: readonly { organizationId: number; role: string }[];
 };
@@ -52,7 +52,7 @@ export const grantsOnFleet = (
   fleet: FleetOfOrganization,
 ): FleetGrants => ({
   fleetRoles: [...memberships.fleetMemberships, ...memberships.teamAccesses]
-    .filter((grant) => grant.applicationId === fleet.id)
+    .filter((grant) => grant.fleetId === fleet.id)
     .map((grant) => grant.role),
   organizationRoles: memberships.organizationMemberships
     .filter((membership) => membership.organizationId === fleet.organizationId)

@@ -131,7 +131,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'ReleaseSummaryPage',
                 );
                 return {
-                  path: `${prefix}/:applicationId`,
+                  path: `${prefix}/:fleetId`,
                   lazy: lazyPage(
                     () => import('../features/fleets/fleet/FleetLayout.js'),
                     'FleetLayout',
@@ -192,7 +192,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               }),
               // Devices (issue 4): the fleet's devices tab and the device page.
               {
-                path: '/fleets/:applicationId/devices',
+                path: '/fleets/:fleetId/devices',
                 lazy: lazyPage(
                   () => import('../features/fleets/fleet/FleetLayout.js'),
                   'FleetLayout',
@@ -209,7 +209,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               },
               // Variables, configuration and API keys of a fleet (issue 11).
               {
-                path: '/fleets/:applicationId',
+                path: '/fleets/:fleetId',
                 lazy: lazyPage(
                   () => import('../features/fleets/fleet/FleetLayout.js'),
                   'FleetLayout',

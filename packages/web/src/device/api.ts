@@ -57,7 +57,7 @@ export const sortableColumns = [
 export type SortColumn = (typeof sortableColumns)[number];
 
 export type DeviceListQuery = {
-  applicationId: number;
+  fleetId: number;
   search: string;
   status: string;
   // "key" (has the tag) or "key=value".
@@ -80,7 +80,7 @@ export const parseTagFilter = (text: string): { key: string; value?: string } | 
 // Name contains the text (any case), or the uuid starts with it (uuids are lower-case hex); the
 // device has the tag (with the value, when given).
 export const deviceFilter = (
-  query: Pick<DeviceListQuery, 'applicationId' | 'search' | 'status' | 'tag'>,
+  query: Pick<DeviceListQuery, 'fleetId' | 'search' | 'status' | 'tag'>,
 ): PineFilter<'device'> => {
   const search = query.search.trim().toLowerCase();
   const tag = parseTagFilter(query.tag);
@@ -97,7 +97,7 @@ export const deviceFilter = (
           },
         }
       : {}),
-    belongs_to__application: query.applicationId,
+    belongs_to__application: query.fleetId,
     ...(search === ''
       ? {}
       : {
@@ -115,14 +115,14 @@ export type DevicePage = { rows: DeviceListRow[]; total: number };
 // The tag keys used in the fleet (the choices of the tag columns).
 export const fetchFleetTagKeys = async (
   client: FlotillaClient,
-  applicationId: number,
+  fleetId: number,
 ): Promise<string[]> => {
   const rows = await client.pine.get({
     resource: 'device_tag',
     options: {
       $select: ['tag_key'],
       $filter: {
-        device: { $any: { $alias: 'd', $expr: { d: { belongs_to__application: applicationId } } } },
+        device: { $any: { $alias: 'd', $expr: { d: { belongs_to__application: fleetId } } } },
       },
       $orderby: { tag_key: 'asc' },
     },

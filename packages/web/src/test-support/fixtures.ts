@@ -6,17 +6,17 @@ import type { FakeRow } from './fake-odata.js';
 export const testUserId = 7;
 
 // A direct fleet membership of the user.
-export const fleetMember = (role: string, applicationId = 12, id = 1): FakeRow => ({
+export const fleetMember = (role: string, fleetId = 12, id = 1): FakeRow => ({
   id,
   user: { __id: testUserId },
-  is_member_of__application: { __id: applicationId },
+  is_member_of__application: { __id: fleetId },
   application_membership_role: [{ name: role }],
 });
 
 // A team's access to a fleet, the user being a member of the team.
-export const teamAccess = (role: string, applicationId = 12, id = 1): FakeRow => ({
+export const teamAccess = (role: string, fleetId = 12, id = 1): FakeRow => ({
   id,
-  grants_access_to__application: { __id: applicationId },
+  grants_access_to__application: { __id: fleetId },
   team: [{ id: 1, team_membership: [{ id: 1, user: { __id: testUserId } }] }],
   application_membership_role: [{ name: role }],
 });
@@ -33,7 +33,7 @@ export const organizationMember = (
   is_member_of__organization: [
     {
       id: organizationId,
-      application: fleetIds.map((applicationId) => ({ id: applicationId })),
+      application: fleetIds.map((fleetId) => ({ id: fleetId })),
     },
   ],
   organization_membership_role: [{ name: role }],

@@ -21,7 +21,7 @@ export const renderReleasePages = (
   const router = createMemoryRouter(
     [
       {
-        path: '/fleets/:applicationId',
+        path: '/fleets/:fleetId',
         element: <Outlet context={{ application }} />,
         children: [
           { index: true, element: <p>Fleet summary</p> },

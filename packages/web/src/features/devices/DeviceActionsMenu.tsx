@@ -38,14 +38,14 @@ export const DeviceActionsMenu = ({
   const [opened, setOpened] = useState(false);
   const blockOf = (id: MenuActionId) => deviceActionBlock(id, device.state, denied);
   const moveBlock = useMoveBlock(
-    [{ deviceType: device.deviceType, applicationId: device.target.applicationId }],
+    [{ deviceType: device.deviceType, fleetId: device.target.fleetId }],
     opened && blockOf('move') === null,
   );
   const start = async (request: ActionRequest): Promise<void> => {
     const done = await actions.run(request, [device.target]);
     if (done.length === 0) return;
     if (request.id === 'delete') void navigate(fleetPath, { replace: true });
-    if (request.id === 'move') void navigate(`/fleets/${request.input.applicationId}`);
+    if (request.id === 'move') void navigate(`/fleets/${request.input.fleetId}`);
   };
   return (
     <>
@@ -78,7 +78,7 @@ export const DeviceActionsMenu = ({
           action={editing}
           devices={[device]}
           skipped={[]}
-          applicationId={device.target.applicationId}
+          fleetId={device.target.fleetId}
           pending={actions.pending !== null}
           progress={actions.progress}
           onConfirm={(request) => {

@@ -76,7 +76,7 @@ export const DevicePage = () => {
     id: detail.id,
     uuid: detail.uuid,
     name: detail.device_name,
-    applicationId: fleet.id,
+    fleetId: fleet.id,
   };
   const permissionDenied = (action: DeviceActionId): string | null =>
     access.denied(deviceActionPermissions[action].resource, deviceActionPermissions[action].action);

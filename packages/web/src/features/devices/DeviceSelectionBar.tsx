@@ -62,7 +62,7 @@ export const DeviceSelectionBar = ({
   const moveBlock = useMoveBlock(
     (movePlan?.eligible ?? []).map((device) => ({
       deviceType: device.is_of__device_type[0]?.slug ?? '',
-      applicationId: application.id,
+      fleetId: application.id,
     })),
     opened && movePlan?.block === null,
   );
@@ -70,7 +70,7 @@ export const DeviceSelectionBar = ({
     id: device.id,
     uuid: device.uuid,
     name: device.device_name,
-    applicationId: application.id,
+    fleetId: application.id,
   });
   const start = async (request: ActionRequest, targets: ActionTarget[]): Promise<void> => {
     const done = await actions.run(request, targets);
@@ -78,7 +78,7 @@ export const DeviceSelectionBar = ({
       onDeleted(done.map((target) => target.id));
     }
     if (request.id === 'move' && done.length > 0) {
-      void navigate(`/fleets/${request.input.applicationId}`);
+      void navigate(`/fleets/${request.input.fleetId}`);
     }
   };
   const eligibleTargets = (id: MenuActionId): ActionTarget[] =>
@@ -152,7 +152,7 @@ export const DeviceSelectionBar = ({
             name: item.device_name,
             reason,
           }))}
-          applicationId={application.id}
+          fleetId={application.id}
           pending={actions.pending !== null}
           progress={actions.progress}
           onConfirm={(request, devices) => {

@@ -14,11 +14,11 @@ const searchDelayMs = 300;
 
 // Search by name or uuid, filter by status and tag, choose tag columns; all live in the URL.
 export const DevicesToolbar = ({
-  applicationId,
+  fleetId,
   params,
   onParams,
 }: {
-  applicationId: number;
+  fleetId: number;
   params: DeviceListParams;
   onParams: (changes: Partial<DeviceListParams>) => void;
 }) => {
@@ -79,7 +79,7 @@ export const DevicesToolbar = ({
           </MenuItem>
         ))}
       </TextField>
-      <TagFilterControls applicationId={applicationId} params={params} onParams={onParams} />
+      <TagFilterControls fleetId={fleetId} params={params} onParams={onParams} />
     </Stack>
   );
 };

@@ -27,7 +27,7 @@ type Props = {
   devices: readonly FieldActionDevice[];
   skipped: readonly { name: string; reason: string }[];
   // The fleet of the devices (the releases a device can be pinned to).
-  applicationId: number;
+  fleetId: number;
   pending: boolean;
   progress: { done: number; total: number } | null;
   onConfirm: (request: FieldRequest, devices: FieldActionDevice[]) => void;
@@ -52,7 +52,7 @@ export const FieldActionDialog = ({
   action,
   devices,
   skipped,
-  applicationId,
+  fleetId,
   pending,
   progress,
   onConfirm,
@@ -84,7 +84,7 @@ export const FieldActionDialog = ({
       }
       form = (
         <ReleasePicker
-          applicationId={applicationId}
+          fleetId={fleetId}
           label="Release"
           track={{
             label: 'Track the fleet release',
@@ -148,7 +148,7 @@ export const FieldActionDialog = ({
       break;
     }
     case 'move':
-      if (fleet !== null) request = { id: 'move', input: { applicationId: fleet } };
+      if (fleet !== null) request = { id: 'move', input: { fleetId: fleet } };
       form = <MoveFleetPicker devices={devices} value={fleet} onChange={setFleet} />;
       break;
     case 'deactivate':

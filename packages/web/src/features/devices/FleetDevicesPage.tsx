@@ -23,7 +23,7 @@ import { useDeviceListParams } from './useDeviceListParams.js';
 import { FleetDevicesMap } from '../location/FleetDevicesMap.js';
 import { deviceFilter } from '../../device/api.js';
 
-// /fleets/:applicationId/devices: the fleet's devices, refreshed every 8 s like the fleet lists.
+// /fleets/:fleetId/devices: the fleet's devices, refreshed every 8 s like the fleet lists.
 export const FleetDevicesPage = () => {
   const { application } = useFleetContext();
   const access = useFleetRole(application.id);
@@ -70,8 +70,8 @@ export const FleetDevicesPage = () => {
           </Box>
         ) : params.view === 'map' ? (
           <FleetDevicesMap
-            applicationId={application.id}
-            filter={deviceFilter({ applicationId: application.id, ...params })}
+            fleetId={application.id}
+            filter={deviceFilter({ fleetId: application.id, ...params })}
           />
         ) : (
           <DevicesTable
@@ -101,7 +101,7 @@ export const FleetDevicesPage = () => {
         direction="row"
         sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1.5 }}
       >
-        <DevicesToolbar applicationId={application.id} params={params} onParams={setParams} />
+        <DevicesToolbar fleetId={application.id} params={params} onParams={setParams} />
         <DeviceSelectionBar
           application={application}
           selected={selection.selected}

@@ -24,7 +24,7 @@ export const MoveFleetPicker = ({
         data.data,
         devices.map((device) => ({
           deviceType: device.deviceType,
-          applicationId: device.target.applicationId,
+          fleetId: device.target.fleetId,
         })),
       )
     : [];

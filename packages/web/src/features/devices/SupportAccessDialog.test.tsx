@@ -30,7 +30,7 @@ const renderDialog = () => {
       action="support-access"
       devices={[fieldDeviceOfRow(deviceRow())]}
       skipped={[]}
-      applicationId={12}
+      fleetId={12}
       pending={false}
       progress={null}
       onConfirm={(request) => confirmed.push(request)}

@@ -7,11 +7,11 @@ import { type DeviceListParams, tagColumnsOf } from './useDeviceListParams.js';
 // The devices table's tag filter ("key" or "key=value", applied on Enter or when the field is
 // left) and its tag columns (keys used in the fleet); both live in the URL.
 export const TagFilterControls = ({
-  applicationId,
+  fleetId,
   params,
   onParams,
 }: {
-  applicationId: number;
+  fleetId: number;
   params: DeviceListParams;
   onParams: (changes: Partial<DeviceListParams>) => void;
 }) => {
@@ -22,7 +22,7 @@ export const TagFilterControls = ({
     setSeen(params.tag);
     setText(params.tag);
   }
-  const keys = useFleetTagKeys(applicationId);
+  const keys = useFleetTagKeys(fleetId);
   const apply = (): void => {
     if (text.trim() !== params.tag) onParams({ tag: text.trim() });
   };

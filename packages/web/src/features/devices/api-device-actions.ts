@@ -27,7 +27,7 @@ export const runMenuAction = async (
   target: ActionTarget,
   force: boolean,
 ): Promise<void> => {
-  const { id: deviceId, applicationId: appId } = target;
+  const { id: deviceId, fleetId: appId } = target;
   // Sent only when forcing, as balena's SDK does for restart and purge.
   const forced = force ? { force: true } : {};
   switch (request.id) {
@@ -61,7 +61,7 @@ const runContainerAction = async (
   target: ActionTarget,
   imageId: number,
 ): Promise<void> => {
-  const { id: deviceId, applicationId: appId } = target;
+  const { id: deviceId, fleetId: appId } = target;
   await supervisor(client, `/v2/applications/${appId}/${action}-service`, {
     deviceId,
     appId,

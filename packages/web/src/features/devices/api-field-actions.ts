@@ -55,7 +55,7 @@ export const runFieldAction = async (
       await patch({ is_accessible_by_support_until__date: request.input.until });
       return;
     case 'move':
-      await patch({ belongs_to__application: request.input.applicationId });
+      await patch({ belongs_to__application: request.input.fleetId });
       return;
     case 'deactivate':
       await patch({ is_active: false });

@@ -86,13 +86,13 @@ const fetchMoveData = async (
     memberships: {
       fleetMemberships: direct.flatMap((row) =>
         row.application_membership_role.map((role) => ({
-          applicationId: row.is_member_of__application.__id,
+          fleetId: row.is_member_of__application.__id,
           role: role.name,
         })),
       ),
       teamAccesses: teams.flatMap((row) =>
         row.application_membership_role.map((role) => ({
-          applicationId: row.grants_access_to__application.__id,
+          fleetId: row.grants_access_to__application.__id,
           role: role.name,
         })),
       ),
@@ -109,7 +109,7 @@ const fetchMoveData = async (
   };
 };
 
-type MovingDevice = { deviceType: string; applicationId: number };
+type MovingDevice = { deviceType: string; fleetId: number };
 
 // The fleets the user sees, with what the move rules need; shared by the fleet picker and the
 // Action menu (one cached answer per device-type set).

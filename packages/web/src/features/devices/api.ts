@@ -33,7 +33,7 @@ export const useFleetDevicePage = (fleetId: number, params: DeviceListParams) =>
   const client = useClient();
   return useQuery({
     queryKey: devicesKeys.page(fleetId, params),
-    queryFn: () => fetchDevicePage(client, { applicationId: fleetId, ...params }),
+    queryFn: () => fetchDevicePage(client, { fleetId: fleetId, ...params }),
     placeholderData: keepPreviousData,
     ...fleetListPolling(),
   });

@@ -122,4 +122,4 @@ export const menuActions: readonly MenuActionId[] = [
 ];
 
 // What an action needs to know of its device.
-export type ActionTarget = { id: number; uuid: string; name: string; applicationId: number };
+export type ActionTarget = { id: number; uuid: string; name: string; fleetId: number };

@@ -28,7 +28,7 @@ export const fieldDeviceOfRow = (row: DeviceListRow): FieldActionDevice => ({
     id: row.id,
     uuid: row.uuid,
     name: row.device_name,
-    applicationId: row.belongs_to__application.__id,
+    fleetId: row.belongs_to__application.__id,
   },
   deviceType: row.is_of__device_type[0]?.slug ?? '',
   pinnedReleaseId: row.is_pinned_on__release?.__id ?? null,

@@ -12,7 +12,7 @@ export type FieldInputs = {
   'local-mode': { enabled: boolean };
   // ISO date; null revokes.
   'support-access': { until: string | null };
-  move: { applicationId: number };
+  move: { fleetId: number };
   deactivate: Record<string, never>;
 };
 

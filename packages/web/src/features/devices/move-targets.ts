@@ -36,7 +36,7 @@ export type MoveOption = MoveFleet & { block: string | null };
 // Every fleet the user sees, disabled with the reason when the devices cannot move there.
 export const moveOptions = (
   data: MoveData,
-  devices: readonly { deviceType: string; applicationId: number }[],
+  devices: readonly { deviceType: string; fleetId: number }[],
 ): MoveOption[] =>
   data.fleets.map((fleet) => {
     const roles = fleetRolesOn(data.memberships, {
@@ -44,7 +44,7 @@ export const moveOptions = (
       organizationId: fleet.organizationId,
     });
     let block: string | null = null;
-    if (devices.every((device) => device.applicationId === fleet.id)) block = moveMessages.same;
+    if (devices.every((device) => device.fleetId === fleet.id)) block = moveMessages.same;
     else if (!mayMoveTo(roles)) block = moveMessages.permission;
     else if (
       devices.some(

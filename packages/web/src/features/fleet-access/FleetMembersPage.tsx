@@ -32,7 +32,7 @@ import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
 import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 
-// /{class}s/:applicationId/members: members with their role, added by username (a membership) or
+// /{class}s/:fleetId/members: members with their role, added by username (a membership) or
 // e-mail (an invitation), pending invitations with revoke.
 export const FleetMembersPage = () => {
   const { application } = useFleetContext();

@@ -31,7 +31,7 @@ import { FleetTeamsTable } from './FleetTeamsTable.js';
 import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
 import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 
-// /{class}s/:applicationId/teams: the teams reaching the fleet with their role (rows
+// /{class}s/:fleetId/teams: the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
 export const FleetTeamsPage = () => {
   const { application } = useFleetContext();

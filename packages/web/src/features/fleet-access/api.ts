@@ -21,16 +21,16 @@ const orderOf = (sort: FleetMemberSort) =>
 // their organization membership (the row links to the organization member page) and SAML flag.
 const fleetMemberPageQuery = (
   client: FlotillaClient,
-  applicationId: number,
+  fleetId: number,
   organizationId: number,
   page: number,
   sort: FleetMemberSort,
 ) => ({
-  queryKey: fleetAccessKeys.members(applicationId, page, sort.by, sort.direction),
+  queryKey: fleetAccessKeys.members(fleetId, page, sort.by, sort.direction),
   queryFn: async () => {
     const $filter = {
       user_application_membership: {
-        $any: { $alias: 'm', $expr: { m: { is_member_of__application: applicationId } } },
+        $any: { $alias: 'm', $expr: { m: { is_member_of__application: fleetId } } },
       },
     };
     const [rows, count] = await Promise.all([
@@ -45,7 +45,7 @@ const fleetMemberPageQuery = (
           $expand: {
             user_application_membership: {
               $select: ['id'],
-              $filter: { is_member_of__application: applicationId },
+              $filter: { is_member_of__application: fleetId },
               $expand: { application_membership_role: { $select: ['name'] } },
             },
             organization_membership: {
@@ -63,14 +63,14 @@ const fleetMemberPageQuery = (
 });
 
 // The fleet's pending invitations.
-const fleetInvitationsQuery = (client: FlotillaClient, applicationId: number) => ({
-  queryKey: fleetAccessKeys.invitations(applicationId),
+const fleetInvitationsQuery = (client: FlotillaClient, fleetId: number) => ({
+  queryKey: fleetAccessKeys.invitations(fleetId),
   queryFn: () =>
     client.pine.get({
       resource: 'invitee__is_invited_to__application',
       options: {
         $select: ['id', 'message'],
-        $filter: { is_invited_to__application: applicationId },
+        $filter: { is_invited_to__application: fleetId },
         $orderby: { id: 'desc' },
         $expand: {
           invitee: { $select: ['email'] },
@@ -81,14 +81,14 @@ const fleetInvitationsQuery = (client: FlotillaClient, applicationId: number) =>
 });
 
 // The teams reaching the fleet, with their role.
-const fleetTeamsQuery = (client: FlotillaClient, applicationId: number) => ({
-  queryKey: fleetAccessKeys.teams(applicationId),
+const fleetTeamsQuery = (client: FlotillaClient, fleetId: number) => ({
+  queryKey: fleetAccessKeys.teams(fleetId),
   queryFn: () =>
     client.pine.get({
       resource: 'team_application_access',
       options: {
         $select: ['id'],
-        $filter: { grants_access_to__application: applicationId },
+        $filter: { grants_access_to__application: fleetId },
         $expand: {
           team: { $select: ['id', 'name'] },
           application_membership_role: { $select: ['name'] },
@@ -115,18 +115,18 @@ const organizationTeamsQuery = (client: FlotillaClient, organizationId: number) 
 // the teams of theirs that reach the fleet, their role in the fleet's organization.
 const accessSourcesQuery = (
   client: FlotillaClient,
-  applicationId: number,
+  fleetId: number,
   organizationId: number,
   userId: number,
 ) => ({
-  queryKey: fleetAccessKeys.accessSources(applicationId, userId),
+  queryKey: fleetAccessKeys.accessSources(fleetId, userId),
   queryFn: async () => {
     const [direct, teams, organization] = await Promise.all([
       client.pine.get({
         resource: 'user_application_membership',
         options: {
           $select: ['id'],
-          $filter: { user: userId, is_member_of__application: applicationId },
+          $filter: { user: userId, is_member_of__application: fleetId },
           $expand: { application_membership_role: { $select: ['name'] } },
         },
       }),
@@ -135,7 +135,7 @@ const accessSourcesQuery = (
         options: {
           $select: ['id'],
           $filter: {
-            grants_access_to__application: applicationId,
+            grants_access_to__application: fleetId,
             team: {
               $any: {
                 $alias: 't',

@@ -65,15 +65,15 @@ const drawCluster = (layer: L.LayerGroup, map: L.Map, cluster: Cluster<MapDevice
 // on the client, popups linking to the device. Only the clusters on screen are drawn, so
 // thousands of devices stay smooth.
 export const FleetDevicesMap = ({
-  applicationId,
+  fleetId,
   filter,
 }: {
-  applicationId: number;
+  fleetId: number;
   filter: PineFilter<'device'>;
 }) => {
   const navigate = useNavigate();
   const config = useMapConfig();
-  const devices = useFleetMapDevices(applicationId, filter);
+  const devices = useFleetMapDevices(fleetId, filter);
   const container = useRef<HTMLDivElement | null>(null);
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);

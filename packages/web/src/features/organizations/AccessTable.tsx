@@ -18,7 +18,7 @@ import { classLabels } from '../../fleet/class-names.js';
 export type AccessRow = {
   // The team access or fleet membership.
   id: number;
-  applicationId: number;
+  fleetId: number;
   name: string;
   role: string;
 };
@@ -63,7 +63,7 @@ export const AccessTable = ({
           {rows.map((row) => (
             <TableRow key={row.id} hover>
               <TableCell>
-                <Link component={RouterLink} to={`${labels.path}/${row.applicationId}`}>
+                <Link component={RouterLink} to={`${labels.path}/${row.fleetId}`}>
                   {row.name}
                 </Link>
               </TableCell>

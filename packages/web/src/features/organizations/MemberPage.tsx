@@ -126,10 +126,10 @@ export const MemberPage = () => {
           runAll(ids, (teamId) => calls.addToTeam(user.username, teamId)).finally(refresh)
         }
         onAddToFleets={(ids, role) =>
-          runAll(ids, (applicationId) =>
+          runAll(ids, (fleetId) =>
             calls.addToFleet(
               user.username,
-              applicationId,
+              fleetId,
               roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
             ),
           ).finally(refresh)

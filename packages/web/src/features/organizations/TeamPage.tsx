@@ -75,10 +75,10 @@ export const TeamPage = () => {
   const addMembers = (ids: readonly number[]) =>
     runAll(ids, (userId) => calls.addMember(detail.id, usernameOf(userId) ?? '')).finally(refresh);
   const addFleets = (ids: readonly number[], role: string | undefined) =>
-    runAll(ids, (applicationId) =>
+    runAll(ids, (fleetId) =>
       calls.grantFleet(
         detail.id,
-        applicationId,
+        fleetId,
         roles.data?.application.get(role ?? defaultApplicationMembershipRole) ?? 0,
       ),
     ).finally(refresh);
@@ -141,7 +141,7 @@ export const TeamPage = () => {
           onChangeRole={(row, role) =>
             write.mutate(() => calls.setAccessRole(row.id, roles.data?.application.get(role) ?? 0))
           }
-          onRemove={(row) => write.mutate(() => calls.revokeFleet(detail.id, row.applicationId))}
+          onRemove={(row) => write.mutate(() => calls.revokeFleet(detail.id, row.fleetId))}
         />
       )}
     </Stack>

@@ -20,7 +20,7 @@ export const memberDetailRows = (user: MemberUser, className: ApplicationClass |
       .filter((application) => application.is_of__class === className)
       .map((application) => ({
         id: row.id,
-        applicationId: application.id,
+        fleetId: application.id,
         name: application.app_name,
         role: row.application_membership_role[0]?.name ?? 'observer',
       })),

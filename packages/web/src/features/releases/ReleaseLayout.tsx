@@ -40,7 +40,7 @@ export const useReleaseContext = (): ReleaseContext => useOutletContext<ReleaseC
 // The toast for a release id in the URL that is not a positive number.
 export const invalidIdText = 'invalid id passed in url';
 
-// /{class}s/:applicationId/releases/:releaseId: the release's header and its summary and
+// /{class}s/:fleetId/releases/:releaseId: the release's header and its summary and
 // settings tabs (settings need resin.release.update). A non-numeric id shows an error toast and
 // goes up one level, to the release list.
 export const ReleaseLayout = () => {

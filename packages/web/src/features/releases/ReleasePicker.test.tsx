@@ -31,7 +31,7 @@ const Harness = ({ onChange }: { onChange: (choice: ReleaseChoice | null) => voi
   const [value, setValue] = useState<ReleaseChoice | null>(null);
   return (
     <ReleasePicker
-      applicationId={12}
+      fleetId={12}
       label="Release"
       track={{
         label: 'Track the fleet release',

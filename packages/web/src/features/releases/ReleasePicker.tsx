@@ -79,7 +79,7 @@ const invalidatedReason = (reason: string | null): string =>
   reason === null || reason.trim() === '' ? 'Invalidated' : `Invalidated: ${reason}`;
 
 export const ReleasePicker = ({
-  applicationId,
+  fleetId,
   label,
   track,
   value,
@@ -88,7 +88,7 @@ export const ReleasePicker = ({
   disabled = false,
   disableClearable = false,
 }: {
-  applicationId: number;
+  fleetId: number;
   label: string;
   track: TrackOption;
   value: ReleaseChoice | null;
@@ -101,7 +101,7 @@ export const ReleasePicker = ({
   const [open, setOpen] = useState(false);
   const [input, setInput] = useState('');
   const search = useDebounced(input, releasePickerDebounceMs);
-  const releases = usePickerReleases(applicationId, search, open);
+  const releases = usePickerReleases(fleetId, search, open);
   const searching = search.trim() !== '';
   const loaded = releases.data?.pages.flat() ?? [];
   const options: Option[] = [

@@ -21,7 +21,7 @@ import { ReleasesTable } from './ReleasesTable.js';
 export const releasePath = (application: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
   `${classLabels[application.is_of__class].path}/${application.id}/releases`;
 
-// /{class}s/:applicationId/releases: the fleet's releases, newest first, 50 a page, refreshed
+// /{class}s/:fleetId/releases: the fleet's releases, newest first, 50 a page, refreshed
 // every 6 s; search by version or tag.
 export const ReleasesPage = () => {
   const { application } = useFleetContext();

@@ -51,8 +51,7 @@ const selectionOf = (ids: number[]): Selection => ({
   stop: vi.fn(),
 });
 
-const membership = (applicationId: number, role: string) =>
-  fleetMember(role, applicationId, applicationId * 10);
+const membership = (fleetId: number, role: string) => fleetMember(role, fleetId, fleetId * 10);
 
 // The user's role in organization 3, which owns every fleet here.
 const organizationRole = (role: string) => [organizationMember(role, 3, [1, 2, 3, 4])];

@@ -79,11 +79,11 @@ export const fetchBatchRows = async (
     fleets,
     memberships: {
       fleetMemberships: memberships.map((row) => ({
-        applicationId: row.is_member_of__application.__id,
+        fleetId: row.is_member_of__application.__id,
         role: roleOf(row.application_membership_role),
       })),
       teamAccesses: teamAccesses.map((row) => ({
-        applicationId: row.grants_access_to__application.__id,
+        fleetId: row.grants_access_to__application.__id,
         role: roleOf(row.application_membership_role),
       })),
       organizationMemberships: organizationMemberships.map((row) => ({

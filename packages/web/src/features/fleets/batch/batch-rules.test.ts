@@ -165,8 +165,8 @@ describe('batch helpers', () => {
     const rows: BatchRows = {
       fleets: [application(1, 3), application(2, 3), application(3, 9)],
       memberships: {
-        fleetMemberships: [{ applicationId: 1, role: 'observer' }],
-        teamAccesses: [{ applicationId: 2, role: 'operator' }],
+        fleetMemberships: [{ fleetId: 1, role: 'observer' }],
+        teamAccesses: [{ fleetId: 2, role: 'operator' }],
         organizationMemberships: [
           { organizationId: 3, role: 'member' },
           { organizationId: 9, role: 'administrator' },

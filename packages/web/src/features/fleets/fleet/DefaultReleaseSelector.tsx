@@ -34,7 +34,7 @@ export const DefaultReleaseSelector = ({
     <Stack spacing={1}>
       <DisabledReason reason={denied}>
         <ReleasePicker
-          applicationId={fleet.id}
+          fleetId={fleet.id}
           label={label}
           track={{
             label: 'Track latest release',

@@ -21,7 +21,7 @@ const Child = ({ name }: { name: string }) => (
 const routes = (
   <Routes>
     {['/fleets', '/apps', '/blocks'].map((prefix) => (
-      <Route key={prefix} path={`${prefix}/:applicationId`} element={<FleetLayout />}>
+      <Route key={prefix} path={`${prefix}/:fleetId`} element={<FleetLayout />}>
         <Route index element={<Child name="summary" />} />
         <Route path="settings" element={<Child name="settings" />} />
       </Route>

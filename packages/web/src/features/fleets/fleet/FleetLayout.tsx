@@ -68,13 +68,13 @@ const fleetSections: readonly {
   { path: 'api-keys', label: 'API keys', needs: { resource: 'api_key', action: 'read' } },
 ];
 
-// Header and tabs of the fleet pages (/fleets/:applicationId, /apps/..., /blocks/...).
+// Header and tabs of the fleet pages (/fleets/:fleetId, /apps/..., /blocks/...).
 export const FleetLayout = () => {
-  const { applicationId = '' } = useParams();
+  const { fleetId = '' } = useParams();
   const location = useLocation();
   const urlClass = classOfPath(location.pathname);
-  const validId = /^\d+$/.test(applicationId) && Number(applicationId) > 0;
-  const id = validId ? Number(applicationId) : null;
+  const validId = /^\d+$/.test(fleetId) && Number(fleetId) > 0;
+  const id = validId ? Number(fleetId) : null;
   const fleet = useFleet(id);
   const access = useFleetRole(id ?? 0);
   usePageTitle(fleet.data?.app_name ?? classLabels[urlClass].one);

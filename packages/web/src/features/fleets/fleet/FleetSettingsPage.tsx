@@ -1,7 +1,7 @@
 import { FleetSettings } from './FleetSettings.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
 
-// /{class}s/:applicationId/settings
+// /{class}s/:fleetId/settings
 export const FleetSettingsPage = () => {
   const { application: fleet } = useFleetContext();
   return <FleetSettings fleet={fleet} />;

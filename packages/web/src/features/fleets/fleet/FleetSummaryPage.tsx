@@ -5,7 +5,7 @@ import { SummaryCard } from './SummaryCard.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
-// /{class}s/:applicationId (and .../summary): summary, devices and releases cards.
+// /{class}s/:fleetId (and .../summary): summary, devices and releases cards.
 export const FleetSummaryPage = () => {
   const { application: fleet } = useFleetContext();
   const access = useFleetRole(fleet.id);
