@@ -16,13 +16,13 @@ import { ReleaseSummaryPage } from '../features/releases/ReleaseSummaryPage.js';
 export const renderReleasePages = (
   api: FakeApi,
   path: string,
-  application: FleetDetail = fleetFixture(),
+  fleet: FleetDetail = fleetFixture(),
 ) => {
   const router = createMemoryRouter(
     [
       {
         path: '/fleets/:fleetId',
-        element: <Outlet context={{ application }} />,
+        element: <Outlet context={{ fleet }} />,
         children: [
           { index: true, element: <p>Fleet summary</p> },
           { path: 'releases', element: <ReleasesPage /> },

@@ -71,14 +71,14 @@ export const fleetWithRelease = (): FleetDetail =>
     ],
   });
 
-// Renders `page` at `path` inside the application page's outlet context, with a link away
+// Renders `page` at `path` inside the fleet page's outlet context, with a link away
 // (to /elsewhere) for the leave guard's tests.
 export const renderPage = (
   api: FakeApi,
   path: string,
   pattern: string,
   page: ReactNode,
-  application: FleetDetail = fleetWithRelease(),
+  fleet: FleetDetail = fleetWithRelease(),
 ) => {
   const router = createMemoryRouter(
     [
@@ -86,7 +86,7 @@ export const renderPage = (
         element: (
           <>
             <Link to="/elsewhere">Leave the page</Link>
-            <Outlet context={{ application }} />
+            <Outlet context={{ fleet }} />
           </>
         ),
         children: [

@@ -26,8 +26,8 @@ import { FleetApiKeysTable, keyLabel } from './FleetApiKeysTable.js';
 // /fleets/:id/api-keys (needs resin.api_key.read): the fleet's provisioning keys with their name,
 // description, creation and expiry; create (shown once), rename and revoke.
 export const FleetApiKeysPage = () => {
-  const { application } = useFleetContext();
-  const fleetId = application.id;
+  const { fleet } = useFleetContext();
+  const fleetId = fleet.id;
   const toasts = useToasts();
   const access = useFleetRole(fleetId);
   const mayRead = access.can('api_key', 'read');

@@ -62,7 +62,7 @@ const renderTable = (data: FakeData, role = 'operator', url = '/fleets/12/device
     api.client,
     <ToastProvider>
       <Routes>
-        <Route element={<Outlet context={{ application: fleetFixture() }} />}>
+        <Route element={<Outlet context={{ fleet: fleetFixture() }} />}>
           <Route path="/fleets/12/devices" element={<FleetDevicesPage />} />
         </Route>
         <Route path="/fleets/:id" element={<p>Landed on the target fleet</p>} />

@@ -43,7 +43,7 @@ describe('fleet devices map view', () => {
           <Route
             element={
               <>
-                <Outlet context={{ application: fleetFixture() }} />
+                <Outlet context={{ fleet: fleetFixture() }} />
                 <Where />
               </>
             }

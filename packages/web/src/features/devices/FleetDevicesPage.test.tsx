@@ -23,7 +23,7 @@ const renderPage = (devices: FakeRow[], role = 'operator') => {
     api.client,
     <ToastProvider>
       <Routes>
-        <Route element={<Outlet context={{ application: fleetFixture() }} />}>
+        <Route element={<Outlet context={{ fleet: fleetFixture() }} />}>
           <Route path="/fleets/12/devices" element={<FleetDevicesPage />} />
         </Route>
       </Routes>

@@ -25,11 +25,11 @@ import { deviceFilter } from '../../device/api.js';
 
 // /fleets/:fleetId/devices: the fleet's devices, refreshed every 8 s like the fleet lists.
 export const FleetDevicesPage = () => {
-  const { application } = useFleetContext();
-  const access = useFleetRole(application.id);
+  const { fleet } = useFleetContext();
+  const access = useFleetRole(fleet.id);
   const [params, setParams] = useDeviceListParams();
   const actions = useDeviceActions();
-  const devices = useFleetDevicePage(application.id, params);
+  const devices = useFleetDevicePage(fleet.id, params);
   const [adding, setAdding] = useState(false);
   const [frozen, setFrozen] = useState<string | null>(null);
   const rows = devices.data?.rows ?? [];
@@ -70,8 +70,8 @@ export const FleetDevicesPage = () => {
           </Box>
         ) : params.view === 'map' ? (
           <FleetDevicesMap
-            fleetId={application.id}
-            filter={deviceFilter({ fleetId: application.id, ...params })}
+            fleetId={fleet.id}
+            filter={deviceFilter({ fleetId: fleet.id, ...params })}
           />
         ) : (
           <DevicesTable
@@ -101,9 +101,9 @@ export const FleetDevicesPage = () => {
         direction="row"
         sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1.5 }}
       >
-        <DevicesToolbar fleetId={application.id} params={params} onParams={setParams} />
+        <DevicesToolbar fleetId={fleet.id} params={params} onParams={setParams} />
         <DeviceSelectionBar
-          application={application}
+          application={fleet}
           selected={selection.selected}
           denied={access.denied}
           actions={actions}
@@ -115,7 +115,7 @@ export const FleetDevicesPage = () => {
       {content}
       {adding ? (
         <AddDeviceDialog
-          application={application}
+          application={fleet}
           downloadDenied={access.denied('api_key', 'create')}
           onClose={() => setAdding(false)}
         />

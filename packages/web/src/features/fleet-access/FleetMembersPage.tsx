@@ -35,25 +35,25 @@ import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 // /{class}s/:fleetId/members: members with their role, added by username (a membership) or
 // e-mail (an invitation), pending invitations with revoke.
 export const FleetMembersPage = () => {
-  const { application } = useFleetContext();
-  usePageTitle(`Members of ${application.app_name}`);
+  const { fleet } = useFleetContext();
+  usePageTitle(`Members of ${fleet.app_name}`);
   const calls = useFleetAccessCalls();
   const toasts = useToasts();
-  const access = useFleetRole(application.id);
-  const organizationId = application.organization[0]?.id ?? 0;
+  const access = useFleetRole(fleet.id);
+  const organizationId = fleet.organization[0]?.id ?? 0;
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<FleetMemberSort>({ by: 'username', direction: 'asc' });
   const [adding, setAdding] = useState(false);
   const canRead = access.can('user_application_membership', 'read');
-  const members = useFleetMemberPage(application.id, organizationId, page, sort, canRead);
+  const members = useFleetMemberPage(fleet.id, organizationId, page, sort, canRead);
   const canSeeInvitations = access.can('invitee__is_invited_to__application', 'read');
-  const invitations = useFleetInvitations(application.id, canSeeInvitations);
-  const write = useFleetAccessWrite(application.id);
+  const invitations = useFleetInvitations(fleet.id, canSeeInvitations);
+  const write = useFleetAccessWrite(fleet.id);
   const roleId = useFleetRoleId();
-  const add = useAddFleetMember(application.id);
+  const add = useAddFleetMember(fleet.id);
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
-  if (!canRead) return <UnauthorisedNotice what="members" className={application.is_of__class} />;
+  if (!canRead) return <UnauthorisedNotice what="members" className={fleet.is_of__class} />;
   const rows: FleetMemberRow[] = (members.data?.rows ?? []).flatMap((user) =>
     user.user_application_membership.map((membership) => ({
       id: membership.id,
@@ -93,7 +93,7 @@ export const FleetMembersPage = () => {
         skeletonHeight={200}
       >
         <FleetMembersTable
-          className={application.is_of__class}
+          className={fleet.is_of__class}
           organizationId={organizationId}
           rows={rows}
           total={members.data?.count ?? 0}

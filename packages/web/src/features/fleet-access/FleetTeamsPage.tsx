@@ -34,24 +34,24 @@ import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 // /{class}s/:fleetId/teams: the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
 export const FleetTeamsPage = () => {
-  const { application } = useFleetContext();
-  usePageTitle(`Teams of ${application.app_name}`);
-  const noun = classLabels[application.is_of__class].one.toLowerCase();
+  const { fleet } = useFleetContext();
+  usePageTitle(`Teams of ${fleet.app_name}`);
+  const noun = classLabels[fleet.is_of__class].one.toLowerCase();
   const calls = useFleetAccessCalls();
   const toasts = useToasts();
-  const access = useFleetRole(application.id);
-  const organizationId = application.organization[0]?.id ?? 0;
+  const access = useFleetRole(fleet.id);
+  const organizationId = fleet.organization[0]?.id ?? 0;
   const [adding, setAdding] = useState(false);
   const canRead = access.can('team_application_access', 'read');
-  const teams = useFleetTeams(application.id, canRead);
+  const teams = useFleetTeams(fleet.id, canRead);
   const addDenied = access.denied('team_application_access', 'create');
   const organizationTeams = useOrganizationTeamNames(organizationId, adding);
-  const refresh = useRefreshFleet(application.id);
-  const write = useFleetAccessWrite(application.id);
+  const refresh = useRefreshFleet(fleet.id);
+  const write = useFleetAccessWrite(fleet.id);
   const roleId = useFleetRoleId();
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
-  if (!canRead) return <UnauthorisedNotice what="teams" className={application.is_of__class} />;
+  if (!canRead) return <UnauthorisedNotice what="teams" className={fleet.is_of__class} />;
   const rows = (teams.data ?? []).flatMap((row) =>
     row.team.map((team) => ({
       id: row.id,
@@ -118,7 +118,7 @@ export const FleetTeamsPage = () => {
         submitLabel="Add"
         onSubmit={(ids, role) =>
           runAll(ids, (teamId) =>
-            calls.addTeam(application.id, teamId, roleId(role ?? defaultApplicationMembershipRole)),
+            calls.addTeam(fleet.id, teamId, roleId(role ?? defaultApplicationMembershipRole)),
           ).finally(refresh)
         }
         onClose={() => setAdding(false)}

@@ -29,7 +29,7 @@ import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 import { releasePath } from './ReleasesPage.js';
 
 export type ReleaseContext = {
-  application: FleetDetail;
+  fleet: FleetDetail;
   release: ReleaseDetail;
   // When the release was last read: the status rule's clock.
   now: Date;
@@ -44,17 +44,17 @@ export const invalidIdText = 'invalid id passed in url';
 // settings tabs (settings need resin.release.update). A non-numeric id shows an error toast and
 // goes up one level, to the release list.
 export const ReleaseLayout = () => {
-  const { application } = useFleetContext();
+  const { fleet } = useFleetContext();
   const { releaseId = '' } = useParams();
   const location = useLocation();
   const toasts = useToasts();
-  const access = useFleetRole(application.id);
+  const access = useFleetRole(fleet.id);
   const validId = /^\d+$/.test(releaseId) && Number(releaseId) > 0;
   const id = validId ? Number(releaseId) : 0;
-  const release = useRelease(application.id, id, validId);
-  const list = releasePath(application);
+  const release = useRelease(fleet.id, id, validId);
+  const list = releasePath(fleet);
   usePageTitle(
-    release.data ? `Release ${release.data.raw_version} · ${application.app_name}` : 'Release',
+    release.data ? `Release ${release.data.raw_version} · ${fleet.app_name}` : 'Release',
   );
   useBreadcrumbs(
     release.data
@@ -80,7 +80,7 @@ export const ReleaseLayout = () => {
           Release not found
         </Typography>
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          This release does not exist in {application.app_name}, or it was deleted.
+          This release does not exist in {fleet.app_name}, or it was deleted.
         </Typography>
         <Button variant="contained" component={RouterLink} to={list}>
           Back to releases
@@ -93,7 +93,7 @@ export const ReleaseLayout = () => {
   const onSettings = matchPath({ path: `${base}/settings` }, location.pathname) !== null;
   const mayEdit = access.can('release', 'update');
   const context: ReleaseContext = {
-    application,
+    fleet,
     release: detail,
     now: new Date(release.dataUpdatedAt),
   };

@@ -16,9 +16,9 @@ import { useReleaseContext } from './ReleaseLayout.js';
 // The release's settings: version, validity, finalize, cancel a running build and delete, each enabled by the rules and the user's
 // permissions.
 export const ReleaseSettingsPage = () => {
-  const { application, release, now } = useReleaseContext();
+  const { fleet, release, now } = useReleaseContext();
   const toasts = useToasts();
-  const access = useFleetRole(application.id);
+  const access = useFleetRole(fleet.id);
   const actions = releaseActions(
     {
       ...release,
@@ -31,7 +31,7 @@ export const ReleaseSettingsPage = () => {
     },
     now,
   );
-  const patch = usePatchRelease(application.id, release.id, () =>
+  const patch = usePatchRelease(fleet.id, release.id, () =>
     toasts.show('success', 'Release updated'),
   );
   return (
@@ -103,7 +103,7 @@ export const ReleaseSettingsPage = () => {
         </Box>
       </Paper>
       <ReleaseDangerZone
-        application={application}
+        application={fleet}
         release={release}
         blocked={actions.delete}
         mayDelete={access.can('release', 'delete')}

@@ -33,8 +33,8 @@ const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
 // The release's summary: its fields, tags, notes and per-service images;
 // the build log and the composition only for users who are more than observers.
 export const ReleaseSummaryPage = () => {
-  const { application, release, now } = useReleaseContext();
-  const access = useFleetRole(application.id);
+  const { fleet, release, now } = useReleaseContext();
+  const access = useFleetRole(fleet.id);
   const services = releaseServices(release);
   const totalSize = services.reduce((sum, { image }) => sum + (image.image_size ?? 0), 0);
   const observer = access.roles.length === 0 || isObserverOnly(access.roles);
@@ -70,7 +70,7 @@ export const ReleaseSummaryPage = () => {
           <Field label="Build duration">{buildDuration(release)}</Field>
           <Field label="Tags">
             <ReleaseTags
-              fleetId={application.id}
+              fleetId={fleet.id}
               releaseId={release.id}
               tags={release.release_tag}
               denied={access.denied('release_tag', 'create')}
@@ -79,7 +79,7 @@ export const ReleaseSummaryPage = () => {
           {knownIssues !== '' || !observer ? (
             <Field label="Known issues">
               <KnownIssues
-                fleetId={application.id}
+                fleetId={fleet.id}
                 releaseId={release.id}
                 text={knownIssues}
                 denied={access.denied('release', 'update')}
@@ -89,12 +89,12 @@ export const ReleaseSummaryPage = () => {
         </Box>
       </Paper>
       <ReleaseNotes
-        fleetId={application.id}
+        fleetId={fleet.id}
         releaseId={release.id}
         note={release.note}
         denied={access.denied('release', 'update')}
       />
-      <ReleaseAssets fleetId={application.id} releaseId={release.id} />
+      <ReleaseAssets fleetId={fleet.id} releaseId={release.id} />
       <ReleaseServicesTable services={services} />
       {observer ? null : (
         <ReleaseBuildLog

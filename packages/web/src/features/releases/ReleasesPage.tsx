@@ -18,23 +18,23 @@ import UploadIcon from '@mui/icons-material/UploadFile';
 import { useReleasePage } from './api-releases.js';
 import { ReleasesTable } from './ReleasesTable.js';
 
-export const releasePath = (application: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
-  `${classLabels[application.is_of__class].path}/${application.id}/releases`;
+export const releasePath = (fleet: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
+  `${classLabels[fleet.is_of__class].path}/${fleet.id}/releases`;
 
 // /{class}s/:fleetId/releases: the fleet's releases, newest first, 50 a page, refreshed
 // every 6 s; search by version or tag.
 export const ReleasesPage = () => {
-  const { application } = useFleetContext();
-  usePageTitle(`Releases · ${application.app_name}`);
-  useBreadcrumbs([{ label: 'Releases', to: releasePath(application) }], 1);
+  const { fleet } = useFleetContext();
+  usePageTitle(`Releases · ${fleet.app_name}`);
+  useBreadcrumbs([{ label: 'Releases', to: releasePath(fleet) }], 1);
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const [showInstructions, setShowInstructions] = useState(false);
   const [creating, setCreating] = useState(false);
-  const createDenied = useFleetRole(application.id).denied('release', 'create');
+  const createDenied = useFleetRole(fleet.id).denied('release', 'create');
   const term = useDeferredValue(search.trim());
-  const list = useReleasePage(application.id, page, term);
-  const base = releasePath(application);
+  const list = useReleasePage(fleet.id, page, term);
+  const base = releasePath(fleet);
   // The status rule's clock: when the list was read.
   const now = new Date(list.dataUpdatedAt);
   const empty = list.data?.total === 0 && term === '';
@@ -73,16 +73,16 @@ export const ReleasesPage = () => {
         </Button>
       </Stack>
       <CreateReleaseDialog
-        fleetId={application.id}
+        fleetId={fleet.id}
         releasesPath={base}
         open={creating}
         onClose={() => setCreating(false)}
       />
-      {showInstructions || empty ? <AddReleaseInstructions fleetSlug={application.slug} /> : null}
+      {showInstructions || empty ? <AddReleaseInstructions fleetSlug={fleet.slug} /> : null}
       <LoadState queries={[list]} what="releases" />
       {list.data && !empty ? (
         <ReleasesTable
-          application={application}
+          application={fleet}
           rows={list.data.rows}
           total={list.data.total}
           term={term}

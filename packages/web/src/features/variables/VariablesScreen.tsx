@@ -143,12 +143,12 @@ const deviceSubject = (device: DeviceDetail): VariablesSubject => ({
 });
 
 const FleetVariables = ({ spec }: { spec: VariablesScreenSpec }) => {
-  const { application } = useFleetContext();
+  const { fleet } = useFleetContext();
   const subject: VariablesSubject = {
-    fleetId: application.id,
+    fleetId: fleet.id,
     deviceId: 0,
-    releaseId: application.should_be_running__release[0]?.id ?? null,
-    deviceType: application.is_for__device_type[0],
+    releaseId: fleet.should_be_running__release[0]?.id ?? null,
+    deviceType: fleet.is_for__device_type[0],
   };
   return <VariablesBody spec={spec} subject={subject} />;
 };

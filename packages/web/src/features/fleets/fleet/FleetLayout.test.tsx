@@ -14,7 +14,7 @@ afterEach(cleanup);
 const Where = () => <p data-testid="where">{useLocation().pathname}</p>;
 const Child = ({ name }: { name: string }) => (
   <p>
-    {name} of {useFleetContext().application.app_name}
+    {name} of {useFleetContext().fleet.app_name}
   </p>
 );
 

@@ -159,7 +159,7 @@ export const FleetLayout = () => {
   const showSettings =
     access.roles.length > 0 &&
     (!isObserverOnly(access.roles) || access.directMembershipId !== null);
-  const context: FleetContext = { application: detail };
+  const context: FleetContext = { fleet: detail };
   return (
     <Box>
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1, minWidth: 0 }}>

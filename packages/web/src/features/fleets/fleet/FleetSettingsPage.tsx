@@ -3,6 +3,6 @@ import { useFleetContext } from '../../../fleet/useFleetContext.js';
 
 // /{class}s/:fleetId/settings
 export const FleetSettingsPage = () => {
-  const { application: fleet } = useFleetContext();
+  const { fleet } = useFleetContext();
   return <FleetSettings fleet={fleet} />;
 };

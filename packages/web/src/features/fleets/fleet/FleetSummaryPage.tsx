@@ -7,7 +7,7 @@ import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 // /{class}s/:fleetId (and .../summary): summary, devices and releases cards.
 export const FleetSummaryPage = () => {
-  const { application: fleet } = useFleetContext();
+  const { fleet } = useFleetContext();
   const access = useFleetRole(fleet.id);
   return (
     <Stack spacing={2}>
