@@ -97,15 +97,15 @@ const generateWorld = async (seed: number): Promise<World> => {
 
 // What the console reads of one user (its own memberships, its teams' accesses), as rows.
 const membershipsOf = async (userId: number): Promise<UserMemberships> => {
-  const fleetMemberships = await db.query<{ applicationId: number; role: string }>(
-    `SELECT m."is_member_of__application" AS "applicationId", r."name" AS "role"
+  const fleetMemberships = await db.query<{ fleetId: number; role: string }>(
+    `SELECT m."is_member_of__application" AS "fleetId", r."name" AS "role"
        FROM "user_application_membership" m
        JOIN "application_membership_role" r ON r."id" = m."application_membership_role"
       WHERE m."user" = $1`,
     [userId],
   );
-  const teamAccesses = await db.query<{ applicationId: number; role: string }>(
-    `SELECT a."grants_access_to__application" AS "applicationId", r."name" AS "role"
+  const teamAccesses = await db.query<{ fleetId: number; role: string }>(
+    `SELECT a."grants_access_to__application" AS "fleetId", r."name" AS "role"
        FROM "team_application_access" a
        JOIN "team_membership" tm ON tm."is_member_of__team" = a."team"
        JOIN "application_membership_role" r ON r."id" = a."application_membership_role"
