@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useClient } from '../api/client.js';
 import { useSession } from '../api/session/useSession.js';
+import { readDirectFleetMemberships, readTeamFleetAccesses } from './api-fleet-grants.js';
 import { fleetKeys } from './query-keys.js';
 import { deniedReason } from './fleet-role.js';
 
@@ -41,36 +42,8 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
     staleTime: 30_000,
     queryFn: async (): Promise<FleetRoleRows> => {
       const [memberships, teamAccesses, organizationMemberships] = await Promise.all([
-        client.pine.get({
-          resource: 'user_application_membership',
-          options: {
-            $select: ['id'],
-            $filter: { user: userId, is_member_of__application: fleetId },
-            $expand: { application_membership_role: { $select: ['name'] } },
-          },
-        }),
-        client.pine.get({
-          resource: 'team_application_access',
-          options: {
-            $select: ['id'],
-            $filter: {
-              grants_access_to__application: fleetId,
-              team: {
-                $any: {
-                  $alias: 't',
-                  $expr: {
-                    t: {
-                      team_membership: {
-                        $any: { $alias: 'tm', $expr: { tm: { user: userId } } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            $expand: { application_membership_role: { $select: ['name'] } },
-          },
-        }),
+        readDirectFleetMemberships(client, fleetId, userId),
+        readTeamFleetAccesses(client, fleetId, userId),
         client.pine.get({
           resource: 'organization_membership',
           options: {

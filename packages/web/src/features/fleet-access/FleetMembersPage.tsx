@@ -1,19 +1,14 @@
-import { errorText } from '@flotilla/sdk/errors';
 import { memberListPageSize } from '@flotilla/shared/constants/limits';
 import {
   applicationMembershipRoles,
   defaultApplicationMembershipRole,
 } from '@flotilla/shared/permissions/roles';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { InvitationsTable } from '../organizations/InvitationsTable.js';
@@ -30,7 +25,7 @@ import {
 import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
-import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
+import { FleetAccessHeader } from './FleetAccessHeader.js';
 
 // /{class}s/:fleetId/members: members with their role, added by username (a membership) or
 // e-mail (an invitation), pending invitations with revoke.
@@ -66,25 +61,14 @@ export const FleetMembersPage = () => {
   const addDenied = access.denied('user_application_membership', 'create');
   return (
     <Stack spacing={3}>
-      <ListToolbar
-        actions={
-          <DisabledReason reason={addDenied}>
-            <Button
-              variant="contained"
-              startIcon={<PersonAddIcon />}
-              disabled={addDenied !== null}
-              onClick={() => setAdding(true)}
-            >
-              Add member
-            </Button>
-          </DisabledReason>
-        }
-      >
-        <Typography variant="h2">Members</Typography>
-      </ListToolbar>
-      {write.isError ? (
-        <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
-      ) : null}
+      <FleetAccessHeader
+        title="Members"
+        addLabel="Add member"
+        addIcon={<PersonAddIcon />}
+        addDenied={addDenied}
+        onAdd={() => setAdding(true)}
+        writeError={write.isError ? write.error : null}
+      />
       <ListLoadState
         query={members}
         failure="Could not load the members"

@@ -1,16 +1,11 @@
-import { roleLabel } from '@flotilla/shared/permissions/role-labels';
-import { applicationMembershipRoles } from '@flotilla/shared/permissions/roles';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { DisabledReason } from '../../ui/DisabledReason.js';
+import { FleetAccessRemoveButton, FleetRoleSelect } from './FleetAccessCells.js';
 import { classLabels } from '../../fleet/class-names.js';
 import type { FleetMemberSort } from './api.js';
 import { type EntityColumn, EntityTable } from '../../ui/entity-list/EntityTable.js';
@@ -118,38 +113,24 @@ export const FleetMembersTable = ({
           key: 'role',
           header: 'Role',
           cell: (row) => (
-            <DisabledReason reason={changeRoleDenied}>
-              <TextField
-                select
-                size="small"
-                value={row.role}
-                disabled={changeRoleDenied !== null || busy}
-                onChange={(event) => onChangeRole(row, event.target.value)}
-                slotProps={{ htmlInput: { 'aria-label': `Role of ${row.username}` } }}
-              >
-                {applicationMembershipRoles.map((role) => (
-                  <MenuItem key={role} value={role}>
-                    {roleLabel(role)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            </DisabledReason>
+            <FleetRoleSelect
+              who={row.username}
+              role={row.role}
+              denied={changeRoleDenied}
+              busy={busy}
+              onChange={(role) => onChangeRole(row, role)}
+            />
           ),
         },
       ]}
       rowActions={{
         header: 'Actions',
         cell: (row) => (
-          <DisabledReason reason={removeDenied}>
-            <Button
-              size="small"
-              color="error"
-              disabled={removeDenied !== null || busy}
-              onClick={() => onRemove(row)}
-            >
-              Remove
-            </Button>
-          </DisabledReason>
+          <FleetAccessRemoveButton
+            denied={removeDenied}
+            busy={busy}
+            onRemove={() => onRemove(row)}
+          />
         ),
       }}
       footer={<ListPagination total={total} page={page} pageSize={pageSize} onPage={onPage} />}

@@ -1,19 +1,14 @@
-import { errorText } from '@flotilla/sdk/errors';
 import {
   applicationMembershipRoles,
   defaultApplicationMembershipRole,
 } from '@flotilla/shared/permissions/roles';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { classLabels } from '../../fleet/class-names.js';
-import { DisabledReason } from '../../ui/DisabledReason.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { PickListDialog } from '../../ui/PickListDialog.js';
@@ -29,7 +24,7 @@ import {
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 import { FleetTeamsTable } from './FleetTeamsTable.js';
 import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
-import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
+import { FleetAccessHeader } from './FleetAccessHeader.js';
 
 // /{class}s/:fleetId/teams: the teams reaching the fleet with their role (rows
 // link to the organization's team page), add team to fleet, change role, remove.
@@ -65,25 +60,14 @@ export const FleetTeamsPage = () => {
   const removeDenied = access.denied('team_application_access', 'delete');
   return (
     <Stack spacing={3}>
-      <ListToolbar
-        actions={
-          <DisabledReason reason={addDenied}>
-            <Button
-              variant="contained"
-              startIcon={<GroupAddIcon />}
-              disabled={addDenied !== null}
-              onClick={() => setAdding(true)}
-            >
-              Add team
-            </Button>
-          </DisabledReason>
-        }
-      >
-        <Typography variant="h2">Teams</Typography>
-      </ListToolbar>
-      {write.isError ? (
-        <Alert severity="error">{errorText(write.error) ?? 'Could not save'}</Alert>
-      ) : null}
+      <FleetAccessHeader
+        title="Teams"
+        addLabel="Add team"
+        addIcon={<GroupAddIcon />}
+        addDenied={addDenied}
+        onAdd={() => setAdding(true)}
+        writeError={write.isError ? write.error : null}
+      />
       <ListLoadState
         query={teams}
         failure="Could not load the teams"

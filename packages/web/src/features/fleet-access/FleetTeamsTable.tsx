@@ -1,11 +1,6 @@
-import { roleLabel } from '@flotilla/shared/permissions/role-labels';
-import { applicationMembershipRoles } from '@flotilla/shared/permissions/roles';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { Link as RouterLink } from 'react-router';
-import { DisabledReason } from '../../ui/DisabledReason.js';
+import { FleetAccessRemoveButton, FleetRoleSelect } from './FleetAccessCells.js';
 import { EntityTable } from '../../ui/entity-list/EntityTable.js';
 
 export type FleetTeamRow = { id: number; teamId: number; name: string; role: string };
@@ -48,38 +43,20 @@ export const FleetTeamsTable = ({
         key: 'role',
         header: 'Role',
         cell: (row) => (
-          <DisabledReason reason={changeDenied}>
-            <TextField
-              select
-              size="small"
-              value={row.role}
-              disabled={changeDenied !== null || busy}
-              onChange={(event) => onChangeRole(row, event.target.value)}
-              slotProps={{ htmlInput: { 'aria-label': `Role of ${row.name}` } }}
-            >
-              {applicationMembershipRoles.map((role) => (
-                <MenuItem key={role} value={role}>
-                  {roleLabel(role)}
-                </MenuItem>
-              ))}
-            </TextField>
-          </DisabledReason>
+          <FleetRoleSelect
+            who={row.name}
+            role={row.role}
+            denied={changeDenied}
+            busy={busy}
+            onChange={(role) => onChangeRole(row, role)}
+          />
         ),
       },
     ]}
     rowActions={{
       header: 'Actions',
       cell: (row) => (
-        <DisabledReason reason={removeDenied}>
-          <Button
-            size="small"
-            color="error"
-            disabled={removeDenied !== null || busy}
-            onClick={() => onRemove(row)}
-          >
-            Remove
-          </Button>
-        </DisabledReason>
+        <FleetAccessRemoveButton denied={removeDenied} busy={busy} onRemove={() => onRemove(row)} />
       ),
     }}
   />

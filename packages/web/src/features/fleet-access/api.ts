@@ -6,6 +6,7 @@ import { polling } from '../../ui/polling.js';
 import { useToasts } from '../../ui/toasts.js';
 import { useRoleIds } from '../organizations/api-organizations.js';
 import { type Invitation, inviteeKind } from '../organizations/InviteDialog.js';
+import { readDirectFleetMemberships, readTeamFleetAccesses } from '../../fleet/api-fleet-grants.js';
 import { fleetAccessKeys } from './query-keys.js';
 
 // Members sort by username, or by whether they sign in with SAML (then by username).
@@ -122,37 +123,8 @@ const accessSourcesQuery = (
   queryKey: fleetAccessKeys.accessSources(fleetId, userId),
   queryFn: async () => {
     const [direct, teams, organization] = await Promise.all([
-      client.pine.get({
-        resource: 'user_application_membership',
-        options: {
-          $select: ['id'],
-          $filter: { user: userId, is_member_of__application: fleetId },
-          $expand: { application_membership_role: { $select: ['name'] } },
-        },
-      }),
-      client.pine.get({
-        resource: 'team_application_access',
-        options: {
-          $select: ['id'],
-          $filter: {
-            grants_access_to__application: fleetId,
-            team: {
-              $any: {
-                $alias: 't',
-                $expr: {
-                  t: {
-                    team_membership: { $any: { $alias: 'tm', $expr: { tm: { user: userId } } } },
-                  },
-                },
-              },
-            },
-          },
-          $expand: {
-            team: { $select: ['id', 'name'] },
-            application_membership_role: { $select: ['name'] },
-          },
-        },
-      }),
+      readDirectFleetMemberships(client, fleetId, userId),
+      readTeamFleetAccesses(client, fleetId, userId),
       client.pine.get({
         resource: 'organization_membership',
         options: {
