@@ -59,6 +59,8 @@ export type ServerOptions = {
   onRoute?: (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => void;
   // Cloudlink timings other than the defaults (tests shorten heartbeats and timeouts).
   cloudlink?: Partial<CloudlinkOptions>;
+  // Where log lines go instead of stdout (tests read the operator's log lines).
+  logStream?: { write(line: string): void };
 };
 
 // The app and the device links it holds (tests send actions through them).
@@ -73,6 +75,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     trustProxy: ctx.config.trustProxy,
     corsOrigins: ctx.config.corsOrigins,
     logFormat: resolveLogFormat(ctx.config.logFormat),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerNotificationBus(app, ctx.notifications);

@@ -25,11 +25,13 @@ export type TestServer = {
 export type TestServerOverrides = Partial<Omit<AppContext, 'config'>> & {
   // Settings over the test defaults.
   config?: Partial<Config>;
+  // Log lines at the configured level go here (set config.logLevel too).
+  logStream?: { write(line: string): void };
 };
 
 // The whole server on a fresh database, listening on a free loopback port (for the real SDK).
 export const startTestServer = async (overrides: TestServerOverrides = {}): Promise<TestServer> => {
-  const { config, ...rest } = overrides;
+  const { config, logStream, ...rest } = overrides;
   const db = await createTestDatabase();
   // A data directory of its own: the default (./data) may be a developer's, and the server's
   // startup sweeps release-asset files its (fresh) database does not know.
@@ -58,7 +60,7 @@ export const startTestServer = async (overrides: TestServerOverrides = {}): Prom
     installation: { kind: 'bound', id: 'test' },
     ...rest,
   };
-  const app = buildServer(ctx);
+  const app = buildServer(ctx, logStream ? { logStream } : {});
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,

@@ -74,8 +74,13 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
     const valid = user?.password_hash
       ? await verifyPassword(password, user.password_hash)
       : await verifyAgainstDummy(password);
-    if (!user || !valid) throw new ApiError('unauthorized', invalidCredentialsMessage);
+    if (!user || !valid) {
+      // The typed name is not logged: people type passwords into it by mistake.
+      request.log.info({ userId: user?.id ?? null, ip: request.ip }, 'login failed');
+      throw new ApiError('unauthorized', invalidCredentialsMessage);
+    }
     await attempt.succeeded();
+    request.log.info({ userId: user.id, ip: request.ip }, 'login');
     // With two-factor enabled the session stays pending until a code is verified.
     const token = await issueSessionToken(ctx, ctx.db, user.id, {
       ...((await isTwoFactorEnabled(ctx.db, user.id)) ? { twoFactorRequired: true } : {}),

@@ -114,6 +114,16 @@ export const registerDeviceRegistration = (app: FastifyInstance, ctx: AppContext
         else apiKey = await createApiKey(tx, device.actor, details);
         return { id: device.id, uuid: body.uuid, api_key: apiKey };
       });
+      request.log.info(
+        {
+          device: result.uuid,
+          deviceId: result.id,
+          fleetId: body.application,
+          deviceType: body.device_type,
+          by: request.actor.kind,
+        },
+        'device registered',
+      );
       return reply.status(201).send(result);
     } catch (error) {
       throw mapDatabaseError(error);

@@ -16,7 +16,9 @@ export const terminalPermission = (target: TerminalTarget) =>
   devicePanelPermissions[target.kind === 'host' ? 'terminal-host' : 'terminal-service'];
 
 // What a terminal start (or the host OS access check) may do: the device's id, or why not.
-export type TerminalAccess = { deviceId: number } | { refused: string };
+// Who opens the session (and the administrator behind a login-as) is kept for the server log.
+export type TerminalAccess =
+  { deviceId: number; userId: number; actualUserId: number | undefined } | { refused: string };
 
 export const notPermitted = 'You may not open this terminal';
 export const hostOsTooOld = `Host OS access needs balenaOS ${minimumHostOsAccessVersion} or later`;
@@ -63,5 +65,5 @@ export const terminalAccess = async (
   ) {
     return { refused: hostOsTooOld };
   }
-  return { deviceId: device.id };
+  return { deviceId: device.id, userId: actor.userId, actualUserId: actor.actualUserId };
 };

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { CloudlinkError } from '../cloudlink/cloudlink-error.js';
 import type { TerminalEvents, TerminalPeer } from '../cloudlink/terminal-stream.js';
+import { targetLabel } from '@flotilla/shared/terminal/terminal-protocol';
 import type { TerminalAccess } from './terminal-access.js';
 
 // How long a browser may take to send its start message.
@@ -34,6 +35,8 @@ const offlineMessage = 'The device is not connected to the cloud';
 export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): void => {
   let state: 'waiting' | 'starting' | 'open' | 'ended' = 'waiting';
   let peer: TerminalPeer | undefined;
+  // Set once a session opens: the operator's log says who had a shell on which device, and when.
+  let opened: { fields: Record<string, unknown>; at: number } | undefined;
 
   const send = (message: TerminalServerMessage): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -69,16 +72,21 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
     clearTimeout(startTimer);
     const access = await deps.authorize(message);
     if (state !== 'starting') return;
+    const who = {
+      device: message.uuid,
+      target: targetLabel(message.target),
+    };
     if ('refused' in access) {
+      deps.log.info({ ...who, reason: access.refused }, 'terminal: session refused');
       refuse('unauthorized', access.refused);
       return;
     }
     const { deviceId } = access;
     send({ type: 'authenticated' });
     send({ type: 'connecting' });
-    let opened: TerminalPeer;
+    let shell: TerminalPeer;
     try {
-      opened = await deps.open(deviceId, message, events);
+      shell = await deps.open(deviceId, message, events);
     } catch (error) {
       if (!(error instanceof CloudlinkError)) throw error;
       refuse('unavailable', offlineMessage);
@@ -86,11 +94,18 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
     }
     // The browser left (or the device answered) while the session was being opened.
     if (state !== 'starting') {
-      opened.close();
+      shell.close();
       return;
     }
     state = 'open';
-    peer = opened;
+    peer = shell;
+    const fields = {
+      ...who,
+      userId: access.userId,
+      ...(access.actualUserId === undefined ? {} : { actualUser: access.actualUserId }),
+    };
+    opened = { fields, at: Date.now() };
+    deps.log.info(fields, 'terminal: session opened');
     send({ type: 'spawning' });
   };
 
@@ -127,6 +142,11 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
   socket.on('message', receive);
   socket.on('close', () => {
     clearTimeout(startTimer);
+    if (opened !== undefined) {
+      const seconds = Math.round((Date.now() - opened.at) / 1000);
+      deps.log.info({ ...opened.fields, seconds }, 'terminal: session ended');
+      opened = undefined;
+    }
     state = 'ended';
     peer?.close();
     peer = undefined;

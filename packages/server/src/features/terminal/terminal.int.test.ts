@@ -30,12 +30,25 @@ type Node = { app: FastifyInstance; ctx: AppContext; nodeId: string; url: string
 
 const fast: Partial<CloudlinkOptions> = { nodeHeartbeatMs: 200, nodeStaleAfterMs: 2_000 };
 
+let operatorUserId = 0;
+
+// What the servers log at info: the operator reads terminal sessions there.
+const logLines: string[] = [];
+const loggedTerminal = (message: string) =>
+  logLines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === message);
+
 const startNode = async (pool: Database): Promise<Node> => {
-  const ctx = createTestContext(pool);
+  const base = createTestContext(pool);
+  const ctx: AppContext = { ...base, config: { ...base.config, logLevel: 'info' } };
   const {
     app,
     cloudlink: { nodeId },
-  } = composeServer(ctx, { cloudlink: fast });
+  } = composeServer(ctx, {
+    cloudlink: fast,
+    logStream: { write: (line) => void logLines.push(line) },
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, ctx, nodeId, url };
 };
@@ -90,6 +103,7 @@ beforeAll(async () => {
   const member = async (name: string, role: string, fleetId = fleet.id) => {
     const user = await fx.createUser(db, `${name}-${randomBytes(2).toString('hex')}`);
     await fx.addFleetMember(db, user.userId, fleetId, role);
+    if (name === 'operator') operatorUserId = user.userId;
     return createApiKey(db, user.actorId, { name: 'user key' });
   };
   keys.operator = await member('operator', 'operator');
@@ -257,6 +271,14 @@ describe('web terminal on one server', () => {
     client.send('exit\n');
     expect(await client.closed).toMatchObject({ code: terminalCloseCodes.exited });
     expect(client.messages.at(-1)).toEqual({ type: 'exit', code: 0 });
+    const session = { device: device.uuid, target: 'Host OS', userId: operatorUserId };
+    expect(loggedTerminal('terminal: session opened')).toContainEqual(
+      expect.objectContaining({ level: 30, ...session }),
+    );
+    await waitFor('the session end in the log', () =>
+      loggedTerminal('terminal: session ended').some((line) => line.device === device.uuid),
+    );
+    expect(logLines.join('\n')).not.toContain(keys.operator);
     await fake.close();
   });
 
