@@ -138,6 +138,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     dir: ctx.config.consoleDir,
     serveSourceMaps: ctx.config.serveSourceMaps,
     cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
+    mapTileUrl: ctx.config.mapTiles.url,
   });
   return { app, cloudlink };
 };

@@ -34,6 +34,32 @@ const build = (options: ConsoleOptions = {}) => {
 
 const asset = '/assets/index-AbC123.js';
 
+describe('the map tiles', () => {
+  const imgSrc = async (options: ConsoleOptions): Promise<string> => {
+    const page = await build(options).inject({ url: '/devices', headers: { accept: 'text/html' } });
+    return (
+      String(page.headers['content-security-policy'])
+        .split('; ')
+        .find((directive) => directive.startsWith('img-src ')) ?? ''
+    );
+  };
+
+  it('lets every page load images from the configured tile server, and no other', async () => {
+    expect(await imgSrc({ mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' })).toBe(
+      "img-src 'self' data: https://tile.openstreetmap.org",
+    );
+    expect(await imgSrc({ mapTileUrl: 'https://{s}.tiles.example:8443/{z}/{x}/{y}.png' })).toBe(
+      "img-src 'self' data: https://*.tiles.example:8443",
+    );
+    expect(await imgSrc({ mapTileUrl: '' })).toBe("img-src 'self' data:");
+    expect(await imgSrc({ mapTileUrl: '/tiles/{z}/{x}/{y}.png' })).toBe("img-src 'self' data:");
+    // A placeholder in the host would need a wider source than the operator meant: none.
+    expect(await imgSrc({ mapTileUrl: 'https://{r}.example/{z}/{x}/{y}.png' })).toBe(
+      "img-src 'self' data:",
+    );
+  });
+});
+
 describe('the command-line login page', () => {
   const formAction = (csp: string): string =>
     csp.split('; ').find((directive) => directive.startsWith('form-action ')) ?? '';

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { cliLoginTarget } from '@flotilla/shared/auth/cli-login-target';
-import { consoleContentSecurityPolicyHeaderWith } from '../../infra/http/security-headers.js';
+import {
+  consoleContentSecurityPolicyHeaderWith,
+  tileImageSource,
+} from '../../infra/http/security-headers.js';
 import { createIndexPages } from './console-index.js';
 
 const cliLoginPrefix = '/login/cli/';
@@ -12,10 +15,17 @@ const cliLoginPrefix = '/login/cli/';
 // The console's policy for a page. The command-line login page (/login/cli/<callback>) may post
 // its form to that callback when the page would (localhost, a private address or one of the
 // operator's networks), and only that page: every other page posts nowhere but here.
-const contentSecurityPolicyFor = (urlPath: string, cliLoginNetworks: readonly string[]): string => {
-  if (!urlPath.startsWith(cliLoginPrefix)) return consoleContentSecurityPolicyHeaderWith([]);
+// Every page may show the map, so every page may load the configured tile server's images.
+const contentSecurityPolicyFor = (
+  urlPath: string,
+  cliLoginNetworks: readonly string[],
+  imageSources: readonly string[],
+): string => {
+  if (!urlPath.startsWith(cliLoginPrefix)) {
+    return consoleContentSecurityPolicyHeaderWith([], imageSources);
+  }
   const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length), cliLoginNetworks);
-  return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : []);
+  return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : [], imageSources);
 };
 
 // The built console (packages/web/dist), the same relative path from src/ and dist/.
@@ -28,6 +38,8 @@ export type ConsoleOptions = {
   serveSourceMaps?: boolean;
   // The operator's networks for the command-line login page (FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS).
   cliLoginAllowedNetworks?: readonly string[];
+  // The map's tile URL template (FLOTILLA_MAP_TILE_URL): its origin may serve images.
+  mapTileUrl?: string;
 };
 
 // Hashed bundle files: their name changes with their content, so browsers keep them for a year.
@@ -68,6 +80,8 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
   const root = path.resolve(options.dir ?? defaultConsoleDir);
   const serveSourceMaps = options.serveSourceMaps ?? false;
   const cliLoginNetworks = options.cliLoginAllowedNetworks ?? [];
+  const tileSource = tileImageSource(options.mapTileUrl ?? '');
+  const imageSources = tileSource === undefined ? [] : [tileSource];
   const index = path.join(root, 'index.html');
   const indexPage = createIndexPages(root);
   void app.register(fastifyStatic, {
@@ -99,7 +113,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
     const file = found ?? 'index.html';
     void reply.header(
       'Content-Security-Policy',
-      contentSecurityPolicyFor(urlPath, cliLoginNetworks),
+      contentSecurityPolicyFor(urlPath, cliLoginNetworks, imageSources),
     );
     void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
     if (file === 'index.html') {

@@ -42,15 +42,30 @@ const policy = (directives: Record<string, readonly string[]>) => ({
 // The console's policy as a header value; the console route sets it over the API's policy.
 // (helmet's per-route option only reaches routes declared after the plugin has loaded.)
 // `formTargets`: origins one page may also post a form to (the command-line login page posts
-// the session token to balena-cli's local server, features/console).
-export const consoleContentSecurityPolicyHeaderWith = (formTargets: readonly string[]): string =>
+// the session token to balena-cli's local server, features/console). `imageSources`: where the
+// map's tiles come from (the configured tile server).
+export const consoleContentSecurityPolicyHeaderWith = (
+  formTargets: readonly string[],
+  imageSources: readonly string[] = [],
+): string =>
   Object.entries(consoleContentSecurityPolicy)
-    .map(([name, values]) =>
-      name === 'form-action'
-        ? `${name} ${[...values, ...formTargets].join(' ')}`
-        : `${name} ${values.join(' ')}`,
-    )
+    .map(([name, values]) => {
+      const extra = name === 'form-action' ? formTargets : name === 'img-src' ? imageSources : [];
+      return `${name} ${[...values, ...extra].join(' ')}`;
+    })
     .join('; ');
+
+// The origin a Leaflet tile URL template loads from, as a CSP source: `{s}` (the subdomain
+// placeholder) becomes a wildcard; undefined when the template is empty or not an http(s) URL.
+export const tileImageSource = (template: string): string | undefined => {
+  const match = /^(https?):\/\/([^/?#]+)/i.exec(template.trim());
+  if (!match?.[1] || !match[2]) return undefined;
+  const host = match[2].replace(/\{s\}/g, '*');
+  // Any other placeholder in the host, or a character a CSP source cannot hold, and the policy
+  // would be wrong: better no tiles than a policy that allows more than the operator meant.
+  if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(host)) return undefined;
+  return `${match[1].toLowerCase()}://${host.toLowerCase()}`;
+};
 
 export const consoleContentSecurityPolicyHeader = consoleContentSecurityPolicyHeaderWith([]);
 

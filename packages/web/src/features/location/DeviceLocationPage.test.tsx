@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Route, Routes } from 'react-router';
@@ -12,7 +12,7 @@ import { DeviceLocationPage } from './DeviceLocationPage.js';
 
 afterEach(cleanup);
 
-const renderLocation = (device: DeviceDetail, role = 'operator') => {
+const renderLocation = (device: DeviceDetail, role = 'operator', tileUrl = '') => {
   const api = createFakeApi({
     device: [device],
     user_application_membership: [fleetMember(role)],
@@ -20,7 +20,7 @@ const renderLocation = (device: DeviceDetail, role = 'operator') => {
   // No tile server: the map shows the marker on a blank background.
   api.on('GET', '/config', () => ({
     status: 200,
-    body: { deviceUrlsBase: 'd.example', mapTiles: { url: '', attribution: '' } },
+    body: { deviceUrlsBase: 'd.example', mapTiles: { url: tileUrl, attribution: '' } },
   }));
   renderWithClient(
     api.client,
@@ -36,6 +36,26 @@ const marker = (): Element | null =>
   screen.getByRole('region', { name: 'Map' }).querySelector('path.leaflet-interactive');
 
 describe('DeviceLocationPage', () => {
+  it('says why the map is blank: no tile server, or tiles that do not load', async () => {
+    renderLocation(deviceDetail());
+    expect(await screen.findByText(/No map tiles are configured on this server/)).toBeTruthy();
+    cleanup();
+    renderLocation(deviceDetail(), 'operator', 'https://tiles.example.net/{z}/{x}/{y}.png');
+    const region = await screen.findByRole('region', { name: 'Map' });
+    const tile = await waitFor(() => {
+      const found = region.querySelector('img.leaflet-tile');
+      expect(found).not.toBeNull();
+      return found;
+    });
+    expect(screen.queryByText(/could not be loaded/)).toBeNull();
+    if (tile) fireEvent.error(tile);
+    expect(
+      await screen.findByText(
+        'The map tiles could not be loaded from tiles.example.net: devices are placed on a blank map.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('shows the geo-determined location and saves a manual one after checking it', async () => {
     const api = renderLocation(deviceDetail());
     expect(

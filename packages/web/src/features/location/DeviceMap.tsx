@@ -1,8 +1,10 @@
 import 'leaflet/dist/leaflet.css';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useMapConfig } from './api.js';
+import { tileNotice, useTileLayer } from './useTileLayer.js';
 
 export type MapPoint = { latitude: number; longitude: number };
 
@@ -11,7 +13,7 @@ const worldCenter: L.LatLngTuple = [20, 0];
 
 // A Leaflet map with one marker (a vector circle: no marker images to load). Tiles come from
 // the server's configuration; without a tile URL, or when tiles fail to load, the map still shows
-// the marker and the page stays usable.
+// the marker, says why its background is blank, and the page stays usable.
 export const DeviceMap = ({ point, label }: { point: MapPoint | null; label: string }) => {
   const config = useMapConfig();
   const container = useRef<HTMLDivElement | null>(null);
@@ -31,15 +33,8 @@ export const DeviceMap = ({ point, label }: { point: MapPoint | null; label: str
     };
   }, []);
 
-  useEffect(() => {
-    const current = map.current;
-    if (!current || !tiles || tiles.url === '') return undefined;
-    const layer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 });
-    layer.addTo(current);
-    return () => {
-      layer.remove();
-    };
-  }, [tiles]);
+  const tileState = useTileLayer(map, tiles);
+  const notice = tileNotice(tileState, tiles);
 
   // By value: a new object with the same coordinates keeps the user's pan and zoom.
   const latitude = point?.latitude;
@@ -61,11 +56,24 @@ export const DeviceMap = ({ point, label }: { point: MapPoint | null; label: str
   }, [latitude, longitude, label]);
 
   return (
-    <Box
-      ref={container}
-      role="region"
-      aria-label="Map"
-      sx={{ height: 360, borderRadius: 1, border: 1, borderColor: 'divider', bgcolor: 'grey.100' }}
-    />
+    <>
+      <Box
+        ref={container}
+        role="region"
+        aria-label="Map"
+        sx={{
+          height: 360,
+          borderRadius: 1,
+          border: 1,
+          borderColor: 'divider',
+          bgcolor: 'grey.100',
+        }}
+      />
+      {notice === null ? null : (
+        <Alert severity="info" sx={{ mt: 1 }}>
+          {notice}
+        </Alert>
+      )}
+    </>
   );
 };

@@ -1,11 +1,13 @@
 import 'leaflet/dist/leaflet.css';
 import type { PineFilter } from '@flotilla/sdk/pine';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import L from 'leaflet';
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { type MapDevice, useFleetMapDevices, useMapConfig } from './api.js';
+import { tileNotice, useTileLayer } from './useTileLayer.js';
 import { statusLabel } from '../../device/device-format.js';
 import {
   type Cluster,
@@ -104,15 +106,8 @@ export const FleetDevicesMap = ({
     };
   }, [navigate]);
 
-  useEffect(() => {
-    const current = map.current;
-    if (!current || !tiles || tiles.url === '') return undefined;
-    const tileLayer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 });
-    tileLayer.addTo(current);
-    return () => {
-      tileLayer.remove();
-    };
-  }, [tiles]);
+  const tileState = useTileLayer(map, tiles);
+  const notice = tileNotice(tileState, tiles);
 
   useEffect(() => {
     const current = map.current;
@@ -163,6 +158,11 @@ export const FleetDevicesMap = ({
         data-markers={located.length}
         sx={{ height: 520, bgcolor: 'grey.100', borderRadius: 1 }}
       />
+      {notice === null ? null : (
+        <Alert severity="info" sx={{ mt: 1 }}>
+          {notice}
+        </Alert>
+      )}
       <Typography variant="body2" color="text.secondary" sx={{ p: 1 }} role="status">
         {devices.isSuccess
           ? `${located.length} on the map${unlocated > 0 ? `, ${unlocated} without a location` : ''}`
