@@ -55,13 +55,17 @@ describe('web terminal', () => {
     await page.getByRole('button', { name: 'Start session' }).click({ timeout: 30_000 });
     const view = page.getByTestId('terminal-view');
     await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('simulated shell');
-    await view.click();
+    // The new session has the keyboard: no click first, and Enter opens no other session.
     await page.keyboard.type('uname -a');
     await page.keyboard.press('Enter');
     await expect.poll(() => view.textContent(), { timeout: 30_000 }).toMatch(/Linux \S+ 6\.1\.77/);
     await expect
       .poll(() => page.getByRole('tab', { name: /Host OS/ }).textContent())
       .toContain('connected');
+    // A second session of the same target is numbered.
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page.getByRole('tab', { name: /Host OS 2/ }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('tab', { name: /Host OS/ }).count()).toBe(2);
     await page.screenshot({ path: 'data/e2e-screens/terminal.png', fullPage: true });
     await page.context().close();
   });

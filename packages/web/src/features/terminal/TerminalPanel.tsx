@@ -30,6 +30,9 @@ const TerminalView = lazy(() =>
 type Session = {
   id: number;
   option: TerminalOption;
+  // Sessions of one target are numbered, so their tabs tell them apart: "Host OS 2".
+  name: string;
+  ordinal: number;
   state: TerminalState;
   message?: string;
   unseen: boolean;
@@ -76,7 +79,13 @@ export const TerminalPanel = (props: TerminalAvailability & { uuid: string }) =>
     if (!selected || selected.disabled !== null) return;
     const id = nextId;
     setNextId(id + 1);
-    setSessions((all) => [...all, { id, option: selected, state: 'connecting', unseen: false }]);
+    const sameTarget = sessions.filter((session) => session.option.key === selected.key);
+    const ordinal = Math.max(0, ...sameTarget.map((session) => session.ordinal)) + 1;
+    const name = ordinal === 1 ? selected.label : `${selected.label} ${ordinal}`;
+    setSessions((all) => [
+      ...all,
+      { id, option: selected, name, ordinal, state: 'connecting', unseen: false },
+    ]);
     setActive(id);
     setMinimized(false);
   };
@@ -152,13 +161,13 @@ export const TerminalPanel = (props: TerminalAvailability & { uuid: string }) =>
                         invisible={!session.unseen}
                         aria-label={session.unseen ? 'new output' : undefined}
                       >
-                        <span>{session.option.label}</span>
+                        <span>{session.name}</span>
                       </Badge>
                       <span>({stateLabels[session.state]})</span>
                       <IconButton
                         size="small"
                         component="span"
-                        aria-label={`Close ${session.option.label} session`}
+                        aria-label={`Close ${session.name} session`}
                         onClick={(event) => {
                           event.stopPropagation();
                           close(session.id);

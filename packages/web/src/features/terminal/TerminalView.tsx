@@ -71,6 +71,7 @@ export const TerminalView = ({
 }: TerminalViewProps) => {
   const host = useRef<HTMLDivElement>(null);
   const fit = useRef<FitAddon | null>(null);
+  const shown = useRef<Terminal | null>(null);
   const restart = useRef<(() => void) | null>(null);
   const callbacks = useRef({ token, onState, onActivity });
   // The latest callbacks, for the session's lifetime effect (which must not restart on them).
@@ -87,6 +88,7 @@ export const TerminalView = ({
     terminal.loadAddon(fitAddon);
     terminal.open(element);
     fitAddon.fit();
+    shown.current = terminal;
     const connection = new TerminalConnection({
       url: socketUrl(),
       token: () => callbacks.current.token(),
@@ -122,13 +124,18 @@ export const TerminalView = ({
       connection.stop();
       terminal.dispose();
       fit.current = null;
+      shown.current = null;
     };
   }, [uuid, target]);
 
   useRestartOnNewInstall(installId, () => restart.current?.());
 
+  // The shown session takes the keyboard: a new session is typed into at once, and Enter no
+  // longer reaches the start button (which would open one more session).
   useEffect(() => {
-    if (visible) fit.current?.fit();
+    if (!visible) return;
+    fit.current?.fit();
+    shown.current?.focus();
   }, [visible, height]);
 
   return (
