@@ -1,14 +1,23 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeRow } from '../../test-support/fake-odata.js';
 import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
 import { AddDeviceDialog } from './AddDeviceDialog.js';
 
 afterEach(cleanup);
 
-const renderDialog = (apiUrl: string) => {
-  const api = createFakeApi({ device_type: [] }, {}, { apiUrl });
+const piType = {
+  id: 30,
+  slug: 'raspberrypi4-64',
+  name: 'Raspberry Pi 4 (64bit)',
+  is_of__cpu_architecture: [{ slug: 'aarch64' }],
+};
+
+const renderDialog = (apiUrl: string, deviceTypes: FakeRow[] = []) => {
+  const api = createFakeApi({ device_type: deviceTypes }, {}, { apiUrl });
   renderWithClient(
     api.client,
     <AddDeviceDialog
@@ -17,6 +26,7 @@ const renderDialog = (apiUrl: string) => {
       onClose={() => undefined}
     />,
   );
+  return api;
 };
 
 describe('AddDeviceDialog', () => {
@@ -43,5 +53,46 @@ describe('AddDeviceDialog', () => {
         `npx --yes ${window.location.origin}/agent/flotilla-agent.tgz --config config.json`,
       ),
     ).toBeTruthy();
+  });
+
+  it('says each download makes a provisioning key, and gives it the lifetime chosen', async () => {
+    // The download itself is the browser's: a blob URL and an anchor click.
+    vi.stubGlobal(
+      'URL',
+      class extends URL {
+        static override createObjectURL = () => 'blob:config';
+        static override revokeObjectURL = () => undefined;
+      },
+    );
+    const clicks = vi
+      .spyOn(HTMLAnchorElement.prototype, 'click')
+      .mockImplementation(() => undefined);
+    const api = renderDialog('http://10.0.0.5:8080', [piType]);
+    const bodies: Record<string, unknown>[] = [];
+    api.on('POST', '/download-config', (body) => {
+      bodies.push(body as Record<string, unknown>);
+      return { status: 200, body: { apiKey: 'k' } };
+    });
+    expect(screen.getByText(/Each download creates a new provisioning key/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'provisioning keys' }).getAttribute('href')).toBe(
+      '/fleets/12/api-keys',
+    );
+    const download = screen.getByRole('button', { name: 'Download config.json' });
+    await waitFor(() => expect(download.hasAttribute('disabled')).toBe(false));
+    const before = Date.now();
+    await userEvent.click(download);
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    const expiry = Date.parse(String(bodies[0]?.provisioningKeyExpiryDate));
+    expect(expiry - before).toBeGreaterThanOrEqual(30 * 86_400_000);
+    expect(expiry - before).toBeLessThan(31 * 86_400_000);
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Provisioning key expires after' }));
+    await userEvent.click(within(await screen.findByRole('listbox')).getByText('Never expires'));
+    await userEvent.click(download);
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).not.toHaveProperty('provisioningKeyExpiryDate');
+    expect(clicks).toHaveBeenCalledTimes(2);
+    vi.unstubAllGlobals();
+    clicks.mockRestore();
   });
 });

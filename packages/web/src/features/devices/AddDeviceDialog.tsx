@@ -14,11 +14,13 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useDeviceTypesWithArchitecture, useDownloadConfig, useServerUrl } from './api.js';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
@@ -34,6 +36,18 @@ type DeviceTypeOption = {
 // Minutes between target-state polls offered for the agent (the server accepts 1 to 1440).
 export const pollIntervals = [1, 5, 10, 15, 30, 60] as const;
 const defaultPollInterval = 10;
+
+// How long the provisioning key in config.json may register devices, in days (null: for ever).
+// Each download makes a new key, so a bounded default keeps forgotten files from staying keys.
+export const keyLifetimes = [
+  { days: 1, label: '1 day' },
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
+  { days: 365, label: '1 year' },
+  { days: null, label: 'Never expires' },
+] as const;
+const defaultKeyLifetime = 30;
+const dayMs = 86_400_000;
 
 // Hands a JSON object to the browser as a file download.
 const downloadJson = (value: unknown, fileName: string): void => {
@@ -74,6 +88,7 @@ export const AddDeviceDialog = ({
   });
   const [chosen, setChosen] = useState<DeviceTypeOption | null>(null);
   const [pollInterval, setPollInterval] = useState<number>(defaultPollInterval);
+  const [keyDays, setKeyDays] = useState<number | null>(defaultKeyLifetime);
   const deviceType =
     chosen ?? compatible.find((type) => type.slug === fleetType?.slug) ?? compatible[0] ?? null;
   const download = useDownloadConfig((config) => downloadJson(config, 'config.json'));
@@ -133,6 +148,30 @@ export const AddDeviceDialog = ({
               </MenuItem>
             ))}
           </TextField>
+          <TextField
+            select
+            label="Provisioning key expires after"
+            value={keyDays === null ? 'never' : String(keyDays)}
+            onChange={(event) =>
+              setKeyDays(event.target.value === 'never' ? null : Number(event.target.value))
+            }
+            helperText={
+              <>
+                Each download creates a new provisioning key for this fleet, which registers devices
+                until it expires. The fleet&apos;s keys are listed, and can be revoked, under{' '}
+                <Link component={RouterLink} to={`/fleets/${application.id}/api-keys`}>
+                  provisioning keys
+                </Link>
+                .
+              </>
+            }
+          >
+            {keyLifetimes.map((lifetime) => (
+              <MenuItem key={lifetime.label} value={lifetime.days ?? 'never'}>
+                {lifetime.label}
+              </MenuItem>
+            ))}
+          </TextField>
           {download.isError ? (
             <Alert severity="error">
               {errorText(download.error) ?? 'Could not download the configuration'}
@@ -149,6 +188,13 @@ export const AddDeviceDialog = ({
                     appId: application.id,
                     deviceType: deviceType?.slug,
                     appUpdatePollInterval: pollInterval,
+                    ...(keyDays === null
+                      ? {}
+                      : {
+                          provisioningKeyExpiryDate: new Date(
+                            Date.now() + keyDays * dayMs,
+                          ).toISOString(),
+                        }),
                   })
                 }
               >

@@ -66,7 +66,13 @@ export const useDeviceTypesWithArchitecture = () => {
   });
 };
 
-export type ConfigRequest = { appId: number; deviceType?: string; appUpdatePollInterval: number };
+export type ConfigRequest = {
+  appId: number;
+  deviceType?: string;
+  appUpdatePollInterval: number;
+  // ISO time after which the new provisioning key registers no device; absent: never.
+  provisioningKeyExpiryDate?: string;
+};
 
 // The fleet's config.json for a new device; the dialog shows a failure inline.
 export const useDownloadConfig = (onConfig: (config: unknown) => void) => {
