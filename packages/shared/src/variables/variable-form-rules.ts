@@ -1,4 +1,5 @@
 import { textLengthLimits } from '../constants/limits.js';
+import { textLengthProblem } from '../constants/text-length.js';
 import { type ConfigVarsAnswer, regexFromLiteral } from './config-vars-answer.js';
 import type { ConfigVarProperty } from './config-vars.js';
 
@@ -47,6 +48,8 @@ export const isConfigurationName = (name: string, rules: NamingRules): boolean =
 // Environment variables of fleets, services and devices.
 export const environmentNameProblem = (name: string, rules: NamingRules): string | undefined => {
   if (name.length === 0) return variableMessages.nameRequired;
+  const tooLong = textLengthProblem('Name', name);
+  if (tooLong !== undefined) return tooLong;
   if (regexFromLiteral(rules.invalidRegex).test(name)) return variableMessages.environmentName;
   if (isConfigurationName(name, rules)) return variableMessages.configOnly;
   if (rules.reservedNames.includes(name) || rules.blackListedNames.includes(name)) {
@@ -61,6 +64,8 @@ export const environmentNameProblem = (name: string, rules: NamingRules): string
 // Configuration variables of fleets and devices (the custom configuration tables).
 export const configNameProblem = (name: string, rules: NamingRules): string | undefined => {
   if (name.length === 0) return variableMessages.nameRequired;
+  const tooLong = textLengthProblem('Name', name);
+  if (tooLong !== undefined) return tooLong;
   if (regexFromLiteral(rules.configVarInvalidRegex).test(name)) return variableMessages.configName;
   if (rules.reservedNames.includes(name) || rules.blackListedNames.includes(name)) {
     return variableMessages.reservedConfig;

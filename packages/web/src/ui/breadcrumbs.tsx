@@ -51,6 +51,15 @@ export const useBreadcrumbs = (crumbs: Crumb[], depth = 0): void => {
   }, [key, depth, setLayer]);
 };
 
+// A long name (an organization's may have 255 characters) is cut with an ellipsis, whole in its
+// tooltip, so the trail never widens the page.
+const crumbText = {
+  maxWidth: '32ch',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+} as const;
+
 export const Breadcrumbs = () => {
   const { layers } = useContext(CrumbContext);
   const depths = Object.keys(layers)
@@ -60,10 +69,19 @@ export const Breadcrumbs = () => {
   const crumbs = (layers[0]?.length ?? 0) > 0 ? depths.flatMap((depth) => layers[depth] ?? []) : [];
   if (crumbs.length === 0) return null;
   return (
-    <MuiBreadcrumbs aria-label="Breadcrumbs" sx={{ mb: 2 }}>
+    <MuiBreadcrumbs
+      aria-label="Breadcrumbs"
+      sx={{ mb: 2, minWidth: 0, '& .MuiBreadcrumbs-ol': { flexWrap: 'wrap', minWidth: 0 } }}
+    >
       {crumbs.map((crumb, index) =>
         index === crumbs.length - 1 ? (
-          <Typography key={crumb.to} color="text.primary" aria-current="page">
+          <Typography
+            key={crumb.to}
+            color="text.primary"
+            aria-current="page"
+            title={crumb.label}
+            sx={crumbText}
+          >
             {crumb.label}
           </Typography>
         ) : (
@@ -72,6 +90,8 @@ export const Breadcrumbs = () => {
             component={RouterLink}
             underline="hover"
             color="inherit"
+            title={crumb.label}
+            sx={{ ...crumbText, display: 'block' }}
             to={`${crumb.to}${searchByPath.get(crumb.to) ?? ''}`}
           >
             {crumb.label}

@@ -1,3 +1,4 @@
+import { textLengthProblem } from '@flotilla/shared/constants/text-length';
 import { errorText } from '@flotilla/sdk/errors';
 import EditIcon from '@mui/icons-material/Edit';
 import Box from '@mui/material/Box';
@@ -13,7 +14,9 @@ import { useToasts } from '../../ui/toasts.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 
 export const deviceNameProblem = (name: string): string | null =>
-  name.trim() === '' ? 'The device name cannot be empty' : null;
+  name.trim() === ''
+    ? 'The device name cannot be empty'
+    : (textLengthProblem('The device name', name.trim()) ?? null);
 
 // The device name as the page heading, renamed in place.
 export const DeviceName = ({
@@ -82,7 +85,6 @@ export const DeviceName = ({
         onChange={(event) => setDraft(event.target.value)}
         error={problem !== null || failure !== null}
         helperText={problem ?? failure ?? ' '}
-        slotProps={{ htmlInput: { maxLength: 255 } }}
         sx={{ minWidth: 280 }}
       />
       <Button type="submit" variant="contained" disabled={problem !== null || rename.isPending}>

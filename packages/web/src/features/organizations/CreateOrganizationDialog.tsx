@@ -1,5 +1,5 @@
+import { textLengthProblem } from '@flotilla/shared/constants/text-length';
 import { errorText } from '@flotilla/sdk/errors';
-import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -37,7 +37,9 @@ export const CreateOrganizationDialog = ({
   };
   const trimmed = name.trim();
   const clash = takenNames.some((taken) => taken.toLowerCase() === trimmed.toLowerCase());
-  const nameProblem = clash ? 'This name is already used by one of your organizations' : undefined;
+  const nameProblem = clash
+    ? 'This name is already used by one of your organizations'
+    : textLengthProblem('The organization name', trimmed);
   const logoProblem = logo ? logoFileProblem(logo) : undefined;
   return (
     <Dialog open={open} onClose={create.isPending ? undefined : close} fullWidth maxWidth="sm">
@@ -73,7 +75,6 @@ export const CreateOrganizationDialog = ({
             }}
             error={Boolean(nameProblem)}
             helperText={nameProblem}
-            slotProps={{ htmlInput: { maxLength: textLengthLimits.name } }}
           />
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Button component="label" variant="outlined">

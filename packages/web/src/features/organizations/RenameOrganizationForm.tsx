@@ -1,5 +1,5 @@
+import { textLengthProblem } from '@flotilla/shared/constants/text-length';
 import { errorText } from '@flotilla/sdk/errors';
-import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -20,7 +20,8 @@ export const RenameForm = ({
 }) => {
   const [value, setValue] = useState(name);
   const rename = useRenameOrganization(id);
-  const changed = value.trim() !== name && value.trim() !== '';
+  const tooLong = textLengthProblem('The organization name', value.trim());
+  const changed = value.trim() !== name && value.trim() !== '' && tooLong === undefined;
   return (
     <Stack
       component="form"
@@ -40,7 +41,8 @@ export const RenameForm = ({
             rename.reset();
             setValue(event.target.value);
           }}
-          slotProps={{ htmlInput: { maxLength: textLengthLimits.name } }}
+          error={tooLong !== undefined}
+          helperText={tooLong}
           sx={{ minWidth: 280 }}
         />
         <DisabledReason reason={denied}>

@@ -1,5 +1,5 @@
+import { textLengthProblem } from '@flotilla/shared/constants/text-length';
 import { errorText } from '@flotilla/sdk/errors';
-import { textLengthLimits } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -45,6 +45,9 @@ export const TeamNameDialog = ({
   const clash =
     trimmed.toLowerCase() !== initial.toLowerCase() &&
     takenNames.some((taken) => taken.toLowerCase() === trimmed.toLowerCase());
+  const problem = clash
+    ? 'This name is already used by a team of this organization'
+    : textLengthProblem('The team name', trimmed);
   return (
     <Dialog open={open} onClose={save.isPending ? undefined : close} fullWidth maxWidth="xs">
       <DialogTitle>{title}</DialogTitle>
@@ -56,7 +59,7 @@ export const TeamNameDialog = ({
           sx={{ pt: 1 }}
           onSubmit={(event) => {
             event.preventDefault();
-            if (trimmed && !clash) save.mutate();
+            if (trimmed && problem === undefined) save.mutate();
           }}
         >
           <TextField
@@ -68,11 +71,8 @@ export const TeamNameDialog = ({
               save.reset();
               setName(event.target.value);
             }}
-            error={clash}
-            helperText={
-              clash ? 'This name is already used by a team of this organization' : undefined
-            }
-            slotProps={{ htmlInput: { maxLength: textLengthLimits.name } }}
+            error={problem !== undefined}
+            helperText={problem}
           />
           {save.isError ? (
             <Alert severity="error">{errorText(save.error) ?? 'Could not save the team'}</Alert>
@@ -87,7 +87,7 @@ export const TeamNameDialog = ({
           type="submit"
           form="team-name-form"
           variant="contained"
-          disabled={!trimmed || clash || trimmed === initial || save.isPending}
+          disabled={!trimmed || problem !== undefined || trimmed === initial || save.isPending}
         >
           {submitLabel}
         </Button>

@@ -40,6 +40,24 @@ describe('organization screens', { timeout: 60_000 }, () => {
     );
   });
 
+  it('creating an organization says a 300-character name is too long, never cutting it', async () => {
+    const { user } = renderAt('/orgs');
+    await screen.findByRole('link', { name: 'Acme' });
+    await user.click(screen.getByRole('button', { name: 'Create organization' }));
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByLabelText(/Organization name/);
+    // A paste: the whole text arrives at once.
+    await user.click(field);
+    await user.paste('n'.repeat(300));
+    expect(field).toHaveProperty('value', 'n'.repeat(300));
+    expect(
+      within(dialog).getByText('The organization name must be at most 255 characters (it has 300)'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Create' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+  });
+
   it('a non-numeric organization id says so and goes up to /orgs', async () => {
     const { router } = renderAt('/orgs/abc');
     expect(await screen.findByText('invalid id passed in url')).toBeTruthy();

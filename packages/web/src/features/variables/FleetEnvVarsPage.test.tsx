@@ -175,6 +175,8 @@ describe('FleetEnvVarsPage', { timeout: 60_000 }, () => {
       'BALENA_DEVICE_UUID',
       'This environment variable is reserved and cannot be used.',
     );
+    // The server's length limit, said in the form rather than at "Apply all".
+    await expectMessage(`A${'B'.repeat(299)}`, 'Name must be at most 255 characters (it has 300)');
     await expectMessage(
       'RESIN_ANYTHING',
       'Variables beginning with RESIN_ or BALENA_ are managed through the Configuration page.',
