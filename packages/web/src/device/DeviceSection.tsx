@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { RedirectWithMessage } from '../ui/RedirectWithMessage.js';
 import { useBreadcrumbs } from '../ui/breadcrumbs.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { useDeviceDetail } from './api.js';
@@ -63,7 +64,9 @@ export const DeviceSection = ({
       </Alert>
     );
   }
-  if (!detail || !fleet) return <Navigate to="/" replace />;
+  if (!detail || !fleet) {
+    return <RedirectWithMessage to="/" message={`Device not found: ${uuid.slice(0, 62)}`} />;
+  }
   if (detail.is_frozen) return <Navigate to={fleetPath} replace />;
   return (
     <Stack spacing={2}>

@@ -7,6 +7,7 @@ import { createFakeApi } from '../../test-support/fake-api.js';
 import { fleetMember } from '../../test-support/fixtures.js';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { DevicePage } from './DevicePage.js';
+import { ToastProvider } from '../../ui/toasts.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
 import { answerDevicePageFeeds } from '../../test-support/device-page-feeds.js';
 import { deviceDetail } from '../../test-support/device-fixtures.js';
@@ -25,11 +26,13 @@ const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
   for (const device of devices) answerDevicePageFeeds(api, device.uuid);
   renderWithClient(
     api.client,
-    <Routes>
-      <Route path="/" element={<p>Home</p>} />
-      <Route path="/fleets/12" element={<p>Fleet page</p>} />
-      <Route path="/devices/:uuid" element={<DevicePage />} />
-    </Routes>,
+    <ToastProvider>
+      <Routes>
+        <Route path="/" element={<p>Home</p>} />
+        <Route path="/fleets/12" element={<p>Fleet page</p>} />
+        <Route path="/devices/:uuid" element={<DevicePage />} />
+      </Routes>
+    </ToastProvider>,
     `/devices/${devices[0]?.uuid ?? 'missing'}`,
   );
   return { api, request };
@@ -46,6 +49,12 @@ const ready = () =>
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
 describe('DevicePage', () => {
+  it('goes home from an unknown device, saying it was not found', async () => {
+    renderDevice([]);
+    expect(await screen.findByText('Home')).toBeTruthy();
+    expect(await screen.findByText('Device not found: missing')).toBeTruthy();
+  });
+
   it('shows the summary card fields', async () => {
     renderDevice([deviceDetail()]);
     expect(await screen.findByRole('heading', { name: 'brave-otter', level: 1 })).toBeTruthy();

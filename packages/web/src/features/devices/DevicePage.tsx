@@ -7,6 +7,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import { useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -68,7 +69,9 @@ export const DevicePage = () => {
     return <DevicePageError error={device.error} onRetry={() => void device.refetch()} />;
   }
   // A device not found goes to /; a frozen one cannot be managed, so it goes to its fleet.
-  if (!detail || !fleet) return <Navigate to="/" replace />;
+  if (!detail || !fleet) {
+    return <RedirectWithMessage to="/" message={`Device not found: ${uuid.slice(0, 62)}`} />;
+  }
   if (detail.is_frozen) return <Navigate to={fleetPath} replace />;
 
   const state = actionDeviceOf(detail);
