@@ -1,11 +1,13 @@
+import {
+  catalogueImagePattern,
+  catalogueReleasePhases,
+  catalogueVersionMessage,
+  catalogueVersionPattern,
+} from '@flotilla/shared/host-os/catalogue';
 import { z } from 'zod';
 
 // What a platform administrator writes about one host OS or supervisor release, through the admin
-// routes or a catalogue file (docs/HOST-OS-CATALOGUE.md describes the file).
-
-// A plain semantic version, as balenaOS and the supervisor number their releases.
-const semverPattern =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+// routes or a catalogue file (docs/HOST-OS.md describes the file).
 
 const slug = z
   .string()
@@ -14,13 +16,7 @@ const slug = z
   .max(100)
   .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'must be a slug such as raspberrypi4-64');
 
-const version = z
-  .string()
-  .trim()
-  .max(100)
-  .regex(semverPattern, 'must be a semantic version such as 6.0.13 or 6.0.13+rev1');
-
-const releasePhases = ['next', 'current', 'sunset', 'end-of-life'] as const;
+const version = z.string().trim().max(100).regex(catalogueVersionPattern, catalogueVersionMessage);
 
 // The image a device runs to move to this release (balenaOS's hostapp updater, the supervisor's
 // own image): a registry reference such as registry.example.com/balena-os/raspberrypi4-64:6.0.13.
@@ -29,10 +25,10 @@ const imageReference = z
   .trim()
   .min(1)
   .max(500)
-  .regex(/^[^\s]+$/, 'must be an image reference without spaces');
+  .regex(catalogueImagePattern, 'must be an image reference without spaces');
 
 const described = {
-  phase: z.enum(releasePhases).nullable(),
+  phase: z.enum(catalogueReleasePhases).nullable(),
   knownIssues: z.string().max(10_000).nullable(),
   notes: z.string().max(100_000).nullable(),
   updaterImage: imageReference.nullable(),
@@ -87,23 +83,3 @@ export const catalogueEdit = z
     message: 'nothing to change: give phase, knownIssues, notes, updaterImage or invalidated',
   });
 export type CatalogueEdit = z.output<typeof catalogueEdit>;
-
-// A catalogue release as the admin routes answer it.
-export type CatalogueRelease = {
-  id: number;
-  kind: 'os' | 'supervisor';
-  // The host application (balena_os/<device type>) or supervisor application
-  // (balena_os/<architecture>-supervisor) holding it.
-  application: string;
-  deviceType: string | null;
-  cpuArchitecture: string;
-  version: string;
-  rawVersion: string;
-  variant: string;
-  phase: string | null;
-  knownIssues: string | null;
-  notes: string | null;
-  updaterImage: string | null;
-  invalidated: boolean;
-  createdAt: string;
-};

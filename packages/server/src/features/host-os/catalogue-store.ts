@@ -2,12 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict, notFound } from '../../infra/errors/api-error.js';
 import { rawVersion } from '../../model/definitions/releases.js';
-import type {
-  CatalogueEdit,
-  CatalogueEntry,
-  CatalogueFile,
-  CatalogueRelease,
-} from './catalogue-entry.js';
+import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import type { CatalogueEdit, CatalogueEntry, CatalogueFile } from './catalogue-entry.js';
 
 // The host OS catalogue is kept as balena's API keeps it, so balena-sdk and balena-cli read it
 // unchanged: per device type a public host application `balena_os/<device type>` (is_host), per
