@@ -16,12 +16,28 @@ import { useImportCatalogue } from './api.js';
 // A chosen file, read and parsed here so a file that is not JSON is named before it is sent.
 type Chosen = { name: string; content: unknown } | { name: string; problem: string };
 
+// FileReader rather than File.text(): every browser the console supports has it.
+const readText = (file: File): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () =>
+      typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('unreadable'));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(file);
+  });
+
 const readFile = async (file: File): Promise<Chosen> => {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(await file.text());
+    text = await readText(file);
+  } catch {
+    return { name: file.name, problem: `${file.name} could not be read` };
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
     return { name: file.name, content: parsed };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : 'it could not be read';
+    const reason = error instanceof Error ? error.message : 'it could not be parsed';
     return { name: file.name, problem: `${file.name} is not a JSON file: ${reason}` };
   }
 };
@@ -34,6 +50,8 @@ const resultText = ({ created, updated, unchanged }: CatalogueImportResult): str
 export const ImportCatalogueDialog = ({ onClose }: { onClose: () => void }) => {
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [result, setResult] = useState<CatalogueImportResult | null>(null);
+  // A new input after each choice, so choosing the same file again (after fixing it) reads it.
+  const [picks, setPicks] = useState(0);
   const run = useImportCatalogue(setResult);
   const content = chosen !== null && 'content' in chosen ? chosen.content : undefined;
   return (
@@ -50,13 +68,14 @@ export const ImportCatalogueDialog = ({ onClose }: { onClose: () => void }) => {
             <Button variant="outlined" component="label" disabled={run.isPending}>
               Choose catalogue file
               <input
+                key={picks}
                 hidden
                 type="file"
                 accept=".json,application/json"
                 aria-label="Catalogue file"
                 onChange={(event) => {
                   const file = event.target.files?.[0];
-                  event.target.value = '';
+                  setPicks((count) => count + 1);
                   setResult(null);
                   run.reset();
                   if (file !== undefined) void readFile(file).then(setChosen);
