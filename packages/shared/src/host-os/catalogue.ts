@@ -44,6 +44,9 @@ export type CatalogueRelease = {
   updaterImage: string | null;
   invalidated: boolean;
   createdAt: string;
+  // How many devices are told to run it (their OS or supervisor release): while any is, the
+  // release cannot be removed, only invalidated.
+  devices: number;
 };
 
 // What describes a release besides its identity; an edit sends any of these.

@@ -31,6 +31,7 @@ export const catalogueRelease = (
     updaterImage: null,
     invalidated: false,
     createdAt: '2026-11-01T10:00:00.000Z',
+    devices: 0,
     ...fields,
   };
 };

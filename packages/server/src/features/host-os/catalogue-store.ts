@@ -362,6 +362,7 @@ type ListedRow = {
   updater_image: string | null;
   is_invalidated: boolean;
   created_at: string;
+  devices: number;
 };
 
 // Every catalogue release, OS releases first, newest version first within an application.
@@ -376,7 +377,10 @@ export const listReleases = async (
             (SELECT i."is_stored_at__image_location" FROM "release_image" ri
                JOIN "image" i ON i."id" = ri."image"
               WHERE ri."is_part_of__release" = r."id" ORDER BY i."id" LIMIT 1) AS "updater_image",
-            to_char(r."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "created_at"
+            to_char(r."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "created_at",
+            (SELECT count(*)::integer FROM "device" d
+              WHERE d."should_be_operated_by__release" = r."id"
+                 OR d."should_be_managed_by__release" = r."id") AS "devices"
        FROM "release" r
        JOIN "application" a ON a."id" = r."belongs_to__application"
        JOIN "organization" o ON o."id" = a."organization"
@@ -402,5 +406,6 @@ export const listReleases = async (
     updaterImage: row.updater_image,
     invalidated: row.is_invalidated,
     createdAt: row.created_at,
+    devices: row.devices,
   }));
 };

@@ -66,6 +66,7 @@ export const CatalogueTable = ({
           <TableCell>Status</TableCell>
           <TableCell>Known issues</TableCell>
           <TableCell>Updater image</TableCell>
+          <TableCell align="right">Devices</TableCell>
           <TableCell />
         </TableRow>
       </TableHead>
@@ -93,6 +94,7 @@ export const CatalogueTable = ({
               <TableCell>
                 <Clipped text={release.updaterImage} code />
               </TableCell>
+              <TableCell align="right">{release.devices}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 <EditAction name={name} denied={null} onClick={() => onAction('edit', release)} />
                 <RowAction

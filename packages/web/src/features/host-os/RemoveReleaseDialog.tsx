@@ -8,8 +8,12 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { useEditRelease, useRemoveRelease } from './api.js';
 import { releaseName } from './CatalogueTable.js';
 
+const devicesText = (count: number): string =>
+  count === 1 ? '1 device is' : `${count} devices are`;
+
 // Removing asks first. A release devices are still told to run cannot go (409): the dialog says
-// so and offers to invalidate it instead, which stops offering it and keeps the devices' link.
+// so, from the list's count before trying and from the server's answer after, and offers to
+// invalidate it instead, which stops offering it and leaves those devices as they are.
 export const RemoveReleaseDialog = ({
   release,
   onClose,
@@ -22,17 +26,18 @@ export const RemoveReleaseDialog = ({
   const name = releaseName(release);
   const remove = useRemoveRelease(() => onDone(`${name} was removed from the catalogue`));
   const invalidate = useEditRelease(() => onDone(`${name} is invalidated`));
-  const inUse = remove.error instanceof FlotillaApiError && remove.error.status === 409;
+  const refused = remove.error instanceof FlotillaApiError && remove.error.status === 409;
+  const inUse = refused || release.devices > 0;
   return (
     <ConfirmDialog
       open
       title={`Remove ${release.kind === 'os' ? 'OS' : 'supervisor'} release ${name}?`}
       confirmLabel="Remove"
       destructive
-      confirmDisabled={inUse}
+      confirmDisabled={refused}
       pending={remove.isPending || invalidate.isPending}
       error={
-        remove.isError && !inUse
+        remove.isError && !refused
           ? (errorText(remove.error) ?? 'Could not remove the release')
           : null
       }
@@ -60,10 +65,12 @@ export const RemoveReleaseDialog = ({
           }
         >
           <AlertTitle>Still in use</AlertTitle>
-          {errorText(remove.error)}.{' '}
+          {refused
+            ? `${errorText(remove.error) ?? 'Devices are told to run this release'}. `
+            : `${devicesText(release.devices)} told to run this release. `}
           {release.invalidated
             ? 'It is already invalidated, so it is no longer offered.'
-            : 'Invalidating it stops offering it and keeps those devices as they are.'}
+            : 'Invalidating it stops offering it and leaves those devices as they are.'}
         </Alert>
       ) : null}
       {invalidate.isError ? (
