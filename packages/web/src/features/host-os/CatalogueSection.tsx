@@ -44,6 +44,7 @@ export const CatalogueSection = ({
             label={kind === 'os' ? 'Device type' : 'Architecture'}
             value={current}
             onChange={(event) => setTarget(event.target.value)}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value={allTargets}>
               {kind === 'os' ? 'All device types' : 'All architectures'}

@@ -34,7 +34,7 @@ const Clipped = ({ text, code = false }: { text: string | null; code?: boolean }
       <Typography
         variant="body2"
         component={code ? 'code' : 'span'}
-        sx={{ display: 'block', maxWidth: 260, overflow: 'hidden', textOverflow: 'ellipsis' }}
+        sx={{ display: 'block', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}
         noWrap
       >
         {text}
@@ -63,7 +63,6 @@ export const CatalogueTable = ({
           <TableCell>Version</TableCell>
           {kind === 'os' ? <TableCell>Variant</TableCell> : null}
           <TableCell>Phase</TableCell>
-          <TableCell>Status</TableCell>
           <TableCell>Known issues</TableCell>
           <TableCell>Updater image</TableCell>
           <TableCell align="right">Devices</TableCell>
@@ -78,16 +77,14 @@ export const CatalogueTable = ({
               <TableCell>
                 <code>{release.deviceType ?? release.cpuArchitecture}</code>
               </TableCell>
-              <TableCell>{release.rawVersion}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {release.rawVersion}
+                {release.invalidated ? (
+                  <Chip size="small" color="warning" label="Invalidated" sx={{ ml: 1 }} />
+                ) : null}
+              </TableCell>
               {kind === 'os' ? <TableCell>{variantLabel(release.variant)}</TableCell> : null}
               <TableCell>{release.phase ?? '—'}</TableCell>
-              <TableCell>
-                {release.invalidated ? (
-                  <Chip size="small" color="warning" label="Invalidated" />
-                ) : (
-                  <Chip size="small" variant="outlined" label="Offered" />
-                )}
-              </TableCell>
               <TableCell>
                 <Clipped text={release.knownIssues} />
               </TableCell>

@@ -28,6 +28,7 @@ export const DescriptionFields = ({
         label="Phase"
         value={draft.phase}
         onChange={(event) => set({ phase: isPhase(event.target.value) ? event.target.value : '' })}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">None</MenuItem>
         {catalogueReleasePhases.map((phase) => (

@@ -48,7 +48,6 @@ describe('HostOsCataloguePage', { timeout: 30_000 }, () => {
       '6.1.0',
       'Production',
       'next',
-      'Offered',
       'Wi-Fi drops after resume',
       'registry.example.com/balena-os/raspberrypi4-64:6.1.0',
       '2',
