@@ -34,7 +34,7 @@ const Clipped = ({ text, code = false }: { text: string | null; code?: boolean }
       <Typography
         variant="body2"
         component={code ? 'code' : 'span'}
-        sx={{ display: 'block', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}
+        sx={{ display: 'block', maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}
         noWrap
       >
         {text}
@@ -56,7 +56,12 @@ export const CatalogueTable = ({
   onAction: (action: CatalogueAction, release: CatalogueRelease) => void;
 }) => (
   <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-    <Table size="small" aria-label={kind === 'os' ? 'OS releases' : 'Supervisor releases'}>
+    <Table
+      size="small"
+      aria-label={kind === 'os' ? 'OS releases' : 'Supervisor releases'}
+      // Narrower gutters: every column fits a 1366 px screen beside the navigation.
+      sx={{ '& td, & th': { px: 1.25 } }}
+    >
       <TableHead>
         <TableRow>
           <TableCell>{kind === 'os' ? 'Device type' : 'Architecture'}</TableCell>
@@ -74,7 +79,7 @@ export const CatalogueTable = ({
           const name = releaseName(release);
           return (
             <TableRow key={release.id}>
-              <TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 <code>{release.deviceType ?? release.cpuArchitecture}</code>
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
