@@ -1,6 +1,8 @@
 import {
   catalogueImagePattern,
+  catalogueLimits,
   catalogueReleasePhases,
+  catalogueVariants,
   catalogueVersionMessage,
   catalogueVersionPattern,
 } from '@flotilla/shared/host-os/catalogue';
@@ -16,7 +18,11 @@ const slug = z
   .max(100)
   .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'must be a slug such as raspberrypi4-64');
 
-const version = z.string().trim().max(100).regex(catalogueVersionPattern, catalogueVersionMessage);
+const version = z
+  .string()
+  .trim()
+  .max(catalogueLimits.version)
+  .regex(catalogueVersionPattern, catalogueVersionMessage);
 
 // The image a device runs to move to this release (balenaOS's hostapp updater, the supervisor's
 // own image): a registry reference such as registry.example.com/balena-os/raspberrypi4-64:6.0.13.
@@ -24,13 +30,13 @@ const imageReference = z
   .string()
   .trim()
   .min(1)
-  .max(500)
+  .max(catalogueLimits.updaterImage)
   .regex(catalogueImagePattern, 'must be an image reference without spaces');
 
 const described = {
   phase: z.enum(catalogueReleasePhases).nullable(),
-  knownIssues: z.string().max(10_000).nullable(),
-  notes: z.string().max(100_000).nullable(),
+  knownIssues: z.string().max(catalogueLimits.knownIssues).nullable(),
+  notes: z.string().max(catalogueLimits.notes).nullable(),
   updaterImage: imageReference.nullable(),
   invalidated: z.boolean(),
 };
@@ -40,7 +46,7 @@ const osEntry = z
     kind: z.literal('os'),
     deviceType: slug,
     version,
-    variant: z.enum(['prod', 'dev', '']).default(''),
+    variant: z.enum(catalogueVariants).default(''),
     phase: described.phase.default(null),
     knownIssues: described.knownIssues.default(null),
     notes: described.notes.default(null),
