@@ -22,6 +22,7 @@ export const queryRoots = {
   builds: ['builds'],
   hostOsAccess: ['hostos-access'],
   mail: ['mail'],
+  hostOsCatalogue: ['host-os-catalogue'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -96,6 +96,7 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
     },
   }));
   api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: [] }));
+  api.on('GET', '/admin/v1/host-os/releases', () => ({ status: 200, body: [] }));
   api.on('GET', '/docs/v1/getting-started', () => ({
     status: 200,
     text: '# Flotilla\n\nSee [the architecture](docs/ARCHITECTURE.md).',
@@ -171,6 +172,11 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     '/admin/oauth',
     { permissions: ['admin.home'] },
     () => screen.findByText('No OAuth applications yet.'),
+  ],
+  [
+    '/admin/os-catalogue',
+    { permissions: ['admin.home'] },
+    () => screen.findByText('No OS releases yet — add one or import a catalogue file.'),
   ],
   ['/login/oauth/abc123', {}, () => screen.findByRole('button', { name: 'Allow again' })],
   [

@@ -299,7 +299,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'CliLoginPage',
                 ),
               },
-              // The platform administrators' area (admin.home): users and login-as, the outbox.
+              // Platform administrators' area (admin.home): users, login-as, outbox, OS catalogue.
               {
                 path: '/admin',
                 lazy: lazyPage(
@@ -325,6 +325,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               {
                 path: '/admin/outbox',
                 lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
+              },
+              // The host OS and supervisor releases offered to devices (admin.home).
+              {
+                path: '/admin/os-catalogue',
+                lazy: lazyPage(
+                  () => import('../features/host-os/HostOsCataloguePage.js'),
+                  'HostOsCataloguePage',
+                ),
               },
               // Account preferences (issue 14), one tab per path segment.
               ...['/preferences', '/preferences/:tab'].map((path): RouteObject => ({

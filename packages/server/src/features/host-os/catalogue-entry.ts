@@ -1,11 +1,15 @@
+import {
+  catalogueImagePattern,
+  catalogueLimits,
+  catalogueReleasePhases,
+  catalogueVariants,
+  catalogueVersionMessage,
+  catalogueVersionPattern,
+} from '@flotilla/shared/host-os/catalogue';
 import { z } from 'zod';
 
 // What a platform administrator writes about one host OS or supervisor release, through the admin
-// routes or a catalogue file (docs/HOST-OS-CATALOGUE.md describes the file).
-
-// A plain semantic version, as balenaOS and the supervisor number their releases.
-const semverPattern =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+// routes or a catalogue file (docs/HOST-OS.md describes the file).
 
 const slug = z
   .string()
@@ -17,10 +21,8 @@ const slug = z
 const version = z
   .string()
   .trim()
-  .max(100)
-  .regex(semverPattern, 'must be a semantic version such as 6.0.13 or 6.0.13+rev1');
-
-const releasePhases = ['next', 'current', 'sunset', 'end-of-life'] as const;
+  .max(catalogueLimits.version)
+  .regex(catalogueVersionPattern, catalogueVersionMessage);
 
 // The image a device runs to move to this release (balenaOS's hostapp updater, the supervisor's
 // own image): a registry reference such as registry.example.com/balena-os/raspberrypi4-64:6.0.13.
@@ -28,13 +30,13 @@ const imageReference = z
   .string()
   .trim()
   .min(1)
-  .max(500)
-  .regex(/^[^\s]+$/, 'must be an image reference without spaces');
+  .max(catalogueLimits.updaterImage)
+  .regex(catalogueImagePattern, 'must be an image reference without spaces');
 
 const described = {
-  phase: z.enum(releasePhases).nullable(),
-  knownIssues: z.string().max(10_000).nullable(),
-  notes: z.string().max(100_000).nullable(),
+  phase: z.enum(catalogueReleasePhases).nullable(),
+  knownIssues: z.string().max(catalogueLimits.knownIssues).nullable(),
+  notes: z.string().max(catalogueLimits.notes).nullable(),
   updaterImage: imageReference.nullable(),
   invalidated: z.boolean(),
 };
@@ -44,7 +46,7 @@ const osEntry = z
     kind: z.literal('os'),
     deviceType: slug,
     version,
-    variant: z.enum(['prod', 'dev', '']).default(''),
+    variant: z.enum(catalogueVariants).default(''),
     phase: described.phase.default(null),
     knownIssues: described.knownIssues.default(null),
     notes: described.notes.default(null),
@@ -87,23 +89,3 @@ export const catalogueEdit = z
     message: 'nothing to change: give phase, knownIssues, notes, updaterImage or invalidated',
   });
 export type CatalogueEdit = z.output<typeof catalogueEdit>;
-
-// A catalogue release as the admin routes answer it.
-export type CatalogueRelease = {
-  id: number;
-  kind: 'os' | 'supervisor';
-  // The host application (balena_os/<device type>) or supervisor application
-  // (balena_os/<architecture>-supervisor) holding it.
-  application: string;
-  deviceType: string | null;
-  cpuArchitecture: string;
-  version: string;
-  rawVersion: string;
-  variant: string;
-  phase: string | null;
-  knownIssues: string | null;
-  notes: string | null;
-  updaterImage: string | null;
-  invalidated: boolean;
-  createdAt: string;
-};

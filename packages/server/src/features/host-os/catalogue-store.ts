@@ -2,12 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict, notFound } from '../../infra/errors/api-error.js';
 import { rawVersion } from '../../model/definitions/releases.js';
-import type {
-  CatalogueEdit,
-  CatalogueEntry,
-  CatalogueFile,
-  CatalogueRelease,
-} from './catalogue-entry.js';
+import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import type { CatalogueEdit, CatalogueEntry, CatalogueFile } from './catalogue-entry.js';
 
 // The host OS catalogue is kept as balena's API keeps it, so balena-sdk and balena-cli read it
 // unchanged: per device type a public host application `balena_os/<device type>` (is_host), per
@@ -366,6 +362,7 @@ type ListedRow = {
   updater_image: string | null;
   is_invalidated: boolean;
   created_at: string;
+  devices: number;
 };
 
 // Every catalogue release, OS releases first, newest version first within an application.
@@ -380,7 +377,10 @@ export const listReleases = async (
             (SELECT i."is_stored_at__image_location" FROM "release_image" ri
                JOIN "image" i ON i."id" = ri."image"
               WHERE ri."is_part_of__release" = r."id" ORDER BY i."id" LIMIT 1) AS "updater_image",
-            to_char(r."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "created_at"
+            to_char(r."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "created_at",
+            (SELECT count(*)::integer FROM "device" d
+              WHERE d."should_be_operated_by__release" = r."id"
+                 OR d."should_be_managed_by__release" = r."id") AS "devices"
        FROM "release" r
        JOIN "application" a ON a."id" = r."belongs_to__application"
        JOIN "organization" o ON o."id" = a."organization"
@@ -406,5 +406,6 @@ export const listReleases = async (
     updaterImage: row.updater_image,
     invalidated: row.is_invalidated,
     createdAt: row.created_at,
+    devices: row.devices,
   }));
 };

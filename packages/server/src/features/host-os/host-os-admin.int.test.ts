@@ -198,6 +198,15 @@ describe('host OS catalogue administration', () => {
       device.id,
       release.id,
     ]);
+    // The list says how many devices are told to run each release.
+    const listed = await app.inject({
+      method: 'GET',
+      url: '/admin/v1/host-os/releases',
+      headers: as(admin),
+    });
+    expect(listed.json<{ id: number; devices: number }[]>()).toContainEqual(
+      expect.objectContaining({ id: release.id, devices: 1 }),
+    );
     const inUse = await app.inject({
       method: 'DELETE',
       url: `/admin/v1/host-os/releases/${release.id}`,

@@ -43,6 +43,9 @@ const Users = () => {
           <Button component={RouterLink} to="/admin/outbox" variant="outlined">
             Mail outbox
           </Button>
+          <Button component={RouterLink} to="/admin/os-catalogue" variant="outlined">
+            OS catalogue
+          </Button>
         </Stack>
       </Stack>
       <Box

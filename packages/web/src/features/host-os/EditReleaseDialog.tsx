@@ -1,0 +1,66 @@
+import { errorText } from '@flotilla/sdk/errors';
+import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useEditRelease } from './api.js';
+import { releaseName } from './CatalogueTable.js';
+import { DescriptionFields } from './DescriptionFields.js';
+import { changedFields, descriptionOf, draftOf, imageProblem } from './release-form.js';
+
+// Edits what describes a release; its identity (kind, device type or architecture, version,
+// variant) stays: to change it, the administrator removes the release and adds another.
+export const EditReleaseDialog = ({
+  release,
+  onClose,
+  onEdited,
+}: {
+  release: CatalogueRelease;
+  onClose: () => void;
+  onEdited: (release: CatalogueRelease) => void;
+}) => {
+  const [draft, setDraft] = useState(() => draftOf(release));
+  const [touched, setTouched] = useState(false);
+  const edit = useEditRelease(onEdited);
+  const changes = changedFields(descriptionOf(draftOf(release)), descriptionOf(draft));
+  const unchanged = Object.keys(changes).length === 0;
+  const submit = () => {
+    setTouched(true);
+    if (imageProblem(draft.updaterImage) !== null || unchanged) return;
+    edit.mutate({ id: release.id, body: changes });
+  };
+  const name = releaseName(release);
+  return (
+    <Dialog open onClose={edit.isPending ? undefined : onClose} fullWidth maxWidth="sm">
+      <DialogTitle>
+        Edit {release.kind === 'os' ? 'OS' : 'supervisor'} release {name}
+      </DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <Typography variant="body2" color="text.secondary">
+            {release.application}. To change the device type, architecture, version or variant,
+            remove this release and add another.
+          </Typography>
+          <DescriptionFields draft={draft} onChange={setDraft} touched={touched} />
+          {edit.isError ? (
+            <Alert severity="error">{errorText(edit.error) ?? 'Could not save the release'}</Alert>
+          ) : null}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={edit.isPending}>
+          Cancel
+        </Button>
+        <Button variant="contained" onClick={submit} disabled={edit.isPending || unchanged}>
+          Save
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};
