@@ -43,7 +43,7 @@ export type DeviceInputs = { id: number; uuid: string; name: string; isActive: b
 
 // The host OS release an active device should run (its should_be_operated_by__release) and the
 // host application it belongs to.
-export type HostAppInputs = { app: AppInputs; release: ReleaseInputs };
+export type HostAppInputs = { app: AppInputs; release: ReleaseInputs; version: string };
 
 export type TargetInputs = {
   device: DeviceInputs | undefined;
@@ -116,7 +116,14 @@ const v3App = (app: AppInputs, release: ReleaseInputs | undefined): AppTargetV3 
 const v3Apps = (inputs: TargetInputs): Record<string, AppTargetV3> => {
   const apps = { [inputs.app.uuid]: v3App(inputs.app, inputs.release) };
   const host = inputs.hostApp;
-  if (host) apps[host.app.uuid] = v3App({ ...host.app, isHost: true }, host.release);
+  if (host) {
+    apps[host.app.uuid] = {
+      ...v3App({ ...host.app, isHost: true }, undefined),
+      releases: {
+        [host.release.commit]: { ...v3Release(host.release), raw_version: host.version },
+      },
+    };
+  }
   return apps;
 };
 

@@ -89,6 +89,7 @@ describe('target state: the host OS release', () => {
     const [commitRelease] = Object.values(entry?.releases ?? {});
     expect(commitRelease).toMatchObject({
       id: id('6.0.13'),
+      raw_version: '6.0.13',
       services: {
         hostapp: { image: 'registry.example/balena-os/raspberrypi4-64:6.0.13' },
       },

@@ -7,6 +7,7 @@ import type {
 } from '@flotilla/shared/device-protocol/target-state-v3-build';
 import type { Queryable } from '../../infra/db/database.js';
 import { shouldBeRunningRelease } from '../../model/definitions/device-status.js';
+import { rawVersion } from '../../model/definitions/releases.js';
 
 // Everything a target state is built from (TargetInputs), read with a handful of indexed queries.
 // Rows come back in a fixed order so the built body (and so its ETag) is the same on every node.
@@ -180,8 +181,9 @@ const loadHostApp = async (
   releaseId: number | null,
 ): Promise<HostAppInputs | undefined> => {
   if (releaseId === null) return undefined;
-  const { rows } = await db.query<AppRow>(
-    `SELECT ${appColumns} FROM "release" r JOIN "application" a ON a."id" = r."belongs_to__application"
+  const { rows } = await db.query<AppRow & { raw_version: string }>(
+    `SELECT ${appColumns}, ${rawVersion('r')} AS "raw_version"
+       FROM "release" r JOIN "application" a ON a."id" = r."belongs_to__application"
       WHERE r."id" = $1 AND a."is_host"`,
     [releaseId],
   );
@@ -189,7 +191,7 @@ const loadHostApp = async (
   if (!row) return undefined;
   // No device variables: the host OS update is the same for every device.
   const release = await loadRelease(db, releaseId, row.id, undefined);
-  return release ? { app: toApp(row), release } : undefined;
+  return release ? { app: toApp(row), release, version: row.raw_version } : undefined;
 };
 
 // The device's fleet, its configuration, the release it should run (pinned, else the fleet's)
