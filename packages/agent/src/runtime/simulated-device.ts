@@ -60,6 +60,7 @@ export type SimulatedDeviceOptions = {
   updateLocked?: boolean;
   // Share of host OS updates that fail and roll back (0..1, default 0).
   osUpdateFailureChance?: number;
+  onVersions?(versions: { osVersion: string; supervisorVersion: string }): void;
 };
 
 const recentLogLines = 50;
@@ -119,6 +120,7 @@ export class SimulatedDevice implements DeviceRuntime {
       log: (message) => this.#systemLog(message),
       changed: () => this.#events?.changed(),
       reboot: () => this.#events?.reboot?.(),
+      versionsChanged: (versions) => options.onVersions?.(versions),
     });
     this.#engine = new SimulatedEngine({
       scheduler: options.scheduler,

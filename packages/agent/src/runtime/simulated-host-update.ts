@@ -29,6 +29,8 @@ export type SimulatedHostUpdateOptions = {
   failureChance: number;
   log(message: string): void;
   changed(): void;
+  // The OS or supervisor version changed (the simulator keeps it across runs).
+  versionsChanged?(versions: { osVersion: string; supervisorVersion: string }): void;
   // Restart the device into the new OS.
   reboot(): void;
 };
@@ -85,6 +87,7 @@ export class SimulatedHostUpdate {
     this.#osVersion = `balenaOS ${pending}`;
     this.#state = { provisioning_state: null, provisioning_progress: null };
     this.#options.log(`Host OS update complete: running balenaOS ${pending}`);
+    this.#versionsChanged();
   }
 
   // Power lost mid-update: the download starts again when the target asks for it again.
@@ -111,6 +114,14 @@ export class SimulatedHostUpdate {
     this.#supervisorVersion = version;
     this.#options.log(`Supervisor updated from ${from} to ${version}`);
     this.#options.changed();
+    this.#versionsChanged();
+  }
+
+  #versionsChanged(): void {
+    this.#options.versionsChanged?.({
+      osVersion: this.#osVersion,
+      supervisorVersion: this.#supervisorVersion,
+    });
   }
 
   #set(state: string | null, progress: number | null): void {
