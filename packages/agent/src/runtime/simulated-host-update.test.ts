@@ -136,13 +136,13 @@ describe('simulated host OS updates', () => {
     expect(hostState(device.info())).toEqual({
       os_version: 'balenaOS 6.0.13',
       provisioning_state:
-        'OS update failed: the new root filesystem did not pass its checks; rolled back to balenaOS 6.0.13',
+        'OS update to balenaOS 6.1.0 failed: the new root filesystem did not pass its checks; rolled back to balenaOS 6.0.13',
       provisioning_progress: null,
     });
     expect(messages().some((line) => line.includes('failed'))).toBe(true);
     device.applyTarget(targetWith({ releaseId: 12, version: '6.1.0' }), false);
     await clock.runFor(10 * stepMs);
-    expect(device.info().provisioning_state).toMatch(/^OS update failed/);
+    expect(device.info().provisioning_state).toMatch(/^OS update to balenaOS 6.1.0 failed/);
     // A newer release is tried.
     device.applyTarget(targetWith({ releaseId: 13, version: '6.2.0' }), false);
     expect(device.info().provisioning_state).toBe('OS update: downloading balenaOS 6.2.0');

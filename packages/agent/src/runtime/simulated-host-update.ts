@@ -156,7 +156,10 @@ export class SimulatedHostUpdate {
       const running = this.#osVersion.replace(/^balenaOS\s+/, '');
       this.#failed.add(target.version);
       log(`Host OS update to balenaOS ${target.version} failed: ${reason}; rolled back`);
-      this.#set(`OS update failed: ${reason}; rolled back to balenaOS ${running}`, null);
+      this.#set(
+        `OS update to balenaOS ${target.version} failed: ${reason}; rolled back to balenaOS ${running}`,
+        null,
+      );
       return;
     }
     this.#pending = target.version;

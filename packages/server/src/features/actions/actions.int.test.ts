@@ -137,11 +137,30 @@ describe('the actions service: OS updates', () => {
     const started = await startUpdate(device.uuid, operatorKey, '6.2.0.prod');
     expect(started.statusCode, started.body).toBe(200);
     await db.query(
-      `UPDATE "device" SET "provisioning_state" = 'OS update failed: rolled back to 6.0.13' WHERE "id" = $1`,
+      `UPDATE "device" SET "provisioning_state" = 'OS update to balenaOS 6.2.0 failed: no space; rolled back to balenaOS 6.0.13' WHERE "id" = $1`,
       [device.id],
     );
-    const status = await actionStatus(device.uuid, started.json<{ id: string }>().id, operatorKey);
-    expect(status.json()).toMatchObject({ status: 'error', error: 'rolled back to 6.0.13' });
+    const id = started.json<{ id: string }>().id;
+    const status = await actionStatus(device.uuid, id, operatorKey);
+    expect(status.json()).toMatchObject({
+      status: 'error',
+      error: 'no space; rolled back to balenaOS 6.0.13',
+    });
+    // Another version's failure, or progress, is not this update's.
+    await db.query(
+      `UPDATE "device" SET "provisioning_state" = 'OS update to balenaOS 6.1.0 failed: no space' WHERE "id" = $1`,
+      [device.id],
+    );
+    expect((await actionStatus(device.uuid, id, operatorKey)).json()).toMatchObject({
+      status: 'triggered',
+    });
+    await db.query(
+      `UPDATE "device" SET "provisioning_state" = 'OS update: downloading balenaOS 6.2.0' WHERE "id" = $1`,
+      [device.id],
+    );
+    expect((await actionStatus(device.uuid, id, operatorKey)).json()).toMatchObject({
+      status: 'in_progress',
+    });
   });
 
   it('answers on the app host under /actions too', async () => {

@@ -41,10 +41,12 @@ type DeviceRow = {
   device_type: string;
 };
 
-// What a simulated or real device reports while it updates its host OS: `OS update: <step>`,
-// and `OS update failed: <reason>` once it gave up and went back to the version it ran.
-const updatingState = /^OS update\b/;
-const failedState = /^OS update failed\b:?\s*/;
+// What a device reports while it updates its host OS: `OS update: <step> balenaOS <version>`,
+// and `OS update to balenaOS <version> failed: <reason>` once it gave up and went back to the
+// version it ran. A state that names no version is taken to be about the update under way.
+const updatingState = /^OS update:/;
+const failedState = /^OS update(?: to balenaOS (\S+))? failed:?\s*(.*)$/;
+const namedVersion = /balenaOS (\S+)/;
 
 const actionIdPattern = /^resinhup-(\d{1,10})$/;
 const actionIdOf = (releaseId: number): string => `resinhup-${releaseId}`;
@@ -171,6 +173,13 @@ export const startOsUpdate = async (
     };
   });
 
+// Whether a version a device names in its state (none: any) is the target.
+const names = (named: string | undefined, target: OsVersion): boolean => {
+  if (named === undefined) return true;
+  const version = parseOsVersion(named);
+  return version !== null && compareOsVersions(version, target) === 0;
+};
+
 const actionStatus = (
   device: DeviceRow,
   target: OsVersion,
@@ -178,10 +187,16 @@ const actionStatus = (
   const running = parseOsVersion(device.os_version);
   if (running !== null && compareOsVersions(running, target) >= 0) return { status: 'done' };
   const state = device.provisioning_state ?? '';
-  if (failedState.test(state)) {
-    return { status: 'error', error: state.replace(failedState, '') || 'OS update failed' };
+  const failed = failedState.exec(state);
+  if (failed) {
+    // An earlier update's failure is not this one's.
+    return names(failed[1], target)
+      ? { status: 'error', error: failed[2] || 'OS update failed' }
+      : { status: 'triggered' };
   }
-  if (updatingState.test(state)) return { status: 'in_progress' };
+  if (updatingState.test(state) && names(namedVersion.exec(state)?.[1], target)) {
+    return { status: 'in_progress' };
+  }
   return { status: 'triggered' };
 };
 
