@@ -89,12 +89,15 @@ beforeAll(async () => {
   observerKey = await keyOf('hup-observer', 'observer');
   strangerKey = await keyOf('hup-stranger', undefined);
   const file = catalogueFile.parse({
-    releases: ['5.3.21', '6.0.13', '6.1.0', '6.2.0'].map((version) => ({
-      kind: 'os',
-      deviceType: 'raspberrypi4-64',
-      version,
-      variant: 'prod',
-    })),
+    releases: [
+      ...['5.3.21', '6.0.13', '6.1.0', '6.2.0'].map((version) => ({
+        kind: 'os',
+        deviceType: 'raspberrypi4-64',
+        version,
+        variant: 'prod',
+      })),
+      { kind: 'supervisor', cpuArchitecture: 'aarch64', version: '17.1.4' },
+    ],
   });
   await db.transaction((tx) => importCatalogue(tx, file));
   for (const entry of await listReleases(db)) release.set(entry.version, entry.id);
@@ -220,5 +223,24 @@ describe('the actions service: OS updates', () => {
   it('answers 404 for an unknown action', async () => {
     const device = await newDevice();
     expect((await actionStatus(device.uuid, 'nonsense', operatorKey)).statusCode).toBe(404);
+  });
+
+  // As balenaOS's supervisor updater (and a simulated device) asks, with the device's own key.
+  it('lets a device read the supervisor release it should run', async () => {
+    const device = await newDevice();
+    await db.query(`UPDATE "device" SET "should_be_managed_by__release" = $2 WHERE "id" = $1`, [
+      device.id,
+      id('17.1.4'),
+    ]);
+    const deviceKey = await createApiKey(db, device.actorId, { name: 'device key' });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/v7/device?$select=id&$filter=uuid eq '${device.uuid}'&$expand=should_be_managed_by__release($select=raw_version)`,
+      headers: { authorization: `Bearer ${deviceKey}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({
+      d: [{ id: device.id, should_be_managed_by__release: [{ raw_version: '17.1.4' }] }],
+    });
   });
 });
