@@ -184,9 +184,17 @@ describe('the actions service: OS updates', () => {
 
   it('refuses a role without the OS update permission, and changes nothing', async () => {
     const device = await newDevice();
-    const refused = await startUpdate(device.uuid, observerKey, '6.1.0');
-    expect(refused.statusCode, refused.body).toBe(401);
+    for (const target of ['6.1.0', '6.0.13', 'nonsense', '7.0.0']) {
+      const refused = await startUpdate(device.uuid, observerKey, target);
+      expect(refused.statusCode, `${target}: ${refused.body}`).toBe(401);
+    }
     expect((await stateOf(device.id)).os).toBe(id('6.0.13'));
+    // The observer still reads the status of an update someone else started.
+    const started = await startUpdate(device.uuid, operatorKey, '6.1.0');
+    const id61 = started.json<{ id: string }>().id;
+    expect((await actionStatus(device.uuid, id61, observerKey)).json()).toMatchObject({
+      status: 'triggered',
+    });
     // A device the caller cannot see at all answers the same.
     expect((await startUpdate(device.uuid, strangerKey, '6.1.0')).statusCode).toBe(401);
     expect(

@@ -3,6 +3,7 @@ import {
   parseOsVersion,
   type OsVersion,
 } from '@flotilla/shared/host-os/os-version';
+import { fieldPermissionOf, permissionParts } from '@flotilla/shared/permissions/field-permissions';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import type { Queryable } from '../../infra/db/database.js';
@@ -39,6 +40,7 @@ type DeviceRow = {
   provisioning_state: string | null;
   device_type_id: number;
   device_type: string;
+  may_update_os: boolean;
 };
 
 // What a device reports while it updates its host OS: `OS update: <step> balenaOS <version>`,
@@ -52,22 +54,34 @@ const actionIdPattern = /^resinhup-(\d{1,10})$/;
 const actionIdOf = (releaseId: number): string => `resinhup-${releaseId}`;
 export const isOsUpdateActionId = (id: string): boolean => actionIdPattern.test(id);
 
-// The device as the caller sees it; one the caller cannot see is a 401, as for balena's proxy.
+// The device permission that guards should_be_operated_by__release (the shared field table).
+const osUpdateAction = (): string => {
+  const rule = fieldPermissionOf('device', 'should_be_operated_by__release');
+  if (!rule) throw new Error('no permission guards should_be_operated_by__release');
+  return permissionParts(rule.permission).action;
+};
+
+// The device as the caller sees it, and whether the caller may update its OS; one the caller
+// cannot see is a 401, as for balena's proxy.
 const visibleDevice = async (db: Queryable, ctx: AppContext, actor: Actor, uuid: string) => {
   const params = createSqlParams(actor);
-  const readable = createPermissionFilter(params)(resourceOf(ctx.model, 'device'), 'read', '"d"');
+  const permission = createPermissionFilter(params);
+  const device = resourceOf(ctx.model, 'device');
+  const readable = permission(device, 'read', '"d"');
   if (readable === null) throw forbidden();
+  const mayUpdate = permission(device, osUpdateAction(), '"d"') ?? 'false';
   const { rows } = await db.query<DeviceRow>(
     `SELECT "d"."id", "d"."uuid", "d"."device_name", "d"."os_version", "d"."os_variant",
             "d"."is_connected_to_vpn", "d"."provisioning_state",
-            "dt"."id" AS "device_type_id", "dt"."slug" AS "device_type"
+            "dt"."id" AS "device_type_id", "dt"."slug" AS "device_type",
+            coalesce(${mayUpdate}, false) AS "may_update_os"
        FROM "device" "d" JOIN "device_type" "dt" ON "dt"."id" = "d"."is_of__device_type"
       WHERE "d"."uuid" = ${params.add(uuid)} AND ${readable}`,
     params.values(),
   );
-  const device = rows[0];
-  if (device === undefined) throw forbidden();
-  return device;
+  const found = rows[0];
+  if (found === undefined) throw forbidden();
+  return found;
 };
 
 // `6.0.13`, `6.0.13+rev1`, `balenaOS 6.0.13`, and with the variant the console appends:
@@ -149,6 +163,9 @@ export const startOsUpdate = async (
 ): Promise<OsUpdateAction> =>
   ctx.db.transaction(async (tx) => {
     const device = await visibleDevice(tx, ctx, actor, uuid);
+    // Refused before the version is judged, so a caller who may not update learns nothing more;
+    // the write below checks it again, with the release rules.
+    if (!device.may_update_os) throw forbidden();
     const target = parseTargetVersion(rawTarget);
     const running = parseOsVersion(device.os_version);
     if (running !== null && compareOsVersions(running, target) === 0) {
