@@ -53,6 +53,8 @@ if (
     // Metrics about every minute (a real device: 5 minutes): just over the server's one reading
     // per device per minute, so none is dropped and the device page's history fills within minutes.
     metricsIntervalMs: 62_000,
+    // A few OS updates fail and roll back, so the console's error state has something to show.
+    osUpdateFailureChance: 0.1,
   });
   // Devices go first, so the server never sees them fail while it stops.
   running.beforeStop(() => simulator.stop());

@@ -21,6 +21,8 @@ describe('parseCli', () => {
         '5s',
         '--lock-chance',
         '0.1',
+        '--os-update-failure-chance',
+        '0.05',
       ],
       {
         FLOTILLA_API: 'http://localhost:8080',
@@ -35,11 +37,13 @@ describe('parseCli', () => {
       api: 'http://localhost:8080',
       pollIntervalMs: 5000,
       updateLockChance: 0.1,
+      osUpdateFailureChance: 0.05,
     });
     expect(
       parseCli(['--simulate', '1', '--fleet', 'f', '--provisioning-key', 'k', '--api', 'http://x']),
     ).toMatchObject({
       pollIntervalMs: 10_000,
+      osUpdateFailureChance: 0,
     });
   });
 
@@ -52,6 +56,20 @@ describe('parseCli', () => {
     expect(() => parseCli(['--bogus'])).toThrow(/bogus/);
     expect(() => parseCli(['--config', 'a', '--simulate', '2'])).toThrow(/exclude/);
     expect(parseCli(['--help'])).toEqual({ mode: 'help' });
+    expect(() =>
+      parseCli([
+        '--simulate',
+        '1',
+        '--fleet',
+        'f',
+        '--provisioning-key',
+        'k',
+        '--api',
+        'http://x',
+        '--os-update-failure-chance',
+        '2',
+      ]),
+    ).toThrow('--os-update-failure-chance must be between 0 and 1');
   });
 
   it('parses durations', () => {

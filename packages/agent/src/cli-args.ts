@@ -15,6 +15,7 @@ export type SimulateCommand = {
   deviceType: string | undefined;
   stateDir: string | undefined;
   updateLockChance: number;
+  osUpdateFailureChance: number;
   startSpreadMs: number | undefined;
   seed: number | undefined;
   logLevel: LogLevel;
@@ -42,6 +43,8 @@ Simulator options:
                                  with compatible types)
   --state-dir <dir>              keep device identities here, so restarts reuse devices
   --lock-chance <0..1>           share of devices holding an update lock (default 0)
+  --os-update-failure-chance <0..1>
+                                 share of host OS updates that fail and roll back (default 0)
   --start-spread <duration>      spread the device starts over this long
   --seed <integer>               reproducible names and types
 
@@ -92,6 +95,7 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
         'device-type': { type: 'string' },
         'state-dir': { type: 'string' },
         'lock-chance': { type: 'string' },
+        'os-update-failure-chance': { type: 'string' },
         'start-spread': { type: 'string' },
         seed: { type: 'string' },
         'log-level': { type: 'string' },
@@ -127,6 +131,12 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
   if (!/^https?:\/\/[^/\s]+/.test(api)) throw new UsageError('--api must be an http(s) URL');
   const chance = values['lock-chance'] === undefined ? 0 : Number(values['lock-chance']);
   if (!(chance >= 0 && chance <= 1)) throw new UsageError('--lock-chance must be between 0 and 1');
+  const failure =
+    values['os-update-failure-chance'] === undefined
+      ? 0
+      : Number(values['os-update-failure-chance']);
+  if (!(failure >= 0 && failure <= 1))
+    throw new UsageError('--os-update-failure-chance must be between 0 and 1');
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed))
     throw new UsageError('--seed must be an integer');
@@ -142,6 +152,7 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
     deviceType: values['device-type'],
     stateDir: values['state-dir'],
     updateLockChance: chance,
+    osUpdateFailureChance: failure,
     startSpreadMs: optionalDuration(values['start-spread'], '--start-spread'),
     seed,
     logLevel,

@@ -205,6 +205,12 @@ export class DeviceAgent {
       pollNow: (force) => {
         if (this.#session === session) poller.trigger(force);
       },
+      reboot: () => {
+        if (this.#session !== session) return;
+        void this.#powerCycle('reboot').catch((error: unknown) =>
+          this.#options.logger.error(`reboot failed: ${errorText(error)}`),
+        );
+      },
     };
     runtime.start(events);
     poller.start();

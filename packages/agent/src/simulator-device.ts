@@ -8,6 +8,7 @@ import type { Scheduler } from './scheduler.js';
 import type { ResolvedFleet } from './simulator-fleet.js';
 import { type Location, pickLocation, simulatedProfile } from './simulator-profiles.js';
 import type { SimulatorStore, StoredDevice } from './simulator-store.js';
+import { startSupervisorCheck } from './simulator-supervisor-check.js';
 
 export type HandlePhase = 'pending' | 'provisioning' | 'failed' | AgentPhase;
 
@@ -25,6 +26,9 @@ export type SimulatedDeviceContext = {
   logger: Logger;
   timing: SimulatedDeviceTiming;
   agent: AgentTuning;
+  // Host OS updates: the share that fails and rolls back, and how often a device looks up the
+  // supervisor release it should run.
+  hostUpdates: { osUpdateFailureChance: number; supervisorCheckMs: number };
   signal: AbortSignal;
 };
 
@@ -35,12 +39,14 @@ export class SimulatedDeviceHandle {
   readonly location: Location;
   readonly device: SimulatedDevice;
   readonly #context: SimulatedDeviceContext;
+  readonly #random: () => number;
   #stored: StoredDevice;
   #identity: DeviceIdentity | null = null;
   #agent: DeviceAgent | null = null;
   #phase: HandlePhase = 'pending';
   #error: string | null = null;
   #listeners = new Set<() => void>();
+  #supervisorCheck: { stop(): void } | null = null;
 
   constructor(
     key: string,
@@ -54,12 +60,18 @@ export class SimulatedDeviceHandle {
     this.#context = context;
     // Everything not stored derives from the seed, so a device looks the same on every run.
     const random = seededRandom(stored.seed);
-    const profile = simulatedProfile(
+    const seeded = simulatedProfile(
       random,
       stored.name,
       stored.deviceType,
       context.fleet.architecture,
     );
+    // Versions it updated to in an earlier run win over the seed's.
+    const profile = {
+      ...seeded,
+      osVersion: stored.osVersion ?? seeded.osVersion,
+      supervisorVersion: stored.supervisorVersion ?? seeded.supervisorVersion,
+    };
     this.location = pickLocation(random);
     this.device = new SimulatedDevice({
       profile,
@@ -67,7 +79,11 @@ export class SimulatedDeviceHandle {
       random,
       timing: context.timing,
       updateLocked,
+      osUpdateFailureChance: context.hostUpdates.osUpdateFailureChance,
+      onVersions: (versions) =>
+        context.store.set(key, { ...(context.store.get(key) ?? this.#stored), ...versions }),
     });
+    this.#random = random;
   }
 
   get name(): string {
@@ -165,9 +181,23 @@ export class SimulatedDeviceHandle {
     });
     this.#agent = agent;
     agent.start();
+    const { supervisorCheckMs } = context.hostUpdates;
+    this.#supervisorCheck = startSupervisorCheck({
+      api: context.api,
+      scheduler: context.scheduler,
+      logger,
+      uuid: identity.uuid,
+      deviceApiKey: identity.deviceApiKey,
+      intervalMs: supervisorCheckMs,
+      firstDelayMs: this.#random() * supervisorCheckMs,
+      apply: (version) => {
+        if (agent.phase === 'online') this.device.applySupervisorRelease(version);
+      },
+    });
   }
 
   async stop(): Promise<void> {
+    this.#supervisorCheck?.stop();
     await this.#agent?.stop();
   }
 

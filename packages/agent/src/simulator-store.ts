@@ -11,6 +11,9 @@ export type StoredDevice = Partial<DeviceIdentity> & {
   seed: number;
   // The name and location were sent to the API.
   described?: boolean;
+  // Versions the device updated to (else the seed's), so a restart keeps them.
+  osVersion?: string;
+  supervisorVersion?: string;
 };
 
 type FileShape = { version: 1; devices: Record<string, StoredDevice> };

@@ -38,6 +38,12 @@ export type SimulatorOptions = {
   startSpreadMs?: number;
   // Share of devices that hold an update lock from the start (0..1, default 0).
   updateLockChance?: number;
+  // Share of host OS updates that fail and roll back (0..1, default 0).
+  osUpdateFailureChance?: number;
+  // Between two steps of a host OS update's progress (default 4 s).
+  osUpdateStepMs?: number;
+  // How often a device looks up the supervisor release it should run (default 5 min).
+  supervisorCheckMs?: number;
   // Keeps identities across runs (else every run registers new devices).
   stateDir?: string;
   seed?: number;
@@ -75,6 +81,7 @@ const timingOf = (options: SimulatorOptions): SimulatedDeviceTiming => ({
   lockRetryMs: options.lockRetryMs ?? 30_000,
   rebootOfflineMs: options.rebootOfflineMs ?? [10_000, 20_000],
   logIntervalMs: options.logIntervalMs ?? [3000, 9000],
+  osUpdateStepMs: options.osUpdateStepMs ?? 4000,
 });
 
 // Runs many simulated devices in one process on one shared scheduler. Resolves once every
@@ -115,6 +122,10 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
       logger,
       timing,
       agent,
+      hostUpdates: {
+        osUpdateFailureChance: options.osUpdateFailureChance ?? 0,
+        supervisorCheckMs: options.supervisorCheckMs ?? 300_000,
+      },
       signal: abort.signal,
     };
     for (let index = 0; index < fleet.count; index++) {

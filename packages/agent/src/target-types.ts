@@ -95,7 +95,7 @@ export type TargetRelease = {
   networks?: readonly ReleaseNetwork[];
 };
 
-// The fleet's user app; host-OS and supervisor apps are ignored (OS updates are out of scope).
+// The fleet's user app (a host OS app is read apart, as hostOs).
 export type TargetApp = {
   uuid: string;
   id: number | null;
@@ -103,12 +103,23 @@ export type TargetApp = {
   release: TargetRelease | null;
 };
 
+// The host OS release the device is told to run (balenaOS's own update acts on it).
+export type HostOsTarget = { releaseId: number | null; version: string };
+
 export type DeviceTarget = {
   name: string | null;
   // False once the device is deactivated: the server adds `is_active: false` to its entry.
   active: boolean;
   config: Readonly<Record<string, string>>;
   app: TargetApp | null;
+  // Absent or null: the device is told to run no host OS release.
+  hostOs?: HostOsTarget | null;
+};
+
+const hostOsOf = (app: AppTargetV3): HostOsTarget | null => {
+  const release = Object.values(app.releases)[0];
+  if (release?.raw_version === undefined) return null;
+  return { releaseId: release.id, version: release.raw_version };
 };
 
 const readService = (name: string, service: ServiceTargetV3): TargetService => ({
@@ -144,17 +155,21 @@ export const parseTargetState = (body: unknown, uuid: string): DeviceTarget | nu
   const device = readDeviceTargetV3(body, uuid);
   if (!device) return null;
   let app: TargetApp | null = null;
+  let hostOs: HostOsTarget | null = null;
   for (const [appUuid, entry] of Object.entries(device.apps)) {
-    if (entry.is_host) continue;
+    if (entry.is_host) {
+      hostOs ??= hostOsOf(entry);
+      continue;
+    }
     if (entry.class !== undefined && entry.class !== 'fleet') continue;
-    app = readApp(appUuid, entry);
-    break;
+    app ??= readApp(appUuid, entry);
   }
   return {
     name: device.name,
     active: device.is_active !== false,
     config: device.config,
     app,
+    hostOs,
   };
 };
 

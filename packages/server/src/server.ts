@@ -40,6 +40,7 @@ import { registerMail } from './features/mail/register-mail.js';
 import { registerOAuth } from './features/oauth/register-oauth.js';
 import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
 import { registerHostOsAdmin } from './features/host-os/register-host-os-admin.js';
+import { registerActions } from './features/actions/register-actions.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
@@ -108,6 +109,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerMail(app, ctx, ctx.notifications);
   registerPlatformAdmin(app, ctx);
   registerHostOsAdmin(app, ctx);
+  registerActions(app, ctx);
   registerOAuth(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);

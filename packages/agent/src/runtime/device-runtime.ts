@@ -54,7 +54,9 @@ export type DeviceInfo = Sent<
   DeviceReportV3,
   'os_version' | 'supervisor_version' | 'ip_address' | 'mac_address'
 > &
-  Partial<Sent<DeviceReportV3, 'os_variant'>> & {
+  Partial<Sent<DeviceReportV3, 'os_variant'>> &
+  // A host OS update's step and progress (null once none runs).
+  Partial<Pick<DeviceReportV3, 'provisioning_state' | 'provisioning_progress'>> & {
     status: DeviceStatus;
     apps: Record<string, AppReport>;
   };
@@ -88,6 +90,8 @@ export type RuntimeEvents = {
   changed(): void;
   // Fetch the target state now; `force` re-applies it through update locks.
   pollNow(force: boolean): void;
+  // The device restarts itself (into a new host OS): the agent reconnects once it is back.
+  reboot?(): void;
 };
 
 // The device behind the agent: simulated in memory, or the Linux host the agent runs on. The

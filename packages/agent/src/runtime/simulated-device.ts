@@ -28,6 +28,7 @@ import { type MetricsProfile, WanderingMetrics } from './simulated-metrics.js';
 import { type SimulatedService, simulatedServices } from './simulated-services.js';
 import type { SimulatedShellState } from './simulated-shell.js';
 import { supervisorDeviceState } from './simulated-supervisor-state.js';
+import { type HostUpdateTiming, SimulatedHostUpdate } from './simulated-host-update.js';
 import { openSimulatedHostShell } from './simulated-terminal.js';
 import { openSimulatedWeb } from './simulated-web.js';
 
@@ -44,11 +45,12 @@ export type SimulatedProfile = {
   metrics: MetricsProfile;
 };
 
-export type SimulatedDeviceTiming = SimulatedEngineTiming & {
-  // How often a blocked update looks at the update lock again (balena: 30 s and growing).
-  lockRetryMs: number;
-  rebootOfflineMs: readonly [number, number];
-};
+export type SimulatedDeviceTiming = SimulatedEngineTiming &
+  Partial<HostUpdateTiming> & {
+    // How often a blocked update looks at the update lock again (balena: 30 s and growing).
+    lockRetryMs: number;
+    rebootOfflineMs: readonly [number, number];
+  };
 
 export type SimulatedDeviceOptions = {
   profile: SimulatedProfile;
@@ -56,6 +58,9 @@ export type SimulatedDeviceOptions = {
   random: Random;
   timing: SimulatedDeviceTiming;
   updateLocked?: boolean;
+  // Share of host OS updates that fail and roll back (0..1, default 0).
+  osUpdateFailureChance?: number;
+  onVersions?(versions: { osVersion: string; supervisorVersion: string }): void;
 };
 
 const recentLogLines = 50;
@@ -87,6 +92,8 @@ export class SimulatedDevice implements DeviceRuntime {
   readonly #timing: SimulatedDeviceTiming;
   readonly #engine: SimulatedEngine;
   readonly #metrics: WanderingMetrics;
+  // The host OS and supervisor versions, and their updates.
+  readonly #host: SimulatedHostUpdate;
   #app: ContainerApp | null = null;
   #target: DeviceTarget | null = null;
   #events: RuntimeEvents | null = null;
@@ -103,6 +110,18 @@ export class SimulatedDevice implements DeviceRuntime {
     this.#random = options.random;
     this.#timing = options.timing;
     this.#metrics = new WanderingMetrics(options.profile.metrics, options.random);
+    this.#host = new SimulatedHostUpdate({
+      scheduler: options.scheduler,
+      random: options.random,
+      timing: { osUpdateStepMs: options.timing.osUpdateStepMs ?? 4000 },
+      osVersion: options.profile.osVersion,
+      supervisorVersion: options.profile.supervisorVersion,
+      failureChance: options.osUpdateFailureChance ?? 0,
+      log: (message) => this.#systemLog(message),
+      changed: () => this.#events?.changed(),
+      reboot: () => this.#events?.reboot?.(),
+      versionsChanged: (versions) => options.onVersions?.(versions),
+    });
     this.#engine = new SimulatedEngine({
       scheduler: options.scheduler,
       random: options.random,
@@ -134,6 +153,7 @@ export class SimulatedDevice implements DeviceRuntime {
   start(events: RuntimeEvents): void {
     this.#events = events;
     this.#startedAt = this.#scheduler.now();
+    this.#host.boot();
     this.#systemLog('Supervisor starting');
     this.#metrics.bump(30);
     const app = this.app;
@@ -146,6 +166,7 @@ export class SimulatedDevice implements DeviceRuntime {
   }
 
   stop(): void {
+    this.#host.stop();
     this.#app?.stop();
     this.#engine.powerOff();
     this.#events = null;
@@ -162,15 +183,30 @@ export class SimulatedDevice implements DeviceRuntime {
     }
     this.#target = target;
     this.app.setTarget(target.app, force);
+    this.#host.applyOs(target.hostOs);
+  }
+
+  // The supervisor release the device is told to run (the simulator reads it from the API).
+  applySupervisorRelease(version: string | null): void {
+    this.#host.applySupervisor(version);
+  }
+
+  get osVersion(): string {
+    return this.#host.osVersion;
+  }
+
+  get supervisorVersion(): string {
+    return this.#host.supervisorVersion;
   }
 
   info(): DeviceInfo {
     const { profile } = this;
     return {
       status: this.app.status(),
-      os_version: profile.osVersion,
+      os_version: this.#host.osVersion,
       os_variant: profile.osVariant,
-      supervisor_version: profile.supervisorVersion,
+      supervisor_version: this.#host.supervisorVersion,
+      ...this.#host.state,
       ip_address: profile.ipAddress,
       mac_address: profile.macAddress,
       apps: this.app.report(),
@@ -262,8 +298,8 @@ export class SimulatedDevice implements DeviceRuntime {
       api_port: 48484,
       ip_address: profile.ipAddress,
       mac_address: profile.macAddress,
-      os_version: profile.osVersion,
-      supervisor_version: profile.supervisorVersion,
+      os_version: this.#host.osVersion,
+      supervisor_version: this.#host.supervisorVersion,
       ...supervisorDeviceState(this.app.status(), this.app.report()),
     };
   }
@@ -305,7 +341,7 @@ export class SimulatedDevice implements DeviceRuntime {
     return {
       hostname: profile.name,
       deviceType: profile.deviceType,
-      osVersion: profile.osVersion,
+      osVersion: this.#host.osVersion,
       uptimeMs: this.#scheduler.now() - this.#startedAt,
       storageUsedMb: this.#metrics.storageUsedMb,
       storageTotalMb: profile.metrics.storageTotalMb,
@@ -318,7 +354,7 @@ export class SimulatedDevice implements DeviceRuntime {
     return {
       name: profile.name,
       deviceType: profile.deviceType,
-      osVersion: profile.osVersion,
+      osVersion: this.#host.osVersion,
       ipAddress: profile.ipAddress,
       macAddress: profile.macAddress,
       uptimeMs: this.#scheduler.now() - this.#startedAt,

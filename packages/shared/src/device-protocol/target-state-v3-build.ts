@@ -41,6 +41,10 @@ export type ReleaseInputs = {
 // `isActive` false: deactivated, so no release is served and the body says so.
 export type DeviceInputs = { id: number; uuid: string; name: string; isActive: boolean };
 
+// The host OS release an active device should run (its should_be_operated_by__release) and the
+// host application it belongs to.
+export type HostAppInputs = { app: AppInputs; release: ReleaseInputs; version: string };
+
 export type TargetInputs = {
   device: DeviceInputs | undefined;
   app: AppInputs;
@@ -48,6 +52,8 @@ export type TargetInputs = {
   // The release the device should run (pinned, else the fleet's), even when none is served.
   targetReleaseId: number | null;
   release: ReleaseInputs | undefined;
+  // Devices only; absent when the device is told to run no host OS release.
+  hostApp?: HostAppInputs;
 };
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -98,13 +104,28 @@ const v3Release = (release: ReleaseInputs): ReleaseTargetV3 => ({
   networks: objectAt(release.composition, 'networks'),
 });
 
-const v3App = (inputs: TargetInputs): AppTargetV3 => ({
-  id: inputs.app.id,
-  name: inputs.app.name,
-  class: inputs.app.appClass,
-  is_host: inputs.app.isHost,
-  releases: inputs.release ? { [inputs.release.commit]: v3Release(inputs.release) } : {},
+const v3App = (app: AppInputs, release: ReleaseInputs | undefined): AppTargetV3 => ({
+  id: app.id,
+  name: app.name,
+  class: app.appClass,
+  is_host: app.isHost,
+  releases: release ? { [release.commit]: v3Release(release) } : {},
 });
+
+// The fleet's app, then (as balena lists it) the host OS app with the release to run.
+const v3Apps = (inputs: TargetInputs): Record<string, AppTargetV3> => {
+  const apps = { [inputs.app.uuid]: v3App(inputs.app, inputs.release) };
+  const host = inputs.hostApp;
+  if (host) {
+    apps[host.app.uuid] = {
+      ...v3App({ ...host.app, isHost: true }, undefined),
+      releases: {
+        [host.release.commit]: { ...v3Release(host.release), raw_version: host.version },
+      },
+    };
+  }
+  return apps;
+};
 
 const inactive: Pick<DeviceTargetV3, 'is_active'> = { is_active: false };
 
@@ -115,7 +136,7 @@ export const deviceTargetStateV3 = (inputs: TargetInputs): TargetStateV3 => {
     name: inputs.device.name,
     ...(inputs.device.isActive ? {} : inactive),
     config: effectiveConfig(inputs.config),
-    apps: { [inputs.app.uuid]: v3App(inputs) },
+    apps: v3Apps(inputs),
   };
   return { [inputs.device.uuid]: entry };
 };
@@ -125,6 +146,6 @@ export const fleetTargetStateV3 = (inputs: TargetInputs): FleetTargetStateV3 => 
   [inputs.app.uuid]: {
     name: inputs.app.name,
     config: effectiveConfig(inputs.config),
-    apps: { [inputs.app.uuid]: v3App(inputs) },
+    apps: { [inputs.app.uuid]: v3App(inputs.app, inputs.release) },
   },
 });

@@ -47,6 +47,7 @@ const readRelease = (raw: unknown): ReleaseTargetV3 => {
   const fields = recordOrEmpty(raw);
   return {
     id: numberOrNull(fields.id),
+    ...(typeof fields.raw_version === 'string' ? { raw_version: fields.raw_version } : {}),
     services: Object.fromEntries(
       Object.entries(recordOrEmpty(fields.services)).map(([name, service]) => [
         name,

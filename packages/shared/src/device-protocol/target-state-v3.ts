@@ -26,6 +26,9 @@ export type ServiceTargetV3 = {
 
 export type ReleaseTargetV3 = {
   id: number | null;
+  // A host OS release's version (`6.1.0`, `6.1.0+rev1`), so a device knows what it is told to
+  // run; fleet releases do not carry it.
+  raw_version?: string;
   services: Record<string, ServiceTargetV3>;
   // The compose file's volumes and networks sections.
   volumes: JsonObject;

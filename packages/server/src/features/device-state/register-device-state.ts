@@ -78,7 +78,14 @@ const deviceTargetV3 = async (
   const text = JSON.stringify(deviceTargetStateV3(inputs));
   const etag = etagOf(text);
   if (actor.kind === 'device') {
-    const keys = { deviceId: device.id, fleetId: inputs.app.id, releaseId: inputs.targetReleaseId };
+    const keys = {
+      deviceId: device.id,
+      fleetId: inputs.app.id,
+      releaseId: inputs.targetReleaseId,
+      host: inputs.hostApp
+        ? { releaseId: inputs.hostApp.release.id, appId: inputs.hostApp.app.id }
+        : null,
+    };
     cache.store(ticket, uuid, keys, etag);
   }
   return sendWithEtag(request, reply, text, etag);

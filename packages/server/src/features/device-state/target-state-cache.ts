@@ -21,7 +21,13 @@ export const targetStateChannel = 'target_state';
 export type CachedTarget = { deviceId: number; etag: string };
 
 // What an entry depends on, as the build found it.
-export type TargetKeys = { deviceId: number; fleetId: number; releaseId: number | null };
+export type TargetKeys = {
+  deviceId: number;
+  fleetId: number;
+  releaseId: number | null;
+  // The host OS release the device should run and its host app, when it has one.
+  host?: { releaseId: number; appId: number } | null;
+};
 
 export type BuildTicket = ChangeTicket;
 
@@ -59,12 +65,12 @@ export const createTargetStateCache = (
   });
 
   const stale = (entry: Entry): boolean =>
-    changes.stale(
-      entry,
-      entry.releaseId === null
-        ? [`d:${entry.deviceId}`, `f:${entry.fleetId}`]
-        : [`d:${entry.deviceId}`, `f:${entry.fleetId}`, `r:${entry.releaseId}`],
-    );
+    changes.stale(entry, [
+      `d:${entry.deviceId}`,
+      `f:${entry.fleetId}`,
+      ...(entry.releaseId === null ? [] : [`r:${entry.releaseId}`]),
+      ...(entry.host ? [`r:${entry.host.releaseId}`, `f:${entry.host.appId}`] : []),
+    ]);
 
   return {
     lookup(uuid) {

@@ -1,11 +1,13 @@
 import type {
   AppInputs,
+  HostAppInputs,
   ReleaseInputs,
   ServiceInputs,
   TargetInputs,
 } from '@flotilla/shared/device-protocol/target-state-v3-build';
 import type { Queryable } from '../../infra/db/database.js';
 import { shouldBeRunningRelease } from '../../model/definitions/device-status.js';
+import { rawVersion } from '../../model/definitions/releases.js';
 
 // Everything a target state is built from (TargetInputs), read with a handful of indexed queries.
 // Rows come back in a fixed order so the built body (and so its ETag) is the same on every node.
@@ -173,8 +175,28 @@ const loadRelease = async (
   };
 };
 
-// The device's fleet, its configuration and the release it should run (pinned, else the fleet's).
-// A deactivated device runs no release: its target state names none.
+// The host OS app and release an active device should run, when it is told to run one.
+const loadHostApp = async (
+  db: Queryable,
+  releaseId: number | null,
+): Promise<HostAppInputs | undefined> => {
+  if (releaseId === null) return undefined;
+  const { rows } = await db.query<AppRow & { raw_version: string }>(
+    `SELECT ${appColumns}, ${rawVersion('r')} AS "raw_version"
+       FROM "release" r JOIN "application" a ON a."id" = r."belongs_to__application"
+      WHERE r."id" = $1 AND a."is_host"`,
+    [releaseId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  // No device variables: the host OS update is the same for every device.
+  const release = await loadRelease(db, releaseId, row.id, undefined);
+  return release ? { app: toApp(row), release, version: row.raw_version } : undefined;
+};
+
+// The device's fleet, its configuration, the release it should run (pinned, else the fleet's)
+// and the host OS release it should run. A deactivated device runs no release: its target state
+// names none.
 export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise<TargetInputs> => {
   const { rows } = await db.query<
     AppRow & {
@@ -182,19 +204,22 @@ export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise
       device_name: string;
       is_active: boolean;
       release_id: number | null;
+      host_release_id: number | null;
     }
   >(
     `SELECT ${appColumns}, d."uuid" AS "device_uuid", d."device_name", d."is_active",
-            CASE WHEN d."is_active" THEN ${shouldBeRunningRelease('"d"')} END AS "release_id"
+            CASE WHEN d."is_active" THEN ${shouldBeRunningRelease('"d"')} END AS "release_id",
+            CASE WHEN d."is_active" THEN d."should_be_operated_by__release" END AS "host_release_id"
        FROM "device" d JOIN "application" a ON a."id" = d."belongs_to__application"
       WHERE d."id" = $1`,
     [deviceId],
   );
   const row = rows[0];
   if (!row) throw new Error(`device ${deviceId} vanished`);
-  const [config, release] = await Promise.all([
+  const [config, release, hostApp] = await Promise.all([
     loadConfig(db, row.id, deviceId),
     row.release_id === null ? undefined : loadRelease(db, row.release_id, row.id, deviceId),
+    loadHostApp(db, row.host_release_id),
   ]);
   return {
     device: {
@@ -207,6 +232,7 @@ export const loadDeviceTarget = async (db: Queryable, deviceId: number): Promise
     config,
     targetReleaseId: row.release_id,
     release,
+    ...(hostApp ? { hostApp } : {}),
   };
 };
 

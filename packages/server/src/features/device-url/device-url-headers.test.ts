@@ -11,6 +11,8 @@ describe('deviceUrlHostMatcher', () => {
     expect(match(`${uuid.toUpperCase()}.LOCALHOST`)).toEqual({ kind: 'device', uuid });
     expect(match('nope.localhost:8080')).toEqual({ kind: 'unknown' });
     expect(match(`x.${uuid}.localhost`)).toEqual({ kind: 'unknown' });
+    // balena's actions service, which the app answers itself.
+    expect(match('actions.localhost:8080')).toEqual({ kind: 'app' });
     for (const host of ['localhost:8080', 'localhost', '127.0.0.1:8080', `${uuid}.example.com`]) {
       expect(match(host), host).toEqual({ kind: 'app' });
     }

@@ -43,6 +43,8 @@ export const deviceUrlHostMatcher = (
     const name = hostnameOf(host);
     if (!name.endsWith(suffix) || name.length === suffix.length) return { kind: 'app' };
     const label = name.slice(0, -suffix.length);
+    // balena's actions service lives beside the device URLs; this server answers it itself.
+    if (label === 'actions') return { kind: 'app' };
     return deviceUuid.test(label) ? { kind: 'device', uuid: label } : { kind: 'unknown' };
   };
 };

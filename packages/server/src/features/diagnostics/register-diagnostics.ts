@@ -15,6 +15,7 @@ import { parseBody } from '../../infra/http/validate.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
 import { deviceOffline } from '../cloudlink/cloudlink-error.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
+import { isOsUpdateActionId, osUpdateStatus } from '../actions/os-update-action.js';
 import { type ActionTarget, permittedTargets } from '../device-actions/action-targets.js';
 import { finishRun, readRun, type RunOutcome, startRun } from './run-store.js';
 
@@ -28,6 +29,7 @@ const runParams = z.object({
   uuid: z.string().min(1).max(100),
   action: z.enum(diagnosticActions),
 });
+const anyRunParams = z.object({ uuid: z.string().min(1).max(100), run: z.string().max(100) });
 const readParams = z.object({
   uuid: z.string().min(1).max(100),
   // A run's id, or an action name for its newest run.
@@ -131,6 +133,11 @@ export const registerDiagnostics = (
   );
 
   app.get(`${actionsPath}/v1/:uuid/:run`, { config: { access: 'user' } }, async (request) => {
+    // The same path reads OS updates started through the actions service (features/actions).
+    const anyRun = parseBody(anyRunParams, request.params);
+    if (isOsUpdateActionId(anyRun.run)) {
+      return osUpdateStatus(ctx, request.actor, anyRun.uuid, anyRun.run);
+    }
     const params = parseBody(readParams, request.params);
     const target = await diagnosable(request, params.uuid);
     const found = await readRun(
