@@ -1,6 +1,7 @@
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
@@ -19,7 +20,13 @@ import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
-import { headerBackground, useHeaderColor } from '../../ui/local-preferences.js';
+import {
+  headerBackground,
+  headerStripes,
+  useHeaderColor,
+  useNavigationStripes,
+} from '../../ui/local-preferences.js';
+import { useDeploymentTag } from '../../ui/deployment-tag.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -33,6 +40,8 @@ export const AppLayout = () => {
   const session = useSession();
   const userId = session?.userId;
   const headerColor = headerBackground(useHeaderColor(), headerRedByDefault(session));
+  const stripes = useNavigationStripes();
+  const [deploymentTag] = useDeploymentTag();
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -56,9 +65,11 @@ export const AppLayout = () => {
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>
         <AppBar
           position="fixed"
+          data-stripes={stripes ? 'on' : undefined}
           sx={{
             zIndex: theme.zIndex.drawer + 1,
             ...(headerColor === undefined ? {} : { bgcolor: headerColor }),
+            ...(stripes ? { backgroundImage: headerStripes } : {}),
           }}
         >
           <Toolbar sx={{ gap: 1 }}>
@@ -76,10 +87,19 @@ export const AppLayout = () => {
               variant="h6"
               component={RouterLink}
               to="/"
-              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
+              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700 }}
             >
               Flotilla
             </Typography>
+            {deploymentTag === null ? null : (
+              <Chip
+                label={deploymentTag}
+                size="small"
+                aria-label={`Deployment: ${deploymentTag}`}
+                sx={{ color: 'inherit', bgcolor: 'rgba(0, 0, 0, 0.25)', fontWeight: 600 }}
+              />
+            )}
+            <Box sx={{ flexGrow: 1 }} />
             <ChangelogButton />
             <HelpMenu />
             <UserMenu />
