@@ -10,10 +10,11 @@ describe('build log lines', () => {
     expect(lines).toHaveLength(2999);
     expect(lines[0]).toBe('line 2');
     expect(dropped).toBe(2);
+    expect(lastLines(text).total).toBe(3001);
   });
 
   it('has no lines for no log', () => {
-    expect(lastLines(null)).toEqual({ lines: [], dropped: 0 });
-    expect(lastLines('')).toEqual({ lines: [], dropped: 0 });
+    expect(lastLines(null)).toEqual({ lines: [], dropped: 0, total: 0 });
+    expect(lastLines('')).toEqual({ lines: [], dropped: 0, total: 0 });
   });
 });

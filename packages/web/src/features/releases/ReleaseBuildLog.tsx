@@ -1,4 +1,5 @@
 import { buildLogDisplayLines } from '@flotilla/shared/releases/builder-limits';
+import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
@@ -7,28 +8,38 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { downloadText } from '../../ui/download.js';
+import { buildLogFileName } from './release-files.js';
 
-// The last lines of a log, at most the display limit (2,999 lines).
-export const lastLines = (text: string | null): { lines: string[]; dropped: number } => {
+// The last lines of a log, at most the display limit (2,999 lines); the download has them all.
+export const lastLines = (
+  text: string | null,
+): { lines: string[]; dropped: number; total: number } => {
   const all = text === null || text === '' ? [] : text.split('\n');
   const dropped = Math.max(0, all.length - buildLogDisplayLines);
-  return { lines: all.slice(dropped), dropped };
+  return { lines: all.slice(dropped), dropped, total: all.length };
 };
 
 const allServices = '';
 
-// The release's build log, or one service's, with a service selector and expand/minimize.
+// The release's build log, or one service's, with a service selector, download and
+// expand/minimize.
 export const ReleaseBuildLog = ({
+  fleetName,
+  commit,
   releaseLog,
   services,
 }: {
+  fleetName: string;
+  commit: string;
   releaseLog: string | null;
   services: readonly { name: string; log: string | null }[];
 }) => {
   const [service, setService] = useState(allServices);
   const [expanded, setExpanded] = useState(false);
   const chosen = services.find((entry) => entry.name === service);
-  const { lines, dropped } = lastLines(chosen ? chosen.log : releaseLog);
+  const log = chosen ? chosen.log : releaseLog;
+  const { lines, dropped, total } = lastLines(log);
   return (
     <Paper variant="outlined" component="section" aria-labelledby="build-log-title" sx={{ p: 2 }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
@@ -50,13 +61,23 @@ export const ReleaseBuildLog = ({
             </MenuItem>
           ))}
         </TextField>
+        <Button
+          size="small"
+          startIcon={<DownloadIcon />}
+          aria-label="Download the build log"
+          disabled={log === null || log === ''}
+          onClick={() => downloadText(log ?? '', buildLogFileName(fleetName, commit, chosen?.name))}
+        >
+          Download
+        </Button>
         <Button size="small" onClick={() => setExpanded((open) => !open)}>
           {expanded ? 'Minimize' : 'Expand'}
         </Button>
       </Stack>
       {dropped > 0 ? (
         <Typography variant="body2" color="text.secondary">
-          Showing the last {buildLogDisplayLines.toLocaleString('en')} lines.
+          Showing the last {buildLogDisplayLines.toLocaleString('en')} of{' '}
+          {total.toLocaleString('en')} lines; the download has all of them.
         </Typography>
       ) : null}
       <Box
