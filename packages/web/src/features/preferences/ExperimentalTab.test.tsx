@@ -115,6 +115,7 @@ describe('Preferences → Experimental', { timeout: 30_000 }, () => {
     expect(nav.getAttribute('data-stripes')).toBe('on');
     expect(screen.getByRole('banner').getAttribute('data-stripes')).toBe('on');
     expect(within(screen.getByRole('banner')).getByLabelText('Deployment: staging')).toBeTruthy();
+    expect(screen.getByText('On by default on this staging installation.')).toBeTruthy();
     await waitFor(() => expect(document.title).toMatch(/Flotilla \[staging\]$/));
     // The user's own choice wins over the default.
     await user.click(toggle);
@@ -131,5 +132,6 @@ describe('Preferences → Experimental', { timeout: 30_000 }, () => {
     expect(nav.getAttribute('data-stripes')).toBeNull();
     expect(screen.getByRole('banner').getAttribute('data-stripes')).toBeNull();
     expect(within(screen.getByRole('banner')).queryByLabelText(/^Deployment/)).toBeNull();
+    expect(screen.queryByText(/On by default/)).toBeNull();
   });
 });

@@ -52,6 +52,8 @@ export const ReleaseBuildLog = ({
           label="Service"
           value={service}
           onChange={(event) => setService(event.target.value)}
+          // "All services" is the empty value: shown as chosen, under a raised label.
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           sx={{ minWidth: 180 }}
         >
           <MenuItem value={allServices}>All services</MenuItem>
