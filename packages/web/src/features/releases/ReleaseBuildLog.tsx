@@ -7,7 +7,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { downloadText } from '../../ui/download.js';
 import { buildLogFileName } from './release-files.js';
 
@@ -22,8 +22,12 @@ export const lastLines = (
 
 const allServices = '';
 
+// Within this many pixels of the end, the view counts as following the log.
+const followSlackPx = 24;
+
 // The release's build log, or one service's, with a service selector, download and
-// expand/minimize.
+// expand/minimize. Like a terminal it shows the end, and keeps to it as a running build's log
+// grows, unless the user scrolled up to read.
 export const ReleaseBuildLog = ({
   fleetName,
   commit,
@@ -40,6 +44,12 @@ export const ReleaseBuildLog = ({
   const chosen = services.find((entry) => entry.name === service);
   const log = chosen ? chosen.log : releaseLog;
   const { lines, dropped, total } = lastLines(log);
+  const view = useRef<HTMLPreElement>(null);
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    const element = view.current;
+    if (element !== null && following.current) element.scrollTop = element.scrollHeight;
+  }, [log, expanded]);
   return (
     <Paper variant="outlined" component="section" aria-labelledby="build-log-title" sx={{ p: 2 }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
@@ -51,7 +61,10 @@ export const ReleaseBuildLog = ({
           size="small"
           label="Service"
           value={service}
-          onChange={(event) => setService(event.target.value)}
+          onChange={(event) => {
+            following.current = true;
+            setService(event.target.value);
+          }}
           // "All services" is the empty value: shown as chosen, under a raised label.
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           sx={{ minWidth: 180 }}
@@ -84,7 +97,13 @@ export const ReleaseBuildLog = ({
       ) : null}
       <Box
         component="pre"
+        ref={view}
         aria-label="Build log lines"
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          following.current =
+            element.scrollHeight - element.scrollTop - element.clientHeight <= followSlackPx;
+        }}
         sx={{
           m: 0,
           p: 1.5,
