@@ -1,7 +1,6 @@
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
@@ -92,12 +91,22 @@ export const AppLayout = () => {
               Flotilla
             </Typography>
             {deploymentTag === null ? null : (
-              <Chip
-                label={deploymentTag}
-                size="small"
+              <Box
+                component="span"
+                role="note"
                 aria-label={`Deployment: ${deploymentTag}`}
-                sx={{ color: 'inherit', bgcolor: 'rgba(0, 0, 0, 0.25)', fontWeight: 600 }}
-              />
+                title={`This installation is tagged ${deploymentTag}`}
+                sx={{
+                  px: 1,
+                  py: 0.25,
+                  borderRadius: 3,
+                  bgcolor: 'rgba(0, 0, 0, 0.25)',
+                  fontSize: '0.8125rem',
+                  fontWeight: 600,
+                }}
+              >
+                {deploymentTag}
+              </Box>
             )}
             <Box sx={{ flexGrow: 1 }} />
             <ChangelogButton />
