@@ -3,6 +3,7 @@ import type { RequestFn } from './request.js';
 
 // GET /config: public settings of the installation.
 export type PublicConfig = {
+  // The installation's tag (the server's FLOTILLA_DEPLOYMENT_TAG, e.g. "staging"), null for none.
   deployment: string | null;
   // Base of the public device URLs.
   deviceUrlsBase: string;

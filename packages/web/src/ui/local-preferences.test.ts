@@ -17,6 +17,12 @@ describe('the experimental local preferences', () => {
     expect(readNavigationStripes()).toBe(false);
   });
 
+  it('stripe a tagged installation unless the user turned the stripes off', () => {
+    expect(readNavigationStripes(true)).toBe(true);
+    setNavigationStripes(false);
+    expect(readNavigationStripes(true)).toBe(false);
+  });
+
   it('keep what was chosen, in local storage', () => {
     expect(setHeaderColor('teal')).toBe(true);
     expect(setNavigationStripes(true)).toBe(true);

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { useDeploymentTag } from './deployment-tag.js';
 
 // The experimental tab's local options (header colour, navigation
 // stripes; "display apps" is useAppsEnabled.ts), kept in this browser's local storage only. Each
@@ -76,7 +77,12 @@ export const readHeaderColor = (): HeaderColor => {
   return isHeaderColor(stored) ? stored : 'default';
 };
 
-export const readNavigationStripes = (): boolean => readItem(stripesKey) === 'true';
+// The stripes the user chose; without a choice, byDefault (on for a tagged installation such
+// as staging, so that it is not taken for production).
+export const readNavigationStripes = (byDefault = false): boolean => {
+  const stored = readItem(stripesKey);
+  return stored === null ? byDefault : stored === 'true';
+};
 
 export const setHeaderColor = (color: HeaderColor): boolean => writeItem(headerColorKey, color);
 
@@ -85,8 +91,10 @@ export const setNavigationStripes = (shown: boolean): boolean =>
 
 export const useHeaderColor = (): HeaderColor => useSyncExternalStore(subscribe, readHeaderColor);
 
-export const useNavigationStripes = (): boolean =>
-  useSyncExternalStore(subscribe, readNavigationStripes);
+export const useNavigationStripes = (): boolean => {
+  const [deploymentTag] = useDeploymentTag();
+  return useSyncExternalStore(subscribe, () => readNavigationStripes(deploymentTag !== null));
+};
 
 // The header's background: the chosen colour, else red for platform administrators,
 // else the theme's (undefined).
@@ -95,6 +103,9 @@ export const headerBackground = (color: HeaderColor, isAdmin: boolean): string |
   return isAdmin ? headerColorValues.red : undefined;
 };
 
-// Diagonal stripes over the navigation, to tell this console apart at a glance.
+// Diagonal stripes over the navigation, to tell this console apart at a glance: dark ones on
+// the sidebar, light ones on the header's colour.
 export const navigationStripes =
   'repeating-linear-gradient(135deg, rgba(0, 0, 0, 0.06) 0 10px, transparent 10px 20px)';
+export const headerStripes =
+  'repeating-linear-gradient(135deg, rgba(255, 255, 255, 0.14) 0 10px, transparent 10px 20px)';

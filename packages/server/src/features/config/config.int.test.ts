@@ -163,3 +163,32 @@ describe('GET /config helpLinks', () => {
     expect(() => loadConfig({ FLOTILLA_LINK_FORUMS: '/forums' })).toThrow(/FLOTILLA_LINK_FORUMS/);
   });
 });
+
+describe('GET /config deployment', () => {
+  it('is null unless FLOTILLA_DEPLOYMENT_TAG names the installation', async () => {
+    expect((await app.inject({ url: '/config' })).json()).toMatchObject({ deployment: null });
+    expect(loadConfig({ FLOTILLA_DEPLOYMENT_TAG: '' }).deploymentTag).toBeUndefined();
+    const config = loadConfig({ FLOTILLA_DEPLOYMENT_TAG: ' staging ' });
+    expect(config.deploymentTag).toBe('staging');
+    const tagged = await createTestApp(
+      createTestContext(db, { config: { deploymentTag: config.deploymentTag } }),
+      registerConfigRoutes,
+    );
+    try {
+      expect((await tagged.inject({ url: '/config' })).json()).toMatchObject({
+        deployment: 'staging',
+      });
+    } finally {
+      await tagged.close();
+    }
+  });
+
+  it('refuses a tag that would not fit a page title', () => {
+    expect(() => loadConfig({ FLOTILLA_DEPLOYMENT_TAG: 'x'.repeat(33) })).toThrow(
+      /FLOTILLA_DEPLOYMENT_TAG: must be 1 to 32 letters/,
+    );
+    expect(() => loadConfig({ FLOTILLA_DEPLOYMENT_TAG: '<b>prod</b>' })).toThrow(
+      /FLOTILLA_DEPLOYMENT_TAG/,
+    );
+  });
+});

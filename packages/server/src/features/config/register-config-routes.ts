@@ -28,7 +28,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
   // the entry. analytics (also ours) names the console's analytics adapter; Flotilla has none,
   // so it is null and the cookie banner speaks of essential storage only.
   app.get('/config', { config: { access: 'public' } }, async () => ({
-    deployment: null,
+    // The installation's tag (FLOTILLA_DEPLOYMENT_TAG, e.g. "staging"), null for none: the
+    // console puts it in page titles and stripes its navigation.
+    deployment: ctx.config.deploymentTag ?? null,
     deviceUrlsBase: deviceUrlsBaseOf(ctx.config.deviceUrlsBase, app.addresses()),
     signupCodeRequired: false,
     supportedSocialProviders: [],

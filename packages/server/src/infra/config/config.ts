@@ -43,6 +43,15 @@ const schema = z.object({
   // Empty: maps show no tiles (markers and coordinates only), e.g. with no internet access.
   FLOTILLA_MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   FLOTILLA_MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
+  // A short word for page titles and the console's header ("staging"); empty counts as unset.
+  FLOTILLA_DEPLOYMENT_TAG: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .trim()
+      .regex(/^[\w .-]{1,32}$/, 'must be 1 to 32 letters, digits, spaces, dots or dashes')
+      .optional(),
+  ),
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
@@ -218,6 +227,9 @@ export type Config = {
   deviceUrlsBase: string | undefined;
   // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
   mapTiles: { url: string; attribution: string };
+  // The installation's tag ("staging"): page titles carry it and the console stripes its
+  // navigation, so that it is not taken for production. Undefined: none.
+  deploymentTag: string | undefined;
   // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
@@ -348,6 +360,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     adminPassword: values.FLOTILLA_ADMIN_PASSWORD,
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     mapTiles: { url: values.FLOTILLA_MAP_TILE_URL, attribution: values.FLOTILLA_MAP_ATTRIBUTION },
+    deploymentTag: values.FLOTILLA_DEPLOYMENT_TAG,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,

@@ -24,7 +24,9 @@ const setup = (version: string) => {
 describe('ChangelogButton', { timeout: 30_000 }, () => {
   it('records the version on a first visit and opens nothing', async () => {
     setup('2.0.0');
-    expect(screen.getByRole('button', { name: 'Changelog, version 2.0.0' })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: 'Changelog, version 2.0.0, dashboard 31.3.9' }),
+    ).toBeTruthy();
     await waitFor(() => expect(window.localStorage.getItem(changelogSeenKey)).toBe('2.0.0'));
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -33,12 +35,27 @@ describe('ChangelogButton', { timeout: 30_000 }, () => {
     window.localStorage.setItem(changelogSeenKey, '2.0.0');
     const { user } = setup('2.1.0');
     expect(screen.queryByRole('dialog')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Changelog, version 2.1.0, new' }));
+    await user.click(
+      screen.getByRole('button', { name: 'Changelog, version 2.1.0, dashboard 31.3.9, new' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Changelog' });
     expect(await within(dialog).findByText('Deploy links')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(window.localStorage.getItem(changelogSeenKey)).toBe('2.1.0');
-    expect(screen.getByRole('button', { name: 'Changelog, version 2.1.0' })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: 'Changelog, version 2.1.0, dashboard 31.3.9' }),
+    ).toBeTruthy();
+  });
+
+  it("shows Flotilla's version beside the dashboard behaviour it implements", async () => {
+    window.localStorage.setItem(changelogSeenKey, '2.0.0');
+    const { user } = setup('2.0.0');
+    const button = screen.getByRole('button', { name: /^Changelog, version 2\.0\.0/ });
+    expect(button.textContent).toBe('v2.0.0dashboard 31.3.9');
+    expect(button.title).toBe('Flotilla 2.0.0, implementing dashboard 31.3.9');
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Changelog' });
+    expect(within(dialog).getByText('Flotilla 2.0.0 · implements dashboard 31.3.9')).toBeTruthy();
   });
 
   it('opens by itself when the last version read has a lower major', async () => {

@@ -1,12 +1,15 @@
+import { dashboardVersion } from '@flotilla/shared/constants/limits';
 import { clientVersion } from '@flotilla/sdk/version';
 import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { ChangelogDialog } from './ChangelogDialog.js';
 import { changelogStateOf, readSeenVersion, writeSeenVersion } from './changelog-state.js';
 
-// The header's version button: a bubble while a newer version is
-// unread; opens by itself for a newer major version; closing records the version as read.
+// The header's version button: Flotilla's version and the dashboard behaviour it implements; a
+// bubble while a newer version is unread; opens by itself for a newer major version; closing
+// records the version as read.
 export const ChangelogButton = ({ version = clientVersion }: { version?: string }) => {
   const [initial] = useState(() => changelogStateOf(readSeenVersion(), version));
   const [unread, setUnread] = useState(initial.unread);
@@ -26,14 +29,21 @@ export const ChangelogButton = ({ version = clientVersion }: { version?: string 
         color="inherit"
         size="small"
         onClick={() => setOpen(true)}
-        aria-label={`Changelog, version ${version}${unread ? ', new' : ''}`}
+        aria-label={`Changelog, version ${version}, dashboard ${dashboardVersion}${unread ? ', new' : ''}`}
+        title={`Flotilla ${version}, implementing dashboard ${dashboardVersion}`}
         sx={{ textTransform: 'none' }}
       >
         <Badge variant="dot" color="secondary" invisible={!unread}>
           v{version}
         </Badge>
+        <Box
+          component="span"
+          sx={{ ml: 1, opacity: 0.75, fontSize: '0.75rem', display: { xs: 'none', sm: 'inline' } }}
+        >
+          dashboard {dashboardVersion}
+        </Box>
       </Button>
-      {open ? <ChangelogDialog onClose={close} /> : null}
+      {open ? <ChangelogDialog version={version} onClose={close} /> : null}
     </>
   );
 };

@@ -1,3 +1,4 @@
+import { dashboardVersion } from '@flotilla/shared/constants/limits';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,11 +7,13 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
 import { MarkdownText } from '../../ui/MarkdownText.js';
 import { useChangelog } from './api.js';
 
 // This product's CHANGELOG.md (served by the API at /CHANGELOG.md, public).
-export const ChangelogDialog = ({ onClose }: { onClose: () => void }) => {
+// Its title says which version runs, and which dashboard behaviour that version implements.
+export const ChangelogDialog = ({ version, onClose }: { version: string; onClose: () => void }) => {
   const changelog = useChangelog();
   let content;
   if (changelog.isPending) {
@@ -42,6 +45,9 @@ export const ChangelogDialog = ({ onClose }: { onClose: () => void }) => {
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="changelog-title">
       <DialogTitle id="changelog-title">Changelog</DialogTitle>
+      <Typography color="text.secondary" variant="body2" sx={{ px: 3, pb: 1 }}>
+        Flotilla {version} · implements dashboard {dashboardVersion}
+      </Typography>
       <DialogContent dividers>{content}</DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>

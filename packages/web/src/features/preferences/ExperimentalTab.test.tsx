@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientProvider } from '../../api/client.js';
+import { bootQuery } from '../../api/session/api-boot.js';
 import { consoleRouterAt } from '../../test-support/render-console.js';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
 import { ToastProvider } from '../../ui/toasts.js';
@@ -14,6 +15,7 @@ import {
   setNavigationStripes,
 } from '../../ui/local-preferences.js';
 import { setAppsEnabled } from '../../ui/useAppsEnabled.js';
+import { setDeploymentTag } from '../../ui/deployment-tag.js';
 import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.js';
 
 afterEach(() => {
@@ -23,11 +25,12 @@ afterEach(() => {
   setHeaderColor('default');
   setNavigationStripes(false);
   setAppsEnabled(false);
+  setDeploymentTag(null);
 });
 
 const firstLoad = { timeout: 15_000 };
 
-const renderAt = (path: string, session: FakeSession = {}) => {
+const renderAt = (path: string, session: FakeSession = {}, deployment: string | null = null) => {
   const api = createFakeApi(
     {
       application: [],
@@ -38,7 +41,7 @@ const renderAt = (path: string, session: FakeSession = {}) => {
     },
     session,
   );
-  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment } }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
@@ -99,5 +102,36 @@ describe('Preferences → Experimental', { timeout: 30_000 }, () => {
     expect(await screen.findByText(/does not let Flotilla keep settings/)).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(nav.getAttribute('data-stripes')).toBe('on');
+  });
+
+  it('stripes the navigation of a tagged installation by default, and names the tag', async () => {
+    window.localStorage.clear();
+    const api = renderAt('/preferences/experimental', {}, 'staging');
+    // The boot reads the deployment tag from /config, as before the app shows.
+    await new QueryClient().fetchQuery(bootQuery(api.client));
+    const user = userEvent.setup();
+    const toggle = await screen.findByLabelText('Show navigation stripes', undefined, firstLoad);
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(nav.getAttribute('data-stripes')).toBe('on');
+    expect(screen.getByRole('banner').getAttribute('data-stripes')).toBe('on');
+    expect(within(screen.getByRole('banner')).getByLabelText('Deployment: staging')).toBeTruthy();
+    expect(screen.getByText('On by default on this staging installation.')).toBeTruthy();
+    await waitFor(() => expect(document.title).toMatch(/Flotilla \[staging\]$/));
+    // The user's own choice wins over the default.
+    await user.click(toggle);
+    expect(nav.getAttribute('data-stripes')).toBeNull();
+    expect(screen.getByRole('banner').getAttribute('data-stripes')).toBeNull();
+  });
+
+  it('shows no stripes and no tag without a deployment tag', async () => {
+    window.localStorage.clear();
+    const api = renderAt('/preferences/experimental');
+    await new QueryClient().fetchQuery(bootQuery(api.client));
+    await screen.findByLabelText('Show navigation stripes', undefined, firstLoad);
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(nav.getAttribute('data-stripes')).toBeNull();
+    expect(screen.getByRole('banner').getAttribute('data-stripes')).toBeNull();
+    expect(within(screen.getByRole('banner')).queryByLabelText(/^Deployment/)).toBeNull();
+    expect(screen.queryByText(/On by default/)).toBeNull();
   });
 });

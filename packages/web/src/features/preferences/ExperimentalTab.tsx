@@ -17,6 +17,7 @@ import {
   useNavigationStripes,
 } from '../../ui/local-preferences.js';
 import { setAppsEnabled, useAppsEnabled } from '../../ui/useAppsEnabled.js';
+import { useDeploymentTag } from '../../ui/deployment-tag.js';
 
 const colorLabels: Record<HeaderColor, string> = {
   default: 'Default',
@@ -54,6 +55,7 @@ const Swatch = ({ color }: { color: HeaderColor }) => (
 export const ExperimentalTab = () => {
   const headerColor = useHeaderColor();
   const stripes = useNavigationStripes();
+  const [deploymentTag] = useDeploymentTag();
   const apps = useAppsEnabled();
   // A browser that keeps nothing (private mode): the choice lasts until the page is reloaded.
   const [unkept, setUnkept] = useState(false);
@@ -87,15 +89,22 @@ export const ExperimentalTab = () => {
           </MenuItem>
         ))}
       </TextField>
-      <FormControlLabel
-        control={
-          <Switch
-            checked={stripes}
-            onChange={(event) => keep(setNavigationStripes(event.target.checked))}
-          />
-        }
-        label="Show navigation stripes"
-      />
+      <Box>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={stripes}
+              onChange={(event) => keep(setNavigationStripes(event.target.checked))}
+            />
+          }
+          label="Show navigation stripes"
+        />
+        {deploymentTag === null ? null : (
+          <Typography variant="body2" color="text.secondary">
+            On by default on this {deploymentTag} installation.
+          </Typography>
+        )}
+      </Box>
       <FormControlLabel
         control={
           <Switch checked={apps} onChange={(event) => keep(setAppsEnabled(event.target.checked))} />

@@ -7,7 +7,7 @@ import { createFakeApi } from '../../test-support/fake-api.js';
 import type { FakeRow } from '../../test-support/fake-odata.js';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { type ReleaseChoice, ReleasePicker } from './ReleasePicker.js';
-import { releasePickerRefreshMs } from './release-limits.js';
+import { releasePickerPopupMaxHeight, releasePickerRefreshMs } from './release-limits.js';
 import { releaseRow } from '../../test-support/release-fixtures.js';
 
 // The release picker on the strict fake API: what it asks the server (search, pages, order),
@@ -94,6 +94,22 @@ describe('release picker', { timeout: 30_000 }, () => {
     expect(optionNames().at(-1)).toMatch(/^3\.0\.1/);
     // The second page was not full: nothing more to load.
     expect(screen.queryByRole('button', { name: 'Load more releases' })).toBeNull();
+  });
+
+  it('caps the popup at 300 px, the list scrolling inside it above "Load more"', async () => {
+    const { user } = setup(Array.from({ length: 60 }, (_, index) => release(index + 1)));
+    await user.click(combobox());
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(51));
+    const listbox = screen.getByRole('listbox');
+    const popup = listbox.parentElement;
+    expect(popup).not.toBeNull();
+    expect(releasePickerPopupMaxHeight).toBe(300);
+    expect(getComputedStyle(popup ?? listbox).maxHeight).toBe('300px');
+    expect(getComputedStyle(listbox).maxHeight).toBe('none');
+    expect(getComputedStyle(listbox).overflow).toBe('auto');
+    expect(
+      within(popup ?? listbox).getByRole('button', { name: 'Load more releases' }),
+    ).toBeTruthy();
   });
 
   it('loads the next page when the keyboard reaches the last release', async () => {

@@ -11,7 +11,7 @@ import { useDebounced } from '../../ui/useDebounced.js';
 import { releaseLabel, shortCommit } from '../../fleet/api-fleet-detail.js';
 import { usePickerReleases } from './api-release-picker.js';
 import { maxPickerSearch } from './release-picker-search.js';
-import { releasePickerDebounceMs } from './release-limits.js';
+import { releasePickerDebounceMs, releasePickerPopupMaxHeight } from './release-limits.js';
 
 // The release picker: searchable on the server (version, commit prefix,
 // tag key or value), 50 releases a page with "Load more", newest first, refetched every 15 s
@@ -48,7 +48,15 @@ const FooterContext = createContext<Footer>({
 
 // The popup's paper with, under MUI's own listbox (and its option styles), what is loading and
 // the "Load more" button. Its mousedown is prevented, as the listbox's is, so the input keeps the
-// focus and the list stays open while the next page loads.
+// focus and the list stays open while the next page loads. The whole popup is capped in height:
+// the list scrolls and the footer stays in view under it.
+const popupSx = {
+  maxHeight: releasePickerPopupMaxHeight,
+  display: 'flex',
+  flexDirection: 'column',
+} as const;
+const listboxSx = { maxHeight: 'none', flex: '1 1 auto', minHeight: 0 } as const;
+
 const PickerPaper = ({
   children,
   // MUI hands slot components its state; it is not a prop of the Paper.
@@ -57,7 +65,7 @@ const PickerPaper = ({
 }: PaperProps & { ownerState?: unknown }) => {
   const footer = useContext(FooterContext);
   return (
-    <Paper {...props}>
+    <Paper {...props} sx={popupSx}>
       {children}
       {footer.loading ? (
         <Box role="presentation" sx={{ px: 2, py: 1, opacity: 0.7 }}>
@@ -190,6 +198,7 @@ export const ReleasePicker = ({
             );
           }}
           slots={{ paper: PickerPaper }}
+          slotProps={{ listbox: { sx: listboxSx } }}
           loading={loading}
           loadingText="Loading releases…"
           noOptionsText={releases.isError ? 'Could not load the releases' : 'No releases match'}

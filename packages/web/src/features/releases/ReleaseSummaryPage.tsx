@@ -12,6 +12,7 @@ import { ReleaseAssets } from './ReleaseAssets.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 import { KnownIssues } from './KnownIssues.js';
 import { ReleaseBuildLog } from './ReleaseBuildLog.js';
+import { ReleaseComposition } from './ReleaseComposition.js';
 import { ReleaseNotes } from './ReleaseNotes.js';
 import { ReleaseStatusChip } from './ReleaseStatusChip.js';
 import { ReleaseTags } from './ReleaseTags.js';
@@ -30,7 +31,7 @@ const Field = ({ label, children }: { label: string; children: ReactNode }) => (
 
 const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
 
-// The release's summary: its fields, tags, notes and per-service images;
+// The release's summary: its fields, tags, notes and per-service images (with Dockerfiles);
 // the build log and the composition only for users who are more than observers.
 export const ReleaseSummaryPage = () => {
   const { fleet, release, now } = useReleaseContext();
@@ -98,22 +99,18 @@ export const ReleaseSummaryPage = () => {
       <ReleaseServicesTable services={services} />
       {observer ? null : (
         <ReleaseBuildLog
+          fleetName={fleet.app_name}
+          commit={release.commit}
           releaseLog={release.build_log}
           services={services.map(({ name, image }) => ({ name, log: image.build_log }))}
         />
       )}
       {observer || release.composition === null ? null : (
-        <Paper variant="outlined" component="section" aria-labelledby="composition-title">
-          <Typography id="composition-title" variant="h3" sx={{ p: 2, pb: 1 }}>
-            Composition
-          </Typography>
-          <Box
-            component="pre"
-            sx={{ m: 0, p: 2, pt: 0, fontSize: 13, overflowX: 'auto', maxHeight: 400 }}
-          >
-            {JSON.stringify(release.composition, null, 2)}
-          </Box>
-        </Paper>
+        <ReleaseComposition
+          fleetName={fleet.app_name}
+          commit={release.commit}
+          composition={release.composition}
+        />
       )}
     </Stack>
   );

@@ -9,3 +9,5 @@ export const releasePickerPageSize = 50;
 export const releasePickerRefreshMs = 15_000;
 // The picker searches once typing has paused this long.
 export const releasePickerDebounceMs = 300;
+// The picker's popup (its list and "Load more") is at most this tall; the list scrolls inside.
+export const releasePickerPopupMaxHeight = 300;

@@ -19,7 +19,13 @@ import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
-import { headerBackground, useHeaderColor } from '../../ui/local-preferences.js';
+import {
+  headerBackground,
+  headerStripes,
+  useHeaderColor,
+  useNavigationStripes,
+} from '../../ui/local-preferences.js';
+import { useDeploymentTag } from '../../ui/deployment-tag.js';
 import { Sidebar } from './Sidebar.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -33,6 +39,8 @@ export const AppLayout = () => {
   const session = useSession();
   const userId = session?.userId;
   const headerColor = headerBackground(useHeaderColor(), headerRedByDefault(session));
+  const stripes = useNavigationStripes();
+  const [deploymentTag] = useDeploymentTag();
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -56,9 +64,11 @@ export const AppLayout = () => {
       <Box sx={{ display: 'flex', minHeight: '100vh' }}>
         <AppBar
           position="fixed"
+          data-stripes={stripes ? 'on' : undefined}
           sx={{
             zIndex: theme.zIndex.drawer + 1,
             ...(headerColor === undefined ? {} : { bgcolor: headerColor }),
+            ...(stripes ? { backgroundImage: headerStripes } : {}),
           }}
         >
           <Toolbar sx={{ gap: 1 }}>
@@ -76,10 +86,29 @@ export const AppLayout = () => {
               variant="h6"
               component={RouterLink}
               to="/"
-              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
+              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700 }}
             >
               Flotilla
             </Typography>
+            {deploymentTag === null ? null : (
+              <Box
+                component="span"
+                role="note"
+                aria-label={`Deployment: ${deploymentTag}`}
+                title={`This installation is tagged ${deploymentTag}`}
+                sx={{
+                  px: 1,
+                  py: 0.25,
+                  borderRadius: 3,
+                  bgcolor: 'rgba(0, 0, 0, 0.25)',
+                  fontSize: '0.8125rem',
+                  fontWeight: 600,
+                }}
+              >
+                {deploymentTag}
+              </Box>
+            )}
+            <Box sx={{ flexGrow: 1 }} />
             <ChangelogButton />
             <HelpMenu />
             <UserMenu />
