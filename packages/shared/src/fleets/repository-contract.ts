@@ -6,6 +6,8 @@ export type RepositoryContract = {
   owner: string;
   repo: string;
   branch: string;
+  // A tarball of the default branch, as GitHub (and Gitea) serve it: what a release is built from.
+  archiveUrl: string;
   contract: {
     name: string | null;
     type: string | null;

@@ -120,6 +120,7 @@ describe('GET /code-host/v1/repository-contract', () => {
       owner: 'acme',
       repo: 'widget',
       branch: 'main',
+      archiveUrl: `${origin}/acme/widget/archive/main.tar.gz`,
       contract: {
         name: 'Widget',
         type: 'sw.application',

@@ -105,6 +105,7 @@ export const lookUpRepositoryContract = async (
     owner,
     repo,
     branch,
+    archiveUrl: `${url}/archive/${branch.split('/').map(segment).join('/')}.tar.gz`,
     contract: {
       name: parsed.name ?? null,
       type: textOrNull(contract.type),
