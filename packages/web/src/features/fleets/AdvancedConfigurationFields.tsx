@@ -104,7 +104,8 @@ export const AdvancedConfigurationFields = ({
             </Alert>
           ) : null}
           <FleetVariablesField
-            title="Environment variable"
+            title="Environment variables"
+            itemLabel="Environment variable"
             description="Set on every device of the fleet, in all services."
             addLabel="Add environment variable"
             variables={value.environment}
@@ -113,7 +114,8 @@ export const AdvancedConfigurationFields = ({
             disabled={disabled}
           />
           <FleetVariablesField
-            title="Configuration variable"
+            title="Configuration variables"
+            itemLabel="Configuration variable"
             description="Settings of the devices' host OS and device agent (BALENA_ or RESIN_ names)."
             addLabel="Add configuration variable"
             variables={value.configuration}

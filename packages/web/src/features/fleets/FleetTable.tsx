@@ -27,7 +27,12 @@ const headers = ['Name', 'Organization', 'Default device type', 'Devices', 'Stat
 
 const StatusChips = ({ counts }: { counts: Record<DeviceStatus, number> | undefined }) => {
   const shown = deviceStatuses.filter((status) => (counts?.[status] ?? 0) > 0);
-  if (shown.length === 0) return <Typography color="text.secondary">—</Typography>;
+  if (shown.length === 0)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        —
+      </Typography>
+    );
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
       {shown.map((status) => (
@@ -45,7 +50,12 @@ const StatusChips = ({ counts }: { counts: Record<DeviceStatus, number> | undefi
 
 const ReleaseCell = ({ fleet }: { fleet: FleetListItem }) => {
   const release = fleet.should_be_running__release[0];
-  if (!release) return <Typography color="text.secondary">No release</Typography>;
+  if (!release)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No release
+      </Typography>
+    );
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
       {fleet.should_track_latest_release ? null : (

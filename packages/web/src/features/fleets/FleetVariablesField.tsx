@@ -10,6 +10,7 @@ import type { FleetVariable } from './api-create-fleet.js';
 // A list of name and value pairs the new fleet is created with, each row removable.
 export const FleetVariablesField = ({
   title,
+  itemLabel,
   description,
   addLabel,
   variables,
@@ -18,6 +19,8 @@ export const FleetVariablesField = ({
   disabled,
 }: {
   title: string;
+  // One row's name in its fields' labels ("Environment variable 1 name").
+  itemLabel: string;
   description: string;
   addLabel: string;
   variables: readonly FleetVariable[];
@@ -28,7 +31,7 @@ export const FleetVariablesField = ({
   const change = (index: number, patch: Partial<FleetVariable>) =>
     onChange(variables.map((entry, at) => (at === index ? { ...entry, ...patch } : entry)));
   return (
-    <Stack spacing={1} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
+    <Stack spacing={1.5} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
       <Typography component="legend" variant="subtitle2">
         {title}
       </Typography>
@@ -45,7 +48,7 @@ export const FleetVariablesField = ({
         >
           <TextField
             size="small"
-            label={`${title} ${index + 1} name`}
+            label={`${itemLabel} ${index + 1} name`}
             value={variable.name}
             disabled={disabled}
             onChange={(event) => change(index, { name: event.target.value })}
@@ -55,14 +58,14 @@ export const FleetVariablesField = ({
           />
           <TextField
             size="small"
-            label={`${title} ${index + 1} value`}
+            label={`${itemLabel} ${index + 1} value`}
             value={variable.value}
             disabled={disabled}
             onChange={(event) => change(index, { value: event.target.value })}
             sx={{ flex: 1 }}
           />
           <IconButton
-            aria-label={`Remove ${title.toLowerCase()} ${index + 1}`}
+            aria-label={`Remove ${itemLabel.toLowerCase()} ${index + 1}`}
             disabled={disabled}
             onClick={() => onChange(variables.filter((_entry, at) => at !== index))}
           >
