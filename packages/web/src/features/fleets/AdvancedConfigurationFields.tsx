@@ -10,7 +10,13 @@ import { useState } from 'react';
 import { FleetVariablesField } from './FleetVariablesField.js';
 import type { AdvancedState } from './useAdvancedConfiguration.js';
 
-const RepositoryStatus = ({ repository }: { repository: AdvancedState['repository'] }) => {
+const RepositoryStatus = ({
+  repository,
+  label,
+}: {
+  repository: AdvancedState['repository'];
+  label: string;
+}) => {
   if (repository.problem) return <>{repository.problem}</>;
   if (repository.checking)
     return (
@@ -25,7 +31,7 @@ const RepositoryStatus = ({ repository }: { repository: AdvancedState['repositor
     const name = found.contract.name ?? `${found.owner}/${found.repo}`;
     return (
       <>
-        Found {name} ({found.branch} branch). The fleet links to it, and a first release is built
+        Found {name} ({found.branch} branch). The {label} links to it, and a first release is built
         from it unless a tarball URL is given.
       </>
     );
@@ -43,9 +49,12 @@ const contractVariableNames = (found: AdvancedState['repository']['found']): str
 // The create dialog's optional part: a repository, a tarball to build a first release from, and
 // the fleet's first variables.
 export const AdvancedConfigurationFields = ({
+  label,
   state,
   disabled,
 }: {
+  // The class's name in lower case (fleet, app, block).
+  label: string;
   state: AdvancedState;
   disabled: boolean;
 }) => {
@@ -77,7 +86,7 @@ export const AdvancedConfigurationFields = ({
             disabled={disabled}
             onChange={(event) => setValue({ ...value, repositoryUrl: event.target.value })}
             error={Boolean(repository.problem ?? repository.error)}
-            helperText={<RepositoryStatus repository={repository} />}
+            helperText={<RepositoryStatus repository={repository} label={label} />}
           />
           <TextField
             label="Tarball URL"
@@ -89,7 +98,7 @@ export const AdvancedConfigurationFields = ({
             error={Boolean(state.tarballProblem)}
             helperText={
               state.tarballProblem ??
-              'A .tar or .tar.gz with a docker-compose.yml or Dockerfile: the server builds the fleet’s first release from it once the fleet exists.'
+              `A .tar or .tar.gz with a docker-compose.yml or Dockerfile: the server builds the ${label}’s first release from it once the ${label} exists.`
             }
           />
           {fromContract.length > 0 ? (
@@ -106,7 +115,7 @@ export const AdvancedConfigurationFields = ({
           <FleetVariablesField
             title="Environment variables"
             itemLabel="Environment variable"
-            description="Set on every device of the fleet, in all services."
+            description={`Set on every device of the ${label}, in all services.`}
             addLabel="Add environment variable"
             variables={value.environment}
             problems={state.environmentProblems}

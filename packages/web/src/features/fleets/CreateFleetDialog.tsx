@@ -135,7 +135,7 @@ export const CreateFleetDialog = ({
             loading={deviceTypes.isPending}
             renderInput={(params) => <TextField {...params} label="Default device type" />}
           />
-          <AdvancedConfigurationFields state={advanced} disabled={create.isPending} />
+          <AdvancedConfigurationFields label={label} state={advanced} disabled={create.isPending} />
         </Stack>
       </DialogContent>
       <DialogActions>
