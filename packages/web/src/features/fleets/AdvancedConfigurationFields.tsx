@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
+import Link from '@mui/material/Link';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
@@ -25,7 +26,15 @@ const RepositoryStatus = ({
         <span>Checking the repository…</span>
       </Stack>
     );
-  if (repository.error) return <>{repository.error}</>;
+  if (repository.error)
+    return (
+      <>
+        {repository.error}{' '}
+        <Link component="button" type="button" variant="caption" onClick={repository.retry}>
+          Check again
+        </Link>
+      </>
+    );
   const found = repository.found;
   if (found) {
     const name = found.contract.name ?? `${found.owner}/${found.repo}`;

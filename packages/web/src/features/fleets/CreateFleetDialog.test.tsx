@@ -185,7 +185,7 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     await user.type(await openAdvanced(user), 'https://github.com/acme/nothing');
     expect(
       await screen.findByText(
-        'Repository not found: https://github.com/acme/nothing',
+        /^Repository not found: https:\/\/github\.com\/acme\/nothing/,
         undefined,
         slow,
       ),
@@ -194,6 +194,32 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     expect(
       screen.getByRole('textbox', { name: 'Repository URL' }).getAttribute('aria-invalid'),
     ).toBe('true');
+  });
+
+  it('checks the repository again after the code host did not answer', async () => {
+    const user = userEvent.setup();
+    let answers = 0;
+    const { create, lookups } = renderDialog({
+      lookup: () => {
+        answers += 1;
+        return answers === 1
+          ? {
+              status: 503,
+              text: 'Failed retrieving data from the code host (no answer within 10 s)',
+            }
+          : { status: 200, body: widget };
+      },
+    });
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
+    await user.type(await openAdvanced(user), 'https://github.com/acme/widget');
+    expect(
+      await screen.findByText(/^Failed retrieving data from the code host/, undefined, slow),
+    ).toBeTruthy();
+    expect(create.disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Check again' }));
+    expect(await screen.findByText(/Found Widget/, undefined, slow)).toBeTruthy();
+    expect(lookups).toHaveLength(2);
+    await waitFor(() => expect(create.disabled).toBe(false), slow);
   });
 
   it('waits for a slow lookup before it lets the fleet be created', async () => {

@@ -43,7 +43,14 @@ export const useAdvancedConfiguration = (deviceTypeSlug: string | undefined) => 
   return {
     value,
     setValue,
-    repository: { problem: repositoryProblem, checking, found, error: lookupError },
+    repository: {
+      problem: repositoryProblem,
+      checking,
+      found,
+      error: lookupError,
+      // A code host that did not answer may answer a second time.
+      retry: () => void contract.refetch(),
+    },
     tarballProblem: tarballUrlProblem(tarballUrl),
     environmentProblems,
     configurationProblems,
