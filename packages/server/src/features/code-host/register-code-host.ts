@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { resolveWithDns } from '../builder/fetch-project.js';
 import { parseAllowedNetworks } from '../builder/url-address-policy.js';
 import { lookUpRepositoryContract, type RepositoryLookup } from './repository-contract.js';
@@ -23,6 +24,10 @@ export const repositoryLookupOf = (
   },
 });
 
+// Lookups a user may make per minute: a dialog makes one per repository URL typed, and the
+// server's address is what the code host counts (GitHub allows 60 unauthenticated calls an hour).
+export const lookupsPerMinute = 30;
+
 // The console's code-host lookups go through the server, so that the browser needs no access to
 // the code host and the server's own network stays out of reach (only public addresses).
 // Signed-in users only: each call makes the server fetch from the code host.
@@ -30,9 +35,15 @@ export const registerCodeHost = (
   app: FastifyInstance,
   ctx: AppContext,
   lookup: RepositoryLookup = repositoryLookupOf(ctx),
+  limit = lookupsPerMinute,
 ): void => {
+  const limiter = createRateLimiter(ctx.db, ctx.now);
   app.get('/code-host/v1/repository-contract', { config: { access: 'user' } }, async (request) => {
     const { url } = parseBody(query, request.query);
+    const { actor } = request;
+    if (actor.kind === 'user') {
+      await limiter.take([{ key: `code-host:user:${actor.userId}`, limit, windowMs: 60_000 }]);
+    }
     return lookUpRepositoryContract(url, lookup);
   });
 };

@@ -7,7 +7,7 @@ import { createUser } from '../../test-support/fixtures.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
-import { registerCodeHost } from './register-code-host.js';
+import { registerCodeHost, repositoryLookupOf } from './register-code-host.js';
 
 // A local stand-in for the code host: its API answers repositories with their default branch,
 // its raw host their balena.yml; "slow" never answers.
@@ -192,5 +192,40 @@ describe('GET /code-host/v1/repository-contract', () => {
   it('answers signed-in users only', async () => {
     const response = await lookUp(allowing, `${origin}/acme/widget`, false);
     expect(response.statusCode).toBe(401);
+  });
+
+  it('refuses a user more lookups than the per-minute limit, with a 429', async () => {
+    const ctx = createTestContext(db, {
+      jwtSecret,
+      config: {
+        codeHost: {
+          webUrl: origin,
+          apiUrl: `${origin}/api`,
+          rawUrl: `${origin}/raw`,
+          allowedNetworks: ['127.0.0.1'],
+          timeoutMs: 300,
+        },
+      },
+    });
+    const limited = await createTestApp(ctx, (instance, context) =>
+      registerCodeHost(instance, context, repositoryLookupOf(context), 2),
+    );
+    try {
+      const eager = await createUser(db, 'eager-looker');
+      const eagerToken = await issueSessionToken(ctx, db, eager.userId);
+      const statuses: number[] = [];
+      for (let call = 0; call < 3; call += 1) {
+        const response = await limited.inject({
+          method: 'GET',
+          url: '/code-host/v1/repository-contract',
+          query: { url: `${origin}/acme/widget` },
+          headers: { authorization: `Bearer ${eagerToken}` },
+        });
+        statuses.push(response.statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });
