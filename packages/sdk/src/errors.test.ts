@@ -143,6 +143,13 @@ describe('errorText', () => {
       expect(errorText(apiError(400, message))).toBe(message);
     }
     expect(errorText(apiError(401, 'Invalid password'))).toBe('Invalid password');
+    for (const message of [
+      'Repository not found: https://github.com/acme/widget',
+      'The balena.yml contract in the repository is invalid: there is no balena.yml on branch main',
+      'Failed retrieving data from the code host (no answer within 10 s)',
+    ]) {
+      expect(errorText(apiError(400, message))).toBe(message);
+    }
     expect(errorText(apiError(409, 'Unique key constraint violated'))).toBe(
       'Request error: Unique key constraint violated',
     );

@@ -138,6 +138,10 @@ const verbatimMessages = [
   /^Role .+ not found$/,
   /^Invalid device type: /,
   /^Discontinued device type: /,
+  // The code-host lookups of a repository URL (the create-fleet dialog).
+  /^Repository not found: /,
+  /^The balena.yml contract in the repository is invalid/,
+  /^Failed retrieving data from the code host/,
   // The two-factor errors (code required, code invalid), and a refused password (re-authentication,
   // disabling two-factor).
   ...Object.values(twoFactorErrors).map(({ message }) => new RegExp(`^${message}$`)),

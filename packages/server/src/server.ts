@@ -8,6 +8,7 @@ import { registerFeatureHooks } from './feature-hooks.js';
 import { registerAgentPackage } from './features/agent-package/register-agent-package.js';
 import { registerApiKeys } from './features/api-keys/register-api-keys.js';
 import { registerBuilder } from './features/builder/register-builder.js';
+import { registerCodeHost } from './features/code-host/register-code-host.js';
 import { registerTwoFactor } from './features/two-factor/register-two-factor.js';
 import { registerAccount } from './features/account/register-account.js';
 import { registerEmailChange } from './features/account/change-email.js';
@@ -132,6 +133,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerDeviceUrl(app, ctx, cloudlink);
   registerBatchRoute(app, ctx, registerODataRoutes(app, ctx));
   registerBuilder(app, ctx);
+  registerCodeHost(app, ctx);
   registerStuckBuildSweep(app, ctx);
   registerGitRemote(app, ctx, { resolveActor: actors.resolveActor });
   registerRepositoryRemoval(app, ctx);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
+import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -98,6 +99,7 @@ const schema = z.object({
   FLOTILLA_LINK_FORUMS: linkUrl,
   FLOTILLA_LINK_HELP: linkUrl,
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
+  ...codeHostEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -260,6 +262,8 @@ export type Config = {
   recaptcha: RecaptchaConfig | undefined;
   // Where SSH keys are imported from: GitHub's API (its /users/:name/keys).
   githubApiUrl: string;
+  // Where repository URLs and their balena.yml are looked up (code-host.ts).
+  codeHost: CodeHostConfig;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
   // Compiled /v7 reads kept by request shape and run as prepared statements
@@ -384,6 +388,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
           }
         : undefined,
     githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
+    codeHost: codeHostConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     odataCache: {
       enabled: values.FLOTILLA_ODATA_CACHE === 'on',

@@ -19,7 +19,11 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { fleetPath, classLabels } from '../../fleet/class-names.js';
 import { useAdministeredOrganizations, useDeviceTypes } from '../../fleet/api-creation-choices.js';
-import { useCreateFleet, useNamesInOrganization } from './api.js';
+import { useNamesInOrganization } from './api.js';
+import { useCreateFleet } from './api-create-fleet.js';
+import { AdvancedConfigurationFields } from './AdvancedConfigurationFields.js';
+import { CreatedWithProblems } from './CreatedWithProblems.js';
+import { useAdvancedConfiguration } from './useAdvancedConfiguration.js';
 
 type DeviceType = { id: number; slug: string; name: string };
 
@@ -45,10 +49,16 @@ export const CreateFleetDialog = ({
   // Until the user chooses: the first administered organization and a common device type.
   const organizationId =
     chosenOrganization === '' ? (organizations.data?.[0]?.id ?? '') : chosenOrganization;
+  const organization = organizations.data?.find((entry) => entry.id === organizationId);
+  const commonDeviceType =
+    deviceTypes.data?.find((type) => type.slug === 'raspberrypi4-64') ?? deviceTypes.data?.[0];
+  const advanced = useAdvancedConfiguration(commonDeviceType?.slug);
+  // The repository's balena.yml may name the default device type.
+  const contractDeviceType = advanced.repository.found?.contract.defaultDeviceType;
   const deviceType =
     chosenDeviceType ??
-    deviceTypes.data?.find((type) => type.slug === 'raspberrypi4-64') ??
-    deviceTypes.data?.[0] ??
+    deviceTypes.data?.find((type) => type.slug === contractDeviceType) ??
+    commonDeviceType ??
     null;
   const namesInOrganization = useNamesInOrganization(organizationId);
   const nameError = useMemo(
@@ -58,12 +68,22 @@ export const CreateFleetDialog = ({
     [name, namesInOrganization.data, className],
   );
   const showNameError = (nameEdited || name.length > 0) && Boolean(nameError);
-  const create = useCreateFleet(className, (id) => {
+  const create = useCreateFleet(className);
+  const open = (id: number) => {
     onClose();
     void navigate(fleetPath(className, id));
-  });
+  };
   const noOrganizations = organizations.isSuccess && organizations.data.length === 0;
   const loading = organizations.isPending || deviceTypes.isPending;
+  // The fleet exists but not all of the rest: say what, and offer to open it.
+  if (create.data && create.data.problems.length > 0)
+    return (
+      <CreatedWithProblems
+        label={label}
+        problems={create.data.problems}
+        onOpen={() => open(create.data.id)}
+      />
+    );
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="create-fleet-title">
       <DialogTitle id="create-fleet-title">Create {label}</DialogTitle>
@@ -115,22 +135,34 @@ export const CreateFleetDialog = ({
             loading={deviceTypes.isPending}
             renderInput={(params) => <TextField {...params} label="Default device type" />}
           />
+          <AdvancedConfigurationFields label={label} state={advanced} disabled={create.isPending} />
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
         <Button
           variant="contained"
-          onClick={() => create.mutate({ name, organizationId, deviceTypeId: deviceType?.id })}
+          onClick={() =>
+            create.mutate(
+              { name, organization, deviceTypeId: deviceType?.id, ...advanced.toCreate },
+              {
+                onSuccess: (created) => {
+                  if (created.problems.length === 0) open(created.id);
+                },
+              },
+            )
+          }
           disabled={
             loading ||
+            advanced.loading ||
+            advanced.blocked ||
             create.isPending ||
             Boolean(nameError) ||
             !deviceType ||
             organizationId === ''
           }
         >
-          {create.isPending ? 'Creating…' : `Create new ${label}`}
+          {create.isPending ? 'Creating…' : advanced.loading ? 'Checking…' : `Create new ${label}`}
         </Button>
       </DialogActions>
     </Dialog>

@@ -11,6 +11,10 @@ import { FleetCard } from '../../fleet/FleetCard.js';
 import { classLabels } from '../../fleet/class-names.js';
 import type { useFleetList, useFleetListStatusCounts } from './api.js';
 import type { Selection } from './batch/useSelection.js';
+import { FleetTable, FleetTableSkeleton } from './FleetTable.js';
+
+// How the list shows its fleets: cards (the default) or a table (?view=table).
+export type FleetListView = 'cards' | 'table';
 
 const grid = {
   display: 'grid',
@@ -19,21 +23,25 @@ const grid = {
 } as const;
 
 // The list's body: skeletons while loading, the error with a retry, the empty state with the
-// create button, or the grid of fleet cards (with checkboxes in selection mode).
+// create button, or the fleets as cards or table rows (with checkboxes in selection mode).
 export const FleetListContent = ({
   className,
+  view,
   fleets,
   counts,
   selection,
   create,
 }: {
   className: ApplicationClass;
+  view: FleetListView;
   fleets: ReturnType<typeof useFleetList>;
   counts: ReturnType<typeof useFleetListStatusCounts>;
   selection: Selection;
   create: ReactNode;
 }) => {
   const labels = classLabels[className];
+  if (fleets.isPending && view === 'table')
+    return <FleetTableSkeleton label={`Loading ${labels.many.toLowerCase()}`} />;
   if (fleets.isPending)
     return (
       <Box sx={grid} aria-busy="true" aria-label={`Loading ${labels.many.toLowerCase()}`}>
@@ -68,6 +76,15 @@ export const FleetListContent = ({
         </Typography>
         {create}
       </Paper>
+    );
+  if (view === 'table')
+    return (
+      <FleetTable
+        label={labels.many}
+        fleets={fleets.data}
+        counts={counts.data}
+        selection={selection}
+      />
     );
   return (
     <Box sx={grid}>

@@ -1,12 +1,16 @@
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import AddIcon from '@mui/icons-material/Add';
 import ChecklistIcon from '@mui/icons-material/Checklist';
+import TableRowsIcon from '@mui/icons-material/TableRows';
+import ViewModuleIcon from '@mui/icons-material/ViewModule';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { organizationIdParam } from '../../fleet/api-fleet-list.js';
@@ -15,7 +19,7 @@ import { useFleetList, useFleetListStatusCounts, useOrganizationName } from './a
 import { BatchActions } from './batch/BatchActions.js';
 import { useSelection } from './batch/useSelection.js';
 import { CreateFleetDialog } from './CreateFleetDialog.js';
-import { FleetListContent } from './FleetListContent.js';
+import { FleetListContent, type FleetListView } from './FleetListContent.js';
 
 const FleetList = ({ className }: { className: ApplicationClass }) => {
   const labels = classLabels[className];
@@ -28,6 +32,19 @@ const FleetList = ({ className }: { className: ApplicationClass }) => {
       : [],
   );
   const [creating, setCreating] = useState(false);
+  // The chosen view lives in the URL, so a link or a reload keeps it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view: FleetListView = searchParams.get('view') === 'table' ? 'table' : 'cards';
+  const chooseView = (next: FleetListView) =>
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        if (next === 'table') params.set('view', 'table');
+        else params.delete('view');
+        return params;
+      },
+      { replace: true },
+    );
   const fleets = useFleetList(className, organizationId);
   const listIds = useMemo(() => fleets.data?.map((fleet) => fleet.id) ?? [], [fleets.data]);
   const selection = useSelection(listIds);
@@ -45,6 +62,23 @@ const FleetList = ({ className }: { className: ApplicationClass }) => {
         </Typography>
         {fleets.data?.length ? (
           <Stack direction="row" spacing={1}>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={view}
+              onChange={(_event, next: unknown) => {
+                // Clicking the chosen view again answers null: the view stays.
+                if (next === 'cards' || next === 'table') chooseView(next);
+              }}
+              aria-label="View"
+            >
+              <ToggleButton value="cards" aria-label="Cards">
+                <ViewModuleIcon fontSize="small" />
+              </ToggleButton>
+              <ToggleButton value="table" aria-label="Table">
+                <TableRowsIcon fontSize="small" />
+              </ToggleButton>
+            </ToggleButtonGroup>
             {selection.active ? null : (
               <Button variant="outlined" startIcon={<ChecklistIcon />} onClick={selection.start}>
                 Select
@@ -59,6 +93,7 @@ const FleetList = ({ className }: { className: ApplicationClass }) => {
       ) : null}
       <FleetListContent
         className={className}
+        view={view}
         fleets={fleets}
         counts={counts}
         selection={selection}

@@ -1,8 +1,7 @@
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { fleetListQuery, fleetStatusCountsQuery } from '../../fleet/api-fleet-list.js';
-import { fleetKeys } from '../../fleet/query-keys.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { fleetsFeatureKeys } from './query-keys.js';
 
@@ -55,40 +54,6 @@ export const useNamesInOrganization = (organizationId: number | '') => {
           $filter: { organization: organizationId === '' ? 0 : organizationId },
         },
       }),
-  });
-};
-
-export type NewFleet = {
-  name: string;
-  organizationId: number | '';
-  deviceTypeId: number | undefined;
-};
-
-// Creates the fleet, refreshes every fleet query, then hands the new id to `onCreated`.
-export const useCreateFleet = (className: ApplicationClass, onCreated: (id: number) => void) => {
-  const client = useClient();
-  const queryClient = useQueryClient();
-  return useMutation({
-    // The screen shows this error itself.
-    meta: { inlineError: true },
-    mutationFn: async ({ name, organizationId, deviceTypeId }: NewFleet) => {
-      if (organizationId === '' || deviceTypeId === undefined || !name)
-        throw new Error('missing required attributes');
-      const created = await client.pine.post({
-        resource: 'application',
-        body: {
-          app_name: name,
-          organization: organizationId,
-          is_for__device_type: deviceTypeId,
-          is_of__class: className,
-        },
-      });
-      return created.id;
-    },
-    onSuccess: async (id) => {
-      await queryClient.invalidateQueries({ queryKey: fleetKeys.all });
-      onCreated(id);
-    },
   });
 };
 

@@ -11,6 +11,10 @@ export const fleetsFeatureKeys = {
     [...queryRoots.fleets, 'names-in-organization', organizationId] as const,
   // The other fleets' ids and names, for the rename clash check (settings page and batch rename).
   names: (organizationId: number) => [...queryRoots.fleets, 'names', organizationId] as const,
+  // A repository URL's balena.yml as the server read it from the code host.
+  repositoryContract: (url: string) => [...queryRoots.config, 'repository-contract', url] as const,
+  variableNamingRules: (deviceTypeSlug: string) =>
+    [...queryRoots.config, 'variable-naming', deviceTypeSlug] as const,
   batch: (userId: number, ids: readonly number[]) =>
     [...queryRoots.fleets, 'batch', userId, ids] as const,
   deviceTypesOfArchitecture: (architectureId: number) =>
