@@ -135,6 +135,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     dir: ctx.config.consoleDir,
     serveSourceMaps: ctx.config.serveSourceMaps,
     cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
+    avatarUrl: ctx.config.avatarUrl,
   });
   return { app, cloudlink };
 };

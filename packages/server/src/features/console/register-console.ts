@@ -12,10 +12,26 @@ const cliLoginPrefix = '/login/cli/';
 // The console's policy for a page. The command-line login page (/login/cli/<callback>) may post
 // its form to that callback when the page would (localhost, a private address or one of the
 // operator's networks), and only that page: every other page posts nowhere but here.
-const contentSecurityPolicyFor = (urlPath: string, cliLoginNetworks: readonly string[]): string => {
-  if (!urlPath.startsWith(cliLoginPrefix)) return consoleContentSecurityPolicyHeaderWith([]);
+const contentSecurityPolicyFor = (
+  urlPath: string,
+  cliLoginNetworks: readonly string[],
+  imageOrigins: readonly string[],
+): string => {
+  if (!urlPath.startsWith(cliLoginPrefix)) {
+    return consoleContentSecurityPolicyHeaderWith([], imageOrigins);
+  }
   const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length), cliLoginNetworks);
-  return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : []);
+  return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : [], imageOrigins);
+};
+
+// The origin of the avatar service's URL template, which the console loads pictures from.
+const originOfTemplate = (template: string | null | undefined): string[] => {
+  if (!template) return [];
+  try {
+    return [new URL(template.replaceAll('{hash}', 'hash')).origin];
+  } catch {
+    return [];
+  }
 };
 
 // The built console (packages/web/dist), the same relative path from src/ and dist/.
@@ -28,6 +44,8 @@ export type ConsoleOptions = {
   serveSourceMaps?: boolean;
   // The operator's networks for the command-line login page (FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS).
   cliLoginAllowedNetworks?: readonly string[];
+  // The avatar service's URL template (FLOTILLA_AVATAR_URL): its origin may serve pictures.
+  avatarUrl?: string | null;
 };
 
 // Hashed bundle files: their name changes with their content, so browsers keep them for a year.
@@ -68,6 +86,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
   const root = path.resolve(options.dir ?? defaultConsoleDir);
   const serveSourceMaps = options.serveSourceMaps ?? false;
   const cliLoginNetworks = options.cliLoginAllowedNetworks ?? [];
+  const imageOrigins = originOfTemplate(options.avatarUrl);
   const index = path.join(root, 'index.html');
   const indexPage = createIndexPages(root);
   void app.register(fastifyStatic, {
@@ -99,7 +118,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
     const file = found ?? 'index.html';
     void reply.header(
       'Content-Security-Policy',
-      contentSecurityPolicyFor(urlPath, cliLoginNetworks),
+      contentSecurityPolicyFor(urlPath, cliLoginNetworks, imageOrigins),
     );
     void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
     if (file === 'index.html') {

@@ -43,12 +43,19 @@ const policy = (directives: Record<string, readonly string[]>) => ({
 // (helmet's per-route option only reaches routes declared after the plugin has loaded.)
 // `formTargets`: origins one page may also post a form to (the command-line login page posts
 // the session token to balena-cli's local server, features/console).
-export const consoleContentSecurityPolicyHeaderWith = (formTargets: readonly string[]): string =>
+// `imageOrigins`: origins the console may also load pictures from (the avatar service the
+// operator enabled, if any).
+export const consoleContentSecurityPolicyHeaderWith = (
+  formTargets: readonly string[],
+  imageOrigins: readonly string[] = [],
+): string =>
   Object.entries(consoleContentSecurityPolicy)
     .map(([name, values]) =>
       name === 'form-action'
         ? `${name} ${[...values, ...formTargets].join(' ')}`
-        : `${name} ${values.join(' ')}`,
+        : name === 'img-src'
+          ? `${name} ${[...values, ...imageOrigins].join(' ')}`
+          : `${name} ${values.join(' ')}`,
     )
     .join('; ');
 
