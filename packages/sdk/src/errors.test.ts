@@ -139,6 +139,14 @@ describe('errorText', () => {
     );
   });
 
+  it('shows the not-found and ambiguous answers as they are', () => {
+    expect(errorText(apiError(404, 'Image not found'))).toBe('Image not found');
+    expect(errorText(apiError(404, 'Device not found: 1234567'))).toBe('Device not found: 1234567');
+    expect(errorText(apiError(409, 'Device is ambiguous: 1234567'))).toBe(
+      'Device is ambiguous: 1234567',
+    );
+  });
+
   it('says a device update is required for a 400 "updateRequired"', () => {
     const parsed: unknown = JSON.parse('{"error":"updateRequired"}');
     const message = messageOfErrorBody(parsed, '{"error":"updateRequired"}');

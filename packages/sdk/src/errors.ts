@@ -149,6 +149,10 @@ const verbatimMessages = [
   /^Role .+ not found$/,
   /^Invalid device type: /,
   /^Discontinued device type: /,
+  // What the API answers for a named thing it cannot find, or finds more than one of.
+  /^Image not found$/,
+  /^(Device|Fleet|Release) not found/,
+  /^(Device|Fleet|Release) is ambiguous/,
   // The two-factor errors (code required, code invalid), and a refused password (re-authentication,
   // disabling two-factor).
   ...Object.values(twoFactorErrors).map(({ message }) => new RegExp(`^${message}$`)),
