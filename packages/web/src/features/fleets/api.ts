@@ -5,6 +5,7 @@ import { fleetListQuery, fleetStatusCountsQuery } from '../../fleet/api-fleet-li
 import { fleetKeys } from '../../fleet/query-keys.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { fleetsFeatureKeys } from './query-keys.js';
+import { createdFleetId } from '../../fleet/created-fleet-id.js';
 
 // The organization an /orgs/:organizationId list is scoped to (null when it is not visible).
 export const useOrganizationName = (organizationId: number | undefined) => {
@@ -83,7 +84,7 @@ export const useCreateFleet = (className: ApplicationClass, onCreated: (id: numb
           is_of__class: className,
         },
       });
-      return created.id;
+      return createdFleetId(created);
     },
     onSuccess: async (id) => {
       await queryClient.invalidateQueries({ queryKey: fleetKeys.all });
