@@ -154,6 +154,19 @@ describe('DiagnosticsPage', () => {
     ).toBeTruthy();
   });
 
+  it('says "No target received" when the target state answer is empty', async () => {
+    const device = deviceDetail();
+    const { api } = renderPage(device);
+    api.on('POST', '/supervisor/v1/device', () => ({ status: 200, body: { status: 'Idle' } }));
+    api.on('GET', `/device/v3/${device.uuid}/state`, () => ({ status: 200, body: {} }));
+    const sections = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(sections).getByRole('tab', { name: 'Supervisor state' }));
+    expect(
+      await screen.findByText('Supervisor target state error: No target received'),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('Target state')).toBeNull();
+  });
+
   it('says "Failed query check" with the service error when the checks cannot be read', async () => {
     const device = deviceDetail();
     const api = createFakeApi({

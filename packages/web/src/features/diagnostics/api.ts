@@ -63,13 +63,27 @@ export const useCurrentState = (uuid: string) => {
   });
 };
 
+export const noTargetMessage = 'No target received';
+
+// An answer with nothing in it (no body, or an empty object) carries no target state.
+const isEmptyAnswer = (answer: unknown): boolean =>
+  answer === null ||
+  answer === undefined ||
+  answer === '' ||
+  (typeof answer === 'object' && !Array.isArray(answer) && Object.keys(answer).length === 0);
+
 // The target state the server computes for the device, in the shape its supervisor reads (v2
 // before supervisor 13.0.0, else v3).
 export const useTargetState = (uuid: string, version: TargetStateApiVersion) => {
   const client = useClient();
   return useQuery({
     queryKey: diagnosticsKeys.targetState(uuid, version),
-    queryFn: () =>
-      client.request<unknown>({ path: `/device/${version}/${encodeURIComponent(uuid)}/state` }),
+    queryFn: async () => {
+      const target = await client.request<unknown>({
+        path: `/device/${version}/${encodeURIComponent(uuid)}/state`,
+      });
+      if (isEmptyAnswer(target)) throw new Error(noTargetMessage);
+      return target;
+    },
   });
 };
