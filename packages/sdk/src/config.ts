@@ -30,6 +30,9 @@ export type PublicConfig = {
   // The console's map tiles (Flotilla's): a Leaflet URL template (empty: no tiles) and the
   // attribution shown with them.
   mapTiles?: { url: string; attribution: string };
+  // The avatar service (Flotilla's): a URL template whose {hash} is the SHA-256 of the lower-cased
+  // e-mail address; null or absent when the operator enabled none (the console draws the initial).
+  avatarUrl?: string | null;
   // Networks (addresses or CIDR ranges) the console's command-line login page may post a session
   // token to besides loopback and the private ranges (Flotilla's).
   cliLoginAllowedNetworks?: string[];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { twoFactorErrors } from '@flotilla/shared/auth/two-factor';
 import {
+  deviceUpdateRequiredMessage,
   errorCodeOfStatus,
   errorText,
   FlotillaApiError,
@@ -111,6 +112,47 @@ describe('errorText', () => {
     expect(errorText(apiError(429, 'Too Many Requests'))).toBe(
       'Too Many Requests. Try again later',
     );
+  });
+
+  it('says when a throttled action is available again, or "shortly" when that is near', () => {
+    const receivedAt = new Date(2026, 10, 29, 14, 5, 0).getTime();
+    const throttled = (retryAfterSeconds?: number) =>
+      new FlotillaApiError({
+        status: 429,
+        body: 'Too Many Requests',
+        message: 'Too Many Requests',
+        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+        receivedAt,
+        method: 'POST',
+        path: '/device/v2/abc/restart',
+        token: 'a-session-token',
+      });
+    // Retry-After 90 s: available again at 14:06:30 local time.
+    expect(throttled(90).availableAt).toBe(receivedAt + 90_000);
+    expect(errorText(throttled(90), receivedAt)).toBe('Too Many Requests. Try again at 14:06:30');
+    // Never less than 5 s, and a wait that is nearly over reads "shortly".
+    expect(throttled(1).availableAt).toBe(receivedAt + 5000);
+    expect(throttled().availableAt).toBe(receivedAt + 5000);
+    expect(errorText(throttled(1), receivedAt)).toBe('Too Many Requests. Try again shortly');
+    expect(errorText(throttled(90), receivedAt + 85_000)).toBe(
+      'Too Many Requests. Try again shortly',
+    );
+  });
+
+  it('shows the not-found and ambiguous answers as they are', () => {
+    expect(errorText(apiError(404, 'Image not found'))).toBe('Image not found');
+    expect(errorText(apiError(404, 'Device not found: 1234567'))).toBe('Device not found: 1234567');
+    expect(errorText(apiError(409, 'Device is ambiguous: 1234567'))).toBe(
+      'Device is ambiguous: 1234567',
+    );
+  });
+
+  it('says a device update is required for a 400 "updateRequired"', () => {
+    const parsed: unknown = JSON.parse('{"error":"updateRequired"}');
+    const message = messageOfErrorBody(parsed, '{"error":"updateRequired"}');
+    expect(errorText(apiError(400, message))).toBe(deviceUpdateRequiredMessage);
+    // Another status with that text is an ordinary error.
+    expect(errorText(apiError(409, message))).toBe('Request error: updateRequired');
   });
 
   it('maps 401s to the session messages', () => {

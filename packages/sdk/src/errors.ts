@@ -2,6 +2,7 @@ import { errorTextCap } from '@flotilla/shared/constants/limits';
 import type { ErrorCode } from '@flotilla/shared/errors/error-codes';
 import { htmlErrorText, looksLikeHtml } from './html-text.js';
 import { twoFactorErrors } from '@flotilla/shared/auth/two-factor';
+import { minThrottleSeconds } from './throttle.js';
 
 // The shared code for an HTTP status (the server maps each code to a status exactly once; this
 // is the way back). "forbidden" comes back as 401 from balena-compatible servers, so only an
@@ -38,6 +39,9 @@ export type ApiErrorInit = {
   // The readable error text taken from the body (see messageOfErrorBody).
   message: string;
   retryAfterSeconds?: number;
+  // When the answer arrived (ms since the epoch): with Retry-After, when the action is available
+  // again.
+  receivedAt?: number;
   method: string;
   path: string;
   // The token the request carried, if any: a 401 without one means "not logged in", and a 401
@@ -50,6 +54,9 @@ export class FlotillaApiError extends Error {
   readonly status: number;
   readonly body: string;
   readonly retryAfterSeconds?: number;
+  // For a 429, when requests are accepted again (ms since the epoch): Retry-After, at least
+  // the throttle's minimum, after the answer arrived.
+  readonly availableAt?: number;
   readonly code: ErrorCode;
   readonly method: string;
   readonly path: string;
@@ -63,6 +70,10 @@ export class FlotillaApiError extends Error {
     this.status = init.status;
     this.body = init.body;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    if (init.status === 429 && init.receivedAt !== undefined) {
+      const waitSeconds = Math.max(init.retryAfterSeconds ?? 0, minThrottleSeconds);
+      this.availableAt = init.receivedAt + waitSeconds * 1000;
+    }
     this.code = errorCodeOfStatus(init.status);
     this.method = init.method;
     this.path = init.path;
@@ -142,14 +153,38 @@ const verbatimMessages = [
   /^Repository not found: /,
   /^The balena.yml contract in the repository is invalid/,
   /^Failed retrieving data from the code host/,
+  // What the API answers for a named thing it cannot find, or finds more than one of.
+  /^Image not found$/,
+  /^(Device|Fleet|Release) not found/,
+  /^(Device|Fleet|Release) is ambiguous/,
   // The two-factor errors (code required, code invalid), and a refused password (re-authentication,
   // disabling two-factor).
   ...Object.values(twoFactorErrors).map(({ message }) => new RegExp(`^${message}$`)),
   /^Invalid password$/,
 ];
 
-const apiErrorText = (error: FlotillaApiError, message: string): string => {
-  if (error.status === 429) return 'Too Many Requests. Try again later';
+// Within this many seconds of being available again, a throttled action says "try again shortly".
+const shortlySeconds = 10;
+
+const twoDigits = (value: number): string => String(value).padStart(2, '0');
+
+const rateLimitedText = (error: FlotillaApiError, now: number): string => {
+  if (error.availableAt === undefined) return 'Too Many Requests. Try again later';
+  if (error.availableAt - now <= shortlySeconds * 1000) {
+    return 'Too Many Requests. Try again shortly';
+  }
+  const at = new Date(error.availableAt);
+  const time = [at.getHours(), at.getMinutes(), at.getSeconds()].map(twoDigits).join(':');
+  return `Too Many Requests. Try again at ${time}`;
+};
+
+// A 400 whose body's error is "updateRequired": the device must be updated first.
+export const deviceUpdateRequiredMessage =
+  'A device update is required: update the device, then try again';
+
+const apiErrorText = (error: FlotillaApiError, message: string, now: number): string => {
+  if (error.status === 429) return rateLimitedText(error, now);
+  if (error.status === 400 && message === 'updateRequired') return deviceUpdateRequiredMessage;
   if (error.status === 401) {
     // PATCH /login_ is a platform administrator's login-as: its refusals say why.
     if (error.path.startsWith('/login_') && error.method !== 'PATCH') {
@@ -175,11 +210,12 @@ const cap = (text: string): string =>
 // The text the console shows for an error: known SDK and HTTP situations
 // get their fixed message, other texts are trimmed, HTML reduced to its error text and capped at
 // 500 characters. "skip" means show nothing (null); anything unreadable gets the generic message.
-export const errorText = (error: unknown): string | null => {
+// `now` (ms since the epoch) dates a throttled action's "try again at".
+export const errorText = (error: unknown, now: number = Date.now()): string | null => {
   const raw = rawMessageOf(error);
   if (raw === undefined) return fallbackText;
   const message = looksLikeHtml(raw) ? htmlErrorText(raw) : raw.trim();
   if (message === 'skip') return null;
-  if (error instanceof FlotillaApiError) return cap(apiErrorText(error, message));
+  if (error instanceof FlotillaApiError) return cap(apiErrorText(error, message, now));
   return message === '' ? fallbackText : cap(message);
 };

@@ -130,6 +130,8 @@ describe('sendHttp', () => {
       (caught: unknown) => caught,
     )) as FlotillaApiError;
     expect(error.retryAfterSeconds).toBe(30);
+    // The console tells when the action is available again.
+    expect(error.availableAt).toBe(clock.now() + 30_000);
   });
 
   it('turns an unreachable server into FlotillaNetworkError', async () => {

@@ -101,6 +101,7 @@ export const sendHttp = async <T>(deps: HttpDeps, options: RequestOptions): Prom
         body: text,
         message: message === '' ? `${response.status} ${response.statusText}`.trim() : message,
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+        receivedAt: deps.clock.now(),
         method,
         path: options.path,
         token: headers.Authorization === undefined ? null : token,

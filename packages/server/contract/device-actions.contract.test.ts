@@ -58,6 +58,8 @@ describe('device actions: balena-sdk against Flotilla with a device on the cloud
   let fleet: Fleet;
   let device: Registration;
   let fake: FakeDevice;
+  // Builds of the fleet's services, as the service calls name them.
+  const images: number[] = [];
   const answer: FakeAnswer = (request) =>
     request.action === 'device-state'
       ? { status: 200, body: supervisorState }
@@ -76,6 +78,17 @@ describe('device actions: balena-sdk against Flotilla with a device on the cloud
       device.id,
       '17.0.0',
     ]);
+    for (const name of ['first', 'second', 'third']) {
+      const { rows } = await server.db.query<{ id: number }>(
+        `WITH s AS (
+           INSERT INTO "service" ("application", "service_name") VALUES ($1, $2) RETURNING "id"
+         )
+         INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
+         SELECT s."id", 'registry.test/' || $2, 'success' FROM s RETURNING "id"`,
+        [fleet.id, name],
+      );
+      images.push(rows[0]?.id ?? 0);
+    }
     // The key /device/register returned is the device's own: the fake agent connects with it.
     fake = await connectFakeDevice(server.url, device.api_key, { uuid: device.uuid, answer });
   });
@@ -130,20 +143,21 @@ describe('device actions: balena-sdk against Flotilla with a device on the cloud
   });
 
   it('start, stop and restart a service by image id', async () => {
-    await sdk.models.device.startService(device.uuid, 11);
+    const [first = 0, second = 0, third = 0] = images;
+    await sdk.models.device.startService(device.uuid, first);
     expect(lastReceived()).toMatchObject({
       action: 'start-service',
-      params: { appId: fleet.id, imageId: 11 },
+      params: { appId: fleet.id, imageId: first },
     });
-    await sdk.models.device.stopService(device.uuid, 12);
+    await sdk.models.device.stopService(device.uuid, second);
     expect(lastReceived()).toMatchObject({
       action: 'stop-service',
-      params: { appId: fleet.id, imageId: 12 },
+      params: { appId: fleet.id, imageId: second },
     });
-    await sdk.models.device.restartService(device.uuid, 13);
+    await sdk.models.device.restartService(device.uuid, third);
     expect(lastReceived()).toMatchObject({
       action: 'restart-service',
-      params: { appId: fleet.id, imageId: 13 },
+      params: { appId: fleet.id, imageId: third },
     });
   });
 
@@ -179,7 +193,7 @@ describe('device actions: balena-sdk against Flotilla with a device on the cloud
         'BalenaSupervisorLockedError',
       );
       await expectBalenaError(
-        sdk.models.device.stopService(device.uuid, 12),
+        sdk.models.device.stopService(device.uuid, images[1] ?? 0),
         'BalenaSupervisorLockedError',
       );
       await expectBalenaError(

@@ -143,6 +143,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     serveSourceMaps: ctx.config.serveSourceMaps,
     cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
     mapTileUrl: ctx.config.mapTiles.url,
+    avatarUrl: ctx.config.avatarUrl,
   });
   return { app, cloudlink };
 };

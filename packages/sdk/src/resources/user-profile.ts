@@ -14,4 +14,6 @@ export type UserProfile = {
   account_type: string | null;
   has_password_set: boolean;
   company: string | null;
+  created_at: string;
+  username: string;
 };

@@ -416,6 +416,8 @@ export const v7Fields = {
     account_type: 'string | null',
     has_password_set: 'boolean',
     company: 'string | null',
+    created_at: 'date',
+    username: 'string',
   },
   user__has__public_key: {
     id: 'number',

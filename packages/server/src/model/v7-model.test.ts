@@ -66,6 +66,9 @@ const notInV7: Record<string, readonly string[]> = {
   oauth_application_authorization: ['created_at'],
   // When a SAML account was linked (shown to its owner).
   saml_account: ['created_at'],
+  // The account page reads the username and the account's creation date with the rest of the
+  // profile (balena's console reads them there; the SDK's typings leave them out).
+  user_profile: ['created_at', 'username'],
 };
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).

@@ -5,6 +5,7 @@ import {
   logsFileName,
   minimumHostOsAccessVersion,
   osVersionBelow,
+  targetStateApiVersion,
 } from './device-panel-constants.js';
 
 describe('download file names', () => {
@@ -32,5 +33,15 @@ describe('OS version floors', () => {
     expect(osVersionBelow('2.10.9', '2.11.0')).toBe(true);
     expect(osVersionBelow(null, minimumHostOsAccessVersion)).toBe(false);
     expect(osVersionBelow('Resin OS dev', minimumHostOsAccessVersion)).toBe(false);
+  });
+});
+
+describe('the target state version of a supervisor', () => {
+  it('is v2 below supervisor 13.0.0, else (or when unknown) v3', () => {
+    expect(targetStateApiVersion('12.11.38')).toBe('v2');
+    expect(targetStateApiVersion('v9.0.1')).toBe('v2');
+    expect(targetStateApiVersion('13.0.0')).toBe('v3');
+    expect(targetStateApiVersion('16.4.2')).toBe('v3');
+    expect(targetStateApiVersion(null)).toBe('v3');
   });
 });

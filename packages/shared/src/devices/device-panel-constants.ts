@@ -45,6 +45,13 @@ export const osVersionBelow = (osVersion: string | null, minimum: string): boole
   return false;
 };
 
+// Supervisors before 13.0.0 read their target state in the v2 shape (GET /device/v2/:uuid/state);
+// newer ones in v3. A device whose supervisor version is unknown gets v3.
+export const targetStateV3SupervisorVersion = '13.0.0';
+export type TargetStateApiVersion = 'v2' | 'v3';
+export const targetStateApiVersion = (supervisorVersion: string | null): TargetStateApiVersion =>
+  osVersionBelow(supervisorVersion, targetStateV3SupervisorVersion) ? 'v2' : 'v3';
+
 // Downloads: {uuid}_checks_{timestamp}.json, {uuid}_diagnostics_{timestamp}.txt, and a log file
 // named from the fleet, the device and the time.
 const fileTimestamp = (at: Date): string => at.toISOString().replace(/[:.]/g, '-');

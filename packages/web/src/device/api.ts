@@ -160,11 +160,14 @@ export const fetchDevice = async (
   client: FlotillaClient,
   uuid: string,
 ): Promise<DeviceDetail | null> => {
+  // A short uuid (its first 7 characters or more, as the CLI shows them) names the device that
+  // starts with it; two such devices make it ambiguous.
+  const short = isShortUuid(uuid);
   const rows: DeviceDetail[] = await client.pine.get({
     resource: 'device',
     options: {
-      $filter: { uuid },
-      $top: 1,
+      $filter: short ? { $startswith: [{ $: 'uuid' }, uuid] } : { uuid },
+      $top: short ? 2 : 1,
       $select: [
         ...deviceFields,
         'note',
@@ -210,8 +213,12 @@ export const fetchDevice = async (
       },
     },
   });
+  if (rows.length > 1) throw new Error(`Device is ambiguous: ${uuid}`);
   return rows[0] ?? null;
 };
+
+const isShortUuid = (uuid: string): boolean =>
+  uuid.length !== 32 && uuid.length !== 62 && /^[0-9a-f]{7,61}$/.test(uuid);
 
 // The device page's query, shared by the page and the device's variables and configuration tabs,
 // so switching tabs reads the cache.

@@ -13,6 +13,8 @@ export const userProfileRow = (overrides: Record<string, unknown> = {}) => ({
   has_password_set: true,
   is_verified: true,
   must_be_verified: false,
+  created_at: '2025-01-02T03:04:05.000Z',
+  username: 'ada',
   ...overrides,
 });
 

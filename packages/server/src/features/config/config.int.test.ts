@@ -68,6 +68,21 @@ describe('GET /config', () => {
     }
   });
 
+  it('names the avatar service only when the operator enables one (none by default)', async () => {
+    expect((await app.inject({ url: '/config' })).json()).toMatchObject({ avatarUrl: null });
+    const template = 'https://avatars.example.test/{hash}?d=404';
+    const withAvatars = await createTestApp(
+      createTestContext(db, { config: { avatarUrl: template } }),
+      registerConfigRoutes,
+    );
+    try {
+      const answer = await withAvatars.inject({ url: '/config' });
+      expect(answer.json()).toMatchObject({ avatarUrl: template });
+    } finally {
+      await withAvatars.close();
+    }
+  });
+
   it('names no analytics adapter: Flotilla has none', async () => {
     const response = await app.inject({ url: '/config' });
     expect(response.json()).toMatchObject({ analytics: null });

@@ -46,6 +46,10 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     actionsPath,
     // The console's map tiles (ours): a Leaflet URL template, empty for no tiles.
     mapTiles: { ...ctx.config.mapTiles },
+    // The avatar service the console may ask for the user's picture (ours; FLOTILLA_AVATAR_URL):
+    // a URL template whose {hash} is the SHA-256 of the e-mail address; null (the default) for
+    // none, and the console draws the initial.
+    avatarUrl: ctx.config.avatarUrl,
     // Networks the console's command-line login page may post a token to besides loopback and
     // the private ranges (ours; FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS).
     cliLoginAllowedNetworks: [...ctx.config.cliLoginAllowedNetworks],

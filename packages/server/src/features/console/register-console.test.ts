@@ -100,6 +100,18 @@ it("lets the command-line login page post to the operator's networks", async () 
   );
 });
 
+it('lets pages load pictures from the avatar service only when one is enabled', async () => {
+  const imageSources = async (options: ConsoleOptions) => {
+    const page = await build(options).inject({ url: '/fleets', headers: { accept: 'text/html' } });
+    const csp = String(page.headers['content-security-policy']);
+    return csp.split('; ').find((directive) => directive.startsWith('img-src ')) ?? '';
+  };
+  expect(await imageSources({})).toBe("img-src 'self' data:");
+  expect(
+    await imageSources({ avatarUrl: 'https://avatars.example.test:8443/a/{hash}?d=404' }),
+  ).toBe("img-src 'self' data: https://avatars.example.test:8443");
+});
+
 describe('the console files', () => {
   it('serves index.html for page navigations, revalidated with an ETag', async () => {
     const app = build();

@@ -15,7 +15,8 @@ const cliLoginPrefix = '/login/cli/';
 // The console's policy for a page. The command-line login page (/login/cli/<callback>) may post
 // its form to that callback when the page would (localhost, a private address or one of the
 // operator's networks), and only that page: every other page posts nowhere but here.
-// Every page may show the map, so every page may load the configured tile server's images.
+// Every page may show the map and the user's avatar, so every page may load the configured tile
+// server's and avatar service's images.
 const contentSecurityPolicyFor = (
   urlPath: string,
   cliLoginNetworks: readonly string[],
@@ -26,6 +27,16 @@ const contentSecurityPolicyFor = (
   }
   const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length), cliLoginNetworks);
   return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : [], imageSources);
+};
+
+// The origin of the avatar service's URL template, which the console loads pictures from.
+const originOfTemplate = (template: string | null | undefined): string[] => {
+  if (!template) return [];
+  try {
+    return [new URL(template.replaceAll('{hash}', 'hash')).origin];
+  } catch {
+    return [];
+  }
 };
 
 // The built console (packages/web/dist), the same relative path from src/ and dist/.
@@ -40,6 +51,8 @@ export type ConsoleOptions = {
   cliLoginAllowedNetworks?: readonly string[];
   // The map's tile URL template (FLOTILLA_MAP_TILE_URL): its origin may serve images.
   mapTileUrl?: string;
+  // The avatar service's URL template (FLOTILLA_AVATAR_URL): its origin may serve pictures.
+  avatarUrl?: string | null;
 };
 
 // Hashed bundle files: their name changes with their content, so browsers keep them for a year.
@@ -81,7 +94,10 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
   const serveSourceMaps = options.serveSourceMaps ?? false;
   const cliLoginNetworks = options.cliLoginAllowedNetworks ?? [];
   const tileSource = tileImageSource(options.mapTileUrl ?? '');
-  const imageSources = tileSource === undefined ? [] : [tileSource];
+  const imageSources = [
+    ...(tileSource === undefined ? [] : [tileSource]),
+    ...originOfTemplate(options.avatarUrl),
+  ];
   const index = path.join(root, 'index.html');
   const indexPage = createIndexPages(root);
   void app.register(fastifyStatic, {

@@ -45,6 +45,21 @@ const newDevice = async (fleetId = fleet.id): Promise<Device> => {
   return { ...device, key: await createApiKey(db, device.actorId, { name: 'device key' }) };
 };
 
+// A build of a service of the fleet, as container actions name it.
+const createImage = async (fleetId: number, serviceName: string): Promise<number> => {
+  const { rows } = await db.query<{ id: number }>(
+    `WITH s AS (
+       INSERT INTO "service" ("application", "service_name") VALUES ($1, $2) RETURNING "id"
+     )
+     INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
+     SELECT s."id", 'registry.test/' || $2, 'success' FROM s RETURNING "id"`,
+    [fleetId, serviceName],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('no image');
+  return id;
+};
+
 const userKeyWithRole = async (name: string, role: string | undefined): Promise<string> => {
   const user = await fx.createUser(db, name);
   if (role) await fx.addFleetMember(db, user.userId, fleet.id, role);
@@ -91,6 +106,7 @@ afterAll(async () => {
 describe('POST /supervisor/* for one device', () => {
   it('forwards each endpoint as its cloudlink action and passes the answer through', async () => {
     const device = await newDevice();
+    const imageId = await createImage(fleet.id, `main-${device.id}`);
     const fake = await connect(node, device, (request) =>
       request.action === 'device-state'
         ? { status: 200, body: { status: 'Idle', update_pending: false } }
@@ -133,9 +149,9 @@ describe('POST /supervisor/* for one device', () => {
       ...(['start', 'stop', 'restart'] as const).map(
         (verb): [string, Record<string, unknown>, string, Record<string, unknown>] => [
           `/supervisor/v2/applications/${fleet.id}/${verb}-service`,
-          { deviceId: device.id, appId: fleet.id, data: { appId: fleet.id, imageId: 7 } },
+          { deviceId: device.id, appId: fleet.id, data: { appId: fleet.id, imageId } },
           `${verb}-service`,
-          { appId: fleet.id, imageId: 7 },
+          { appId: fleet.id, imageId },
         ],
       ),
     ];
@@ -246,6 +262,22 @@ describe('POST /supervisor/* for one device', () => {
       400,
       'data.imageId or data.serviceName is required',
     ]);
+  });
+
+  it('answers "Image not found" for an image that is no build of the device\'s fleet', async () => {
+    const device = await newDevice();
+    const fake = await connect(node, device, () => ({ status: 200, body: 'OK' }));
+    const elsewhere = await createImage(otherFleet.id, `other-${device.id}`);
+    for (const imageId of [elsewhere, 2_000_000_000]) {
+      const response = await post(
+        `/supervisor/v2/applications/${fleet.id}/restart-service`,
+        operatorKey,
+        { deviceId: device.id, appId: fleet.id, data: { appId: fleet.id, imageId } },
+      );
+      expect([response.statusCode, response.body]).toEqual([404, 'Image not found']);
+    }
+    // Nothing reached the device.
+    expect(fake.received.filter((message) => message.type === 'action')).toEqual([]);
   });
 });
 

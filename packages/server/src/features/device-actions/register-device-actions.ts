@@ -1,7 +1,7 @@
 import type { ActionResult, DeviceAction } from '@flotilla/shared/cloudlink/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { ApiError, forbidden } from '../../infra/errors/api-error.js';
+import { ApiError, forbidden, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { deviceOffline } from '../cloudlink/cloudlink-error.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
@@ -31,6 +31,23 @@ const reachableFleetDevices = async (
   return targets.filter((target) => online.has(target.id));
 };
 
+// Whether the image is a build of a service of the device's fleet: a container action names one
+// of those, never another fleet's.
+const imageOfDeviceFleet = async (
+  ctx: AppContext,
+  deviceId: number,
+  imageId: number,
+): Promise<boolean> => {
+  const { rows } = await ctx.db.query(
+    `SELECT 1 FROM "image" i
+       JOIN "service" s ON s."id" = i."is_a_build_of__service"
+       JOIN "device" d ON d."belongs_to__application" = s."application"
+      WHERE i."id" = $1 AND d."id" = $2`,
+    [imageId, deviceId],
+  );
+  return rows.length > 0;
+};
+
 const proxyHandler =
   (ctx: AppContext, cloudlink: Cloudlink, endpoint: SupervisorEndpoint) =>
   async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -49,6 +66,12 @@ const proxyHandler =
       );
       // Unknown, invisible and forbidden devices all answer 401, as balena's proxy does.
       if (!target) throw forbidden();
+      if (
+        params.imageId !== undefined &&
+        !(await imageOfDeviceFleet(ctx, target.id, params.imageId))
+      ) {
+        throw notFound('Image not found');
+      }
       let result: ActionResult;
       try {
         result = await cloudlink.sendAction(target.id, endpoint.action, params);

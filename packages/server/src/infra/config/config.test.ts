@@ -242,6 +242,24 @@ describe('loadConfig: FLOTILLA_DEVICE_URLS_BASE', () => {
   });
 });
 
+describe('loadConfig: FLOTILLA_AVATAR_URL', () => {
+  it('is off by default; set, an http(s) URL template with {hash}', () => {
+    expect(loadConfig({}).avatarUrl).toBeNull();
+    expect(loadConfig({ FLOTILLA_AVATAR_URL: '' }).avatarUrl).toBeNull();
+    const template = 'https://avatars.example.com/avatar/{hash}?d=404&s=64';
+    expect(loadConfig({ FLOTILLA_AVATAR_URL: template }).avatarUrl).toBe(template);
+    for (const refused of [
+      'https://avatars.example.com/avatar',
+      'ftp://x.example/{hash}',
+      '{hash}',
+    ]) {
+      expect(() => loadConfig({ FLOTILLA_AVATAR_URL: refused }), refused).toThrow(
+        /FLOTILLA_AVATAR_URL/,
+      );
+    }
+  });
+});
+
 describe('loadConfig: account mail settings', () => {
   it('limits password reset requests per address and per e-mail address', () => {
     expect(loadConfig({})).toMatchObject({

@@ -53,6 +53,15 @@ const schema = z.object({
       .regex(/^[\w .-]{1,32}$/, 'must be 1 to 32 letters, digits, spaces, dots or dashes')
       .optional(),
   ),
+  // Off (empty) by default: the console then draws the user's initial and contacts no avatar
+  // service. Set, an http(s) URL template whose {hash} is the SHA-256 of the user's e-mail address.
+  FLOTILLA_AVATAR_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .refine((value) => value.includes('{hash}'), 'must contain {hash}')
+      .optional(),
+  ),
   FLOTILLA_LOG_RETENTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   FLOTILLA_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
@@ -232,6 +241,8 @@ export type Config = {
   // The installation's tag ("staging"): page titles carry it and the console stripes its
   // navigation, so that it is not taken for production. Undefined: none.
   deploymentTag: string | undefined;
+  // The avatar service's URL template ({hash}: SHA-256 of the e-mail address), or null: off.
+  avatarUrl: string | null;
   // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
@@ -365,6 +376,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     deviceUrlsBase: values.FLOTILLA_DEVICE_URLS_BASE,
     mapTiles: { url: values.FLOTILLA_MAP_TILE_URL, attribution: values.FLOTILLA_MAP_ATTRIBUTION },
     deploymentTag: values.FLOTILLA_DEPLOYMENT_TAG,
+    avatarUrl: values.FLOTILLA_AVATAR_URL ?? null,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,

@@ -42,8 +42,8 @@ const policy = (directives: Record<string, readonly string[]>) => ({
 // The console's policy as a header value; the console route sets it over the API's policy.
 // (helmet's per-route option only reaches routes declared after the plugin has loaded.)
 // `formTargets`: origins one page may also post a form to (the command-line login page posts
-// the session token to balena-cli's local server, features/console). `imageSources`: where the
-// map's tiles come from (the configured tile server).
+// the session token to balena-cli's local server, features/console). `imageSources`: origins
+// the console may also load pictures from (the configured map tile server and avatar service).
 export const consoleContentSecurityPolicyHeaderWith = (
   formTargets: readonly string[],
   imageSources: readonly string[] = [],

@@ -70,6 +70,8 @@ export const userResources: Record<string, ResourceDefinition> = {
       account_type: text({ readOnly: true }),
       has_password_set: bool({ readOnly: true }),
       company: text({ readOnly: true }),
+      created_at: createdAt,
+      username: text({ readOnly: true }),
     },
     scope: { user: (row) => `${row}."is_of__user"` },
     readOnly: true,

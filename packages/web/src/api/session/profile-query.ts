@@ -24,6 +24,8 @@ export const fetchProfile = async (client: FlotillaClient, userId: number) => {
         'has_password_set',
         'is_verified',
         'must_be_verified',
+        'username',
+        'created_at',
       ],
       $filter: { is_of__user: userId },
     },

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { rememberProfileStep } from '../signup-profile/profile-step.js';
 import { captchaResponse } from './captcha.js';
+import { notePasswordAtLogin } from '../../api/session/password-limit.js';
 
 // Logging in, its second factor and signing up. The screens show these errors
 // themselves (inlineError).
@@ -15,6 +16,8 @@ export const useLogin = () => {
     meta: { inlineError: true },
     mutationFn: (credentials: { email: string; password: string }) =>
       client.auth.login(credentials),
+    // A password over today's limit still logs in, and asks for a change.
+    onSuccess: (session, { password }) => notePasswordAtLogin(session.userId, password),
   });
 };
 

@@ -1,5 +1,6 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { DeployVariable } from './deploy-config.js';
+import { createdFleetId } from '../../fleet/created-fleet-id.js';
 
 // Where the release goes: a fleet created for it, or one the user chose.
 export type DeployTarget =
@@ -81,7 +82,7 @@ export const runDeploy = async (
           is_of__class: 'fleet',
         },
       });
-      fleetId = created.id;
+      fleetId = createdFleetId(created);
     }
     if (fleetId === null) throw new Error('No fleet to deploy to');
     onStep('variables');

@@ -65,9 +65,7 @@ describe('DeviceNotes', () => {
     fireEvent.change(field, { target: { value: 'x' } });
     act(() => vi.advanceTimersByTime(notesDebounceMs));
     await settle();
-    expect(screen.getByRole('alert').textContent).toBe(
-      'Could not save the note: Request error: Device not found',
-    );
+    expect(screen.getByRole('alert').textContent).toBe('Could not save the note: Device not found');
   });
 
   it('is read-only without the permission', () => {

@@ -6,13 +6,15 @@ import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
 import { deviceStatuses } from '../../fleet/api-fleet-list.js';
 import { statusLabel } from '../../device/device-format.js';
+import { SavedViewsMenu } from './SavedViewsMenu.js';
 import { TagFilterControls } from './TagFilterControls.js';
 import type { DeviceListParams } from './useDeviceListParams.js';
 
 // Typing waits this long before the URL (and the query) follow.
 const searchDelayMs = 300;
 
-// Search by name or uuid, filter by status and tag, choose tag columns; all live in the URL.
+// Search by name or uuid, filter by status and tag, choose tag columns; all live in the URL, and
+// named views of them in this browser.
 export const DevicesToolbar = ({
   fleetId,
   params,
@@ -80,6 +82,7 @@ export const DevicesToolbar = ({
         ))}
       </TextField>
       <TagFilterControls fleetId={fleetId} params={params} onParams={onParams} />
+      <SavedViewsMenu params={params} onParams={onParams} />
     </Stack>
   );
 };

@@ -67,6 +67,29 @@ const defaults: DeviceListParams = {
   pageSize: defaultPageSize,
 };
 
+// What a saved view of the table keeps: its filters, sort, tag columns and page size (not the
+// page, nor whether the map is shown).
+const viewKeys = [
+  'search',
+  'status',
+  'tag',
+  'tagColumns',
+  'sort',
+  'direction',
+  'pageSize',
+] as const;
+
+export const viewStateOf = (params: DeviceListParams): Record<string, string | number> =>
+  Object.fromEntries(viewKeys.map((key) => [urlKeys[key], params[key]]));
+
+// A saved view's settings, read as the URL is (anything unknown falls back to the default).
+export const paramsOfView = (state: Record<string, string | number>): Partial<DeviceListParams> => {
+  const { search, status, tag, tagColumns, sort, direction, pageSize } = parseListParams(
+    new URLSearchParams(Object.entries(state).map(([key, value]) => [key, String(value)])),
+  );
+  return { search, status, tag, tagColumns, sort, direction, pageSize };
+};
+
 // The search, the status filter, the sort and the page live in the URL, so they survive reloads
 // and the breadcrumbs lead back to the same view. Any change but the page goes back to page 1.
 export const tagColumnsOf = (params: DeviceListParams): string[] =>

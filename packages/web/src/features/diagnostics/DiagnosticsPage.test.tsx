@@ -128,6 +128,71 @@ describe('DiagnosticsPage', () => {
     await screen.findByText('The device is offline: its current state cannot be read');
   });
 
+  it('shows the v2 target state to a supervisor below 13.0.0, and says why a state read failed', async () => {
+    const device = deviceDetail({ supervisor_version: '12.11.38' });
+    const { api } = renderPage(device);
+    api.on('POST', '/supervisor/v1/device', () => ({
+      status: 500,
+      body: { message: 'supervisor answered garbage' },
+    }));
+    const v3Reads: string[] = [];
+    api.on('GET', `/device/v3/${device.uuid}/state`, () => {
+      v3Reads.push(device.uuid);
+      return { status: 200, body: {} };
+    });
+    api.on('GET', `/device/v2/${device.uuid}/state`, () => ({
+      status: 200,
+      body: { local: { name: 'in-v2-shape', apps: {} }, dependent: { apps: {}, devices: {} } },
+    }));
+    const sections = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(sections).getByRole('tab', { name: 'Supervisor state' }));
+    expect((await screen.findByLabelText('Target state')).textContent).toContain('in-v2-shape');
+    expect(screen.getByRole('heading', { name: 'Target state (v2)' })).toBeTruthy();
+    expect(v3Reads).toEqual([]);
+    expect(
+      await screen.findByText('Supervisor state error: Request error: supervisor answered garbage'),
+    ).toBeTruthy();
+  });
+
+  it('says "No target received" when the target state answer is empty', async () => {
+    const device = deviceDetail();
+    const { api } = renderPage(device);
+    api.on('POST', '/supervisor/v1/device', () => ({ status: 200, body: { status: 'Idle' } }));
+    api.on('GET', `/device/v3/${device.uuid}/state`, () => ({ status: 200, body: {} }));
+    const sections = await screen.findByRole('tablist', { name: 'Diagnostics sections' });
+    fireEvent.click(within(sections).getByRole('tab', { name: 'Supervisor state' }));
+    expect(
+      await screen.findByText('Supervisor target state error: No target received'),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('Target state')).toBeNull();
+  });
+
+  it('says "Failed query check" with the service error when the checks cannot be read', async () => {
+    const device = deviceDetail();
+    const api = createFakeApi({
+      device: [device],
+      user_application_membership: [fleetMember('operator')],
+    });
+    api.on('GET', `/actions/v1/${device.uuid}/checks`, () => ({
+      status: 502,
+      body: { message: 'actions service unreachable' },
+    }));
+    renderWithClient(
+      api.client,
+      <Routes>
+        <Route path="/devices/:uuid/diagnostics" element={<DiagnosticsPage />} />
+      </Routes>,
+      `/devices/${device.uuid}/diagnostics`,
+    );
+    expect(
+      await screen.findByText(
+        'Failed query check: Request error: actions service unreachable',
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+  });
+
   it('refuses a user without resin.device.access_diagnostics', async () => {
     renderPage(deviceDetail(), 'observer');
     await screen.findByText(/do not have permission/);

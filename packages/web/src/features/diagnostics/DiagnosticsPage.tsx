@@ -55,7 +55,7 @@ const Diagnostics = ({ device }: { device: DeviceDetail }) => {
           <Tab value="supervisor" label="Supervisor state" />
         </Tabs>
         {section === 'supervisor' ? (
-          <SupervisorState uuid={device.uuid} />
+          <SupervisorState uuid={device.uuid} supervisorVersion={device.supervisor_version} />
         ) : section === 'checks' ? (
           <RunPanel
             key="checks"

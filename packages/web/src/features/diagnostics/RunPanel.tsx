@@ -19,6 +19,14 @@ const statusLabel: Record<DiagnosticRun['status'] | 'idle', string> = {
   error: 'Failed',
 };
 
+// A failed read of the health checks says so, then what the actions service answered.
+const readFailureText = (action: DiagnosticAction, error: unknown): string => {
+  const text = errorText(error);
+  if (action === 'checks')
+    return text === null ? 'Failed query check' : `Failed query check: ${text}`;
+  return text ?? 'Could not read the last run';
+};
+
 // One kind of run (health checks or diagnostics): run it, follow it while in progress, show and
 // download its last result.
 export const RunPanel = ({
@@ -79,9 +87,7 @@ export const RunPanel = ({
       {start.isError ? (
         <Alert severity="error">{errorText(start.error) ?? 'Could not start the run'}</Alert>
       ) : null}
-      {run.isError ? (
-        <Alert severity="error">{errorText(run.error) ?? 'Could not read the last run'}</Alert>
-      ) : null}
+      {run.isError ? <Alert severity="error">{readFailureText(action, run.error)}</Alert> : null}
       {current?.status === 'error' ? (
         <Alert severity="error">{current.error ?? 'The run failed'}</Alert>
       ) : null}

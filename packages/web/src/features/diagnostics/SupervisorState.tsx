@@ -1,3 +1,4 @@
+import { targetStateApiVersion } from '@flotilla/shared/devices/device-panel-constants';
 import { errorText, FlotillaApiError } from '@flotilla/sdk/errors';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -10,11 +11,16 @@ const offlineText = 'No online device(s) found';
 
 const StatePane = ({
   title,
+  label,
+  errorPrefix,
   state,
   pending,
   error,
 }: {
   title: string;
+  // The accessible name of the state's text.
+  label: string;
+  errorPrefix: string;
   state: unknown;
   pending: boolean;
   error: unknown;
@@ -30,13 +36,13 @@ const StatePane = ({
         <Alert severity="info">The device is offline: its current state cannot be read</Alert>
       ) : error ? (
         <Alert severity="error">
-          Supervisor state error: {errorText(error) ?? 'could not read the state'}
+          {errorPrefix}: {errorText(error) ?? 'could not read the state'}
         </Alert>
       ) : null}
       {state === undefined ? null : (
         <Box
           component="pre"
-          aria-label={title}
+          aria-label={label}
           sx={{
             m: 0,
             p: 2,
@@ -55,20 +61,31 @@ const StatePane = ({
 };
 
 // The device's current state (from its supervisor, over the cloudlink) next to the target state
-// the server computes for it.
-export const SupervisorState = ({ uuid }: { uuid: string }) => {
+// the server computes for it, in the version its supervisor reads.
+export const SupervisorState = ({
+  uuid,
+  supervisorVersion,
+}: {
+  uuid: string;
+  supervisorVersion: string | null;
+}) => {
   const current = useCurrentState(uuid);
-  const target = useTargetState(uuid);
+  const version = targetStateApiVersion(supervisorVersion);
+  const target = useTargetState(uuid, version);
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
       <StatePane
         title="Current state"
+        label="Current state"
+        errorPrefix="Supervisor state error"
         state={current.data}
         pending={current.isPending}
         error={current.error}
       />
       <StatePane
-        title="Target state"
+        title={`Target state (${version})`}
+        label="Target state"
+        errorPrefix="Supervisor target state error"
         state={target.data}
         pending={target.isPending}
         error={target.error}

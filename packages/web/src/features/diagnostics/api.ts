@@ -1,6 +1,7 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { FlotillaApiError } from '@flotilla/sdk/errors';
 import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
+import type { TargetStateApiVersion } from '@flotilla/shared/devices/device-panel-constants';
 import type { DiagnosticAction, DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
@@ -62,12 +63,27 @@ export const useCurrentState = (uuid: string) => {
   });
 };
 
-// The target state the server computes for the device.
-export const useTargetState = (uuid: string) => {
+export const noTargetMessage = 'No target received';
+
+// An answer with nothing in it (no body, or an empty object) carries no target state.
+const isEmptyAnswer = (answer: unknown): boolean =>
+  answer === null ||
+  answer === undefined ||
+  answer === '' ||
+  (typeof answer === 'object' && !Array.isArray(answer) && Object.keys(answer).length === 0);
+
+// The target state the server computes for the device, in the shape its supervisor reads (v2
+// before supervisor 13.0.0, else v3).
+export const useTargetState = (uuid: string, version: TargetStateApiVersion) => {
   const client = useClient();
   return useQuery({
-    queryKey: diagnosticsKeys.targetState(uuid),
-    queryFn: () =>
-      client.request<unknown>({ path: `/device/v3/${encodeURIComponent(uuid)}/state` }),
+    queryKey: diagnosticsKeys.targetState(uuid, version),
+    queryFn: async () => {
+      const target = await client.request<unknown>({
+        path: `/device/${version}/${encodeURIComponent(uuid)}/state`,
+      });
+      if (isEmptyAnswer(target)) throw new Error(noTargetMessage);
+      return target;
+    },
   });
 };

@@ -1,3 +1,4 @@
+import type { TargetStateApiVersion } from '@flotilla/shared/devices/device-panel-constants';
 import type { DiagnosticAction } from '@flotilla/shared/diagnostics/diagnostics';
 import { queryRoots } from '../../api/query-roots.js';
 
@@ -8,5 +9,6 @@ export const diagnosticsKeys = {
   run: (uuid: string, action: DiagnosticAction) =>
     [...queryRoots.diagnostics, uuid, action] as const,
   currentState: (uuid: string) => [...queryRoots.diagnostics, uuid, 'current-state'] as const,
-  targetState: (uuid: string) => [...queryRoots.diagnostics, uuid, 'target-state'] as const,
+  targetState: (uuid: string, version: TargetStateApiVersion) =>
+    [...queryRoots.diagnostics, uuid, 'target-state', version] as const,
 };

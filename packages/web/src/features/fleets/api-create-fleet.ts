@@ -7,6 +7,7 @@ import { useClient } from '../../api/client.js';
 import { fleetKeys } from '../../fleet/query-keys.js';
 import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { fleetsFeatureKeys } from './query-keys.js';
+import { createdFleetId } from '../../fleet/created-fleet-id.js';
 
 export type FleetVariable = { name: string; value: string };
 
@@ -83,7 +84,7 @@ export const useCreateFleet = (className: ApplicationClass) => {
             : { is_stored_at__repository_url: fleet.repositoryUrl }),
         },
       });
-      if (typeof created.id !== 'number') throw new Error('could not find id');
+      const fleetId = createdFleetId(created);
       const problems: string[] = [];
       const writes: { resource: VariableResource; variable: FleetVariable }[] = [
         ...fleet.environment.map((variable) => ({
@@ -98,7 +99,7 @@ export const useCreateFleet = (className: ApplicationClass) => {
       const outcomes = await runWithConcurrency(writes, 10, ({ resource, variable }) =>
         client.pine.post({
           resource,
-          body: { application: created.id, name: variable.name, value: variable.value },
+          body: { application: fleetId, name: variable.name, value: variable.value },
         }),
       );
       for (const outcome of outcomes) {
@@ -123,7 +124,7 @@ export const useCreateFleet = (className: ApplicationClass) => {
           problems.push(`No release was built: ${errorText(error) ?? 'the builder refused'}`);
         }
       }
-      return { id: created.id, releaseId, problems };
+      return { id: fleetId, releaseId, problems };
     },
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: fleetKeys.all });

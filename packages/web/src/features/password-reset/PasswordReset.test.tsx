@@ -51,7 +51,7 @@ describe('forgotten password', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText(/E-mail/), 'ada@example.com');
     await waitFor(() => expect(send.hasAttribute('disabled')).toBe(false));
     await user.click(send);
-    expect(await screen.findByText('Too Many Requests. Try again later')).toBeTruthy();
+    expect(await screen.findByText('Too Many Requests. Try again shortly')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/password-reset');
   });
 });

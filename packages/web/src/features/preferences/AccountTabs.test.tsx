@@ -56,6 +56,13 @@ describe('Preferences → Account details', { timeout: 20_000 }, () => {
       { timeout: 10_000 },
     );
     expect(await screen.findByText('ada@x.test')).toBeTruthy();
+    // The username and the account's creation date, from user_profile.
+    expect(screen.getByText('ada', { selector: 'strong' })).toBeTruthy();
+    expect(
+      screen.getByText(
+        new RegExp(`account created ${new Date('2025-01-02T03:04:05.000Z').toLocaleDateString()}`),
+      ),
+    ).toBeTruthy();
     await user.type(screen.getByLabelText('Current password'), 'old-password');
     await user.type(screen.getByLabelText('New password'), 'new-password-1');
     await user.type(screen.getByLabelText('Confirm new password'), 'new-password-2');

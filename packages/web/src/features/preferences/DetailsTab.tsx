@@ -88,6 +88,12 @@ export const DetailsTab = () => {
           Could not load your account: {errorText(profile.error) ?? 'An error has occurred'}
         </Alert>
       ) : null}
+      {profile.data ? (
+        <Typography color="text.secondary">
+          Username <strong>{profile.data.username}</strong> · account created{' '}
+          {new Date(profile.data.created_at).toLocaleDateString()}
+        </Typography>
+      ) : null}
       {profile.data && userId !== undefined ? (
         <EmailSection userId={userId} profile={profile.data} />
       ) : null}

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { fetchProfile } from '../../api/session/profile-query.js';
 import { useSession } from '../../api/session/useSession.js';
+import { passwordChanged } from '../../api/session/password-limit.js';
 import { requestVerificationEmail } from '../email-verification/api.js';
 import { preferenceKeys } from './query-keys.js';
 
@@ -106,11 +107,15 @@ export const useSaveProfile = (onSaved?: () => void) => {
 
 export const useChangePassword = (onChanged: () => void) => {
   const client = useClient();
+  const userId = useSession()?.userId;
   return useMutation({
     meta: { inlineError: true },
     mutationFn: (change: { currentPassword?: string; password: string }) =>
       changePassword(client, change),
-    onSuccess: onChanged,
+    onSuccess: () => {
+      if (userId !== undefined) passwordChanged(userId);
+      onChanged();
+    },
   });
 };
 

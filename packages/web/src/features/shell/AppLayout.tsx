@@ -12,6 +12,7 @@ import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
 import { useMustVerify } from '../email-verification/useMustVerify.js';
 import { LoginAsBanner } from '../platform-admin/LoginAsBanner.js';
+import { PasswordLimitBanner } from './PasswordLimitBanner.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
@@ -124,6 +125,7 @@ export const AppLayout = () => {
         <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
           <Toolbar />
           <LoginAsBanner />
+          <PasswordLimitBanner />
           <OfflineBanner />
           <ThrottleNotice />
           <OutOfDateBanner />

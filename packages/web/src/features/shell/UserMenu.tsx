@@ -7,7 +7,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useLogout, useWhoami } from './api.js';
+import { useAvatarUrl, useLogout, useWhoami } from './api.js';
 import { forgetAdminReturn } from '../platform-admin/admin-session.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
 
@@ -25,6 +25,8 @@ export const UserMenu = () => {
   const [copied, setCopied] = useState(false);
   const whoami = useWhoami(session?.userId);
   const username = whoami.data && 'username' in whoami.data ? (whoami.data.username ?? '') : '';
+  const email = whoami.data && 'email' in whoami.data ? whoami.data.email : null;
+  const avatarUrl = useAvatarUrl(email);
   const copy = async (): Promise<void> => {
     await navigator.clipboard?.writeText(username).catch(() => undefined);
     setCopied(true);
@@ -37,7 +39,12 @@ export const UserMenu = () => {
         onClick={(event) => setAnchor(event.currentTarget)}
         color="inherit"
       >
-        <Avatar sx={{ width: 32, height: 32, bgcolor: 'secondary.main', fontSize: 16 }}>
+        {/* The picture when the operator enabled an avatar service; the initial otherwise, and
+            when the service has no picture for the address. */}
+        <Avatar
+          {...(avatarUrl === null ? {} : { src: avatarUrl, alt: username })}
+          sx={{ width: 32, height: 32, bgcolor: 'secondary.main', fontSize: 16 }}
+        >
           {username.slice(0, 1).toUpperCase() || '?'}
         </Avatar>
       </IconButton>

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useClient } from '../../api/client.js';
 import { useStore } from './useExternalStore.js';
 import { shellKeys } from './query-keys.js';
+import { avatarUrlOf } from './avatar.js';
 
 // GET /config, read once per visit: it changes only with a new deployment.
 export const usePublicConfig = () => {
@@ -20,6 +21,20 @@ export const useWhoami = (userId: number | undefined) => {
     queryKey: shellKeys.whoami(userId),
     queryFn: () => client.auth.whoami(),
   });
+};
+
+// The user's picture from the avatar service the operator enabled (GET /config avatarUrl), or
+// null: none enabled (nothing is asked of any third party), or no address known yet.
+export const useAvatarUrl = (email: string | null | undefined): string | null => {
+  const config = usePublicConfig();
+  const template = config.data?.avatarUrl ?? null;
+  const avatar = useQuery({
+    queryKey: shellKeys.avatar(template, email ?? null),
+    queryFn: () => avatarUrlOf(template ?? '', email ?? ''),
+    enabled: template !== null && typeof email === 'string' && email !== '',
+    staleTime: Infinity,
+  });
+  return template === null ? null : (avatar.data ?? null);
 };
 
 // Whether the SDK's connectivity check declares the connection lost, and a retry right now.

@@ -6,4 +6,7 @@ import { queryRoots } from '../../api/query-roots.js';
 export const shellKeys = {
   config: () => queryRoots.config,
   whoami: sessionKeys.whoami,
+  // Derived in the browser from /config and the address: nothing is fetched.
+  avatar: (template: string | null, email: string | null) =>
+    [...queryRoots.config, 'avatar', template, email] as const,
 };
