@@ -70,7 +70,7 @@ export const DeviceSection = ({
       <Typography variant="h1" noWrap title={detail.device_name}>
         {detail.device_name}
       </Typography>
-      <DeviceTabs uuid={detail.uuid} />
+      <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
       {children(detail)}
     </Stack>
   );

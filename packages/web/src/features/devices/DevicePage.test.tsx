@@ -140,6 +140,17 @@ describe('DevicePage', () => {
     );
     // Clearing logs is resin.device_log.delete: developers and up, not operators or observers.
     expect(button('Clear logs').disabled).toBe(true);
+    // Diagnostics need resin.device.access_diagnostics: the tab is not offered.
+    expect(screen.queryByRole('tab', { name: 'Diagnostics' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Actions' }).getAttribute('href')).toBe(
+      `/devices/${deviceDetail().uuid}/actions`,
+    );
+  });
+
+  it('offers the Diagnostics tab to an operator', async () => {
+    renderDevice([deviceDetail()], 'operator');
+    const tab = await screen.findByRole('tab', { name: 'Diagnostics' });
+    expect(tab.getAttribute('href')).toBe(`/devices/${deviceDetail().uuid}/diagnostics`);
   });
 
   it('lets a developer clear logs but not an operator', async () => {

@@ -91,7 +91,7 @@ export const DevicePage = () => {
         fleetPath={fleetPath}
         renameDenied={permissionDenied('rename')}
       />
-      <DeviceTabs uuid={detail.uuid} />
+      <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
       <LockNotice actions={actions} />
       <DeviceAlerts detail={detail} />
       <DeviceSummaryCard device={detail} />
