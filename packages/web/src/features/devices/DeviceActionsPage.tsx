@@ -30,7 +30,11 @@ const DeviceActions = ({ detail }: { detail: DeviceDetail }) => {
             description={
               <>
                 {actionSpecs[id].blurb}{' '}
-                <Link component={RouterLink} to={actionSpecs[id].docs ?? deviceActionsDocs}>
+                <Link
+                  component={RouterLink}
+                  to={actionSpecs[id].docs ?? deviceActionsDocs}
+                  aria-label={`${actionSpecs[id].title}: documentation`}
+                >
                   Documentation
                 </Link>
               </>

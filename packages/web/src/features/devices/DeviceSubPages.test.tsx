@@ -65,9 +65,10 @@ describe('device actions page', () => {
     for (const id of menuActions) {
       const region = await screen.findByRole('region', { name: actionSpecs[id].title });
       expect(within(region).getByText(new RegExp(actionSpecs[id].blurb.slice(0, 30)))).toBeTruthy();
-      expect(within(region).getByRole('link', { name: 'Documentation' }).getAttribute('href')).toBe(
-        '/docs/devices',
-      );
+      const docs = within(region).getByRole('link', {
+        name: `${actionSpecs[id].title}: documentation`,
+      });
+      expect(docs.getAttribute('href')).toBe('/docs/devices');
       expect(within(region).getByRole('button', { name: actionSpecs[id].label })).toBeTruthy();
     }
   });
@@ -83,7 +84,13 @@ describe('device actions page', () => {
     });
     await userEvent.click(reboot);
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(actionSpecs.reboot.blurb)).toBeTruthy();
+    expect(
+      within(dialog).getByText(new RegExp(actionSpecs.reboot.blurb.slice(0, 30))),
+    ).toBeTruthy();
+    // The action's documentation, from its dialog too.
+    expect(within(dialog).getByRole('link', { name: 'Documentation' }).getAttribute('href')).toBe(
+      '/docs/devices',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
