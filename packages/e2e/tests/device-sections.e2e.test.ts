@@ -44,6 +44,10 @@ describe('device sections', () => {
     expect(
       await reboot.getByRole('link', { name: 'Reboot: documentation' }).getAttribute('href'),
     ).toBe('/docs/devices');
+    // The owner has no other fleet: moving is refused, and says why.
+    const move = page.getByRole('region', { name: 'Move device' });
+    await move.getByText('No applications with compatible arch').waitFor();
+    expect(await move.getByRole('button', { name: 'Move device' }).isDisabled()).toBe(true);
     await page.screenshot({ path: 'data/e2e-screens/device-actions.png', fullPage: true });
 
     await page

@@ -18,7 +18,7 @@ const onOff = (on: boolean): string => (on ? 'On' : 'Off');
 
 const DeviceSettings = ({ detail }: { detail: DeviceDetail }) => {
   const actions = useDeviceActions();
-  const { flow, access } = useDeviceDetailFlow(detail, actions, false);
+  const { flow, access } = useDeviceDetailFlow(detail, actions, true);
   const busy = actions.pending !== null;
   const fleet = detail.belongs_to__application[0];
   const pinned = detail.is_pinned_on__release[0];
