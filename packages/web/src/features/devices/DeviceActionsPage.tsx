@@ -5,12 +5,12 @@ import { Link as RouterLink } from 'react-router';
 import type { DeviceDetail } from '../../device/device-rows.js';
 import { DeviceSection } from '../../device/DeviceSection.js';
 import { useDeviceActions } from './api-device-actions.js';
-import { actionSpecs, menuActions } from './device-actions.js';
+import { actionSpecs } from './device-actions.js';
 import { DeviceActionRow } from './DeviceActionRow.js';
 import { DeviceAlerts } from './DeviceAlerts.js';
 import { deviceActionsDocs } from './field-actions.js';
 import { LockNotice } from './LockNotice.js';
-import { useDeviceDetailFlow } from './useDeviceActionFlow.js';
+import { flowActions, useDeviceDetailFlow } from './useDeviceActionFlow.js';
 
 const DeviceActions = ({ detail }: { detail: DeviceDetail }) => {
   const actions = useDeviceActions();
@@ -21,7 +21,7 @@ const DeviceActions = ({ detail }: { detail: DeviceDetail }) => {
       <LockNotice actions={actions} />
       <DeviceAlerts detail={detail} />
       <Paper variant="outlined" sx={{ px: 3, py: 1 }}>
-        {menuActions.map((id) => (
+        {flowActions.map((id) => (
           <DeviceActionRow
             key={id}
             id={id}

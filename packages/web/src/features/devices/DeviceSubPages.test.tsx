@@ -10,6 +10,7 @@ import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { deviceDetail } from '../../test-support/device-fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { actionSpecs, menuActions } from './device-actions.js';
+import { flowActions } from './useDeviceActionFlow.js';
 import { DeviceActionsPage } from './DeviceActionsPage.js';
 import { DeviceSettingsPage } from './DeviceSettingsPage.js';
 
@@ -62,7 +63,15 @@ describe('device actions page', () => {
   it('lists every action with its blurb, a link to the built-in documentation and its button', async () => {
     renderAt('actions');
     await screen.findByRole('tab', { name: 'Actions', selected: true });
-    for (const id of menuActions) {
+    // Every supervisor action, every field action, and delete.
+    expect(flowActions).toEqual(
+      expect.arrayContaining([
+        ...['restart', 'pin', 'public-url', 'local-mode', 'support-access', 'move', 'identify'],
+        ...['deactivate', 'purge', 'reboot', 'shutdown', 'delete'],
+      ]),
+    );
+    expect(flowActions.every((id) => menuActions.includes(id))).toBe(true);
+    for (const id of flowActions) {
       const region = await screen.findByRole('region', { name: actionSpecs[id].title });
       expect(within(region).getByText(new RegExp(actionSpecs[id].blurb.slice(0, 30)))).toBeTruthy();
       const docs = within(region).getByRole('link', {
@@ -100,7 +109,7 @@ describe('device actions page', () => {
     await waitFor(() =>
       expect(within(row('Reboot')).getByText(/do not have permission/)).toBeTruthy(),
     );
-    const buttons = menuActions.map((id) =>
+    const buttons = flowActions.map((id) =>
       within(row(actionSpecs[id].title)).getByRole<HTMLButtonElement>('button', {
         name: actionSpecs[id].label,
       }),

@@ -1,11 +1,20 @@
-import type { FieldActionId } from '@flotilla/shared/devices/device-action-permissions';
+import {
+  type FieldActionId,
+  type SupervisorActionId,
+  supervisorActionOf,
+} from '@flotilla/shared/devices/device-action-permissions';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import type { DeviceActions } from './api-device-actions.js';
 import { useMoveBlock } from './api-move.js';
 import { type Denied, deviceActionBlock } from './device-action-rules.js';
-import { type ActionRequest, actionSpecs, type MenuActionId } from './device-actions.js';
+import {
+  type ActionRequest,
+  actionSpecs,
+  type MenuActionId,
+  menuActions,
+} from './device-actions.js';
 import { type FieldActionDevice, fieldDeviceOfDetail } from './field-action-device.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
 import { type FleetRoleState, useFleetRole } from '../../fleet/api-fleet-role.js';
@@ -13,7 +22,17 @@ import { classLabels } from '../../fleet/class-names.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
 
-type PlainActionId = Exclude<MenuActionId, FieldActionId>;
+// Actions that need at most a confirmation: those sent to the supervisor, and delete.
+type PlainActionId = SupervisorActionId | 'delete';
+
+const isPlainAction = (id: string): id is PlainActionId =>
+  id === 'delete' || Object.hasOwn(supervisorActionOf, id);
+
+// The Actions menu's entries this flow runs (the field actions' forms and the confirmations);
+// an action with a dialog of its own is left to the menu.
+export const flowActions: readonly MenuActionId[] = menuActions.filter(
+  (id) => isFieldAction(id) || isPlainAction(id),
+);
 
 export type DeviceActionFlow = {
   // Why the action cannot run on the device now, or null.
@@ -60,8 +79,10 @@ export const useDeviceActionFlow = ({
     blockOf: (id) => ruleBlock(id) ?? (id === 'move' ? moveBlock : null),
     select: (id) => {
       if (isFieldAction(id)) setEditing(id);
-      else if (actionSpecs[id].confirm) setConfirming(id);
-      else void start({ id });
+      else if (isPlainAction(id)) {
+        if (actionSpecs[id].confirm) setConfirming(id);
+        else void start({ id });
+      }
     },
     dialogs: (
       <>
