@@ -149,6 +149,16 @@ const screens: [path: string, session: FakeSession | null, ready: () => Promise<
     () => screen.findByRole('table', { name: 'Device configuration' }),
   ],
   [
+    `/devices/${deviceDetail().uuid}/actions`,
+    {},
+    () => screen.findByRole('region', { name: 'Reboot' }),
+  ],
+  [
+    `/devices/${deviceDetail().uuid}/settings`,
+    {},
+    () => screen.findByRole('region', { name: 'Device settings' }),
+  ],
+  [
     `/devices/${deviceDetail().uuid}/diagnostics`,
     {},
     () => screen.findByRole('button', { name: 'Run checks' }),
@@ -278,6 +288,24 @@ describe('in-app links', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     await screen.findByRole('menuitem', { name: 'Preferences' });
     expect(screen.queryByRole('menuitem', { name: 'Admin' })).toBeNull();
+  });
+
+  it('has a route for every section of a device and of a fleet', () => {
+    const device = `/devices/${deviceDetail().uuid}`;
+    const sections = ['', '/summary', '/actions', '/settings', '/location', '/config', '/envvars'];
+    const paths = [
+      ...[...sections, '/diagnostics'].map((section) => `${device}${section}`),
+      ...['', '/summary', '/devices', '/envvars', '/config', '/api-keys', '/settings'].map(
+        (section) => `/fleets/12${section}`,
+      ),
+      '/fleets/12/releases/5/settings',
+    ];
+    expect(
+      paths.filter((path) => {
+        const matched = matchRoutes(routes, path);
+        return matched === null || matched.at(-1)?.route.path === '*';
+      }),
+    ).toEqual([]);
   });
 
   it('finds a dead link', async () => {

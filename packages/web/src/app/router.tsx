@@ -5,8 +5,9 @@ import { RequireGuest, RequirePendingTwoFactor, RequireSession } from '../api/se
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
 import type { RouteData } from '../api/route-data.js';
 import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
+import { deviceRoutes } from './device-routes.js';
 
-type LazyPage = <Name extends string>(
+export type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
   name: Name,
 ) => { Component: () => Promise<React.ComponentType> };
@@ -238,43 +239,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   },
                 ],
               },
-              {
-                path: '/devices/:uuid',
-                lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
-              },
-              {
-                path: '/devices/:uuid/location',
-                lazy: lazyPage(
-                  () => import('../features/location/DeviceLocationPage.js'),
-                  'DeviceLocationPage',
-                ),
-              },
-              // The summary is the device page's default child; balena-cli prints such links.
-              {
-                path: '/devices/:uuid/summary',
-                lazy: lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage'),
-              },
-              {
-                path: '/devices/:uuid/envvars',
-                lazy: lazyPage(
-                  () => import('../features/variables/DeviceEnvVarsPage.js'),
-                  'DeviceEnvVarsPage',
-                ),
-              },
-              {
-                path: '/devices/:uuid/diagnostics',
-                lazy: lazyPage(
-                  () => import('../features/diagnostics/DiagnosticsPage.js'),
-                  'DiagnosticsPage',
-                ),
-              },
-              {
-                path: '/devices/:uuid/config',
-                lazy: lazyPage(
-                  () => import('../features/variables/DeviceConfigPage.js'),
-                  'DeviceConfigPage',
-                ),
-              },
+              ...deviceRoutes(lazyPage),
               // Organizations, their members and teams.
               {
                 path: '/orgs',

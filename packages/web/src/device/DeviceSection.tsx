@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { RedirectWithMessage } from '../ui/RedirectWithMessage.js';
-import { useBreadcrumbs } from '../ui/breadcrumbs.js';
+import { useDeviceBreadcrumbs } from './useDeviceBreadcrumbs.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { useDeviceDetail } from './api.js';
 import type { DeviceDetail } from './device-rows.js';
@@ -29,19 +29,9 @@ export const DeviceSection = ({
   const device = useDeviceDetail(uuid);
   const detail = device.data ?? null;
   const fleet = detail?.belongs_to__application[0];
-  const organization = fleet?.organization[0];
   const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
   usePageTitle(detail ? `${title} · ${detail.device_name}` : title);
-  useBreadcrumbs(
-    detail && fleet && organization
-      ? [
-          { label: organization.name, to: `/orgs/${organization.id}/fleets` },
-          { label: fleet.app_name, to: fleetPath },
-          { label: 'Devices', to: `${fleetPath}/devices` },
-          { label: detail.device_name, to: `/devices/${detail.uuid}` },
-        ]
-      : [],
-  );
+  useDeviceBreadcrumbs(detail);
   if (device.isPending) {
     return (
       <Box aria-busy="true" aria-label="Loading">
@@ -73,7 +63,7 @@ export const DeviceSection = ({
       <Typography variant="h1" noWrap title={detail.device_name}>
         {detail.device_name}
       </Typography>
-      <DeviceTabs uuid={detail.uuid} />
+      <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
       {children(detail)}
     </Stack>
   );

@@ -19,6 +19,8 @@ export type FleetRoleState = {
   directMembershipId: number | null;
   isPending: boolean;
   error: Error | null;
+  // Reads the memberships again (after a failed read).
+  refetch: () => void;
   can: (resource: string, action: string) => boolean;
   // Null when allowed, else the text of the disabled control's tooltip.
   denied: (resource: string, action: string) => string | null;
@@ -81,6 +83,7 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
     },
   });
   const sessionPermissions = session?.permissions;
+  const { refetch } = rows;
   return useMemo((): FleetRoleState => {
     const roles = rows.data ? rolesOnFleet(rows.data.grants, sessionPermissions ?? []) : [];
     const held = fleetPermissionsOf(roles);
@@ -91,11 +94,12 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
       directMembershipId: rows.data?.directMembershipId ?? null,
       isPending: rows.isPending,
       error: rows.error,
+      refetch: () => void refetch(),
       can,
       denied: (resource, action) => {
         if (can(resource, action)) return null;
         return rows.isSuccess ? deniedReason(resource, action) : 'Checking your permissions…';
       },
     };
-  }, [rows.data, rows.isPending, rows.isSuccess, rows.error, sessionPermissions]);
+  }, [rows.data, rows.isPending, rows.isSuccess, rows.error, refetch, sessionPermissions]);
 };

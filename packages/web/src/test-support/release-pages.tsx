@@ -20,6 +20,8 @@ export const renderReleasePages = (
 ) => {
   const router = createMemoryRouter(
     [
+      // Where a user without the permission a page needs is sent.
+      { path: '/', element: <p>Home</p> },
       {
         path: '/fleets/:fleetId',
         element: <Outlet context={{ fleet }} />,

@@ -92,6 +92,8 @@ export const renderPage = (
         children: [
           { path: pattern, element: page },
           { path: '/elsewhere', element: <p>Somewhere else</p> },
+          // Where a user without the permission a page needs is sent.
+          { path: '/', element: <p>Home</p> },
         ],
       },
     ],

@@ -33,8 +33,13 @@ const setup = (role = 'safe-operator') => {
     created.push(body);
     return { status: 200, body: 'prov_secret_key_1234567890' };
   });
-  renderPage(api, '/fleets/12/api-keys', '/fleets/12/api-keys', <FleetApiKeysPage />);
-  return { api, created, user: userEvent.setup() };
+  const router = renderPage(
+    api,
+    '/fleets/12/api-keys',
+    '/fleets/12/api-keys',
+    <FleetApiKeysPage />,
+  );
+  return { api, router, created, user: userEvent.setup() };
 };
 
 const table = () => screen.findByRole('table', { name: 'Provisioning keys' });
@@ -100,9 +105,10 @@ describe('FleetApiKeysPage', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('needs resin.api_key.read', async () => {
-    const { api } = setup('observer');
-    expect(await screen.findByText(/do not have permission to see the API keys/)).toBeTruthy();
+  it('sends a user without resin.api_key.read home', async () => {
+    const { api, router } = setup('observer');
+    expect(await screen.findByText('Home')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
     expect(api.reads.some((url) => url.pathname === '/v7/api_key')).toBe(false);
   });
 });

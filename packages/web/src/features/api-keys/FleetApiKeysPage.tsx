@@ -1,5 +1,4 @@
 import AddIcon from '@mui/icons-material/Add';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -9,6 +8,7 @@ import { useToasts } from '../../ui/toasts.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
+import { RequireFleetPermission } from '../../fleet/RequireFleetPermission.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { ListToolbar } from '../../ui/entity-list/ListToolbar.js';
 import {
@@ -23,15 +23,22 @@ import { CreateApiKeyDialog } from './CreateApiKeyDialog.js';
 import { RenameApiKeyDialog } from './RenameApiKeyDialog.js';
 import { FleetApiKeysTable, keyLabel } from './FleetApiKeysTable.js';
 
-// /fleets/:id/api-keys (needs resin.api_key.read): the fleet's provisioning keys with their name,
-// description, creation and expiry; create (shown once), rename and revoke.
+// /fleets/:id/api-keys (needs resin.api_key.read; anyone else goes home): the fleet's
+// provisioning keys with their name, description, creation and expiry; create (shown once),
+// rename and revoke.
 export const FleetApiKeysPage = () => {
   const { fleet } = useFleetContext();
-  const fleetId = fleet.id;
+  return (
+    <RequireFleetPermission fleetId={fleet.id} needs={{ resource: 'api_key', action: 'read' }}>
+      <FleetApiKeys fleetId={fleet.id} />
+    </RequireFleetPermission>
+  );
+};
+
+const FleetApiKeys = ({ fleetId }: { fleetId: number }) => {
   const toasts = useToasts();
   const access = useFleetRole(fleetId);
-  const mayRead = access.can('api_key', 'read');
-  const keys = useFleetApiKeys(fleetId, mayRead);
+  const keys = useFleetApiKeys(fleetId, true);
   const createKey = useCreateProvisioningKey(fleetId);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ApiKeyRow | null>(null);
@@ -45,15 +52,6 @@ export const FleetApiKeysPage = () => {
     },
   });
 
-  if (access.isPending) {
-    const checking = { isPending: true, isError: false, error: null, refetch: () => undefined };
-    return <LoadState queries={[checking]} what="API keys" />;
-  }
-  if (!mayRead) {
-    return (
-      <Alert severity="info">You do not have permission to see the API keys of this fleet.</Alert>
-    );
-  }
   // Expired or not as of the list's last refresh (every 6 s).
   const now = keys.dataUpdatedAt;
   const rows = keys.data ?? [];

@@ -1,8 +1,10 @@
 import Alert from '@mui/material/Alert';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { plural } from '../../device/device-format.js';
 import type { ActionSpec } from './device-actions.js';
+import { deviceActionsDocs } from './field-actions.js';
 
 const reasonCounts = (skipped: readonly { reason: string }[]): [string, number][] => {
   const counts = new Map<string, number>();
@@ -43,7 +45,12 @@ export const ActionConfirmDialog = ({
       onConfirm={onConfirm}
       onClose={onClose}
     >
-      <Typography>{spec?.blurb}</Typography>
+      <Typography>
+        {spec?.blurb}{' '}
+        <Link href={spec?.docs ?? deviceActionsDocs} target="_blank" rel="noreferrer">
+          Documentation
+        </Link>
+      </Typography>
       {skipped.length > 0 ? (
         <Alert severity="info">
           {plural(skipped.length, 'selected device')} will be skipped:{' '}

@@ -149,6 +149,40 @@ describe('DevicePage', () => {
     );
     // Clearing logs is resin.device_log.delete: developers and up, not operators or observers.
     expect(button('Clear logs').disabled).toBe(true);
+    // Diagnostics need resin.device.access_diagnostics: the tab is not offered.
+    expect(screen.queryByRole('tab', { name: 'Diagnostics' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Actions' }).getAttribute('href')).toBe(
+      `/devices/${deviceDetail().uuid}/actions`,
+    );
+  });
+
+  it('opens the move form from the button beside the fleet; an observer may not move', async () => {
+    renderDevice([deviceDetail()], 'operator');
+    const summary = await screen.findByRole('region', { name: 'Device summary' });
+    // The button is re-rendered once the role is known (its tooltip wrapper goes).
+    const move = await waitFor(() => {
+      const found = within(summary).getByRole<HTMLButtonElement>('button', {
+        name: 'Move device to another fleet',
+      });
+      expect(found.disabled).toBe(false);
+      return found;
+    });
+    await userEvent.click(move);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Move device' })).toBeTruthy();
+    expect(within(dialog).getByRole('combobox', { name: 'Fleet' })).toBeTruthy();
+    cleanup();
+    renderDevice([deviceDetail()], 'observer');
+    await waitFor(() =>
+      expect(screen.getAllByLabelText(/do not have permission/).length).toBeGreaterThan(0),
+    );
+    expect(button('Move device to another fleet').disabled).toBe(true);
+  });
+
+  it('offers the Diagnostics tab to an operator', async () => {
+    renderDevice([deviceDetail()], 'operator');
+    const tab = await screen.findByRole('tab', { name: 'Diagnostics' });
+    expect(tab.getAttribute('href')).toBe(`/devices/${deviceDetail().uuid}/diagnostics`);
   });
 
   it('lets a developer clear logs but not an operator', async () => {

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import { useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
-import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
+import { useDeviceBreadcrumbs } from '../../device/useDeviceBreadcrumbs.js';
 import { fleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { LogsPanel } from '../device-logs/LogsPanel.js';
@@ -27,6 +27,7 @@ import { serviceNames } from './service-names.js';
 import { DeviceMetrics } from './DeviceMetrics.js';
 import { DeviceNotes } from './DeviceNotes.js';
 import { DeviceSummaryCard } from './DeviceSummaryCard.js';
+import { MoveDeviceButton } from './MoveDeviceButton.js';
 import { DeviceTabs } from '../../device/DeviceTabs.js';
 import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './api-device-actions.js';
@@ -50,19 +51,8 @@ export const DevicePage = () => {
     [detail?.image_install],
   );
   usePageTitle(detail?.device_name ?? 'Device');
-  const organization = fleet?.organization[0];
   const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
-  useBreadcrumbs(
-    detail && fleet && organization
-      ? [
-          { label: organization.name, to: `/orgs/${organization.id}/fleets` },
-          { label: fleet.app_name, to: fleetPath },
-          // The devices crumb keeps the table's search and filter (the URL it was left with).
-          { label: 'Devices', to: `${fleetPath}/devices` },
-          { label: detail.device_name, to: `/devices/${detail.uuid}` },
-        ]
-      : [],
-  );
+  useDeviceBreadcrumbs(detail);
 
   if (device.isPending) return <DevicePageLoading />;
   if (device.isError) {
@@ -94,10 +84,13 @@ export const DevicePage = () => {
         fleetPath={fleetPath}
         renameDenied={permissionDenied('rename')}
       />
-      <DeviceTabs uuid={detail.uuid} />
+      <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
       <LockNotice actions={actions} />
       <DeviceAlerts detail={detail} />
-      <DeviceSummaryCard device={detail} />
+      <DeviceSummaryCard
+        device={detail}
+        fleetAction={<MoveDeviceButton detail={detail} actions={actions} />}
+      />
       <Box
         sx={{
           display: 'grid',

@@ -104,8 +104,15 @@ const updateStatusText = (device: DeviceDetail): ReactNode =>
     </>
   );
 
-// Every field of the device summary card that the device data carries.
-export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
+// Every field of the device summary card that the device data carries; `fleetAction` sits
+// beside the fleet (the move button).
+export const DeviceSummaryCard = ({
+  device,
+  fleetAction,
+}: {
+  device: DeviceDetail;
+  fleetAction?: ReactNode;
+}) => {
   const config = useConsoleConfig(device.is_web_accessible);
   const fleet = device.belongs_to__application[0];
   const pinned = device.is_pinned_on__release[0];
@@ -129,16 +136,19 @@ export const DeviceSummaryCard = ({ device }: { device: DeviceDetail }) => {
             <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
           </Field>
           <Field label="Fleet">
-            {fleet ? (
-              <Link
-                component={RouterLink}
-                to={`${classLabels[fleet.is_of__class].path}/${fleet.id}`}
-              >
-                {fleet.slug}
-              </Link>
-            ) : (
-              '—'
-            )}
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              {fleet ? (
+                <Link
+                  component={RouterLink}
+                  to={`${classLabels[fleet.is_of__class].path}/${fleet.id}`}
+                >
+                  {fleet.slug}
+                </Link>
+              ) : (
+                '—'
+              )}
+              {fleetAction}
+            </Stack>
           </Field>
           <Field label="Cloudlink">
             <Chip

@@ -20,7 +20,8 @@ export type FieldRequest = {
   [Id in FieldActionId]: { id: Id; input: FieldInputs[Id] };
 }[FieldActionId];
 
-const docs = 'https://docs.balena.io/learn/manage/actions/';
+// The built-in documentation of device actions (the console's Documentation pages).
+export const deviceActionsDocs = '/docs/devices';
 
 const spec = (
   id: FieldActionId,
@@ -38,7 +39,7 @@ const spec = (
   destructive: false,
   forceable: false,
   done,
-  docs,
+  docs: deviceActionsDocs,
   ...extra,
 });
 

@@ -45,6 +45,7 @@ const renderPage = (device: DeviceDetail, role = 'operator') => {
     api.client,
     <Routes>
       <Route path="/devices/:uuid/diagnostics" element={<DiagnosticsPage />} />
+      <Route path="/" element={<p>Home</p>} />
     </Routes>,
     `/devices/${device.uuid}/diagnostics`,
   );
@@ -193,10 +194,16 @@ describe('DiagnosticsPage', () => {
     ).toBeTruthy();
   });
 
-  it('refuses a user without resin.device.access_diagnostics', async () => {
+  it('sends a user without resin.device.access_diagnostics home', async () => {
     renderPage(deviceDetail(), 'observer');
-    await screen.findByText(/do not have permission/);
+    expect(await screen.findByText('Home')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Run checks' })).toBeNull();
+  });
+
+  it('shows the Diagnostics tab only to those who may run it', async () => {
+    renderPage(deviceDetail(), 'operator');
+    await screen.findByRole('button', { name: 'Run checks' });
+    expect(screen.getByRole('tab', { name: 'Diagnostics', selected: true })).toBeTruthy();
   });
 
   it('needs the device online with its cloudlink, and warns below OS 2.11.0', async () => {

@@ -13,28 +13,22 @@ import Tabs from '@mui/material/Tabs';
 import { useState } from 'react';
 import { downloadText } from '../../ui/download.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
-import { useFleetRole } from '../../fleet/api-fleet-role.js';
+import { RequireFleetPermission } from '../../fleet/RequireFleetPermission.js';
 import { DeviceSection } from '../../device/DeviceSection.js';
 import { ChecksTable } from './ChecksTable.js';
 import { osTooOldForChecks } from './diagnostic-runs.js';
 import { RunPanel } from './RunPanel.js';
 import { SupervisorState } from './SupervisorState.js';
 
-const permission = devicePanelPermissions.diagnostics;
 type Section = 'checks' | 'diagnose' | 'supervisor';
 
 const Diagnostics = ({ device }: { device: DeviceDetail }) => {
-  const fleetId = device.belongs_to__application[0]?.id ?? 0;
-  const access = useFleetRole(fleetId);
   const [section, setSection] = useState<Section>('checks');
-  const denied = access.denied(permission.resource, permission.action);
-  if (denied !== null && !access.isPending) return <Alert severity="warning">{denied}</Alert>;
   // Runs need the device online with its cloudlink.
   const blocked =
-    denied ??
-    (device.api_heartbeat_state === 'offline' || !device.is_connected_to_vpn
+    device.api_heartbeat_state === 'offline' || !device.is_connected_to_vpn
       ? 'The device must be online and connected to the cloudlink'
-      : null);
+      : null;
   return (
     <Card>
       <CardContent>
@@ -108,8 +102,17 @@ const Diagnostics = ({ device }: { device: DeviceDetail }) => {
   );
 };
 
-// /devices/:uuid/diagnostics (needs resin.device.access_diagnostics): health checks and the
-// diagnostics report, run on the device over its cloudlink.
+// /devices/:uuid/diagnostics (needs resin.device.access_diagnostics; anyone else goes home):
+// health checks and the diagnostics report, run on the device over its cloudlink.
 export const DiagnosticsPage = () => (
-  <DeviceSection title="Diagnostics">{(device) => <Diagnostics device={device} />}</DeviceSection>
+  <DeviceSection title="Diagnostics">
+    {(device) => (
+      <RequireFleetPermission
+        fleetId={device.belongs_to__application[0]?.id ?? 0}
+        needs={devicePanelPermissions.diagnostics}
+      >
+        <Diagnostics device={device} />
+      </RequireFleetPermission>
+    )}
+  </DeviceSection>
 );

@@ -80,6 +80,13 @@ describe('release page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('form', { name: 'Add a tag' })).toBeNull();
   });
 
+  it('sends a user who may not edit releases home from the settings', async () => {
+    const { router } = setup('/fleets/12/releases/5/settings', releaseRow(5), 'safe-operator');
+    expect(await screen.findByText('Home')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByRole('region', { name: 'Release settings' })).toBeNull();
+  });
+
   it('shows an error and goes up to the release list for a non-numeric id', async () => {
     const { router } = setup('/fleets/12/releases/abc');
     expect(await screen.findByText('invalid id passed in url')).toBeTruthy();

@@ -10,12 +10,23 @@ import { DisabledReason } from '../../ui/DisabledReason.js';
 import { MutationError } from '../../ui/MutationError.js';
 import { SettingRow } from '../../ui/SettingRow.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
+import { RequireFleetPermission } from '../../fleet/RequireFleetPermission.js';
 import { releaseActions } from './release-rules.js';
 import { useReleaseContext } from './ReleaseLayout.js';
 
-// The release's settings: version, validity, finalize, cancel a running build and delete, each enabled by the rules and the user's
-// permissions.
+// The release's settings (resin.release.update; anyone else goes home): version, validity,
+// finalize, cancel a running build and delete, each enabled by the release's state and the
+// user's permissions.
 export const ReleaseSettingsPage = () => {
+  const { fleet } = useReleaseContext();
+  return (
+    <RequireFleetPermission fleetId={fleet.id} needs={{ resource: 'release', action: 'update' }}>
+      <ReleaseSettings />
+    </RequireFleetPermission>
+  );
+};
+
+const ReleaseSettings = () => {
   const { fleet, release, now } = useReleaseContext();
   const toasts = useToasts();
   const access = useFleetRole(fleet.id);

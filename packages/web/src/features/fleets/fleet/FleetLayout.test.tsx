@@ -4,7 +4,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { createFakeApi } from '../../../test-support/fake-api.js';
-import { fleetMember } from '../../../test-support/fixtures.js';
+import { fleetMember, teamAccess } from '../../../test-support/fixtures.js';
 import { FleetLayout } from './FleetLayout.js';
 import { fleetRow, fleetFixture, renderWithClient } from '../../../test-support/fleet-helpers.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
@@ -20,6 +20,7 @@ const Child = ({ name }: { name: string }) => (
 
 const routes = (
   <Routes>
+    <Route path="/fleets" element={<p>Fleet list</p>} />
     {['/fleets', '/apps', '/blocks'].map((prefix) => (
       <Route key={prefix} path={`${prefix}/:fleetId`} element={<FleetLayout />}>
         <Route index element={<Child name="summary" />} />
@@ -64,12 +65,23 @@ describe('FleetLayout', () => {
     expect(screen.getByRole('link', { name: 'Back to apps' })).toBeTruthy();
   });
 
-  it('shows not found with a way back when the application is not visible', async () => {
-    renderAt('/fleets/99', [fleetFixture()]);
-    expect(await screen.findByText('Fleet not found')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Back to fleets' }).getAttribute('href')).toBe(
-      '/fleets',
-    );
+  it('goes to the fleet list, without an error, when the application is not visible', async () => {
+    renderAt('/apps/99/settings', [fleetFixture()]);
+    expect(await screen.findByText('Fleet list')).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/fleets');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('hides Settings from a user who may not change the fleet and has no role of their own', async () => {
+    const { client } = createFakeApi({
+      application: [fleetRow(fleetFixture())],
+      team_application_access: [teamAccess('operator')],
+    });
+    renderWithClient(client, routes, '/fleets/12');
+    expect(await screen.findByText('summary of garden-sensors')).toBeTruthy();
+    // API keys (an operator reads them) shows once the role is known.
+    await screen.findByRole('tab', { name: 'API keys' });
+    expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
   });
 
   it('gives fleets their variables, configuration and API keys tabs; API keys need resin.api_key.read', async () => {

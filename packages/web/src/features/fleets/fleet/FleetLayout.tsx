@@ -1,6 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { isObserverOnly } from '@flotilla/shared/permissions/roles';
 import {
   Alert,
   Box,
@@ -28,6 +27,7 @@ import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetContext } from '../../../fleet/useFleetContext.js';
 import { useFleet } from './api-fleet.js';
 import { useFleetRole } from '../../../fleet/api-fleet-role.js';
+import { opensFleetSettings } from '../../../fleet/fleet-settings-access.js';
 
 const classes = Object.keys(classLabels) as ApplicationClass[];
 
@@ -121,15 +121,8 @@ export const FleetLayout = () => {
     );
   }
   const detail = fleet.data;
-  if (detail === null) {
-    return (
-      <Centered
-        title={`${classLabels[urlClass].one} not found`}
-        text={`This ${classLabels[urlClass].one.toLowerCase()} does not exist or you do not have access to it.`}
-        back={urlClass}
-      />
-    );
-  }
+  // A fleet that does not exist (or is not the user's to see) is not an error: back to the list.
+  if (detail === null) return <Navigate to="/fleets" replace />;
   // A path whose class prefix differs from the fleet's class is rewritten.
   if (detail.is_of__class !== urlClass) {
     const rest = location.pathname.slice(classLabels[urlClass].path.length);
@@ -155,10 +148,8 @@ export const FleetLayout = () => {
     matchPath({ path: `${base}/${section.path}`, end: false }, location.pathname),
   );
   const isFleet = detail.is_of__class === 'fleet';
-  // Settings are hidden from observers, who may change nothing, unless they can leave from there.
-  const showSettings =
-    access.roles.length > 0 &&
-    (!isObserverOnly(access.roles) || access.directMembershipId !== null);
+  // Settings are hidden from those who may change nothing, unless they can leave from there.
+  const showSettings = opensFleetSettings(access);
   const context: FleetContext = { fleet: detail };
   return (
     <Box>

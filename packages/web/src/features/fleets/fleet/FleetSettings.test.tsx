@@ -3,6 +3,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FleetSettings } from './FleetSettings.js';
+import { FleetSettingsPage } from './FleetSettingsPage.js';
+import { renderPage } from '../../../test-support/variables-pages.js';
 import { needsRepositoryReason } from './RepositorySettings.js';
 import { createFakeApi } from '../../../test-support/fake-api.js';
 import type { FakeData } from '../../../test-support/fake-odata.js';
@@ -77,40 +79,47 @@ const buttonsOf = (element: HTMLElement): HTMLButtonElement[] =>
 
 // Rendering the settings and typing into them take seconds on a busy machine (not the answers).
 describe('FleetSettings permission gating', { timeout: 20_000 }, () => {
-  it('gives an observer (through a team) no enabled action', async () => {
-    await renderSettings({
+  it('sends a user who may not change the fleet, and has no role of their own to leave, home', async () => {
+    const api = createFakeApi({
+      ...baseRows,
       team_application_access: [teamAccess('observer')],
       organization_membership: [organizationMember('member')],
     });
-    await screen.findByText(/does not allow changing its settings/);
-    const danger = screen.getByRole('region', { name: 'Danger zone' });
-    expect(buttonsOf(danger).length).toBeGreaterThan(0);
-    expect(buttonsOf(danger).every((button) => button.disabled)).toBe(true);
-    // Transfer is hidden without the permission; without a direct role there is nothing to leave.
-    expect(within(danger).queryByRole('heading', { name: 'Transfer ownership' })).toBeNull();
-    expect(within(danger).queryByRole('button', { name: 'Remove my access' })).toBeNull();
-    // Nothing in the general settings is usable either.
-    const general = screen.getByRole('region', { name: 'Settings' });
-    expect(buttonsOf(general).every((button) => button.disabled)).toBe(true);
-    expect((screen.getByRole('textbox', { name: 'Fleet name' }) as HTMLInputElement).disabled).toBe(
-      true,
+    const router = renderPage(
+      api,
+      '/fleets/12/settings',
+      '/fleets/12/settings',
+      <FleetSettingsPage />,
     );
-    expect((screen.getByRole('switch') as HTMLInputElement).disabled).toBe(true);
-    // Disabled controls explain why.
-    expect(screen.getAllByLabelText(/do not have permission/).length).toBeGreaterThan(0);
+    expect(await screen.findByText('Home')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
   });
 
-  it('lets an observer with a direct role leave, and nothing else', async () => {
+  it('shows a developer the settings page', async () => {
+    const api = createFakeApi({
+      ...baseRows,
+      user_application_membership: [fleetMember('developer')],
+    });
+    const router = renderPage(
+      api,
+      '/fleets/12/settings',
+      '/fleets/12/settings',
+      <FleetSettingsPage />,
+    );
+    expect(await screen.findByRole('region', { name: 'Settings' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/fleets/12/settings');
+  });
+
+  it('lets an observer with a direct role leave, and shows nothing else', async () => {
     await renderSettings({ user_application_membership: [fleetMember('observer')] });
     const danger = screen.getByRole('region', { name: 'Danger zone' });
     const leave = within(danger).getByRole('button', {
       name: 'Remove my access',
     }) as HTMLButtonElement;
     expect(leave.disabled).toBe(false);
-    const deleteButton = within(danger).getByRole('button', {
-      name: 'Delete fleet',
-    }) as HTMLButtonElement;
-    expect(deleteButton.disabled).toBe(true);
+    expect(buttonsOf(danger)).toEqual([leave]);
+    expect(screen.queryByRole('region', { name: 'Settings' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Fleet name' })).toBeNull();
   });
 
   it('lets a developer rename but not delete; public needs a repository URL', async () => {

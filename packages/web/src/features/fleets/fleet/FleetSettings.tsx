@@ -2,7 +2,6 @@ import { errorText } from '@flotilla/sdk/errors';
 import { grants, ownRowPermissions } from '@flotilla/shared/permissions/permissions';
 import { Alert, Box, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { type ReactNode, useId } from 'react';
-import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { ApplicationTypeSetting } from './ApplicationTypeSetting.js';
 import { DefaultReleaseSelector } from './DefaultReleaseSelector.js';
@@ -47,26 +46,45 @@ const Section = ({
   );
 };
 
-// Every setting of a fleet, each gated by the shared permission table: without the permission a control is disabled with the reason as its tooltip;
-// transfer is hidden unless held and "remove my access" needs a direct membership.
+// Every setting of a fleet, each gated by the shared permission table: transfer is hidden unless
+// held and "remove my access" needs a direct membership. A member who may not change the fleet
+// sees only "remove my access", not a page of disabled controls.
 export const FleetSettings = ({ fleet }: { fleet: FleetDetail }) => {
   const access = useFleetRole(fleet.id);
-  const label = classLabels[fleet.is_of__class].one.toLowerCase();
   const update = access.denied('application', 'update');
   const pinnable = fleet.is_of__class !== 'app';
+  const leave =
+    access.directMembershipId !== null ? (
+      <RemoveAccess
+        fleet={fleet}
+        membershipId={access.directMembershipId}
+        // Every user may leave (own rows), whatever their fleet role.
+        denied={
+          grants(ownRowPermissions, 'user_application_membership', 'delete')
+            ? null
+            : access.denied('user_application_membership', 'delete-own')
+        }
+      />
+    ) : null;
+  if (access.isPending || access.error) {
+    return access.error ? (
+      <Alert severity="error">
+        {errorText(access.error) ?? 'Could not check your permissions'}
+      </Alert>
+    ) : (
+      <LinearProgress aria-label="Checking your permissions" />
+    );
+  }
+  if (update !== null) {
+    return (
+      <Section title="Danger zone" danger>
+        {leave}
+        <Box sx={{ pb: 1 }} />
+      </Section>
+    );
+  }
   return (
     <Stack spacing={3}>
-      {access.isPending ? <LinearProgress aria-label="Checking your permissions" /> : null}
-      {access.error ? (
-        <Alert severity="error">
-          {errorText(access.error) ?? 'Could not check your permissions'}
-        </Alert>
-      ) : null}
-      {!access.isPending && update !== null ? (
-        <Alert severity="info">
-          {`Your role on this ${label} does not allow changing its settings. ${update}.`}
-        </Alert>
-      ) : null}
       <Section title="Settings">
         <RenameSetting fleet={fleet} denied={update} />
         <SupportAccessSetting fleet={fleet} denied={update} />
@@ -88,18 +106,7 @@ export const FleetSettings = ({ fleet }: { fleet: FleetDetail }) => {
         <DeviceTypeSetting fleet={fleet} denied={update} />
       </Section>
       <Section title="Danger zone" danger>
-        {access.directMembershipId !== null ? (
-          <RemoveAccess
-            fleet={fleet}
-            membershipId={access.directMembershipId}
-            // Every user may leave (own rows), whatever their fleet role.
-            denied={
-              grants(ownRowPermissions, 'user_application_membership', 'delete')
-                ? null
-                : access.denied('user_application_membership', 'delete-own')
-            }
-          />
-        ) : null}
+        {leave}
         {access.can('application', 'transfer') ? <TransferOwnership fleet={fleet} /> : null}
         <DeleteFleet fleet={fleet} denied={access.denied('application', 'delete')} />
         <Box sx={{ pb: 1 }} />

@@ -1,0 +1,45 @@
+import type { RouteObject } from 'react-router';
+import type { LazyPage } from './router.js';
+
+// The device page and its sections: summary (also /summary, which balena-cli prints), actions,
+// settings, location, variables, configuration and diagnostics.
+export const deviceRoutes = (lazyPage: LazyPage): RouteObject[] => {
+  const summary = lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage');
+  return [
+    { path: '/devices/:uuid', lazy: summary },
+    { path: '/devices/:uuid/summary', lazy: summary },
+    {
+      path: '/devices/:uuid/actions',
+      lazy: lazyPage(() => import('../features/devices/DeviceActionsPage.js'), 'DeviceActionsPage'),
+    },
+    {
+      path: '/devices/:uuid/settings',
+      lazy: lazyPage(
+        () => import('../features/devices/DeviceSettingsPage.js'),
+        'DeviceSettingsPage',
+      ),
+    },
+    {
+      path: '/devices/:uuid/location',
+      lazy: lazyPage(
+        () => import('../features/location/DeviceLocationPage.js'),
+        'DeviceLocationPage',
+      ),
+    },
+    {
+      path: '/devices/:uuid/envvars',
+      lazy: lazyPage(
+        () => import('../features/variables/DeviceEnvVarsPage.js'),
+        'DeviceEnvVarsPage',
+      ),
+    },
+    {
+      path: '/devices/:uuid/config',
+      lazy: lazyPage(() => import('../features/variables/DeviceConfigPage.js'), 'DeviceConfigPage'),
+    },
+    {
+      path: '/devices/:uuid/diagnostics',
+      lazy: lazyPage(() => import('../features/diagnostics/DiagnosticsPage.js'), 'DiagnosticsPage'),
+    },
+  ];
+};
