@@ -47,7 +47,11 @@ export const OsUpdateDialog = ({
   const firstEnabled = options.find((option) => option.disabledReason === null);
   const chosen = options.find((option) => option.key === (picked ?? firstEnabled?.key));
   const rows = chosen
-    ? osUpdateRows(devices, { version: chosen.version, variant: chosen.variant }, releases.data ?? [])
+    ? osUpdateRows(
+        devices,
+        { version: chosen.version, variant: chosen.variant },
+        releases.data ?? [],
+      )
     : [];
   const updating = rows.filter((row) => row.eligibility.willUpdate && row.releaseId !== null);
   const takeover = updating.some((row) => row.eligibility.takeover);

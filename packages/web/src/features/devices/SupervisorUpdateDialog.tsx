@@ -37,7 +37,8 @@ export const SupervisorUpdateDialog = ({
   const single = devices.length === 1 && only !== undefined;
   const versions = catalogue.data ? supervisorVersionOptions(devices, catalogue.data) : [];
   const version = picked ?? versions[0] ?? null;
-  const rows = catalogue.data && version !== null ? supervisorRows(devices, version, catalogue.data) : [];
+  const rows =
+    catalogue.data && version !== null ? supervisorRows(devices, version, catalogue.data) : [];
   const updating = rows.filter((row) => row.outcome === 'update');
   const blocked = rows.find((row) => row.outcome === 'blocked');
   // Why the form cannot run: nothing to offer, or a device that cannot take the version.

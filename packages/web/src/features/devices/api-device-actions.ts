@@ -14,7 +14,7 @@ import {
   type MenuActionId,
 } from './device-actions.js';
 import { runFieldAction } from './api-field-actions.js';
-import { runHostUpdate } from './host-update-actions.js';
+import { runHostUpdate } from './api-host-os.js';
 import type { ImageInstall } from '../../device/device-rows.js';
 import { devicesKeys } from './query-keys.js';
 

@@ -3,6 +3,7 @@ import type { OsReleaseOption } from '@flotilla/shared/host-os/os-update-eligibi
 import type { SupervisorReleaseOption } from '@flotilla/shared/host-os/supervisor-update';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
+import type { HostUpdateRequest } from './host-update-actions.js';
 import { devicesKeys } from './query-keys.js';
 
 // The host OS catalogue as balena-sdk reads it through /v7: the public host applications of the
@@ -162,9 +163,24 @@ export const useReleaseNotes = (releaseId: number) => {
           $filter: { id: releaseId },
         },
       });
-      if (release === undefined) throw new Error('Unable to load the changelog for the device type');
+      if (release === undefined)
+        throw new Error('Unable to load the changelog for the device type');
       return release;
     },
     staleTime: catalogueStaleMs,
   });
+};
+
+// One device's write; the server refuses a release the device cannot take, with the reason.
+export const runHostUpdate = async (
+  client: FlotillaClient,
+  request: HostUpdateRequest,
+  deviceId: number,
+): Promise<void> => {
+  const release = request.input.releases[deviceId];
+  if (release === undefined)
+    throw new Error(`No release of ${request.input.version} for this device`);
+  const field =
+    request.id === 'os-update' ? 'should_be_operated_by__release' : 'should_be_managed_by__release';
+  await client.pine.patch({ resource: 'device', id: deviceId, body: { [field]: release } });
 };

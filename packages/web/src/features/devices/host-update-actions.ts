@@ -1,4 +1,3 @@
-import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { HostUpdateActionId } from '@flotilla/shared/devices/device-action-permissions';
 import type { ActionSpec } from './device-actions.js';
 
@@ -44,17 +43,4 @@ export const hostUpdateSpecs: Record<HostUpdateActionId, ActionSpec> = {
     done: (subject) => `Started the supervisor update of ${subject}`,
     docs: 'https://docs.balena.io/reference/supervisor/supervisor-upgrades/',
   },
-};
-
-// One device's write; the server refuses a release the device cannot take, with the reason.
-export const runHostUpdate = async (
-  client: FlotillaClient,
-  request: HostUpdateRequest,
-  deviceId: number,
-): Promise<void> => {
-  const release = request.input.releases[deviceId];
-  if (release === undefined) throw new Error(`No release of ${request.input.version} for this device`);
-  const field =
-    request.id === 'os-update' ? 'should_be_operated_by__release' : 'should_be_managed_by__release';
-  await client.pine.patch({ resource: 'device', id: deviceId, body: { [field]: release } });
 };

@@ -151,7 +151,10 @@ export const supervisorVersionOptions = (
     const choices = supervisorChoicesOf(device, catalogue);
     if (choices.ok) for (const release of choices.releases) versions.add(release.rawVersion);
   }
-  return [...versions].map((version) => ({ version })).sort(byNewest).map((o) => o.version);
+  return [...versions]
+    .map((version) => ({ version }))
+    .sort(byNewest)
+    .map((o) => o.version);
 };
 
 export const supervisorRows = (
@@ -174,5 +177,10 @@ export const supervisorRows = (
     if (current && wanted && compareOsVersions(current, wanted) >= 0) {
       return { device, outcome: 'skip', message: supervisorMessages.upToDate, releaseId: null };
     }
-    return { device, outcome: 'blocked', message: supervisorMessages.notAvailable, releaseId: null };
+    return {
+      device,
+      outcome: 'blocked',
+      message: supervisorMessages.notAvailable,
+      releaseId: null,
+    };
   });
