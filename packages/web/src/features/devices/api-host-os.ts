@@ -61,7 +61,12 @@ export const fetchOsReleases = async (
     resource: 'application',
     options: {
       $select: ['id'],
-      $filter: { is_host: true, is_for__device_type: { slug: { $in: [...deviceTypes] } } },
+      $filter: {
+        is_host: true,
+        is_for__device_type: {
+          $any: { $alias: 'dt', $expr: { dt: { slug: { $in: [...deviceTypes] } } } },
+        },
+      },
       $expand: {
         is_for__device_type: { $select: ['slug'] },
         owns__release: { $select: [...releaseFields] },
