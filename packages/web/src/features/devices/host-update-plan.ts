@@ -8,7 +8,10 @@ import {
   osVersionChoices,
 } from '@flotilla/shared/host-os/os-update-eligibility';
 import { compareOsVersions, parseOsVersion } from '@flotilla/shared/host-os/os-version';
-import { supervisorUpdateChoices } from '@flotilla/shared/host-os/supervisor-update';
+import {
+  supervisorUpdateChoices,
+  supervisorUpdateMessages,
+} from '@flotilla/shared/host-os/supervisor-update';
 import type { HostOsRelease, SupervisorCatalogue } from './api-host-os.js';
 import type { FieldActionDevice } from './field-action-device.js';
 
@@ -164,23 +167,25 @@ export const supervisorRows = (
 ): SupervisorRow[] =>
   devices.map((device) => {
     const choices = supervisorChoicesOf(device, catalogue);
-    if (!choices.ok) {
-      return { device, outcome: 'blocked', message: choices.message, releaseId: null };
-    }
-    const choice = choices.releases.find((candidate) => candidate.rawVersion === version);
-    const release = catalogue.releases.find((candidate) => candidate === choice);
-    if (release !== undefined) {
-      return { device, outcome: 'update', message: null, releaseId: release.id };
+    const blocked = (message: string): SupervisorRow => ({
+      device,
+      outcome: 'blocked',
+      message,
+      releaseId: null,
+    });
+    // An ESR device or an unknown architecture cannot move at all; a device with nothing newer
+    // is simply up to date.
+    if (!choices.ok && choices.message !== supervisorUpdateMessages.noVersions) {
+      return blocked(choices.message);
     }
     const current = parseOsVersion(device.supervisorVersion);
     const wanted = parseOsVersion(version);
     if (current && wanted && compareOsVersions(current, wanted) >= 0) {
       return { device, outcome: 'skip', message: supervisorMessages.upToDate, releaseId: null };
     }
-    return {
-      device,
-      outcome: 'blocked',
-      message: supervisorMessages.notAvailable,
-      releaseId: null,
-    };
+    if (!choices.ok) return blocked(choices.message);
+    const choice = choices.releases.find((candidate) => candidate.rawVersion === version);
+    const release = catalogue.releases.find((candidate) => candidate === choice);
+    if (release === undefined) return blocked(supervisorMessages.notAvailable);
+    return { device, outcome: 'update', message: null, releaseId: release.id };
   });
