@@ -4,6 +4,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
+import { parseOsVersion } from '@flotilla/shared/host-os/os-version';
 import { useState } from 'react';
 import { plural } from '../../device/device-format.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
@@ -100,7 +101,7 @@ export const OsUpdateDialog = ({
       <LoadState queries={[releases]} what="OS versions" />
       {releases.isSuccess && options.length === 0 ? (
         <Alert severity="info">
-          {single && only.osVersion === null
+          {single && parseOsVersion(only.osVersion) === null
             ? 'Could not parse OS version'
             : 'No newer OS version is available for the selected devices'}
         </Alert>
