@@ -47,7 +47,14 @@ describe('host OS updates', () => {
     // One unified image per version serves development and production devices alike.
     const releases = [
       ...types.flatMap((type) =>
-        osVersions.map((version) => ({ kind: 'os', deviceType: type.slug, version, variant: '' })),
+        osVersions.map((version) => ({
+          kind: 'os',
+          deviceType: type.slug,
+          version,
+          variant: '',
+          phase: version === '6.6.0' ? 'current' : 'sunset',
+          notes: `* balenaOS ${version}`,
+        })),
       ),
       ...[...new Set(types.flatMap((type) => type.is_of__cpu_architecture.map((a) => a.slug)))]
         .filter((architecture) => architecture !== '')
@@ -95,7 +102,18 @@ describe('host OS updates', () => {
     await expect
       .poll(() => supervisor.getByRole('combobox', { name: 'Supervisor version' }).textContent())
       .toContain('17.2.0');
+    const confirm = supervisor.getByRole('button', { name: 'Update supervisor' });
+    await expect.poll(() => confirm.isEnabled()).toBe(true);
+    // Only for the picture: the button's colour fades in once it is enabled.
+    await page.waitForTimeout(400);
     await page.screenshot({ path: 'data/e2e-screens/supervisor-update.png' });
+    await confirm.click();
+    await device
+      .toast(`Started the supervisor update of ${devices[0]?.device_name ?? ''}`)
+      .waitFor();
+    await expect
+      .poll(() => device.field('Supervisor version').textContent())
+      .toContain('Updating supervisor to 17.2.0');
     await page.context().close();
   });
 });
