@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { osUpdateText, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
+
+const release = (raw_version: string) => ({ id: 1, raw_version, phase: null });
+
+describe('pending host updates', () => {
+  it('is the target release only while it is newer than what the device reports', () => {
+    const target = [release('6.1.0')];
+    const os = (os_version: string | null) =>
+      pendingOsUpdate({ os_version, should_be_operated_by__release: target });
+    expect(os('balenaOS 6.0.13')?.raw_version).toBe('6.1.0');
+    // The catalogue points every device at the release it runs: no update.
+    expect(os('balenaOS 6.1.0')).toBeNull();
+    expect(os('balenaOS 6.1.0+rev1')).toBeNull();
+    expect(pendingOsUpdate({ os_version: '6.0.0', should_be_operated_by__release: [] })).toBeNull();
+    expect(
+      pendingSupervisorUpdate({
+        supervisor_version: '16.0.0',
+        should_be_managed_by__release: [release('v17.0.0')],
+      })?.raw_version,
+    ).toBe('v17.0.0');
+  });
+
+  it('says what the device reports while it updates', () => {
+    expect(
+      osUpdateText(release('6.1.0'), { provisioning_state: null, provisioning_progress: null }),
+    ).toBe('Updating OS to 6.1.0');
+    expect(
+      osUpdateText(release('6.1.0'), {
+        provisioning_state: 'Downloading the update',
+        provisioning_progress: 12,
+      }),
+    ).toBe('Updating OS to 6.1.0: Downloading the update (12%)');
+  });
+});
