@@ -13,7 +13,7 @@ import type { DeviceDetail, DeviceListRow } from '../../device/device-rows.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
 import { useReleaseNotes } from './api-host-os.js';
-import { osUpdateText, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
+import { osUpdateProgress, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
 import { OsLineChips } from './OsLineChip.js';
 
 // The release notes of a host OS release (the catalogue's `note`), read when the dialog opens.
@@ -51,6 +51,7 @@ export const HostOsVersion = ({ device }: { device: DeviceDetail }) => {
   const [reading, setReading] = useState(false);
   const target = device.should_be_operated_by__release[0];
   const pending = pendingOsUpdate(device);
+  const progress = pending ? osUpdateProgress(pending, device) : null;
   return (
     <Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', rowGap: 0.5 }}>
@@ -59,12 +60,12 @@ export const HostOsVersion = ({ device }: { device: DeviceDetail }) => {
           <OsLineChips version={device.os_version} phase={target?.phase ?? null} />
         ) : null}
       </Box>
-      {pending ? (
+      {progress ? (
         <Box role="status">
-          <Typography variant="caption" color="info.main">
-            {osUpdateText(pending, device)}
+          <Typography variant="caption" color={progress.failed ? 'error.main' : 'info.main'}>
+            {progress.text}
           </Typography>
-          {device.provisioning_progress !== null ? (
+          {!progress.failed && device.provisioning_progress !== null ? (
             <LinearProgress
               variant="determinate"
               value={Math.min(100, Math.max(0, device.provisioning_progress))}
@@ -104,12 +105,17 @@ export const SupervisorVersion = ({ device }: { device: DeviceDetail }) => {
 // The devices table's OS cell: the version, and the OS update the device is running.
 export const OsVersionCell = ({ device }: { device: DeviceListRow }) => {
   const pending = pendingOsUpdate(device);
+  const progress = pending ? osUpdateProgress(pending, device) : null;
   return (
     <>
       {device.os_version ?? '—'}
-      {pending ? (
-        <Typography variant="caption" color="info.main" component="div">
-          {osUpdateText(pending, device)}
+      {progress ? (
+        <Typography
+          variant="caption"
+          color={progress.failed ? 'error.main' : 'info.main'}
+          component="div"
+        >
+          {progress.text}
         </Typography>
       ) : null}
     </>

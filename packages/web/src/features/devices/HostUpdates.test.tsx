@@ -282,13 +282,13 @@ describe('host OS on the device summary', () => {
     renderDevice(
       deviceDetail({
         overall_status: 'updating',
-        provisioning_state: 'OS update in progress',
+        provisioning_state: 'OS update: downloading balenaOS 6.1.0',
         provisioning_progress: 40,
         should_be_operated_by__release: [{ id: 903, raw_version: '6.1.0', phase: 'current' }],
       }),
     );
     expect(
-      await screen.findByText('Updating OS to 6.1.0: OS update in progress (40%)'),
+      await screen.findByText('Updating OS to 6.1.0: downloading balenaOS 6.1.0 (40%)'),
     ).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'OS update progress' })).toBeTruthy();
   });

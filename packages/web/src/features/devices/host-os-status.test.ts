@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { osUpdateText, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
+import { osUpdateProgress, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
 
 const release = (raw_version: string) => ({ id: 1, raw_version, phase: null });
 
@@ -21,15 +21,21 @@ describe('pending host updates', () => {
     ).toBe('v17.0.0');
   });
 
-  it('says what the device reports while it updates', () => {
+  it('says what the device reports while it updates, and when it failed', () => {
+    const target = release('6.1.0');
     expect(
-      osUpdateText(release('6.1.0'), { provisioning_state: null, provisioning_progress: null }),
-    ).toBe('Updating OS to 6.1.0');
+      osUpdateProgress(target, { provisioning_state: null, provisioning_progress: null }),
+    ).toEqual({ text: 'Updating OS to 6.1.0', failed: false });
     expect(
-      osUpdateText(release('6.1.0'), {
-        provisioning_state: 'Downloading the update',
+      osUpdateProgress(target, {
+        provisioning_state: 'OS update: downloading balenaOS 6.1.0',
         provisioning_progress: 12,
       }),
-    ).toBe('Updating OS to 6.1.0: Downloading the update (12%)');
+    ).toEqual({ text: 'Updating OS to 6.1.0: downloading balenaOS 6.1.0 (12%)', failed: false });
+    const failure =
+      'OS update to balenaOS 6.1.0 failed: no space left; rolled back to balenaOS 6.0.13';
+    expect(
+      osUpdateProgress(target, { provisioning_state: failure, provisioning_progress: 50 }),
+    ).toEqual({ text: failure, failed: true });
   });
 });

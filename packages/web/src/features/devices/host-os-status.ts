@@ -28,13 +28,24 @@ export const pendingSupervisorUpdate = (device: {
 }): HostReleaseRef | null =>
   pendingRelease(device.supervisor_version, device.should_be_managed_by__release);
 
-// "Updating OS to 6.1.0", with the progress the device reports while it updates.
-export const osUpdateText = (
+export type OsUpdateProgress = { text: string; failed: boolean };
+
+const stepPrefix = 'OS update: ';
+
+// "Updating OS to 6.1.0", with the step and progress the device reports while it updates
+// ("OS update: downloading balenaOS 6.1.0", 40), or the failure it reports (it then keeps its
+// version and does not retry that release by itself).
+export const osUpdateProgress = (
   release: HostReleaseRef,
   device: { provisioning_state: string | null; provisioning_progress: number | null },
-): string => {
+): OsUpdateProgress => {
+  const state = device.provisioning_state ?? '';
+  if (/^OS update\b.*\bfailed\b/.test(state)) return { text: state, failed: true };
+  const step = state.startsWith(stepPrefix) ? state.slice(stepPrefix.length) : state;
   const progress =
     device.provisioning_progress === null ? '' : ` (${device.provisioning_progress}%)`;
-  const state = device.provisioning_state ? `: ${device.provisioning_state}` : '';
-  return `Updating OS to ${release.raw_version}${state}${progress}`;
+  return {
+    text: `Updating OS to ${release.raw_version}${step ? `: ${step}` : ''}${progress}`,
+    failed: false,
+  };
 };
