@@ -74,4 +74,18 @@ describe('device action permissions', () => {
       expect(grants(fleetRolePermissions['safe-operator'], 'device', 'update')).toBe(true);
     },
   );
+
+  it('lets safe-operators update the OS but only operators and up update the supervisor', () => {
+    const holders = (id: 'os-update' | 'supervisor-update') => {
+      const { resource, action } = deviceActionPermissions[id];
+      return fleetRoles.filter((role) => grants(fleetRolePermissions[role], resource, action));
+    };
+    expect(deviceActionPermissions['os-update']).toEqual({
+      resource: 'device',
+      action: 'actions-proxy-hup',
+    });
+    expect(holders('os-update')).toContain('safe-operator');
+    expect(holders('supervisor-update')).toContain('operator');
+    expect(holders('supervisor-update')).not.toContain('safe-operator');
+  });
 });

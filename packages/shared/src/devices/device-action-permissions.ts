@@ -44,7 +44,10 @@ export type SupervisorActionId = 'restart' | 'reboot' | 'shutdown' | 'identify' 
 // Writes of one device field (or of its local-mode variable), each with a form of its own.
 export type FieldActionId =
   'pin' | 'public-url' | 'local-mode' | 'support-access' | 'move' | 'deactivate';
-export type DeviceActionId = SupervisorActionId | FieldActionId | 'rename' | 'notes' | 'delete';
+// Which host OS or supervisor release a device should run: /v7 writes with rules of their own.
+export type HostUpdateActionId = 'os-update' | 'supervisor-update';
+export type DeviceActionId =
+  SupervisorActionId | FieldActionId | HostUpdateActionId | 'rename' | 'notes' | 'delete';
 export type ContainerActionId = 'start' | 'stop' | 'restart';
 
 // The cloudlink action each console action sends.
@@ -74,8 +77,15 @@ export const fieldActionPermissions: Record<FieldActionId, PermissionRef> = {
   'local-mode': refOf(localModePermission),
 };
 
+// The same field-permission table: the server refuses these writes without the permission.
+export const hostUpdateActionPermissions: Record<HostUpdateActionId, PermissionRef> = {
+  'os-update': refOf(deviceFieldPermissions.should_be_operated_by__release.permission),
+  'supervisor-update': refOf(deviceFieldPermissions.should_be_managed_by__release.permission),
+};
+
 export const deviceActionPermissions: Record<DeviceActionId, PermissionRef> = {
   ...fieldActionPermissions,
+  ...hostUpdateActionPermissions,
   restart: cloudlinkActionPermissions[supervisorActionOf.restart],
   reboot: cloudlinkActionPermissions[supervisorActionOf.reboot],
   shutdown: cloudlinkActionPermissions[supervisorActionOf.shutdown],

@@ -33,11 +33,17 @@ const deviceFields = [
   'supervisor_version',
   'ip_address',
   'last_connectivity_event',
+  'provisioning_state',
+  'provisioning_progress',
 ] as const;
+
+const hostReleaseSelect = { $select: ['id', 'raw_version', 'phase'] } as const;
 
 const listExpand = {
   is_of__device_type: { $select: ['id', 'slug', 'name'] },
   is_running__release: releaseSelect,
+  should_be_operated_by__release: hostReleaseSelect,
+  should_be_managed_by__release: hostReleaseSelect,
   device_tag: { $select: ['id', 'tag_key', 'value'], $orderby: { tag_key: 'asc' } },
   device_config_variable: {
     $select: ['name', 'value'],

@@ -5,6 +5,8 @@ import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 // Row shapes of the device queries: the $select and $expand of device-queries.ts decide them.
 
 export type ReleaseRef = { id: number; commit: string; raw_version: string | null };
+// The host OS or supervisor release a device should run (the catalogue's, see docs/HOST-OS.md).
+export type HostReleaseRef = { id: number; raw_version: string; phase: string | null };
 export type DeviceTag = { id: number; tag_key: string; value: string };
 export type ConfigVariable = { name: string; value: string };
 
@@ -28,6 +30,11 @@ export type DeviceListRow = {
   supervisor_version: string | null;
   ip_address: string | null;
   last_connectivity_event: string | null;
+  // What the device reports while its host OS updates (e.g. "OS update in progress", percent).
+  provisioning_state: string | null;
+  provisioning_progress: number | null;
+  should_be_operated_by__release: HostReleaseRef[];
+  should_be_managed_by__release: HostReleaseRef[];
   // Selected, not expanded: the foreign key or null.
   is_pinned_on__release: { __id: number } | null;
   belongs_to__application: { __id: number };

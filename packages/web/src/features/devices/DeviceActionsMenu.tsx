@@ -1,4 +1,7 @@
-import type { FieldActionId } from '@flotilla/shared/devices/device-action-permissions';
+import type {
+  FieldActionId,
+  HostUpdateActionId,
+} from '@flotilla/shared/devices/device-action-permissions';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
@@ -13,10 +16,12 @@ import {
 import type { FieldActionDevice } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
+import { isHostUpdateAction } from './host-update-actions.js';
+import { HostUpdateDialog } from './HostUpdateDialog.js';
 import type { DeviceActions } from './api-device-actions.js';
 import { useMoveBlock } from './api-move.js';
 
-type PlainActionId = Exclude<MenuActionId, FieldActionId>;
+type PlainActionId = Exclude<MenuActionId, FieldActionId | HostUpdateActionId>;
 
 // The device page's Actions menu. After a delete the user lands on the device's fleet, after a
 // move on the fleet the device moved to: the device page of a deleted device is gone.
@@ -34,6 +39,7 @@ export const DeviceActionsMenu = ({
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<PlainActionId | null>(null);
   const [editing, setEditing] = useState<FieldActionId | null>(null);
+  const [updating, setUpdating] = useState<HostUpdateActionId | null>(null);
   // The move targets are asked for once the menu opens, and only when the user may move.
   const [opened, setOpened] = useState(false);
   const blockOf = (id: MenuActionId) => deviceActionBlock(id, device.state, denied);
@@ -58,6 +64,7 @@ export const DeviceActionsMenu = ({
         onOpen={() => setOpened(true)}
         onSelect={(id) => {
           if (isFieldAction(id)) setEditing(id);
+          else if (isHostUpdateAction(id)) setUpdating(id);
           else if (actionSpecs[id].confirm) setConfirming(id);
           else void start({ id });
         }}
@@ -85,6 +92,19 @@ export const DeviceActionsMenu = ({
             void start(request).finally(() => setEditing(null));
           }}
           onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {updating ? (
+        <HostUpdateDialog
+          action={updating}
+          devices={[device]}
+          skipped={[]}
+          pending={actions.pending !== null}
+          progress={actions.progress}
+          onConfirm={(request) => {
+            void start(request).finally(() => setUpdating(null));
+          }}
+          onClose={() => setUpdating(null)}
         />
       ) : null}
     </>

@@ -1,7 +1,10 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { FieldActionId } from '@flotilla/shared/devices/device-action-permissions';
+import type {
+  FieldActionId,
+  HostUpdateActionId,
+} from '@flotilla/shared/devices/device-action-permissions';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -19,6 +22,8 @@ import {
 import { fieldDeviceOfRow } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
+import { isHostUpdateAction } from './host-update-actions.js';
+import { HostUpdateDialog } from './HostUpdateDialog.js';
 import { ManageTagsDialog, type TaggedDevice } from './ManageTagsDialog.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { plural } from '../../device/device-format.js';
@@ -26,7 +31,7 @@ import type { DeviceListRow } from '../../device/device-rows.js';
 import type { DeviceActions } from './api-device-actions.js';
 import { useMoveBlock } from './api-move.js';
 
-type PlainActionId = Exclude<MenuActionId, FieldActionId>;
+type PlainActionId = Exclude<MenuActionId, FieldActionId | HostUpdateActionId>;
 
 // The selection's batch actions: each runs on the selected devices it is allowed on, 50 at a
 // time; the confirmation says which devices are skipped and why. Devices deleted or moved away
@@ -49,6 +54,7 @@ export const DeviceSelectionBar = ({
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<PlainActionId | null>(null);
   const [editing, setEditing] = useState<FieldActionId | null>(null);
+  const [updating, setUpdating] = useState<HostUpdateActionId | null>(null);
   const [tagging, setTagging] = useState<TaggedDevice[] | null>(null);
   const tagBlock = selected.length === 0 ? 'No devices selected' : denied('device_tag', 'create');
   const plans = new Map(
@@ -85,6 +91,9 @@ export const DeviceSelectionBar = ({
     (plans.get(id)?.eligible ?? []).map(targetOf);
   const plan = confirming ? plans.get(confirming) : undefined;
   const editPlan = editing ? plans.get(editing) : undefined;
+  const updatePlan = updating ? plans.get(updating) : undefined;
+  const skippedOf = (batch: typeof plan) =>
+    (batch?.skipped ?? []).map(({ item, reason }) => ({ name: item.device_name, reason }));
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
       <Typography variant="body2" color="text.secondary" aria-live="polite">
@@ -106,6 +115,7 @@ export const DeviceSelectionBar = ({
         onOpen={() => setOpened(true)}
         onSelect={(id) => {
           if (isFieldAction(id)) setEditing(id);
+          else if (isHostUpdateAction(id)) setUpdating(id);
           else if (actionSpecs[id].confirm) setConfirming(id);
           else void start({ id }, eligibleTargets(id));
         }}
@@ -131,10 +141,7 @@ export const DeviceSelectionBar = ({
       <ActionConfirmDialog
         spec={confirming ? actionSpecs[confirming] : null}
         names={(plan?.eligible ?? []).map((device) => device.device_name)}
-        skipped={(plan?.skipped ?? []).map(({ item, reason }) => ({
-          name: item.device_name,
-          reason,
-        }))}
+        skipped={skippedOf(plan)}
         pending={actions.pending !== null}
         onConfirm={() => {
           if (!confirming) return;
@@ -148,10 +155,7 @@ export const DeviceSelectionBar = ({
         <FieldActionDialog
           action={editing}
           devices={(editPlan?.eligible ?? []).map(fieldDeviceOfRow)}
-          skipped={(editPlan?.skipped ?? []).map(({ item, reason }) => ({
-            name: item.device_name,
-            reason,
-          }))}
+          skipped={skippedOf(editPlan)}
           fleetId={application.id}
           pending={actions.pending !== null}
           progress={actions.progress}
@@ -162,6 +166,22 @@ export const DeviceSelectionBar = ({
             ).finally(() => setEditing(null));
           }}
           onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {updating ? (
+        <HostUpdateDialog
+          action={updating}
+          devices={(updatePlan?.eligible ?? []).map(fieldDeviceOfRow)}
+          skipped={skippedOf(updatePlan)}
+          pending={actions.pending !== null}
+          progress={actions.progress}
+          onConfirm={(request, devices) => {
+            void start(
+              request,
+              devices.map((device) => device.target),
+            ).finally(() => setUpdating(null));
+          }}
+          onClose={() => setUpdating(null)}
         />
       ) : null}
       {actions.progress && actions.progress.total > 1 ? (

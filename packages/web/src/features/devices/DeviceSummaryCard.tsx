@@ -25,6 +25,7 @@ import {
 import type { DeviceDetail, ReleaseRef } from '../../device/device-rows.js';
 import { CopyableText } from '../../ui/CopyableText.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
+import { HostOsVersion, SupervisorVersion } from './HostOsVersion.js';
 import { TagChips } from './TagChips.js';
 
 // A release of the device's fleet, linked to its release page.
@@ -174,9 +175,13 @@ export const DeviceSummaryCard = ({
           </Field>
           <Field label="Device type">{device.is_of__device_type[0]?.name ?? '—'}</Field>
           <Field label="Update status">{updateStatusText(device)}</Field>
-          <Field label="Host OS version">{device.os_version ?? '—'}</Field>
+          <Field label="Host OS version">
+            <HostOsVersion device={device} />
+          </Field>
           <Field label="OS variant">{device.os_variant ?? '—'}</Field>
-          <Field label="Supervisor version">{device.supervisor_version ?? '—'}</Field>
+          <Field label="Supervisor version">
+            <SupervisorVersion device={device} />
+          </Field>
           <Field label="Current release">
             <ReleaseLink fleet={fleet} release={device.is_running__release[0]} />
           </Field>

@@ -22,6 +22,7 @@ import {
 import type { SortColumn } from '../../device/api.js';
 import type { DeviceListRow } from '../../device/device-rows.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
+import { OsVersionCell } from './HostOsVersion.js';
 import { TagChips } from './TagChips.js';
 import { type DeviceListParams, pageSizes, tagColumnsOf } from './useDeviceListParams.js';
 
@@ -131,7 +132,9 @@ const DeviceRow = ({
           <Typography sx={mono}>{release ? releaseLabel(release) : '—'}</Typography>
         </Stack>
       </TableCell>
-      <TableCell>{device.os_version ?? '—'}</TableCell>
+      <TableCell>
+        <OsVersionCell device={device} />
+      </TableCell>
       <TableCell>{device.supervisor_version ?? '—'}</TableCell>
       <TableCell>
         {device.last_connectivity_event ? (

@@ -17,6 +17,7 @@ import {
 } from './FieldActionForms.js';
 import { type ReleaseChoice, ReleasePicker, trackChoice } from '../releases/ReleasePicker.js';
 import { MoveFleetPicker } from './MoveFleetPicker.js';
+import { SkippedNotice } from './SkippedNotice.js';
 import { useSupportAccessCheck } from './support-access-check.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -33,18 +34,6 @@ type Props = {
   onConfirm: (request: FieldRequest, devices: FieldActionDevice[]) => void;
   onClose: () => void;
 };
-
-const reasonCounts = (skipped: readonly { reason: string }[]): string =>
-  [
-    ...skipped
-      .reduce(
-        (counts, { reason }) => counts.set(reason, (counts.get(reason) ?? 0) + 1),
-        new Map<string, number>(),
-      )
-      .entries(),
-  ]
-    .map(([reason, count]) => `${reason} (${count})`)
-    .join('; ');
 
 // One form per field action; its state starts afresh each time the dialog opens (the dialog
 // unmounts it when closed).
@@ -188,11 +177,7 @@ export const FieldActionDialog = ({
         ) : null}
       </Typography>
       {form}
-      {skipped.length > 0 ? (
-        <Alert severity="info">
-          {plural(skipped.length, 'selected device')} will be skipped: {reasonCounts(skipped)}.
-        </Alert>
-      ) : null}
+      <SkippedNotice skipped={skipped} />
     </ConfirmDialog>
   );
 };

@@ -14,6 +14,7 @@ import {
   type MenuActionId,
 } from './device-actions.js';
 import { runFieldAction } from './api-field-actions.js';
+import { runHostUpdate } from './api-host-os.js';
 import type { ImageInstall } from '../../device/device-rows.js';
 import { devicesKeys } from './query-keys.js';
 
@@ -48,6 +49,10 @@ export const runMenuAction = async (
       return;
     case 'delete':
       await client.pine.delete({ resource: 'device', id: deviceId });
+      return;
+    case 'os-update':
+    case 'supervisor-update':
+      await runHostUpdate(client, request, deviceId);
       return;
     default:
       await runFieldAction(client, request, deviceId);

@@ -1,15 +1,21 @@
 import type {
   FieldActionId,
+  HostUpdateActionId,
   SupervisorActionId,
 } from '@flotilla/shared/devices/device-action-permissions';
 import { fieldActionSpecs, type FieldInputs } from './field-actions.js';
+import { type HostUpdateInput, hostUpdateSpecs } from './host-update-actions.js';
 
 // The actions of the Actions menu and of the table's batch menu.
-export type MenuActionId = SupervisorActionId | FieldActionId | 'delete';
+export type MenuActionId = SupervisorActionId | FieldActionId | HostUpdateActionId | 'delete';
 
 // An action with what its form chose (the field actions), as it runs on each device.
 export type ActionRequest = {
-  [Id in MenuActionId]: Id extends FieldActionId ? { id: Id; input: FieldInputs[Id] } : { id: Id };
+  [Id in MenuActionId]: Id extends FieldActionId
+    ? { id: Id; input: FieldInputs[Id] }
+    : Id extends HostUpdateActionId
+      ? { id: Id; input: HostUpdateInput }
+      : { id: Id };
 }[MenuActionId];
 
 export type ActionSpec = {
@@ -35,6 +41,7 @@ const updateLockNote =
 
 export const actionSpecs: Record<MenuActionId, ActionSpec> = {
   ...fieldActionSpecs,
+  ...hostUpdateSpecs,
   restart: {
     id: 'restart',
     label: 'Restart services',
@@ -105,7 +112,7 @@ export const actionSpecs: Record<MenuActionId, ActionSpec> = {
   },
 };
 
-// The order the Actions menu lists them in (OS and supervisor updates are not offered yet).
+// The order the Actions menu lists them in.
 export const menuActions: readonly MenuActionId[] = [
   'restart',
   'pin',
@@ -113,7 +120,9 @@ export const menuActions: readonly MenuActionId[] = [
   'local-mode',
   'support-access',
   'move',
+  'os-update',
   'identify',
+  'supervisor-update',
   'deactivate',
   'purge',
   'reboot',

@@ -10,6 +10,10 @@ export type FieldActionDevice = {
   state: ActionDevice;
   deviceType: string;
   osVersion: string | null;
+  osVariant: string | null;
+  supervisorVersion: string | null;
+  // The heartbeat: an OS update needs the device online.
+  isOnline: boolean;
   isWebAccessible: boolean;
   supportUntil: string | null;
   pinnedReleaseId: number | null;
@@ -18,6 +22,9 @@ export type FieldActionDevice = {
 const common = (device: DeviceListRow | DeviceDetail) => ({
   state: actionDeviceOf(device),
   osVersion: device.os_version,
+  osVariant: device.os_variant,
+  supervisorVersion: device.supervisor_version,
+  isOnline: device.is_online,
   isWebAccessible: device.is_web_accessible,
   supportUntil: device.is_accessible_by_support_until__date,
 });

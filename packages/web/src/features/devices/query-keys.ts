@@ -17,4 +17,11 @@ export const devicesKeys = {
     [...queryRoots.fleets, 'move-targets', userId, deviceTypes] as const,
   deviceTypesWithArchitecture: () => [...queryRoots.deviceTypes, 'with-architecture'] as const,
   config: queryRoots.config,
+  // The host OS catalogue (public rows every user reads), kept with the device types.
+  osReleases: (deviceTypes: readonly string[]) =>
+    [...queryRoots.deviceTypes, 'host-os', 'os', deviceTypes] as const,
+  supervisorReleases: (deviceTypes: readonly string[]) =>
+    [...queryRoots.deviceTypes, 'host-os', 'supervisor', deviceTypes] as const,
+  releaseNotes: (releaseId: number) =>
+    [...queryRoots.deviceTypes, 'host-os', 'notes', releaseId] as const,
 };

@@ -1,0 +1,295 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Outlet, Route, Routes } from 'react-router';
+import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeData, FakeRow } from '../../test-support/fake-odata.js';
+import { fleetMember } from '../../test-support/fixtures.js';
+import { ToastProvider } from '../../ui/toasts.js';
+import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
+import { DevicePage } from './DevicePage.js';
+import { FleetDevicesPage } from './FleetDevicesPage.js';
+import type { DeviceDetail, DeviceListRow } from '../../device/device-rows.js';
+import { answerDevicePageFeeds } from '../../test-support/device-page-feeds.js';
+import { deviceDetail, deviceRow } from '../../test-support/device-fixtures.js';
+
+// OS and supervisor updates from the Actions menu, single and batch, on the strict fake API:
+// what the pickers offer, which devices each choice updates and the writes it sends.
+
+afterEach(cleanup);
+
+const catalogueRelease = (id: number, version: string, extra: Partial<FakeRow> = {}): FakeRow => ({
+  id,
+  raw_version: version,
+  variant: 'prod',
+  phase: 'current',
+  status: 'success',
+  is_final: true,
+  is_invalidated: false,
+  known_issue_list: null,
+  note: `* Notes of ${version}`,
+  ...extra,
+});
+
+// What the move targets' query reads of every application; no user reaches these directly.
+const catalogueFleet = {
+  app_name: 'catalogue',
+  organization: { __id: 99 },
+  is_of__class: 'fleet',
+  is_directly_accessible_by__user: [],
+};
+
+// A write of the release to run is read back as the expanded release, as the server answers.
+const shapeHostWrites = (api: ReturnType<typeof createFakeApi>): void => {
+  const releaseRef = (id: unknown) =>
+    typeof id === 'number' ? [{ id, raw_version: `release ${id}`, phase: null }] : [];
+  api.shapeUpdated('device', (row, body) => ({
+    ...row,
+    ...body,
+    ...('should_be_operated_by__release' in body
+      ? { should_be_operated_by__release: releaseRef(body.should_be_operated_by__release) }
+      : {}),
+    ...('should_be_managed_by__release' in body
+      ? { should_be_managed_by__release: releaseRef(body.should_be_managed_by__release) }
+      : {}),
+  }));
+};
+
+// The host application of the Raspberry Pi 4 and the aarch64 supervisor application.
+const catalogue: FakeData = {
+  application: [
+    {
+      ...catalogueFleet,
+      id: 900,
+      slug: 'balena_os/raspberrypi4-64',
+      is_host: true,
+      is_for__device_type: [{ slug: 'raspberrypi4-64' }],
+      owns__release: [
+        catalogueRelease(901, '5.3.1'),
+        catalogueRelease(902, '6.0.13', { phase: 'sunset' }),
+        catalogueRelease(903, '6.1.0'),
+        catalogueRelease(904, '6.2.0', { is_invalidated: true }),
+      ],
+    },
+    {
+      ...catalogueFleet,
+      id: 910,
+      slug: 'balena_os/aarch64-supervisor',
+      is_host: false,
+      is_for__device_type: [{ slug: 'generic-aarch64' }],
+      owns__release: [
+        catalogueRelease(911, '16.4.2', { variant: '' }),
+        catalogueRelease(912, '17.0.0', { variant: '' }),
+      ],
+    },
+  ],
+  device_type: [{ slug: 'raspberrypi4-64', is_of__cpu_architecture: [{ slug: 'aarch64' }] }],
+};
+
+const renderDevice = (device: DeviceDetail, role = 'operator') => {
+  const api = createFakeApi({
+    device: [device],
+    device_config_variable: [],
+    user_application_membership: [fleetMember(role)],
+    release: (catalogue.application ?? []).flatMap((app) =>
+      Array.isArray(app.owns__release) ? app.owns__release : [],
+    ),
+    ...catalogue,
+  });
+  answerDevicePageFeeds(api, device.uuid);
+  shapeHostWrites(api);
+  renderWithClient(
+    api.client,
+    <ToastProvider>
+      <Routes>
+        <Route path="/devices/:uuid" element={<DevicePage />} />
+      </Routes>
+    </ToastProvider>,
+    `/devices/${device.uuid}`,
+  );
+  return api;
+};
+
+const renderTable = (devices: DeviceListRow[]) => {
+  const api = createFakeApi({
+    device: devices,
+    device_config_variable: [],
+    team_application_access: [],
+    organization_membership: [],
+    user_application_membership: [fleetMember('operator')],
+    ...catalogue,
+  });
+  shapeHostWrites(api);
+  renderWithClient(
+    api.client,
+    <ToastProvider>
+      <Routes>
+        <Route element={<Outlet context={{ fleet: fleetFixture() }} />}>
+          <Route path="/fleets/12/devices" element={<FleetDevicesPage />} />
+        </Route>
+      </Routes>
+    </ToastProvider>,
+    '/fleets/12/devices',
+  );
+  return api;
+};
+
+// Opens the menu once and waits for the entry to be enabled (the role query settles).
+const openAction = async (name: string): Promise<HTMLElement> => {
+  await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+  const item = await waitFor(() => {
+    const found = screen.getByRole('menuitem', { name: new RegExp(`^${name}`) });
+    expect(found.getAttribute('aria-disabled')).toBeNull();
+    return found;
+  });
+  await userEvent.click(item);
+  return await screen.findByRole('dialog');
+};
+
+const deviceWrites = (api: ReturnType<typeof createFakeApi>) =>
+  api.writes.filter((write) => write.resource === 'device').map(({ id, body }) => ({ id, body }));
+
+describe('OS update', () => {
+  it('offers newer valid versions newest first, the current one disabled, and updates the device', async () => {
+    const api = renderDevice(deviceDetail());
+    const dialog = await openAction('Update OS');
+    const picker = await within(dialog).findByRole('combobox', { name: 'OS version' });
+    // The newest offered version is chosen to begin with.
+    expect(picker.textContent).toContain('6.1.0');
+    await userEvent.click(picker);
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent?.slice(0, 6))).toEqual([
+      '6.1.0 ',
+      '6.0.13',
+      '5.3.1 ',
+    ]);
+    const current = screen.getByRole('option', { name: /^5\.3\.1/ });
+    expect(current.getAttribute('aria-disabled')).toBe('true');
+    expect(current.textContent).toContain('Already running selected version');
+    // The invalidated 6.2.0 is not offered; each version shows its OS line.
+    expect(screen.getByRole('option', { name: /^6\.0\.13/ }).textContent).toContain('Sunset');
+    await userEvent.click(screen.getByRole('option', { name: /^6\.1\.0/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update OS' }));
+    await waitFor(() => expect(deviceWrites(api)).toHaveLength(1));
+    expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_operated_by__release: 903 } }]);
+    expect(await screen.findByText('Started the OS update of brave-otter')).toBeTruthy();
+  });
+
+  it("shows the server's refusal", async () => {
+    const api = renderDevice(deviceDetail());
+    api.refuseNext('PATCH', 'device', 101, 'OS downgrades are not allowed: brave-otter runs 6.1.0');
+    const dialog = await openAction('Update OS');
+    await within(dialog).findByRole('combobox', { name: 'OS version' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update OS' }));
+    // The fake answers the refusal as text, which the client prefixes with "Request error".
+    expect(
+      await screen.findByText(/OS downgrades are not allowed: brave-otter runs 6\.1\.0$/),
+    ).toBeTruthy();
+    expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_operated_by__release: 903 } }]);
+  });
+
+  it('says why an offline device cannot update', async () => {
+    renderDevice(deviceDetail({ is_online: false }));
+    const dialog = await openAction('Update OS');
+    expect(await within(dialog).findByText('Update disabled for offline devices')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Update OS' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+  });
+
+  it('updates only the eligible devices of a selection and says why the others are skipped', async () => {
+    const api = renderTable([
+      deviceRow(),
+      deviceRow({ id: 102, uuid: 'b'.repeat(32), device_name: 'calm-heron', is_online: false }),
+      deviceRow({
+        id: 103,
+        uuid: 'c'.repeat(32),
+        device_name: 'quick-fox',
+        os_version: 'balenaOS 6.1.0',
+      }),
+    ]);
+    for (const name of ['brave-otter', 'calm-heron', 'quick-fox']) {
+      await userEvent.click(await screen.findByRole('checkbox', { name: `Select ${name}` }));
+    }
+    const dialog = await openAction('Update OS');
+    const table = await within(dialog).findByRole('table', {
+      name: 'Devices and their eligibility',
+    });
+    const rowOf = (name: string) => within(table).getByRole('row', { name: new RegExp(name) });
+    expect(rowOf('brave-otter').textContent).toContain('Will be updated');
+    expect(rowOf('calm-heron').textContent).toContain('Update disabled for offline devices');
+    expect(rowOf('quick-fox').textContent).toContain('Already running selected version');
+    expect(within(dialog).getByText('1 device of 3 will be updated.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update OS' }));
+    await waitFor(() => expect(deviceWrites(api)).toHaveLength(1));
+    expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_operated_by__release: 903 } }]);
+  });
+});
+
+describe('supervisor update', () => {
+  it("offers the newer supervisors of the device's architecture and updates it", async () => {
+    const api = renderDevice(deviceDetail());
+    const dialog = await openAction('Update supervisor');
+    const picker = await within(dialog).findByRole('combobox', { name: 'Supervisor version' });
+    expect(picker.textContent).toContain('17.0.0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update supervisor' }));
+    await waitFor(() => expect(deviceWrites(api)).toHaveLength(1));
+    expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_managed_by__release: 912 } }]);
+    expect(await screen.findByText('Started the supervisor update of brave-otter')).toBeTruthy();
+  });
+
+  it('refuses ESR devices', async () => {
+    renderDevice(deviceDetail({ os_version: 'balenaOS 2024.1.0' }));
+    const dialog = await openAction('Update supervisor');
+    expect(
+      await within(dialog).findByText('Cannot update the supervisor of ESR devices'),
+    ).toBeTruthy();
+    expect(
+      within(dialog).getByRole('button', { name: 'Update supervisor' }).hasAttribute('disabled'),
+    ).toBe(true);
+  });
+
+  it('lets a safe-operator update the OS but not the supervisor', async () => {
+    renderDevice(deviceDetail(), 'safe-operator');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions' }));
+    await waitFor(() => {
+      const supervisor = screen.getByRole('menuitem', { name: /^Update supervisor/ });
+      expect(supervisor.getAttribute('aria-disabled')).toBe('true');
+      expect(supervisor.textContent).toMatch(/do not have permission to do this$/);
+      const os = screen.getByRole('menuitem', { name: /^Update OS/ });
+      expect(os.getAttribute('aria-disabled')).toBeNull();
+    });
+  });
+});
+
+describe('host OS on the device summary', () => {
+  it('shows the OS line and the changelog of the release', async () => {
+    renderDevice(
+      deviceDetail({
+        os_version: 'balenaOS 6.1.0',
+        should_be_operated_by__release: [{ id: 903, raw_version: '6.1.0', phase: 'current' }],
+      }),
+    );
+    const summary = await screen.findByRole('region', { name: 'Device summary' });
+    expect(within(summary).getByText('Current')).toBeTruthy();
+    await userEvent.click(within(summary).getByRole('button', { name: 'Changelog' }));
+    const dialog = await screen.findByRole('dialog', { name: 'balenaOS 6.1.0 changelog' });
+    expect(await within(dialog).findByText('Notes of 6.1.0')).toBeTruthy();
+  });
+
+  it('shows the OS update the device is running', async () => {
+    renderDevice(
+      deviceDetail({
+        overall_status: 'updating',
+        provisioning_state: 'OS update: downloading balenaOS 6.1.0',
+        provisioning_progress: 40,
+        should_be_operated_by__release: [{ id: 903, raw_version: '6.1.0', phase: 'current' }],
+      }),
+    );
+    expect(
+      await screen.findByText('Updating OS to 6.1.0: downloading balenaOS 6.1.0 (40%)'),
+    ).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'OS update progress' })).toBeTruthy();
+  });
+});

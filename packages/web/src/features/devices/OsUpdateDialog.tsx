@@ -1,0 +1,165 @@
+import Alert from '@mui/material/Alert';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
+import { parseOsVersion } from '@flotilla/shared/host-os/os-version';
+import { useState } from 'react';
+import { plural } from '../../device/device-format.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { LoadState } from '../../ui/LoadState.js';
+import { useOsReleases } from './api-host-os.js';
+import type { FieldActionDevice } from './field-action-device.js';
+import { hostUpdateSpecs, type HostUpdateRequest } from './host-update-actions.js';
+import { osUpdateRows, osVersionOptions } from './host-update-plan.js';
+import { EligibilityTable, VersionSelect } from './HostUpdateParts.js';
+import { OsLineChips } from './OsLineChip.js';
+import { SkippedNotice } from './SkippedNotice.js';
+
+export type HostUpdateDialogProps = {
+  // The devices the user may update, and those left out with why (permissions).
+  devices: readonly FieldActionDevice[];
+  skipped: readonly { name: string; reason: string }[];
+  pending: boolean;
+  progress: { done: number; total: number } | null;
+  onConfirm: (request: HostUpdateRequest, devices: FieldActionDevice[]) => void;
+  onClose: () => void;
+};
+
+const spec = hostUpdateSpecs['os-update'];
+
+// Update OS, for one device or a selection: a version of the devices' line and variant, each
+// device's eligibility for it; only the eligible devices are updated.
+export const OsUpdateDialog = ({
+  devices,
+  skipped,
+  pending,
+  progress,
+  onConfirm,
+  onClose,
+}: HostUpdateDialogProps) => {
+  const releases = useOsReleases(devices.map((device) => device.deviceType));
+  const [picked, setPicked] = useState<string | null>(null);
+  const [takeoverAccepted, setTakeoverAccepted] = useState(false);
+  const [only] = devices;
+  const single = devices.length === 1 && only !== undefined;
+  const options = osVersionOptions(devices, releases.data ?? []);
+  const firstEnabled = options.find((option) => option.disabledReason === null);
+  const chosen = options.find((option) => option.key === (picked ?? firstEnabled?.key));
+  const rows = chosen
+    ? osUpdateRows(
+        devices,
+        { version: chosen.version, variant: chosen.variant },
+        releases.data ?? [],
+      )
+    : [];
+  const updating = rows.filter((row) => row.eligibility.willUpdate && row.releaseId !== null);
+  const takeover = updating.some((row) => row.eligibility.takeover);
+  const knownIssues = chosen
+    ? (releases.data ?? []).find(
+        (release) => release.rawVersion === chosen.version && release.knownIssues,
+      )?.knownIssues
+    : null;
+  const ready = updating.length > 0 && (!takeover || takeoverAccepted);
+  const onlyRow = rows[0];
+  return (
+    <ConfirmDialog
+      open
+      title={`${spec.title}${single ? '' : ` (${plural(devices.length, 'device')})`}`}
+      confirmLabel={progress ? `${progress.done} of ${progress.total}…` : spec.confirmLabel}
+      confirmDisabled={!ready}
+      pending={pending}
+      onConfirm={() => {
+        if (!chosen || !ready) return;
+        onConfirm(
+          {
+            id: 'os-update',
+            input: {
+              version: chosen.version,
+              releases: Object.fromEntries(
+                updating.map((row) => [row.device.target.id, row.releaseId ?? 0]),
+              ),
+            },
+          },
+          updating.map((row) => row.device),
+        );
+      }}
+      onClose={onClose}
+    >
+      <Typography>
+        {spec.blurb}{' '}
+        <Link href={spec.docs} target="_blank" rel="noreferrer">
+          Documentation
+        </Link>
+      </Typography>
+      {single ? (
+        <Typography variant="body2">
+          {only.target.name} runs {only.osVersion ?? 'an unknown OS version'}.
+        </Typography>
+      ) : null}
+      <LoadState queries={[releases]} what="OS versions" />
+      {releases.isSuccess && options.length === 0 ? (
+        <Alert severity="info">
+          {single && parseOsVersion(only.osVersion) === null
+            ? 'Could not parse OS version'
+            : 'No newer OS version is available for the selected devices'}
+        </Alert>
+      ) : null}
+      {options.length > 0 ? (
+        <VersionSelect
+          label="OS version"
+          value={chosen?.key ?? ''}
+          onChange={(key) => {
+            setPicked(key);
+            setTakeoverAccepted(false);
+          }}
+          options={options.map((option) => ({
+            key: option.key,
+            label: option.variant ? `${option.version} (${option.variant})` : option.version,
+            adornment: <OsLineChips version={option.version} phase={option.phase} />,
+            disabledReason: option.disabledReason,
+          }))}
+        />
+      ) : null}
+      {knownIssues ? <Alert severity="warning">Known issues: {knownIssues}</Alert> : null}
+      {single && onlyRow?.eligibility.message && !onlyRow.eligibility.takeover ? (
+        <Alert severity={onlyRow.eligibility.willUpdate ? 'info' : 'warning'}>
+          {onlyRow.eligibility.message}
+        </Alert>
+      ) : null}
+      {!single && rows.length > 0 ? (
+        <>
+          <Typography variant="body2">
+            {plural(updating.length, 'device')} of {devices.length} will be updated.
+          </Typography>
+          <EligibilityTable
+            currentLabel="Current OS"
+            rows={rows.map((row) => ({
+              id: row.device.target.id,
+              name: row.device.target.name,
+              current: row.device.osVersion ?? '—',
+              updates: row.eligibility.willUpdate && row.releaseId !== null,
+              message: row.eligibility.message,
+            }))}
+          />
+        </>
+      ) : null}
+      {takeover ? (
+        <>
+          <Alert severity="warning">{osUpdateMessages.takeover}</Alert>
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={takeoverAccepted}
+                onChange={(event) => setTakeoverAccepted(event.target.checked)}
+              />
+            }
+            label="I understand: run the takeover update"
+          />
+        </>
+      ) : null}
+      <SkippedNotice skipped={skipped} />
+    </ConfirmDialog>
+  );
+};

@@ -1,0 +1,46 @@
+import type { HostUpdateActionId } from '@flotilla/shared/devices/device-action-permissions';
+import type { ActionSpec } from './device-actions.js';
+
+// OS and supervisor updates: the release each device should run, written through /v7 like
+// balena-sdk's pinToOsRelease and pinToSupervisorRelease. Devices of different types (or CPU
+// architectures) take the same version from different releases, so each device has its own.
+export type HostUpdateInput = {
+  version: string;
+  releases: Readonly<Record<number, number>>;
+};
+
+export type HostUpdateRequest = { id: HostUpdateActionId; input: HostUpdateInput };
+
+export const isHostUpdateAction = (id: string): id is HostUpdateActionId =>
+  id === 'os-update' || id === 'supervisor-update';
+
+const docs = 'https://docs.balena.io/reference/OS/updates/self-service/';
+
+export const hostUpdateSpecs: Record<HostUpdateActionId, ActionSpec> = {
+  'os-update': {
+    id: 'os-update',
+    label: 'Update OS',
+    title: 'Update host OS',
+    blurb:
+      'The device downloads the chosen balenaOS release and reboots into it. Its services stop while it updates, and it cannot go back to an older version.',
+    confirmLabel: 'Update OS',
+    confirm: true,
+    destructive: false,
+    forceable: false,
+    done: (subject) => `Started the OS update of ${subject}`,
+    docs,
+  },
+  'supervisor-update': {
+    id: 'supervisor-update',
+    label: 'Update supervisor',
+    title: 'Update supervisor',
+    blurb:
+      'The device downloads the chosen supervisor release and restarts its supervisor; the services keep running. It cannot go back to an older version.',
+    confirmLabel: 'Update supervisor',
+    confirm: true,
+    destructive: false,
+    forceable: false,
+    done: (subject) => `Started the supervisor update of ${subject}`,
+    docs: 'https://docs.balena.io/reference/supervisor/supervisor-upgrades/',
+  },
+};
