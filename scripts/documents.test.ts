@@ -31,11 +31,17 @@ const drift = (document: string, documented: string[], actual: string[]): string
 ];
 
 // The settings the code reads: the keys of the server's configuration schema (every variable
-// the server reads, infra/config/config.ts) and the variables `npm start` reads itself.
+// the server reads, infra/config/config.ts, with the groups it spreads in from files beside it)
+// and the variables `npm start` reads itself.
+const schemaKeysOf = (source: string, opening: string, closing: string): RegExpMatchArray[] => {
+  const schema = source.slice(source.indexOf(opening));
+  return [...schema.slice(0, schema.indexOf(closing)).matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)];
+};
+
 const settingsRead = (configSource: string, startSource: string): string[] => {
-  const schema = configSource.slice(configSource.indexOf('const schema = z.object({'));
   const schemaKeys = [
-    ...schema.slice(0, schema.indexOf('\n});')).matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm),
+    ...schemaKeysOf(configSource, 'const schema = z.object({', '\n});'),
+    ...configGroups.flatMap((group) => schemaKeysOf(group.source, group.opening, '\n};')),
   ];
   const startKeys = [...startSource.matchAll(/process\.env\.(FLOTILLA_[A-Z0-9_]+)/g)];
   return [...new Set([...schemaKeys, ...startKeys].map((match) => match[1] ?? ''))].sort();
@@ -66,6 +72,13 @@ const tableNames = (architecture: string, heading: string): string[] => {
 const readme = repositoryFile('README.md');
 const architecture = repositoryFile('docs/ARCHITECTURE.md');
 const configSource = repositoryFile('packages/server/src/infra/config/config.ts');
+// The setting groups config.ts spreads into its schema.
+const configGroups = [
+  {
+    source: repositoryFile('packages/server/src/infra/config/code-host.ts'),
+    opening: 'export const codeHostEnv = {',
+  },
+];
 const startSource = repositoryFile('scripts/start.mjs');
 
 describe("the README's settings table", () => {

@@ -15,6 +15,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   releases: repositoryFile('docs/RELEASES.md'),
   accounts: repositoryFile('docs/ACCOUNTS.md'),
   'api-limits': repositoryFile('docs/API-LIMITS.md'),
+  production: repositoryFile('docs/PRODUCTION.md'),
   scaling: repositoryFile('docs/SCALING.md'),
   benchmark: repositoryFile('docs/BENCHMARK.md'),
   development: repositoryFile('docs/DEVELOPMENT.md'),

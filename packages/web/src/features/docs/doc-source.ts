@@ -15,6 +15,7 @@ export const docPages: Readonly<Record<string, DocPage>> = {
   releases: { title: 'Releases and builds', file: 'docs/RELEASES.md' },
   accounts: { title: 'Accounts and security', file: 'docs/ACCOUNTS.md' },
   'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
+  production: { title: 'Production install', file: 'docs/PRODUCTION.md' },
   scaling: { title: 'Scaling', file: 'docs/SCALING.md' },
   benchmark: { title: 'Benchmark', file: 'docs/BENCHMARK.md' },
   development: { title: 'Development', file: 'docs/DEVELOPMENT.md' },
