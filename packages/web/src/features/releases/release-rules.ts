@@ -2,9 +2,8 @@ import {
   effectiveReleaseStatus,
   isFailedStatus,
   releaseRuleMessages,
+  releaseStatusLabel as statusLabelOf,
   type ReleaseTimes,
-  statusGroupLabels,
-  statusGroupOf,
   threeDigitSemver,
 } from '@flotilla/shared/releases/release-status';
 
@@ -60,7 +59,7 @@ export const releaseActions = (
 
 // The status as the console shows it: a stale running build is a timeout, shown as failed.
 export const releaseStatusLabel = (release: ReleaseTimes, now: Date): string =>
-  statusGroupLabels[statusGroupOf(effectiveReleaseStatus(release, now))];
+  statusLabelOf(effectiveReleaseStatus(release, now));
 
 // The version edit takes three-digit semver only; null when valid.
 export const versionError = (text: string): string | null =>
