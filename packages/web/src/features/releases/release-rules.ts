@@ -66,3 +66,8 @@ export const versionError = (text: string): string | null =>
   threeDigitSemver.test(text.trim())
     ? null
     : 'Enter a version of three numbers such as 1.2.3 (no pre-release or build suffix)';
+
+// The releases page offers two ways to a release; each button says which it is.
+export const createHint =
+  'Build a release on this server from a project archive you upload or link to';
+export const addHint = 'Show the balena CLI commands that push a release from your computer';
