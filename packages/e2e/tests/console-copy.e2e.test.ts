@@ -62,6 +62,7 @@ describe('console copy and layout', () => {
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+    expect(await page.title()).toBe('Page not found | Flotilla');
     await shot(page, 'not-found-signed-in');
 
     const guest = await newPage(browser);
