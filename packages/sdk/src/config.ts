@@ -39,6 +39,10 @@ export type PublicConfig = {
   // Whether the server builds the images of services with a `build:` step (Flotilla's), and
   // if not, why (no container engine or registry configured). Absent (an older server): unknown.
   builder?: { buildsImages: boolean; unavailableReason: string | null };
+  // Whether the installation bills for devices and sends a newsletter (Flotilla's). Absent (an
+  // older server): neither.
+  billingEnabled?: boolean;
+  newsletterEnabled?: boolean;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

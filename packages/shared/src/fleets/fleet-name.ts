@@ -9,7 +9,7 @@ export const fleetNameProblem = (name: string): string | undefined => {
   if (name.length < fleetNameLength.min) return `at least ${fleetNameLength.min} characters`;
   if (name.length > fleetNameLength.max) return `maximum ${fleetNameLength.max} characters`;
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) {
-    return 'must start with a letter or digit and contain only letters, digits, underscores or hyphens';
+    return 'Must start with a letter or digit and contain only letters, digits, underscores or hyphens';
   }
   return undefined;
 };

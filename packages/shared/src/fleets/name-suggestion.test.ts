@@ -27,7 +27,7 @@ describe('fleet name validation', () => {
     expect(fleetNameProblem('')).toBe('name required');
     expect(fleetNameProblem('abc')).toBe('at least 4 characters');
     expect(fleetNameProblem('a'.repeat(101))).toBe('maximum 100 characters');
-    expect(fleetNameProblem('-abcd')).toMatch(/must start with a letter or digit/);
+    expect(fleetNameProblem('-abcd')).toMatch(/^Must start with a letter or digit/);
     expect(fleetNameProblem('my fleet')).toMatch(/only letters, digits/);
     expect(fleetNameProblem('my_fleet-2')).toBeUndefined();
     expect(fleetNameClash('Greenhouse', ['greenhouse'], 'fleet')).toBe(

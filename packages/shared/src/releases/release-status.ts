@@ -60,6 +60,10 @@ export const statusGroupLabels: Record<StatusGroup, string> = {
   local: 'Local',
 };
 
+// The one wording of a release status wherever the console shows it.
+export const releaseStatusLabel = (status: string): string =>
+  statusGroupLabels[statusGroupOf(status)];
+
 // The rules' messages, as the server answers them and the console shows
 // them before the user tries.
 export const releaseRuleMessages = {

@@ -1,7 +1,13 @@
 import { createBrowserRouter, createPath, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from '../features/errors/ErrorScreen.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
-import { RequireGuest, RequirePendingTwoFactor, RequireSession } from '../api/session/guards.js';
+import { NotFoundShell } from '../features/errors/NotFoundShell.js';
+import {
+  LoadingScreen,
+  RequireGuest,
+  RequirePendingTwoFactor,
+  RequireSession,
+} from '../api/session/guards.js';
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
 import type { RouteData } from '../api/route-data.js';
 import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
@@ -35,6 +41,8 @@ export const consoleRoutes = (
 const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObject[] => [
   {
     errorElement: <RouteErrorScreen />,
+    // A deep link's first load waits for its lazy screens: the app's loading screen meanwhile.
+    HydrateFallback: LoadingScreen,
     children: [
       {
         element: (
@@ -360,8 +368,18 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
           'VerifyEmailRoute',
         ),
       },
-      { path: '/404', element: <NotFoundPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        element: <NotFoundShell />,
+        children: [
+          {
+            lazy: lazyPage(() => import('../features/shell/AppLayout.js'), 'AppLayout'),
+            children: [
+              { path: '/404', element: <NotFoundPage /> },
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
     ],
   },
 ];

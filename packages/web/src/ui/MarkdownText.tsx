@@ -92,7 +92,15 @@ export const parseBlocks = (source: string): Block[] => {
   return blocks;
 };
 
-export const MarkdownText = ({ source }: { source: string }) => (
+// `lineBreaks`: a note keeps the lines as typed ("hard"); a document's paragraphs flow, each
+// line break read as a space as Markdown does ("soft").
+export const MarkdownText = ({
+  source,
+  lineBreaks = 'hard',
+}: {
+  source: string;
+  lineBreaks?: 'hard' | 'soft';
+}) => (
   <Box sx={{ '& p': { my: 0.75 }, '& ul, & ol': { my: 0.75, pl: 3 }, overflowWrap: 'anywhere' }}>
     {parseBlocks(source).map((block, index) => {
       switch (block.kind) {
@@ -116,7 +124,16 @@ export const MarkdownText = ({ source }: { source: string }) => (
             <Box
               key={index}
               component="pre"
-              sx={{ p: 1, bgcolor: 'action.hover', borderRadius: 1, overflowX: 'auto' }}
+              // Long lines scroll inside the block rather than being cut or widening the page.
+              sx={{
+                p: 1,
+                bgcolor: 'action.hover',
+                borderRadius: 1,
+                maxWidth: '100%',
+                overflowX: 'auto',
+                overflowWrap: 'normal',
+                whiteSpace: 'pre',
+              }}
             >
               <code>{block.text}</code>
             </Box>
@@ -124,12 +141,14 @@ export const MarkdownText = ({ source }: { source: string }) => (
         case 'paragraph':
           return (
             <Typography key={index} component="p" variant="body2">
-              {block.lines.map((line, lineIndex) => (
-                <Fragment key={lineIndex}>
-                  {lineIndex > 0 ? <br /> : null}
-                  {inline(line)}
-                </Fragment>
-              ))}
+              {lineBreaks === 'soft'
+                ? inline(block.lines.map((line) => line.trim()).join(' '))
+                : block.lines.map((line, lineIndex) => (
+                    <Fragment key={lineIndex}>
+                      {lineIndex > 0 ? <br /> : null}
+                      {inline(line)}
+                    </Fragment>
+                  ))}
             </Typography>
           );
       }

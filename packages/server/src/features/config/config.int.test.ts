@@ -36,6 +36,21 @@ describe('GET /config', () => {
     });
   });
 
+  it('mentions billing and a newsletter only where the operator turned them on', async () => {
+    const response = await app.inject({ url: '/config' });
+    expect(response.json()).toMatchObject({ billingEnabled: false, newsletterEnabled: false });
+    const hosted = await createTestApp(
+      createTestContext(db, { config: { billingEnabled: true, newsletterEnabled: true } }),
+      registerConfigRoutes,
+    );
+    try {
+      const answer = await hosted.inject({ url: '/config' });
+      expect(answer.json()).toMatchObject({ billingEnabled: true, newsletterEnabled: true });
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it("lists the operator's command-line login networks for the console (none by default)", async () => {
     const response = await app.inject({ url: '/config' });
     expect(response.json()).toMatchObject({ cliLoginAllowedNetworks: [] });

@@ -56,6 +56,10 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // Whether this server builds the images of services with a `build:` step (ours): it needs a
     // container engine and a registry; the reason says which is missing.
     builder: builderOf(ctx),
+    // Whether the installation bills or sends a newsletter (ours; FLOTILLA_BILLING,
+    // FLOTILLA_NEWSLETTER): the console mentions free devices or offers the newsletter only then.
+    billingEnabled: ctx.config.billingEnabled,
+    newsletterEnabled: ctx.config.newsletterEnabled,
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

@@ -309,6 +309,12 @@ describe('loadConfig: mail relay and outbox settings', () => {
 
   it('leaves sign-up open by default; invitation and closed restrict it; nothing else', () => {
     expect(loadConfig({}).signup).toBe('open');
+    // A self-hosted server neither bills nor sends a newsletter unless told to.
+    expect(loadConfig({})).toMatchObject({ billingEnabled: false, newsletterEnabled: false });
+    expect(loadConfig({ FLOTILLA_BILLING: 'on', FLOTILLA_NEWSLETTER: 'on' })).toMatchObject({
+      billingEnabled: true,
+      newsletterEnabled: true,
+    });
     expect(loadConfig({ FLOTILLA_SIGNUP: 'invitation' }).signup).toBe('invitation');
     expect(loadConfig({ FLOTILLA_SIGNUP: 'closed' }).signup).toBe('closed');
     expect(() => loadConfig({ FLOTILLA_SIGNUP: 'off' })).toThrow(/FLOTILLA_SIGNUP/);

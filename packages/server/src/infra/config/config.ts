@@ -67,6 +67,8 @@ const schema = z.object({
   FLOTILLA_CONTACT_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   FLOTILLA_NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
+  FLOTILLA_BILLING: z.enum(['on', 'off']).default('off'),
+  FLOTILLA_NEWSLETTER: z.enum(['on', 'off']).default('off'),
   FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
   FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
   FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
@@ -291,6 +293,10 @@ export type Config = {
   notificationHeartbeatMs: number;
   // Create the demo organization and fleets at start (npm start's demo).
   demo: boolean;
+  // Whether this installation bills for devices or sends a newsletter: a self-hosted server
+  // does neither unless its operator says so, and the console keeps quiet about them.
+  billingEnabled: boolean;
+  newsletterEnabled: boolean;
   logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
   // auto: human-readable on a terminal, JSON lines otherwise.
   logFormat: z.infer<typeof schema>['FLOTILLA_LOG_FORMAT'];
@@ -407,6 +413,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       size: values.FLOTILLA_ODATA_CACHE_SIZE,
     },
     demo: values.FLOTILLA_DEMO === 'on',
+    billingEnabled: values.FLOTILLA_BILLING === 'on',
+    newsletterEnabled: values.FLOTILLA_NEWSLETTER === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
     metricsRetentionHours: values.FLOTILLA_METRICS_RETENTION_HOURS,
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,

@@ -9,6 +9,8 @@ import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
+import { usePublicConfig } from '../../api/config/api.js';
+import { freeDevicesNote } from './billing-copy.js';
 import { useLogin } from './api.js';
 
 export const LoginPage = () => {
@@ -16,12 +18,13 @@ export const LoginPage = () => {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = useLogin();
+  const config = usePublicConfig();
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     login.mutate({ email: email.trim(), password });
   };
   return (
-    <AuthFrame title="Log in" subtitle="Your first 10 devices are always free.">
+    <AuthFrame title="Log in" subtitle={freeDevicesNote(config.data)}>
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
           {login.isError ? (

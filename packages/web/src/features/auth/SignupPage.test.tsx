@@ -137,3 +137,35 @@ describe('SignupPage when sign-up is not open (FLOTILLA_SIGNUP)', () => {
     window.history.replaceState(null, '', '/');
   });
 });
+
+describe('SignupPage billing and newsletter copy', () => {
+  it('a self-hosted server: no free-devices line, no newsletter offer, and no opt-in sent', async () => {
+    const { client, register } = clientWith({ recaptchaSiteKey: null });
+    renderWithClient(client, <SignupPage />, '/signup');
+    await fillIn();
+    await submit();
+    await vi.waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText(/devices are always free/)).toBeNull();
+    expect(screen.queryByRole('checkbox', { name: 'Send me product news' })).toBeNull();
+    expect(register).toHaveBeenCalledWith(expect.objectContaining({ hasDisabledNewsletter: true }));
+  });
+
+  it('an installation that bills and sends a newsletter: says so, the box left unticked', async () => {
+    const { client, register } = clientWith({
+      recaptchaSiteKey: null,
+      billingEnabled: true,
+      newsletterEnabled: true,
+    });
+    renderWithClient(client, <SignupPage />, '/signup');
+    expect(await screen.findByText('Your first 10 devices are always free.')).toBeTruthy();
+    const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Send me product news' });
+    expect(box.checked).toBe(false);
+    await fillIn();
+    await userEvent.setup().click(box);
+    await submit();
+    await vi.waitFor(() => expect(register).toHaveBeenCalledTimes(1));
+    expect(register).toHaveBeenCalledWith(
+      expect.objectContaining({ hasDisabledNewsletter: false }),
+    );
+  });
+});

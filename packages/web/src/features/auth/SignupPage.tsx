@@ -14,6 +14,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { usePublicConfig } from '../../api/config/api.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
+import { freeDevicesNote } from './billing-copy.js';
 import { useSignup } from './api.js';
 import { RecaptchaWithReminder } from './RecaptchaWithReminder.js';
 import { signupRefusal, SignupRefused } from './SignupRefused.js';
@@ -33,7 +34,8 @@ export const SignupPage = () => {
     return claims === null ? null : { token, claims };
   });
   const [password, setPassword] = useState('');
-  const [newsletter, setNewsletter] = useState(true);
+  // Never pre-ticked: the user opts in.
+  const [newsletter, setNewsletter] = useState(false);
   const [touched, setTouched] = useState(false);
   const config = usePublicConfig();
   // With a site key the server checks reCAPTCHA answers; without one, the built-in adapter's.
@@ -69,7 +71,7 @@ export const SignupPage = () => {
   const refusal = signupRefusal(config.data?.signup ?? 'open', invitation !== null);
   if (refusal !== undefined) return <SignupRefused refusal={refusal} />;
   return (
-    <AuthFrame title="Create your account" subtitle="Your first 10 devices are always free.">
+    <AuthFrame title="Create your account" subtitle={freeDevicesNote(config.data)}>
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
           {invitation === null ? null : (
@@ -101,15 +103,17 @@ export const SignupPage = () => {
             helperText={passwordError ?? '8 to 64 characters'}
             required
           />
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={newsletter}
-                onChange={(event) => setNewsletter(event.target.checked)}
-              />
-            }
-            label="Send me product news"
-          />
+          {config.data?.newsletterEnabled === true ? (
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={newsletter}
+                  onChange={(event) => setNewsletter(event.target.checked)}
+                />
+              }
+              label="Send me product news"
+            />
+          ) : null}
           {siteKey === undefined ? null : (
             <RecaptchaWithReminder
               key={recaptchaRound}

@@ -74,12 +74,25 @@ describe('DevicePage', () => {
       expect(within(summary).getAllByText(text).length).toBeGreaterThan(0);
     }
     expect(within(summary).getByRole('button', { name: 'Copy UUID' })).toBeTruthy();
+    // Online: since when it is connected, never "last connected … ago".
+    expect(within(summary).getByText('Connected since')).toBeTruthy();
+    expect(within(summary).getByText(/^Online for \d+ \w+$/)).toBeTruthy();
+    expect(within(summary).queryByText('Last connected')).toBeNull();
     // Current and target release link to the release page.
     expect(
       within(summary)
         .getAllByRole('link', { name: '1.2.0' })
         .map((link) => link.getAttribute('href')),
     ).toEqual(['/fleets/12/releases/5', '/fleets/12/releases/5']);
+  });
+
+  it('says when an offline device was last connected', async () => {
+    renderDevice([deviceDetail({ is_online: false, api_heartbeat_state: 'offline' })]);
+    const summary = await screen.findByRole('region', { name: 'Device summary' });
+    const label = within(summary).getByText('Last connected');
+    expect(label.nextElementSibling?.textContent).toMatch(/ ago$/);
+    expect(within(summary).queryByText('Connected since')).toBeNull();
+    expect(within(summary).queryByText(/^Online for/)).toBeNull();
   });
 
   it('applies the container button rules', async () => {

@@ -16,6 +16,7 @@ import { isLocalMode } from './device-action-rules.js';
 import {
   absoluteTime,
   addressList,
+  durationSince,
   heartbeatColors,
   heartbeatLabels,
   relativeTime,
@@ -67,6 +68,19 @@ const When = ({ iso, fallback = '—' }: { iso: string | null; fallback?: string
     <Tooltip title={absoluteTime(iso)}>
       <span>{relativeTime(iso)}</span>
     </Tooltip>
+  );
+
+// An online device says since when it has been connected, not when it was "last" connected.
+const ConnectedSince = ({ iso }: { iso: string | null }) =>
+  iso === null ? (
+    <>Online</>
+  ) : (
+    <>
+      {absoluteTime(iso)}
+      <Typography variant="caption" color="text.secondary" component="div">
+        Online for {durationSince(iso)}
+      </Typography>
+    </>
   );
 
 const Lines = ({ values }: { values: string[] }) =>
@@ -167,9 +181,15 @@ export const DeviceSummaryCard = ({
               label={heartbeatLabels[device.api_heartbeat_state]}
             />
           </Field>
-          <Field label="Last connected">
-            <When iso={device.last_connectivity_event} fallback="Never" />
-          </Field>
+          {device.is_online ? (
+            <Field label="Connected since">
+              <ConnectedSince iso={device.last_connectivity_event} />
+            </Field>
+          ) : (
+            <Field label="Last connected">
+              <When iso={device.last_connectivity_event} fallback="Never" />
+            </Field>
+          )}
           <Field label="UUID">
             <CopyableText value={device.uuid} label="UUID" />
           </Field>

@@ -14,6 +14,9 @@ const readme = [
   '',
   'Open the **console**.',
   '',
+  'A paragraph wrapped',
+  'at eighty columns.',
+  '',
   '| variable | default |',
   '|---|---|',
   '| `PORT` | `8080` |',
@@ -55,7 +58,12 @@ describe('DocsPage', () => {
     answer(markdown(readme));
     expect((await screen.findByText('console')).tagName).toBe('STRONG');
     expect(screen.queryByRole('status')).toBeNull();
-    expect(screen.getByText('npm start').closest('pre')).toBeTruthy();
+    const code = screen.getByText('npm start').closest('pre');
+    expect(code && getComputedStyle(code).overflowX).toBe('auto');
+    // The README's wrapped lines flow as one paragraph, no hard break.
+    const paragraph = screen.getByText('A paragraph wrapped at eighty columns.');
+    expect(paragraph.tagName).toBe('P');
+    expect(paragraph.querySelector('br')).toBeNull();
     // The table, which the Markdown subset lacks, as preformatted text.
     expect(screen.getByText(/\| `PORT` \| `8080` \|/).tagName).toBe('PRE');
     expect(document.title).toMatch(/^Getting started \| Flotilla/);

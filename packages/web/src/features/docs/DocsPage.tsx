@@ -47,7 +47,7 @@ export const DocsPage = () => {
   } else {
     content = docSegments(source.data, doc.file, window.location.origin).map((segment, index) =>
       segment.kind === 'markdown' ? (
-        <MarkdownText key={index} source={segment.text} />
+        <MarkdownText key={index} source={segment.text} lineBreaks="soft" />
       ) : (
         <Box
           key={index}
@@ -57,6 +57,7 @@ export const DocsPage = () => {
             my: 1,
             bgcolor: 'action.hover',
             borderRadius: 1,
+            maxWidth: '100%',
             overflowX: 'auto',
             fontSize: '0.8rem',
           }}
@@ -68,7 +69,7 @@ export const DocsPage = () => {
   }
 
   return (
-    <Box component="article" sx={{ maxWidth: 960 }}>
+    <Box component="article" sx={{ maxWidth: 960, minWidth: 0 }}>
       <Typography variant="h1" gutterBottom>
         {doc.title}
       </Typography>

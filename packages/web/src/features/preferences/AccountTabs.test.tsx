@@ -12,7 +12,7 @@ import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.
 
 afterEach(cleanup);
 
-const renderAt = (path: string, profile = userProfileRow()) => {
+const renderAt = (path: string, profile = userProfileRow(), newsletterEnabled = true) => {
   const api = createFakeApi({
     application: [],
     application_type: [],
@@ -20,7 +20,7 @@ const renderAt = (path: string, profile = userProfileRow()) => {
     user_profile: [profile],
     user: [ownUserRow()],
   });
-  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null } }));
+  api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, newsletterEnabled } }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,
     body: { id: 70, actorType: 'user', actorTypeId: 7, username: 'ada', email: 'ada@x.test' },
@@ -125,6 +125,12 @@ describe('Preferences → Account details: other sessions', { timeout: 20_000 },
 });
 
 describe('Preferences → Profile', { timeout: 20_000 }, () => {
+  it('offers no newsletter where the installation sends none', async () => {
+    renderAt('/preferences/profile', userProfileRow(), false);
+    expect(await screen.findByLabelText(/Company/, {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: 'Receive the newsletter' })).toBeNull();
+  });
+
   it('requires the names and company, and sends the newsletter choice negated', async () => {
     const { api } = renderAt('/preferences/profile');
     const sent: unknown[] = [];

@@ -14,6 +14,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useState } from 'react';
+import { usePublicConfig } from '../../api/config/api.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import type { fetchProfile } from '../../api/session/profile-query.js';
@@ -38,6 +39,7 @@ export const ProfileForm = ({
   const [draft, setDraft] = useState(initial);
   const [submitted, setSubmitted] = useState(false);
   const save = useSaveProfile(onSaved);
+  const config = usePublicConfig();
   const problems = profileProblems(draft);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
@@ -81,18 +83,20 @@ export const ProfileForm = ({
         ))}
       </TextField>
       {/* The choice is shown as "receive", stored as its negation (the account keeps whether the
-          newsletter is turned off). */}
-      <FormControlLabel
-        control={
-          <Checkbox
-            checked={!draft.has_disabled_newsletter}
-            onChange={(event) =>
-              setDraft({ ...draft, has_disabled_newsletter: !event.target.checked })
-            }
-          />
-        }
-        label="Receive the newsletter"
-      />
+          newsletter is turned off); offered only where the installation sends one. */}
+      {config.data?.newsletterEnabled === true ? (
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={!draft.has_disabled_newsletter}
+              onChange={(event) =>
+                setDraft({ ...draft, has_disabled_newsletter: !event.target.checked })
+              }
+            />
+          }
+          label="Receive the newsletter"
+        />
+      ) : null}
       <Box>
         <Button type="submit" variant="contained" disabled={save.isPending}>
           {submitLabel}

@@ -1,8 +1,8 @@
 import {
   effectiveReleaseStatus,
+  releaseStatusLabel,
   type ReleaseTimes,
   type StatusGroup,
-  statusGroupLabels,
   statusGroupOf,
 } from '@flotilla/shared/releases/release-status';
 import Chip from '@mui/material/Chip';
@@ -18,6 +18,8 @@ const colors: Record<StatusGroup, 'success' | 'info' | 'error' | 'default'> = {
 // A release's build status: a running build silent for 120 minutes shows as
 // failed (timeout).
 export const ReleaseStatusChip = ({ release, now }: { release: ReleaseTimes; now: Date }) => {
-  const group = statusGroupOf(effectiveReleaseStatus(release, now));
-  return <Chip size="small" color={colors[group]} label={statusGroupLabels[group]} />;
+  const status = effectiveReleaseStatus(release, now);
+  return (
+    <Chip size="small" color={colors[statusGroupOf(status)]} label={releaseStatusLabel(status)} />
+  );
 };

@@ -8,6 +8,7 @@ import { fleetRow, fleetFixture } from '../../test-support/fleet-helpers.js';
 import { fill } from '../../test-support/variables-pages.js';
 import { releaseRow } from '../../test-support/release-fixtures.js';
 import { renderReleasePages } from '../../test-support/release-pages.js';
+import { addHint, createHint } from './release-rules.js';
 
 afterEach(cleanup);
 
@@ -114,6 +115,24 @@ describe('ReleasesPage', { timeout: 60_000 }, () => {
     await screen.findByText('51–51 of 51');
     expect(within(await table()).getAllByRole('row')).toHaveLength(2);
     expect(within(await table()).getByText('1bcdef1')).toBeTruthy();
+  });
+
+  it('says what Create release and Add release each do', async () => {
+    const { user } = setup([releaseRow(1)]);
+    await table();
+    for (const [name, hint] of [
+      ['Create release', createHint],
+      ['Add release', addHint],
+    ] as const) {
+      const button = screen.getByRole<HTMLButtonElement>('button', { name });
+      // Create release is enabled once the role is known.
+      await waitFor(() => expect(button.disabled).toBe(false));
+      await user.hover(button);
+      expect((await screen.findByRole('tooltip')).textContent).toBe(hint);
+      expect(button.getAttribute('aria-describedby')).toBeTruthy();
+      await user.unhover(button);
+      await waitFor(() => expect(screen.queryByRole('tooltip')).toBeNull());
+    }
   });
 
   it('does not let an observer create releases', async () => {

@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useDeferredValue, useState } from 'react';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
@@ -17,6 +18,7 @@ import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import { useReleasePage } from './api-releases.js';
 import { ReleasesTable } from './ReleasesTable.js';
+import { addHint, createHint } from './release-rules.js';
 
 export const releasePath = (fleet: Pick<FleetDetail, 'id' | 'is_of__class'>) =>
   `${classLabels[fleet.is_of__class].path}/${fleet.id}/releases`;
@@ -38,6 +40,16 @@ export const ReleasesPage = () => {
   // The status rule's clock: when the list was read.
   const now = new Date(list.dataUpdatedAt);
   const empty = list.data?.total === 0 && term === '';
+  const createButton = (
+    <Button
+      variant="outlined"
+      startIcon={<UploadIcon />}
+      disabled={createDenied !== null}
+      onClick={() => setCreating(true)}
+    >
+      Create release
+    </Button>
+  );
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -53,24 +65,24 @@ export const ReleasesPage = () => {
             setPage(0);
           }}
         />
-        <DisabledReason reason={createDenied}>
+        {/* Two ways to a release, each saying which it is. */}
+        {createDenied === null ? (
+          <Tooltip describeChild title={createHint}>
+            {createButton}
+          </Tooltip>
+        ) : (
+          <DisabledReason reason={createDenied}>{createButton}</DisabledReason>
+        )}
+        <Tooltip describeChild title={addHint}>
           <Button
-            variant="outlined"
-            startIcon={<UploadIcon />}
-            disabled={createDenied !== null}
-            onClick={() => setCreating(true)}
+            variant="contained"
+            startIcon={<AddIcon />}
+            onClick={() => setShowInstructions((shown) => !shown)}
+            aria-expanded={showInstructions || empty}
           >
-            Create release
+            Add release
           </Button>
-        </DisabledReason>
-        <Button
-          variant="contained"
-          startIcon={<AddIcon />}
-          onClick={() => setShowInstructions((shown) => !shown)}
-          aria-expanded={showInstructions || empty}
-        >
-          Add release
-        </Button>
+        </Tooltip>
       </Stack>
       <CreateReleaseDialog
         fleetId={fleet.id}

@@ -2,9 +2,8 @@ import {
   effectiveReleaseStatus,
   isFailedStatus,
   releaseRuleMessages,
+  releaseStatusLabel as statusLabelOf,
   type ReleaseTimes,
-  statusGroupLabels,
-  statusGroupOf,
   threeDigitSemver,
 } from '@flotilla/shared/releases/release-status';
 
@@ -60,10 +59,15 @@ export const releaseActions = (
 
 // The status as the console shows it: a stale running build is a timeout, shown as failed.
 export const releaseStatusLabel = (release: ReleaseTimes, now: Date): string =>
-  statusGroupLabels[statusGroupOf(effectiveReleaseStatus(release, now))];
+  statusLabelOf(effectiveReleaseStatus(release, now));
 
 // The version edit takes three-digit semver only; null when valid.
 export const versionError = (text: string): string | null =>
   threeDigitSemver.test(text.trim())
     ? null
     : 'Enter a version of three numbers such as 1.2.3 (no pre-release or build suffix)';
+
+// The releases page offers two ways to a release; each button says which it is.
+export const createHint =
+  'Build a release on this server from a project archive you upload or link to';
+export const addHint = 'Show the balena CLI commands that push a release from your computer';

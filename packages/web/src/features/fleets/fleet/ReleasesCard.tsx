@@ -1,4 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
+import { isFailedStatus, releaseStatusLabel } from '@flotilla/shared/releases/release-status';
 import {
   Alert,
   Button,
@@ -27,8 +28,7 @@ type ChipColor = 'success' | 'info' | 'error' | 'default';
 const statusColor = (status: string): ChipColor => {
   if (status === 'success') return 'success';
   if (status === 'running') return 'info';
-  if (['failed', 'error', 'interrupted', 'cancelled', 'timeout'].includes(status)) return 'error';
-  return 'default';
+  return isFailedStatus(status) ? 'error' : 'default';
 };
 
 // Success and running counts plus the newest releases.
@@ -127,7 +127,7 @@ export const ReleasesCard = ({ fleet }: { fleet: FleetDetail }) => {
                       <Chip
                         size="small"
                         color={statusColor(release.status)}
-                        label={release.status}
+                        label={releaseStatusLabel(release.status)}
                       />
                     </TableCell>
                     <TableCell>{new Date(release.created_at).toLocaleString()}</TableCell>

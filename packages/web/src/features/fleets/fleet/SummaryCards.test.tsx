@@ -75,6 +75,12 @@ describe('summary cards', () => {
       'abcdef2',
       'abcdef1',
     ]);
+    // Statuses read as on the releases pages, not the raw status words.
+    expect(rows.slice(1).map((row) => row.querySelectorAll('td')[2]?.textContent)).toEqual([
+      'Running',
+      'Failed',
+      'Succeeded',
+    ]);
     expect(screen.getByText('1 successful')).toBeTruthy();
     expect(screen.getByText('1 running')).toBeTruthy();
     expect(screen.getByText('A build is in progress.')).toBeTruthy();
