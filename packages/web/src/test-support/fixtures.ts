@@ -17,7 +17,7 @@ export const fleetMember = (role: string, fleetId = 12, id = 1): FakeRow => ({
 export const teamAccess = (role: string, fleetId = 12, id = 1): FakeRow => ({
   id,
   grants_access_to__application: { __id: fleetId },
-  team: [{ id: 1, team_membership: [{ id: 1, user: { __id: testUserId } }] }],
+  team: [{ id: 1, name: 'ops', team_membership: [{ id: 1, user: { __id: testUserId } }] }],
   application_membership_role: [{ name: role }],
 });
 

@@ -6,7 +6,6 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -16,10 +15,10 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { RequirePermission } from '../../api/session/guards.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
+import { AdminHeader } from './AdminHeader.js';
 import { useAdminUsers, useLoginAs } from './api.js';
 
 // /admin: every user, searched and paged by the server, each with a
@@ -34,20 +33,7 @@ const Users = () => {
   const impersonate = useLoginAs();
   return (
     <Box>
-      <Stack direction="row" sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h1">Admin</Typography>
-        <Stack direction="row" spacing={1}>
-          <Button component={RouterLink} to="/admin/oauth" variant="outlined">
-            OAuth applications
-          </Button>
-          <Button component={RouterLink} to="/admin/outbox" variant="outlined">
-            Mail outbox
-          </Button>
-          <Button component={RouterLink} to="/admin/os-catalogue" variant="outlined">
-            OS catalogue
-          </Button>
-        </Stack>
-      </Stack>
+      <AdminHeader />
       <Box
         component="form"
         role="search"

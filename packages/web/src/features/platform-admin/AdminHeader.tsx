@@ -1,0 +1,25 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+
+// The other screens of the Admin area.
+const adminSections = [
+  { to: '/admin/oauth', label: 'OAuth applications' },
+  { to: '/admin/outbox', label: 'Mail outbox' },
+  { to: '/admin/os-catalogue', label: 'OS catalogue' },
+] as const;
+
+// The Admin area's title, with a link to each of its other screens.
+export const AdminHeader = () => (
+  <Stack direction="row" sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}>
+    <Typography variant="h1">Admin</Typography>
+    <Stack direction="row" spacing={1}>
+      {adminSections.map((section) => (
+        <Button key={section.to} component={RouterLink} to={section.to} variant="outlined">
+          {section.label}
+        </Button>
+      ))}
+    </Stack>
+  </Stack>
+);
