@@ -12,10 +12,6 @@ export const fleetListRefreshMs = 8000;
 export const bulkConcurrency = 50;
 // Staged variable and configuration changes are written 10 at a time.
 export const configWriteConcurrency = 10;
-// Why an action is disabled on each selected device, when that needs asking the API: 10 devices
-// at a time, the answers kept 5 seconds for the last selection asked about.
-export const disabledReasonConcurrency = 10;
-export const disabledReasonCacheMs = 5000;
 // The API key list is refetched every 6 seconds.
 export const apiKeyListRefreshMs = 6000;
 export const fleetNameLength = { min: 4, max: 100 } as const;
