@@ -206,7 +206,9 @@ describe('the production recipe: the built server under its unit, behind nginx o
         '}',
       ].join('\n'),
     );
-    nginx = spawn('/usr/sbin/nginx', ['-p', work, '-c', path.join(work, 'nginx.conf')], {
+    // -e: the start-up error log too is the test's (an ordinary user cannot open nginx's own).
+    const nginxArgs = ['-p', work, '-e', path.join(work, 'nginx-error.log')];
+    nginx = spawn('/usr/sbin/nginx', [...nginxArgs, '-c', path.join(work, 'nginx.conf')], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // nginx has no ready line: the TLS port answers when it is up.
