@@ -308,6 +308,9 @@ describe('a real device runs the fleet release on a container engine', () => {
 
   it('leaves running containers untouched when the agent restarts', async () => {
     const before = await containers();
+    const starts = (all: readonly Line[]): number =>
+      all.filter((line) => line.message.startsWith('Flotilla agent starting')).length;
+    const startsBefore = starts(await history());
     await agent?.stop();
     agent = await startRealAgent({ configPath, logger: silentLogger, containerTiming });
     const [release] = await owner.sdk.models.release.getAllByApplication(fleet.id, {
@@ -315,12 +318,12 @@ describe('a real device runs the fleet release on a container engine', () => {
       $orderby: { id: 'desc' },
     });
     await runsRelease(release?.id ?? 0);
-    const lines = await history();
-    // The new agent started, read the engine, and changed nothing.
-    await waitUntil(
+    // The new agent started (its own start line, not the first agent's), read the engine, and
+    // changed nothing.
+    const lines = await waitUntil(
       'the restarted agent to report',
       () => history(),
-      (all) => lastIndexOf(all, 'Flotilla agent starting') > -1,
+      (all) => starts(all) > startsBefore,
       { timeoutMs: deadlineMs },
     );
     expect(await containers()).toEqual(before);
