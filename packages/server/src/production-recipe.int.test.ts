@@ -89,8 +89,64 @@ describe('the production recipe: the built server under its unit, behind nginx o
         },
       );
       outgoing.on('error', reject);
+      // A port that accepts but never answers (another test's, while nginx starts) fails too.
+      outgoing.setTimeout(10_000, () => outgoing.destroy(new Error('no answer in 10 s')));
       outgoing.end(options.body);
     });
+
+  const errorLog = (): Promise<string> =>
+    readFile(path.join(work, 'nginx-error.log'), 'utf8').catch(() => '');
+
+  // Starts nginx with `site` on two free ports; false when one was taken before nginx bound it.
+  const startNginx = async (site: string): Promise<boolean> => {
+    httpsPort = await freePort();
+    httpPort = await freePort();
+    const temp = (name: string) => `${name}_temp_path ${path.join(work, name)};`;
+    await writeFile(
+      path.join(work, 'nginx.conf'),
+      [
+        'daemon off;',
+        'worker_processes 1;',
+        `pid ${path.join(work, 'nginx.pid')};`,
+        `error_log ${path.join(work, 'nginx-error.log')} warn;`,
+        'events { worker_connections 256; }',
+        'http {',
+        '  access_log off;',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
+        site
+          .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
+          .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`),
+        '}',
+      ].join('\n'),
+    );
+    await rm(path.join(work, 'nginx-error.log'), { force: true });
+    // -e: the start-up error log too is the test's (an ordinary user cannot open nginx's own).
+    const nginxArgs = ['-p', work, '-e', path.join(work, 'nginx-error.log')];
+    const started = spawn('/usr/sbin/nginx', [...nginxArgs, '-c', path.join(work, 'nginx.conf')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    nginx = started;
+    const exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+    // nginx has no ready line: the TLS port answers, with our certificate, when it is up.
+    const since = Date.now();
+    for (;;) {
+      try {
+        await request(httpsPort, { path: '/ping' });
+        return true;
+      } catch (error) {
+        if (started.exitCode !== null || started.signalCode !== null) {
+          await exited;
+          const log = await errorLog();
+          if (log.includes('Address already in use')) return false;
+          throw new Error(`nginx stopped: ${log}`);
+        }
+        if (Date.now() - since > 30_000) {
+          throw new Error(`nginx did not come up: ${String(error)} ${await errorLog()}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'flotilla-production-'));
@@ -131,8 +187,6 @@ describe('the production recipe: the built server under its unit, behind nginx o
       { stdio: 'ignore' },
     );
     ca = await readFile(cert, 'utf8');
-    httpsPort = await freePort();
-    httpPort = await freePort();
 
     // The server as the unit starts it.
     const unit = await readFile(path.join(deployDir, 'flotilla.service'), 'utf8');
@@ -155,7 +209,7 @@ describe('the production recipe: the built server under its unit, behind nginx o
       DATABASE_URL: databaseUrl.toString(),
       PORT: '0',
       FLOTILLA_JWT_SECRET: randomBytes(48).toString('base64'),
-      FLOTILLA_PUBLIC_URL: `https://${host}:${httpsPort}`,
+      FLOTILLA_PUBLIC_URL: `https://${host}`,
       FLOTILLA_DEVICE_URLS_BASE: deviceBase,
       FLOTILLA_ADMIN_EMAIL: 'ops@example.com',
       FLOTILLA_ADMIN_PASSWORD: adminPassword,
@@ -181,50 +235,17 @@ describe('the production recipe: the built server under its unit, behind nginx o
       void serverExit.then((code) => reject(new Error(`exited (${code}): ${stdout}${stderr}`)));
     });
 
-    // nginx with the shipped site, on this machine's ports and certificate.
+    // nginx with the shipped site, on this machine's ports and certificate. A free port can be
+    // taken by another test between our look and nginx's bind: then nginx says so and exits, and
+    // it starts again on other ports.
     const site = (await readFile(path.join(deployDir, 'nginx-flotilla.conf'), 'utf8'))
       .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstream};`)
       .replaceAll('flotilla.example.com', host)
       .replace(/^\s*listen \[::\].*$/gm, '')
-      .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
-      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
       .replace('/etc/ssl/flotilla/fullchain.pem', cert)
       .replace('/etc/ssl/flotilla/privkey.pem', key);
-    const temp = (name: string) => `${name}_temp_path ${path.join(work, name)};`;
-    await writeFile(
-      path.join(work, 'nginx.conf'),
-      [
-        'daemon off;',
-        'worker_processes 1;',
-        `pid ${path.join(work, 'nginx.pid')};`,
-        `error_log ${path.join(work, 'nginx-error.log')} warn;`,
-        'events { worker_connections 256; }',
-        'http {',
-        '  access_log off;',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
-        site,
-        '}',
-      ].join('\n'),
-    );
-    // -e: the start-up error log too is the test's (an ordinary user cannot open nginx's own).
-    const nginxArgs = ['-p', work, '-e', path.join(work, 'nginx-error.log')];
-    nginx = spawn('/usr/sbin/nginx', [...nginxArgs, '-c', path.join(work, 'nginx.conf')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // nginx has no ready line: the TLS port answers when it is up.
-    const started = Date.now();
-    for (;;) {
-      try {
-        await request(httpsPort, { path: '/ping' });
-        break;
-      } catch (error) {
-        if (Date.now() - started > 30_000 || nginx.exitCode !== null) {
-          throw new Error(
-            `nginx did not come up: ${String(error)} ${await readFile(path.join(work, 'nginx-error.log'), 'utf8').catch(() => '')}`,
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    for (let attempt = 1; !(await startNginx(site)); attempt += 1) {
+      if (attempt === 5) throw new Error('nginx found no free ports in 5 attempts');
     }
   }, 300_000);
 
