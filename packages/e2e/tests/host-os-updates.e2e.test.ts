@@ -1,6 +1,6 @@
 import type { Simulator } from '@flotilla/agent/simulator';
 import { createFlotillaClient } from '@flotilla/sdk/create-client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
@@ -13,6 +13,20 @@ import { type SimulatedDevice, simulateOnline } from '../support/simulated-fleet
 
 const osVersions = ['5.3.24', '6.0.13', '6.1.24', '6.3.18', '6.5.9', '6.6.0'];
 const supervisorVersions = ['16.7.9', '16.12.5', '17.0.1', '17.1.4', '17.2.0'];
+
+// Every running animation and transition of the page has finished (the menu's fade-out, the
+// dialog's fade-in), so a screenshot shows the screen as the user then sees it. Endless ones
+// (spinners) are left out: they never finish.
+const settled = (page: Page): Promise<unknown> =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        // A cancelled one (the element went away) rejects: it is over too.
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 
 describe('host OS updates', () => {
   let browser: Browser;
@@ -86,6 +100,7 @@ describe('host OS updates', () => {
     const picker = dialog.getByRole('combobox', { name: 'OS version' });
     await expect.poll(() => picker.textContent()).toContain('6.6.0');
     await dialog.getByRole('table', { name: 'Devices and their eligibility' }).waitFor();
+    await settled(page);
     await page.screenshot({ path: 'data/e2e-screens/os-update-batch.png' });
     await dialog.getByRole('button', { name: 'Update OS' }).click();
     await table.toast('Started the OS update of 2 devices').waitFor();
@@ -104,8 +119,8 @@ describe('host OS updates', () => {
       .toContain('17.2.0');
     const confirm = supervisor.getByRole('button', { name: 'Update supervisor' });
     await expect.poll(() => confirm.isEnabled()).toBe(true);
-    // Only for the picture: the button's colour fades in once it is enabled.
-    await page.waitForTimeout(400);
+    // Only for the picture: the page's transitions (the button's colour) have ended.
+    await settled(page);
     await page.screenshot({ path: 'data/e2e-screens/supervisor-update.png' });
     await confirm.click();
     await device
