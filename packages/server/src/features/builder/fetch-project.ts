@@ -1,12 +1,13 @@
 import { lookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from '../../infra/errors/api-error.js';
-import { type AllowedNetworks, addressRefusal } from './url-address-policy.js';
-
-// Every address a host name resolves to (one DNS answer, used once).
-export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
+import {
+  type AddressMessages,
+  checkedAddress,
+  type ResolveHost,
+  sendPinned,
+} from './pinned-request.js';
+import type { AllowedNetworks } from './url-address-policy.js';
 
 export const resolveWithDns: ResolveHost = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
@@ -31,68 +32,21 @@ const parseUrl = (text: string, base?: URL): URL => {
   }
 };
 
-const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
-
 // The URL as the log shows it: no credentials, no query (it may carry a token).
 const shown = (url: URL): string => `${url.protocol}//${url.host}${url.pathname}`;
 
 const mebibytes = (bytes: number): string => `${bytes / 1024 / 1024} MiB`;
 
-// The one address the download connects to. Every address the host resolves to must be allowed
-// (a host answering with a public and a private address is refused), and the request goes to the
-// checked address itself, so a second DNS answer (a rebind) is never asked for.
-const checkedAddress = async (
-  url: URL,
-  options: Pick<FetchProjectOptions, 'allowed' | 'resolve'>,
-): Promise<string> => {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badRequest(`Only http and https URLs can be built from, not ${url.protocol}`);
-  }
-  const host = bareHost(url);
-  let addresses: readonly string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = await options.resolve(host);
-    } catch {
-      throw badRequest(`The host ${host} of the project URL could not be resolved`);
-    }
-  }
-  const [first] = addresses;
-  if (first === undefined) throw badRequest(`The host ${host} of the project URL has no address`);
-  for (const address of addresses) {
-    const refusal = addressRefusal(address, options.allowed);
-    if (refusal !== null) {
-      throw badRequest(
-        `Refusing to download from ${url.host}: ${address} is ${refusal}. The builder downloads only from public addresses (the operator can allow networks with FLOTILLA_BUILDER_ALLOWED_NETWORKS)`,
-      );
-    }
-  }
-  return first;
+// What a download refused says, in the build log's words.
+const downloadMessages: AddressMessages = {
+  protocol: (protocol) => badRequest(`Only http and https URLs can be built from, not ${protocol}`),
+  unresolved: (host) => badRequest(`The host ${host} of the project URL could not be resolved`),
+  noAddress: (host) => badRequest(`The host ${host} of the project URL has no address`),
+  refused: (url, address, refusal) =>
+    badRequest(
+      `Refusing to download from ${url.host}: ${address} is ${refusal}. The builder downloads only from public addresses (the operator can allow networks with FLOTILLA_BUILDER_ALLOWED_NETWORKS)`,
+    ),
 };
-
-const send = (url: URL, address: string, signal: AbortSignal): Promise<IncomingMessage> =>
-  new Promise((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const host = bareHost(url);
-    const request = (secure ? httpsRequest : httpRequest)(
-      {
-        host: address,
-        port: Number(url.port) || (secure ? 443 : 80),
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers: { host: url.host, 'user-agent': 'Flotilla-builder', accept: '*/*' },
-        ...(url.username === '' ? {} : { auth: `${url.username}:${url.password}` }),
-        // The certificate is checked against the URL's host, not the address connected to.
-        ...(secure && isIP(host) === 0 ? { servername: host } : {}),
-        agent: false,
-        signal,
-      },
-      resolve,
-    );
-    request.on('error', reject);
-    request.end();
-  });
 
 const readBody = async (response: IncomingMessage, maxBytes: number): Promise<Buffer> => {
   const tooLarge = badRequest(`The project is larger than ${mebibytes(maxBytes)}`);
@@ -126,7 +80,7 @@ export const checkProjectUrl = async (
   options: Pick<FetchProjectOptions, 'allowed' | 'resolve'>,
 ): Promise<CheckedUrl> => {
   const url = parseUrl(text);
-  return { url, address: await checkedAddress(url, options) };
+  return { url, address: await checkedAddress(url, options, downloadMessages) };
 };
 
 // Downloads a project tarball for the builder, guarding the server's own network (see
@@ -143,10 +97,10 @@ export const fetchProject = async (
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
     for (let redirects = 0; ; redirects += 1) {
-      const address = checked ?? (await checkedAddress(url, options));
+      const address = checked ?? (await checkedAddress(url, options, downloadMessages));
       checked = undefined;
       options.onLog?.(`Downloading ${shown(url)}`);
-      const response = await send(url, address, controller.signal);
+      const response = await sendPinned(url, address, controller.signal, 'Flotilla-builder');
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (redirectStatuses.has(status) && location !== undefined) {

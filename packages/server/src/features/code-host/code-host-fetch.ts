@@ -1,9 +1,12 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from '../../infra/errors/api-error.js';
-import { type ResolveHost } from '../builder/fetch-project.js';
-import { type AllowedNetworks, addressRefusal } from '../builder/url-address-policy.js';
+import {
+  type AddressMessages,
+  checkedAddress,
+  type ResolveHost,
+  sendPinned,
+} from '../builder/pinned-request.js';
+import type { AllowedNetworks } from '../builder/url-address-policy.js';
 
 export type CodeHostFetchOptions = {
   allowed: AllowedNetworks;
@@ -22,59 +25,17 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 export const codeHostUnavailable = (detail: string): ApiError =>
   new ApiError('service_unavailable', `Failed retrieving data from the code host (${detail})`);
 
-const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
-
-// The one address a lookup connects to: every address the host resolves to must be public (or
-// in the operator's allowed networks), as for the builder's downloads, and the request goes to
-// that checked address, so a second DNS answer cannot point it elsewhere.
-const checkedAddress = async (url: URL, options: CodeHostFetchOptions): Promise<string> => {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badRequest(`The code host can only be reached over http or https, not ${url.protocol}`);
-  }
-  const host = bareHost(url);
-  let addresses: readonly string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = await options.resolve(host);
-    } catch {
-      throw codeHostUnavailable(`${host} could not be resolved`);
-    }
-  }
-  const [first] = addresses;
-  if (first === undefined) throw codeHostUnavailable(`${host} has no address`);
-  for (const address of addresses) {
-    const refusal = addressRefusal(address, options.allowed);
-    if (refusal !== null) {
-      throw badRequest(
-        `Refusing to contact ${url.host}: ${address} is ${refusal}. Code-host lookups reach only public addresses (the operator can allow networks with FLOTILLA_CODE_HOST_ALLOWED_NETWORKS)`,
-      );
-    }
-  }
-  return first;
+// What a refused lookup says, in the create dialog's words.
+const lookupMessages: AddressMessages = {
+  protocol: (protocol) =>
+    badRequest(`The code host can only be reached over http or https, not ${protocol}`),
+  unresolved: (host) => codeHostUnavailable(`${host} could not be resolved`),
+  noAddress: (host) => codeHostUnavailable(`${host} has no address`),
+  refused: (url, address, refusal) =>
+    badRequest(
+      `Refusing to contact ${url.host}: ${address} is ${refusal}. Code-host lookups reach only public addresses (the operator can allow networks with FLOTILLA_CODE_HOST_ALLOWED_NETWORKS)`,
+    ),
 };
-
-const send = (url: URL, address: string, signal: AbortSignal): Promise<IncomingMessage> =>
-  new Promise((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const host = bareHost(url);
-    const request = (secure ? httpsRequest : httpRequest)(
-      {
-        host: address,
-        port: Number(url.port) || (secure ? 443 : 80),
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers: { host: url.host, 'user-agent': 'Flotilla', accept: '*/*' },
-        // The certificate is checked against the URL's host, not the address connected to.
-        ...(secure && isIP(host) === 0 ? { servername: host } : {}),
-        agent: false,
-        signal,
-      },
-      resolve,
-    );
-    request.on('error', reject);
-    request.end();
-  });
 
 const readText = async (response: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = [];
@@ -104,8 +65,8 @@ export const codeHostGet = async (
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
     for (let redirects = 0; ; redirects += 1) {
-      const address = await checkedAddress(url, options);
-      const response = await send(url, address, controller.signal);
+      const address = await checkedAddress(url, options, lookupMessages);
+      const response = await sendPinned(url, address, controller.signal, 'Flotilla');
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (redirectStatuses.has(status) && location !== undefined) {
