@@ -14,7 +14,8 @@ export type HostUpdateRequest = { id: HostUpdateActionId; input: HostUpdateInput
 export const isHostUpdateAction = (id: string): id is HostUpdateActionId =>
   id === 'os-update' || id === 'supervisor-update';
 
-const docs = 'https://docs.balena.io/reference/OS/updates/self-service/';
+// The in-console page on the OS catalogue and the update rules (docs/HOST-OS.md).
+const docs = '/docs/host-os';
 
 export const hostUpdateSpecs: Record<HostUpdateActionId, ActionSpec> = {
   'os-update': {
@@ -41,6 +42,6 @@ export const hostUpdateSpecs: Record<HostUpdateActionId, ActionSpec> = {
     destructive: false,
     forceable: false,
     done: (subject) => `Started the supervisor update of ${subject}`,
-    docs: 'https://docs.balena.io/reference/supervisor/supervisor-upgrades/',
+    docs,
   },
 };
