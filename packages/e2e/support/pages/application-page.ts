@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 
 export const applicationPage = (page: Page) => ({
-  open: (id: number, tab: 'summary' | 'settings' = 'summary') =>
-    page.goto(`/fleets/${id}${tab === 'settings' ? '/settings' : ''}`),
+  open: (id: number, tab: 'summary' | 'settings' | 'members' = 'summary') =>
+    page.goto(`/fleets/${id}${tab === 'summary' ? '' : `/${tab}`}`),
   heading: (name: string) => page.getByRole('heading', { name, level: 1 }),
   openSettings: async () => {
     await page.getByRole('tab', { name: 'Settings' }).click();

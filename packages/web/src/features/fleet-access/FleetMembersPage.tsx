@@ -26,9 +26,11 @@ import { type FleetMemberRow, FleetMembersTable } from './FleetMembersTable.js';
 import { UnauthorisedNotice } from './UnauthorisedNotice.js';
 import { ListLoadState } from '../../ui/entity-list/ListLoadState.js';
 import { FleetAccessHeader } from './FleetAccessHeader.js';
+import { RemoveAccess } from './RemoveAccess.js';
 
 // /{class}s/:fleetId/members: members with their role, added by username (a membership) or
-// e-mail (an invitation), pending invitations with revoke.
+// e-mail (an invitation), pending invitations with revoke, and "remove my access" for a member
+// with a direct role (the one place every member may leave from: settings need application.update).
 export const FleetMembersPage = () => {
   const { fleet } = useFleetContext();
   usePageTitle(`Members of ${fleet.app_name}`);
@@ -48,7 +50,14 @@ export const FleetMembersPage = () => {
   const add = useAddFleetMember(fleet.id);
 
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
-  if (!canRead) return <UnauthorisedNotice what="members" className={fleet.is_of__class} />;
+  if (!canRead) {
+    return (
+      <Stack spacing={3}>
+        <UnauthorisedNotice what="members" className={fleet.is_of__class} />
+        <RemoveAccess fleet={fleet} access={access} />
+      </Stack>
+    );
+  }
   const rows: FleetMemberRow[] = (members.data?.rows ?? []).flatMap((user) =>
     user.user_application_membership.map((membership) => ({
       id: membership.id,
@@ -118,6 +127,7 @@ export const FleetMembersPage = () => {
           }
         />
       ) : null}
+      <RemoveAccess fleet={fleet} access={access} />
       <InviteDialog
         open={adding}
         title="Add member"

@@ -84,6 +84,26 @@ describe('fleet members and teams', { timeout: 60_000 }, () => {
     expect(screen.queryByText('carol@example.com')).toBeTruthy();
   });
 
+  it('an observer with a direct role leaves the fleet from its members page', async () => {
+    const { api, router, user } = renderAt('/fleets/12/members', 'observer');
+    await user.click(await screen.findByRole('button', { name: 'Remove my access' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove access' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/fleets'));
+    expect(api.writes).toContainEqual({
+      method: 'DELETE',
+      resource: 'user_application_membership',
+      id: 1,
+      body: undefined,
+    });
+  });
+
+  it('offers no way to leave to a user without a direct role', async () => {
+    renderAt('/fleets/12/members', null);
+    await screen.findByText('You are not authorised to view and edit the members of this fleet.');
+    expect(screen.queryByRole('button', { name: 'Remove my access' })).toBeNull();
+  });
+
   it('without a role on the fleet, says the user may neither view nor edit its members and teams', async () => {
     renderAt('/fleets/12/members', null);
     expect(

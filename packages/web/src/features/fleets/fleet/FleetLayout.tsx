@@ -27,7 +27,6 @@ import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetContext } from '../../../fleet/useFleetContext.js';
 import { useFleet } from './api-fleet.js';
 import { useFleetRole } from '../../../fleet/api-fleet-role.js';
-import { opensFleetSettings } from '../../../fleet/fleet-settings-access.js';
 
 const classes = Object.keys(classLabels) as ApplicationClass[];
 
@@ -148,8 +147,8 @@ export const FleetLayout = () => {
     matchPath({ path: `${base}/${section.path}`, end: false }, location.pathname),
   );
   const isFleet = detail.is_of__class === 'fleet';
-  // Settings are hidden from those who may change nothing, unless they can leave from there.
-  const showSettings = opensFleetSettings(access);
+  // Settings are hidden from those who may not change the fleet (their guard sends them home).
+  const showSettings = access.can('application', 'update');
   const context: FleetContext = { fleet: detail };
   return (
     <Box>

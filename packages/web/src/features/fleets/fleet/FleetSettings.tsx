@@ -1,5 +1,4 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { grants, ownRowPermissions } from '@flotilla/shared/permissions/permissions';
 import { Alert, Box, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { type ReactNode, useId } from 'react';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
@@ -7,7 +6,7 @@ import { ApplicationTypeSetting } from './ApplicationTypeSetting.js';
 import { DefaultReleaseSelector } from './DefaultReleaseSelector.js';
 import { DeleteFleet } from './DeleteFleet.js';
 import { DeviceTypeSetting } from './DeviceTypeSetting.js';
-import { RemoveAccess } from './RemoveAccess.js';
+import { RemoveAccess } from '../../fleet-access/RemoveAccess.js';
 import { RenameSetting } from './RenameSetting.js';
 import { RepositorySettings } from './RepositorySettings.js';
 import { SettingRow } from '../../../ui/SettingRow.js';
@@ -47,25 +46,12 @@ const Section = ({
 };
 
 // Every setting of a fleet, each gated by the shared permission table: transfer is hidden unless
-// held and "remove my access" needs a direct membership. A member who may not change the fleet
-// sees only "remove my access", not a page of disabled controls.
+// held and "remove my access" needs a direct membership. The page's guard has already sent home
+// anyone who may not change the fleet (they leave it from the members page).
 export const FleetSettings = ({ fleet }: { fleet: FleetDetail }) => {
   const access = useFleetRole(fleet.id);
   const update = access.denied('application', 'update');
   const pinnable = fleet.is_of__class !== 'app';
-  const leave =
-    access.directMembershipId !== null ? (
-      <RemoveAccess
-        fleet={fleet}
-        membershipId={access.directMembershipId}
-        // Every user may leave (own rows), whatever their fleet role.
-        denied={
-          grants(ownRowPermissions, 'user_application_membership', 'delete')
-            ? null
-            : access.denied('user_application_membership', 'delete-own')
-        }
-      />
-    ) : null;
   if (access.isPending || access.error) {
     return access.error ? (
       <Alert severity="error">
@@ -73,14 +59,6 @@ export const FleetSettings = ({ fleet }: { fleet: FleetDetail }) => {
       </Alert>
     ) : (
       <LinearProgress aria-label="Checking your permissions" />
-    );
-  }
-  if (update !== null) {
-    return (
-      <Section title="Danger zone" danger>
-        {leave}
-        <Box sx={{ pb: 1 }} />
-      </Section>
     );
   }
   return (
@@ -106,7 +84,7 @@ export const FleetSettings = ({ fleet }: { fleet: FleetDetail }) => {
         <DeviceTypeSetting fleet={fleet} denied={update} />
       </Section>
       <Section title="Danger zone" danger>
-        {leave}
+        <RemoveAccess fleet={fleet} access={access} />
         {access.can('application', 'transfer') ? <TransferOwnership fleet={fleet} /> : null}
         <DeleteFleet fleet={fleet} denied={access.denied('application', 'delete')} />
         <Box sx={{ pb: 1 }} />

@@ -1,17 +1,15 @@
 import { FleetSettings } from './FleetSettings.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
 import { RequireFleetPermission } from '../../../fleet/RequireFleetPermission.js';
-import { opensFleetSettings } from '../../../fleet/fleet-settings-access.js';
 
-// /{class}s/:fleetId/settings (resin.application.update; a member with a direct role may come to
-// leave the fleet; anyone else goes home).
+// /{class}s/:fleetId/settings needs resin.application.update; anyone else goes home. A member who
+// may not change the fleet leaves it from the members page.
 export const FleetSettingsPage = () => {
   const { fleet } = useFleetContext();
   return (
     <RequireFleetPermission
       fleetId={fleet.id}
       needs={{ resource: 'application', action: 'update' }}
-      admits={opensFleetSettings}
     >
       <FleetSettings fleet={fleet} />
     </RequireFleetPermission>

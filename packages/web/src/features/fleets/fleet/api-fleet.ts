@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { useClient } from '../../../api/client.js';
 import { type FleetDetail, fetchFleet } from '../../../fleet/api-fleet-detail.js';
-import { classLabels } from '../../../fleet/class-names.js';
 import { fleetKeys } from '../../../fleet/query-keys.js';
+import { useLeaveFleet } from '../../../fleet/leave-fleet.js';
 import { polling } from '../../../ui/polling.js';
 
 // The open fleet, polled at the default rate. `data` is undefined while loading and null when
@@ -44,18 +43,6 @@ export const useUpdateFleet = (id: number) => {
   });
 };
 
-// After the fleet is gone for the user (deleted, access removed): back to the list, with the
-// fleet's own queries dropped so nothing polls a row that no longer answers.
-const useLeaveFleet = (fleet: FleetDetail) => {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  return async (): Promise<void> => {
-    await navigate(classLabels[fleet.is_of__class].path);
-    queryClient.removeQueries({ queryKey: fleetKeys.detail(fleet.id) });
-    await queryClient.invalidateQueries({ queryKey: fleetKeys.all });
-  };
-};
-
 // Deletes the fleet (and its devices and releases), then leaves it.
 export const useDeleteFleet = (fleet: FleetDetail) => {
   const client = useClient();
@@ -65,20 +52,6 @@ export const useDeleteFleet = (fleet: FleetDetail) => {
     meta: { inlineError: true },
     mutationFn: async () => {
       await client.pine.delete({ resource: 'application', id: fleet.id });
-    },
-    onSuccess: leave,
-  });
-};
-
-// Deletes the user's own direct membership of the fleet, then leaves it.
-export const useRemoveAccess = (fleet: FleetDetail, membershipId: number) => {
-  const client = useClient();
-  const leave = useLeaveFleet(fleet);
-  return useMutation({
-    // The screen shows this error itself.
-    meta: { inlineError: true },
-    mutationFn: async () => {
-      await client.pine.delete({ resource: 'user_application_membership', id: membershipId });
     },
     onSuccess: leave,
   });
