@@ -70,6 +70,14 @@ const vpnState = async (deviceId: number) => {
   );
   return rows[0];
 };
+// When the device's own link was lost (0057), or null.
+const lostAt = async (deviceId: number): Promise<Date | null | undefined> =>
+  (
+    await db.query<{ lost: Date | null }>(
+      'SELECT "cloudlink_lost_at" AS "lost" FROM "device" WHERE "id" = $1',
+      [deviceId],
+    )
+  ).rows[0]?.lost;
 const isConnected = async (deviceId: number): Promise<boolean> =>
   (await vpnState(deviceId))?.connected === true;
 const sessionOf = async (deviceId: number) =>
@@ -127,9 +135,15 @@ describe('cloudlink on one server', () => {
     await fake.close();
     await waitFor('the disconnect', async () => !(await isConnected(device.id)));
     expect(await sessionOf(device.id)).toBeUndefined();
-    expect((await vpnState(device.id))?.event?.getTime()).toBeGreaterThanOrEqual(
-      connected?.event?.getTime() ?? 0,
-    );
+    const gone = await vpnState(device.id);
+    expect(gone?.event?.getTime()).toBeGreaterThanOrEqual(connected?.event?.getTime() ?? 0);
+    // The device's own link closed: its loss is noted (it shows offline 30 s later) ...
+    expect(await lostAt(device.id)).toEqual(gone?.event);
+    // ... until it links again.
+    const again = await connect(node, device);
+    expect(await lostAt(device.id)).toBeNull();
+    await again.close();
+    await waitFor('the disconnect', async () => !(await isConnected(device.id)));
   });
 
   it('counts the connection as a heartbeat contact', async () => {
@@ -321,6 +335,8 @@ describe('cloudlink keep-alive and shutdown', () => {
     expect(await fake.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
     expect(await isConnected(device.id)).toBe(false);
     expect(await sessionOf(device.id)).toBeUndefined();
+    // A server that stops says nothing about its devices: no loss is noted.
+    expect(await lostAt(device.id)).toBeNull();
     const nodes = await db.query('SELECT 1 FROM "cloudlink_node" WHERE "node_id" = $1', [
       node.cloudlink.nodeId,
     ]);

@@ -26,7 +26,8 @@ export const openSession = (
       [session.deviceId],
     );
     const device = await tx.query<{ uuid: string }>(
-      `UPDATE "device" SET "is_connected_to_vpn" = true, "last_vpn_event" = $2
+      `UPDATE "device" SET "is_connected_to_vpn" = true, "last_vpn_event" = $2,
+         "cloudlink_lost_at" = NULL
         WHERE "id" = $1 RETURNING "uuid"`,
       [session.deviceId, session.now],
     );
@@ -44,7 +45,9 @@ export const openSession = (
   });
 
 // Ends one connection's session and marks the device disconnected, unless a newer connection has
-// taken over meanwhile (then the row names that one and nothing changes). True when it ended.
+// taken over meanwhile (then the row names that one and nothing changes). True when it ended. The
+// device's own link closed: it is noticed as gone 30 s later unless it comes back or calls
+// (cloudlink_lost_at, 0057).
 export const closeSession = async (
   db: Queryable,
   session: { deviceId: number; connectionId: string; now: Date },
@@ -53,7 +56,8 @@ export const closeSession = async (
     `WITH gone AS (
        DELETE FROM "cloudlink_session" WHERE "device" = $1 AND "connection_id" = $2 RETURNING "device"
      )
-     UPDATE "device" d SET "is_connected_to_vpn" = false, "last_vpn_event" = $3
+     UPDATE "device" d SET "is_connected_to_vpn" = false, "last_vpn_event" = $3,
+       "cloudlink_lost_at" = $3
        FROM gone WHERE d."id" = gone."device"`,
     [session.deviceId, session.connectionId, session.now],
   );

@@ -78,6 +78,14 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
     return (await stored())?.getTime() !== before?.getTime();
   };
 
+  const lostOf = async (id: number): Promise<Date | null | undefined> =>
+    (
+      await db.query<{ lost: Date | null }>(
+        'SELECT "cloudlink_lost_at" AS "lost" FROM "device" WHERE "id" = $1',
+        [id],
+      )
+    ).rows[0]?.lost;
+
   const newDevice = async (name: string): Promise<number> => {
     const device = await fx.createDevice(db, fleet.id, name);
     // Cloudlink up, so a live device is operational rather than reduced-functionality.
@@ -138,6 +146,62 @@ describe('heartbeat: derived from the last contact and the poll interval', () =>
       last_connectivity_event: back.toISOString(),
       changed_api_heartbeat_state_on__date: back.toISOString(),
     });
+  });
+
+  it('notices a lost cloudlink within 30 s, and a later call or link ends the loss', async () => {
+    const id = await newDevice('unplugged');
+    const connected = new Date(Date.now() - minutes(2));
+    await contact(id, connected);
+    const lose = async (agoMs: number): Promise<Date> => {
+      const { rows } = await db.query<{ at: Date }>(
+        `UPDATE "device" SET "is_connected_to_vpn" = false,
+                "cloudlink_lost_at" = now() - $2 * interval '1 millisecond'
+          WHERE "id" = $1 RETURNING "cloudlink_lost_at" AS "at"`,
+        [id, agoMs],
+      );
+      const at = rows[0]?.at;
+      if (!at) throw new Error('no device');
+      return at;
+    };
+    // Timing out from the loss (still connected: it may come back), for 30 s.
+    await lose(5_000);
+    expect(await heartbeatOf(id)).toMatchObject({
+      api_heartbeat_state: 'timeout',
+      is_online: true,
+    });
+    const lost = await lose(31_000);
+    expect(await heartbeatOf(id)).toEqual({
+      api_heartbeat_state: 'offline',
+      is_online: false,
+      last_connectivity_event: connected.toISOString(),
+      changed_api_heartbeat_state_on__date: new Date(lost.getTime() + 30_000).toISOString(),
+      overall_status: 'disconnected',
+    });
+    // A contact older than the loss (a batch written late) does not end it.
+    await contact(id, new Date(lost.getTime() - 1_000));
+    expect((await heartbeatOf(id)).api_heartbeat_state).toBe('offline');
+    // A call after it does; the device counts as connected again from then, and the heartbeat
+    // rules apply again (online for the poll window).
+    const back = new Date();
+    expect(await contact(id, back)).toBe(true);
+    expect(await heartbeatOf(id)).toMatchObject({
+      api_heartbeat_state: 'online',
+      is_online: true,
+      last_connectivity_event: back.toISOString(),
+    });
+    expect(await lostOf(id)).toBeNull();
+  });
+
+  it('ends a loss with a call even within the 10 s contact throttle', async () => {
+    const id = await newDevice('blip');
+    await db.query(
+      `UPDATE "device" SET "last_contact_at" = now() - interval '5 seconds',
+              "cloudlink_lost_at" = now() - interval '3 seconds' WHERE "id" = $1`,
+      [id],
+    );
+    expect(await contact(id, new Date())).toBe(true);
+    expect(await lostOf(id)).toBeNull();
+    expect((await heartbeatOf(id)).api_heartbeat_state).toBe('online');
   });
 
   it('restarts the online time after a timeout but keeps the connection time', async () => {

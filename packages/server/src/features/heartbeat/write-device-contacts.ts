@@ -5,11 +5,7 @@ import {
   pollIntervalVarNames,
 } from '@flotilla/shared/device-protocol/poll-interval';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
-import {
-  heartbeatTimings,
-  offlineWindow,
-  onlineWindow,
-} from '../../model/definitions/device-status.js';
+import { heartbeatTimings } from '../../model/definitions/device-status.js';
 
 // Device readings a state report carries that are kept at most once per metricsIntervalMs per
 // device (cpu_id and is_undervolted are facts and alerts, not readings, so they are never dropped).
@@ -44,8 +40,10 @@ const pollIntervalSql = (row: string): string =>
   `least(greatest(coalesce(${intervalVar('device_config_variable', 'device', `${row}."id"`)}, ${intervalVar('application_config_variable', 'application', `${row}."belongs_to__application"`)}, ${pollIntervalLimits.defaultMs}), ${pollIntervalLimits.minimumMs}), ${pollIntervalLimits.maximumMs})::integer`;
 
 const at = 'u."at"';
-// At most one contact write per device per 10 s, decided by the row so every process agrees.
-const contactDue = `(d."last_contact_at" IS NULL OR d."last_contact_at" <= ${at} - ${heartbeatTimings.contactWriteIntervalMs} * interval '1 millisecond')`;
+// At most one contact write per device per 10 s, decided by the row so every process agrees; a
+// contact after the device's cloudlink was lost is always written, since it ends the loss.
+const lostBefore = `d."cloudlink_lost_at" < ${at}`;
+const contactDue = `(d."last_contact_at" IS NULL OR d."last_contact_at" <= ${at} - ${heartbeatTimings.contactWriteIntervalMs} * interval '1 millisecond' OR coalesce(${lostBefore}, false))`;
 // At most one metrics write per device per interval, likewise.
 const metricsDue = `(u."metrics_at" IS NOT NULL AND (d."metrics_reported_at" IS NULL OR d."metrics_reported_at" <= u."metrics_at" - ${metricsIntervalMs} * interval '1 millisecond'))`;
 const ifContact = (value: string, column: string): string =>
@@ -64,8 +62,8 @@ const historyList = historyColumns.map((column) => `"${column}"`).join(', ');
 // Records authenticated contacts of devices (target-state polls, state reports, log streams,
 // cloudlink) and the metrics that came with them, for many devices in one statement: the
 // heartbeat fields are derived from last_contact_at (model/definitions/device-status.ts). The
-// "since" columns restart when the previous contact had already timed out (online_since) or gone
-// offline (connected_since), judged with the interval that was in effect then. Rows are taken in
+// "since" columns restart when the device had already timed out (online_since) or gone offline
+// (connected_since) by the row's own deadlines, which a lost cloudlink cuts short. Rows are taken in
 // id order, so concurrent writers lock them in the same order. Each metrics write also appends
 // the device's readings to its history and drops its readings older than `retentionMs` before
 // this one, in the same statement (no extra round trip per report). Resolves to the ids written.
@@ -81,10 +79,11 @@ export const writeDeviceContacts = async (
      UPDATE "device" d SET
        "last_contact_at" = ${ifContact(at, 'last_contact_at')},
        "poll_interval_ms" = ${ifContact(pollIntervalSql('d'), 'poll_interval_ms')},
-       "online_since" = CASE WHEN ${contactDue} AND (d."last_contact_at" IS NULL OR d."last_contact_at" < ${at} - ${onlineWindow('d')})
+       "online_since" = CASE WHEN ${contactDue} AND (d."online_until" IS NULL OR d."online_until" < ${at})
          THEN ${at} ELSE d."online_since" END,
-       "connected_since" = CASE WHEN ${contactDue} AND (d."last_contact_at" IS NULL OR d."last_contact_at" < ${at} - ${offlineWindow('d')})
+       "connected_since" = CASE WHEN ${contactDue} AND (d."timeout_until" IS NULL OR d."timeout_until" < ${at})
          THEN ${at} ELSE d."connected_since" END,
+       "cloudlink_lost_at" = CASE WHEN ${lostBefore} THEN NULL ELSE d."cloudlink_lost_at" END,
        ${metricColumns.map(metricAssignment).join(',\n       ')},
        "metrics_reported_at" = CASE WHEN ${metricsDue} THEN u."metrics_at" ELSE d."metrics_reported_at" END
      FROM unnest($1::integer[], $2::timestamptz[], $3::timestamptz[], $4::jsonb[])

@@ -192,6 +192,19 @@ describe('per-fleet device status counts from the tally', () => {
     expect(await sweep()).toEqual([]);
   });
 
+  it('follows devices whose cloudlink was lost, and their return', async () => {
+    await db.query(
+      `UPDATE "device" SET "cloudlink_lost_at" = now() - (("id" % 4) * interval '20 seconds')
+        WHERE "id" % 9 = 4`,
+    );
+    expect(await sweep()).toEqual([]);
+    await db.query(
+      `UPDATE "device" SET "cloudlink_lost_at" = NULL, "last_contact_at" = now()
+        WHERE "id" % 18 = 4`,
+    );
+    expect(await sweep()).toEqual([]);
+  });
+
   it('tells apart devices whose deadlines share a minute but not a poll interval', async () => {
     // Timing out until the same instant: 10 min interval (online until 10 min before), 1 min.
     const deadline = new Date(start.getTime() + 5 * minute);
