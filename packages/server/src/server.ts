@@ -33,6 +33,8 @@ import { registerDeviceRegistration } from './features/devices/register-device.j
 import { registerGitRemote } from './features/git-remote/register-git-remote.js';
 import { registerRepositoryRemoval } from './features/git-remote/repository-removal.js';
 import { registerHealth } from './features/health/register-health.js';
+import { registerPrometheus } from './features/prometheus/register-prometheus.js';
+import { buildQueueOf } from './features/builder/build-queue.js';
 import { registerHeartbeat } from './features/heartbeat/register-heartbeat.js';
 import { registerStatusTallyCompaction } from './features/heartbeat/status-tally-compaction.js';
 import { createInvitationSigner } from './features/invitations/invitation-signing.js';
@@ -96,6 +98,16 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     verification: { ...verification, limiter: createRateLimiter(ctx.db, ctx.now) },
   });
   const captcha = configuredCaptcha(app, ctx);
+  // First, so that its request counters see every route registered after it.
+  registerPrometheus(app, {
+    config: ctx.config.prometheus,
+    query: ctx.db,
+    db: ctx.db,
+    now: ctx.now,
+    notifications: ctx.notifications,
+    cloudlinkConnections: () => cloudlink.localConnectionCount(),
+    builds: () => buildQueueOf(ctx.config).counts(),
+  });
   registerHealth(app, ctx);
   registerAuth(app, ctx, { captcha });
   registerEmailVerification(app, ctx, verification);

@@ -17,6 +17,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   'api-limits': repositoryFile('docs/API-LIMITS.md'),
   production: repositoryFile('docs/PRODUCTION.md'),
   scaling: repositoryFile('docs/SCALING.md'),
+  monitoring: repositoryFile('docs/MONITORING.md'),
   benchmark: repositoryFile('docs/BENCHMARK.md'),
   development: repositoryFile('docs/DEVELOPMENT.md'),
   agent: repositoryFile('packages/agent/README.md'),

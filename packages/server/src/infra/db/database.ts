@@ -51,6 +51,8 @@ export type Database = Queryable & {
   // Notices of every pooled connection, delivered before the statement raising them returns
   // (the auth cache hears of this process's own changes this way; see actor-cache-feed.ts).
   onNotice(listener: (notice: DatabaseNotice) => void): () => void;
+  // The pool's connections now: open, idle, and requests waiting for one (for operators' metrics).
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
   url: string;
 };
@@ -264,6 +266,7 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       return client;
     },
     isAvailable: () => available,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onAvailabilityChange(listener) {
       listeners.add(listener);
       return () => {

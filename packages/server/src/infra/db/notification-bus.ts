@@ -44,6 +44,9 @@ export type NotificationBus = {
   // is one (for operators and tests).
   backendPid(): number | undefined;
   channels(): string[];
+  // How long the last heartbeat took to come back through PostgreSQL (the lag a notification
+  // has on this connection), once one has.
+  heartbeatLagMs(): number | undefined;
   // One more holder; the first opens the connection. Resolves after the first connection attempt,
   // whether it succeeded or not; never rejects.
   start(): Promise<void>;
@@ -93,6 +96,7 @@ export const createNotificationBus = (
   let holders = 0;
   let session: Session | undefined;
   let pid: number | undefined;
+  let lagMs: number | undefined;
   let retryDelay = retryMinMs;
   let retryTimer: NodeJS.Timeout | undefined;
   let attempt: Promise<void> | undefined;
@@ -188,8 +192,9 @@ export const createNotificationBus = (
     }
     let dropped = false;
     let heartbeat: NodeJS.Timeout | undefined;
-    // The heartbeat sent and not heard back yet.
+    // The heartbeat sent and not heard back yet, and when it was sent.
     let awaited: string | undefined;
+    let sentAt = 0;
     const candidate: Session = {
       connection,
       listened: new Set(),
@@ -211,7 +216,10 @@ export const createNotificationBus = (
     connection.on('end', () => candidate.drop());
     connection.on('notification', ({ channel, payload }) => {
       if (channel !== heartbeatChannel) deliver(channel, payload);
-      else if (payload === awaited) awaited = undefined;
+      else if (payload === awaited) {
+        awaited = undefined;
+        lagMs = performance.now() - sentAt;
+      }
     });
     const beat = (): void => {
       if (awaited !== undefined) {
@@ -220,6 +228,7 @@ export const createNotificationBus = (
       }
       const token = randomUUID();
       awaited = token;
+      sentAt = performance.now();
       connection
         // The channel written out, so pg_stat_activity shows what the connection last did.
         .query(`SELECT pg_notify('${heartbeatChannel}', $1)`, [token])
@@ -338,6 +347,7 @@ export const createNotificationBus = (
       [...listeners.keys()].every((channel) => session?.announced.has(channel) === true),
     sync,
     backendPid: () => pid,
+    heartbeatLagMs: () => lagMs,
     channels: () => [...(session?.announced ?? [])],
     start() {
       holders += 1;

@@ -39,6 +39,9 @@ declare module 'fastify' {
     acceptsNul?: boolean;
     // What a user whose e-mail address is still unverified may do here (email-verification-gate.ts).
     unverifiedUsers?: UnverifiedUserAccess;
+    // A public route whose Authorization header carries its own credential (a metrics scrape's
+    // token), not a Flotilla session or key: the caller stays anonymous instead of being refused.
+    ownCredential?: boolean;
   }
 }
 
@@ -166,8 +169,9 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     }
     if (urlHasNul(request.url)) throw new ApiError('bad_request', nulInUrlMessage);
     if (headersHaveNul(request.headers)) throw new ApiError('bad_request', nulInHeaderMessage);
-    const access = request.routeOptions.config.access;
+    const { access, ownCredential } = request.routeOptions.config;
     if (!access) return;
+    if (access === 'public' && ownCredential === true) return;
     request.actor = await options.resolveActor(
       bearerToken(request.headers.authorization, request.query),
     );
