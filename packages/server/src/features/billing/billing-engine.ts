@@ -93,7 +93,7 @@ const preview = async (
   now: Date,
   code: string,
   cycle: BillingCycle,
-): Promise<PlanChangePreview & { overage: InvoiceLine[] }> => {
+): Promise<{ answer: PlanChangePreview; overage: InvoiceLine[] }> => {
   const target = await planByCodeOrTier(db, code);
   if (!target) throw badRequest(`There is no plan ${code}`);
   const kind = classifyPlanChange(subscription, { plan: target, cycle });
@@ -115,19 +115,21 @@ const preview = async (
   const current = await meterOrganization(db, subscription.organization);
   const allowance = target.features[featureSlugs.device] ?? 0;
   return {
-    kind,
-    target,
-    cycle,
-    proration,
     overage,
-    overageCents,
-    amountDueNowCents: Math.max(
-      proration.newChargeCents - proration.unusedCreditCents + overageCents,
-      0,
-    ),
-    freeAllowanceExceeded:
-      target.billingCode === freePlanCode &&
-      ((current[featureSlugs.device] ?? 0) > allowance || (current['device:frozen'] ?? 0) > 0),
+    answer: {
+      kind,
+      target,
+      cycle,
+      proration,
+      overageCents,
+      amountDueNowCents: Math.max(
+        proration.newChargeCents - proration.unusedCreditCents + overageCents,
+        0,
+      ),
+      freeAllowanceExceeded:
+        target.billingCode === freePlanCode &&
+        ((current[featureSlugs.device] ?? 0) > allowance || (current['device:frozen'] ?? 0) > 0),
+    },
   };
 };
 
@@ -139,8 +141,7 @@ export const previewPlanChange = async (
   cycle: BillingCycle,
 ): Promise<PlanChangePreview> => {
   const subscription = await settleOrganization(db, organization, now);
-  const { overage: _lines, ...answer } = await preview(db, subscription, now, code, cycle);
-  return answer;
+  return (await preview(db, subscription, now, code, cycle)).answer;
 };
 
 // Changes the plan at once: the unused part of the current period is credited, the new plan's
@@ -154,9 +155,14 @@ export const changePlan = async (
   await settleOrganization(db, organization, now);
   return db.transaction(async (tx) => {
     const subscription = await activeSubscription(tx, organization, now, { lock: true });
-    const planned = await preview(tx, subscription, now, change.code, change.cycle);
-    const { overage, ...answer } = planned;
-    if (planned.kind === 'none') return answer;
+    const { answer: planned, overage } = await preview(
+      tx,
+      subscription,
+      now,
+      change.code,
+      change.cycle,
+    );
+    if (planned.kind === 'none') return planned;
     if (planned.kind === 'contact-sales') {
       throw badRequest('This plan change is not self-serve: please contact sales');
     }
@@ -180,6 +186,6 @@ export const changePlan = async (
       lines: [...overage, ...credit, ...baseLine(planned.target, change.cycle, 'first period')],
     });
     await startSubscription(tx, organization, planned.target, change.cycle, now, change.reason);
-    return answer;
+    return planned;
   });
 };
