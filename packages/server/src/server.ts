@@ -89,6 +89,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerFeatureHooks(ctx.hooks, {
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
     dataDir: ctx.config.dataDir,
+    billingEnabled: ctx.config.billingEnabled,
     invitations: {
       signer: invitations,
       publicUrl: verification.publicUrl,

@@ -133,6 +133,24 @@ describe('billing over a period', () => {
     expect(sales.status).toBe(400);
   });
 
+  it('keeps deactivation from the free plan, and allows it on a paid one', async () => {
+    const device = await createDevice(db, fleet, 'gated');
+    const deactivate = () => call(admin, 'PATCH', `/v7/device(${device.id})`, { is_active: false });
+    const refused = await deactivate();
+    expect(refused.status).toBe(400);
+    expect(refused.body).toBe('Upgrade your plan to enable deactivation');
+    await db.query(
+      `UPDATE "subscription" SET "is_for__plan" = (SELECT "id" FROM "plan" WHERE "billing_code" = 'custom') WHERE "is_for__organization" = $1 AND "is_active"`,
+      [organization],
+    );
+    expect((await deactivate()).status).toBe(200);
+    await db.query(
+      `UPDATE "subscription" SET "is_for__plan" = (SELECT "id" FROM "plan" WHERE "billing_code" = 'free') WHERE "is_for__organization" = $1 AND "is_active"`,
+      [organization],
+    );
+    await db.query(`DELETE FROM "device" WHERE "id" = $1`, [device.id]);
+  });
+
   it('invoices an upgrade at once and bills device overage at the period end', async () => {
     advance(9);
     const preview = await call(

@@ -1,5 +1,6 @@
 import { customPlanCode, cycleMonths, tierCodeOf } from '@flotilla/shared/billing/catalogue';
 import type { Charges } from './charges.js';
+import type { PlanFacts } from '@flotilla/shared/billing/plan-gates';
 import type { Subscription } from './subscriptions.js';
 
 type WireCharges = {
@@ -52,6 +53,24 @@ const wire = (charges: Charges): WireCharges => ({
 
 const noCharges: WireCharges = { currency: 'USD', totalCostCents: '0', charges: [] };
 
+const isPaidPlan = (subscription: Subscription): boolean =>
+  subscription.plan.monthlyPrice > 0 ||
+  subscription.plan.annualPrice > 0 ||
+  !subscription.plan.canSelfServe;
+
+const featuresOf = (subscription: Subscription): string[] => [
+  ...Object.keys(subscription.plan.features),
+  ...subscription.addons,
+];
+
+// What the plan gates read of a subscription (billing on).
+export const planFactsOf = (subscription: Subscription): PlanFacts => ({
+  billingEnabled: true,
+  billingCode: subscription.plan.billingCode,
+  isPaid: isPaidPlan(subscription),
+  features: featuresOf(subscription),
+});
+
 // The current plan with the next bill as it stands (the period's price and its overage so far).
 export const planInfoOf = (subscription: Subscription, charges: Charges): PlanInfo => {
   const { plan } = subscription;
@@ -72,8 +91,8 @@ export const planInfoOf = (subscription: Subscription, charges: Charges): PlanIn
       addOns: subscription.addons.map((code) => ({ code, quantity: '1', unitCostCents: '0' })),
     },
     support: { name: plan.support.slug, title: plan.support.title },
-    features: [...Object.keys(plan.features), ...subscription.addons],
-    isPaid: plan.monthlyPrice > 0 || plan.annualPrice > 0 || !plan.canSelfServe,
+    features: featuresOf(subscription),
+    isPaid: isPaidPlan(subscription),
     billingEnabled: true,
   };
 };

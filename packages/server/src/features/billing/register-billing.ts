@@ -20,7 +20,7 @@ import { renderInvoicePdf } from './invoice-pdf.js';
 import { invoiceByNumber, listInvoices } from './invoices.js';
 import { meterOrganization, periodPeak, usageDays } from './metering.js';
 import { manualPaymentProvider, type PaymentProvider } from './payment-provider.js';
-import { planInfoOf, unlimitedPlanInfo } from './plan-info.js';
+import { planFactsOf, planInfoOf, unlimitedPlanInfo } from './plan-info.js';
 
 const accountParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const invoiceParams = accountParams.extend({ number: z.string().min(1).max(64) });
@@ -133,19 +133,7 @@ export const registerBilling = (
     const id = await organizationOf(request);
     if (!enabled) return true;
     const subscription = await settleOrganization(ctx.db, id, ctx.now());
-    const info = planInfoOf(
-      subscription,
-      computeCharges(subscription.plan, subscription.cycle, {}),
-    );
-    return planAllows(
-      {
-        billingEnabled: true,
-        billingCode: info.code,
-        isPaid: info.isPaid,
-        features: info.features,
-      },
-      'private-support',
-    ).allowed;
+    return planAllows(planFactsOf(subscription), 'private-support').allowed;
   });
 
   app.get('/billing/v1/account/:id/info', route, async (request) =>
