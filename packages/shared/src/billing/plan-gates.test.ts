@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PlanFacts, planAllows } from './plan-gates.js';
+import { gateOfFleetRole, type PlanFacts, planAllows } from './plan-gates.js';
 
 const free: PlanFacts = { billingEnabled: true, billingCode: 'free', isPaid: false, features: [] };
 const pilot: PlanFacts = {
@@ -12,7 +12,13 @@ const pilot: PlanFacts = {
 describe('planAllows', () => {
   it('lets everything through when billing is off', () => {
     const off = { ...free, billingEnabled: false };
-    for (const gate of ['safe-roles', 'deactivation', 'private-support', 'saml'] as const) {
+    for (const gate of [
+      'safe-roles',
+      'operator-role',
+      'deactivation',
+      'private-support',
+      'saml',
+    ] as const) {
       expect(planAllows(off, gate)).toEqual({ allowed: true });
     }
   });
@@ -49,5 +55,20 @@ describe('planAllows', () => {
   it('gives SAML to plans providing saml_access, paid or not', () => {
     expect(planAllows(pilot, 'saml').allowed).toBe(false);
     expect(planAllows({ ...pilot, features: ['saml_access'] }, 'saml').allowed).toBe(true);
+  });
+});
+
+describe('gateOfFleetRole', () => {
+  it('gates limited roles and the operator role, no other', () => {
+    expect(gateOfFleetRole('safe-developer')).toBe('safe-roles');
+    expect(gateOfFleetRole('safe-operator')).toBe('safe-roles');
+    expect(gateOfFleetRole('operator')).toBe('operator-role');
+    for (const role of ['developer', 'observer', 'administrator'])
+      expect(gateOfFleetRole(role)).toBeUndefined();
+    expect(planAllows(free, 'operator-role')).toEqual({
+      allowed: false,
+      reason: 'Upgrade your plan to use the operator role',
+    });
+    expect(planAllows(pilot, 'operator-role').allowed).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ export type PlanFacts = {
   features: readonly string[];
 };
 
-export type PlanGate = 'safe-roles' | 'deactivation' | 'private-support' | 'saml';
+export type PlanGate = 'safe-roles' | 'operator-role' | 'deactivation' | 'private-support' | 'saml';
 
 export type GateAnswer = { allowed: true } | { allowed: false; reason: string };
 
@@ -29,6 +29,8 @@ export const planAllows = (facts: PlanFacts, gate: PlanGate): GateAnswer => {
       return has(featureSlugs.safeRolesPreview)
         ? allowed
         : refused('Limited roles need the safe roles preview add-on');
+    case 'operator-role':
+      return paid ? allowed : refused('Upgrade your plan to use the operator role');
     case 'deactivation':
       return paid ? allowed : refused('Upgrade your plan to enable deactivation');
     case 'private-support':
@@ -38,4 +40,12 @@ export const planAllows = (facts: PlanFacts, gate: PlanGate): GateAnswer => {
         ? allowed
         : refused('Your plan does not include SAML single sign-on');
   }
+};
+
+// The gate a fleet role needs, if any: limited (safe) roles need the preview add-on and a paid
+// plan, the operator role a paid plan.
+export const gateOfFleetRole = (role: string): PlanGate | undefined => {
+  if (role === 'safe-developer' || role === 'safe-operator') return 'safe-roles';
+  if (role === 'operator') return 'operator-role';
+  return undefined;
 };

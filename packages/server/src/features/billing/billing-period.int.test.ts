@@ -133,21 +133,46 @@ describe('billing over a period', () => {
     expect(sales.status).toBe(400);
   });
 
-  it('keeps deactivation from the free plan, and allows it on a paid one', async () => {
+  it('keeps deactivation, the operator and limited roles from the free plan', async () => {
     const device = await createDevice(db, fleet, 'gated');
     const deactivate = () => call(admin, 'PATCH', `/v7/device(${device.id})`, { is_active: false });
+    const roleId = async (name: string) =>
+      (
+        await db.query<{ id: number }>(
+          `SELECT "id" FROM "application_membership_role" WHERE "name" = $1`,
+          [name],
+        )
+      ).rows[0]?.id;
+    const grant = async (role: string) =>
+      call(admin, 'POST', '/v7/user_application_membership', {
+        user: member,
+        is_member_of__application: fleet,
+        application_membership_role: await roleId(role),
+      });
+    const setPlan = (code: string) =>
+      db.query(
+        `UPDATE "subscription" SET "is_for__plan" = (SELECT "id" FROM "plan" WHERE "billing_code" = $2)
+         WHERE "is_for__organization" = $1 AND "is_active"`,
+        [organization, code],
+      );
+
     const refused = await deactivate();
     expect(refused.status).toBe(400);
     expect(refused.body).toBe('Upgrade your plan to enable deactivation');
-    await db.query(
-      `UPDATE "subscription" SET "is_for__plan" = (SELECT "id" FROM "plan" WHERE "billing_code" = 'custom') WHERE "is_for__organization" = $1 AND "is_active"`,
-      [organization],
+    const operator = await grant('operator');
+    expect(operator.status).toBe(400);
+    expect(operator.body).toBe('Upgrade your plan to use the operator role');
+    expect((await grant('safe-developer')).body).toBe('Upgrade your plan to use limited roles');
+    // A paid plan without the preview add-on: operators yes, limited roles no.
+    await setPlan('pilot-v2');
+    expect((await grant('safe-operator')).body).toBe(
+      'Limited roles need the safe roles preview add-on',
     );
+    expect((await grant('operator')).status).toBe(201);
     expect((await deactivate()).status).toBe(200);
-    await db.query(
-      `UPDATE "subscription" SET "is_for__plan" = (SELECT "id" FROM "plan" WHERE "billing_code" = 'free') WHERE "is_for__organization" = $1 AND "is_active"`,
-      [organization],
-    );
+
+    await setPlan('free');
+    await db.query(`DELETE FROM "user_application_membership" WHERE "user" = $1`, [member]);
     await db.query(`DELETE FROM "device" WHERE "id" = $1`, [device.id]);
   });
 
