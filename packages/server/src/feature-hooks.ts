@@ -1,6 +1,7 @@
 import type { RateLimiter } from './infra/rate-limit/rate-limiter.js';
 import type { HookRegistry } from './infra/odata/hooks.js';
 import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
+import { registerBillingHooks } from './features/billing/billing-hooks.js';
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import type { VerificationMailDeps } from './features/email-verification/verification-mail.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
@@ -27,6 +28,8 @@ export type FeatureHookDeps = {
   dataDir: string;
   invitations: InvitationHookDeps;
   verification: VerificationMailDeps & { limiter: RateLimiter };
+  // FLOTILLA_BILLING: the plan gates hold only when billing is on.
+  billingEnabled: boolean;
 };
 
 // Every feature's /v7 hooks, in one list: the server and the engine's test app both register
@@ -47,4 +50,5 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerApiKeyHooks(hooks);
   registerInvitationHooks(hooks, deps.invitations);
   registerVerificationHooks(hooks, deps.verification);
+  registerBillingHooks(hooks, { billingEnabled: deps.billingEnabled });
 };

@@ -48,6 +48,8 @@ import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
+import { registerBilling } from './features/billing/register-billing.js';
+import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -89,6 +91,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerFeatureHooks(ctx.hooks, {
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
     dataDir: ctx.config.dataDir,
+    billingEnabled: ctx.config.billingEnabled,
     invitations: {
       signer: invitations,
       publicUrl: verification.publicUrl,
@@ -126,6 +129,8 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerOAuth(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
+  registerBilling(app, ctx);
+  registerBillingAdmin(app, ctx);
   registerReleaseAssets(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);

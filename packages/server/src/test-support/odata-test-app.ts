@@ -96,6 +96,7 @@ export const createODataTestApp = (
   registerFeatureHooks(hooks, {
     registryHost: defaultRegistryHost,
     dataDir: config.dataDir,
+    billingEnabled: config.billingEnabled,
     invitations: {
       signer: createInvitationSigner(jwtSecret),
       publicUrl,

@@ -3,8 +3,9 @@ import { bool, createdAt, date, id, json, keyValue, ref, shortText, text } from 
 import { alias, everyone, lookup } from './sql-helpers.js';
 
 // Billing seat role of a member: "administrator" for organization administrators, else the highest
-// fleet role the user holds on any fleet of the organization, else "member".
-const effectiveSeatRole = (row: string): string => {
+// fleet role the user holds on any fleet of the organization, else "member". Billing meters seats
+// with it too.
+export const effectiveSeatRole = (row: string): string => {
   const r = alias('osr', row);
   const fa = alias('osfa', row);
   const app = alias('osa', row);

@@ -1,0 +1,191 @@
+import { type BillingCycle, freePlanCode, featureSlugs } from '@flotilla/shared/billing/catalogue';
+import {
+  classifyPlanChange,
+  type PlanChangeKind,
+  periodEndOf,
+  periodPriceCents,
+  type Proration,
+  prorate,
+} from '@flotilla/shared/billing/plan-change';
+import type { Database, Queryable } from '../../infra/db/database.js';
+import { badRequest } from '../../infra/errors/api-error.js';
+import { type Plan, planByCodeOrTier } from './catalogue.js';
+import { computeCharges } from './charges.js';
+import { type InvoiceLine, issueInvoice, toInvoiceLines, trackOverdue } from './invoices.js';
+import { meterOrganization, periodPeak, recordUsageDay } from './metering.js';
+import { activeSubscription, type Subscription, startSubscription } from './subscriptions.js';
+
+// Periods a settlement catches up on at most in one go (an installation stopped for years).
+const maxPeriodsPerSettlement = 120;
+
+const overageLines = (
+  plan: Plan,
+  cycle: BillingCycle,
+  peak: Record<string, number>,
+): InvoiceLine[] =>
+  toInvoiceLines(
+    computeCharges(plan, cycle, peak).lines.filter((line) => line.itemType !== 'plan'),
+  );
+
+const baseLine = (plan: Plan, cycle: BillingCycle, label: string): InvoiceLine[] => {
+  const price = periodPriceCents(plan, cycle);
+  return toInvoiceLines([
+    {
+      code: plan.billingCode,
+      itemType: 'plan',
+      name: `${plan.title} plan (${cycle}), ${label}`,
+      quantity: 1,
+      unitCostCents: price,
+      amountCents: price,
+      isQuantifiable: false,
+    },
+  ]);
+};
+
+// Brings an organization's billing up to `now`: each period that ended is invoiced (its overage
+// at the period's peak usage, and the plan's price for the next period, billed in advance),
+// overdue invoices are marked, and today's usage is recorded. Returns the active subscription.
+export const settleOrganization = async (
+  db: Database,
+  organization: number,
+  now: Date,
+): Promise<Subscription> =>
+  db.transaction(async (tx) => {
+    let subscription = await activeSubscription(tx, organization, now, { lock: true });
+    for (let n = 0; n < maxPeriodsPerSettlement && subscription.periodEnd <= now; n += 1) {
+      const { plan, cycle, periodStart, periodEnd } = subscription;
+      const peak = await periodPeak(tx, organization, periodStart, periodEnd);
+      const nextEnd = periodEndOf(periodEnd, cycle);
+      await issueInvoice(tx, {
+        organization,
+        now: periodEnd,
+        periodStart,
+        periodEnd: nextEnd,
+        lines: [...overageLines(plan, cycle, peak), ...baseLine(plan, cycle, 'next period')],
+      });
+      await tx.query(
+        `UPDATE "subscription" SET "current_period_starts_on__date" = $2, "current_period_ends_on__date" = $3
+         WHERE "id" = $1`,
+        [subscription.id, periodEnd, nextEnd],
+      );
+      subscription = await activeSubscription(tx, organization, now, { lock: true });
+    }
+    await trackOverdue(tx, organization, now);
+    await recordUsageDay(tx, organization, now, await meterOrganization(tx, organization));
+    return subscription;
+  });
+
+export type PlanChangePreview = {
+  kind: PlanChangeKind;
+  target: Plan;
+  cycle: BillingCycle;
+  proration: Proration;
+  // Overage of the current period so far, billed with the change.
+  overageCents: number;
+  amountDueNowCents: number;
+  // The free plan proposed while devices exceed its allowance (or are frozen): contact sales.
+  freeAllowanceExceeded: boolean;
+};
+
+const preview = async (
+  db: Queryable,
+  subscription: Subscription,
+  now: Date,
+  code: string,
+  cycle: BillingCycle,
+): Promise<{ answer: PlanChangePreview; overage: InvoiceLine[] }> => {
+  const target = await planByCodeOrTier(db, code);
+  if (!target) throw badRequest(`There is no plan ${code}`);
+  const kind = classifyPlanChange(subscription, { plan: target, cycle });
+  const proration = prorate({
+    periodStart: subscription.periodStart,
+    periodEnd: subscription.periodEnd,
+    now,
+    currentPeriodPriceCents: periodPriceCents(subscription.plan, subscription.cycle),
+    targetPeriodPriceCents: periodPriceCents(target, cycle),
+  });
+  const peak = await periodPeak(
+    db,
+    subscription.organization,
+    subscription.periodStart,
+    new Date(now.getTime() + 1),
+  );
+  const overage = overageLines(subscription.plan, subscription.cycle, peak);
+  const overageCents = overage.reduce((sum, line) => sum + line.amountCents, 0);
+  const current = await meterOrganization(db, subscription.organization);
+  const allowance = target.features[featureSlugs.device] ?? 0;
+  return {
+    overage,
+    answer: {
+      kind,
+      target,
+      cycle,
+      proration,
+      overageCents,
+      amountDueNowCents: Math.max(
+        proration.newChargeCents - proration.unusedCreditCents + overageCents,
+        0,
+      ),
+      freeAllowanceExceeded:
+        target.billingCode === freePlanCode &&
+        ((current[featureSlugs.device] ?? 0) > allowance || (current['device:frozen'] ?? 0) > 0),
+    },
+  };
+};
+
+export const previewPlanChange = async (
+  db: Database,
+  organization: number,
+  now: Date,
+  code: string,
+  cycle: BillingCycle,
+): Promise<PlanChangePreview> => {
+  const subscription = await settleOrganization(db, organization, now);
+  return (await preview(db, subscription, now, code, cycle)).answer;
+};
+
+// Changes the plan at once: the unused part of the current period is credited, the new plan's
+// first period is billed from now, and the current period's overage so far is billed with it.
+export const changePlan = async (
+  db: Database,
+  organization: number,
+  now: Date,
+  change: { code: string; cycle: BillingCycle; reason: string | null },
+): Promise<PlanChangePreview> => {
+  await settleOrganization(db, organization, now);
+  return db.transaction(async (tx) => {
+    const subscription = await activeSubscription(tx, organization, now, { lock: true });
+    const { answer: planned, overage } = await preview(
+      tx,
+      subscription,
+      now,
+      change.code,
+      change.cycle,
+    );
+    if (planned.kind === 'none') return planned;
+    if (planned.kind === 'contact-sales') {
+      throw badRequest('This plan change is not self-serve: please contact sales');
+    }
+    const credit: InvoiceLine[] =
+      planned.proration.unusedCreditCents > 0
+        ? [
+            {
+              code: 'proration',
+              description: `Unused time on ${subscription.plan.title} plan`,
+              quantity: 1,
+              unitCostCents: -planned.proration.unusedCreditCents,
+              amountCents: -planned.proration.unusedCreditCents,
+            },
+          ]
+        : [];
+    await issueInvoice(tx, {
+      organization,
+      now,
+      periodStart: now,
+      periodEnd: periodEndOf(now, change.cycle),
+      lines: [...overage, ...credit, ...baseLine(planned.target, change.cycle, 'first period')],
+    });
+    await startSubscription(tx, organization, planned.target, change.cycle, now, change.reason);
+    return planned;
+  });
+};

@@ -1,0 +1,30 @@
+import { badRequest } from '../../infra/errors/api-error.js';
+
+// What the console shows of a payment method (never a full card or account number).
+export type PaymentMethodDisplay = {
+  type: string;
+  last_four?: string;
+  card_type?: string;
+  month?: string;
+  year?: string;
+};
+
+// How payments are taken. The manual provider (the default) takes none itself: invoices are paid
+// by bank transfer or charged back, and a platform administrator records each payment. A card
+// provider adapter implements the same calls.
+export type PaymentProvider = {
+  name: string;
+  createSetupIntent: (organization: number) => Promise<{ id: string; client_secret: string }>;
+  attachPaymentMethod: (organization: number, tokenId: string) => Promise<PaymentMethodDisplay>;
+  removePaymentMethod: (organization: number) => Promise<void>;
+};
+
+const noCardProvider =
+  'No card payment provider is configured here: invoices are paid by bank transfer';
+
+export const manualPaymentProvider: PaymentProvider = {
+  name: 'manual',
+  createSetupIntent: () => Promise.reject(badRequest(noCardProvider)),
+  attachPaymentMethod: () => Promise.reject(badRequest(noCardProvider)),
+  removePaymentMethod: () => Promise.resolve(),
+};

@@ -1,0 +1,88 @@
+import { isBillingCycle } from '@flotilla/shared/billing/catalogue';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { badRequest, notFound } from '../../infra/errors/api-error.js';
+import { maxRowId, parseBody } from '../../infra/http/validate.js';
+import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
+import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
+import { planByCode } from './catalogue.js';
+import { settleOrganization } from './billing-engine.js';
+import { recordPayment, trackOverdue } from './invoices.js';
+import { startSubscription } from './subscriptions.js';
+
+const paymentParams = z.object({ uuid: z.uuid('Invalid invoice id') });
+const paymentBody = z.object({
+  reference: z.string().trim().min(1, 'Payment reference is required').max(200),
+});
+const organizationParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
+const planBody = z.object({
+  billing_code: z.string().trim().min(1, 'Plan is required').max(64),
+  cycle: z.string().default('monthly'),
+});
+
+// Settles every organization with an ended period, hourly (reads settle too, so this only makes
+// invoices appear for organizations nobody looks at).
+const settlementIntervalMs = 60 * 60 * 1000;
+
+export const settleDueOrganizations = async (ctx: AppContext): Promise<void> => {
+  const { rows } = await ctx.db.query<{ organization: number }>(
+    `SELECT "is_for__organization" AS "organization" FROM "subscription"
+     WHERE "is_active" AND "current_period_ends_on__date" <= $1
+     UNION SELECT "organization" FROM "invoice" WHERE "state" = 'open' AND "due_on" <= $1`,
+    [ctx.now()],
+  );
+  for (const { organization } of rows) await settleOrganization(ctx.db, organization, ctx.now());
+};
+
+// The platform administrators' side of the manual provider: record a payment (bank transfer or
+// chargeback) and put an organization on any plan, custom ones included, without an invoice.
+export const registerBillingAdmin = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: { schedule?: Schedule } = {},
+): void => {
+  app.post(
+    '/billing/v1/admin/invoices/:uuid/payments',
+    { config: { access: 'user' } },
+    async (request) => {
+      requirePlatformAdmin(request.actor);
+      const { uuid } = parseBody(paymentParams, request.params);
+      const { reference } = parseBody(paymentBody, request.body);
+      const paid = await recordPayment(ctx.db, uuid, reference, ctx.now());
+      if (!paid) throw notFound('No open invoice with this id');
+      await trackOverdue(ctx.db, paid.organization, ctx.now());
+      return { state: 'paid' };
+    },
+  );
+
+  app.put(
+    '/billing/v1/admin/organizations/:id/plan',
+    { config: { access: 'user' } },
+    async (request) => {
+      requirePlatformAdmin(request.actor);
+      const { id } = parseBody(organizationParams, request.params);
+      const body = parseBody(planBody, request.body);
+      if (!isBillingCycle(body.cycle)) throw badRequest('Cycle must be monthly or annual');
+      const cycle = body.cycle;
+      const plan = await planByCode(ctx.db, body.billing_code);
+      if (!plan) throw badRequest(`There is no plan ${body.billing_code}`);
+      const { rowCount } = await ctx.db.query('SELECT 1 FROM "organization" WHERE "id" = $1', [id]);
+      if (rowCount === 0) throw notFound('No such organization');
+      await ctx.db.transaction((tx) =>
+        startSubscription(tx, id, plan, cycle, ctx.now(), null, 'admin'),
+      );
+      return { billing_code: plan.billingCode, cycle };
+    },
+  );
+
+  if (ctx.config.billingEnabled) {
+    registerPeriodicTask(app, {
+      run: () => settleDueOrganizations(ctx),
+      intervalMs: settlementIntervalMs,
+      firstRunMs: 0,
+      failure: 'billing settlement failed',
+      schedule: options.schedule,
+    });
+  }
+};

@@ -1,0 +1,199 @@
+import { type BillingCycle, freePlanCode } from '@flotilla/shared/billing/catalogue';
+import { invoiceFileName, isDownloadable } from '@flotilla/shared/billing/invoices';
+import { planAllows } from '@flotilla/shared/billing/plan-gates';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { badRequest, notFound } from '../../infra/errors/api-error.js';
+import { maxRowId, parseBody } from '../../infra/http/validate.js';
+import { assertMayAccessBilling } from './billing-access.js';
+import {
+  accountInfoBody,
+  getAccountInfo,
+  getBillingInfo,
+  setPaymentMethod,
+  updateAccountInfo,
+} from './billing-account.js';
+import { changePlan, previewPlanChange, settleOrganization } from './billing-engine.js';
+import { computeCharges } from './charges.js';
+import { renderInvoicePdf } from './invoice-pdf.js';
+import { invoiceByNumber, listInvoices } from './invoices.js';
+import { meterOrganization, periodPeak, usageDays } from './metering.js';
+import { manualPaymentProvider, type PaymentProvider } from './payment-provider.js';
+import { planFactsOf, planInfoOf, unlimitedPlanInfo } from './plan-info.js';
+
+const accountParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
+const invoiceParams = accountParams.extend({ number: z.string().min(1).max(64) });
+const planBody = z.object({
+  tier: z.string().trim().min(1, 'Plan is required').max(64),
+  annual: z.boolean().default(false),
+  planChangeReason: z.string().trim().max(2000).optional(),
+});
+const previewQuery = z.object({
+  tier: z.string().trim().min(1, 'Plan is required').max(64),
+  cycle: z.enum(['monthly', 'annual']).default('monthly'),
+});
+const billingInfoBody = z.object({
+  token_id: z.string().trim().min(1, 'Token is required').max(255),
+});
+
+const billingOff = 'Billing is not used on this installation';
+
+// balena's billing API (/billing/v1/account/:organizationId/...), for organization
+// administrators (access_billing). With FLOTILLA_BILLING off every organization is on an
+// unlimited custom plan: nothing is metered, invoiced or gated.
+export const registerBilling = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  provider: PaymentProvider = manualPaymentProvider,
+): void => {
+  const enabled = ctx.config.billingEnabled;
+  const route = { config: { access: 'user' as const } };
+  const organizationOf = async (request: {
+    params: unknown;
+    actor: Parameters<typeof assertMayAccessBilling>[1];
+  }) => {
+    const { id } = parseBody(accountParams, request.params);
+    await assertMayAccessBilling(ctx, request.actor, id);
+    return id;
+  };
+
+  app.get('/billing/v1/account/:id', route, async (request) =>
+    getAccountInfo(ctx.db, await organizationOf(request)),
+  );
+
+  app.patch('/billing/v1/account/:id', route, async (request) => {
+    const id = await organizationOf(request);
+    return updateAccountInfo(ctx.db, id, parseBody(accountInfoBody, request.body));
+  });
+
+  app.get('/billing/v1/account/:id/plan', route, async (request) => {
+    const id = await organizationOf(request);
+    if (!enabled) return unlimitedPlanInfo;
+    const now = ctx.now();
+    const subscription = await settleOrganization(ctx.db, id, now);
+    const peak = await periodPeak(
+      ctx.db,
+      id,
+      subscription.periodStart,
+      new Date(now.getTime() + 1),
+    );
+    return planInfoOf(subscription, computeCharges(subscription.plan, subscription.cycle, peak));
+  });
+
+  app.get('/billing/v1/account/:id/plan/preview', route, async (request) => {
+    const id = await organizationOf(request);
+    if (!enabled) throw badRequest(billingOff);
+    const query = parseBody(previewQuery, request.query);
+    return previewPlanChange(ctx.db, id, ctx.now(), query.tier, query.cycle);
+  });
+
+  app.patch('/billing/v1/account/:id/plan', route, async (request) => {
+    const id = await organizationOf(request);
+    if (!enabled) throw badRequest(billingOff);
+    const body = parseBody(planBody, request.body);
+    const cycle: BillingCycle = body.annual ? 'annual' : 'monthly';
+    return changePlan(ctx.db, id, ctx.now(), {
+      code: body.tier,
+      cycle,
+      reason: body.planChangeReason || null,
+    });
+  });
+
+  app.get('/billing/v1/account/:id/usage', route, async (request) => {
+    const id = await organizationOf(request);
+    if (!enabled) {
+      return {
+        currentUsage: {},
+        peakUsage: {},
+        overage: {},
+        charges: {},
+        creditConsumption: {},
+        days: [],
+      };
+    }
+    const now = ctx.now();
+    const subscription = await settleOrganization(ctx.db, id, now);
+    const until = new Date(now.getTime() + 1);
+    const peak = await periodPeak(ctx.db, id, subscription.periodStart, until);
+    const charges = computeCharges(subscription.plan, subscription.cycle, peak);
+    return {
+      periodStart: subscription.periodStart.toISOString(),
+      periodEnd: subscription.periodEnd.toISOString(),
+      currentUsage: await meterOrganization(ctx.db, id),
+      peakUsage: peak,
+      overage: charges.overage,
+      charges: Object.fromEntries(charges.lines.map((line) => [line.code, line.amountCents])),
+      creditConsumption: {},
+      days: await usageDays(ctx.db, id, subscription.periodStart, until),
+    };
+  });
+
+  app.get('/billing/v1/account/:id/can-access-support', route, async (request) => {
+    const id = await organizationOf(request);
+    if (!enabled) return true;
+    const subscription = await settleOrganization(ctx.db, id, ctx.now());
+    return planAllows(planFactsOf(subscription), 'private-support').allowed;
+  });
+
+  app.get('/billing/v1/account/:id/info', route, async (request) =>
+    getBillingInfo(ctx.db, await organizationOf(request)),
+  );
+
+  app.patch('/billing/v1/account/:id/info', route, async (request) => {
+    const id = await organizationOf(request);
+    const { token_id: tokenId } = parseBody(billingInfoBody, request.body);
+    const method = await provider.attachPaymentMethod(id, tokenId);
+    await setPaymentMethod(ctx.db, id, method);
+    return method;
+  });
+
+  app.delete('/billing/v1/account/:id/info', route, async (request) => {
+    const id = await organizationOf(request);
+    if (enabled) {
+      const subscription = await settleOrganization(ctx.db, id, ctx.now());
+      if (subscription.plan.billingCode !== freePlanCode) {
+        throw badRequest('Move to the free plan before removing the payment method');
+      }
+    }
+    await provider.removePaymentMethod(id);
+    await setPaymentMethod(ctx.db, id, null);
+    return {};
+  });
+
+  app.post('/billing/v1/account/:id/setup-intent', route, async (request) => {
+    const id = await organizationOf(request);
+    if (!enabled) throw badRequest(billingOff);
+    return provider.createSetupIntent(id);
+  });
+
+  app.get('/billing/v1/account/:id/invoices', route, async (request) => {
+    const id = await organizationOf(request);
+    if (enabled) await settleOrganization(ctx.db, id, ctx.now());
+    return (await listInvoices(ctx.db, id)).map((invoice) => ({
+      uuid: invoice.uuid,
+      invoice_number: invoice.invoiceNumber,
+      created_at: invoice.createdAt.toISOString(),
+      closed_at: invoice.closedAt?.toISOString() ?? null,
+      due_on: invoice.dueOn.toISOString(),
+      currency: invoice.currency,
+      state: invoice.state,
+      subtotal_in_cents: String(invoice.subtotalCents),
+      total_in_cents: String(invoice.totalCents),
+    }));
+  });
+
+  app.get('/billing/v1/account/:id/invoices/:number/download', route, async (request, reply) => {
+    const { id, number } = parseBody(invoiceParams, request.params);
+    await assertMayAccessBilling(ctx, request.actor, id);
+    const found = await invoiceByNumber(ctx.db, id, number);
+    if (!found) throw notFound(`No invoice ${number}`);
+    if (!isDownloadable(found.invoice.state)) throw badRequest('This invoice is not yet available');
+    const pdf = await renderInvoicePdf(found.invoice, found.lines, 'Flotilla');
+    const name = invoiceFileName(found.invoice.invoiceNumber, found.invoice.createdAt);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(pdf);
+  });
+};
