@@ -55,18 +55,33 @@ const thirdPartyNotices = async (metafile) => {
 };
 
 // What dockerode carries that the agent never uses: ssh2 (engines reached over ssh://), gRPC and
-// protobufjs (BuildKit sessions and progress of image builds). Loaded, they would cost every device a
-// few megabytes of memory; in their place a module whose every export throws, naming why.
-const leftOutModules = /^(ssh2|@grpc\/grpc-js|@grpc\/proto-loader|protobufjs)$/;
+// protobufjs (BuildKit sessions and progress of image builds); and zod's error messages in fifty
+// languages (a fifth of the bundle: the agent's schemas speak English, which zod imports on its
+// own). Loaded, they would cost every device memory; in their place a module whose every export
+// throws, naming why.
+const leftOutReasons = [
+  {
+    filter: /^(ssh2|@grpc\/grpc-js|@grpc\/proto-loader|protobufjs)$/,
+    reason: 'container engines are reached over a unix socket or tcp://',
+  },
+  {
+    filter: /^\.\.\/locales\/index\.js$/,
+    importer: /[\\/]node_modules[\\/]zod[\\/]/,
+    reason: "zod's messages other than English are left out",
+  },
+];
 const leftOut = {
   name: 'left-out-of-the-agent',
   setup(bundle) {
-    bundle.onResolve({ filter: leftOutModules }, (args) => ({
-      path: args.path,
-      namespace: 'left-out',
-    }));
+    for (const { filter, importer, reason } of leftOutReasons) {
+      bundle.onResolve({ filter }, (args) =>
+        importer && !importer.test(args.importer)
+          ? undefined
+          : { path: args.path, namespace: 'left-out', pluginData: reason },
+      );
+    }
     bundle.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => {
-      const message = `${args.path} is not part of the Flotilla agent (container engines are reached over a unix socket or tcp://)`;
+      const message = `${args.path} is not part of the Flotilla agent (${args.pluginData})`;
       return {
         loader: 'js',
         contents: `const fail = function () { throw new Error(${JSON.stringify(message)}); };

@@ -55,6 +55,9 @@ if (
     metricsIntervalMs: 62_000,
     // A few OS updates fail and roll back, so the console's error state has something to show.
     osUpdateFailureChance: 0.1,
+    // A few devices have a full disk (updates aborted for lack of space, storage full), so the
+    // console's disk-full state has something to show too.
+    diskFullChance: 0.02,
   });
   // Devices go first, so the server never sees them fail while it stops.
   running.beforeStop(() => simulator.stop());

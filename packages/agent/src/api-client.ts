@@ -1,5 +1,12 @@
 import { Backoff, type BackoffPolicy, parseRetryAfter } from './backoff.js';
 import { type Clock, type Random, sleep, systemClock } from './clock.js';
+import {
+  fetchTransport,
+  type HttpTransport,
+  httpTransport,
+  type ResponseHeaders,
+  type TransportResponse,
+} from './http-transport.js';
 import { userAgent } from './version.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -19,7 +26,7 @@ export type ApiRequest = {
 
 export type ApiResponse = {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   // Parsed JSON when the server says so, else the text ('' for an empty body).
   body: unknown;
 };
@@ -50,6 +57,8 @@ export type ApiClientOptions = {
   timeoutMs?: number;
   clock?: Clock;
   random?: Random;
+  // How requests go out: node's http by default (http-transport.ts); tests may answer through a
+  // fetch function instead.
   fetch?: typeof fetch;
 };
 
@@ -75,7 +84,7 @@ export class ApiClient {
   readonly #options: ApiClientOptions;
   readonly #clock: Clock;
   readonly #random: Random;
-  readonly #fetch: typeof fetch;
+  readonly #transport: HttpTransport;
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
@@ -83,7 +92,7 @@ export class ApiClient {
     this.token = options.token;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
-    this.#fetch = options.fetch ?? fetch;
+    this.#transport = options.fetch ? fetchTransport(options.fetch) : httpTransport;
   }
 
   withToken(token: string): ApiClient {
@@ -108,16 +117,14 @@ export class ApiClient {
       request.timeoutMs ?? this.#options.timeoutMs ?? defaultTimeoutMs,
     );
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    let response: Response;
-    let text: string;
+    let response: TransportResponse;
     try {
-      response = await this.#fetch(this.url(request.path), {
+      response = await this.#transport(this.url(request.path), {
         method: request.method,
         headers,
-        body,
+        ...(body === undefined ? {} : { body }),
         signal,
       });
-      text = await response.text();
     } catch (error) {
       const reason = timeout.aborted
         ? 'timed out'
@@ -126,6 +133,7 @@ export class ApiClient {
           : String(error);
       throw new ApiError(`${request.method} ${request.path} failed: ${reason}`, null, null, null);
     }
+    const { text } = response;
     const isJson = /\bjson\b/.test(response.headers.get('content-type') ?? '');
     let parsed: unknown = text;
     if (isJson && text !== '') {

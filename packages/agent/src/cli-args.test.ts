@@ -21,6 +21,8 @@ describe('parseCli', () => {
         '5s',
         '--lock-chance',
         '0.1',
+        '--disk-full-chance',
+        '0.02',
         '--os-update-failure-chance',
         '0.05',
       ],
@@ -37,12 +39,14 @@ describe('parseCli', () => {
       api: 'http://localhost:8080',
       pollIntervalMs: 5000,
       updateLockChance: 0.1,
+      diskFullChance: 0.02,
       osUpdateFailureChance: 0.05,
     });
     expect(
       parseCli(['--simulate', '1', '--fleet', 'f', '--provisioning-key', 'k', '--api', 'http://x']),
     ).toMatchObject({
       pollIntervalMs: 10_000,
+      diskFullChance: 0,
       osUpdateFailureChance: 0,
     });
   });
@@ -70,6 +74,20 @@ describe('parseCli', () => {
         '2',
       ]),
     ).toThrow('--os-update-failure-chance must be between 0 and 1');
+    expect(() =>
+      parseCli([
+        '--simulate',
+        '1',
+        '--fleet',
+        'f',
+        '--provisioning-key',
+        'k',
+        '--api',
+        'http://x',
+        '--disk-full-chance',
+        '1.5',
+      ]),
+    ).toThrow('--disk-full-chance must be between 0 and 1');
   });
 
   it('parses durations', () => {

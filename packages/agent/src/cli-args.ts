@@ -15,6 +15,7 @@ export type SimulateCommand = {
   deviceType: string | undefined;
   stateDir: string | undefined;
   updateLockChance: number;
+  diskFullChance: number;
   osUpdateFailureChance: number;
   startSpreadMs: number | undefined;
   seed: number | undefined;
@@ -43,6 +44,7 @@ Simulator options:
                                  with compatible types)
   --state-dir <dir>              keep device identities here, so restarts reuse devices
   --lock-chance <0..1>           share of devices holding an update lock (default 0)
+  --disk-full-chance <0..1>      share of devices whose disk is full (default 0)
   --os-update-failure-chance <0..1>
                                  share of host OS updates that fail and roll back (default 0)
   --start-spread <duration>      spread the device starts over this long
@@ -95,6 +97,7 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
         'device-type': { type: 'string' },
         'state-dir': { type: 'string' },
         'lock-chance': { type: 'string' },
+        'disk-full-chance': { type: 'string' },
         'os-update-failure-chance': { type: 'string' },
         'start-spread': { type: 'string' },
         seed: { type: 'string' },
@@ -131,6 +134,10 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
   if (!/^https?:\/\/[^/\s]+/.test(api)) throw new UsageError('--api must be an http(s) URL');
   const chance = values['lock-chance'] === undefined ? 0 : Number(values['lock-chance']);
   if (!(chance >= 0 && chance <= 1)) throw new UsageError('--lock-chance must be between 0 and 1');
+  const diskFull =
+    values['disk-full-chance'] === undefined ? 0 : Number(values['disk-full-chance']);
+  if (!(diskFull >= 0 && diskFull <= 1))
+    throw new UsageError('--disk-full-chance must be between 0 and 1');
   const failure =
     values['os-update-failure-chance'] === undefined
       ? 0
@@ -152,6 +159,7 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
     deviceType: values['device-type'],
     stateDir: values['state-dir'],
     updateLockChance: chance,
+    diskFullChance: diskFull,
     osUpdateFailureChance: failure,
     startSpreadMs: optionalDuration(values['start-spread'], '--start-spread'),
     seed,

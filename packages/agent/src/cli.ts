@@ -27,6 +27,7 @@ const simulate = async (command: SimulateCommand, logger: Logger): Promise<Runni
     metricsIntervalMs: command.metricsIntervalMs,
     stateDir: command.stateDir,
     updateLockChance: command.updateLockChance,
+    diskFullChance: command.diskFullChance,
     osUpdateFailureChance: command.osUpdateFailureChance,
     startSpreadMs: command.startSpreadMs,
     seed: command.seed,

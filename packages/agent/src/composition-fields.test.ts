@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteSize, durationMs } from './composition-fields.js';
+import { byteSize, durationMs } from './compose-values.js';
 import { parseTargetState } from './target-types.js';
 
 const uuid = 'd'.repeat(32);
@@ -137,10 +137,53 @@ describe('the compose fields of a target state', () => {
     expect(parsed({ main: {} })?.networks).toEqual([]);
   });
 
+  it('reads resource limits, the resolver and security options', () => {
+    const [main, worker] =
+      parsed({
+        main: {
+          ulimits: { nproc: 65535, nofile: { soft: 20000, hard: 40000 }, core: { soft: 0 } },
+          mem_limit: '512m',
+          mem_reservation: 134217728,
+          cpus: '0.5',
+          cpu_shares: 512,
+          dns: '10.0.0.2',
+          dns_search: 'lan',
+          dns_opt: ['ndots:2', 'timeout:1'],
+          security_opt: ['no-new-privileges', 'label=disable'],
+        },
+        worker: { dns: ['1.1.1.1', '9.9.9.9'], dns_search: ['a.lan', 'b.lan'], cpus: 2 },
+      })?.services ?? [];
+    expect(main?.composition).toEqual({
+      // A limit without both bounds is left out.
+      ulimits: [
+        { name: 'nproc', soft: 65535, hard: 65535 },
+        { name: 'nofile', soft: 20000, hard: 40000 },
+      ],
+      memLimitBytes: 512 * 1024 * 1024,
+      memReservationBytes: 134217728,
+      cpus: 0.5,
+      cpuShares: 512,
+      dns: ['10.0.0.2'],
+      dnsSearch: ['lan'],
+      dnsOpt: ['ndots:2', 'timeout:1'],
+      securityOpt: ['no-new-privileges', 'label=disable'],
+    });
+    expect(worker?.composition).toEqual({
+      dns: ['1.1.1.1', '9.9.9.9'],
+      dnsSearch: ['a.lan', 'b.lan'],
+      cpus: 2,
+    });
+  });
+
   it('leaves out what it cannot read rather than refusing the target', () => {
     const [main] =
       parsed({
         main: {
+          ulimits: ['nofile=1024'],
+          mem_limit: 'half',
+          cpus: 0,
+          cpu_shares: 1.5,
+          security_opt: 'no-new-privileges',
           healthcheck: { test: 42, interval: 'soon' },
           shm_size: 'lots',
           stop_grace_period: '10 seconds',

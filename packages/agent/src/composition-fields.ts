@@ -1,104 +1,27 @@
+import {
+  byteSize,
+  durationMs,
+  flag,
+  isRecord,
+  keyValues,
+  oneOrMore,
+  scalarText,
+  stringList,
+  text,
+  words,
+} from './compose-values.js';
 import type {
   HealthCheck,
   ReleaseNetwork,
   ServiceComposition,
   ServiceNetwork,
+  Ulimit,
 } from './target-types.js';
 
 // The compose fields of a release as the target state carries them (the service's entry of the
 // release's docker-compose.yml, as the server stored it), read into the agent's types. Tolerant,
 // as the target state is: a value the agent does not understand is left out, and the device keeps
 // updating.
-
-type Raw = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
-
-const flag = (value: unknown): boolean | undefined =>
-  typeof value === 'boolean' ? value : undefined;
-
-const stringList = (value: unknown): string[] | undefined =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
-
-// A compose command: a list as it is, or a string split into words as compose does (quotes
-// group, no shell runs it).
-const words = (value: unknown): string[] | undefined => {
-  if (Array.isArray(value)) {
-    return value.every((item) => typeof item === 'string') ? value : undefined;
-  }
-  if (typeof value !== 'string') return undefined;
-  const found = value.match(/"[^"]*"|'[^']*'|[^\s"']+/g) ?? [];
-  return found.map((word) => word.replace(/^(["'])(.*)\1$/, '$2'));
-};
-
-// A scalar compose writes either as text or as a number.
-const scalarText = (value: unknown): string | undefined =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-    ? String(value)
-    : undefined;
-
-// `KEY=value` lines or a map (sysctls, driver options): a map either way.
-const keyValues = (value: unknown): Record<string, string> | undefined => {
-  if (isRecord(value)) {
-    const entries = Object.entries(value).flatMap(([key, item]) => {
-      const found = scalarText(item);
-      return found === undefined ? [] : [[key, found] as const];
-    });
-    return Object.fromEntries(entries);
-  }
-  const lines = stringList(value);
-  if (!lines) return undefined;
-  return Object.fromEntries(
-    lines.flatMap((line) => {
-      const at = line.indexOf('=');
-      return at <= 0 ? [] : [[line.slice(0, at), line.slice(at + 1)] as const];
-    }),
-  );
-};
-
-// One path or several (tmpfs).
-const oneOrMore = (value: unknown): string[] | undefined =>
-  typeof value === 'string' ? [value] : stringList(value);
-
-const durationUnits: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-// Compose's durations ("1m30s", "10s", "500ms", "1.5s") in milliseconds; a bare number is seconds.
-export const durationMs = (value: unknown): number | undefined => {
-  if (typeof value === 'number') return value >= 0 ? value * 1000 : undefined;
-  if (typeof value !== 'string' || value === '') return undefined;
-  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.map((part) => part[0]).join('') !== value) return undefined;
-  return Math.round(
-    parts.reduce(
-      (sum, [, amount = '0', unit = 's']) => sum + Number(amount) * (durationUnits[unit] ?? 0),
-      0,
-    ),
-  );
-};
-
-const byteUnits: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
-
-// Compose's byte sizes ("64m", "1gb", "512k", 67108864) in bytes.
-export const byteSize = (value: unknown): number | undefined => {
-  if (typeof value === 'number') return Number.isInteger(value) && value > 0 ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i.exec(value.trim());
-  if (!match) return undefined;
-  const [, amount = '0', unit = ''] = match;
-  return Math.round(Number(amount) * (byteUnits[unit.toLowerCase()] ?? 1));
-};
 
 // A health check as compose writes it: `test` as a list (`CMD`, `CMD-SHELL`, `NONE`) or a shell
 // line, its timings, or `disable: true` (the image's own check turned off).
@@ -141,6 +64,30 @@ const extraHosts = (value: unknown): string[] | undefined => {
   return stringList(value)?.map((line) => line.replace(/^([^:=]+)=/, '$1:'));
 };
 
+const wholeNumber = (value: unknown): number | undefined => {
+  const found = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof found === 'number' && Number.isInteger(found) ? found : undefined;
+};
+
+// `ulimits: { nproc: 65535, nofile: { soft: 20000, hard: 40000 } }`: one number sets both.
+const ulimits = (value: unknown): Ulimit[] | undefined => {
+  if (!isRecord(value)) return undefined;
+  return Object.entries(value).flatMap(([name, limit]) => {
+    const both = wholeNumber(limit);
+    if (both !== undefined) return [{ name, soft: both, hard: both }];
+    if (!isRecord(limit)) return [];
+    const soft = wholeNumber(limit.soft);
+    const hard = wholeNumber(limit.hard);
+    return soft === undefined || hard === undefined ? [] : [{ name, soft, hard }];
+  });
+};
+
+// `cpus: 0.5` or `"1.5"`: a share of the CPUs, more than none.
+const cpus = (value: unknown): number | undefined => {
+  const found = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof found === 'number' && Number.isFinite(found) && found > 0 ? found : undefined;
+};
+
 export const parseComposition = (raw: unknown): ServiceComposition => {
   const fields = isRecord(raw) ? raw : {};
   const composition: ServiceComposition = {
@@ -168,6 +115,15 @@ export const parseComposition = (raw: unknown): ServiceComposition => {
     init: flag(fields.init),
     hostname: text(fields.hostname),
     tty: flag(fields.tty),
+    ulimits: ulimits(fields.ulimits),
+    memLimitBytes: byteSize(fields.mem_limit),
+    memReservationBytes: byteSize(fields.mem_reservation),
+    cpus: cpus(fields.cpus),
+    cpuShares: wholeNumber(fields.cpu_shares),
+    dns: oneOrMore(fields.dns),
+    dnsSearch: oneOrMore(fields.dns_search),
+    dnsOpt: stringList(fields.dns_opt),
+    securityOpt: stringList(fields.security_opt),
     dependsOn: Array.isArray(fields.depends_on)
       ? stringList(fields.depends_on)
       : isRecord(fields.depends_on)

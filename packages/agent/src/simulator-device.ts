@@ -52,7 +52,8 @@ export class SimulatedDeviceHandle {
     key: string,
     stored: StoredDevice,
     context: SimulatedDeviceContext,
-    updateLocked: boolean,
+    // What the device starts with: an update lock held, a full disk.
+    traits: { updateLocked: boolean; diskFull: boolean },
   ) {
     this.key = key;
     this.fleet = context.fleet.slug;
@@ -78,7 +79,8 @@ export class SimulatedDeviceHandle {
       scheduler: context.scheduler,
       random,
       timing: context.timing,
-      updateLocked,
+      updateLocked: traits.updateLocked,
+      diskFull: traits.diskFull,
       osUpdateFailureChance: context.hostUpdates.osUpdateFailureChance,
       onVersions: (versions) =>
         context.store.set(key, { ...(context.store.get(key) ?? this.#stored), ...versions }),
@@ -120,6 +122,11 @@ export class SimulatedDeviceHandle {
 
   setUpdateLock(locked: boolean): void {
     this.device.updateLocked = locked;
+  }
+
+  // Fills the device's disk (or frees it): see SimulatedDevice.diskFull.
+  setDiskFull(full: boolean): void {
+    this.device.diskFull = full;
   }
 
   // Resolves once the device is in `phase` (immediately if it already is).

@@ -38,6 +38,8 @@ export type SimulatorOptions = {
   startSpreadMs?: number;
   // Share of devices that hold an update lock from the start (0..1, default 0).
   updateLockChance?: number;
+  // Share of devices whose disk is full from the start (0..1, default 0).
+  diskFullChance?: number;
   // Share of host OS updates that fail and roll back (0..1, default 0).
   osUpdateFailureChance?: number;
   // Between two steps of a host OS update's progress (default 4 s).
@@ -109,6 +111,7 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
     powerDelayMs: options.powerDelayMs,
   };
 
+  const diskFullChance = options.diskFullChance ?? 0;
   const devices: SimulatedDeviceHandle[] = [];
   for (const fleet of options.fleets) {
     const resolved = await fleetOf(api, fleet);
@@ -141,7 +144,11 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
         store.set(key, stored);
       }
       devices.push(
-        new SimulatedDeviceHandle(key, stored, context, random() < (options.updateLockChance ?? 0)),
+        new SimulatedDeviceHandle(key, stored, context, {
+          updateLocked: random() < (options.updateLockChance ?? 0),
+          // Drawn only when asked for, so a seed gives the same fleet as before.
+          diskFull: diskFullChance > 0 && random() < diskFullChance,
+        }),
       );
     }
     logger.info(

@@ -59,9 +59,24 @@ export type ServiceComposition = {
   init?: boolean;
   hostname?: string;
   tty?: boolean;
+  // Resource limits: per-process limits, memory (bytes), a share of the CPUs and a relative
+  // weight.
+  ulimits?: readonly Ulimit[];
+  memLimitBytes?: number;
+  memReservationBytes?: number;
+  cpus?: number;
+  cpuShares?: number;
+  // The container's resolver: name servers, search domains and resolv.conf options.
+  dns?: readonly string[];
+  dnsSearch?: readonly string[];
+  dnsOpt?: readonly string[];
+  // `label=…`, `seccomp=…`, `apparmor=…`, `no-new-privileges`.
+  securityOpt?: readonly string[];
   // Services started before this one.
   dependsOn?: readonly string[];
 };
+
+export type Ulimit = { name: string; soft: number; hard: number };
 
 export type ServiceNetwork = { name: string; aliases?: readonly string[] };
 

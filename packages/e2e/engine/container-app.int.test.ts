@@ -135,7 +135,18 @@ describe('the container app on a real engine', () => {
       services: [
         service('main', main, {
           labels: { 'io.balena.features.balena-socket': '1' },
-          composition: { devices: ['/dev/null:/dev/flotilla-null'] },
+          composition: {
+            devices: ['/dev/null:/dev/flotilla-null'],
+            ulimits: [{ name: 'nofile', soft: 1024, hard: 2048 }],
+            memLimitBytes: 64 * 1024 * 1024,
+            memReservationBytes: 32 * 1024 * 1024,
+            cpus: 0.5,
+            cpuShares: 512,
+            dns: ['10.0.0.2'],
+            dnsSearch: ['lan'],
+            dnsOpt: ['ndots:2'],
+            securityOpt: ['no-new-privileges'],
+          },
         }),
         // Healthy once it reaches main by its service name on the app's default network.
         service('client', images.client, {
@@ -180,6 +191,21 @@ describe('the container app on a real engine', () => {
     );
     const { body } = await engine.get('/networks/7_default');
     expect(JSON.parse(body)).toMatchObject({ Labels: { 'io.balena.supervised': 'true' } });
+    // The limits, resolver and security options as the engine holds them (docker inspect).
+    const inspected = await engine.get(`/containers/${containerOf(containers, 'main')?.id}/json`);
+    expect(JSON.parse(inspected.body)).toMatchObject({
+      HostConfig: {
+        Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 2048 }],
+        Memory: 64 * 1024 * 1024,
+        MemoryReservation: 32 * 1024 * 1024,
+        NanoCpus: 5e8,
+        CpuShares: 512,
+        Dns: ['10.0.0.2'],
+        DnsSearch: ['lan'],
+        DnsOptions: ['ndots:2'],
+        SecurityOpt: ['no-new-privileges'],
+      },
+    });
   });
 
   it("deletes the replaced image after the update, and never the user's own", async () => {

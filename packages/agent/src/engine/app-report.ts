@@ -10,10 +10,13 @@ import type { ManagedContainer } from './container-engine.js';
 import { configHashOf } from './container-spec.js';
 import type { Wanted } from './wanted-services.js';
 
+// The supervisor's status words, from the engine's state. The state report has no health field:
+// a running container whose health check fails is reported `Unhealthy` (one that passes, or has
+// not decided yet, is `Running`, as the supervisor says), so the console shows it.
 export const statusOfContainer = (container: ManagedContainer): ServiceStatus => {
   switch (container.state) {
     case 'running':
-      return 'Running';
+      return container.health === 'unhealthy' ? 'Unhealthy' : 'Running';
     case 'created':
       return 'Installed';
     case 'restarting':

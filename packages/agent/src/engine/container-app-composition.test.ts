@@ -212,6 +212,15 @@ describe("ContainerApp: the release's compose file on the engine", () => {
     ['hostname', { hostname: 'box' }],
     ['tty', { tty: true }],
     ['restart', { restart: 'on-failure:3' }],
+    ['ulimits', { ulimits: [{ name: 'nofile', soft: 1024, hard: 2048 }] }],
+    ['mem_limit', { memLimitBytes: 64 * 1024 * 1024 }],
+    ['mem_reservation', { memReservationBytes: 32 * 1024 * 1024 }],
+    ['cpus', { cpus: 0.5 }],
+    ['cpu_shares', { cpuShares: 512 }],
+    ['dns', { dns: ['10.0.0.2'] }],
+    ['dns_search', { dnsSearch: ['lan'] }],
+    ['dns_opt', { dnsOpt: ['ndots:2'] }],
+    ['security_opt', { securityOpt: ['no-new-privileges'] }],
     ['network aliases', { networks: [{ name: 'default', aliases: ['web'] }] }],
   ];
 

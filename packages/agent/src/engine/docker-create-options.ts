@@ -118,6 +118,20 @@ export const createOptionsOf = (
       ShmSize: spec.shmSizeBytes,
       ReadonlyRootfs: spec.readOnly,
       Init: spec.init,
+      Ulimits: spec.ulimits?.map(({ name, soft, hard }) => ({
+        Name: name,
+        Soft: soft,
+        Hard: hard,
+      })),
+      Memory: spec.memLimitBytes,
+      MemoryReservation: spec.memReservationBytes,
+      // The engine takes a share of the CPUs in billionths.
+      NanoCpus: spec.cpus === undefined ? undefined : Math.round(spec.cpus * 1e9),
+      CpuShares: spec.cpuShares,
+      Dns: spec.dns ? [...spec.dns] : undefined,
+      DnsSearch: spec.dnsSearch ? [...spec.dnsSearch] : undefined,
+      DnsOptions: spec.dnsOpt ? [...spec.dnsOpt] : undefined,
+      SecurityOpt: spec.securityOpt ? [...spec.securityOpt] : undefined,
     },
     NetworkingConfig: first
       ? { EndpointsConfig: { [first.name]: { Aliases: [...first.aliases] } } }

@@ -4,6 +4,7 @@ import { serviceLogLine } from '../runtime/service-logs.js';
 import type { SimulatedShellState } from '../runtime/simulated-shell.js';
 import type { Scheduler, TaskHandle } from '../scheduler.js';
 import { changedNames } from '../target-types.js';
+import { releaseEnvironmentOf } from './simulated-container.js';
 import {
   appUuidLabel,
   configHashLabel,
@@ -17,7 +18,15 @@ import {
   serviceIdLabel,
   serviceNameLabel,
 } from './container-engine.js';
+import {
+  managedOf,
+  noSpace,
+  powerLost,
+  restartsAtBoot,
+  type SimulatedContainer,
+} from './simulated-container.js';
 import { simulatedExecSession } from './simulated-exec.js';
+import { handoverDirOf } from './simulated-lock-dirs.js';
 import { type OutputFollower, SimulatedOutput } from './simulated-output.js';
 
 export type SimulatedEngineTiming = {
@@ -35,35 +44,11 @@ export type SimulatedEngineOptions = {
   timing: SimulatedEngineTiming;
   // What a shell inside a service answers from (the simulated device's state).
   shellState: () => SimulatedShellState;
-};
-
-type SimulatedContainer = {
-  id: string;
-  spec: ContainerSpec;
-  // From its labels, read once: the chatter asks for it at every line.
-  service: string;
-  serviceId: number | null;
-  state: ManagedContainer['state'];
-  exitCode: number | null;
-  // When it last started, on the scheduler (its health check passes an interval later).
-  startedAt: number;
-  // Stopped on request: a restart policy of unless-stopped leaves it stopped at the next boot.
-  stoppedOnRequest: boolean;
-  output: SimulatedOutput;
+  // The services' lock directories, where a service updated by hand-over signals it took over.
+  lockDirs?: { signal(dir: string): void };
 };
 
 type InFlight = { task: TaskHandle; reject: (error: Error) => void };
-
-// The supervisor's own variables (BALENA_*, RESIN_*): the rest is the release's and the owners'.
-const supervisorName = /^(BALENA|RESIN)(_|$)/;
-
-export const releaseEnvironmentOf = (
-  environment: Readonly<Record<string, string>>,
-): Record<string, string> =>
-  Object.fromEntries(Object.entries(environment).filter(([name]) => !supervisorName.test(name)));
-
-const powerLost = (): Error =>
-  new Error('The container engine is not running (device powered off)');
 
 // A container engine in memory for simulated devices, on the simulator's scheduler: pulls take
 // the profile's download time and report progress, containers take a step to be created, to
@@ -86,6 +71,8 @@ export class SimulatedEngine implements ContainerEngine {
   // The variables each service last started with, to print what changed when it starts again.
   readonly #lastEnvironment = new Map<string, Record<string, string>>();
   #powered = false;
+  // While set, downloads and new containers fail as on a full disk.
+  diskFull = false;
   #chatter: TaskHandle | null = null;
   #next = 1;
 
@@ -99,13 +86,7 @@ export class SimulatedEngine implements ContainerEngine {
     if (this.#powered) return;
     this.#powered = true;
     this.#armChatter();
-    const restarting = [...this.#containers.values()].filter((container) => {
-      if (container.state !== 'exited') return false;
-      const policy = container.spec.restart ?? 'always';
-      if (policy === 'always') return true;
-      if (policy === 'unless-stopped') return !container.stoppedOnRequest;
-      return policy === 'on-failure' && container.exitCode !== 0;
-    });
+    const restarting = [...this.#containers.values()].filter(restartsAtBoot);
     if (restarting.length === 0) return;
     await this.#wait(this.#options.timing.stepMs);
     for (const container of restarting) this.#run(container);
@@ -132,7 +113,7 @@ export class SimulatedEngine implements ContainerEngine {
   // What `docker inspect` shows of each container: its state and what it was made with.
   inspectAll(): { container: ManagedContainer; spec: ContainerSpec }[] {
     return [...this.#containers.values()].map((container) => ({
-      container: this.#managed(container),
+      container: managedOf(container, this.#options.scheduler.now()),
       spec: container.spec,
     }));
   }
@@ -164,6 +145,8 @@ export class SimulatedEngine implements ContainerEngine {
       // Layers arrive unevenly; always some progress, so a long download still ends.
       percent = Math.min(100, percent + Math.max(1, Math.round(share * between(random, 0.6, 1.4))));
       onProgress(percent);
+      // The first layer that does not fit ends the download.
+      if (this.diskFull) throw noSpace('tmp/layer');
     }
     this.#images.add(reference);
   }
@@ -219,7 +202,9 @@ export class SimulatedEngine implements ContainerEngine {
 
   async list(): Promise<ManagedContainer[]> {
     this.#ensurePowered();
-    return [...this.#containers.values()].map((container) => this.#managed(container));
+    return [...this.#containers.values()].map((container) =>
+      managedOf(container, this.#options.scheduler.now()),
+    );
   }
 
   async create(spec: ContainerSpec): Promise<string> {
@@ -236,6 +221,7 @@ export class SimulatedEngine implements ContainerEngine {
       }
     }
     this.#ensureNameFree(spec.name);
+    if (this.diskFull) throw noSpace('overlay2/init');
     await this.#wait(this.#options.timing.stepMs);
     this.#ensureNameFree(spec.name);
     const id = `sim${String(this.#next++).padStart(6, '0')}`;
@@ -342,31 +328,6 @@ export class SimulatedEngine implements ContainerEngine {
     });
   }
 
-  #managed(container: SimulatedContainer): ManagedContainer {
-    const { spec } = container;
-    const health = this.#healthOf(container);
-    return {
-      id: container.id,
-      service: container.service,
-      serviceId: container.serviceId,
-      image: spec.image,
-      configHash: spec.labels[configHashLabel] ?? '',
-      state: container.state,
-      exitCode: container.exitCode,
-      ...(health === undefined ? {} : { health }),
-    };
-  }
-
-  // A simulated service is always well: its health check (when it has one) passes once its
-  // start period and an interval (the engine's default 30 s) have gone by since it started.
-  #healthOf(container: SimulatedContainer): ManagedContainer['health'] {
-    const check = container.spec.healthcheck;
-    if (!check || check.test[0] === 'NONE' || container.state !== 'running') return undefined;
-    const passesAt =
-      container.startedAt + (check.startPeriodMs ?? 0) + (check.intervalMs ?? 30_000);
-    return this.#options.scheduler.now() >= passesAt ? 'healthy' : 'starting';
-  }
-
   // The container runs; a service that runs with other variables than last time says so first
   // thing (as the demo's services do), so the logs show the new values took.
   #run(container: SimulatedContainer): void {
@@ -387,6 +348,19 @@ export class SimulatedEngine implements ContainerEngine {
         false,
       );
     }
+    this.#signalHandover(container);
+  }
+
+  // A service updated by hand-over takes over a step after it starts (as a real one signals once
+  // it is ready): it writes handover-complete into its /tmp/balena.
+  #signalHandover(container: SimulatedContainer): void {
+    const dir = handoverDirOf(container.spec);
+    const lockDirs = this.#options.lockDirs;
+    if (dir === undefined || !lockDirs) return;
+    const { startedAt } = container;
+    this.#options.scheduler.after(this.#options.timing.stepMs, () => {
+      if (container.state === 'running' && container.startedAt === startedAt) lockDirs.signal(dir);
+    });
   }
 
   #halt(container: SimulatedContainer, exitCode: number, onRequest: boolean): void {

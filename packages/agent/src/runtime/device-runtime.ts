@@ -27,6 +27,8 @@ export type ServiceStatus =
   | 'Installed'
   | 'Starting'
   | 'Running'
+  // Running, with a failing health check.
+  | 'Unhealthy'
   | 'Stopping'
   | 'Stopped'
   | 'exited'

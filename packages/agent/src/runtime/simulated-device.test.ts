@@ -299,7 +299,7 @@ describe('SimulatedDevice', () => {
     expect(await device.engine.hasImage(imageOf('web', 'c2'))).toBe(true);
   });
 
-  it('hands over: the new service runs beside the old one until the hand-over timeout', async () => {
+  it('hands over: the new service runs beside the old one until it signals it took over', async () => {
     const { clock, device, logs } = setup();
     const handOver = { 'io.balena.update.strategy': 'hand-over' };
     device.applyTarget(target('c1', ['web'], {}, {}, handOver), false);
@@ -310,18 +310,44 @@ describe('SimulatedDevice', () => {
       false,
     );
     // A download of a second, then a step to create and one to start.
-    await clock.runFor(1300);
+    await clock.runFor(1250);
     expect(messages(logs)).toContain("Waiting for service 'web' to hand over");
     expect(statuses(device)).toEqual(['Running', 'Running']);
     expect(device.info().apps['app-uuid']?.releases.c2?.update_status).toBe('applying changes');
-    // A simulated service never signals: the old one goes at the timeout.
-    await clock.runFor(29_000);
-    expect(statuses(device)).toEqual(['Running', 'Running']);
-    await clock.runFor(2000);
-    expect(messages(logs)).toContain("Service 'web' did not hand over within 30000 ms");
+    // A step after it started, the new service writes handover-complete into its /tmp/balena,
+    // long before the timeout; the old one is then killed (a step to stop it).
+    await clock.runFor(300);
+    expect(messages(logs)).toContain("Service 'web' handed over");
+    expect(messages(logs)).not.toContain("Service 'web' did not hand over within 30000 ms");
+    await clock.runFor(500);
     expect(device.engine.inspectAll().map(({ spec }) => spec.image)).toEqual([
       imageOf('web', 'c2'),
     ]);
+    expect(device.info().apps['app-uuid']?.release_uuid).toBe('c2');
+  });
+
+  it('fails an update on a full disk as a real engine does, and carries on once there is room', async () => {
+    const { clock, device, logs } = setup();
+    device.applyTarget(target('c1', ['web']), false);
+    await clock.runFor(10_000);
+    device.diskFull = true;
+    expect((await device.metrics()).storage_usage).toBeGreaterThan(0.9 * 29_664);
+    const checks = checksReport.parse((await device.handleAction('checks', {})).body);
+    expect(checks.checks.find((check) => check.name === 'check_disk_space')?.success).toBe(false);
+    logs.length = 0;
+    device.applyTarget(target('c2', ['web']), false);
+    await clock.runFor(1000);
+    expect(messages(logs)).toContain(
+      `Not enough disk space to download image '${imageOf('web', 'c2')}': write /var/lib/docker/tmp/layer: no space left on device; trying again`,
+    );
+    expect(device.info().apps['app-uuid']).toMatchObject({
+      release_uuid: 'c1',
+      releases: { c2: { update_status: 'aborted' } },
+    });
+    expect(statuses(device)).toEqual(['Running']);
+    // Room again: the next try (the retry interval, doubled after a failure) goes through.
+    device.diskFull = false;
+    await clock.runFor(12_000);
     expect(device.info().apps['app-uuid']?.release_uuid).toBe('c2');
   });
 

@@ -5,7 +5,7 @@ import { runContainerAction } from '../engine/container-actions.js';
 import { ContainerApp } from '../engine/container-app.js';
 import { openExecShell } from '../engine/exec-shell.js';
 import { SimulatedEngine, type SimulatedEngineTiming } from '../engine/simulated-engine.js';
-import { simulatedServiceDirs } from '../engine/simulated-service-dirs.js';
+import { SimulatedLockDirs } from '../engine/simulated-lock-dirs.js';
 import type { Scheduler } from '../scheduler.js';
 import { dispatchAction } from './action-dispatch.js';
 import { changedNames, type DeviceTarget, updateLockOverridden } from '../target-types.js';
@@ -58,6 +58,8 @@ export type SimulatedDeviceOptions = {
   random: Random;
   timing: SimulatedDeviceTiming;
   updateLocked?: boolean;
+  // The disk is full: downloads and new containers fail, and storage reads full.
+  diskFull?: boolean;
   // Share of host OS updates that fail and roll back (0..1, default 0).
   osUpdateFailureChance?: number;
   onVersions?(versions: { osVersion: string; supervisorVersion: string }): void;
@@ -91,6 +93,7 @@ export class SimulatedDevice implements DeviceRuntime {
   readonly #random: Random;
   readonly #timing: SimulatedDeviceTiming;
   readonly #engine: SimulatedEngine;
+  readonly #lockDirs = new SimulatedLockDirs();
   readonly #metrics: WanderingMetrics;
   // The host OS and supervisor versions, and their updates.
   readonly #host: SimulatedHostUpdate;
@@ -127,7 +130,21 @@ export class SimulatedDevice implements DeviceRuntime {
       random: options.random,
       timing: options.timing,
       shellState: () => this.#shellState(),
+      lockDirs: this.#lockDirs,
     });
+    this.diskFull = options.diskFull ?? false;
+  }
+
+  // A full disk: the engine refuses downloads and new containers as a real one does (the update
+  // fails with the engine's error and is tried again later), and storage reads full in the
+  // metrics, the health checks and the shell's df. Freeing it lets the next try through.
+  set diskFull(full: boolean) {
+    this.#engine.diskFull = full;
+    this.#metrics.diskFull = full;
+  }
+
+  get diskFull(): boolean {
+    return this.#engine.diskFull;
   }
 
   // The fleet app (tests wait on its `settled`).
@@ -281,7 +298,7 @@ export class SimulatedDevice implements DeviceRuntime {
       }),
       scheduler: this.#scheduler,
       lockDir: simulatedLockDir,
-      serviceDirs: simulatedServiceDirs,
+      serviceDirs: this.#lockDirs,
       log: (message, serviceId) => this.#systemLog(message, serviceId),
       serviceLog: (line) => this.#events?.log(line),
       changed: () => this.#events?.changed(),

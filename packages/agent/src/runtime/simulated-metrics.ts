@@ -9,6 +9,9 @@ export type MetricsProfile = {
   mayUndervolt: boolean;
 };
 
+// The share of storage a full disk reads (what is left is the file system's reserve).
+const fullShare = 0.99;
+
 // Chance per reading of a busy spell.
 const spellChance = 0.04;
 
@@ -26,6 +29,8 @@ export class WanderingMetrics {
   #memory: number;
   #storage: number;
   #undervolted = false;
+  // While set, storage reads as good as full, whatever the walk says.
+  diskFull = false;
 
   constructor(profile: MetricsProfile, random: Random) {
     this.#profile = profile;
@@ -39,7 +44,11 @@ export class WanderingMetrics {
 
   // Storage in use now (MB), without moving the walk (the simulated shell's df).
   get storageUsedMb(): number {
-    return Math.round(this.#profile.storageTotalMb * this.#storage);
+    return Math.round(this.#profile.storageTotalMb * this.#storageShare());
+  }
+
+  #storageShare(): number {
+    return this.diskFull ? fullShare : this.#storage;
   }
 
   // Load rises while containers start and falls back afterwards.
@@ -71,7 +80,7 @@ export class WanderingMetrics {
       cpu_temp: Math.round(36 + this.#cpu * 0.35 + between(random, -2, 2)),
       memory_usage: Math.round(memoryTotalMb * this.#memory),
       memory_total: memoryTotalMb,
-      storage_usage: Math.round(storageTotalMb * this.#storage),
+      storage_usage: Math.round(storageTotalMb * this.#storageShare()),
       storage_total: storageTotalMb,
       storage_block_device: storageBlockDevice,
       is_undervolted: this.#undervolted,

@@ -1,5 +1,6 @@
 import { statusOfContainer } from '../engine/app-report.js';
-import { releaseEnvironmentOf, type SimulatedEngine } from '../engine/simulated-engine.js';
+import { releaseEnvironmentOf } from '../engine/simulated-container.js';
+import type { SimulatedEngine } from '../engine/simulated-engine.js';
 import type { TargetService } from '../target-types.js';
 import type { ServiceStatus } from './device-runtime.js';
 

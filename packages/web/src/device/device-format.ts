@@ -32,13 +32,21 @@ export const heartbeatColors: Record<ApiHeartbeatState, ChipColor> = {
 export const releaseLabel = (release: ReleaseRef | undefined): string =>
   release ? (release.raw_version ?? release.commit.slice(0, 7)) : 'No release';
 
-// Container states: running and idle green, stopped red, everything else blue.
+// Container states: running and idle green, running with a failing health check orange,
+// stopped red, everything else blue.
 export const containerStatusColor = (status: string): ChipColor => {
   const normalized = status.toLowerCase();
   if (normalized === 'running' || normalized === 'idle') return 'success';
+  if (normalized === 'unhealthy') return 'warning';
   if (normalized === 'stopped') return 'error';
   return 'info';
 };
+
+// What a status word needs said beside it (the chip's tooltip), when anything.
+export const containerStatusHint = (status: string): string | null =>
+  status.toLowerCase() === 'unhealthy'
+    ? "The service runs, but its health check fails: see the service's logs"
+    : null;
 
 // Downloading and updating containers show their progress.
 export const containerStatusText = (status: string, progress: number | null): string => {

@@ -24,6 +24,7 @@ import type { ActionTarget } from './device-actions.js';
 import { useContainerAction } from './api-device-actions.js';
 import {
   containerStatusColor,
+  containerStatusHint,
   containerStatusText,
   releaseLabel,
 } from '../../device/device-format.js';
@@ -95,12 +96,14 @@ export const ContainerTable = ({
                     <TableRow key={install.id}>
                       <TableCell sx={{ fontWeight: 500 }}>{name}</TableCell>
                       <TableCell>
-                        <Chip
-                          size="small"
-                          variant="outlined"
-                          color={containerStatusColor(install.status)}
-                          label={containerStatusText(install.status, install.download_progress)}
-                        />
+                        <Tooltip title={containerStatusHint(install.status) ?? ''}>
+                          <Chip
+                            size="small"
+                            variant="outlined"
+                            color={containerStatusColor(install.status)}
+                            label={containerStatusText(install.status, install.download_progress)}
+                          />
+                        </Tooltip>
                         {downloading ? (
                           <LinearProgress
                             variant="determinate"

@@ -10,7 +10,7 @@ import { DevicePage } from './DevicePage.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
 import { answerDevicePageFeeds } from '../../test-support/device-page-feeds.js';
-import { deviceDetail } from '../../test-support/device-fixtures.js';
+import { deviceDetail, install } from '../../test-support/device-fixtures.js';
 
 afterEach(cleanup);
 
@@ -105,6 +105,19 @@ describe('DevicePage', () => {
     expect(button('Stop worker').disabled).toBe(true);
     expect(button('Restart worker').disabled).toBe(true);
     expect(screen.getByText('Downloading (42%)')).toBeTruthy();
+  });
+
+  it('shows a service whose health check fails as Unhealthy, and says what that means', async () => {
+    renderDevice([deviceDetail({ image_install: [install(1, 'main', 'Unhealthy', null)] })]);
+    await ready();
+    const chip = await screen.findByText('Unhealthy');
+    await userEvent.hover(chip);
+    expect(await screen.findByRole('tooltip')).toHaveProperty(
+      'textContent',
+      "The service runs, but its health check fails: see the service's logs",
+    );
+    await waitFor(() => expect(button('Stop main').disabled).toBe(false));
+    expect(button('Start main').disabled).toBe(true);
   });
 
   it("opens the logs filtered to a service from its row's show logs", async () => {

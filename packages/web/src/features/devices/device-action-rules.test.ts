@@ -153,6 +153,9 @@ describe('containerActionBlock', () => {
     expect(block('start', 'Running')).toBe(actionMessages.running);
     expect(block('stop', 'Running')).toBeNull();
     expect(block('restart', 'Running')).toBeNull();
+    expect(block('start', 'Unhealthy')).toBe(actionMessages.running);
+    expect(block('stop', 'Unhealthy')).toBeNull();
+    expect(block('restart', 'Unhealthy')).toBeNull();
 
     expect(block('start', 'exited')).toBeNull();
     expect(block('stop', 'exited')).toBe(actionMessages.stopped);

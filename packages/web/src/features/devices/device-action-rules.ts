@@ -123,7 +123,7 @@ export const planBatch = <T>(
   return { block: eligible.length === 0 ? (skipped[0]?.reason ?? null) : null, eligible, skipped };
 };
 
-// Container buttons: start disabled when running, stop when exited or
+// Container buttons: start disabled when running (healthy or not), stop when exited or
 // stopped, restart when exited; all of them while an action is pending; and like the other
 // supervisor actions, on the device's permission and state.
 export const containerActionBlock = (
@@ -145,7 +145,10 @@ export const containerActionBlock = (
   }
   if (pending) return actionMessages.pending;
   const status = containerStatus.toLowerCase();
-  if (action === 'start' && status === 'running') return actionMessages.running;
+  // An unhealthy service runs too: restart it, or stop it.
+  if (action === 'start' && (status === 'running' || status === 'unhealthy')) {
+    return actionMessages.running;
+  }
   if (action === 'stop' && (status === 'exited' || status === 'stopped')) {
     return actionMessages.stopped;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   containerStatusColor,
+  containerStatusHint,
   containerStatusText,
   lastSeenText,
   metricColor,
@@ -22,8 +23,11 @@ describe('device formatting', () => {
     expect(percentOf(5, 0)).toBeNull();
   });
 
-  it('colours container statuses: running and idle green, stopped red, others blue', () => {
+  it('colours container statuses: running and idle green, unhealthy orange, stopped red, others blue', () => {
     expect(containerStatusColor('Running')).toBe('success');
+    expect(containerStatusColor('Unhealthy')).toBe('warning');
+    expect(containerStatusHint('Unhealthy')).toMatch(/health check fails/);
+    expect(containerStatusHint('Running')).toBeNull();
     expect(containerStatusColor('Idle')).toBe('success');
     expect(containerStatusColor('Stopped')).toBe('error');
     expect(containerStatusColor('exited')).toBe('info');
