@@ -226,4 +226,32 @@ describe('social sign-in', () => {
     expect(done.status, await done.text()).toBe(200);
     expect(await linksOf(userIdOf(bob.token))).toEqual([]);
   });
+
+  it('lets only a password session link or unlink: never a user API key', async () => {
+    const ginaToken = await register('gina@example.com', 'gina-password-1');
+    const keyResponse = await fetch(`${world.server.url}/api-key/user/full`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ginaToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci' }),
+    });
+    expect(keyResponse.status, await keyResponse.clone().text()).toBe(200);
+    const apiKey = await keyResponse.text();
+    const link = await fetch(`${world.server.url}/auth/google/link`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(link.status).toBe(401);
+    expect(link.headers.getSetCookie()).toEqual([]);
+
+    const ginaId = userIdOf(ginaToken);
+    await world.server.db.query(
+      `INSERT INTO "social_service_account" ("belongs_to__user", "provider", "remote_id", "display_name")
+       VALUES ($1, 'google', 'g-gina', 'gina@example.com')`,
+      [ginaId],
+    );
+    const [ginaLink] = await linksOf(ginaId);
+    if (!ginaLink) throw new Error('Gina has no link');
+    await errorOf(await unlink(apiKey, ginaLink.id), 401);
+    expect(await linksOf(ginaId)).toHaveLength(1);
+  });
 });
