@@ -47,6 +47,8 @@ export const SocialAccountsSection = ({ userId }: { userId: number }) => {
       </Alert>
     );
   }
+  // Nothing to show where no provider is configured and nothing was linked before.
+  if (providers.length === 0 && accounts.data.length === 0) return null;
   const linkable = providers.filter(
     (provider) => !accounts.data.some((account) => account.provider === provider),
   );

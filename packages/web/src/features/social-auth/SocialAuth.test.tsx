@@ -170,4 +170,11 @@ describe('Preferences → Profile → Social accounts', { timeout: 30_000 }, () 
     );
     expect(await screen.findByText('No linked accounts')).toBeTruthy();
   });
+
+  it('is not shown where no provider is configured and nothing is linked', async () => {
+    renderAt('/preferences/profile', {}, [], []);
+    expect(await screen.findByRole('button', { name: 'Save' }, firstLoad)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Loading the social accounts')).toBeNull());
+    expect(screen.queryByRole('table', { name: 'Social accounts' })).toBeNull();
+  });
 });
