@@ -4,6 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi, type FakeSession, sessionToken } from '../../test-support/fake-api.js';
+import type { FakeRow } from '../../test-support/fake-odata.js';
 import { testUserId } from '../../test-support/fixtures.js';
 import { ownUserRow, userProfileRow } from '../../test-support/profile-fixtures.js';
 import { renderConsoleAt } from '../../test-support/render-console.js';
@@ -30,7 +31,7 @@ const renderAt = (
   path: string,
   session: FakeSession | null,
   providers: string[] = ['github', 'google'],
-  links: object[] = [],
+  links: FakeRow[] = [],
 ) => {
   const api = createFakeApi(
     {
