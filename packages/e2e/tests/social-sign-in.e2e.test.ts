@@ -114,6 +114,8 @@ describe('social sign-in in the browser', () => {
 
     await accounts.unlink('sam@e2e.flotilla.test');
     await accounts.dialog().getByText(socialAuthMessages.lastWayIn, { exact: false }).waitFor();
+    await page.keyboard.press('Escape');
+    await accounts.dialog().waitFor({ state: 'detached' });
     expect(await accounts.row('sam@e2e.flotilla.test').count()).toBe(1);
     expect(githubApi.unexpected).toEqual([]);
     await page.context().close();

@@ -160,7 +160,8 @@ const googleClient = (settings: NonNullable<SocialAuthConfig['google']>): Provid
           remoteId: claims.sub,
           displayName: email ?? (typeof claims.name === 'string' ? claims.name : claims.sub),
           email,
-          emailVerified: claims.email_verified === true,
+          // Google has served the claim as the string "true" for some accounts.
+          emailVerified: claims.email_verified === true || claims.email_verified === 'true',
         };
       } catch (error) {
         throw exchangeError('google', error);

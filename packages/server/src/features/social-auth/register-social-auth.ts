@@ -105,7 +105,16 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
           request.log.info({ provider }, 'social sign-in state mismatch');
           throw badRequest(socialAuthMessages.stateMismatch);
         }
-        const identity = await clientOf(provider).finish(flow.redirectUri, params, flow);
+        const identity = await clientOf(provider)
+          .finish(flow.redirectUri, params, flow)
+          .catch((error: unknown) => {
+            // The operator's to see (a wrong secret, an unreachable provider); never a secret.
+            request.log.warn(
+              { provider, err: error instanceof ApiError && error.cause ? error.cause : error },
+              'social sign-in: the provider did not complete it',
+            );
+            throw error;
+          });
         if (flow.linkUserId !== undefined) {
           await linkToUser(deps, provider, identity, flow.linkUserId);
           request.log.info({ userId: flow.linkUserId, provider }, 'social account linked');
