@@ -6,6 +6,7 @@ import type {
 } from '@flotilla/shared/social-auth/social-providers';
 import { type GithubApiFake, startGithubApiFake } from './github-api-fake.js';
 import { type OidcTestProvider, startOidcTestProvider } from './oidc-test-provider.js';
+import type { Config } from '../infra/config/config.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 // The server with GitHub and Google sign-in configured against a local oidc-provider (and the
@@ -22,7 +23,7 @@ export type SocialWorld = {
 export const consoleUrl = 'http://console.test';
 const callbackOf = (provider: SocialProvider) => `${consoleUrl}/auth/${provider}/callback`;
 
-export const startSocialWorld = async (): Promise<SocialWorld> => {
+export const startSocialWorld = async (config: Partial<Config> = {}): Promise<SocialWorld> => {
   const google = await startOidcTestProvider([
     { clientId: 'google-client', clientSecret: 'google-secret', redirectUri: callbackOf('google') },
   ]);
@@ -43,6 +44,7 @@ export const startSocialWorld = async (): Promise<SocialWorld> => {
         },
         google: { clientId: 'google-client', clientSecret: 'google-secret', issuer: google.issuer },
       },
+      ...config,
     },
   });
   return {

@@ -4,11 +4,14 @@ import {
   socialAuthMessages,
   socialProviderLabels,
 } from '@flotilla/shared/social-auth/social-providers';
+import {
+  signupClosedMessage,
+  signupInvitationOnlyMessage,
+} from '@flotilla/shared/auth/signup-mode';
 import type { AppContext } from '../../app-context.js';
 import { badRequest, conflict } from '../../infra/errors/api-error.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
-import { checkSignupAllowed } from '../auth/signup-policy.js';
 import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
 import { createUserWithPersonalOrganization } from '../users/create-user.js';
 import type { ProviderIdentity } from './provider-clients.js';
@@ -94,7 +97,13 @@ export const signInWith = async (
       hasPassword: existing.hasPassword,
     };
   }
-  checkSignupAllowed(deps.config.signup, undefined);
+  // Sign-up as FLOTILLA_SIGNUP allows (an invitation's token cannot ride along), in the words of
+  // /user/register, but 400 rather than its 401: clients read a 401 as a session that ended.
+  if (deps.config.signup !== 'open') {
+    throw badRequest(
+      deps.config.signup === 'closed' ? signupClosedMessage : signupInvitationOnlyMessage,
+    );
+  }
   const email = identity.email;
   let userId: number;
   try {
