@@ -82,6 +82,10 @@ const configGroups = [
     source: repositoryFile('packages/server/src/infra/config/prometheus.ts'),
     opening: 'export const prometheusEnv = {',
   },
+  {
+    source: repositoryFile('packages/server/src/infra/config/social-auth.ts'),
+    opening: 'export const socialAuthEnv = {',
+  },
 ];
 const startSource = repositoryFile('scripts/start.mjs');
 

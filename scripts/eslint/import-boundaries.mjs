@@ -50,6 +50,7 @@ export const webFloor = {
 // need belongs on the floor instead; a pair listed here never points back (no cycles).
 export const webFeatureImports = [
   { from: 'auth', to: 'signup-profile', why: 'signing up continues to the profile step' },
+  { from: 'auth', to: 'social-auth', why: 'the login page shows the social sign-in buttons' },
   { from: 'deploy', to: 'releases', why: 'a deploy follows its build as the release list does' },
   { from: 'devices', to: 'device-logs', why: 'the device page embeds the logs panel' },
   { from: 'devices', to: 'device-metrics', why: 'the device page embeds the metric history' },
@@ -75,6 +76,11 @@ export const webFeatureImports = [
   { from: 'password-reset', to: 'auth', why: 'the reset request asks the sign-in captcha' },
   { from: 'preferences', to: 'api-keys', why: 'the access tokens tab manages the API keys' },
   { from: 'preferences', to: 'oauth', why: 'the access tokens tab lists authorized applications' },
+  {
+    from: 'preferences',
+    to: 'social-auth',
+    why: "the profile tab lists, links and unlinks the account's social accounts",
+  },
   {
     from: 'preferences',
     to: 'email-verification',

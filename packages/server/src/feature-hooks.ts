@@ -16,6 +16,7 @@ import { registerOrganizationMembershipRules } from './features/memberships/orga
 import { registerOrganizationHooks } from './features/organizations/organization-hooks.js';
 import { registerReleaseAssetHooks } from './features/release-assets/release-asset-hooks.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
+import { registerSocialAccountHooks } from './features/social-auth/social-account-hooks.js';
 import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
@@ -47,6 +48,7 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerReleaseHooks(hooks, { registryHost: deps.registryHost });
   registerReleaseAssetHooks(hooks, deps.dataDir);
   registerSshKeyHooks(hooks);
+  registerSocialAccountHooks(hooks);
   registerApiKeyHooks(hooks);
   registerInvitationHooks(hooks, deps.invitations);
   registerVerificationHooks(hooks, deps.verification);

@@ -24,6 +24,16 @@ export type RecoveryTwoFactor = {
   belongs_to__user: ToOne<User>;
 };
 
+// v7 social_service_account: a GitHub or Google account the owner signs in with. Created by the
+// social sign-in flow (the server's /auth/{provider} routes), never through /v7; the owner may
+// delete it (unlink) unless it is the account's last way in. Its remote id is never served.
+export type SocialServiceAccount = {
+  id: number;
+  belongs_to__user: ToOne<User>;
+  provider: string;
+  display_name: string | null;
+};
+
 // v7 user: the public face of an account (e-mail and profile fields are not v7 fields). Fellow
 // members read `id` and `username` only; the other fields are null on their rows.
 export type User = {
@@ -40,6 +50,7 @@ export type User = {
   organization_membership?: OrganizationMembership[];
   has_direct_access_to__application?: Application[];
   owns__saml_account?: SamlAccount[];
+  owns__social_service_account?: SocialServiceAccount[];
   owns__recovery_two_factor?: RecoveryTwoFactor[];
   team_membership?: TeamMembership[];
   user_application_membership?: UserApplicationMembership[];

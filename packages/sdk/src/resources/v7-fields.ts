@@ -340,6 +340,12 @@ export const v7Fields = {
     remote_id: 'string | null',
     display_name: 'string | null',
   },
+  social_service_account: {
+    id: 'number',
+    belongs_to__user: 'to-one user',
+    provider: 'string',
+    display_name: 'string | null',
+  },
   service: {
     id: 'number',
     created_at: 'date',
@@ -394,6 +400,7 @@ export const v7Fields = {
     organization_membership: 'to-many organization_membership',
     has_direct_access_to__application: 'to-many application',
     owns__saml_account: 'to-many saml_account',
+    owns__social_service_account: 'to-many social_service_account',
     owns__recovery_two_factor: 'to-many recovery_two_factor',
     team_membership: 'to-many team_membership',
     user_application_membership: 'to-many user_application_membership',

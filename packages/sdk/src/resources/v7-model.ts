@@ -46,7 +46,7 @@ import type {
   TeamMembershipWrite,
   TeamWrite,
 } from './team.js';
-import type { RecoveryTwoFactor, SamlAccount, User } from './user.js';
+import type { RecoveryTwoFactor, SamlAccount, SocialServiceAccount, User } from './user.js';
 import type { UserProfile } from './user-profile.js';
 import type { UserPublicKey, UserPublicKeyWrite } from './user-public-key.js';
 import type {
@@ -107,6 +107,7 @@ export type V7Model = {
   release_tag: { Read: ReleaseTag; Write: ReleaseTagWrite };
   saml_account: { Read: SamlAccount; Write: NoWrite };
   service: { Read: Service; Write: NoWrite };
+  social_service_account: { Read: SocialServiceAccount; Write: NoWrite };
   service_environment_variable: { Read: ServiceEnvironmentVariable; Write: ServiceVariableWrite };
   service_install: { Read: ServiceInstall; Write: NoWrite };
   team: { Read: Team; Write: TeamWrite };

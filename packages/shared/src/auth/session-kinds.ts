@@ -30,6 +30,8 @@ export const sessionCapabilities = [
   'log-in-as',
   // Sign the account out everywhere else (POST /logout-others).
   'end-other-sessions',
+  // Link a GitHub or Google account to sign in with (POST /auth/{provider}/link).
+  'link-accounts',
   // Get a new token for the same session (POST /user/v1/refresh-token).
   'refresh',
 ] as const;
@@ -57,6 +59,7 @@ export const sessionCapabilityLabels: Record<SessionCapability, string> = {
   'authorize-oauth-apps': 'Authorize OAuth apps',
   'log-in-as': 'Log in as',
   'end-other-sessions': 'End other sessions',
+  'link-accounts': 'Link accounts',
   refresh: 'Refresh',
 };
 

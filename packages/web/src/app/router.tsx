@@ -351,6 +351,15 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
           'FleetInvitationPage',
         ),
       },
+      // Where GitHub or Google send the browser back: a guest signs in (or up), a signed-in user
+      // who started a link from Preferences gets the account linked.
+      {
+        path: '/auth/:provider/callback',
+        lazy: lazyPage(
+          () => import('../features/social-auth/SocialCallbackPage.js'),
+          'SocialCallbackPage',
+        ),
+      },
       // The mailed password reset link, whoever is signed in (the reset ends every session).
       {
         path: '/user/reset-password/:loginCode',

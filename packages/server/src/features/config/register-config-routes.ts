@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { configVarsAnswer } from '@flotilla/shared/variables/config-vars-answer';
+import { socialProviders } from '@flotilla/shared/social-auth/social-providers';
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
@@ -33,7 +34,11 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     deployment: ctx.config.deploymentTag ?? null,
     deviceUrlsBase: deviceUrlsBaseOf(ctx.config.deviceUrlsBase, app.addresses()),
     signupCodeRequired: false,
-    supportedSocialProviders: [],
+    // The social sign-in providers the operator configured (FLOTILLA_GITHUB_*, FLOTILLA_GOOGLE_*):
+    // the login page shows a button for each, Preferences offers to link each.
+    supportedSocialProviders: socialProviders.filter(
+      (provider) => ctx.config.socialAuth[provider] !== undefined,
+    ),
     helpLinks: { ...ctx.config.helpLinks },
     analytics: null,
     // The reCAPTCHA site key sign-up pages render the widget with (FLOTILLA_RECAPTCHA_SITE_KEY);

@@ -36,6 +36,7 @@ const doing: Record<SessionCapability, string> = {
   'authorize-oauth-apps': 'authorize applications',
   'log-in-as': 'sign in as another user',
   'end-other-sessions': 'sign the account out elsewhere',
+  'link-accounts': 'link or unlink sign-in accounts',
   refresh: 'be refreshed',
 };
 

@@ -4,6 +4,7 @@ import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-pro
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
+import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -113,6 +114,7 @@ const schema = z.object({
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   ...codeHostEnv,
   ...prometheusEnv,
+  ...socialAuthEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -281,6 +283,8 @@ export type Config = {
   codeHost: CodeHostConfig;
   // Who may scrape /metrics and how many fleets get series of their own (prometheus.ts).
   prometheus: PrometheusConfig;
+  // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
+  socialAuth: SocialAuthConfig;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
   // Compiled /v7 reads kept by request shape and run as prepared statements
@@ -412,6 +416,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
+    socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     odataCache: {
       enabled: values.FLOTILLA_ODATA_CACHE === 'on',

@@ -116,5 +116,7 @@ export const userResources: Record<string, ResourceDefinition> = {
       remote_id: text({ hidden: true }),
     },
     scope: { user: (row) => `${row}."belongs_to__user"` },
+    // One account of each provider per user (migration 0045).
+    alternateKeys: [['belongs_to__user', 'provider']],
   },
 };

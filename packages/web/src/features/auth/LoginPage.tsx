@@ -12,6 +12,7 @@ import { AuthFrame } from '../../ui/AuthFrame.js';
 import { usePublicConfig } from '../../api/config/api.js';
 import { freeDevicesNote } from './billing-copy.js';
 import { useLogin } from './api.js';
+import { SocialButtons } from '../social-auth/SocialButtons.js';
 
 export const LoginPage = () => {
   usePageTitle('Log in');
@@ -55,6 +56,7 @@ export const LoginPage = () => {
           >
             {login.isPending ? 'Logging in…' : 'Log in'}
           </Button>
+          <SocialButtons />
           {/* Single sign-on comes with its pages: the console links only
               to routes it has. */}
           <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>

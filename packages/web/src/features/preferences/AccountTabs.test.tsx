@@ -19,6 +19,7 @@ const renderAt = (path: string, profile = userProfileRow(), newsletterEnabled = 
     organization: [],
     user_profile: [profile],
     user: [ownUserRow()],
+    social_service_account: [],
   });
   api.on('GET', '/config', () => ({ status: 200, body: { deployment: null, newsletterEnabled } }));
   api.on('GET', '/actor/v1/whoami', () => ({

@@ -19,6 +19,7 @@ import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import type { fetchProfile } from '../../api/session/profile-query.js';
 import { type ProfileChange, useProfile, useSaveProfile } from './api-account.js';
+import { SocialAccountsSection } from '../social-auth/SocialAccountsSection.js';
 
 const accountTypeChoices: { value: AccountType | 'none'; label: string }[] = [
   { value: 'personal', label: 'Personal' },
@@ -115,7 +116,12 @@ export const ProfileTab = () => {
   if (profile.isError) {
     return <Alert severity="error">{errorText(profile.error) ?? 'Could not load'}</Alert>;
   }
-  return <ProfileForm initial={profileDraftOf(profile.data)} />;
+  return (
+    <Stack spacing={4}>
+      <ProfileForm initial={profileDraftOf(profile.data)} />
+      {userId !== undefined ? <SocialAccountsSection userId={userId} /> : null}
+    </Stack>
+  );
 };
 
 // The form's starting values from the stored profile (empty fields when none is stored yet).
