@@ -101,11 +101,13 @@ describe('simulated OS and supervisor updates', () => {
     await device.waitFor('online', phaseDeadlineMs);
     const uuid = device.uuid ?? '';
     const reported = () => reports.map((report) => report[uuid] ?? {});
+    // Listened for from now: the reboot may come and go while the progress is being polled for.
+    const rebooted = device.waitFor('rebooting', 2 * phaseDeadlineMs);
     await api.waitFor(
       () => reported().some((report) => report.provisioning_progress === 40),
       'download progress',
     );
-    await device.waitFor('rebooting', phaseDeadlineMs);
+    await rebooted;
     await api.waitFor(
       () => reported().some((report) => report.os_version === 'balenaOS 7.0.0'),
       'the new OS version',
