@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 // First-party usage counting: the console posts which page (its route pattern, never the address
 // with ids in it) or which feature was used; nothing about who.
 export const usageKinds = ['page', 'feature'] as const;
@@ -9,18 +7,7 @@ export type UsageKind = (typeof usageKinds)[number];
 export const usageNamePattern = /^[a-z0-9/:_.-]{1,100}$/i;
 export const usageEventsPerPost = 20;
 
-export const usageEvents = z.object({
-  events: z
-    .array(
-      z.object({
-        kind: z.enum(usageKinds, { error: 'Kind must be page or feature' }),
-        name: z.string().regex(usageNamePattern, 'Name must be a route pattern or a feature name'),
-      }),
-    )
-    .min(1, 'At least one event is required')
-    .max(usageEventsPerPost, `At most ${usageEventsPerPost} events per request`),
-});
-export type UsageEvents = z.input<typeof usageEvents>;
+export type UsageEvents = { events: { kind: UsageKind; name: string }[] };
 
 // GET /admin/v1/usage: totals over the last `days` days, most used first.
 export type UsageSummary = {

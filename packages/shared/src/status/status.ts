@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 // The status page's JSON (GET /status/v1), as the server answers and the console (the /status
 // page, the header's dot, the support drawer's known-issues warning) reads it.
 export type ComponentStatus = 'operational' | 'degraded' | 'outage' | 'unknown';
@@ -50,18 +48,13 @@ export type StatusAnswer = {
   notices: StatusNotice[] | null;
 };
 
-// What a platform administrator posts.
-export const statusNoticeInput = z.object({
-  kind: z.enum(statusNoticeKinds, { error: 'Kind must be incident or maintenance' }),
-  severity: z.enum(statusNoticeSeverities, { error: 'Severity must be minor or major' }),
-  title: z
-    .string({ error: 'Title is required' })
-    .trim()
-    .min(1, 'Title is required')
-    .max(200, 'Title must be at most 200 characters'),
-  message: z.string().trim().max(5000, 'Message must be at most 5000 characters').default(''),
-});
-export type StatusNoticeInput = z.input<typeof statusNoticeInput>;
+// What a platform administrator posts (validated by statusNoticeInput on the server).
+export type StatusNoticeInput = {
+  kind: StatusNoticeKind;
+  severity: StatusNoticeSeverity;
+  title: string;
+  message?: string;
+};
 
 // The known-issues warning shows when the overall status is anything but operational.
 export const hasKnownIssues = (answer: Pick<StatusAnswer, 'status'>): boolean =>

@@ -10,9 +10,9 @@ import { ClientProvider } from '../api/client.js';
 import type { NotifyRelay } from './query-client.js';
 import { createConsoleRouter } from './router.js';
 import { theme } from '../ui/theme.js';
-import { useFeatureFlagProvider } from '../features/feature-flags/api-provider.js';
+import { useFeatureFlagProvider } from '../features/feature-flags/api-start.js';
 import { useErrorReporting } from '../features/error-reports/api-reporter.js';
-import { useUsageCounting } from '../features/analytics/api-usage.js';
+import { useUsageCounting } from '../features/analytics/api-start.js';
 
 type DataProps = { client: FlotillaClient; queryClient: QueryClient; toastRelay: NotifyRelay };
 

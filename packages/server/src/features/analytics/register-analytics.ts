@@ -1,4 +1,5 @@
-import { type UsageSummary, usageEvents } from '@flotilla/shared/analytics/usage';
+import type { UsageSummary } from '@flotilla/shared/analytics/usage';
+import { usageEvents } from '@flotilla/shared/analytics/usage-events';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';

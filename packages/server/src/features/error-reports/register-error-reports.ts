@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  consoleErrorReport,
-  errorReportLimits,
-} from '@flotilla/shared/error-reports/error-reports';
+import { consoleErrorReport } from '@flotilla/shared/error-reports/console-error-report';
+import { errorReportLimits } from '@flotilla/shared/error-reports/error-reports';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';

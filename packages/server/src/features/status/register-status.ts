@@ -1,4 +1,4 @@
-import { statusNoticeInput } from '@flotilla/shared/status/status';
+import { statusNoticeInput } from '@flotilla/shared/status/status-notice-input';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';

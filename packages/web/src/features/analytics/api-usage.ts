@@ -4,8 +4,6 @@ import {
   usageEventsPerPost,
   usageNamePattern,
 } from '@flotilla/shared/analytics/usage';
-import { useEffect } from 'react';
-import { useClient } from '../../api/client.js';
 import { cookieChoiceKey } from '../shell/CookieBanner.js';
 
 // How long counted uses wait to be sent together.
@@ -66,12 +64,7 @@ const createCounter = (client: FlotillaClient) => {
 
 let counter: ReturnType<typeof createCounter> | undefined;
 
-// Counts one use of a named feature (when the user consented and the server counts).
-export const countFeatureUse = (name: string): void => {
-  void counter?.count({ kind: 'feature', name });
-};
-
-type RouterLike = {
+export type RouterLike = {
   state: { location: { pathname: string }; matches: { route: { path?: string } }[] };
   subscribe(listener: (state: RouterLike['state']) => void): () => void;
 };
@@ -81,27 +74,24 @@ const patternOf = (state: RouterLike['state']): string | undefined =>
   state.matches.findLast((match) => match.route.path !== undefined)?.route.path;
 
 // First-party analytics: counts each page shown by its route pattern (features/analytics on the
-// server keeps daily totals, nothing about who). Mounted once, with the console's router.
-export const useUsageCounting = (router: RouterLike): void => {
-  const client = useClient();
-  useEffect(() => {
-    counter = createCounter(client);
-    const active = counter;
-    let last = '';
-    const onState = (state: RouterLike['state']): void => {
-      const pattern = patternOf(state);
-      if (pattern === undefined || state.location.pathname === last) return;
-      last = state.location.pathname;
-      void active.count({ kind: 'page', name: pattern });
-    };
-    onState(router.state);
-    const unsubscribe = router.subscribe(onState);
-    const onHide = (): void => active.flush();
-    window.addEventListener('pagehide', onHide);
-    return () => {
-      unsubscribe();
-      window.removeEventListener('pagehide', onHide);
-      active.flush();
-    };
-  }, [client, router]);
+// server keeps daily totals, nothing about who). The returned function stops counting.
+export const startUsageCounting = (client: FlotillaClient, router: RouterLike): (() => void) => {
+  counter = createCounter(client);
+  const active = counter;
+  let last = '';
+  const onState = (state: RouterLike['state']): void => {
+    const pattern = patternOf(state);
+    if (pattern === undefined || state.location.pathname === last) return;
+    last = state.location.pathname;
+    void active.count({ kind: 'page', name: pattern });
+  };
+  onState(router.state);
+  const unsubscribe = router.subscribe(onState);
+  const onHide = (): void => active.flush();
+  window.addEventListener('pagehide', onHide);
+  return () => {
+    unsubscribe();
+    window.removeEventListener('pagehide', onHide);
+    active.flush();
+  };
 };

@@ -1,90 +1,21 @@
-import type { AdminFeatureFlag, FeatureFlagScope } from '@flotilla/shared/feature-flags/flags';
-import Box from '@mui/material/Box';
+import type { AdminFeatureFlag } from '@flotilla/shared/feature-flags/flags';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { RequirePermission } from '../../api/session/guards.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { MutationError } from '../../ui/MutationError.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { useAdminFlags, useRemoveFlagSetting, useSetFlag } from './api.js';
-
-const scopeOf = (value: string): FeatureFlagScope =>
-  value === 'organization' || value === 'user' ? value : 'global';
-
-// Sets the flag for everyone, an organization (by handle) or a user (by username).
-const SettingForm = ({ flag }: { flag: AdminFeatureFlag }) => {
-  const set = useSetFlag();
-  const [scope, setScope] = useState<FeatureFlagScope>('global');
-  const [target, setTarget] = useState('');
-  const [enabled, setEnabled] = useState(true);
-  return (
-    <Box
-      component="form"
-      aria-label={`Set ${flag.key}`}
-      sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mt: 2 }}
-      onSubmit={(event) => {
-        event.preventDefault();
-        set.mutate(
-          { flag: flag.key, scope, target: target.trim(), enabled },
-          { onSuccess: () => setTarget('') },
-        );
-      }}
-    >
-      <TextField
-        select
-        size="small"
-        label="For"
-        value={scope}
-        onChange={(event) => setScope(scopeOf(event.target.value))}
-        sx={{ minWidth: 160 }}
-      >
-        <MenuItem value="global">Everyone</MenuItem>
-        <MenuItem value="organization">An organization</MenuItem>
-        <MenuItem value="user">A user</MenuItem>
-      </TextField>
-      {scope === 'global' ? null : (
-        <TextField
-          size="small"
-          required
-          label={scope === 'organization' ? 'Organization handle' : 'Username'}
-          value={target}
-          onChange={(event) => setTarget(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 255 } }}
-        />
-      )}
-      <FormControlLabel
-        control={
-          <Switch checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
-        }
-        label={enabled ? 'On' : 'Off'}
-      />
-      <Button
-        type="submit"
-        variant="contained"
-        disabled={set.isPending || (scope !== 'global' && target.trim() === '')}
-      >
-        Save
-      </Button>
-      <Box sx={{ flexBasis: '100%' }}>
-        <MutationError error={set.error} fallback="Could not set the flag" />
-      </Box>
-    </Box>
-  );
-};
+import { useAdminFlags, useRemoveFlagSetting } from './api.js';
+import { FlagSettingForm } from './FlagSettingForm.js';
 
 const settingTarget = (setting: AdminFeatureFlag['settings'][number]): string =>
   setting.scope === 'organization'
@@ -136,7 +67,7 @@ const FlagCard = ({ flag }: { flag: AdminFeatureFlag }) => {
         </Table>
       )}
       <MutationError error={remove.error} fallback="Could not remove the setting" />
-      <SettingForm flag={flag} />
+      <FlagSettingForm flag={flag} />
     </Paper>
   );
 };

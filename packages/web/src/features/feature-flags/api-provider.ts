@@ -13,8 +13,6 @@ import {
   type ResolutionDetails,
   StandardResolutionReasons,
 } from '@openfeature/web-sdk';
-import { useEffect } from 'react';
-import { useClient } from '../../api/client.js';
 
 const fetchValues = (client: FlotillaClient) =>
   client.request<FeatureFlagValues>({ path: '/feature-flags/v1' });
@@ -67,24 +65,21 @@ const contextOf = (userId: number | undefined): EvaluationContext =>
   userId === undefined ? { anonymous: true } : { targetingKey: String(userId) };
 
 // Sets the console's flag provider once per client, and the evaluation context to the signed-in
-// user whenever the session changes. Mounted once, at the top of the console.
-export const useFeatureFlagProvider = (): void => {
-  const client = useClient();
-  useEffect(() => {
-    let userId = client.auth.session()?.userId;
-    if (current?.client !== client) {
-      const provider = createConsoleFlagProvider(client);
-      current = { client, refresh: provider.refresh };
-      void OpenFeature.setContext(contextOf(userId));
-      void OpenFeature.setProvider(provider);
-    }
-    // A token refresh keeps the user: only a sign-in, sign-out or login-as reads the flags again.
-    return client.auth.subscribe((session) => {
-      if (session?.userId === userId) return;
-      userId = session?.userId;
-      void OpenFeature.setContext(contextOf(userId));
-    });
-  }, [client]);
+// user whenever the session changes; the returned function stops following the session.
+export const startFeatureFlags = (client: FlotillaClient): (() => void) => {
+  let userId = client.auth.session()?.userId;
+  if (current?.client !== client) {
+    const provider = createConsoleFlagProvider(client);
+    current = { client, refresh: provider.refresh };
+    void OpenFeature.setContext(contextOf(userId));
+    void OpenFeature.setProvider(provider);
+  }
+  // A token refresh keeps the user: only a sign-in, sign-out or login-as reads the flags again.
+  return client.auth.subscribe((session) => {
+    if (session?.userId === userId) return;
+    userId = session?.userId;
+    void OpenFeature.setContext(contextOf(userId));
+  });
 };
 
 // Reads every flag again (after an administrator changed one).
