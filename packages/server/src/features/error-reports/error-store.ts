@@ -32,17 +32,20 @@ const fingerprintOf = (occurrence: ErrorOccurrence): string => {
     .digest('hex');
 };
 
-// Counts one occurrence (scrubbed of secrets and bounded in size).
+// An occurrence as kept and forwarded: scrubbed of secrets and bounded in size.
+export const cleanOccurrence = (raw: ErrorOccurrence): ErrorOccurrence => ({
+  source: raw.source,
+  name: scrub(raw.name, errorReportLimits.name),
+  message: scrub(raw.message, errorReportLimits.message),
+  stack: scrub(raw.stack, errorReportLimits.stack),
+  location: scrub(raw.location, errorReportLimits.location),
+  release: raw.release.slice(0, errorReportLimits.release),
+  requestId: raw.requestId?.slice(0, errorReportLimits.requestId) ?? null,
+});
+
+// Counts one occurrence (cleaned first).
 export const recordError = async (db: Queryable, raw: ErrorOccurrence, at: Date): Promise<void> => {
-  const occurrence: ErrorOccurrence = {
-    source: raw.source,
-    name: scrub(raw.name, errorReportLimits.name),
-    message: scrub(raw.message, errorReportLimits.message),
-    stack: scrub(raw.stack, errorReportLimits.stack),
-    location: scrub(raw.location, errorReportLimits.location),
-    release: raw.release.slice(0, errorReportLimits.release),
-    requestId: raw.requestId?.slice(0, errorReportLimits.requestId) ?? null,
-  };
+  const occurrence = cleanOccurrence(raw);
   const { rows } = await db.query<{ inserted: boolean }>(
     `INSERT INTO "error_report" ("source", "fingerprint", "name", "message", "stack", "location",
        "release", "last_request_id", "first_seen_at", "last_seen_at")

@@ -9,7 +9,14 @@ import { clientAddressKey } from '../../infra/http/client-address.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
-import { deleteError, listErrors, recordError } from './error-store.js';
+import {
+  cleanOccurrence,
+  deleteError,
+  type ErrorOccurrence,
+  listErrors,
+  recordError,
+} from './error-store.js';
+import { createSentryForwarder } from './sentry-forwarder.js';
 
 // A console error report is small; anything bigger is refused before it is parsed.
 export const errorReportBodyLimit = 16_384;
@@ -41,6 +48,16 @@ export const registerErrorReports = (app: FastifyInstance, ctx: AppContext): voi
   const limiter = createRateLimiter(ctx.db, ctx.now);
   const failures = new WeakMap<FastifyRequest, Error>();
   let inFlight = 0;
+  // With FLOTILLA_SENTRY_DSN, every occurrence also goes to Sentry (the built-in store keeps it too).
+  const sentry =
+    ctx.config.sentryDsn === undefined
+      ? undefined
+      : createSentryForwarder(ctx.config.sentryDsn, ctx.config.deploymentTag ?? 'production');
+  if (sentry) app.addHook('onClose', async () => sentry.close());
+  const record = (occurrence: ErrorOccurrence): Promise<void> => {
+    sentry?.forward(cleanOccurrence(occurrence));
+    return recordError(ctx.db, occurrence, ctx.now());
+  };
 
   app.addHook('onError', async (request, _reply, error) => {
     failures.set(request, error);
@@ -52,19 +69,15 @@ export const registerErrorReports = (app: FastifyInstance, ctx: AppContext): voi
     if (inFlight >= maxServerWritesInFlight) return;
     inFlight += 1;
     const route = request.routeOptions.url ?? '';
-    recordError(
-      ctx.db,
-      {
-        source: 'server',
-        name: error.name,
-        message: error.message,
-        stack: error.stack ?? '',
-        location: `${request.method} ${route}`,
-        release: serverRelease,
-        requestId: request.id,
-      },
-      ctx.now(),
-    )
+    record({
+      source: 'server',
+      name: error.name,
+      message: error.message,
+      stack: error.stack ?? '',
+      location: `${request.method} ${route}`,
+      release: serverRelease,
+      requestId: request.id,
+    })
       .catch((failure: unknown) =>
         request.log.warn({ err: failure }, 'could not record a server error'),
       )
@@ -86,19 +99,15 @@ export const registerErrorReports = (app: FastifyInstance, ctx: AppContext): voi
         },
         { key: 'error-reports:all', limit: errorReportsPerMinute, windowMs: 60_000 },
       ]);
-      await recordError(
-        ctx.db,
-        {
-          source: 'console',
-          name: report.name,
-          message: report.message,
-          stack: report.stack,
-          location: report.location,
-          release: report.release.slice(0, errorReportLimits.release),
-          requestId: report.requestId ?? null,
-        },
-        ctx.now(),
-      );
+      await record({
+        source: 'console',
+        name: report.name,
+        message: report.message,
+        stack: report.stack,
+        location: report.location,
+        release: report.release.slice(0, errorReportLimits.release),
+        requestId: report.requestId ?? null,
+      });
       return reply.status(204).send();
     },
   );

@@ -114,6 +114,8 @@ const schema = z.object({
   // First-party usage counts (features/analytics); off unless chosen, and then only for users who
   // accept analytics in the cookie banner.
   FLOTILLA_ANALYTICS: z.enum(['off', 'first-party']).default('off'),
+  // A Sentry DSN: recorded errors are also sent there (features/error-reports); unset: built-in only.
+  FLOTILLA_SENTRY_DSN: linkUrl,
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   ...codeHostEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
@@ -254,6 +256,8 @@ export type Config = {
   statusPageUrl: string | null;
   // FLOTILLA_ANALYTICS: whether the console counts page and feature use (with consent).
   analytics: 'off' | 'first-party';
+  // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
+  sentryDsn: string | undefined;
   // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
@@ -394,6 +398,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     avatarUrl: values.FLOTILLA_AVATAR_URL ?? null,
     statusPageUrl: values.FLOTILLA_STATUS_PAGE_URL ?? null,
     analytics: values.FLOTILLA_ANALYTICS,
+    sentryDsn: values.FLOTILLA_SENTRY_DSN,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,
