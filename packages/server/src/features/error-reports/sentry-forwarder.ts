@@ -4,7 +4,7 @@ import type { ErrorOccurrence } from './error-store.js';
 // Sends each recorded error on to Sentry as well (FLOTILLA_SENTRY_DSN), with the official SDK.
 // Its own client and scope, never Sentry.init: no global instrumentation of the process, and
 // several apps in one process (tests) keep their own. What is sent is what the built-in store
-// keeps, already scrubbed of secrets; Sentry's own default integrations are off. The SDK is
+// keeps, already scrubbed of secrets; a client made directly has no integrations at all. The SDK is
 // loaded only when a DSN is set, so an installation without Sentry never loads it.
 export type ErrorForwarder = {
   forward(occurrence: ErrorOccurrence): void;
@@ -22,9 +22,6 @@ const startClient = async (dsn: string, environment: string) => {
     transport: makeNodeTransport,
     stackParser: defaultStackParser,
     integrations: [],
-    defaultIntegrations: false,
-    sendDefaultPii: false,
-    tracesSampleRate: 0,
   });
   const scope = new Scope();
   scope.setClient(client);
