@@ -92,6 +92,12 @@ export const webFeatureImports = [
     why: 'token and two-factor changes ask for a fresh login',
   },
   { from: 'shell', to: 'changelog', why: 'the shell header shows the changelog button' },
+  { from: 'shell', to: 'status', why: "the shell header shows the status page's dot" },
+  {
+    from: 'analytics',
+    to: 'shell',
+    why: "usage is counted only after the cookie banner's analytics yes",
+  },
   { from: 'shell', to: 'email-verification', why: 'the shell holds unverified users back' },
   { from: 'shell', to: 'platform-admin', why: 'the shell shows the login-as banner and its end' },
   { from: 'shell', to: 'signup-profile', why: 'the shell finishes the signup profile step first' },

@@ -53,6 +53,10 @@ import { registerBilling } from './features/billing/register-billing.js';
 import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
+import { registerStatus } from './features/status/register-status.js';
+import { registerFeatureFlags } from './features/feature-flags/register-feature-flags.js';
+import { registerErrorReports } from './features/error-reports/register-error-reports.js';
+import { registerAnalytics } from './features/analytics/register-analytics.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
 import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
@@ -113,6 +117,10 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     builds: () => buildQueueOf(ctx.config).counts(),
   });
   registerHealth(app, ctx);
+  registerErrorReports(app, ctx);
+  registerStatus(app, ctx);
+  registerFeatureFlags(app, ctx);
+  registerAnalytics(app, ctx);
   registerAuth(app, ctx, { captcha });
   registerEmailVerification(app, ctx, verification);
   registerPasswordReset(app, ctx, { captcha, publicUrl: verification.publicUrl });

@@ -23,6 +23,10 @@ export const queryRoots = {
   hostOsAccess: ['hostos-access'],
   mail: ['mail'],
   hostOsCatalogue: ['host-os-catalogue'],
+  status: ['status'],
+  featureFlags: ['feature-flags'],
+  errorReports: ['error-reports'],
+  usage: ['usage'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -10,6 +10,9 @@ import { ClientProvider } from '../api/client.js';
 import type { NotifyRelay } from './query-client.js';
 import { createConsoleRouter } from './router.js';
 import { theme } from '../ui/theme.js';
+import { useFeatureFlagProvider } from '../features/feature-flags/api-start.js';
+import { useErrorReporting } from '../features/error-reports/api-reporter.js';
+import { useUsageCounting } from '../features/analytics/api-start.js';
 
 type DataProps = { client: FlotillaClient; queryClient: QueryClient; toastRelay: NotifyRelay };
 
@@ -22,6 +25,9 @@ const DataProviders = ({
   children,
 }: DataProps & { children: ReactNode }) => {
   const toasts = useToasts();
+  // The product's own services: feature flags (OpenFeature) and error reporting.
+  useFeatureFlagProvider();
+  useErrorReporting();
   useEffect(() => toastRelay.connect(toasts.show), [toastRelay, toasts.show]);
   useEffect(() => {
     const stopWatch = client.auth.startTokenWatch();
@@ -45,6 +51,7 @@ const ConsoleRouter = ({ client }: { client: FlotillaClient }) => {
   const queryClient = useQueryClient();
   const [router] = useState(() => createConsoleRouter({ client, queryClient }));
   useToastsFollowPages(router);
+  useUsageCounting(router);
   return (
     <BootGate>
       <RouterProvider router={router} />

@@ -307,6 +307,40 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'HostOsCataloguePage',
                 ),
               },
+              // The built-in status page (the header's dot opens it).
+              {
+                path: '/status',
+                lazy: lazyPage(() => import('../features/status/StatusPage.js'), 'StatusPage'),
+              },
+              // The product's own services (admin.home): status notices, flags, errors, usage.
+              {
+                path: '/admin/status',
+                lazy: lazyPage(
+                  () => import('../features/status/StatusAdminPage.js'),
+                  'StatusAdminPage',
+                ),
+              },
+              {
+                path: '/admin/feature-flags',
+                lazy: lazyPage(
+                  () => import('../features/feature-flags/FeatureFlagsAdminPage.js'),
+                  'FeatureFlagsAdminPage',
+                ),
+              },
+              {
+                path: '/admin/errors',
+                lazy: lazyPage(
+                  () => import('../features/error-reports/ErrorReportsAdminPage.js'),
+                  'ErrorReportsAdminPage',
+                ),
+              },
+              {
+                path: '/admin/usage',
+                lazy: lazyPage(
+                  () => import('../features/analytics/UsageAdminPage.js'),
+                  'UsageAdminPage',
+                ),
+              },
               // Account preferences (issue 14), one tab per path segment.
               ...['/preferences', '/preferences/:tab'].map((path): RouteObject => ({
                 path,

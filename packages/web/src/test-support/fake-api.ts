@@ -1,5 +1,6 @@
 import { createFlotillaClient, type FlotillaClient } from '@flotilla/sdk/create-client';
 import { memoryTokenStorage } from '@flotilla/sdk/token-storage';
+import type { StatusAnswer } from '@flotilla/shared/status/status';
 import { afterEach } from 'vitest';
 import {
   answerRead,
@@ -33,6 +34,15 @@ export type FakeReply = {
 };
 // `url`: the request's address, for handlers that read its query.
 export type FakeHandler = (body: unknown, url: URL) => FakeReply | Promise<FakeReply>;
+
+// GET /status/v1 with every component operational and no notices.
+export const operationalStatus = (): StatusAnswer => ({
+  status: 'operational',
+  checkedAt: '2026-01-01T00:00:00.000Z',
+  externalUrl: null,
+  components: [{ id: 'api', name: 'API', status: 'operational', detail: null }],
+  notices: [],
+});
 
 export type FakeApi = {
   client: FlotillaClient;
@@ -128,6 +138,9 @@ export const createFakeApi = (
   const reads: URL[] = [];
   const writes: FakeWrite[] = [];
   const handlers = new Map<string, FakeHandler>();
+  // The header's status dot asks on every signed-in screen: all operational unless a test says
+  // otherwise (api.on replaces it).
+  handlers.set('GET /status/v1', () => ({ status: 200, body: operationalStatus() }));
   const shapes = new Map<string, (body: Record<string, unknown>) => FakeRow>();
   const updateShapes = new Map<string, (row: FakeRow, body: Record<string, unknown>) => FakeRow>();
   const refusals: {

@@ -26,8 +26,8 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
   // The SDK reads deviceUrlsBase (device URLs, host-OS updates); the rest mirrors the shape of
   // balena's answer; the only third-party key is the (public) captcha site key. helpLinks (a
   // Flotilla addition) are the console header's help menu: a path is a console page, null hides
-  // the entry. analytics (also ours) names the console's analytics adapter; Flotilla has none,
-  // so it is null and the cookie banner speaks of essential storage only.
+  // the entry. analytics (also ours) names the console's analytics adapter: null unless
+  // FLOTILLA_ANALYTICS turns the first-party counts on; then the cookie banner asks for consent.
   app.get('/config', { config: { access: 'public' } }, async () => ({
     // The installation's tag (FLOTILLA_DEPLOYMENT_TAG, e.g. "staging"), null for none: the
     // console puts it in page titles and stripes its navigation.
@@ -40,7 +40,7 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
       (provider) => ctx.config.socialAuth[provider] !== undefined,
     ),
     helpLinks: { ...ctx.config.helpLinks },
-    analytics: null,
+    analytics: ctx.config.analytics === 'off' ? null : ctx.config.analytics,
     // The reCAPTCHA site key sign-up pages render the widget with (FLOTILLA_RECAPTCHA_SITE_KEY);
     // null when sign-up needs no captcha.
     recaptchaSiteKey: ctx.config.recaptcha?.siteKey ?? null,

@@ -70,6 +70,9 @@ const writableTables = [
   'organization',
   'application',
   'release',
+  'status_notice',
+  'feature_flag_setting',
+  'error_report',
 ];
 const counts = async (): Promise<number[]> =>
   Promise.all(

@@ -111,6 +111,13 @@ const schema = z.object({
   FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
   FLOTILLA_LINK_FORUMS: linkUrl,
   FLOTILLA_LINK_HELP: linkUrl,
+  // An external status page that replaces the built-in one (/status); unset: the built-in one.
+  FLOTILLA_STATUS_PAGE_URL: linkUrl,
+  // First-party usage counts (features/analytics); off unless chosen, and then only for users who
+  // accept analytics in the cookie banner.
+  FLOTILLA_ANALYTICS: z.enum(['off', 'first-party']).default('off'),
+  // A Sentry DSN: recorded errors are also sent there (features/error-reports); unset: built-in only.
+  FLOTILLA_SENTRY_DSN: linkUrl,
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   ...codeHostEnv,
   ...prometheusEnv,
@@ -249,6 +256,12 @@ export type Config = {
   deploymentTag: string | undefined;
   // The avatar service's URL template ({hash}: SHA-256 of the e-mail address), or null: off.
   avatarUrl: string | null;
+  // An external status page (FLOTILLA_STATUS_PAGE_URL) the console links to instead of /status.
+  statusPageUrl: string | null;
+  // FLOTILLA_ANALYTICS: whether the console counts page and feature use (with consent).
+  analytics: 'off' | 'first-party';
+  // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
+  sentryDsn: string | undefined;
   // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
   loginRateLimitPerMinute: number;
   // Failed logins per minute per account from all addresses together.
@@ -391,6 +404,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mapTiles: { url: values.FLOTILLA_MAP_TILE_URL, attribution: values.FLOTILLA_MAP_ATTRIBUTION },
     deploymentTag: values.FLOTILLA_DEPLOYMENT_TAG,
     avatarUrl: values.FLOTILLA_AVATAR_URL ?? null,
+    statusPageUrl: values.FLOTILLA_STATUS_PAGE_URL ?? null,
+    analytics: values.FLOTILLA_ANALYTICS,
+    sentryDsn: values.FLOTILLA_SENTRY_DSN,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
     loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,

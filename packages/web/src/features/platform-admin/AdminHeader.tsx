@@ -8,13 +8,22 @@ const adminSections = [
   { to: '/admin/oauth', label: 'OAuth applications' },
   { to: '/admin/outbox', label: 'Mail outbox' },
   { to: '/admin/os-catalogue', label: 'OS catalogue' },
+  { to: '/admin/status', label: 'Status' },
+  { to: '/admin/feature-flags', label: 'Feature flags' },
+  { to: '/admin/errors', label: 'Errors' },
+  { to: '/admin/usage', label: 'Usage' },
 ] as const;
 
 // The Admin area's title, with a link to each of its other screens.
 export const AdminHeader = () => (
   <Stack direction="row" sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}>
     <Typography variant="h1">Admin</Typography>
-    <Stack direction="row" spacing={1}>
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ flexWrap: 'wrap', justifyContent: 'flex-end' }}
+    >
       {adminSections.map((section) => (
         <Button key={section.to} component={RouterLink} to={section.to} variant="outlined">
           {section.label}

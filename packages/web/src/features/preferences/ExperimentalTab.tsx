@@ -16,7 +16,7 @@ import {
   useHeaderColor,
   useNavigationStripes,
 } from '../../ui/local-preferences.js';
-import { setAppsEnabled, useAppsEnabled } from '../../ui/useAppsEnabled.js';
+import { setAppsEnabled, useAppsPreference } from '../../ui/useAppsEnabled.js';
 import { useDeploymentTag } from '../../ui/deployment-tag.js';
 
 const colorLabels: Record<HeaderColor, string> = {
@@ -56,7 +56,7 @@ export const ExperimentalTab = () => {
   const headerColor = useHeaderColor();
   const stripes = useNavigationStripes();
   const [deploymentTag] = useDeploymentTag();
-  const apps = useAppsEnabled();
+  const apps = useAppsPreference();
   // A browser that keeps nothing (private mode): the choice lasts until the page is reloaded.
   const [unkept, setUnkept] = useState(false);
   const keep = (kept: boolean): void => {

@@ -20,6 +20,7 @@ import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
 import { HelpMenu } from './HelpMenu.js';
+import { StatusDot } from '../status/StatusDot.js';
 import {
   headerBackground,
   headerStripes,
@@ -111,6 +112,7 @@ export const AppLayout = () => {
             )}
             <Box sx={{ flexGrow: 1 }} />
             <ChangelogButton />
+            <StatusDot />
             <HelpMenu />
             <UserMenu />
           </Toolbar>
