@@ -16,6 +16,7 @@ import { registerOrganizationHooks } from './features/organizations/organization
 import { registerReleaseAssetHooks } from './features/release-assets/release-asset-hooks.js';
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
+import { registerIdentityProviderHooks } from './features/sso/identity-provider-hooks.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
 import { registerVariableHooks } from './features/variables/variable-hooks.js';
@@ -47,4 +48,5 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerApiKeyHooks(hooks);
   registerInvitationHooks(hooks, deps.invitations);
   registerVerificationHooks(hooks, deps.verification);
+  registerIdentityProviderHooks(hooks);
 };

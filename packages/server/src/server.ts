@@ -39,6 +39,7 @@ import { createInvitationSigner } from './features/invitations/invitation-signin
 import { registerInvitations } from './features/invitations/register-invitations.js';
 import { registerMail } from './features/mail/register-mail.js';
 import { registerOAuth } from './features/oauth/register-oauth.js';
+import { registerSaml } from './features/sso/register-saml.js';
 import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
 import { registerHostOsAdmin } from './features/host-os/register-host-os-admin.js';
 import { registerActions } from './features/actions/register-actions.js';
@@ -112,6 +113,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerHostOsAdmin(app, ctx);
   registerActions(app, ctx);
   registerOAuth(app, ctx);
+  registerSaml(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
   registerReleaseAssets(app, ctx);

@@ -5,7 +5,8 @@ import { badRequest, conflict } from '../../infra/errors/api-error.js';
 export type NewUser = {
   email: string;
   // Already hashed (infra/auth/passwords.ts): hashing is slow and must not hold a transaction.
-  passwordHash: string;
+  // Null for an account that signs in through its identity provider only (features/sso).
+  passwordHash: string | null;
   // Chosen by the caller; when absent one is derived from the e-mail's local part.
   username?: string;
   hasDisabledNewsletter?: boolean;
