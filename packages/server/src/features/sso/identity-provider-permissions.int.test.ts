@@ -308,10 +308,9 @@ describe('identity provider permissions and rules', () => {
     const blocked = await api.send('DELETE', `/identity_provider(${id})`, null, 'ann');
     expect(blocked.status).toBe(409);
     expect(blocked.text).toBe(identityProviderMessages.accountsExist);
-    await api.send('DELETE', `/saml_account(${account.rows[0]?.id})`, null, 'ben');
-    const kept = await db.query('SELECT 1 FROM "saml_account" WHERE "id" = $1', [
-      account.rows[0]?.id,
-    ]);
+    const accountId = account.rows[0]?.id ?? 0;
+    await api.send('DELETE', `/saml_account(${accountId})`, null, 'ben');
+    const kept = await db.query('SELECT 1 FROM "saml_account" WHERE "id" = $1', [accountId]);
     expect(kept.rows).toHaveLength(1);
     expect(
       (await api.send('DELETE', `/saml_account(${account.rows[0]?.id})`, null, 'ann')).status,

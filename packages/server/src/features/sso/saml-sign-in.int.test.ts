@@ -85,7 +85,7 @@ beforeAll(async () => {
   await server.db.query(
     `INSERT INTO "identity_provider_membership" ("organization", "is_authorized_by__identity_provider", "grants_access_to__team")
      VALUES ($1, $2, $3)`,
-    [acme, rows[0]?.id, field],
+    [acme, rows[0]?.id ?? 0, field],
   );
 });
 
