@@ -24,3 +24,5 @@ CREATE TABLE "saml_login_code" (
   "used_at" timestamptz
 );
 CREATE INDEX "saml_login_code_expires_at_idx" ON "saml_login_code" ("expires_at");
+CREATE INDEX "saml_login_code_user_idx" ON "saml_login_code" ("user");
+CREATE INDEX "saml_login_code_identity_provider_idx" ON "saml_login_code" ("identity_provider");

@@ -192,7 +192,7 @@ export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
       }
       if (organization.length > 0 && scope.organizations) {
         conditions.push(
-          `EXISTS (SELECT 1 FROM "organization_access" oa WHERE oa."user" = ${user()} AND oa."role" = ANY(${rolesParam(organization)}) AND oa."organization" IN (${scope.organizations(row)}))`,
+          `EXISTS (SELECT 1 FROM "organization_access" oa WHERE oa."user" = ${user()} AND oa."role" = ANY(${rolesParam(organization)}) AND oa."organization" IN ${scope.organizations(row)})`,
         );
       }
       if (grants(ownRowPermissions, resource.name, action)) {

@@ -17,7 +17,7 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
     alternateKeys: [['sso_identifier']],
     scope: {
       organizations: (row) =>
-        `SELECT ipm."organization" FROM "identity_provider_membership" ipm WHERE ipm."is_authorized_by__identity_provider" = ${row}."id"`,
+        `(SELECT ipm."organization" FROM "identity_provider_membership" ipm WHERE ipm."is_authorized_by__identity_provider" = ${row}."id")`,
     },
   },
   identity_provider_membership: {
@@ -72,7 +72,7 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
       user: (row) => `${row}."belongs_to__user"`,
       // The administrators of the provider's organizations see (and revoke) its accounts.
       organizations: (row) =>
-        `SELECT ipm."organization" FROM "identity_provider_membership" ipm WHERE ipm."is_authorized_by__identity_provider" = ${row}."was_generated_by__identity_provider"`,
+        `(SELECT ipm."organization" FROM "identity_provider_membership" ipm WHERE ipm."is_authorized_by__identity_provider" = ${row}."was_generated_by__identity_provider")`,
     },
     // Fellow members see that a user signs in through SAML (the member list's badge), no more.
     readableThrough: [
