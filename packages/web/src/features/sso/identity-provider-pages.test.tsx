@@ -4,6 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
+import type { FakeRow } from '../../test-support/fake-odata.js';
 import { testUserId } from '../../test-support/fixtures.js';
 import { renderConsoleAt } from '../../test-support/render-console.js';
 
@@ -45,7 +46,7 @@ const provider = {
   ],
 };
 
-const renderAt = (path: string, providers: object[] = [], accounts: object[] = []) => {
+const renderAt = (path: string, providers: FakeRow[] = [], accounts: FakeRow[] = []) => {
   const api = createFakeApi({
     identity_provider: providers,
     saml_account: accounts,
