@@ -1,5 +1,7 @@
+import { samlPasswordLoginRefusal } from '@flotilla/shared/auth/saml-accounts';
 import { samlSignInMessages } from '@flotilla/shared/sso/saml-sign-in';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../infra/auth/passwords.js';
 import * as fx from '../../test-support/fixtures.js';
 import {
   type IdpUser,
@@ -148,6 +150,17 @@ describe('SAML sign-in', () => {
 
   it('offers an existing account the merge, linked only by that user signed in', async () => {
     const alice = await fx.createUser(server.db, 'alice');
+    await server.db.query('UPDATE "user" SET "password_hash" = $2 WHERE "id" = $1', [
+      alice.userId,
+      await hashPassword('alice-password'),
+    ]);
+    const passwordLogin = () =>
+      fetch(`${server.url}/login_`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'alice@example.com', password: 'alice-password' }),
+      });
+    expect((await passwordLogin()).status).toBe(200);
     const mallory = await fx.createUser(server.db, 'mallory');
     const landing = await signIn({ nameId: 'alice-remote', email: 'ALICE@example.com' });
     expect(landing.pathname).toBe('/saml/callback/merge');
@@ -181,7 +194,10 @@ describe('SAML sign-in', () => {
     );
     expect(linked.rows).toHaveLength(1);
     expect(await userCount()).toBe(users + 2);
-    // From now on the provider signs alice straight in.
+    // From now on the provider signs alice in, and her password no longer does.
+    const refused = await passwordLogin();
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toBe(samlPasswordLoginRefusal);
     const next = await signIn({ nameId: 'alice-remote', email: 'alice@example.com' });
     expect(next.pathname).toBe('/saml/callback/signon');
   });

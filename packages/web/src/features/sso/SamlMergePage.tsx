@@ -90,7 +90,7 @@ export const SamlMergePage = () => {
               onChange={(event) => setSignInConsent(event.target.checked)}
             />
           }
-          label="I understand that my organization's identity provider will sign me in to this account and that I cannot create API keys from now on"
+          label="I understand that from now on only my organization's identity provider signs me in to this account (not my password), and that I cannot create API keys"
         />
         {!linkConsent || !signInConsent ? (
           <Typography variant="body2" color="text.secondary">
