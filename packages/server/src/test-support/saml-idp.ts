@@ -83,7 +83,8 @@ const certBody = (pem: string): string =>
 const attributeOf = (xml: string, name: string): string | undefined =>
   new RegExp(`\\s${name}="([^"]*)"`).exec(xml)?.[1];
 
-const assertionXPath = '/*[local-name(.)="Response"]/*[local-name(.)="Assertion"]';
+const responseXPath = '/*[local-name(.)="Response"]';
+const assertionXPath = `${responseXPath}/*[local-name(.)="Assertion"]`;
 
 export const startSamlTestIdp = async (): Promise<SamlTestIdp> => {
   const own = await newKeyPair();
@@ -128,6 +129,12 @@ export const startSamlTestIdp = async (): Promise<SamlTestIdp> => {
       '</saml:Assertion></samlp:Response>';
     const keys = next.foreignKey ? foreign : own;
     let signed = signSamlPost(xml, assertionXPath, {
+      privateKey: keys.key,
+      publicCert: keys.cert,
+      signatureAlgorithm: 'sha256',
+    });
+    // The whole response too, as most providers do (and as a provider requiring it needs).
+    signed = signSamlPost(signed, responseXPath, {
       privateKey: keys.key,
       publicCert: keys.cert,
       signatureAlgorithm: 'sha256',

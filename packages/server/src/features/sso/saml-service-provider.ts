@@ -14,9 +14,12 @@ export const findProvider = async (
   db: Queryable,
   ssoIdentifier: string,
 ): Promise<IdentityProviderRow | undefined> => {
+  // A provider left without organizations (their deletion) serves nobody: unknown here.
   const { rows } = await db.query<IdentityProviderRow>(
-    `SELECT "id", "sso_identifier", "entry_point", "issuer", "certificate", "requires_signed_authn_response"
-       FROM "identity_provider" WHERE "sso_identifier" = $1`,
+    `SELECT p."id", p."sso_identifier", p."entry_point", p."issuer", p."certificate", p."requires_signed_authn_response"
+       FROM "identity_provider" p
+      WHERE p."sso_identifier" = $1
+        AND EXISTS (SELECT 1 FROM "identity_provider_membership" m WHERE m."is_authorized_by__identity_provider" = p."id")`,
     [ssoIdentifier],
   );
   return rows[0];
@@ -39,7 +42,8 @@ export const serviceProviderUrls = (base: string, ssoIdentifier: string): Servic
 export const clockSkewMs = 60_000;
 
 // node-saml configured for one provider: it checks the XML signature against the provider's
-// certificate (the assertion always; the whole response too when the provider requires it),
+// certificate (the assertion always; the whole response too unless the provider's
+// requires_signed_authn_response is off),
 // the audience and the time window. Replay and recipient are checked by saml-assertion.ts.
 export const samlFor = (provider: IdentityProviderRow, urls: ServiceProviderUrls): SAML =>
   new SAML({
@@ -50,7 +54,7 @@ export const samlFor = (provider: IdentityProviderRow, urls: ServiceProviderUrls
     audience: urls.entityId,
     callbackUrl: urls.acsUrl,
     wantAssertionsSigned: true,
-    wantAuthnResponseSigned: false,
+    wantAuthnResponseSigned: provider.requires_signed_authn_response,
     acceptedClockSkewMs: clockSkewMs,
     identifierFormat: null,
     disableRequestedAuthnContext: true,
