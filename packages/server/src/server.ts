@@ -42,6 +42,7 @@ import { registerInvitations } from './features/invitations/register-invitations
 import { registerMail } from './features/mail/register-mail.js';
 import { registerOAuth } from './features/oauth/register-oauth.js';
 import { registerSocialAuth } from './features/social-auth/register-social-auth.js';
+import { registerSaml } from './features/sso/register-saml.js';
 import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
 import { registerHostOsAdmin } from './features/host-os/register-host-os-admin.js';
 import { registerActions } from './features/actions/register-actions.js';
@@ -137,6 +138,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerActions(app, ctx);
   registerOAuth(app, ctx);
   registerSocialAuth(app, ctx);
+  registerSaml(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
   registerBilling(app, ctx);

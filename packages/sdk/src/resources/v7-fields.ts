@@ -181,6 +181,21 @@ export const v7Fields = {
     belongs_to__device_family: 'to-one device_family | null',
     is_private: 'boolean',
   },
+  identity_provider: {
+    id: 'number',
+    sso_identifier: 'string',
+    entry_point: 'string',
+    issuer: 'string',
+    certificate: 'string',
+    requires_signed_authn_response: 'boolean',
+    identity_provider_membership: 'to-many identity_provider_membership',
+  },
+  identity_provider_membership: {
+    id: 'number',
+    organization: 'to-one organization',
+    is_authorized_by__identity_provider: 'to-one identity_provider',
+    grants_access_to__team: 'to-one team | null',
+  },
   image: {
     id: 'number',
     created_at: 'date',

@@ -24,6 +24,12 @@ import type {
   OrganizationInvite,
   OrganizationInviteWrite,
 } from './invite.js';
+import type {
+  IdentityProvider,
+  IdentityProviderMembership,
+  IdentityProviderMembershipWrite,
+  IdentityProviderWrite,
+} from './identity-provider.js';
 import type { OAuthApplication, OAuthApplicationAuthorization } from './oauth-application.js';
 import type { Organization, OrganizationWrite } from './organization.js';
 import type {
@@ -88,6 +94,11 @@ export type V7Model = {
   };
   device_tag: { Read: DeviceTag; Write: DeviceTagWrite };
   device_type: { Read: DeviceType; Write: NoWrite };
+  identity_provider: { Read: IdentityProvider; Write: IdentityProviderWrite };
+  identity_provider_membership: {
+    Read: IdentityProviderMembership;
+    Write: IdentityProviderMembershipWrite;
+  };
   image: { Read: Image; Write: NoWrite };
   image_install: { Read: ImageInstall; Write: NoWrite };
   invitee: { Read: Invitee; Write: NoWrite };

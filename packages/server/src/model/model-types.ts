@@ -58,6 +58,10 @@ export type ExtraNavigation = {
 export type ResourceScope = {
   application?: (row: string) => string;
   organization?: (row: string) => string;
+  // A row of several organizations (an identity provider serves each it is attached to): a
+  // parenthesised subquery selecting their ids. An organization role on any of them grants on
+  // the row.
+  organizations?: (row: string) => string;
   user?: (row: string) => string;
   actor?: (row: string) => string;
   device?: (row: string) => string;

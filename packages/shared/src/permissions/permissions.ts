@@ -143,7 +143,13 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
     ...p('team_membership', 'all'),
     ...p('application', 'create'),
     ...p('invitee__is_invited_to__organization', 'all'),
-    ...p('identity_provider_membership', 'read'),
+    // Identity providers: an administrator of any organization a provider serves manages it,
+    // attaches the organizations they administer, and sees and revokes its SAML accounts.
+    // Creating one is theirs too (features/sso attaches the new provider to an organization
+    // they administer, within the write).
+    ...p('identity_provider', 'all'),
+    ...p('identity_provider_membership', 'all'),
+    ...p('saml_account', 'read', 'delete'),
   ],
 };
 
@@ -162,6 +168,9 @@ export const platformRolePermissions: Record<PlatformRole, readonly Permission[]
     ...p('organization', 'all'),
     ...p('organization_membership', 'all'),
     ...p('user_application_membership', 'read', 'delete'),
+    ...p('identity_provider', 'all'),
+    ...p('identity_provider_membership', 'all'),
+    ...p('saml_account', 'read', 'delete'),
   ],
 };
 

@@ -27,6 +27,7 @@ export const queryRoots = {
   featureFlags: ['feature-flags'],
   errorReports: ['error-reports'],
   usage: ['usage'],
+  identityProviders: ['identity-providers'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

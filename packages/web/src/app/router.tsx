@@ -59,6 +59,11 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
             path: '/signup',
             lazy: lazyPage(() => import('../features/auth/SignupPage.js'), 'SignupPage'),
           },
+          // Enterprise login: ask for the SSO identifier, or start with it.
+          {
+            path: '/saml/:ssoIdentifier?',
+            lazy: lazyPage(() => import('../features/sso/SamlLoginPage.js'), 'SamlLoginPage'),
+          },
           // Forgotten password (issue 14): ask for a link, then /password-reset/success.
           {
             path: '/password-reset/:step?',
@@ -353,6 +358,20 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 path: '/docs/:page',
                 lazy: lazyPage(() => import('../features/docs/DocsPage.js'), 'DocsPage'),
               },
+              {
+                path: '/identity-provider',
+                lazy: lazyPage(
+                  () => import('../features/sso/IdentityProvidersPage.js'),
+                  'IdentityProvidersPage',
+                ),
+              },
+              {
+                path: '/identity-provider/:id',
+                lazy: lazyPage(
+                  () => import('../features/sso/IdentityProviderPage.js'),
+                  'IdentityProviderPage',
+                ),
+              },
               // Deploy from a URL: a "deploy" link's landing.
               {
                 path: '/deploy',
@@ -369,6 +388,16 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
             ),
           },
         ],
+      },
+      // The identity provider's way back: a sign-in code, or a merge that needs the signed-in
+      // owner of the account (the page sends guests to log in first).
+      {
+        path: '/saml/callback/signon',
+        lazy: lazyPage(() => import('../features/sso/SamlSignOnPage.js'), 'SamlSignOnPage'),
+      },
+      {
+        path: '/saml/callback/merge',
+        lazy: lazyPage(() => import('../features/sso/SamlMergePage.js'), 'SamlMergePage'),
       },
       // Invitation links from e-mails: for guests and signed-in users alike.
       {

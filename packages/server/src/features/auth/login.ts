@@ -1,3 +1,4 @@
+import { samlPasswordLoginRefusal } from '@flotilla/shared/auth/saml-accounts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
@@ -80,6 +81,12 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
       throw new ApiError('unauthorized', invalidCredentialsMessage);
     }
     await attempt.succeeded();
+    // Told only to whoever knows the password: it reveals nothing to a guesser.
+    const { rows: saml } = await ctx.db.query(
+      'SELECT 1 FROM "saml_account" WHERE "belongs_to__user" = $1 LIMIT 1',
+      [user.id],
+    );
+    if (saml.length > 0) throw new ApiError('unauthorized', samlPasswordLoginRefusal);
     request.log.info({ userId: user.id, ip: request.ip }, 'login');
     // With two-factor enabled the session stays pending until a code is verified.
     const token = await issueSessionToken(ctx, ctx.db, user.id, {

@@ -21,6 +21,7 @@ describe('GET /docs/v1/:page', () => {
     ['devices', 'docs/DEVICES.md'],
     ['releases', 'docs/RELEASES.md'],
     ['accounts', 'docs/ACCOUNTS.md'],
+    ['sso', 'docs/SSO.md'],
     ['api-limits', 'docs/API-LIMITS.md'],
     ['scaling', 'docs/SCALING.md'],
     ['benchmark', 'docs/BENCHMARK.md'],

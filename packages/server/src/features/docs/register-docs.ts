@@ -14,6 +14,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   'host-os': repositoryFile('docs/HOST-OS.md'),
   releases: repositoryFile('docs/RELEASES.md'),
   accounts: repositoryFile('docs/ACCOUNTS.md'),
+  sso: repositoryFile('docs/SSO.md'),
   'api-limits': repositoryFile('docs/API-LIMITS.md'),
   production: repositoryFile('docs/PRODUCTION.md'),
   scaling: repositoryFile('docs/SCALING.md'),

@@ -5,7 +5,8 @@ import { badRequest, conflict } from '../../infra/errors/api-error.js';
 export type NewUser = {
   email: string;
   // Already hashed (infra/auth/passwords.ts): hashing is slow and must not hold a transaction.
-  // Null for an account that signs in through a linked provider only (features/social-auth).
+  // Null for an account that signs in only through a linked provider (features/social-auth) or
+  // its identity provider (features/sso).
   passwordHash: string | null;
   // Chosen by the caller; when absent one is derived from the e-mail's local part.
   username?: string;

@@ -190,6 +190,11 @@ export const createPermissionFilter = (params: SqlParams): PermissionFilter => {
           `${scope.organization(row)} IN (SELECT oa."organization" FROM "organization_access" oa WHERE oa."user" = ${user()} AND oa."role" = ANY(${rolesParam(organization)}))`,
         );
       }
+      if (organization.length > 0 && scope.organizations) {
+        conditions.push(
+          `EXISTS (SELECT 1 FROM "organization_access" oa WHERE oa."user" = ${user()} AND oa."role" = ANY(${rolesParam(organization)}) AND oa."organization" IN ${scope.organizations(row)})`,
+        );
+      }
       if (grants(ownRowPermissions, resource.name, action)) {
         if (scope.user) conditions.push(`${scope.user(row)} = ${user()}`);
         if (scope.actor) conditions.push(`${scope.actor(row)} = ${actorId()}`);

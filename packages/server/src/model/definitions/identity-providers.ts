@@ -4,8 +4,7 @@ import { bool, createdAt, id, ref, shortText, text } from './field-kinds.js';
 // SAML single sign-on: identity providers, the organizations they authorize, and the accounts
 // they create.
 export const identityProviderResources: Record<string, ResourceDefinition> = {
-  // Not scoped: a provider may serve several organizations, so it is managed through
-  // organization endpoints (and by platform administrators), and read through memberships.
+  // A provider may serve several organizations: an administrator of any of them manages it.
   identity_provider: {
     fields: {
       id,
@@ -16,6 +15,10 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
       requires_signed_authn_response: bool(),
     },
     alternateKeys: [['sso_identifier']],
+    scope: {
+      organizations: (row) =>
+        `(SELECT ipm."organization" FROM "identity_provider_membership" ipm WHERE ipm."is_authorized_by__identity_provider" = ${row}."id")`,
+    },
   },
   identity_provider_membership: {
     alternateKeys: [['organization', 'is_authorized_by__identity_provider']],
@@ -65,11 +68,15 @@ export const identityProviderResources: Record<string, ResourceDefinition> = {
       remote_id: text({ readOnly: true, ownerOnly: true }),
       display_name: text({ readOnly: true, ownerOnly: true }),
     },
-    scope: { user: (row) => `${row}."belongs_to__user"` },
+    scope: {
+      user: (row) => `${row}."belongs_to__user"`,
+      // The administrators of the provider's organizations see (and revoke) its accounts.
+      organizations: (row) =>
+        `(SELECT ipm."organization" FROM "identity_provider_membership" ipm WHERE ipm."is_authorized_by__identity_provider" = ${row}."was_generated_by__identity_provider")`,
+    },
     // Fellow members see that a user signs in through SAML (the member list's badge), no more.
     readableThrough: [
       { resource: 'user', on: (row, other) => `${other}."id" = ${row}."belongs_to__user"` },
     ],
-    readOnly: true,
   },
 };

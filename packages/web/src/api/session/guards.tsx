@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { safeRedirect } from './safe-redirect.js';
 import { lastPathToRestore, rememberLastPath } from './last-path.js';
 import { useSession } from './useSession.js';
 
@@ -14,9 +15,6 @@ export const LoadingScreen = ({ label = 'Loading' }: { label?: string }) => (
     <CircularProgress />
   </Box>
 );
-
-const safeRedirect = (value: string | null): string | null =>
-  value?.startsWith('/') && !value.startsWith('//') ? value : null;
 
 const twoFactorPath = '/login/two-factor';
 

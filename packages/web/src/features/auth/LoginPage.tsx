@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { usePublicConfig } from '../../api/config/api.js';
@@ -20,6 +20,11 @@ export const LoginPage = () => {
   const [password, setPassword] = useState('');
   const login = useLogin();
   const config = usePublicConfig();
+  const location = useLocation();
+  // A refused SAML sign-in comes back here with its reason.
+  const query = new URLSearchParams(location.search);
+  const samlError = query.get('saml_error');
+  const redirect = query.get('redirect');
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     login.mutate({ email: email.trim(), password });
@@ -28,6 +33,7 @@ export const LoginPage = () => {
     <AuthFrame title="Log in" subtitle={freeDevicesNote(config.data)}>
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
+          {samlError ? <Alert severity="error">{samlError}</Alert> : null}
           {login.isError ? (
             <Alert severity="error">{errorText(login.error) ?? 'Could not log in'}</Alert>
           ) : null}
@@ -57,8 +63,12 @@ export const LoginPage = () => {
             {login.isPending ? 'Logging in…' : 'Log in'}
           </Button>
           <SocialButtons />
-          {/* Single sign-on comes with its pages: the console links only
-              to routes it has. */}
+          <Link
+            component={RouterLink}
+            to={redirect ? `/saml?redirect=${encodeURIComponent(redirect)}` : '/saml'}
+          >
+            Enterprise login (SSO)
+          </Link>
           <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
             <Link component={RouterLink} to="/password-reset">
               Forgot password?

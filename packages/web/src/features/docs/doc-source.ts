@@ -14,6 +14,7 @@ export const docPages: Readonly<Record<string, DocPage>> = {
   'host-os': { title: 'Host OS catalogue', file: 'docs/HOST-OS.md' },
   releases: { title: 'Releases and builds', file: 'docs/RELEASES.md' },
   accounts: { title: 'Accounts and security', file: 'docs/ACCOUNTS.md' },
+  sso: { title: 'Single sign-on (SAML)', file: 'docs/SSO.md' },
   'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
   production: { title: 'Production install', file: 'docs/PRODUCTION.md' },
   scaling: { title: 'Scaling', file: 'docs/SCALING.md' },

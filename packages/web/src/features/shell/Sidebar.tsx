@@ -3,6 +3,7 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DeveloperBoardIcon from '@mui/icons-material/DeveloperBoard';
 import GroupsIcon from '@mui/icons-material/Groups';
+import KeyIcon from '@mui/icons-material/Key';
 import ViewInArIcon from '@mui/icons-material/ViewInAr';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
@@ -40,6 +41,7 @@ export const Sidebar = ({
     ...(appsEnabled ? [{ to: '/apps', label: 'Apps', icon: <AppsIcon /> }] : []),
     { to: '/blocks', label: 'Blocks', icon: <ViewInArIcon /> },
     { to: '/orgs', label: 'Organizations', icon: <GroupsIcon /> },
+    { to: '/identity-provider', label: 'Identity provider', icon: <KeyIcon /> },
   ];
   const narrow = collapsed && !isMobile;
   const width = narrow ? sidebarCollapsedWidth : sidebarWidth;
