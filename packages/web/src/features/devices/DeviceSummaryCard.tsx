@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useConsoleConfig } from './api.js';
 import { classLabels } from '../../fleet/class-names.js';
+import { SlugText } from '../../ui/SlugText.js';
 import { isLocalMode } from './device-action-rules.js';
 import {
   absoluteTime,
@@ -157,7 +158,7 @@ export const DeviceSummaryCard = ({
                   component={RouterLink}
                   to={`${classLabels[fleet.is_of__class].path}/${fleet.id}`}
                 >
-                  {fleet.slug}
+                  <SlugText slug={fleet.slug} />
                 </Link>
               ) : (
                 '—'

@@ -124,8 +124,7 @@ export const CreateFleetDialog = ({
             helperText={
               (showNameError && nameError) || '4 to 100 characters: letters, digits, _ and -'
             }
-            slotProps={{ htmlInput: { maxLength: 120 } }}
-          />
+                      />
           <Autocomplete
             options={deviceTypes.data ?? []}
             value={deviceType}
