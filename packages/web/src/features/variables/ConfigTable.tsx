@@ -10,7 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { ConfigValueControl } from './ConfigValueControl.js';
+import { ConfigValueControl, labelsItsState } from './ConfigValueControl.js';
 import { StagedMark, stagedRowSx } from './StagedMark.js';
 import { allServices } from './variable-model.js';
 import { effectiveValue, rowKey, type VariableRow } from './variable-rows.js';
@@ -117,14 +117,15 @@ export const ConfigTable = ({
                   <ConfigValueControl
                     name={name}
                     property={property}
-                    effective={effective ?? defaultText(property)}
+                    effective={effective}
+                    defaultValue={defaultText(property)}
                     denied={row.staged === 'deleted' ? 'Undo the deletion first' : denied(row)}
                     onStage={(value) => onStage(row, value)}
                     onEdit={() => onEdit(row, property)}
                   />
-                  {effective === null ? (
+                  {effective === null && property.default !== undefined && !labelsItsState(property) ? (
                     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      {property.default === undefined ? 'Not set' : 'Default'}
+                      Default
                     </Typography>
                   ) : row.value === null && row.inherited !== null ? (
                     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
