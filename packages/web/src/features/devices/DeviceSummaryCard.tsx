@@ -25,6 +25,7 @@ import {
   supportAccessText,
 } from '../../device/device-format.js';
 import type { DeviceDetail, ReleaseRef } from '../../device/device-rows.js';
+import { releaseBlockerOf } from '../../device/release-blocker.js';
 import { CopyableText } from '../../ui/CopyableText.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { HostOsVersion, SupervisorVersion } from './HostOsVersion.js';
@@ -149,7 +150,11 @@ export const DeviceSummaryCard = ({
           }}
         >
           <Field label="Status">
-            <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
+            <DeviceStatusChip
+              status={device.overall_status}
+              progress={device.overall_progress}
+              blocker={releaseBlockerOf(device)}
+            />
           </Field>
           <Field label="Fleet">
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>

@@ -21,6 +21,7 @@ import {
 } from '../../device/device-format.js';
 import type { SortColumn } from '../../device/api.js';
 import type { DeviceListRow } from '../../device/device-rows.js';
+import { releaseBlockerOf } from '../../device/release-blocker.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { OsVersionCell } from './HostOsVersion.js';
 import { TagChips } from './TagChips.js';
@@ -121,7 +122,11 @@ const DeviceRow = ({
         </Typography>
       </TableCell>
       <TableCell>
-        <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
+        <DeviceStatusChip
+          status={device.overall_status}
+          progress={device.overall_progress}
+          blocker={releaseBlockerOf(device)}
+        />
       </TableCell>
       <TableCell>
         <Truncated text={device.is_of__device_type[0]?.name ?? ''} width={130} />

@@ -47,6 +47,8 @@ export type ConfigTableProps = {
   // Removing this level's value (fleet: back to the default; device: back to the fleet's).
   remove: (row: VariableRow) => ReactNode;
   extraActions?: (row: VariableRow) => ReactNode;
+  // A setting the device's agent does not apply (from its reported profile).
+  unused?: (name: string) => boolean;
 };
 
 // The configuration table driven by the /config/vars schema of a device type: each setting with its description, its value or the default
@@ -61,6 +63,7 @@ export const ConfigTable = ({
   onUndo,
   remove,
   extraActions,
+  unused = () => false,
 }: ConfigTableProps) => (
   <TableContainer component={Paper} variant="outlined">
     <Table size="small" aria-label="Configuration">
@@ -90,6 +93,15 @@ export const ConfigTable = ({
                   <Typography variant="body2" color="text.secondary">
                     {property.description}
                   </Typography>
+                  {unused(name) ? (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      label="Not used by this device's agent"
+                      title="This device's agent reported the settings it applies; this is not one of them"
+                      sx={{ mt: 0.5, mr: 1 }}
+                    />
+                  ) : null}
                   {property.will_reboot || property.warning ? (
                     <Stack direction="row" spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap' }}>
                       {property.will_reboot ? (
