@@ -139,6 +139,22 @@ describe('page widths', () => {
     await page.context().close();
   });
 
+  // Issue 29: empty selects and switches labelled "1" or "—" on the configuration page.
+  it('labels unset and default settings in words on the fleet configuration page', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    await page.goto(`/fleets/${fleetId}/config`);
+    const table = page.getByRole('table', { name: 'Configuration' });
+    const row = (name: string) =>
+      table.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+    await row('BALENA_HOST_CONFIG_avoid_warnings').getByText('Not set').waitFor();
+    await row('BALENA_HOST_CONFIG_disable_splash').getByText('Default (On)').waitFor();
+    await row('BALENA_HOST_CONFIG_enable_uart').getByText('Not set').waitFor();
+    expect(await row('BALENA_HOST_CONFIG_enable_uart').getByText('—').count()).toBe(0);
+    await shot(page, 'fleet-config-labels');
+    await page.context().close();
+  });
+
   for (const width of widths) {
     it(`no page scrolls sideways at ${width} px`, async () => {
       const page = await newPage(browser);
@@ -148,6 +164,11 @@ describe('page widths', () => {
       for (const path of userPages()) {
         await page.goto(path);
         await settled(page);
+        // Every device page keeps the device header with its actions (issue 29).
+        if (path.startsWith('/devices/')) {
+          await page.getByRole('button', { name: 'Actions', exact: true }).waitFor();
+          await page.getByRole('button', { name: 'Manage tags' }).waitFor();
+        }
         const measured = await horizontalOverflow(page);
         await shot(page, `width-${width}${path.replaceAll('/', '_')}`);
         if (measured.scrollWidth > measured.clientWidth || measured.tables > 0) {

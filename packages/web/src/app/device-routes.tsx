@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { DeviceHeaderProvider } from '../device/device-header-slot.js';
+import type { DeviceDetail } from '../device/device-rows.js';
 import type { LazyPage } from './router.js';
 
 // Every device sub-page shows the device page's header with its actions; its code loads with
@@ -8,6 +9,7 @@ import type { LazyPage } from './router.js';
 const DeviceSectionHeader = lazy(async () => ({
   default: (await import('../features/devices/DeviceSectionHeader.js')).DeviceSectionHeader,
 }));
+const sectionHeader = (detail: DeviceDetail) => <DeviceSectionHeader detail={detail} />;
 
 // The device page and its sections: summary (also /summary, which balena-cli prints), actions,
 // settings, location, variables, configuration and diagnostics.
@@ -53,7 +55,7 @@ export const deviceRoutes = (lazyPage: LazyPage): RouteObject[] => {
     { path: '/devices/:uuid/summary', lazy: summary },
     {
       element: (
-        <DeviceHeaderProvider header={DeviceSectionHeader}>
+        <DeviceHeaderProvider header={sectionHeader}>
           <Outlet />
         </DeviceHeaderProvider>
       ),

@@ -1,10 +1,10 @@
-import { type ComponentType, createContext, type ReactNode, Suspense, useContext } from 'react';
+import { createContext, type ReactNode, Suspense, useContext } from 'react';
 import type { DeviceDetail } from './device-rows.js';
 
 // The device page's header (name with rename, Manage tags, the Actions menu) belongs to the
 // devices feature, which the floor may not import; the app hands it to every device section
 // through this slot, so that each sub-page keeps the summary's header and actions.
-export type DeviceHeader = ComponentType<{ detail: DeviceDetail }>;
+export type DeviceHeader = (detail: DeviceDetail) => ReactNode;
 
 const DeviceHeaderContext = createContext<DeviceHeader | null>(null);
 
@@ -24,11 +24,7 @@ export const DeviceHeaderSlot = ({
   detail: DeviceDetail;
   fallback: ReactNode;
 }) => {
-  const Header = useContext(DeviceHeaderContext);
-  if (!Header) return <>{fallback}</>;
-  return (
-    <Suspense fallback={fallback}>
-      <Header detail={detail} />
-    </Suspense>
-  );
+  const header = useContext(DeviceHeaderContext);
+  if (!header) return <>{fallback}</>;
+  return <Suspense fallback={fallback}>{header(detail)}</Suspense>;
 };

@@ -55,7 +55,7 @@ describe('DevicePage', () => {
     expect(await screen.findByText('Device not found: missing')).toBeTruthy();
   });
 
-  it('says so when the device cannot run its fleet\'s release, and not otherwise', async () => {
+  it("says so when the device cannot run its fleet's release, and not otherwise", async () => {
     renderDevice([
       deviceDetail({
         agent_profile: {

@@ -67,7 +67,7 @@ describe('FleetDevicesPage', () => {
   });
 
   // Issue 29: a real device that cannot run the release showed as plain Online.
-  it('marks the devices that cannot run the fleet\'s release, saying why', async () => {
+  it("marks the devices that cannot run the fleet's release, saying why", async () => {
     const profile = {
       manages_containers: true,
       architecture: 'aarch64',

@@ -124,7 +124,7 @@ export const CreateFleetDialog = ({
             helperText={
               (showNameError && nameError) || '4 to 100 characters: letters, digits, _ and -'
             }
-                      />
+          />
           <Autocomplete
             options={deviceTypes.data ?? []}
             value={deviceType}

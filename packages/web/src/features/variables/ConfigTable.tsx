@@ -135,7 +135,9 @@ export const ConfigTable = ({
                     onStage={(value) => onStage(row, value)}
                     onEdit={() => onEdit(row, property)}
                   />
-                  {effective === null && property.default !== undefined && !labelsItsState(property) ? (
+                  {effective === null &&
+                  property.default !== undefined &&
+                  !labelsItsState(property) ? (
                     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
                       Default
                     </Typography>

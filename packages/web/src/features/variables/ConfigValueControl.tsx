@@ -181,8 +181,7 @@ export const ConfigValueControl = (props: ConfigValueControlProps) => {
           htmlInput: { 'aria-label': name },
           select: {
             displayEmpty: true,
-            renderValue: (value) =>
-              stateLabel(value === '' ? null : String(value), defaultValue),
+            renderValue: (value) => stateLabel(value === '' ? null : String(value), defaultValue),
           },
         }}
         sx={{ minWidth: 160 }}

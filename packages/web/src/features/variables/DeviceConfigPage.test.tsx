@@ -69,7 +69,7 @@ describe('DeviceConfigPage', { timeout: 60_000 }, () => {
     ).toBeTruthy();
   });
 
-  it('marks nothing for a device whose agent reported no profile (balena\'s supervisor)', async () => {
+  it("marks nothing for a device whose agent reported no profile (balena's supervisor)", async () => {
     setup();
     await settingRow('BALENA_HOST_CONFIG_gpu_mem');
     expect(screen.queryByText("Not used by this device's agent")).toBeNull();

@@ -50,7 +50,7 @@ export const RenameSetting = ({ fleet, denied }: { fleet: FleetDetail; denied: s
             }}
             error={changed && Boolean(problem)}
             helperText={changed ? problem : undefined}
-                      />
+          />
           <DisabledReason reason={reason}>
             <Button
               type="submit"
