@@ -17,8 +17,11 @@ const recordingLogger = () => {
   const logger: Logger = {
     debug: () => undefined,
     info: () => undefined,
-    warn: (message) => warnings.push(message),
+    warn: (message) => {
+      warnings.push(message);
+    },
     error: () => undefined,
+    child: () => logger,
   };
   return { logger, warnings };
 };
