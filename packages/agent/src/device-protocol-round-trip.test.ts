@@ -208,6 +208,16 @@ const deviceInfo = (random: Random, apps: DeviceInfo['apps']): DeviceInfo => ({
   supervisor_version: `17.${int(random, 0, 9)}.0`,
   ip_address: `192.168.${int(random, 0, 255)}.${int(random, 1, 254)} 10.0.0.${int(random, 1, 254)}`,
   mac_address: 'DC:A6:32:00:00:01',
+  ...(chance(random)
+    ? {
+        agent_profile: {
+          manages_containers: chance(random),
+          architecture: chance(random) ? null : pick(random, ['aarch64', 'amd64', 'armv7hf']),
+          board: chance(random) ? null : 'Raspberry Pi 4 Model B Rev 1.4',
+          honoured_config: ['BALENA_SUPERVISOR_POLL_INTERVAL'],
+        },
+      }
+    : {}),
   apps,
 });
 

@@ -44,6 +44,12 @@ describe('startRealAgent', () => {
       }
       if (request.path.endsWith('/state')) return json(response, 200, {}, { etag: '"x"' });
       if (request.path === '/device/v3/state') return json(response, 200, {});
+      // The agent checks the chosen device type against its CPU (public device types).
+      if (request.path.startsWith('/v7/device_type?')) {
+        return json(response, 200, {
+          d: [{ slug: 'generic-amd64', is_of__cpu_architecture: [{ slug: 'amd64' }] }],
+        });
+      }
     });
     const results: ActionResult[] = [];
     let hello: Hello | null = null;

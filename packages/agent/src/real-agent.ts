@@ -1,3 +1,9 @@
+import {
+  agentProfileOf,
+  detectArchitecture,
+  detectBoard,
+  warnOnDeviceTypeMismatch,
+} from './runtime/agent-profile.js';
 import { ApiClient } from './api-client.js';
 import { systemClock } from './clock.js';
 import { type AgentConfig, loadAgentConfig, updateConfigFile } from './config.js';
@@ -70,8 +76,17 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
       ? 'no container engine: the fleet release is not run (host mode)'
       : `running the fleet release on the container engine at ${found.socket}`,
   );
+  const profile = agentProfileOf({
+    managesContainers: found !== null,
+    architecture: detectArchitecture(),
+    board: await detectBoard(),
+  });
+  logger.info(
+    `CPU ${profile.architecture ?? process.arch}${profile.board ? `, board ${profile.board}` : ''}`,
+  );
   const host = new HostDevice({
     settings: config.host,
+    profile,
     runner: options.runner ?? execFileRunner(),
     scheduler,
     logger,
@@ -100,6 +115,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
         logger.warn(`registration: ${error.message}; retrying in ${Math.round(delay / 1000)} s`),
     },
   );
+  void warnOnDeviceTypeMismatch(api, config.deviceType, profile.architecture, logger);
   logger.info(
     `device ${identity.uuid} registered${identity.deviceId === null ? '' : ` (id ${identity.deviceId})`}`,
   );

@@ -43,6 +43,29 @@ describe('device diagnostics', () => {
     return table;
   };
 
+  // Issue 29: the tab's first load asked for the newest run and got a 404 when none ran yet; and
+  // its inner tab repeated the page's own name.
+  it('opens a device that never ran anything without a failed request', async () => {
+    const page = await newPage(browser);
+    await logInAs(page, owner);
+    const device = devices[2];
+    if (!device) throw new Error('no device');
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`/devices/${device.uuid}/diagnostics`);
+    const sections = page.getByRole('tablist', { name: 'Diagnostics sections' });
+    await sections.getByRole('tab', { name: 'Health checks' }).waitFor();
+    await page.getByText('Not run yet').waitFor();
+    await sections.getByRole('tab', { name: 'Diagnostics report' }).click();
+    await page.getByRole('button', { name: 'Run diagnostics' }).waitFor();
+    await page.getByText('Not run yet').waitFor();
+    expect(await sections.getByRole('tab', { name: 'Diagnostics', exact: true }).count()).toBe(0);
+    expect(failed).toEqual([]);
+    await page.context().close();
+  });
+
   it('runs health checks: passing ones, and a failing one on a device whose clock is off', async () => {
     const page = await newPage(browser);
     await logInAs(page, owner);

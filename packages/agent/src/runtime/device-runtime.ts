@@ -58,7 +58,10 @@ export type DeviceInfo = Sent<
 > &
   Partial<Sent<DeviceReportV3, 'os_variant'>> &
   // A host OS update's step and progress (null once none runs).
-  Partial<Pick<DeviceReportV3, 'provisioning_state' | 'provisioning_progress'>> & {
+  Partial<Pick<DeviceReportV3, 'provisioning_state' | 'provisioning_progress'>> &
+  // A Flotilla agent's own description (runtime/agent-profile.ts); simulated devices, which
+  // play balenaOS devices, send none.
+  Partial<Pick<DeviceReportV3, 'agent_profile'>> & {
     status: DeviceStatus;
     apps: Record<string, AppReport>;
   };

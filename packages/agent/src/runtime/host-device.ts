@@ -1,3 +1,4 @@
+import type { AgentProfile } from '@flotilla/shared/device-protocol/agent-profile-rules';
 import { openTcpTunnel } from './stream-shell.js';
 import type { TerminalSize, TerminalTarget } from '@flotilla/shared/terminal/terminal-protocol';
 import { openPtyShell } from './pty-shell.js';
@@ -53,6 +54,8 @@ export type HostDeviceOptions = {
   probe?: HostProbe;
   // The line the device's log starts with (a container device says it runs containers).
   startLine?: string;
+  // What the agent reports about itself (runtime/agent-profile.ts); tests may leave it out.
+  profile?: AgentProfile;
 };
 
 // The agent's own lines a diagnostics report ends with.
@@ -184,6 +187,7 @@ export class HostDevice implements DeviceRuntime {
       supervisor_version: supervisorVersion,
       ip_address: this.#network.ipAddress,
       mac_address: this.#network.macAddress,
+      ...(this.#options.profile ? { agent_profile: this.#options.profile } : {}),
       apps: this.#apps(),
     };
   }

@@ -1,7 +1,7 @@
 import type { Application } from './application.js';
 import type { DeviceConfigVariable, DeviceTag, ImageInstall } from './device-state.js';
 import type { DeviceType } from './device-type.js';
-import type { DateTime, OptionalToOne, ToOne } from './field-types.js';
+import type { DateTime, JsonObject, OptionalToOne, ToOne } from './field-types.js';
 import type { Release } from './release.js';
 import type { User } from './user.js';
 
@@ -53,6 +53,8 @@ export type Device = {
   status: string | null;
   os_version: string | null;
   os_variant: string | null;
+  // What a Flotilla agent reports about itself (shared/device-protocol/agent-profile-rules.ts).
+  agent_profile: JsonObject | null;
   overall_status: string;
   overall_progress: number | null;
   supervisor_version: string | null;

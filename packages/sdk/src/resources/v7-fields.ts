@@ -126,6 +126,7 @@ export const v7Fields = {
     status: 'string | null',
     os_version: 'string | null',
     os_variant: 'string | null',
+    agent_profile: 'json | null',
     overall_status: 'string',
     overall_progress: 'number | null',
     supervisor_version: 'string | null',

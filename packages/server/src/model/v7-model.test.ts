@@ -69,6 +69,8 @@ const notInV7: Record<string, readonly string[]> = {
   // The account page reads the username and the account's creation date with the rest of the
   // profile (balena's console reads them there; the SDK's typings leave them out).
   user_profile: ['created_at', 'username'],
+  // What a Flotilla agent reports about itself (what it runs, its CPU, the settings it applies).
+  device: ['agent_profile'],
 };
 
 // v7 members deliberately left out of the model (resources we do not serve, billing, experiments).

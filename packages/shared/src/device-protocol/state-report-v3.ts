@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentProfile } from './agent-profile.js';
 
 // The state report a device sends and the server validates with stateReportBody.
 // PATCH /device/v3/state: { [uuid]: { ...device fields, apps: { [appUuid]: { release_uuid,
@@ -80,6 +81,8 @@ export type DeviceColumn = keyof typeof deviceReportFields;
 
 const deviceReport = z.object({
   ...deviceReportFields,
+  // A Flotilla agent's description of itself (agent-profile-rules.ts); stored as it comes.
+  agent_profile: agentProfile.optional(),
   apps: z.record(text(255), appReport).optional(),
 });
 

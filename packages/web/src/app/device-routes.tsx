@@ -1,13 +1,21 @@
-import type { RouteObject } from 'react-router';
+import { lazy } from 'react';
+import { Outlet, type RouteObject } from 'react-router';
+import { DeviceHeaderProvider } from '../device/device-header-slot.js';
+import type { DeviceDetail } from '../device/device-rows.js';
 import type { LazyPage } from './router.js';
+
+// Every device sub-page shows the device page's header with its actions; its code loads with
+// the first device page opened, not with the shell.
+const DeviceSectionHeader = lazy(async () => ({
+  default: (await import('../features/devices/DeviceSectionHeader.js')).DeviceSectionHeader,
+}));
+const sectionHeader = (detail: DeviceDetail) => <DeviceSectionHeader detail={detail} />;
 
 // The device page and its sections: summary (also /summary, which balena-cli prints), actions,
 // settings, location, variables, configuration and diagnostics.
 export const deviceRoutes = (lazyPage: LazyPage): RouteObject[] => {
   const summary = lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage');
-  return [
-    { path: '/devices/:uuid', lazy: summary },
-    { path: '/devices/:uuid/summary', lazy: summary },
+  const sections: RouteObject[] = [
     {
       path: '/devices/:uuid/actions',
       lazy: lazyPage(() => import('../features/devices/DeviceActionsPage.js'), 'DeviceActionsPage'),
@@ -40,6 +48,18 @@ export const deviceRoutes = (lazyPage: LazyPage): RouteObject[] => {
     {
       path: '/devices/:uuid/diagnostics',
       lazy: lazyPage(() => import('../features/diagnostics/DiagnosticsPage.js'), 'DiagnosticsPage'),
+    },
+  ];
+  return [
+    { path: '/devices/:uuid', lazy: summary },
+    { path: '/devices/:uuid/summary', lazy: summary },
+    {
+      element: (
+        <DeviceHeaderProvider header={sectionHeader}>
+          <Outlet />
+        </DeviceHeaderProvider>
+      ),
+      children: sections,
     },
   ];
 };

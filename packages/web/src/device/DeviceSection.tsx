@@ -13,11 +13,12 @@ import { usePageTitle } from '../ui/usePageTitle.js';
 import { useDeviceDetail } from './api.js';
 import type { DeviceDetail } from './device-rows.js';
 import { DeviceTabs } from './DeviceTabs.js';
+import { DeviceHeaderSlot } from './device-header-slot.js';
 import { classLabels } from '../fleet/class-names.js';
 
-// The frame of a device's variables and configuration pages: the device (the device page's own
-// query, so switching tabs reads the cache), its breadcrumbs, name and section tabs. A device
-// not found goes to /, a frozen one to its fleet.
+// The frame of a device's sub-pages: the device (the device page's own query, so switching tabs
+// reads the cache), its breadcrumbs, the device page's header and section tabs. A device not
+// found goes to /, a frozen one to its fleet.
 export const DeviceSection = ({
   title,
   children,
@@ -60,9 +61,14 @@ export const DeviceSection = ({
   if (detail.is_frozen) return <Navigate to={fleetPath} replace />;
   return (
     <Stack spacing={2}>
-      <Typography variant="h1" noWrap title={detail.device_name}>
-        {detail.device_name}
-      </Typography>
+      <DeviceHeaderSlot
+        detail={detail}
+        fallback={
+          <Typography variant="h1" noWrap title={detail.device_name}>
+            {detail.device_name}
+          </Typography>
+        }
+      />
       <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
       {children(detail)}
     </Stack>

@@ -35,12 +35,16 @@ const deviceFields = [
   'last_connectivity_event',
   'provisioning_state',
   'provisioning_progress',
+  'agent_profile',
 ] as const;
 
 const hostReleaseSelect = { $select: ['id', 'raw_version', 'phase'] } as const;
 
 const listExpand = {
-  is_of__device_type: { $select: ['id', 'slug', 'name'] },
+  is_of__device_type: {
+    $select: ['id', 'slug', 'name'],
+    $expand: { is_of__cpu_architecture: { $select: ['slug'] } },
+  },
   is_running__release: releaseSelect,
   should_be_operated_by__release: hostReleaseSelect,
   should_be_managed_by__release: hostReleaseSelect,
@@ -199,7 +203,10 @@ export const fetchDevice = async (
       ],
       $expand: {
         ...listExpand,
-        is_of__device_type: { $select: ['id', 'slug', 'name', 'contract'] },
+        is_of__device_type: {
+          $select: ['id', 'slug', 'name', 'contract'],
+          $expand: { is_of__cpu_architecture: { $select: ['slug'] } },
+        },
         belongs_to__application: {
           $select: ['id', 'app_name', 'slug', 'is_of__class'],
           $expand: { organization: { $select: ['id', 'name'] } },

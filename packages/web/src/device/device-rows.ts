@@ -9,6 +9,12 @@ export type ReleaseRef = { id: number; commit: string; raw_version: string | nul
 export type HostReleaseRef = { id: number; raw_version: string; phase: string | null };
 export type DeviceTag = { id: number; tag_key: string; value: string };
 export type ConfigVariable = { name: string; value: string };
+export type DeviceTypeRef = {
+  id: number;
+  slug: string;
+  name: string;
+  is_of__cpu_architecture: { slug: string }[];
+};
 
 // The device fields the table, the batch actions and the device page all read.
 export type DeviceListRow = {
@@ -33,12 +39,14 @@ export type DeviceListRow = {
   // What the device reports while its host OS updates (e.g. "OS update in progress", percent).
   provisioning_state: string | null;
   provisioning_progress: number | null;
+  // What a Flotilla agent reports about itself (read with readAgentProfile); null otherwise.
+  agent_profile: JsonObject | null;
   should_be_operated_by__release: HostReleaseRef[];
   should_be_managed_by__release: HostReleaseRef[];
   // Selected, not expanded: the foreign key or null.
   is_pinned_on__release: { __id: number } | null;
   belongs_to__application: { __id: number };
-  is_of__device_type: { id: number; slug: string; name: string }[];
+  is_of__device_type: DeviceTypeRef[];
   is_running__release: ReleaseRef[];
   device_tag: DeviceTag[];
   // Only the local-mode variables (see localModeVariables).
@@ -82,7 +90,7 @@ export type DeviceDetail = Omit<
   storage_usage: number | null;
   storage_total: number | null;
   created_at: string;
-  is_of__device_type: { id: number; slug: string; name: string; contract: JsonObject | null }[];
+  is_of__device_type: (DeviceTypeRef & { contract: JsonObject | null })[];
   belongs_to__application: {
     id: number;
     app_name: string;

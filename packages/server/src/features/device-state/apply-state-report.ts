@@ -84,3 +84,19 @@ export const applyStateReportCached = async (
   else cache.forget(device.id);
   return true;
 };
+
+// A Flotilla agent's profile (what it runs, its CPU, the settings it applies). Agents send it
+// with their first report and when it changes, so it is written apart from the report's columns,
+// and only when it differs from the stored one.
+export const applyAgentProfile = async (
+  db: Queryable,
+  device: { id: number; uuid: string },
+  profile: DeviceReport['agent_profile'],
+): Promise<void> => {
+  if (profile === undefined) return;
+  await db.query(
+    `UPDATE "device" SET "agent_profile" = $3::jsonb
+      WHERE "id" = $1 AND "uuid" = $2 AND "agent_profile" IS DISTINCT FROM $3::jsonb`,
+    [device.id, device.uuid, JSON.stringify(profile)],
+  );
+};

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
-import { applyStateReportCached, splitReport } from './apply-state-report.js';
+import { applyAgentProfile, applyStateReportCached, splitReport } from './apply-state-report.js';
 import { applyTagsReport } from './apply-tags-report.js';
 import { deviceResource, findPermittedDevice, type DeviceRef } from './find-device.js';
 import { findReadableFleet } from './find-fleet.js';
@@ -136,6 +136,7 @@ const stateReport = async (
   if (!(await applyStateReportCached(ctx.db, reports, device, columns, report.apps, now))) {
     throw forbidden();
   }
+  await applyAgentProfile(ctx.db, device, report.agent_profile);
   ctx.contacts.record(actor.deviceId, now, metrics);
   return reply.status(200).send();
 };

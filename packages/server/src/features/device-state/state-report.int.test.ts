@@ -194,6 +194,26 @@ describe('state reports: PATCH /device/v3/state', () => {
     expect(services.rows).toEqual([{ n: 2 }]);
   });
 
+  it("stores a Flotilla agent's profile, refuses a malformed one, keeps it when a report has none", async () => {
+    const profile = {
+      manages_containers: false,
+      architecture: 'amd64',
+      board: null,
+      honoured_config: ['BALENA_SUPERVISOR_POLL_INTERVAL'],
+    };
+    expect((await report({ [device.uuid]: { agent_profile: profile } })).statusCode).toBe(200);
+    expect((await deviceRow()).agent_profile).toEqual(profile);
+    const bad = await report({
+      [device.uuid]: { agent_profile: { ...profile, manages_containers: 'no' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await report({ [device.uuid]: { status: 'Idle' } })).statusCode).toBe(200);
+    expect((await deviceRow()).agent_profile).toEqual(profile);
+    // Another device's key cannot write it for this one.
+    const foreign = await report({ [device.uuid]: { agent_profile: profile } }, otherKey);
+    expect(foreign.statusCode).toBe(401);
+  });
+
   it('replaces installs, moves the running release, and dates update status changes only', async () => {
     const before = await deviceRow();
     clock = new Date(clock.getTime() + 30_000);

@@ -206,12 +206,15 @@ describe('health checks and diagnostics (actions service)', () => {
     expect(await latest(device, 'checks')).toMatchObject({ id: recent.id, status: 'in_progress' });
   });
 
-  it('answers 503 for a device without a cloudlink, 404 before any run', async () => {
+  it('answers 503 for a device without a cloudlink, null as the newest run before any', async () => {
     const device = await newDevice();
     const offline = await call('POST', `/actions/v1/${device.uuid}/checks`);
     expect(offline.statusCode).toBe(503);
     expect(offline.body).toMatch(/No online device/);
-    expect((await call('GET', `/actions/v1/${device.uuid}/checks`)).statusCode).toBe(404);
+    const none = await call('GET', `/actions/v1/${device.uuid}/checks`);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toBeNull();
+    expect((await call('GET', `/actions/v1/${device.uuid}/12345`)).statusCode).toBe(404);
   });
 
   it('needs resin.device.access_diagnostics: an observer gets 401, as does an unknown device', async () => {

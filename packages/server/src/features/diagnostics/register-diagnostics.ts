@@ -132,21 +132,26 @@ export const registerDiagnostics = (
     },
   );
 
-  app.get(`${actionsPath}/v1/:uuid/:run`, { config: { access: 'user' } }, async (request) => {
-    // The same path reads OS updates started through the actions service (features/actions).
-    const anyRun = parseBody(anyRunParams, request.params);
-    if (isOsUpdateActionId(anyRun.run)) {
-      return osUpdateStatus(ctx, request.actor, anyRun.uuid, anyRun.run);
-    }
-    const params = parseBody(readParams, request.params);
-    const target = await diagnosable(request, params.uuid);
-    const found = await readRun(
-      ctx.db,
-      target.id,
-      isDiagnosticAction(params.run) ? { latest: params.run } : { id: params.run },
-      ctx.now(),
-    );
-    if (!found) throw notFound('No such run on this device');
-    return found;
-  });
+  app.get(
+    `${actionsPath}/v1/:uuid/:run`,
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      // The same path reads OS updates started through the actions service (features/actions).
+      const anyRun = parseBody(anyRunParams, request.params);
+      if (isOsUpdateActionId(anyRun.run)) {
+        return osUpdateStatus(ctx, request.actor, anyRun.uuid, anyRun.run);
+      }
+      const params = parseBody(readParams, request.params);
+      const target = await diagnosable(request, params.uuid);
+      if (isDiagnosticAction(params.run)) {
+        // The newest run of an action: none yet is an answer (null), not a missing resource, so
+        // that the console's first look at the tab is not a failed request.
+        const newest = await readRun(ctx.db, target.id, { latest: params.run }, ctx.now());
+        return reply.type('application/json').send(JSON.stringify(newest ?? null));
+      }
+      const found = await readRun(ctx.db, target.id, { id: params.run }, ctx.now());
+      if (!found) throw notFound('No such run on this device');
+      return found;
+    },
+  );
 };

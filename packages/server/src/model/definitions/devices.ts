@@ -5,6 +5,7 @@ import {
   date,
   id,
   integer,
+  json,
   keyValue,
   modifiedAt,
   ref,
@@ -73,6 +74,8 @@ export const deviceResources: Record<string, ResourceDefinition> = {
       status: text(),
       os_version: text(),
       os_variant: text(),
+      // Written by the device's own state reports only.
+      agent_profile: json({ readOnly: true }),
       overall_status: text({
         computed: overallStatus,
         equals: overallStatusIs,

@@ -1,12 +1,19 @@
 import Alert from '@mui/material/Alert';
 import type { DeviceDetail } from '../../device/device-rows.js';
+import { releaseBlockerOf } from '../../device/release-blocker.js';
 
-// Why actions that reach the device are unavailable (offline, no cloudlink), and an undervolted
-// device's warning.
+// Why actions that reach the device are unavailable (offline, no cloudlink), why it cannot run
+// its fleet's release (however online it is), and an undervolted device's warning.
 export const DeviceAlerts = ({ detail }: { detail: DeviceDetail }) => {
   const offline = detail.api_heartbeat_state === 'offline';
+  const blocker = releaseBlockerOf(detail);
   return (
     <>
+      {blocker === null ? null : (
+        <Alert severity="warning" role="status" aria-label="Cannot run the release">
+          {blocker}.
+        </Alert>
+      )}
       {offline || !detail.is_connected_to_vpn ? (
         <Alert severity="info">
           {offline ? 'This device is offline' : 'This device is not connected to the cloudlink'}:

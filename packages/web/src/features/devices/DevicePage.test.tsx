@@ -55,6 +55,27 @@ describe('DevicePage', () => {
     expect(await screen.findByText('Device not found: missing')).toBeTruthy();
   });
 
+  it("says so when the device cannot run its fleet's release, and not otherwise", async () => {
+    renderDevice([
+      deviceDetail({
+        agent_profile: {
+          manages_containers: false,
+          architecture: 'aarch64',
+          board: 'Raspberry Pi 4 Model B Rev 1.4',
+          honoured_config: [],
+        },
+      }),
+    ]);
+    const alert = await screen.findByRole('status', { name: 'Cannot run the release' });
+    expect(alert.textContent).toMatch(/does not run containers: it cannot run the fleet's release/);
+    const summary = screen.getByRole('region', { name: 'Device summary' });
+    expect(within(summary).getByText('Cannot run release')).toBeTruthy();
+    cleanup();
+    renderDevice([deviceDetail()]);
+    await screen.findByRole('region', { name: 'Device summary' });
+    expect(screen.queryByText('Cannot run release')).toBeNull();
+  });
+
   it('shows the summary card fields', async () => {
     renderDevice([deviceDetail()]);
     expect(await screen.findByRole('heading', { name: 'brave-otter', level: 1 })).toBeTruthy();

@@ -7,6 +7,7 @@ import { releaseLabel, supportAccessText } from '../../device/device-format.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
 import { DeviceSection } from '../../device/DeviceSection.js';
 import { classLabels } from '../../fleet/class-names.js';
+import { SlugText } from '../../ui/SlugText.js';
 import { useDeviceActions } from './api-device-actions.js';
 import { isLocalMode } from './device-action-rules.js';
 import { DeviceActionRow } from './DeviceActionRow.js';
@@ -44,7 +45,7 @@ const DeviceSettings = ({ detail }: { detail: DeviceDetail }) => {
                 component={RouterLink}
                 to={`${classLabels[fleet.is_of__class].path}/${fleet.id}`}
               >
-                {fleet.slug}
+                <SlugText slug={fleet.slug} />
               </Link>
             ) : (
               '—'

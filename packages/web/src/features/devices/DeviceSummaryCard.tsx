@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useConsoleConfig } from './api.js';
 import { classLabels } from '../../fleet/class-names.js';
+import { SlugText } from '../../ui/SlugText.js';
 import { isLocalMode } from './device-action-rules.js';
 import {
   absoluteTime,
@@ -24,6 +25,7 @@ import {
   supportAccessText,
 } from '../../device/device-format.js';
 import type { DeviceDetail, ReleaseRef } from '../../device/device-rows.js';
+import { releaseBlockerOf } from '../../device/release-blocker.js';
 import { CopyableText } from '../../ui/CopyableText.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { HostOsVersion, SupervisorVersion } from './HostOsVersion.js';
@@ -148,7 +150,11 @@ export const DeviceSummaryCard = ({
           }}
         >
           <Field label="Status">
-            <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
+            <DeviceStatusChip
+              status={device.overall_status}
+              progress={device.overall_progress}
+              blocker={releaseBlockerOf(device)}
+            />
           </Field>
           <Field label="Fleet">
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -157,7 +163,7 @@ export const DeviceSummaryCard = ({
                   component={RouterLink}
                   to={`${classLabels[fleet.is_of__class].path}/${fleet.id}`}
                 >
-                  {fleet.slug}
+                  <SlugText slug={fleet.slug} />
                 </Link>
               ) : (
                 '—'

@@ -21,12 +21,15 @@ import {
 } from '../../device/device-format.js';
 import type { SortColumn } from '../../device/api.js';
 import type { DeviceListRow } from '../../device/device-rows.js';
+import { releaseBlockerOf } from '../../device/release-blocker.js';
 import { DeviceStatusChip } from './DeviceStatusChip.js';
 import { OsVersionCell } from './HostOsVersion.js';
 import { TagChips } from './TagChips.js';
 import { type DeviceListParams, pageSizes, tagColumnsOf } from './useDeviceListParams.js';
 
-type Column = { label: string; sort?: SortColumn };
+// `wide`: a column of less use, shown only from 1536 px (MUI's xl), so that the table fits a
+// 1366 or 1440 px laptop screen with the sidebar open, Tags included, without scrolling sideways.
+type Column = { label: string; sort?: SortColumn; wide?: boolean };
 
 const columns: Column[] = [
   { label: 'Name', sort: 'device_name' },
@@ -34,11 +37,13 @@ const columns: Column[] = [
   { label: 'Device type' },
   { label: 'Release' },
   { label: 'OS', sort: 'os_version' },
-  { label: 'Supervisor', sort: 'supervisor_version' },
+  { label: 'Supervisor', sort: 'supervisor_version', wide: true },
   { label: 'Last seen', sort: 'last_connectivity_event' },
-  { label: 'IP address', sort: 'ip_address' },
+  { label: 'IP address', sort: 'ip_address', wide: true },
   { label: 'Tags' },
 ];
+
+const wideOnly = { display: { xs: 'none', xl: 'table-cell' } } as const;
 
 const mono = { fontFamily: 'monospace', fontSize: '0.8125rem' } as const;
 
@@ -89,7 +94,7 @@ const DeviceRow = ({
           slotProps={{ input: { 'aria-label': `Select ${device.device_name}` } }}
         />
       </TableCell>
-      <TableCell sx={{ maxWidth: 240 }}>
+      <TableCell sx={{ maxWidth: 200 }}>
         <Link
           component={RouterLink}
           to={`/devices/${device.uuid}`}
@@ -98,7 +103,7 @@ const DeviceRow = ({
           sx={{
             fontWeight: 500,
             display: 'block',
-            maxWidth: 220,
+            maxWidth: 180,
             overflow: 'hidden',
             textOverflow: 'ellipsis',
             whiteSpace: 'nowrap',
@@ -117,10 +122,14 @@ const DeviceRow = ({
         </Typography>
       </TableCell>
       <TableCell>
-        <DeviceStatusChip status={device.overall_status} progress={device.overall_progress} />
+        <DeviceStatusChip
+          status={device.overall_status}
+          progress={device.overall_progress}
+          blocker={releaseBlockerOf(device)}
+        />
       </TableCell>
       <TableCell>
-        <Truncated text={device.is_of__device_type[0]?.name ?? ''} width={160} />
+        <Truncated text={device.is_of__device_type[0]?.name ?? ''} width={130} />
       </TableCell>
       <TableCell>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
@@ -135,7 +144,7 @@ const DeviceRow = ({
       <TableCell>
         <OsVersionCell device={device} />
       </TableCell>
-      <TableCell>{device.supervisor_version ?? '—'}</TableCell>
+      <TableCell sx={wideOnly}>{device.supervisor_version ?? '—'}</TableCell>
       <TableCell>
         {device.last_connectivity_event ? (
           <Tooltip title={absoluteTime(device.last_connectivity_event)}>
@@ -145,12 +154,12 @@ const DeviceRow = ({
           'Never'
         )}
       </TableCell>
-      <TableCell sx={mono}>
+      <TableCell sx={{ ...mono, ...wideOnly }}>
         {addresses.length === 0
           ? '—'
           : addresses.map((address) => <div key={address}>{address}</div>)}
       </TableCell>
-      <TableCell>
+      <TableCell sx={{ minWidth: 120 }}>
         <TagChips tags={device.device_tag} />
       </TableCell>
       {tagColumns.map((key) => (
@@ -204,7 +213,7 @@ export const DevicesTable = ({
                   <TableCell
                     key={column.label}
                     sortDirection={active ? params.direction : false}
-                    sx={{ whiteSpace: 'nowrap' }}
+                    sx={{ whiteSpace: 'nowrap', ...(column.wide ? wideOnly : {}) }}
                   >
                     {column.sort === undefined ? (
                       column.label

@@ -66,6 +66,48 @@ describe('FleetDevicesPage', () => {
     expect(list?.searchParams.get('$filter')).toBe('belongs_to__application eq 12');
   });
 
+  // Issue 29: a real device that cannot run the release showed as plain Online.
+  it("marks the devices that cannot run the fleet's release, saying why", async () => {
+    const profile = {
+      manages_containers: true,
+      architecture: 'aarch64',
+      board: null,
+      honoured_config: [],
+    };
+    renderPage([
+      deviceRow({ agent_profile: profile }),
+      deviceRow({
+        id: 102,
+        uuid: 'b'.repeat(32),
+        device_name: 'host-only',
+        agent_profile: { ...profile, manages_containers: false },
+      }),
+      deviceRow({
+        id: 103,
+        uuid: 'c'.repeat(32),
+        device_name: 'wrong-cpu',
+        agent_profile: { ...profile, architecture: 'amd64' },
+      }),
+    ]);
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    const rowOf = (name: string) => {
+      const row = within(table).getByRole('link', { name }).closest('tr');
+      if (!row) throw new Error(`no row ${name}`);
+      return row;
+    };
+    expect(within(rowOf('brave-otter')).queryByText('Cannot run release')).toBeNull();
+    const hostOnly = within(rowOf('host-only')).getByText('Cannot run release');
+    expect(hostOnly.closest('[aria-description]')?.getAttribute('aria-description')).toMatch(
+      /does not run containers/,
+    );
+    const wrongCpu = within(rowOf('wrong-cpu')).getByText('Cannot run release');
+    expect(wrongCpu.closest('[aria-description]')?.getAttribute('aria-description')).toMatch(
+      /CPU \(amd64\) cannot run aarch64 releases/,
+    );
+    // Still online: the mark is beside the status, not instead of it.
+    expect(within(rowOf('host-only')).getByText('Online')).toBeTruthy();
+  });
+
   it('opens the frozen-device dialog instead of the device', async () => {
     renderPage(devices);
     await userEvent.click(await screen.findByRole('link', { name: 'frozen-fox' }));

@@ -45,7 +45,7 @@ const Diagnostics = ({ device }: { device: DeviceDetail }) => {
           sx={{ mb: 2 }}
         >
           <Tab value="checks" label="Health checks" />
-          <Tab value="diagnose" label="Diagnostics" />
+          <Tab value="diagnose" label="Diagnostics report" />
           <Tab value="supervisor" label="Supervisor state" />
         </Tabs>
         {section === 'supervisor' ? (

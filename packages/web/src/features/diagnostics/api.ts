@@ -1,5 +1,4 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
-import { FlotillaApiError } from '@flotilla/sdk/errors';
 import { actionsServicePath } from '@flotilla/shared/diagnostics/actions-service';
 import type { TargetStateApiVersion } from '@flotilla/shared/devices/device-panel-constants';
 import type { DiagnosticAction, DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
@@ -12,19 +11,13 @@ import { diagnosticsKeys } from './query-keys.js';
 const runPath = (uuid: string, run: string): string =>
   `${actionsServicePath}/v1/${encodeURIComponent(uuid)}/${run}`;
 
-// The newest run of the action, or null when none ran yet (the service answers 404).
-const fetchLatestRun = async (
+// The newest run of the action, or null when none ran yet (the service answers null).
+const fetchLatestRun = (
   client: FlotillaClient,
   uuid: string,
   action: DiagnosticAction,
-): Promise<DiagnosticRun | null> => {
-  try {
-    return await client.request<DiagnosticRun>({ path: runPath(uuid, action) });
-  } catch (error) {
-    if (error instanceof FlotillaApiError && error.status === 404) return null;
-    throw error;
-  }
-};
+): Promise<DiagnosticRun | null> =>
+  client.request<DiagnosticRun | null>({ path: runPath(uuid, action) });
 
 const startRun = (
   client: FlotillaClient,

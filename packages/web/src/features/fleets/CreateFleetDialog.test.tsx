@@ -119,6 +119,18 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     expect(create.disabled).toBe(false);
   });
 
+  // Issue 29: a maxLength of 120 cut a pasted name short without a word.
+  it('keeps a pasted name whole and says it is too long', async () => {
+    const user = userEvent.setup();
+    const { field, create } = renderDialog();
+    await user.clear(field);
+    await user.click(field);
+    await user.paste('a'.repeat(130));
+    expect(field.value).toHaveLength(130);
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(create.disabled).toBe(true);
+  });
+
   it('names the clash with a fleet of the organization, whatever the case', async () => {
     const user = userEvent.setup();
     const { field, create } = renderDialog();

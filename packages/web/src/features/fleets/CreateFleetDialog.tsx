@@ -124,7 +124,6 @@ export const CreateFleetDialog = ({
             helperText={
               (showNameError && nameError) || '4 to 100 characters: letters, digits, _ and -'
             }
-            slotProps={{ htmlInput: { maxLength: 120 } }}
           />
           <Autocomplete
             options={deviceTypes.data ?? []}

@@ -99,6 +99,27 @@ describe('OAuthApplicationsPage', { timeout: 30_000 }, () => {
     expect(deleted).toEqual(['/admin/v1/oauth-applications/1']);
   });
 
+  // Issue 29: a browser's maxLength cut a pasted text short without a word.
+  it('says a pasted name or description is too long instead of cutting it', async () => {
+    const { posted } = renderAt(admin);
+    await screen.findByText('No OAuth applications yet.', undefined, { timeout: 15_000 });
+    const user = userEvent.setup();
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    await user.click(name);
+    await user.paste('n'.repeat(130));
+    expect((name as HTMLInputElement).value).toHaveLength(130);
+    const description = screen.getByRole('textbox', { name: 'Description' });
+    await user.click(description);
+    await user.paste('d'.repeat(501));
+    expect(
+      screen.getByText('The description must be at most 500 characters (it has 501)'),
+    ).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: 'Redirect URI' }), 'https://g.example/');
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    expect(screen.getByText('The name must be at most 100 characters (it has 130)')).toBeTruthy();
+    expect(posted).toEqual([]);
+  });
+
   it('registers a confidential client and shows its secret once', async () => {
     const { posted } = renderAt(admin);
     const user = userEvent.setup();

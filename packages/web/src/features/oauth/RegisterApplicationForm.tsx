@@ -1,4 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
+import { textLengthProblem } from '@flotilla/shared/constants/text-length';
 import type { OAuthApplicationCreated } from '@flotilla/shared/auth/oauth';
 import {
   oauthDescriptionMaxLength,
@@ -31,8 +32,15 @@ export const RegisterForm = () => {
   const uriProblem =
     redirectUri.trim() === ''
       ? 'The redirect URI is required'
-      : redirectUriProblem(redirectUri.trim());
-  const nameProblem = name.trim() === '' ? 'The name is required' : null;
+      : (textLengthProblem('The redirect URI', redirectUri.trim(), oauthRedirectUriMaxLength) ??
+        redirectUriProblem(redirectUri.trim()));
+  const nameProblem =
+    name.trim() === ''
+      ? 'The name is required'
+      : (textLengthProblem('The name', name.trim(), oauthNameMaxLength) ?? null);
+  // Shown as soon as it is too long: a browser's maxLength would cut a paste without a word.
+  const descriptionProblem =
+    textLengthProblem('The description', description.trim(), oauthDescriptionMaxLength) ?? null;
   const register = useRegisterApplication((registered) => {
     toasts.show(
       'success',
@@ -55,7 +63,7 @@ export const RegisterForm = () => {
       onSubmit={(event) => {
         event.preventDefault();
         setTouched(true);
-        if (nameProblem === null && uriProblem === null)
+        if (nameProblem === null && uriProblem === null && descriptionProblem === null)
           register.mutate({
             name: name.trim(),
             description: description.trim(),
@@ -75,13 +83,13 @@ export const RegisterForm = () => {
           onChange={(event) => setName(event.target.value)}
           error={touched && nameProblem !== null}
           helperText={touched ? nameProblem : null}
-          slotProps={{ htmlInput: { maxLength: oauthNameMaxLength } }}
         />
         <TextField
           label="Description"
           value={description}
           onChange={(event) => setDescription(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: oauthDescriptionMaxLength } }}
+          error={descriptionProblem !== null}
+          helperText={descriptionProblem}
         />
         <TextField
           label="Redirect URI"
@@ -92,7 +100,6 @@ export const RegisterForm = () => {
           helperText={
             touched && uriProblem !== null ? uriProblem : 'Codes are sent to this address only.'
           }
-          slotProps={{ htmlInput: { maxLength: oauthRedirectUriMaxLength } }}
         />
         <FormControlLabel
           control={

@@ -67,6 +67,19 @@ describe('AdminPage', { timeout: 30_000 }, () => {
     expect(userQueries.at(-1)?.get('offset')).toBe('0');
   });
 
+  // Issue 29: the search box's maxLength cut a pasted text short without a word.
+  it('says a search is too long instead of cutting it, and does not send it', async () => {
+    const { userQueries } = renderAt('/admin', adminSession);
+    await screen.findByRole('table', { name: 'Users' }, { timeout: 15_000 });
+    const sent = userQueries.length;
+    const actor = userEvent.setup();
+    await actor.click(screen.getByRole('textbox', { name: 'Search users' }));
+    await actor.paste('x'.repeat(101));
+    expect(screen.getByText('The search must be at most 100 characters (it has 101)')).toBeTruthy();
+    await actor.click(screen.getByRole('button', { name: 'Search' }));
+    expect(userQueries).toHaveLength(sent);
+  });
+
   it('shows the error with a retry', async () => {
     const { api } = renderAt('/admin', adminSession);
     let fail = true;

@@ -1,5 +1,6 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { adminUserPageSize } from '@flotilla/shared/users/admin-users';
+import { textLengthProblem } from '@flotilla/shared/constants/text-length';
+import { adminUserPageSize, adminUserSearchMaxLength } from '@flotilla/shared/users/admin-users';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -28,6 +29,7 @@ const Users = () => {
   const session = useSession();
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
+  const searchProblem = textLengthProblem('The search', draft.trim(), adminUserSearchMaxLength);
   const [page, setPage] = useState(0);
   const users = useAdminUsers(search, page);
   const impersonate = useLoginAs();
@@ -40,6 +42,7 @@ const Users = () => {
         sx={{ mb: 2, display: 'flex', gap: 1 }}
         onSubmit={(event) => {
           event.preventDefault();
+          if (searchProblem !== undefined) return;
           setSearch(draft.trim());
           setPage(0);
         }}
@@ -50,7 +53,8 @@ const Users = () => {
           placeholder="Username or e-mail"
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 100 } }}
+          error={searchProblem !== undefined}
+          helperText={searchProblem}
         />
         <Button type="submit" variant="contained">
           Search

@@ -1,5 +1,5 @@
-import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -34,11 +34,15 @@ export const PreferencesPage = () => {
   if (!current) return <Navigate to="/preferences" replace />;
   const { Content } = current;
   return (
-    <Box sx={{ p: { xs: 2, md: 3 }, maxWidth: 960 }}>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
-        Preferences
-      </Typography>
-      <Tabs value={current.id} aria-label="Preferences" variant="scrollable" sx={{ mb: 2 }}>
+    // The shared page layout: the title and tabs of every other page, in the same column.
+    <Stack spacing={2}>
+      <Typography variant="h1">Preferences</Typography>
+      <Tabs
+        value={current.id}
+        aria-label="Preferences"
+        variant="scrollable"
+        sx={{ borderBottom: 1, borderColor: 'divider' }}
+      >
         {preferencesTabs.map((known) => (
           <Tab
             key={known.id}
@@ -57,6 +61,6 @@ export const PreferencesPage = () => {
       >
         <Content />
       </Paper>
-    </Box>
+    </Stack>
   );
 };

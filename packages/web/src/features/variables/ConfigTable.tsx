@@ -10,7 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { ConfigValueControl } from './ConfigValueControl.js';
+import { ConfigValueControl, labelsItsState } from './ConfigValueControl.js';
 import { StagedMark, stagedRowSx } from './StagedMark.js';
 import { allServices } from './variable-model.js';
 import { effectiveValue, rowKey, type VariableRow } from './variable-rows.js';
@@ -47,6 +47,8 @@ export type ConfigTableProps = {
   // Removing this level's value (fleet: back to the default; device: back to the fleet's).
   remove: (row: VariableRow) => ReactNode;
   extraActions?: (row: VariableRow) => ReactNode;
+  // A setting the device's agent does not apply (from its reported profile).
+  unused?: (name: string) => boolean;
 };
 
 // The configuration table driven by the /config/vars schema of a device type: each setting with its description, its value or the default
@@ -61,6 +63,7 @@ export const ConfigTable = ({
   onUndo,
   remove,
   extraActions,
+  unused = () => false,
 }: ConfigTableProps) => (
   <TableContainer component={Paper} variant="outlined">
     <Table size="small" aria-label="Configuration">
@@ -90,6 +93,15 @@ export const ConfigTable = ({
                   <Typography variant="body2" color="text.secondary">
                     {property.description}
                   </Typography>
+                  {unused(name) ? (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      label="Not used by this device's agent"
+                      title="This device's agent reported the settings it applies; this is not one of them"
+                      sx={{ mt: 0.5, mr: 1 }}
+                    />
+                  ) : null}
                   {property.will_reboot || property.warning ? (
                     <Stack direction="row" spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap' }}>
                       {property.will_reboot ? (
@@ -117,14 +129,17 @@ export const ConfigTable = ({
                   <ConfigValueControl
                     name={name}
                     property={property}
-                    effective={effective ?? defaultText(property)}
+                    effective={effective}
+                    defaultValue={defaultText(property)}
                     denied={row.staged === 'deleted' ? 'Undo the deletion first' : denied(row)}
                     onStage={(value) => onStage(row, value)}
                     onEdit={() => onEdit(row, property)}
                   />
-                  {effective === null ? (
+                  {effective === null &&
+                  property.default !== undefined &&
+                  !labelsItsState(property) ? (
                     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      {property.default === undefined ? 'Not set' : 'Default'}
+                      Default
                     </Typography>
                   ) : row.value === null && row.inherited !== null ? (
                     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>

@@ -15,14 +15,17 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { ValueText } from './VariablesTable.js';
 
 export type ConfigValueControlProps = {
   name: string;
   property: ConfigVarProperty;
-  // The value that applies (this level's, else the inherited one, else the default).
+  // The value set (this level's, else the inherited one), null when unset.
   effective: string | null;
+  // The schema's default, which applies while nothing is set.
+  defaultValue: string | null;
   // Null when the user may change it, else why not.
   denied: string | null;
   onStage: (value: string) => void;
@@ -43,10 +46,12 @@ const readDataUrl = (file: File): Promise<string> =>
 const DataUrlControl = ({
   name,
   property,
-  effective,
+  effective: set,
+  defaultValue,
   denied,
   onStage,
 }: ConfigValueControlProps) => {
+  const effective = set ?? defaultValue;
   const [problem, setProblem] = useState<string | null>(null);
   const inputId = useId();
   const mediaType = effective === null ? undefined : dataUrlMediaType(effective);
@@ -97,14 +102,38 @@ const DataUrlControl = ({
   );
 };
 
+// Whether the control says by itself that a value is unset or the default (switches, selects);
+// the table adds that under the others.
+export const labelsItsState = (property: ConfigVarProperty): boolean =>
+  property.format !== 'data-url' && (property.type === 'boolean' || property.enum !== undefined);
+
+// A switch value in words: 0/1 (and false/true) read Off/On, other values as they are.
+const isOnOffPair = (values: readonly string[]): boolean =>
+  values.every((value) => ['0', '1', 'false', 'true'].includes(value));
+const switchWord = (value: string, onOff: boolean): string =>
+  onOff ? (isToggleOn(value) ? 'On' : 'Off') : value;
+
+// What a control shows: the value set, else "Default (…)", else "Not set" (never a bare "—",
+// "1" or an empty box).
+export const stateLabel = (
+  effective: string | null,
+  defaultValue: string | null,
+  word: (value: string) => string = (value) => value,
+): string =>
+  effective !== null
+    ? word(effective)
+    : defaultValue !== null
+      ? `Default (${word(defaultValue)})`
+      : 'Not set';
+
 // The control of one configuration variable, by its schema: booleans and two-value enums are
 // switches toggled directly, other enums a select, data URLs an image, the rest a value edited
 // in a dialog.
 export const ConfigValueControl = (props: ConfigValueControlProps) => {
-  const { name, property, effective, denied, onStage, onEdit } = props;
+  const { name, property, effective, defaultValue, denied, onStage, onEdit } = props;
   if (property.format === 'data-url') return <DataUrlControl {...props} />;
   if (property.type === 'boolean') {
-    const on = isToggleOn(effective ?? undefined);
+    const on = isToggleOn(effective ?? defaultValue ?? undefined);
     return (
       <FormControlLabel
         control={
@@ -115,7 +144,7 @@ export const ConfigValueControl = (props: ConfigValueControlProps) => {
             slotProps={{ input: { 'aria-label': name } }}
           />
         }
-        label={on ? 'On' : 'Off'}
+        label={stateLabel(effective, defaultValue, (value) => switchWord(value, true))}
         title={denied ?? undefined}
       />
     );
@@ -123,7 +152,8 @@ export const ConfigValueControl = (props: ConfigValueControlProps) => {
   const choices = property.enum;
   if (choices && isTwoValueEnum(property)) {
     const [first, second] = choices.map(String);
-    const on = effective === second;
+    const on = (effective ?? defaultValue) === second;
+    const onOff = isOnOffPair(choices.map(String));
     return (
       <FormControlLabel
         control={
@@ -134,7 +164,7 @@ export const ConfigValueControl = (props: ConfigValueControlProps) => {
             slotProps={{ input: { 'aria-label': name } }}
           />
         }
-        label={effective ?? '—'}
+        label={stateLabel(effective, defaultValue, (value) => switchWord(value, onOff))}
         title={denied ?? undefined}
       />
     );
@@ -147,8 +177,14 @@ export const ConfigValueControl = (props: ConfigValueControlProps) => {
         value={effective ?? ''}
         disabled={denied !== null}
         onChange={(event) => onStage(event.target.value)}
-        slotProps={{ htmlInput: { 'aria-label': name } }}
-        sx={{ minWidth: 120 }}
+        slotProps={{
+          htmlInput: { 'aria-label': name },
+          select: {
+            displayEmpty: true,
+            renderValue: (value) => stateLabel(value === '' ? null : String(value), defaultValue),
+          },
+        }}
+        sx={{ minWidth: 160 }}
       >
         {choices.map((choice) => (
           <MenuItem key={String(choice)} value={String(choice)}>
@@ -160,7 +196,13 @@ export const ConfigValueControl = (props: ConfigValueControlProps) => {
   }
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-      <ValueText value={effective} />
+      {effective === null && defaultValue === null ? (
+        <Typography variant="body2" color="text.secondary">
+          Not set
+        </Typography>
+      ) : (
+        <ValueText value={effective ?? defaultValue} />
+      )}
       <Button
         size="small"
         aria-label={`Edit ${name}`}

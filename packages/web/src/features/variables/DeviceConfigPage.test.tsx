@@ -12,9 +12,9 @@ afterEach(cleanup);
 
 const uuid = deviceDetail().uuid;
 
-const setup = (role = 'operator') => {
+const setup = (role = 'operator', device = deviceDetail()) => {
   const api = createFakeApi({
-    device: [deviceDetail()],
+    device: [device],
     user_application_membership: [fleetMember(role)],
     application_config_variable: [
       {
@@ -47,6 +47,34 @@ const settingRow = async (name: string) => {
 };
 
 describe('DeviceConfigPage', { timeout: 60_000 }, () => {
+  // Issue 29: a generic Linux agent was offered balenaOS and Raspberry Pi settings it ignores.
+  it("marks the settings the device's agent reported it does not apply", async () => {
+    setup(
+      'operator',
+      deviceDetail({
+        agent_profile: {
+          manages_containers: false,
+          architecture: 'amd64',
+          board: null,
+          honoured_config: ['BALENA_SUPERVISOR_POLL_INTERVAL'],
+        },
+      }),
+    );
+    const unused = "Not used by this device's agent";
+    const poll = await settingRow('BALENA_SUPERVISOR_POLL_INTERVAL');
+    expect(within(poll).queryByText(unused)).toBeNull();
+    expect(within(await settingRow('BALENA_HOST_CONFIG_gpu_mem')).getByText(unused)).toBeTruthy();
+    expect(
+      within(await settingRow('BALENA_SUPERVISOR_PERSISTENT_LOGGING')).getByText(unused),
+    ).toBeTruthy();
+  });
+
+  it("marks nothing for a device whose agent reported no profile (balena's supervisor)", async () => {
+    setup();
+    await settingRow('BALENA_HOST_CONFIG_gpu_mem');
+    expect(screen.queryByText("Not used by this device's agent")).toBeNull();
+  });
+
   it("shows the fleet's value beside the device's own, and the device configuration table", async () => {
     setup();
     const logging = await settingRow('BALENA_SUPERVISOR_PERSISTENT_LOGGING');

@@ -59,6 +59,26 @@ const settingRow = async (name: string) => {
 };
 
 describe('FleetConfigPage', { timeout: 60_000 }, () => {
+  // Issue 29: empty selects, and switches labelled "1" or "—".
+  it('labels unset and default values in words', async () => {
+    setup();
+    // A select without a value or default: "Not set" in the box, not an empty box.
+    const warnings = await settingRow('BALENA_HOST_CONFIG_avoid_warnings');
+    expect(within(warnings).getByRole('combobox').textContent).toBe('Not set');
+    // A 0/1 switch at its default 1: "Default (On)", not "1".
+    const splash = await settingRow('BALENA_HOST_CONFIG_disable_splash');
+    expect(within(splash).getByText('Default (On)')).toBeTruthy();
+    expect(within(splash).queryByText('1')).toBeNull();
+    // A 0/1 switch without a default: "Not set", not "—".
+    const uart = await settingRow('BALENA_HOST_CONFIG_enable_uart');
+    expect(within(uart).getByText('Not set')).toBeTruthy();
+    expect(within(uart).queryByText('—')).toBeNull();
+    // A value edited in a dialog, unset and without a default.
+    const overlay = await settingRow('BALENA_HOST_CONFIG_dtoverlay');
+    expect(within(overlay).getByText('Not set')).toBeTruthy();
+    expect(within(overlay).queryByText('—')).toBeNull();
+  });
+
   it('lists the schema settings with descriptions, values and defaults, and the custom ones', async () => {
     setup();
     const poll = await settingRow('BALENA_SUPERVISOR_POLL_INTERVAL');

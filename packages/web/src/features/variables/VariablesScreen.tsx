@@ -1,3 +1,4 @@
+import { readAgentProfile } from '@flotilla/shared/device-protocol/agent-profile-rules';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -100,6 +101,7 @@ const VariablesBody = ({
           staging={staging}
           onDialog={setDialog}
           addButton={addButton}
+          agentProfile={subject.agentProfile ?? null}
         />
       ) : null}
       <StagedChangesBar edits={edits} />
@@ -140,6 +142,7 @@ const deviceSubject = (device: DeviceDetail): VariablesSubject => ({
   deviceId: device.id,
   releaseId: device.should_be_running__release[0]?.id ?? null,
   deviceType: device.is_of__device_type[0],
+  agentProfile: readAgentProfile(device.agent_profile),
 });
 
 const FleetVariables = ({ spec }: { spec: VariablesScreenSpec }) => {

@@ -1,3 +1,7 @@
+import {
+  type AgentProfile,
+  honoursConfig,
+} from '@flotilla/shared/device-protocol/agent-profile-rules';
 import DevicesIcon from '@mui/icons-material/DevicesOther';
 import type { ConfigVarSchema } from '@flotilla/shared/variables/config-vars';
 import Stack from '@mui/material/Stack';
@@ -26,6 +30,7 @@ export type VariablesScreenTablesProps = {
   staging: VariableStaging;
   onDialog: (dialog: VariablesDialog) => void;
   addButton: ReactNode;
+  agentProfile: AgentProfile | null;
 };
 
 // The tables of a variables screen: the environment variables (filtered by service), or the
@@ -42,6 +47,7 @@ export const VariablesScreenTables = ({
   staging,
   onDialog,
   addButton,
+  agentProfile,
 }: VariablesScreenTablesProps) => {
   const labelOf = rowLabel(serviceName);
   const inheritedLabel = spec.inheritsFleet ? 'Fleet value' : undefined;
@@ -105,6 +111,7 @@ export const VariablesScreenTables = ({
         onUndo={(row) => edits.undo(row.key)}
         extraActions={spec.overrides ? overridesAction : undefined}
         remove={(row) => deleteAction(row, 'Remove (back to the default)')}
+        unused={(name) => !honoursConfig(agentProfile, name)}
       />
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', pt: 2 }}>
         <Typography variant="h3">Custom configuration</Typography>

@@ -1,3 +1,4 @@
+import type { AgentProfile } from '@flotilla/shared/device-protocol/agent-profile-rules';
 import type { VariableOwner, VariableResource } from './variable-model.js';
 import { allServices } from './variable-model.js';
 
@@ -12,6 +13,9 @@ export type VariablesSubject = {
   deviceId: number;
   releaseId: number | null;
   deviceType: { slug: string; name: string } | undefined;
+  // A device's agent profile (what it reported about itself): which settings it applies. Null
+  // for a fleet, and for a device whose agent sent none (every setting applies).
+  agentProfile?: AgentProfile | null;
 };
 
 // How the four variables screens differ: which resources hold the variables, which columns and

@@ -62,7 +62,7 @@ export const BatchRenameDialog = ({
             helperText={
               changed && problem ? problem : '4 to 100 characters: letters, digits, _ and -'
             }
-            slotProps={{ htmlInput: { maxLength: 120, spellCheck: false } }}
+            slotProps={{ htmlInput: { spellCheck: false } }}
           />
         </DialogContent>
         <DialogActions>

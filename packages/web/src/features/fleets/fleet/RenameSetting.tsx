@@ -50,7 +50,6 @@ export const RenameSetting = ({ fleet, denied }: { fleet: FleetDetail; denied: s
             }}
             error={changed && Boolean(problem)}
             helperText={changed ? problem : undefined}
-            slotProps={{ htmlInput: { maxLength: 120 } }}
           />
           <DisabledReason reason={reason}>
             <Button

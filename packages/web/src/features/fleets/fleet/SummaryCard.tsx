@@ -11,6 +11,7 @@ import {
 } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
+import { SlugText } from '../../../ui/SlugText.js';
 import { DefaultReleaseSelector } from './DefaultReleaseSelector.js';
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (
@@ -33,7 +34,9 @@ const Copyable = ({ value, label }: { value: string; label: string }) => {
   };
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-      <Typography sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{value}</Typography>
+      <Typography sx={{ minWidth: 0 }}>
+        <SlugText slug={value} monospace />
+      </Typography>
       <Tooltip title={copied ? 'Copied' : `Copy ${label}`}>
         <IconButton size="small" aria-label={`Copy ${label}`} onClick={() => void copy()}>
           <ContentCopyIcon fontSize="inherit" />
