@@ -33,6 +33,7 @@ import {
   systemProbe,
   usesContainerEngine,
 } from './health-checks.js';
+import type { HostOsUpdater } from './host-os-updater.js';
 import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
 
 export type HostDeviceOptions = {
@@ -54,6 +55,9 @@ export type HostDeviceOptions = {
   // The line the device's log starts with (a container device says it runs containers).
   startLine?: string;
 };
+
+// The reboot that follows a host OS update waits this long for the state report to leave.
+const osRebootDelayMs = 2000;
 
 // The agent's own lines a diagnostics report ends with.
 const recentLogLines = 50;
@@ -96,6 +100,8 @@ export class HostDevice implements DeviceRuntime {
   readonly #environments: ServiceEnvironments;
   // Environment changes are handled one target after another.
   #environmentWork: Promise<void> = Promise.resolve();
+  // Real mode's host OS updates (set once the device's identity is known).
+  osUpdater: HostOsUpdater | null = null;
 
   constructor(options: HostDeviceOptions) {
     this.#options = options;
@@ -115,6 +121,13 @@ export class HostDevice implements DeviceRuntime {
 
   start(events: RuntimeEvents): void {
     this.#events = events;
+    this.osUpdater?.connect({
+      log: (message) => this.#log(message),
+      changed: () => this.#events?.changed(),
+      reboot: () => {
+        this.#options.scheduler.after(osRebootDelayMs, () => this.#events?.reboot?.());
+      },
+    });
     this.#log(
       this.#options.startLine ?? 'Flotilla agent starting (host mode: containers are not managed)',
     );
@@ -129,11 +142,16 @@ export class HostDevice implements DeviceRuntime {
 
   applyTarget(target: DeviceTarget, force = false): void {
     this.#target = target;
+    this.applyHostOs(target);
     this.#events?.changed();
     this.#armServiceCheck(0);
     this.#environmentWork = this.#environmentWork.then(() =>
       this.#applyEnvironments(target, force),
     );
+  }
+
+  applyHostOs(target: DeviceTarget): void {
+    this.osUpdater?.apply(target.hostOs);
   }
 
   // Resolves once the environment of the last target is written and applied (tests).
@@ -184,6 +202,7 @@ export class HostDevice implements DeviceRuntime {
       supervisor_version: supervisorVersion,
       ip_address: this.#network.ipAddress,
       mac_address: this.#network.macAddress,
+      ...this.osUpdater?.state,
       apps: this.#apps(),
     };
   }
