@@ -29,6 +29,7 @@ export const catalogueRelease = (
     knownIssues: null,
     notes: null,
     updaterImage: null,
+    baseVersion: null,
     invalidated: false,
     createdAt: '2026-11-01T10:00:00.000Z',
     devices: 0,

@@ -30,6 +30,7 @@ const catalogueRelease = (id: number, version: string, extra: Partial<FakeRow> =
   is_invalidated: false,
   known_issue_list: null,
   note: `* Notes of ${version}`,
+  release_tag: [],
   ...extra,
 });
 
