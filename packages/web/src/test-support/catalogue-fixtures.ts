@@ -132,7 +132,7 @@ const fieldsOf = (body: unknown): Partial<CatalogueRelease> => {
     const value = body[key];
     if (typeof value === 'string') fields[key] = value;
   }
-  for (const key of ['phase', 'knownIssues', 'notes', 'updaterImage'] as const) {
+  for (const key of ['phase', 'knownIssues', 'notes', 'updaterImage', 'baseVersion'] as const) {
     const value = textOrNull(body[key]);
     if (value !== undefined) fields[key] = value;
   }

@@ -31,6 +31,8 @@ describe('reads of public fleets', () => {
         `INSERT INTO "service" ("application", "service_name") VALUES ($1, 'main') RETURNING "id"`,
         [fleet.id],
       );
+      const serviceId = service.rows[0]?.id;
+      if (serviceId === undefined) throw new Error('no service');
       for (const commit of ['aaa1', 'bbb2', 'ccc3']) {
         const release = await fx.createRelease(db, fleet.id, `${commit}${fleet.id}`);
         await db.query(
@@ -38,7 +40,7 @@ describe('reads of public fleets', () => {
              INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
              VALUES ($1, $2, 'success') RETURNING "id")
            INSERT INTO "release_image" ("image", "is_part_of__release") SELECT "id", $3 FROM i`,
-          [service.rows[0]?.id, `registry.example.com/${commit}${fleet.id}`, release],
+          [serviceId, `registry.example.com/${commit}${fleet.id}`, release],
         );
         await db.query(
           `INSERT INTO "release_tag" ("release", "tag_key", "value") VALUES ($1, 'branch', 'main')`,
