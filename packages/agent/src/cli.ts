@@ -6,6 +6,14 @@ import { ProvisioningError } from './provisioning.js';
 import { startRealAgent } from './real-agent.js';
 import { startSimulator } from './simulator.js';
 import { agentVersion } from './version.js';
+import { launchInstalledPackage } from './self-update/launch-installed.js';
+import {
+  launchedVariable,
+  onTrialVariable,
+  packageVersionVariable,
+  reportedInMessage,
+  restartExitCode,
+} from './self-update/launcher.js';
 
 type Running = { stop(): Promise<void> };
 
@@ -67,9 +75,18 @@ const main = async (): Promise<number> => {
     return 0;
   }
   const logger = consoleLogger(command.logLevel);
+  if (command.mode === 'real' && process.env[launchedVariable] !== '1') {
+    const launched = await launchInstalledPackage(
+      command.configPath,
+      process.argv.slice(2),
+      logger,
+    );
+    if (launched !== 'in-process') return launched;
+  }
   const abort = new AbortController();
   let running: Running | null = null;
   let stopping = false;
+  let reportedIn = false;
   const shutdown = (signal: string): void => {
     if (stopping) {
       logger.warn(`${signal} again: exiting now`);
@@ -94,6 +111,19 @@ const main = async (): Promise<number> => {
         configPath: command.configPath,
         logger,
         signal: abort.signal,
+        supervisorVersion: process.env[packageVersionVariable],
+        onTrial: process.env[onTrialVariable] === '1',
+        restart: () => {
+          if (stopping) return;
+          stopping = true;
+          logger.info('exiting for the service manager to start the new agent package');
+          void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(restartExitCode));
+        },
+        onReportedIn: () => {
+          if (reportedIn) return;
+          reportedIn = true;
+          process.send?.(reportedInMessage);
+        },
       });
       logger.info(`flotilla-agent ${agentVersion} running as device ${agent.uuid}`);
       running = agent;

@@ -38,6 +38,13 @@ export type HostSettings = {
   containerEngine: string;
   // Where each service's update lock directory lives on the host (its /tmp/balena).
   containerLockDir: string;
+  // Where the agent keeps the packages it updated itself to (default: beside config.json).
+  agentHome: string | null;
+  // How often the supervisor release is looked up, and how long a new package has to report in.
+  supervisorCheckInterval: number;
+  selfUpdateHealthTimeout: number;
+  // The operator lets the host OS be updated by the release's updater image (docs/HOST-OS.md).
+  hostOsUpdates: boolean;
 };
 
 export type AgentConfig = {
@@ -70,6 +77,10 @@ export const defaultHostSettings: HostSettings = {
   webServerPort: 80,
   containerEngine: 'auto',
   containerLockDir: '/tmp/flotilla-agent/locks',
+  agentHome: null,
+  supervisorCheckInterval: 300_000,
+  selfUpdateHealthTimeout: 300_000,
+  hostOsUpdates: false,
 };
 
 export class ConfigError extends Error {
@@ -171,7 +182,18 @@ const parseHostSettings = (raw: unknown, problems: string[]): HostSettings => {
     containerEngine: read.string('containerEngine', false) ?? defaultHostSettings.containerEngine,
     containerLockDir:
       read.string('containerLockDir', false) ?? defaultHostSettings.containerLockDir,
+    agentHome: read.string('agentHome', false),
+    supervisorCheckInterval:
+      read.integer('supervisorCheckInterval', false, 1000) ??
+      defaultHostSettings.supervisorCheckInterval,
+    selfUpdateHealthTimeout:
+      read.integer('selfUpdateHealthTimeout', false, 1000) ??
+      defaultHostSettings.selfUpdateHealthTimeout,
+    hostOsUpdates: raw.hostOsUpdates === true,
   };
+  if (raw.hostOsUpdates !== undefined && typeof raw.hostOsUpdates !== 'boolean') {
+    problems.push('flotilla.hostOsUpdates must be true or false');
+  }
   if (
     !['auto', 'none'].includes(settings.containerEngine) &&
     !settings.containerEngine.startsWith('/')

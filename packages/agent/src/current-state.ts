@@ -14,7 +14,9 @@ import { withDefaults } from './with-defaults.js';
 
 export type ReportOutcome = 'sent' | 'unchanged' | 'failed';
 
-export type StateReporterOptions = {
+export type StateReporterOptions = ReporterSettings & ReporterHooks;
+
+type ReporterSettings = {
   api: ApiClient;
   uuid: string;
   scheduler: Scheduler;
@@ -27,6 +29,11 @@ export type StateReporterOptions = {
   // Metrics ride along at most this often (balena: 5 min).
   metricsIntervalMs?: number;
   errorBackoff?: BackoffPolicy;
+};
+
+type ReporterHooks = {
+  // After each report the server accepted (a self-updated agent counts as healthy at the first).
+  onReported?: () => void;
 };
 
 const reportKeys: readonly string[] = deviceReportKeys;
@@ -57,7 +64,7 @@ const metricKeys: readonly string[] = [
 // reportIntervalMs, metrics at most every metricsIntervalMs; failures back off (Retry-After
 // honoured) and keep the changes for the next attempt.
 export class StateReporter {
-  readonly #options: Required<StateReporterOptions>;
+  readonly #options: Required<ReporterSettings>;
   readonly #backoff: Backoff;
   readonly #failures: FailureLog;
   #retryAfterMs: number | null = null;
@@ -70,16 +77,19 @@ export class StateReporter {
   #dirtyWhileInFlight = false;
   #running = false;
   #reports = 0;
+  readonly #onReported: (() => void) | undefined;
 
   constructor(options: StateReporterOptions) {
+    const { onReported, ...settings } = options;
+    this.#onReported = onReported;
     this.#options = withDefaults(
       {
-        ...options,
+        ...settings,
         reportIntervalMs: 10_000,
         metricsIntervalMs: 300_000,
         errorBackoff: { baseMs: 10_000, maxMs: 300_000 },
       },
-      options,
+      settings,
     );
     this.#backoff = new Backoff(this.#options.errorBackoff, options.random);
     this.#failures = new FailureLog(options.logger);
@@ -163,6 +173,7 @@ export class StateReporter {
     this.#lastSentAt = now;
     if (metricsDue) this.#lastMetricsAt = now;
     this.#reports++;
+    this.#onReported?.();
     return 'sent';
   }
 

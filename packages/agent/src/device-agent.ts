@@ -48,6 +48,8 @@ export type DeviceAgentOptions = {
   onCloudlink?: (connected: boolean) => void;
   // The device was deactivated (false) or activated again (true), as the target state says.
   onActive?: (active: boolean) => void;
+  // The server accepted a state report: the device has reported in.
+  onReported?: () => void;
 };
 
 type Session = {
@@ -165,6 +167,7 @@ export class DeviceAgent {
       metrics: () => runtime.metrics(),
       reportIntervalMs: this.#options.reportIntervalMs,
       metricsIntervalMs: this.#options.metricsIntervalMs,
+      onReported: this.#options.onReported,
     });
     const logs = new LogStream({
       baseUrl,
@@ -217,6 +220,11 @@ export class DeviceAgent {
     reporter.start();
     cloudlink.start();
     this.#setPhase('online');
+  }
+
+  // A system line of the agent's own (a self-update's steps), in the device's logs.
+  systemLog(message: string): void {
+    this.#systemLine(message);
   }
 
   // Logged here and in the device's logs, so the console shows why releases stop applying.

@@ -19,6 +19,10 @@ import { type CommandRunner, execFileRunner } from './runtime/command-runner.js'
 import { balenaArch, findContainerEngine } from './engine/find-engine.js';
 import { ContainerDevice } from './runtime/container-device.js';
 import { HostDevice } from './runtime/host-device.js';
+import { HostOsUpdater } from './runtime/host-os-updater.js';
+import { dockerUpdaterEngine } from './engine/docker-updater.js';
+import { agentHomeOf } from './self-update/launch-installed.js';
+import { startSelfUpdate } from './self-update/start-self-update.js';
 import { hostNetwork } from './runtime/host-metrics.js';
 import { Scheduler } from './scheduler.js';
 import { supervisorCompatVersion } from './version.js';
@@ -35,6 +39,15 @@ export type RealAgentOptions = {
   // How soon a container device looks again at a held update lock or an engine away (30 s), and
   // reads its containers again (5 s); tests shorten them.
   containerTiming?: { retryMs?: number; refreshMs?: number };
+  // The supervisor version this agent reports (a self-updated package: its release's version).
+  supervisorVersion?: string;
+  // Stops the process for its service manager to start it again (after a self-update). Without
+  // it the agent does not update itself.
+  restart?(): void;
+  // The server accepted a state report (the launcher keeps a new package from then on).
+  onReportedIn?(): void;
+  // The launcher runs this package on trial: it was just swapped in.
+  onTrial?: boolean;
 };
 
 // The identity lives in config.json as on balena: uuid, deviceApiKey, deviceId, registered_at.
@@ -58,6 +71,7 @@ const configFileStore = (path: string, config: AgentConfig): IdentityStore => ({
 // Real mode: this Linux machine is the device. Registers if needed, then runs until stopped.
 export const startRealAgent = async (options: RealAgentOptions): Promise<RealAgent> => {
   const { configPath, logger } = options;
+  const supervisorVersion = options.supervisorVersion ?? supervisorCompatVersion;
   const config = await loadAgentConfig(configPath);
   const scheduler = new Scheduler(systemClock, (error) =>
     logger.error(`task failed: ${errorText(error)}`),
@@ -90,7 +104,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
     runner: options.runner ?? execFileRunner(),
     scheduler,
     logger,
-    supervisorVersion: supervisorCompatVersion,
+    supervisorVersion,
     ...(found === null
       ? {}
       : { startLine: `Flotilla agent starting (containers on ${found.socket})` }),
@@ -104,7 +118,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
       deviceType: config.deviceType,
       provisioningKey: config.provisioningApiKey ?? '',
       userId: config.userId,
-      supervisorVersion: supervisorCompatVersion,
+      supervisorVersion,
       osVersion: host.info().os_version,
       osVariant: config.host.osVariant ?? undefined,
       macAddress: hostNetwork().macAddress || undefined,
@@ -116,6 +130,12 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
     },
   );
   void warnOnDeviceTypeMismatch(api, config.deviceType, profile.architecture, logger);
+  host.osUpdater = new HostOsUpdater({
+    enabled: config.host.hostOsUpdates,
+    engine: found === null ? null : dockerUpdaterEngine(found.socket),
+    device: { uuid: identity.uuid, deviceType: config.deviceType },
+    osVersion: () => host.info().os_version,
+  });
   logger.info(
     `device ${identity.uuid} registered${identity.deviceId === null ? '' : ` (id ${identity.deviceId})`}`,
   );
@@ -130,7 +150,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
             deviceType: config.deviceType,
             arch: balenaArch(process.arch),
             osVersion: host.info().os_version,
-            supervisorVersion: supervisorCompatVersion,
+            supervisorVersion,
             engineSocket: found.socket,
             api: { url: config.apiEndpoint, key: identity.deviceApiKey },
           },
@@ -152,12 +172,28 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
     onPhase: (phase) => logger.info(`agent ${phase}`),
     onCloudlink: (connected) =>
       logger.info(`cloudlink ${connected ? 'connected' : 'disconnected'}`),
+    onReported: () => {
+      options.onReportedIn?.();
+      selfUpdate?.reportedIn();
+    },
+  });
+  const selfUpdate = startSelfUpdate({
+    config,
+    home: agentHomeOf(configPath, config.host.agentHome),
+    identity,
+    supervisorVersion,
+    scheduler,
+    logger,
+    agent,
+    restart: options.restart,
+    onTrial: options.onTrial ?? false,
   });
   agent.start();
   return {
     agent,
     uuid: identity.uuid,
     stop: async () => {
+      selfUpdate?.stop();
       await agent.stop();
       scheduler.stop();
     },

@@ -119,7 +119,12 @@ export type TargetApp = {
 };
 
 // The host OS release the device is told to run (balenaOS's own update acts on it).
-export type HostOsTarget = { releaseId: number | null; version: string };
+// `updaterImage`: the image that moves the host to it (the release's service hostapp).
+export type HostOsTarget = {
+  releaseId: number | null;
+  version: string;
+  updaterImage?: string | null;
+};
 
 export type DeviceTarget = {
   name: string | null;
@@ -134,7 +139,12 @@ export type DeviceTarget = {
 const hostOsOf = (app: AppTargetV3): HostOsTarget | null => {
   const release = Object.values(app.releases)[0];
   if (release?.raw_version === undefined) return null;
-  return { releaseId: release.id, version: release.raw_version };
+  const updater = release.services.hostapp ?? Object.values(release.services)[0];
+  return {
+    releaseId: release.id,
+    version: release.raw_version,
+    updaterImage: updater?.image ?? null,
+  };
 };
 
 const readService = (name: string, service: ServiceTargetV3): TargetService => ({

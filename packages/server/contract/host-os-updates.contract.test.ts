@@ -2,6 +2,7 @@ import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueFile } from '../src/features/host-os/catalogue-entry.js';
 import { importCatalogue, listReleases } from '../src/features/host-os/catalogue-store.js';
+import { type BalenaCli, balenaCli } from '../src/test-support/balena-cli.js';
 import * as fx from '../src/test-support/fixtures.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
 import {
@@ -14,14 +15,16 @@ import {
 } from './contract-helpers.js';
 
 // balena-sdk's queued OS update and supervisor update (device.pinToOsRelease,
-// device.pinToSupervisorRelease) against Flotilla: they set the release the device should run,
-// a downgrade is refused, and a role without the supervisor update permission changes nothing.
+// device.pinToSupervisorRelease) and balena-cli's `device os-update` against Flotilla: they set
+// the release the device should run, a downgrade is refused, and a role without the supervisor
+// update permission changes nothing. (balena-cli 25 has no supervisor update command.)
 
 type Targets = { os: number | null; supervisor: number | null };
 
 describe('OS and supervisor updates through balena-sdk', () => {
   let server: TestServer;
   let sdk: BalenaSDK;
+  let cli: BalenaCli;
   let safeOperator: BalenaSDK;
   let userId: number;
   let deviceTypeId: number;
@@ -74,7 +77,10 @@ describe('OS and supervisor updates through balena-sdk', () => {
     for (const entry of await listReleases(server.ctx.db)) {
       release.set(`${entry.kind} ${entry.version}`, entry.id);
     }
-    sdk = (await registerUser(server.url, 'hup')).sdk;
+    const owner = await registerUser(server.url, 'hup');
+    sdk = owner.sdk;
+    cli = await balenaCli(server.url);
+    await cli.run(['login', '--token', owner.token]);
     userId = (await sdk.auth.getUserInfo()).id;
     const org = await createOrganization(sdk, 'Updates org');
     deviceTypeId = (await sdk.models.deviceType.get(deviceTypeSlug, { $select: 'id' })).id;
@@ -120,6 +126,26 @@ describe('OS and supervisor updates through balena-sdk', () => {
     expect(error.statusCode, error.message).toBe(400);
     expect(error.message).toContain('Supervisor downgrades are not allowed');
     expect((await targetsOf(other)).supervisor).toBeNull();
+  });
+
+  it('balena device os-update sets the host release to run; a version not offered is refused', async () => {
+    const uuid = await newDevice();
+    const output = await cli.run(['device', 'os-update', uuid, '--version', '6.1.0', '--yes']);
+    expect(output).toContain('The balena OS update has started');
+    expect((await targetsOf(uuid)).os).toBe(id('os 6.1.0'));
+
+    // 5.3.21 is older than what the device runs: not among its update targets.
+    const other = await newDevice();
+    const refused = await cli
+      .run(['device', 'os-update', other, '--version', '5.3.21', '--yes'])
+      .then(
+        () => 'ran',
+        (error: unknown) => String(error),
+      );
+    expect(refused).toContain(
+      'The provided version 5.3.21 is not in the Host OS update targets for this device',
+    );
+    expect((await targetsOf(other)).os).toBe(id('os 6.0.13'));
   });
 
   it('a safe-operator updates the OS but not the supervisor', async () => {

@@ -5,6 +5,7 @@ import {
   type ContainerEngine,
   type ContainerSpec,
   type ManagedContainer,
+  type RegistryAuth,
   managedLabel,
   serviceIdLabel,
   serviceNameLabel,
@@ -60,6 +61,46 @@ const healthOf = (status: string): ManagedContainer['health'] => {
 };
 
 // Docker's API through dockerode, on a unix socket.
+// Pulls an image (with credentials, or anonymously), reporting the layers' download as 0–100.
+export const pullImage = async (
+  docker: Docker,
+  reference: string,
+  auth: RegistryAuth | null,
+  onProgress: (percent: number) => void,
+): Promise<void> => {
+  const stream = await docker.pull(reference, auth === null ? {} : { authconfig: auth });
+  const layers = new Map<string, { current: number; total: number }>();
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (error: Error | null, events: ProgressEvent[]) => {
+        const failed = events.find((event) => event.error !== undefined);
+        if (error) reject(error);
+        else if (failed?.error !== undefined) reject(new Error(failed.error));
+        else resolve();
+      },
+      (event: ProgressEvent) => {
+        if (event.id === undefined) return;
+        const total = event.progressDetail?.total;
+        if (event.status === 'Downloading' && total !== undefined && total > 0) {
+          layers.set(event.id, { current: event.progressDetail?.current ?? 0, total });
+        } else if (event.status === 'Download complete' || event.status === 'Pull complete') {
+          const layer = layers.get(event.id);
+          if (layer) layer.current = layer.total;
+        }
+        let current = 0;
+        let sum = 0;
+        for (const layer of layers.values()) {
+          current += layer.current;
+          sum += layer.total;
+        }
+        if (sum > 0) onProgress(Math.min(100, Math.floor((current / sum) * 100)));
+      },
+    );
+  });
+  onProgress(100);
+};
+
 export const dockerEngine = (socketPath: string): ContainerEngine => {
   const docker = new Docker({ socketPath });
   return {
@@ -76,37 +117,7 @@ export const dockerEngine = (socketPath: string): ContainerEngine => {
       }
     },
     async pull(reference, auth, onProgress) {
-      const stream = await docker.pull(reference, { authconfig: auth });
-      const layers = new Map<string, { current: number; total: number }>();
-      await new Promise<void>((resolve, reject) => {
-        docker.modem.followProgress(
-          stream,
-          (error: Error | null, events: ProgressEvent[]) => {
-            const failed = events.find((event) => event.error !== undefined);
-            if (error) reject(error);
-            else if (failed?.error !== undefined) reject(new Error(failed.error));
-            else resolve();
-          },
-          (event: ProgressEvent) => {
-            if (event.id === undefined) return;
-            const total = event.progressDetail?.total;
-            if (event.status === 'Downloading' && total !== undefined && total > 0) {
-              layers.set(event.id, { current: event.progressDetail?.current ?? 0, total });
-            } else if (event.status === 'Download complete' || event.status === 'Pull complete') {
-              const layer = layers.get(event.id);
-              if (layer) layer.current = layer.total;
-            }
-            let current = 0;
-            let sum = 0;
-            for (const layer of layers.values()) {
-              current += layer.current;
-              sum += layer.total;
-            }
-            if (sum > 0) onProgress(Math.min(100, Math.floor((current / sum) * 100)));
-          },
-        );
-      });
-      onProgress(100);
+      await pullImage(docker, reference, auth, onProgress);
     },
     async removeImage(reference) {
       try {

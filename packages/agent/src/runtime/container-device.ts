@@ -105,6 +105,7 @@ export class ContainerDevice implements DeviceRuntime {
 
   applyTarget(target: DeviceTarget, force: boolean): void {
     this.#target = target;
+    this.#options.host.applyHostOs(target);
     this.#app.setTarget(target.app, force);
   }
 

@@ -34,6 +34,7 @@ import {
   systemProbe,
   usesContainerEngine,
 } from './health-checks.js';
+import type { HostOsUpdater } from './host-os-updater.js';
 import { HostMetrics, hostNetwork, hostOsVersion, type NetworkInfo } from './host-metrics.js';
 
 export type HostDeviceOptions = {
@@ -57,6 +58,9 @@ export type HostDeviceOptions = {
   // What the agent reports about itself (runtime/agent-profile.ts); tests may leave it out.
   profile?: AgentProfile;
 };
+
+// The reboot that follows a host OS update waits this long for the state report to leave.
+const osRebootDelayMs = 2000;
 
 // The agent's own lines a diagnostics report ends with.
 const recentLogLines = 50;
@@ -99,6 +103,8 @@ export class HostDevice implements DeviceRuntime {
   readonly #environments: ServiceEnvironments;
   // Environment changes are handled one target after another.
   #environmentWork: Promise<void> = Promise.resolve();
+  // Real mode's host OS updates (set once the device's identity is known).
+  osUpdater: HostOsUpdater | null = null;
 
   constructor(options: HostDeviceOptions) {
     this.#options = options;
@@ -118,6 +124,13 @@ export class HostDevice implements DeviceRuntime {
 
   start(events: RuntimeEvents): void {
     this.#events = events;
+    this.osUpdater?.connect({
+      log: (message) => this.#log(message),
+      changed: () => this.#events?.changed(),
+      reboot: () => {
+        this.#options.scheduler.after(osRebootDelayMs, () => this.#events?.reboot?.());
+      },
+    });
     this.#log(
       this.#options.startLine ?? 'Flotilla agent starting (host mode: containers are not managed)',
     );
@@ -132,11 +145,16 @@ export class HostDevice implements DeviceRuntime {
 
   applyTarget(target: DeviceTarget, force = false): void {
     this.#target = target;
+    this.applyHostOs(target);
     this.#events?.changed();
     this.#armServiceCheck(0);
     this.#environmentWork = this.#environmentWork.then(() =>
       this.#applyEnvironments(target, force),
     );
+  }
+
+  applyHostOs(target: DeviceTarget): void {
+    this.osUpdater?.apply(target.hostOs);
   }
 
   // Resolves once the environment of the last target is written and applied (tests).
@@ -188,6 +206,7 @@ export class HostDevice implements DeviceRuntime {
       ip_address: this.#network.ipAddress,
       mac_address: this.#network.macAddress,
       ...(this.#options.profile ? { agent_profile: this.#options.profile } : {}),
+      ...this.osUpdater?.state,
       apps: this.#apps(),
     };
   }

@@ -27,6 +27,10 @@ export const catalogueLimits = {
 } as const;
 
 // A catalogue release as the admin routes answer it.
+// The release tag holding the regular version an ESR release was cut from (balena's name, which
+// balena-sdk reads as basedOnVersion).
+export const esrBaseVersionTag = 'meta-balena-base';
+
 export type CatalogueRelease = {
   id: number;
   kind: CatalogueKind;
@@ -42,6 +46,8 @@ export type CatalogueRelease = {
   knownIssues: string | null;
   notes: string | null;
   updaterImage: string | null;
+  // An ESR release's regular base version (null otherwise, or when not recorded).
+  baseVersion: string | null;
   invalidated: boolean;
   createdAt: string;
   // How many devices are told to run it (their OS or supervisor release): while any is, the
@@ -65,6 +71,7 @@ export type CatalogueNewRelease =
       deviceType: string;
       version: string;
       variant: CatalogueVariant;
+      baseVersion?: string | null;
     } & Partial<CatalogueDescription>)
   | ({
       kind: 'supervisor';
@@ -72,7 +79,7 @@ export type CatalogueNewRelease =
       version: string;
     } & Partial<CatalogueDescription>);
 
-export type CatalogueEditBody = Partial<CatalogueDescription>;
+export type CatalogueEditBody = Partial<CatalogueDescription> & { baseVersion?: string | null };
 
 // What an import did, entry by entry.
 export type CatalogueImportResult = { created: number; updated: number; unchanged: number };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  defaultOsUpdateRules,
+  esrBaseOf,
   osUpdateEligibility,
   osUpdateMessages,
   osVersionChoices,
@@ -144,6 +146,27 @@ describe('osUpdateEligibility', () => {
     expect(check(device({ osVersion: '6.0.13' }), '2025.1.0').status).toBe(
       'downgradeCannotSwitchToEsr',
     );
+  });
+
+  it('reads a base before 2.88.4 written without a revision as +rev1', () => {
+    const old = [release('2021.1.0', { baseVersion: '2.50.1' })];
+    const rules = { ...defaultOsUpdateRules, minimumSourceVersion: '2.12.0' };
+    const on = (osVersion: string) =>
+      osUpdateEligibility(
+        device({ osVersion }),
+        { version: '2021.1.0', variant: 'prod' },
+        old,
+        rules,
+      ).status;
+    // 2.50.1 was published as 2.50.1+rev1: a device running it is not above the base.
+    expect(on('2.50.1+rev1')).toBe('updatableSwitchToEsr');
+    expect(on('2.50.1+rev2')).toBe('downgradeCannotSwitchToEsr');
+    expect(esrBaseOf('2.50.1')).toMatchObject({ revision: 1 });
+    expect(esrBaseOf('2.50.1+rev3')).toMatchObject({ revision: 3 });
+    // From 2.88.4 on a version without a revision is itself.
+    expect(esrBaseOf('2.88.4')).toMatchObject({ revision: 0 });
+    expect(esrBaseOf('6.0.13')).toMatchObject({ revision: 0 });
+    expect(esrBaseOf(null)).toBeNull();
   });
 
   it('keeps ESR devices on the ESR line', () => {

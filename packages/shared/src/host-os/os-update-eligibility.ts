@@ -114,6 +114,17 @@ const needsTakeover = (
   );
 };
 
+// Versions before 2.88.4 were published with a revision: a base written without one means +rev1.
+const firstUnrevisedVersion = parseOsVersion('2.88.4+rev0');
+
+export const esrBaseOf = (raw: string | null): OsVersion | null => {
+  const base = parseOsVersion(raw);
+  if (base == null || firstUnrevisedVersion == null) return base;
+  return base.revision === 0 && compareOsVersions(base, firstUnrevisedVersion) < 0
+    ? { ...base, revision: 1 }
+    : base;
+};
+
 export const osUpdateEligibility = (
   device: OsUpdateDevice,
   target: OsUpdateTarget,
@@ -153,7 +164,7 @@ export const osUpdateEligibility = (
     return result('forbiddenSwitchToNonEsr', osUpdateMessages.forbiddenSwitchToNonEsr);
   }
   if (!deviceEsr && targetEsr) {
-    const base = parseOsVersion(release.baseVersion);
+    const base = esrBaseOf(release.baseVersion);
     // Without a known base the switch could be a downgrade, so it is refused.
     if (base == null || compareOsVersions(current, base) > 0) {
       return result('downgradeCannotSwitchToEsr', osUpdateMessages.downgradeCannotSwitchToEsr);

@@ -215,6 +215,8 @@ export const publicPermissions: readonly Permission[] = [
   ...p('release', 'read'),
   ...p('release_tag', 'read'),
   ...p('release_asset', 'read'),
+  ...p('release_image', 'read'),
+  ...p('image', 'read'),
   ...p('application_tag', 'read'),
   ...p('device_type', 'read'),
   ...p('device_type_alias', 'read'),

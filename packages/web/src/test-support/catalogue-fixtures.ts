@@ -29,6 +29,7 @@ export const catalogueRelease = (
     knownIssues: null,
     notes: null,
     updaterImage: null,
+    baseVersion: null,
     invalidated: false,
     createdAt: '2026-11-01T10:00:00.000Z',
     devices: 0,
@@ -131,7 +132,7 @@ const fieldsOf = (body: unknown): Partial<CatalogueRelease> => {
     const value = body[key];
     if (typeof value === 'string') fields[key] = value;
   }
-  for (const key of ['phase', 'knownIssues', 'notes', 'updaterImage'] as const) {
+  for (const key of ['phase', 'knownIssues', 'notes', 'updaterImage', 'baseVersion'] as const) {
     const value = textOrNull(body[key]);
     if (value !== undefined) fields[key] = value;
   }

@@ -52,6 +52,9 @@ const osEntry = z
     notes: described.notes.default(null),
     updaterImage: described.updaterImage.default(null),
     invalidated: described.invalidated.default(false),
+    // An ESR release's regular base version (balena's `meta-balena-base` release tag); left out
+    // it is cleared, as other fields are.
+    baseVersion: version.nullable().optional(),
   })
   .strict();
 
@@ -83,9 +86,11 @@ export const catalogueEdit = z
     notes: described.notes.optional(),
     updaterImage: described.updaterImage.optional(),
     invalidated: described.invalidated.optional(),
+    baseVersion: version.nullable().optional(),
   })
   .strict()
   .refine((edit) => Object.values(edit).some((value) => value !== undefined), {
-    message: 'nothing to change: give phase, knownIssues, notes, updaterImage or invalidated',
+    message:
+      'nothing to change: give phase, knownIssues, notes, updaterImage, invalidated or baseVersion',
   });
 export type CatalogueEdit = z.output<typeof catalogueEdit>;

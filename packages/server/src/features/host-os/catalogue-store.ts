@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict, notFound } from '../../infra/errors/api-error.js';
 import { rawVersion } from '../../model/definitions/releases.js';
-import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import { type CatalogueRelease, esrBaseVersionTag } from '@flotilla/shared/host-os/catalogue';
 import type { CatalogueEdit, CatalogueEntry, CatalogueFile } from './catalogue-entry.js';
 
 // The host OS catalogue is kept as balena's API keeps it, so balena-sdk and balena-cli read it
@@ -185,6 +185,40 @@ const setUpdaterImage = async (
   return true;
 };
 
+const esrMajorAbove = 2000;
+
+const checkBaseVersion = (version: string, base: string | null | undefined, label: string) => {
+  if (base == null) return;
+  const major = (text: string) => Number(/^v?(\d+)/.exec(text)?.[1] ?? 0);
+  if (major(version) <= esrMajorAbove) {
+    throw badRequest(`${label}: baseVersion is only for ESR releases (major above 2000)`);
+  }
+  if (major(base) > esrMajorAbove) {
+    throw badRequest(`${label}: baseVersion must be a regular (non-ESR) version`);
+  }
+};
+
+// Sets or clears the base version tag; answers whether it changed.
+const setBaseVersion = async (
+  tx: Queryable,
+  releaseId: number,
+  base: string | null,
+): Promise<boolean> => {
+  const changed =
+    base === null
+      ? await tx.query(`DELETE FROM "release_tag" WHERE "release" = $1 AND "tag_key" = $2`, [
+          releaseId,
+          esrBaseVersionTag,
+        ])
+      : await tx.query(
+          `INSERT INTO "release_tag" ("release", "tag_key", "value") VALUES ($1, $2, $3)
+           ON CONFLICT ("release", "tag_key") DO UPDATE SET "value" = excluded."value"
+            WHERE "release_tag"."value" IS DISTINCT FROM excluded."value"`,
+          [releaseId, esrBaseVersionTag, base],
+        );
+  return (changed.rowCount ?? 0) > 0;
+};
+
 // Writes one entry: creates its release (and its application on first use) or, when `mode` is
 // 'import', brings an existing one in line with the entry, touching nothing already equal.
 export const writeEntry = async (
@@ -193,6 +227,8 @@ export const writeEntry = async (
   label: string,
   mode: 'create' | 'import',
 ): Promise<{ id: number; outcome: Outcome }> => {
+  const baseVersion = entry.kind === 'os' ? (entry.baseVersion ?? null) : undefined;
+  checkBaseVersion(entry.version, baseVersion, label);
   const target = await targetOf(tx, entry, label);
   const applicationId = await applicationOf(tx, target, label);
   const commit = commitOf(entry);
@@ -224,6 +260,7 @@ export const writeEntry = async (
     const id = created.rows[0]?.id;
     if (id === undefined) throw new Error('release insert returned no id');
     await setUpdaterImage(tx, applicationId, id, target.serviceName, entry.updaterImage);
+    if (baseVersion != null) await setBaseVersion(tx, id, baseVersion);
     return { id, outcome: 'created' };
   }
   const changed = await describeRelease(tx, existingId, {
@@ -232,15 +269,16 @@ export const writeEntry = async (
     notes: entry.notes,
     updaterImage: entry.updaterImage,
     invalidated: entry.invalidated,
+    baseVersion,
   });
   return { id: existingId, outcome: changed ? 'updated' : 'unchanged' };
 };
 
-type CatalogueRow = { id: number; application: number; is_host: boolean };
+type CatalogueRow = { id: number; application: number; is_host: boolean; version: string };
 
 const catalogueRelease = async (tx: Queryable, id: number): Promise<CatalogueRow> => {
   const { rows } = await tx.query<CatalogueRow>(
-    `SELECT r."id", a."id" AS "application", a."is_host"
+    `SELECT r."id", a."id" AS "application", a."is_host", r."semver" AS "version"
        FROM "release" r JOIN "application" a ON a."id" = r."belongs_to__application"
        JOIN "organization" o ON o."id" = a."organization"
       WHERE r."id" = $1 AND o."handle" = $2`,
@@ -258,6 +296,12 @@ const describeRelease = async (
   edit: CatalogueEdit,
 ): Promise<boolean> => {
   const row = await catalogueRelease(tx, id);
+  if (edit.baseVersion !== undefined) {
+    if (!row.is_host && edit.baseVersion !== null) {
+      throw badRequest(`Release ${id}: baseVersion is only for host OS releases`);
+    }
+    checkBaseVersion(row.version, edit.baseVersion, `Release ${id}`);
+  }
   const updated = await tx.query(
     `UPDATE "release" r SET
         "phase" = CASE WHEN $2 THEN $3 ELSE r."phase" END,
@@ -290,7 +334,11 @@ const describeRelease = async (
           row.is_host ? 'hostapp' : 'balena-supervisor',
           edit.updaterImage,
         );
-  return (updated.rowCount ?? 0) > 0 || imageChanged;
+  const baseChanged =
+    edit.baseVersion === undefined || !row.is_host
+      ? false
+      : await setBaseVersion(tx, id, edit.baseVersion);
+  return (updated.rowCount ?? 0) > 0 || imageChanged || baseChanged;
 };
 
 export const editRelease = async (tx: Queryable, id: number, edit: CatalogueEdit) => {
@@ -360,6 +408,7 @@ type ListedRow = {
   known_issue_list: string | null;
   note: string | null;
   updater_image: string | null;
+  base_version: string | null;
   is_invalidated: boolean;
   created_at: string;
   devices: number;
@@ -377,6 +426,8 @@ export const listReleases = async (
             (SELECT i."is_stored_at__image_location" FROM "release_image" ri
                JOIN "image" i ON i."id" = ri."image"
               WHERE ri."is_part_of__release" = r."id" ORDER BY i."id" LIMIT 1) AS "updater_image",
+            (SELECT t."value" FROM "release_tag" t
+              WHERE t."release" = r."id" AND t."tag_key" = $3) AS "base_version",
             to_char(r."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "created_at",
             (SELECT count(*)::integer FROM "device" d
               WHERE d."should_be_operated_by__release" = r."id"
@@ -389,7 +440,7 @@ export const listReleases = async (
       WHERE o."handle" = $1 AND ($2::integer IS NULL OR r."id" = $2)
       ORDER BY a."is_host" DESC, a."slug", r."semver_major" DESC, r."semver_minor" DESC,
                r."semver_patch" DESC, r."variant", r."id"`,
-    [catalogueOrganizationHandle, only?.id ?? null],
+    [catalogueOrganizationHandle, only?.id ?? null, esrBaseVersionTag],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -404,6 +455,7 @@ export const listReleases = async (
     knownIssues: row.known_issue_list,
     notes: row.note,
     updaterImage: row.updater_image,
+    baseVersion: row.base_version,
     invalidated: row.is_invalidated,
     createdAt: row.created_at,
     devices: row.devices,

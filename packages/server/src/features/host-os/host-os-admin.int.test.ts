@@ -378,4 +378,59 @@ describe('host OS catalogue administration', () => {
     });
     expect([401, 403, 404]).toContain(write.statusCode);
   });
+
+  it("records an ESR release's base version as balena's meta-balena-base tag", async () => {
+    const esr = { ...osEntry, version: '2024.4.0', baseVersion: '6.0.13' };
+    const created = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/host-os/releases',
+      headers: as(admin),
+      payload: esr,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, baseVersion } = created.json<{ id: number; baseVersion: string | null }>();
+    expect(baseVersion).toBe('6.0.13');
+    // Anyone signed in reads it through /v7, as balena-sdk's basedOnVersion does.
+    const tagOf = async (): Promise<unknown> => {
+      const response = await app.inject({
+        method: 'GET',
+        url: encodeURI(`/v7/release(${id})?$select=id&$expand=release_tag($select=tag_key,value)`),
+        headers: as(member),
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json<{ d: { release_tag: unknown[] }[] }>().d[0]?.release_tag;
+    };
+    expect(await tagOf()).toEqual([{ tag_key: 'meta-balena-base', value: '6.0.13' }]);
+    const edit = (payload: object) =>
+      app.inject({
+        method: 'PATCH',
+        url: `/admin/v1/host-os/releases/${id}`,
+        headers: as(admin),
+        payload,
+      });
+    expect((await edit({ baseVersion: '6.1.0' })).statusCode).toBe(200);
+    expect(await tagOf()).toEqual([{ tag_key: 'meta-balena-base', value: '6.1.0' }]);
+    // A base must be a regular version, and only ESR releases have one.
+    const esrBase = await edit({ baseVersion: '2023.1.0' });
+    expect(esrBase.statusCode).toBe(400);
+    expect(esrBase.body).toBe(`Release ${id}: baseVersion must be a regular (non-ESR) version`);
+    const regular = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/host-os/releases',
+      headers: as(admin),
+      payload: { ...osEntry, version: '6.5.0', baseVersion: '6.0.13' },
+    });
+    expect(regular.statusCode).toBe(400);
+    expect(regular.body).toContain('baseVersion is only for ESR releases (major above 2000)');
+    // An import that leaves it out clears it, as other fields.
+    const imported = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/host-os/catalogue',
+      headers: as(admin),
+      payload: { releases: [{ ...osEntry, version: '2024.4.0' }] },
+    });
+    expect(imported.json()).toMatchObject({ updated: 1 });
+    expect(await tagOf()).toEqual([]);
+    expect((await edit({ baseVersion: null })).statusCode).toBe(200);
+  });
 });

@@ -9,8 +9,9 @@ import {
 import { createTestDatabase } from '../../test-support/test-database.js';
 
 // The "public" scope (sql-helpers.ts isPublicApplication): anybody reads the releases, release
-// tags and fleet tags of a public fleet (host OS, supervisor), and nothing of a private fleet
-// they have no role in, in lists, in counts and in nested reads alike.
+// tags, images (a catalogue release's updater image) and fleet tags of a public fleet (host OS,
+// supervisor), and nothing of a private fleet they have no role in, in lists, in counts and in
+// nested reads alike.
 
 describe('reads of public fleets', () => {
   let db: Database;
@@ -26,8 +27,21 @@ describe('reads of public fleets', () => {
     open = await fx.createFleet(db, owners, 'Open', { isPublic: true });
     closed = await fx.createFleet(db, owners, 'Closed');
     for (const fleet of [open, closed]) {
+      const service = await db.query<{ id: number }>(
+        `INSERT INTO "service" ("application", "service_name") VALUES ($1, 'main') RETURNING "id"`,
+        [fleet.id],
+      );
+      const serviceId = service.rows[0]?.id;
+      if (serviceId === undefined) throw new Error('no service');
       for (const commit of ['aaa1', 'bbb2', 'ccc3']) {
         const release = await fx.createRelease(db, fleet.id, `${commit}${fleet.id}`);
+        await db.query(
+          `WITH i AS (
+             INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
+             VALUES ($1, $2, 'success') RETURNING "id")
+           INSERT INTO "release_image" ("image", "is_part_of__release") SELECT "id", $3 FROM i`,
+          [serviceId, `registry.example.com/${commit}${fleet.id}`, release],
+        );
         await db.query(
           `INSERT INTO "release_tag" ("release", "tag_key", "value") VALUES ($1, 'branch', 'main')`,
           [release],
@@ -75,6 +89,17 @@ describe('reads of public fleets', () => {
           `/release_asset/$count?$filter=release/any(r:r/belongs_to__application%20eq%20${fleet.id})`,
         ),
       ).toBe(expected);
+      // Their images, and the links between releases and images.
+      expect(
+        await rows(
+          `/image/$count?$filter=is_part_of__release/any(ri:ri/is_part_of__release/any(r:r/belongs_to__application%20eq%20${fleet.id}))`,
+        ),
+      ).toBe(expected);
+      expect(
+        await rows(
+          `/release_image/$count?$filter=is_part_of__release/any(r:r/belongs_to__application%20eq%20${fleet.id})`,
+        ),
+      ).toBe(expected);
       expect(await rows(`/application_tag/$count?$filter=application%20eq%20${fleet.id}`)).toBe(
         expected === 0 ? 0 : 1,
       );
@@ -92,5 +117,24 @@ describe('reads of public fleets', () => {
       expect.arrayContaining([expect.objectContaining({ release_tag: [{ value: 'main' }] })]),
     );
     expect(await rows(`/application(${closed.id})?$select=id`)).toEqual([]);
+  });
+
+  it("expands a public release's image location, as an agent reads its supervisor release", async () => {
+    for (const [fleet, expected] of [
+      [
+        open,
+        [{ image: [{ is_stored_at__image_location: `registry.example.com/aaa1${open.id}` }] }],
+      ],
+      [closed, undefined],
+    ] as const) {
+      const releases = await rows(
+        `/release?$select=id&$filter=commit%20eq%20'aaa1${fleet.id}'&$expand=contains__image($select=id;$expand=image($select=is_stored_at__image_location))`,
+      );
+      expect(releases).toEqual(
+        expected === undefined
+          ? []
+          : [expect.objectContaining({ contains__image: [expect.objectContaining(expected[0])] })],
+      );
+    }
   });
 });

@@ -191,7 +191,12 @@ export const releaseResources: Record<string, ResourceDefinition> = {
       contract: json(),
     },
     synonyms: { is_a_build_of__application__has__service_name: 'is_a_build_of__service' },
-    scope: { application: (row) => applicationOfService(`${row}."is_a_build_of__service"`, row) },
+    scope: {
+      application: (row) => applicationOfService(`${row}."is_a_build_of__service"`, row),
+      // A public fleet's images (a host OS or supervisor release's updater) are readable by all.
+      public: (row) =>
+        isPublicApplication(applicationOfService(`${row}."is_a_build_of__service"`, row), row),
+    },
   },
   release_image: {
     alternateKeys: [['image', 'is_part_of__release']],
@@ -209,7 +214,11 @@ export const releaseResources: Record<string, ResourceDefinition> = {
       ),
     },
     synonyms: { release: 'is_part_of__release', contains__image: 'image' },
-    scope: { application: (row) => applicationOfRelease(`${row}."is_part_of__release"`, row) },
+    scope: {
+      application: (row) => applicationOfRelease(`${row}."is_part_of__release"`, row),
+      public: (row) =>
+        isPublicApplication(applicationOfRelease(`${row}."is_part_of__release"`, row), row),
+    },
   },
   image_label: {
     alternateKeys: [['release_image', 'label_name']],

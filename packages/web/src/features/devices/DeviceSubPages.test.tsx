@@ -63,21 +63,17 @@ describe('device actions page', () => {
   it('lists every action with its blurb, a link to the built-in documentation and its button', async () => {
     renderAt('actions');
     await screen.findByRole('tab', { name: 'Actions', selected: true });
-    // Every supervisor action, every field action, and delete.
-    expect(flowActions).toEqual(
-      expect.arrayContaining([
-        ...['restart', 'pin', 'public-url', 'local-mode', 'support-access', 'move', 'identify'],
-        ...['deactivate', 'purge', 'reboot', 'shutdown', 'delete'],
-      ]),
-    );
-    expect(flowActions.every((id) => menuActions.includes(id))).toBe(true);
+    // Every entry of the Actions menu: supervisor actions, field actions, OS and supervisor
+    // updates, and delete.
+    expect(flowActions).toEqual(menuActions);
+    expect(flowActions).toEqual(expect.arrayContaining(['os-update', 'supervisor-update']));
     for (const id of flowActions) {
       const region = await screen.findByRole('region', { name: actionSpecs[id].title });
       expect(within(region).getByText(new RegExp(actionSpecs[id].blurb.slice(0, 30)))).toBeTruthy();
       const docs = within(region).getByRole('link', {
         name: `${actionSpecs[id].title}: documentation`,
       });
-      expect(docs.getAttribute('href')).toBe('/docs/devices');
+      expect(docs.getAttribute('href')).toBe(actionSpecs[id].docs ?? '/docs/devices');
       expect(within(region).getByRole('button', { name: actionSpecs[id].label })).toBeTruthy();
     }
   });

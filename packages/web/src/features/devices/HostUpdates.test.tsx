@@ -8,6 +8,7 @@ import type { FakeData, FakeRow } from '../../test-support/fake-odata.js';
 import { fleetMember } from '../../test-support/fixtures.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
+import { DeviceActionsPage } from './DeviceActionsPage.js';
 import { DevicePage } from './DevicePage.js';
 import { FleetDevicesPage } from './FleetDevicesPage.js';
 import type { DeviceDetail, DeviceListRow } from '../../device/device-rows.js';
@@ -29,6 +30,7 @@ const catalogueRelease = (id: number, version: string, extra: Partial<FakeRow> =
   is_invalidated: false,
   known_issue_list: null,
   note: `* Notes of ${version}`,
+  release_tag: [],
   ...extra,
 });
 
@@ -87,7 +89,7 @@ const catalogue: FakeData = {
   device_type: [{ slug: 'raspberrypi4-64', is_of__cpu_architecture: [{ slug: 'aarch64' }] }],
 };
 
-const renderDevice = (device: DeviceDetail, role = 'operator') => {
+const renderDevice = (device: DeviceDetail, role = 'operator', section = '') => {
   const api = createFakeApi({
     device: [device],
     device_config_variable: [],
@@ -104,9 +106,10 @@ const renderDevice = (device: DeviceDetail, role = 'operator') => {
     <ToastProvider>
       <Routes>
         <Route path="/devices/:uuid" element={<DevicePage />} />
+        <Route path="/devices/:uuid/actions" element={<DeviceActionsPage />} />
       </Routes>
     </ToastProvider>,
-    `/devices/${device.uuid}`,
+    `/devices/${device.uuid}${section}`,
   );
   return api;
 };
@@ -174,6 +177,24 @@ describe('OS update', () => {
     await waitFor(() => expect(deviceWrites(api)).toHaveLength(1));
     expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_operated_by__release: 903 } }]);
     expect(await screen.findByText('Started the OS update of brave-otter')).toBeTruthy();
+  });
+
+  it('updates the device from its actions page, through the same dialog', async () => {
+    const api = renderDevice(deviceDetail(), 'operator', '/actions');
+    const region = await screen.findByRole('region', { name: 'Update host OS' });
+    const button = await waitFor(() => {
+      const found = within(region).getByRole<HTMLButtonElement>('button', { name: 'Update OS' });
+      expect(found.disabled).toBe(false);
+      return found;
+    });
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('dialog');
+    const picker = await within(dialog).findByRole('combobox', { name: 'OS version' });
+    expect(picker.textContent).toContain('6.1.0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update OS' }));
+    await waitFor(() => expect(deviceWrites(api)).toHaveLength(1));
+    expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_operated_by__release: 903 } }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it("shows the server's refusal", async () => {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
@@ -9,8 +9,9 @@ import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import type { FieldActionDevice } from './field-action-device.js';
 import { OsUpdateDialog } from './OsUpdateDialog.js';
 
-// The OS update dialog on its own: the takeover warning must be acknowledged, and a catalogue
-// that fails to load says so with a retry.
+// The OS update dialog on its own: the takeover warning must be acknowledged, a catalogue that
+// fails to load says so with a retry, and a selection switches regular devices to ESR only when
+// they are not above the release's base version.
 
 afterEach(cleanup);
 
@@ -33,7 +34,7 @@ const jetson: FieldActionDevice = {
   pinnedReleaseId: null,
 };
 
-const release = (id: number, version: string): FakeRow => ({
+const release = (id: number, version: string, base: string | null = null): FakeRow => ({
   id,
   raw_version: version,
   variant: 'prod',
@@ -42,6 +43,7 @@ const release = (id: number, version: string): FakeRow => ({
   is_final: true,
   is_invalidated: false,
   known_issue_list: null,
+  release_tag: base === null ? [] : [{ tag_key: 'meta-balena-base', value: base }],
 });
 
 const hostApp: FakeRow = {
@@ -51,14 +53,34 @@ const hostApp: FakeRow = {
   owns__release: [release(1, '6.0.13'), release(2, '6.1.0')],
 };
 
-const renderDialog = (refuseFirstRead = false) => {
-  const api = createFakeApi({ application: [hostApp] });
+// A Raspberry Pi 4's releases, with an ESR release cut from 6.1.0 (its meta-balena-base tag).
+const esrApp: FakeRow = {
+  id: 901,
+  is_host: true,
+  is_for__device_type: [{ slug: 'raspberrypi4-64' }],
+  owns__release: [
+    release(11, '6.0.13'),
+    release(12, '6.1.0'),
+    release(13, '2024.1.0', '6.0.13'),
+    release(14, '2024.4.0', '6.1.0'),
+  ],
+};
+
+const pi = (id: number, name: string, osVersion: string): FieldActionDevice => ({
+  ...jetson,
+  target: { ...jetson.target, id, name },
+  deviceType: 'raspberrypi4-64',
+  osVersion: `balenaOS ${osVersion}`,
+});
+
+const renderDialog = (refuseFirstRead = false, devices: FieldActionDevice[] = [jetson]) => {
+  const api = createFakeApi({ application: [hostApp, esrApp] });
   if (refuseFirstRead) api.refuseNextRead('application', 'The catalogue is unavailable');
   const onConfirm = vi.fn();
   renderWithClient(
     api.client,
     <OsUpdateDialog
-      devices={[jetson]}
+      devices={devices}
       skipped={[]}
       pending={false}
       progress={null}
@@ -92,6 +114,30 @@ describe('OS update dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() =>
       expect(screen.getByRole('combobox', { name: 'OS version' }).textContent).toContain('6.1.0'),
+    );
+  });
+
+  it('switches the regular devices of a selection to ESR when they are not above its base', async () => {
+    const devices = [
+      pi(21, 'esr-box', '2024.1.0'),
+      pi(22, 'old-box', '6.0.13'),
+      pi(23, 'new-box', '6.2.0'),
+    ];
+    const { onConfirm } = renderDialog(false, devices);
+    // The ESR device offers its line's newer version, chosen first.
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'OS version' }).textContent).toContain(
+        '2024.4.0',
+      ),
+    );
+    const table = screen.getByRole('table', { name: 'Devices and their eligibility' });
+    const rowOf = (name: string) => within(table).getByText(name).closest('tr');
+    expect(rowOf('old-box')?.textContent).toContain(osUpdateMessages.updatableSwitchToEsr);
+    expect(rowOf('new-box')?.textContent).toContain(osUpdateMessages.downgradeCannotSwitchToEsr);
+    await userEvent.click(screen.getByRole('button', { name: 'Update OS' }));
+    expect(onConfirm).toHaveBeenCalledWith(
+      { id: 'os-update', input: { version: '2024.4.0', releases: { 21: 14, 22: 14 } } },
+      [devices[0], devices[1]],
     );
   });
 });

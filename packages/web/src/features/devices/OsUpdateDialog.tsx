@@ -1,21 +1,19 @@
 import Alert from '@mui/material/Alert';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
 import { parseOsVersion } from '@flotilla/shared/host-os/os-version';
 import { useState } from 'react';
 import { plural } from '../../device/device-format.js';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { useOsReleases } from './api-host-os.js';
 import type { FieldActionDevice } from './field-action-device.js';
-import { hostUpdateSpecs, type HostUpdateRequest } from './host-update-actions.js';
+import type { HostUpdateRequest } from './host-update-actions.js';
 import { osUpdateRows, osVersionOptions } from './host-update-plan.js';
 import { EligibilityTable, VersionSelect } from './HostUpdateParts.js';
 import { OsLineChips } from './OsLineChip.js';
-import { SkippedNotice } from './SkippedNotice.js';
+import { HostUpdateFrame } from './HostUpdateFrame.js';
 
 export type HostUpdateDialogProps = {
   // The devices the user may update, and those left out with why (permissions).
@@ -26,8 +24,6 @@ export type HostUpdateDialogProps = {
   onConfirm: (request: HostUpdateRequest, devices: FieldActionDevice[]) => void;
   onClose: () => void;
 };
-
-const spec = hostUpdateSpecs['os-update'];
 
 // Update OS, for one device or a selection: a version of the devices' line and variant, each
 // device's eligibility for it; only the eligible devices are updated.
@@ -64,12 +60,13 @@ export const OsUpdateDialog = ({
   const ready = updating.length > 0 && (!takeover || takeoverAccepted);
   const onlyRow = rows[0];
   return (
-    <ConfirmDialog
-      open
-      title={`${spec.title}${single ? '' : ` (${plural(devices.length, 'device')})`}`}
-      confirmLabel={progress ? `${progress.done} of ${progress.total}…` : spec.confirmLabel}
-      confirmDisabled={!ready}
+    <HostUpdateFrame
+      action="os-update"
+      deviceCount={devices.length}
+      skipped={skipped}
       pending={pending}
+      progress={progress}
+      confirmDisabled={!ready}
       onConfirm={() => {
         if (!chosen || !ready) return;
         onConfirm(
@@ -87,12 +84,6 @@ export const OsUpdateDialog = ({
       }}
       onClose={onClose}
     >
-      <Typography>
-        {spec.blurb}{' '}
-        <Link href={spec.docs} target="_blank" rel="noreferrer">
-          Documentation
-        </Link>
-      </Typography>
       {single ? (
         <Typography variant="body2">
           {only.target.name} runs {only.osVersion ?? 'an unknown OS version'}.
@@ -159,7 +150,6 @@ export const OsUpdateDialog = ({
           />
         </>
       ) : null}
-      <SkippedNotice skipped={skipped} />
-    </ConfirmDialog>
+    </HostUpdateFrame>
   );
 };

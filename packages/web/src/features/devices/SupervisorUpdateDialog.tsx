@@ -1,13 +1,9 @@
 import Alert from '@mui/material/Alert';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { supervisorUpdateMessages } from '@flotilla/shared/host-os/supervisor-update';
 import { useState } from 'react';
-import { plural } from '../../device/device-format.js';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { useSupervisorCatalogue } from './api-host-os.js';
-import { hostUpdateSpecs } from './host-update-actions.js';
 import {
   supervisorChoiceBlock,
   supervisorMessages,
@@ -16,9 +12,7 @@ import {
 } from './host-update-plan.js';
 import { EligibilityTable, VersionSelect } from './HostUpdateParts.js';
 import type { HostUpdateDialogProps } from './OsUpdateDialog.js';
-import { SkippedNotice } from './SkippedNotice.js';
-
-const spec = hostUpdateSpecs['supervisor-update'];
+import { HostUpdateFrame } from './HostUpdateFrame.js';
 
 // Update supervisor, for one device or a selection: newer supervisor releases of the devices'
 // CPU architectures. Devices already at or above the version are skipped; one that cannot take
@@ -53,12 +47,13 @@ export const SupervisorUpdateDialog = ({
     block = supervisorMessages.upToDate;
   }
   return (
-    <ConfirmDialog
-      open
-      title={`${spec.title}${single ? '' : ` (${plural(devices.length, 'device')})`}`}
-      confirmLabel={progress ? `${progress.done} of ${progress.total}…` : spec.confirmLabel}
-      confirmDisabled={block !== null || version === null}
+    <HostUpdateFrame
+      action="supervisor-update"
+      deviceCount={devices.length}
+      skipped={skipped}
       pending={pending}
+      progress={progress}
+      confirmDisabled={block !== null || version === null}
       onConfirm={() => {
         if (block !== null || version === null) return;
         onConfirm(
@@ -76,12 +71,6 @@ export const SupervisorUpdateDialog = ({
       }}
       onClose={onClose}
     >
-      <Typography>
-        {spec.blurb}{' '}
-        <Link href={spec.docs} target="_blank" rel="noreferrer">
-          Documentation
-        </Link>
-      </Typography>
       {single ? (
         <Typography variant="body2">
           {only.target.name} runs supervisor {only.supervisorVersion ?? 'of an unknown version'}.
@@ -113,7 +102,6 @@ export const SupervisorUpdateDialog = ({
           }))}
         />
       ) : null}
-      <SkippedNotice skipped={skipped} />
-    </ConfirmDialog>
+    </HostUpdateFrame>
   );
 };

@@ -1,4 +1,5 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
+import { esrBaseVersionTag } from '@flotilla/shared/host-os/catalogue';
 import type { OsReleaseOption } from '@flotilla/shared/host-os/os-update-eligibility';
 import type { SupervisorReleaseOption } from '@flotilla/shared/host-os/supervisor-update';
 import { useQuery } from '@tanstack/react-query';
@@ -69,7 +70,16 @@ export const fetchOsReleases = async (
       },
       $expand: {
         is_for__device_type: { $select: ['slug'] },
-        owns__release: { $select: [...releaseFields] },
+        owns__release: {
+          $select: [...releaseFields],
+          // An ESR release's regular base version, under balena's tag name.
+          $expand: {
+            release_tag: {
+              $select: ['tag_key', 'value'],
+              $filter: { tag_key: esrBaseVersionTag },
+            },
+          },
+        },
       },
     },
   });
@@ -77,8 +87,8 @@ export const fetchOsReleases = async (
     app.owns__release.map((release) => ({
       ...optionOf(release),
       variant: release.variant,
-      // The catalogue does not record the regular version an ESR release was cut from yet.
-      baseVersion: null,
+      baseVersion:
+        release.release_tag.find((tag) => tag.tag_key === esrBaseVersionTag)?.value ?? null,
       deviceType: app.is_for__device_type[0]?.slug ?? '',
       phase: release.phase,
       knownIssues: release.known_issue_list,

@@ -1,5 +1,6 @@
 import {
   type FieldActionId,
+  type HostUpdateActionId,
   type SupervisorActionId,
   supervisorActionOf,
 } from '@flotilla/shared/devices/device-action-permissions';
@@ -21,6 +22,8 @@ import { type FleetRoleState, useFleetRole } from '../../fleet/api-fleet-role.js
 import { classLabels } from '../../fleet/class-names.js';
 import { isFieldAction } from './field-actions.js';
 import { FieldActionDialog } from './FieldActionDialog.js';
+import { isHostUpdateAction } from './host-update-actions.js';
+import { HostUpdateDialog } from './HostUpdateDialog.js';
 
 // Actions that need at most a confirmation: those sent to the supervisor, and delete.
 type PlainActionId = SupervisorActionId | 'delete';
@@ -28,10 +31,10 @@ type PlainActionId = SupervisorActionId | 'delete';
 const isPlainAction = (id: string): id is PlainActionId =>
   id === 'delete' || Object.hasOwn(supervisorActionOf, id);
 
-// The Actions menu's entries this flow runs (the field actions' forms and the confirmations);
-// an action with a dialog of its own is left to the menu.
+// The Actions menu's entries this flow runs: the field actions' forms, the OS and supervisor
+// update dialogs, and the confirmations.
 export const flowActions: readonly MenuActionId[] = menuActions.filter(
-  (id) => isFieldAction(id) || isPlainAction(id),
+  (id) => isFieldAction(id) || isHostUpdateAction(id) || isPlainAction(id),
 );
 
 export type DeviceActionFlow = {
@@ -63,6 +66,7 @@ export const useDeviceActionFlow = ({
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<PlainActionId | null>(null);
   const [editing, setEditing] = useState<FieldActionId | null>(null);
+  const [updating, setUpdating] = useState<HostUpdateActionId | null>(null);
   const ruleBlock = (id: MenuActionId) => deviceActionBlock(id, device.state, denied);
   const moveBlock = useMoveBlock(
     [{ deviceType: device.deviceType, fleetId: device.target.fleetId }],
@@ -79,6 +83,7 @@ export const useDeviceActionFlow = ({
     blockOf: (id) => ruleBlock(id) ?? (id === 'move' ? moveBlock : null),
     select: (id) => {
       if (isFieldAction(id)) setEditing(id);
+      else if (isHostUpdateAction(id)) setUpdating(id);
       else if (isPlainAction(id)) {
         if (actionSpecs[id].confirm) setConfirming(id);
         else void start({ id });
@@ -109,6 +114,19 @@ export const useDeviceActionFlow = ({
               void start(request).finally(() => setEditing(null));
             }}
             onClose={() => setEditing(null)}
+          />
+        ) : null}
+        {updating ? (
+          <HostUpdateDialog
+            action={updating}
+            devices={[device]}
+            skipped={[]}
+            pending={pending}
+            progress={actions.progress}
+            onConfirm={(request) => {
+              void start(request).finally(() => setUpdating(null));
+            }}
+            onClose={() => setUpdating(null)}
           />
         ) : null}
       </>

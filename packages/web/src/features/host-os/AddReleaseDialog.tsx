@@ -19,7 +19,15 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useState } from 'react';
 import { useAddRelease, useCatalogueDeviceTypes } from './api.js';
 import { DescriptionFields } from './DescriptionFields.js';
-import { descriptionOf, emptyDescription, imageProblem, versionProblem } from './release-form.js';
+import {
+  baseVersionOf,
+  baseVersionProblem,
+  descriptionOf,
+  emptyDescription,
+  imageProblem,
+  isEsrOsRelease,
+  versionProblem,
+} from './release-form.js';
 
 const variants: { value: CatalogueVariant; label: string }[] = [
   { value: 'prod', label: 'Production (prod)' },
@@ -54,14 +62,26 @@ export const AddReleaseDialog = ({
   const target = kind === 'os' ? deviceType : architecture;
   const targetProblem =
     target !== '' ? null : kind === 'os' ? 'Choose a device type' : 'Choose an architecture';
-  const problem = targetProblem ?? versionProblem(version) ?? imageProblem(draft.updaterImage);
+  const esr = isEsrOsRelease(kind, version);
+  const problem =
+    targetProblem ??
+    versionProblem(version) ??
+    imageProblem(draft.updaterImage) ??
+    (esr ? baseVersionProblem(draft.baseVersion) : null);
   const submit = () => {
     setTouched(true);
     if (problem !== null) return;
     const description = descriptionOf(draft);
     add.mutate(
       kind === 'os'
-        ? { kind, deviceType, version: version.trim(), variant, ...description }
+        ? {
+            kind,
+            deviceType,
+            version: version.trim(),
+            variant,
+            ...description,
+            ...(esr ? { baseVersion: baseVersionOf(draft) } : {}),
+          }
         : { kind, cpuArchitecture: architecture, version: version.trim(), ...description },
     );
   };
@@ -148,7 +168,7 @@ export const AddReleaseDialog = ({
               ))}
             </TextField>
           ) : null}
-          <DescriptionFields draft={draft} onChange={setDraft} touched={touched} />
+          <DescriptionFields draft={draft} onChange={setDraft} touched={touched} esr={esr} />
           {add.isError ? (
             <Alert severity="error">{errorText(add.error) ?? 'Could not add the release'}</Alert>
           ) : null}

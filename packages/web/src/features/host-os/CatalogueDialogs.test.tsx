@@ -152,6 +152,45 @@ describe('the OS catalogue dialogs', { timeout: 60_000 }, () => {
     expect(await within(os).findByText('Slow boot')).toBeTruthy();
   });
 
+  it('asks an ESR release for its base version, and only an ESR release', async () => {
+    const world = catalogueWorld([
+      ...catalogue(),
+      catalogueRelease(2, { version: '2024.4.0', baseVersion: '6.0.13' }),
+    ]);
+    const user = await openCatalogue(world);
+    await user.click(screen.getByRole('button', { name: 'Edit raspberrypi4-64 6.1.0 prod' }));
+    const regular = screen.getByRole('dialog', { name: /^Edit OS release raspberrypi4-64 6.1.0/ });
+    expect(within(regular).queryByRole('textbox', { name: 'ESR base version' })).toBeNull();
+    await user.click(within(regular).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Edit raspberrypi4-64 2024.4.0 prod' }));
+    const dialog = screen.getByRole('dialog', {
+      name: 'Edit OS release raspberrypi4-64 2024.4.0 prod',
+    });
+    const base = within(dialog).getByRole<HTMLInputElement>('textbox', {
+      name: 'ESR base version',
+    });
+    expect(base.value).toBe('6.0.13');
+    await user.clear(base);
+    await paste(user, base, '2023.1.0');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      within(dialog).getByText('The base version must be a regular (non-ESR) version'),
+    ).toBeTruthy();
+    expect(world.writes).toEqual([]);
+    await user.clear(base);
+    await paste(user, base, '6.1.0');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('raspberrypi4-64 2024.4.0 prod was saved')).toBeTruthy();
+    expect(world.writes).toEqual([
+      {
+        method: 'PATCH',
+        path: '/admin/v1/host-os/releases/2',
+        body: { baseVersion: '6.1.0' },
+      },
+    ]);
+  });
+
   it("imports a catalogue file and shows the server's counts", async () => {
     const world = catalogueWorld(catalogue());
     const user = await openCatalogue(world);

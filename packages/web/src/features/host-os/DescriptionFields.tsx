@@ -7,20 +7,29 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { MarkdownText } from '../../ui/MarkdownText.js';
-import { type DescriptionDraft, imageProblem, isPhase } from './release-form.js';
+import {
+  baseVersionProblem,
+  type DescriptionDraft,
+  imageProblem,
+  isPhase,
+} from './release-form.js';
 
 // What describes a release, in the add and edit dialogs alike.
 export const DescriptionFields = ({
   draft,
   onChange,
   touched,
+  esr = false,
 }: {
   draft: DescriptionDraft;
   onChange: (draft: DescriptionDraft) => void;
   touched: boolean;
+  // An ESR OS release: its base version is asked for too.
+  esr?: boolean;
 }) => {
   const set = (change: Partial<DescriptionDraft>) => onChange({ ...draft, ...change });
   const image = imageProblem(draft.updaterImage);
+  const base = baseVersionProblem(draft.baseVersion);
   return (
     <>
       <TextField
@@ -48,6 +57,21 @@ export const DescriptionFields = ({
         }
         slotProps={{ htmlInput: { maxLength: catalogueLimits.updaterImage } }}
       />
+      {esr ? (
+        <TextField
+          label="ESR base version"
+          placeholder="6.0.13"
+          value={draft.baseVersion}
+          onChange={(event) => set({ baseVersion: event.target.value })}
+          error={touched && base !== null}
+          helperText={
+            touched && base !== null
+              ? base
+              : 'The regular version this ESR release was cut from: devices above it cannot switch to it.'
+          }
+          slotProps={{ htmlInput: { maxLength: catalogueLimits.version } }}
+        />
+      ) : null}
       <TextField
         label="Known issues"
         multiline

@@ -1,5 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
-import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import type { CatalogueEditBody, CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -12,7 +12,15 @@ import { useState } from 'react';
 import { useEditRelease } from './api.js';
 import { releaseName } from './CatalogueTable.js';
 import { DescriptionFields } from './DescriptionFields.js';
-import { changedFields, descriptionOf, draftOf, imageProblem } from './release-form.js';
+import {
+  baseVersionOf,
+  baseVersionProblem,
+  changedFields,
+  descriptionOf,
+  draftOf,
+  imageProblem,
+  isEsrOsRelease,
+} from './release-form.js';
 
 // Edits what describes a release; its identity (kind, device type or architecture, version,
 // variant) stays: to change it, the administrator removes the release and adds another.
@@ -28,11 +36,18 @@ export const EditReleaseDialog = ({
   const [draft, setDraft] = useState(() => draftOf(release));
   const [touched, setTouched] = useState(false);
   const edit = useEditRelease(onEdited);
-  const changes = changedFields(descriptionOf(draftOf(release)), descriptionOf(draft));
+  const esr = isEsrOsRelease(release.kind, release.version);
+  const base = esr ? baseVersionOf(draft) : null;
+  const changes: CatalogueEditBody = {
+    ...changedFields(descriptionOf(draftOf(release)), descriptionOf(draft)),
+    ...(esr && base !== (release.baseVersion ?? null) ? { baseVersion: base } : {}),
+  };
   const unchanged = Object.keys(changes).length === 0;
   const submit = () => {
     setTouched(true);
-    if (imageProblem(draft.updaterImage) !== null || unchanged) return;
+    const problem =
+      imageProblem(draft.updaterImage) ?? (esr ? baseVersionProblem(draft.baseVersion) : null);
+    if (problem !== null || unchanged) return;
     edit.mutate({ id: release.id, body: changes });
   };
   const name = releaseName(release);
@@ -47,7 +62,7 @@ export const EditReleaseDialog = ({
             {release.application}. To change the device type, architecture, version or variant,
             remove this release and add another.
           </Typography>
-          <DescriptionFields draft={draft} onChange={setDraft} touched={touched} />
+          <DescriptionFields draft={draft} onChange={setDraft} touched={touched} esr={esr} />
           {edit.isError ? (
             <Alert severity="error">{errorText(edit.error) ?? 'Could not save the release'}</Alert>
           ) : null}

@@ -1,5 +1,7 @@
+import { isEsrVersion, parseOsVersion } from '@flotilla/shared/host-os/os-version';
 import {
   catalogueImagePattern,
+  type CatalogueKind,
   type CatalogueDescription,
   type CatalogueRelease,
   catalogueReleasePhases,
@@ -15,6 +17,8 @@ export type DescriptionDraft = {
   notes: string;
   updaterImage: string;
   invalidated: boolean;
+  // An ESR OS release's regular base version.
+  baseVersion: string;
 };
 
 export const emptyDescription: DescriptionDraft = {
@@ -23,6 +27,7 @@ export const emptyDescription: DescriptionDraft = {
   notes: '',
   updaterImage: '',
   invalidated: false,
+  baseVersion: '',
 };
 
 export const draftOf = (release: CatalogueRelease): DescriptionDraft => ({
@@ -31,7 +36,27 @@ export const draftOf = (release: CatalogueRelease): DescriptionDraft => ({
   notes: release.notes ?? '',
   updaterImage: release.updaterImage ?? '',
   invalidated: release.invalidated,
+  baseVersion: release.baseVersion ?? '',
 });
+
+// Only an OS release of the ESR line (major above 2000) has a base version.
+export const isEsrOsRelease = (kind: CatalogueKind, version: string): boolean => {
+  const parsed = parseOsVersion(version.trim());
+  return kind === 'os' && parsed !== null && isEsrVersion(parsed);
+};
+
+export const baseVersionOf = (draft: DescriptionDraft): string | null =>
+  draft.baseVersion.trim() === '' ? null : draft.baseVersion.trim();
+
+export const baseVersionProblem = (base: string): string | null => {
+  const trimmed = base.trim();
+  if (trimmed === '') return null;
+  if (!catalogueVersionPattern.test(trimmed)) return `The base version ${catalogueVersionMessage}`;
+  const parsed = parseOsVersion(trimmed);
+  return parsed !== null && isEsrVersion(parsed)
+    ? 'The base version must be a regular (non-ESR) version'
+    : null;
+};
 
 export const isPhase = (value: string | null): value is CatalogueReleasePhase =>
   catalogueReleasePhases.some((phase) => phase === value);
