@@ -47,6 +47,7 @@ import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.j
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
+import { registerSupport } from './features/support/register-support.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
@@ -115,6 +116,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
   registerReleaseAssets(app, ctx);
+  registerSupport(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
+import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -111,6 +112,7 @@ const schema = z.object({
   FLOTILLA_LINK_HELP: linkUrl,
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   ...codeHostEnv,
+  ...helpDeskEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -277,6 +279,8 @@ export type Config = {
   githubApiUrl: string;
   // Where repository URLs and their balena.yml are looked up (code-host.ts).
   codeHost: CodeHostConfig;
+  // Where support tickets go (help-desk.ts).
+  helpDesk: HelpDeskConfig;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
   // Compiled /v7 reads kept by request shape and run as prepared statements
@@ -407,6 +411,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         : undefined,
     githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
     codeHost: codeHostConfigOf(values),
+    helpDesk: helpDeskConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     odataCache: {
       enabled: values.FLOTILLA_ODATA_CACHE === 'on',
