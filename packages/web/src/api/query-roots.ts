@@ -23,6 +23,7 @@ export const queryRoots = {
   hostOsAccess: ['hostos-access'],
   mail: ['mail'],
   hostOsCatalogue: ['host-os-catalogue'],
+  support: ['support'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -40,6 +40,9 @@ export const registerTicketForm = (
     },
   );
 
+  // Which desk takes tickets: the console lists tickets only when they are its own.
+  app.get('/support/v1/desk', { config: { access: 'user' } }, () => ({ kind: desk.kind }));
+
   app.get('/zendesk/v1/:orgId/ticket-fields', { config: { access: 'user' } }, async (request) => {
     const { orgId } = parseBody(orgParams, request.params);
     await requireOrganizationMember(ctx.db, request.actor, orgId);

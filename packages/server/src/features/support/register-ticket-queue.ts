@@ -19,9 +19,7 @@ import { replyBody } from './register-tickets.js';
 const ticketParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const queueQuery = z.object({
   status: z.enum(ticketStatuses).optional(),
-  assignee: z
-    .union([z.literal('none'), z.coerce.number().int().min(1).max(maxRowId)])
-    .optional(),
+  assignee: z.union([z.literal('none'), z.coerce.number().int().min(1).max(maxRowId)]).optional(),
   organization: z.coerce.number().int().min(1).max(maxRowId).optional(),
   search: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(ticketQueuePageSize),

@@ -125,7 +125,10 @@ export const registerTickets = (
       if (size === undefined) throw notFound('No such attachment');
       // Always a download, never rendered from our origin.
       return reply
-        .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name)}`)
+        .header(
+          'Content-Disposition',
+          `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name)}`,
+        )
         .header('Content-Length', size)
         .type(file.content_type)
         .send(createReadStream(path));

@@ -10,7 +10,13 @@ export type UploadedFile = { fileName: string; contentType: string; bytes: Buffe
 export type UploadAnswer = {
   upload: {
     token: string;
-    attachment: { id: number; file_name: string; content_type: string; size: number; content_url: string };
+    attachment: {
+      id: number;
+      file_name: string;
+      content_type: string;
+      size: number;
+      content_url: string;
+    };
   };
 };
 export type SubmitAnswer = {
@@ -22,6 +28,10 @@ export type SubmitAnswer = {
 export type SupportDesk = {
   kind: 'built-in' | 'zendesk';
   ticketFields(): Promise<TicketField[]>;
-  uploadAttachment(organizationId: number, by: Requester, file: UploadedFile): Promise<UploadAnswer>;
+  uploadAttachment(
+    organizationId: number,
+    by: Requester,
+    file: UploadedFile,
+  ): Promise<UploadAnswer>;
   submitTicket(organizationId: number, by: Requester, ticket: SubmitTicket): Promise<SubmitAnswer>;
 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createSupportWorld, type SupportWorld } from './support-test-world.js';
+import { createSupportWorld, type SupportWorld } from '../../test-support/support-world.js';
 
 // Each rule of the help desk's permission table, tested from the side of a caller without it:
 // the queue (support_ticket update: support agents, platform administrators) gives nothing to an
@@ -50,7 +50,7 @@ const call = (method: 'GET' | 'POST' | 'PATCH', url: string, token: string | und
   });
 
 describe('the support queue', () => {
-  const queueRoutes = (): [('GET' | 'POST' | 'PATCH'), string][] => [
+  const queueRoutes = (): ['GET' | 'POST' | 'PATCH', string][] => [
     ['GET', '/support/v1/queue'],
     ['GET', '/support/v1/agents'],
     ['PATCH', `/support/v1/queue/${ticket}`],
@@ -79,7 +79,7 @@ describe('the support queue', () => {
 });
 
 describe('an organization’s tickets', () => {
-  const memberRoutes = (): [('GET' | 'POST'), string][] => [
+  const memberRoutes = (): ['GET' | 'POST', string][] => [
     ['GET', `/support/v1/tickets?organization=${organization}`],
     ['GET', `/support/v1/tickets/${ticket}`],
     ['POST', `/support/v1/tickets/${ticket}/messages`],

@@ -4,7 +4,11 @@ import { supportAttachmentMaxBytes } from '@flotilla/shared/support/support-tick
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createSupportWorld, multipartFile, type SupportWorld } from './support-test-world.js';
+import {
+  createSupportWorld,
+  multipartFile,
+  type SupportWorld,
+} from '../../test-support/support-world.js';
 
 // The built-in help desk end to end on the full server: attachments at and over the 5 MB limit,
 // the ticket form's Zendesk-shaped routes, visibility across organizations, an agent's reply
@@ -51,8 +55,9 @@ const areaField = async (token: string, org: number): Promise<number> => {
     headers: auth(token),
   });
   expect(response.statusCode).toBe(200);
-  const fields = response.json<{ ticket_fields: { id: number; title: string; required: boolean }[] }>()
-    .ticket_fields;
+  const fields = response.json<{
+    ticket_fields: { id: number; title: string; required: boolean }[];
+  }>().ticket_fields;
   const area = fields.find((field) => field.title === 'Area');
   expect(area?.required).toBe(true);
   return area?.id ?? 0;
@@ -150,13 +155,26 @@ describe('a ticket’s life', () => {
       headers: auth(alice),
     });
     expect(mine.json<{ tickets: { id: number }[] }>().tickets.map((t) => t.id)).toEqual([ticketId]);
-    for (const url of [`/support/v1/tickets/${ticketId}`, `/support/v1/tickets?organization=${acme}`]) {
+    for (const url of [
+      `/support/v1/tickets/${ticketId}`,
+      `/support/v1/tickets?organization=${acme}`,
+    ]) {
       const other = await world.app.inject({ method: 'GET', url, headers: auth(bob) });
       expect(other.statusCode).toBe(404);
     }
-    const queue = await world.app.inject({ method: 'GET', url: '/support/v1/queue', headers: auth(agent) });
-    expect(queue.json<{ tickets: { id: number }[] }>().tickets.map((t) => t.id)).toContain(ticketId);
-    const bobsQueue = await world.app.inject({ method: 'GET', url: '/support/v1/queue', headers: auth(bob) });
+    const queue = await world.app.inject({
+      method: 'GET',
+      url: '/support/v1/queue',
+      headers: auth(agent),
+    });
+    expect(queue.json<{ tickets: { id: number }[] }>().tickets.map((t) => t.id)).toContain(
+      ticketId,
+    );
+    const bobsQueue = await world.app.inject({
+      method: 'GET',
+      url: '/support/v1/queue',
+      headers: auth(bob),
+    });
     expect(bobsQueue.statusCode).toBe(401);
   });
 
@@ -192,7 +210,11 @@ describe('a ticket’s life', () => {
       cc: string[];
       messages: { body: string; fromAgent: boolean; attachments: { content_url: string }[] }[];
     }>();
-    expect(ticket).toMatchObject({ status: 'pending', priority: 'high', assignee: { username: 'agnes' } });
+    expect(ticket).toMatchObject({
+      status: 'pending',
+      priority: 'high',
+      assignee: { username: 'agnes' },
+    });
     expect(ticket.cc).toEqual(['ops@acme.example']);
     expect(ticket.messages.map((m) => [m.fromAgent, m.body])).toEqual([
       [false, 'It stopped reporting.'],
@@ -212,7 +234,10 @@ describe('a ticket’s life', () => {
       `SELECT "recipient", "subject", "text_body" FROM "mail_message" WHERE "subject" LIKE $1 ORDER BY "recipient"`,
       [`%Ticket #${ticketId}%`],
     );
-    expect(mail.rows.map((row) => row.recipient)).toEqual(['alice@example.com', 'ops@acme.example']);
+    expect(mail.rows.map((row) => row.recipient)).toEqual([
+      'alice@example.com',
+      'ops@acme.example',
+    ]);
     expect(mail.rows[0]?.text_body).toContain('Please restart the device.');
     expect(mail.rows[0]?.text_body).toContain(`/orgs/${acme}/support/${ticketId}`);
   });

@@ -106,7 +106,13 @@ type MessageRow = {
   is_from_agent: boolean;
   body: string;
   created_at: Date;
-  attachments: { id: number; file_uuid: string; file_name: string; content_type: string; size: number }[];
+  attachments: {
+    id: number;
+    file_uuid: string;
+    file_name: string;
+    content_type: string;
+    size: number;
+  }[];
 };
 
 export const ticketDetail = async (
@@ -114,7 +120,9 @@ export const ticketDetail = async (
   ticketId: number,
   origin: string,
 ): Promise<TicketDetail | undefined> => {
-  const { rows } = await db.query<SummaryRow & { cc: string[]; custom_fields: TicketDetail['customFields'] }>(
+  const { rows } = await db.query<
+    SummaryRow & { cc: string[]; custom_fields: TicketDetail['customFields'] }
+  >(
     `SELECT ${summaryColumns}, t."cc", t."custom_fields", 1 AS "total" ${summaryFrom} WHERE t."id" = $1`,
     [ticketId],
   );
@@ -139,15 +147,13 @@ export const ticketDetail = async (
       fromAgent: message.is_from_agent,
       body: message.body,
       createdAt: message.created_at.toISOString(),
-      attachments: message.attachments.map(
-        (file): TicketAttachment => ({
-          id: file.id,
-          file_name: file.file_name,
-          content_type: file.content_type,
-          size: file.size,
-          content_url: attachmentHref(origin, file.file_uuid, file.file_name),
-        }),
-      ),
+      attachments: message.attachments.map((file): TicketAttachment => ({
+        id: file.id,
+        file_name: file.file_name,
+        content_type: file.content_type,
+        size: file.size,
+        content_url: attachmentHref(origin, file.file_uuid, file.file_name),
+      })),
     })),
   };
 };

@@ -26,7 +26,10 @@ export const readLimited = async (payload: AsyncIterable<unknown>): Promise<Buff
 
 // The one file of an upload-attachment form (field `file`, or the form's only file): at most
 // 5 MB, of a type an attachment may have.
-export const parseUploadForm = async (contentType: string, bytes: Buffer): Promise<UploadedFile> => {
+export const parseUploadForm = async (
+  contentType: string,
+  bytes: Buffer,
+): Promise<UploadedFile> => {
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(bytes), {
@@ -39,7 +42,9 @@ export const parseUploadForm = async (contentType: string, bytes: Buffer): Promi
   form.forEach((value, name) => {
     if (typeof value !== 'string') files.push([name, value]);
   });
-  const file = files.find(([name]) => name === 'file')?.[1] ?? (files.length === 1 ? files[0]?.[1] : undefined);
+  const file =
+    files.find(([name]) => name === 'file')?.[1] ??
+    (files.length === 1 ? files[0]?.[1] : undefined);
   if (file === undefined || typeof file === 'string') throw badRequest('The form has no file');
   const content = Buffer.from(await file.arrayBuffer());
   if (content.length > supportAttachmentMaxBytes) {

@@ -3,17 +3,28 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import { createSupportWorld, multipartFile, type SupportWorld } from './support-test-world.js';
+import {
+  createSupportWorld,
+  multipartFile,
+  type SupportWorld,
+} from '../../test-support/support-world.js';
 
 // The Zendesk adapter against a STRICT FAKE of Zendesk's REST API v2 (we cannot run Zendesk
 // here): it answers only the three calls the adapter makes, with Zendesk's documented shapes,
 // checks their authentication and bodies, and fails the test on any other request.
 
-type Seen = { method: string; url: string; authorization: string; contentType: string; body: Buffer };
+type Seen = {
+  method: string;
+  url: string;
+  authorization: string;
+  contentType: string;
+  body: Buffer;
+};
 
 const readBody = async (request: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  for await (const chunk of request)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks);
 };
 
@@ -42,7 +53,8 @@ beforeAll(async () => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(value));
       };
-      if (call.authorization !== expectedAuthorization) return json(401, { error: "Couldn't authenticate you" });
+      if (call.authorization !== expectedAuthorization)
+        return json(401, { error: "Couldn't authenticate you" });
       if (call.method === 'GET' && call.url === '/api/v2/ticket_fields.json') {
         return json(200, {
           ticket_fields: [

@@ -102,11 +102,15 @@ export const createZendeskDesk = (settings: ZendeskSettings): SupportDesk => {
       });
     },
     async uploadAttachment(_organizationId, _by, file): Promise<UploadAnswer> {
-      return call(uploadAnswer, `/api/v2/uploads.json?filename=${encodeURIComponent(file.fileName)}`, {
-        method: 'POST',
-        body: new Uint8Array(file.bytes),
-        contentType: file.contentType,
-      });
+      return call(
+        uploadAnswer,
+        `/api/v2/uploads.json?filename=${encodeURIComponent(file.fileName)}`,
+        {
+          method: 'POST',
+          body: new Uint8Array(file.bytes),
+          contentType: file.contentType,
+        },
+      );
     },
     async submitTicket(organizationId, by, ticket): Promise<SubmitAnswer> {
       const answer = await call(ticketAnswer, '/api/v2/tickets.json', {

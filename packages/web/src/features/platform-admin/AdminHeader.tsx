@@ -8,6 +8,7 @@ const adminSections = [
   { to: '/admin/oauth', label: 'OAuth applications' },
   { to: '/admin/outbox', label: 'Mail outbox' },
   { to: '/admin/os-catalogue', label: 'OS catalogue' },
+  { to: '/admin/support', label: 'Support queue' },
 ] as const;
 
 // The Admin area's title, with a link to each of its other screens.

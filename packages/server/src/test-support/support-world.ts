@@ -2,18 +2,21 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../../infra/auth/passwords.js';
-import type { Database } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
-import { addOrganizationMember, createOrganization } from '../../test-support/fixtures.js';
-import { createTestContext, type TestContextOverrides } from '../../test-support/test-context.js';
+import { hashPassword } from '../infra/auth/passwords.js';
+import type { Database } from '../infra/db/database.js';
+import { buildServer } from '../server.js';
+import { addOrganizationMember, createOrganization } from './fixtures.js';
+import { createTestContext, type TestContextOverrides } from './test-context.js';
 
 // The full server on a test database, with users signed in by their password as the console
 // does, for the help desk's tests.
 export type SupportWorld = {
   app: FastifyInstance;
   dataDir: string;
-  signIn(username: string, options?: { role?: string; memberOf?: number; admin?: boolean }): Promise<string>;
+  signIn(
+    username: string,
+    options?: { role?: string; memberOf?: number; admin?: boolean },
+  ): Promise<string>;
   organization(name: string): Promise<number>;
 };
 
@@ -44,7 +47,12 @@ export const createSupportWorld = async (
         ]);
       }
       if (options.memberOf !== undefined) {
-        await addOrganizationMember(db, id, options.memberOf, options.admin ? 'administrator' : 'member');
+        await addOrganizationMember(
+          db,
+          id,
+          options.memberOf,
+          options.admin ? 'administrator' : 'member',
+        );
       }
       const login = await app.inject({
         method: 'POST',
