@@ -78,6 +78,10 @@ const configGroups = [
     source: repositoryFile('packages/server/src/infra/config/code-host.ts'),
     opening: 'export const codeHostEnv = {',
   },
+  {
+    source: repositoryFile('packages/server/src/infra/config/help-desk.ts'),
+    opening: 'export const helpDeskEnv = {',
+  },
 ];
 const startSource = repositoryFile('scripts/start.mjs');
 

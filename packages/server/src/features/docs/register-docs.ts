@@ -17,6 +17,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   'api-limits': repositoryFile('docs/API-LIMITS.md'),
   production: repositoryFile('docs/PRODUCTION.md'),
   scaling: repositoryFile('docs/SCALING.md'),
+  support: repositoryFile('docs/SUPPORT.md'),
   benchmark: repositoryFile('docs/BENCHMARK.md'),
   development: repositoryFile('docs/DEVELOPMENT.md'),
   agent: repositoryFile('packages/agent/README.md'),

@@ -17,6 +17,7 @@ export const docPages: Readonly<Record<string, DocPage>> = {
   'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
   production: { title: 'Production install', file: 'docs/PRODUCTION.md' },
   scaling: { title: 'Scaling', file: 'docs/SCALING.md' },
+  support: { title: 'Support and help desk', file: 'docs/SUPPORT.md' },
   benchmark: { title: 'Benchmark', file: 'docs/BENCHMARK.md' },
   development: { title: 'Development', file: 'docs/DEVELOPMENT.md' },
   agent: { title: 'Device agent', file: 'packages/agent/README.md' },
