@@ -283,7 +283,9 @@ describe('in-app links', { timeout: 30_000 }, () => {
     await screen.findByRole('menuitem', { name: 'Documentation' });
     await screen.findByRole('link', { name: 'Support tickets' });
     expect(deadLinks()).toEqual([]);
-  });
+    // Two menus and the drawer's lazily loaded support part: more than one screen's time on a
+    // busy machine.
+  }, 60_000);
 
   it('offers the admin area only to platform administrators', async () => {
     const user = userEvent.setup();

@@ -8,10 +8,16 @@ import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import MenuList from '@mui/material/MenuList';
 import Tooltip from '@mui/material/Tooltip';
-import { useState } from 'react';
+import Skeleton from '@mui/material/Skeleton';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { SupportPanel } from '../support/SupportPanel.js';
 import { useConnectivity, usePublicConfig } from './api.js';
+
+// The drawer's support part (its form and search) loads when the drawer first opens, keeping it
+// out of the initial bundle.
+const SupportPanel = lazy(async () => ({
+  default: (await import('../support/SupportPanel.js')).SupportPanel,
+}));
 
 // The support drawer's width.
 const drawerWidth = 310;
@@ -92,7 +98,15 @@ export const HelpMenu = () => {
         onClose={close}
         slotProps={{ paper: { sx: { width: drawerWidth }, 'aria-label': 'Help and support' } }}
       >
-        {open ? <SupportPanel billingEnabled={billingEnabled} onNavigate={close} /> : null}
+        {open ? (
+          <Suspense
+            fallback={
+              <Skeleton variant="rounded" height={120} sx={{ m: 2 }} aria-label="Loading" />
+            }
+          >
+            <SupportPanel billingEnabled={billingEnabled} onNavigate={close} />
+          </Suspense>
+        ) : null}
         <Divider />
         <MenuList aria-label="Help links">
           {links.map((link) =>
