@@ -53,7 +53,7 @@ export const createZendeskDesk = (settings: ZendeskSettings): SupportDesk => {
   const call = async <T>(
     schema: z.ZodType<T>,
     path: string,
-    init: { method: string; body?: string | Uint8Array; contentType?: string },
+    init: { method: string; body?: string | Blob; contentType?: string },
   ): Promise<T> => {
     let response: Response;
     try {
@@ -107,7 +107,7 @@ export const createZendeskDesk = (settings: ZendeskSettings): SupportDesk => {
         `/api/v2/uploads.json?filename=${encodeURIComponent(file.fileName)}`,
         {
           method: 'POST',
-          body: new Uint8Array(file.bytes),
+          body: new Blob([new Uint8Array(file.bytes)]),
           contentType: file.contentType,
         },
       );
