@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
+import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
 import { publicUrlOf } from '../mail/register-mail.js';
+import {
+  abandonedUploadMs,
+  attachmentSweepIntervalMs,
+  sweepAbandonedUploads,
+} from './attachment-sweep.js';
 import { createBuiltInDesk } from './built-in-desk.js';
 import { noPaidPlans, type PaidPlanGate } from './support-access.js';
 import type { SupportDesk } from './support-desk.js';
@@ -29,6 +35,17 @@ export const registerSupport = (
       : createBuiltInDesk({ db: ctx.db, dataDir: ctx.config.dataDir, origin });
   registerTicketForm(app, ctx, desk, options.paidPlanGate ?? noPaidPlans);
   registerTickets(app, ctx, origin);
+  // Files of another database's uploads are not abandoned (the start said so in the log).
+  if (ctx.installation.kind !== 'mismatch') {
+    registerPeriodicTask(app, {
+      run: async () => {
+        const cutoff = new Date(ctx.now().getTime() - abandonedUploadMs);
+        await sweepAbandonedUploads(ctx.db, ctx.config.dataDir, cutoff);
+      },
+      intervalMs: attachmentSweepIntervalMs,
+      failure: 'support attachment sweep failed',
+    });
+  }
   registerTicketQueue(app, ctx, {
     limiter: createRateLimiter(ctx.db, ctx.now),
     consoleUrl: origin,
