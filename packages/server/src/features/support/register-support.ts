@@ -43,6 +43,7 @@ export const registerSupport = (
         await sweepAbandonedUploads(ctx.db, ctx.config.dataDir, cutoff);
       },
       intervalMs: attachmentSweepIntervalMs,
+      firstRunMs: 0,
       failure: 'support attachment sweep failed',
     });
   }
