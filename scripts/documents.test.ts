@@ -86,6 +86,10 @@ const configGroups = [
     source: repositoryFile('packages/server/src/infra/config/social-auth.ts'),
     opening: 'export const socialAuthEnv = {',
   },
+  {
+    source: repositoryFile('packages/server/src/infra/config/help-desk.ts'),
+    opening: 'export const helpDeskEnv = {',
+  },
 ];
 const startSource = repositoryFile('scripts/start.mjs');
 

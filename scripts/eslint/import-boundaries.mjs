@@ -100,6 +100,12 @@ export const webFeatureImports = [
   },
   { from: 'shell', to: 'email-verification', why: 'the shell holds unverified users back' },
   { from: 'shell', to: 'platform-admin', why: 'the shell shows the login-as banner and its end' },
+  { from: 'shell', to: 'support', why: "the header's help icon opens the support drawer" },
+  {
+    from: 'support',
+    to: 'docs',
+    why: "the support drawer searches the console's documentation pages",
+  },
   { from: 'shell', to: 'signup-profile', why: 'the shell finishes the signup profile step first' },
   { from: 'signup-profile', to: 'preferences', why: 'the profile step reuses the profile form' },
 ];

@@ -53,6 +53,7 @@ import { registerOrganizationLogo } from './features/organizations/register-orga
 import { registerBilling } from './features/billing/register-billing.js';
 import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
+import { registerSupport } from './features/support/register-support.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
 import { registerStatus } from './features/status/register-status.js';
 import { registerFeatureFlags } from './features/feature-flags/register-feature-flags.js';
@@ -144,6 +145,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerBilling(app, ctx);
   registerBillingAdmin(app, ctx);
   registerReleaseAssets(app, ctx);
+  registerSupport(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

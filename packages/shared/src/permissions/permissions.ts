@@ -134,8 +134,14 @@ const organizationReadable = [
 // What each organization role may do on the organization's own rows. Organization administrators
 // also hold the fleet role "administrator" on every fleet of the organization.
 export const organizationRolePermissions: Record<OrganizationRole, readonly Permission[]> = {
-  member: organizationReadable.flatMap((resource) => p(resource, 'read')),
+  member: [
+    ...organizationReadable.flatMap((resource) => p(resource, 'read')),
+    // Every member reads the organization's support tickets and opens them (features/support;
+    // whether the plan includes private support is decided apart).
+    ...p('support_ticket', 'read', 'create'),
+  ],
   administrator: [
+    ...p('support_ticket', 'read', 'create'),
     ...p('organization', 'all', 'access_billing'),
     ...p('organization_membership', 'all'),
     ...p('organization_membership_tag', 'all'),
@@ -162,8 +168,11 @@ export const platformRolePermissions: Record<PlatformRole, readonly Permission[]
     ...p('device', 'read', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('application', 'read'),
     ...p('device_tag', 'read'),
+    // The help desk's queue: every organization's tickets, assigned, answered, their status set.
+    ...p('support_ticket', 'read', 'update'),
   ],
   balena_admin: [
+    ...p('support_ticket', 'all'),
     ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
     ...p('organization_membership', 'all'),

@@ -28,6 +28,7 @@ export const queryRoots = {
   errorReports: ['error-reports'],
   usage: ['usage'],
   identityProviders: ['identity-providers'],
+  support: ['support'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -304,6 +304,21 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                 path: '/admin/outbox',
                 lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
               },
+              // The help desk's queue (support agents and platform administrators).
+              {
+                path: '/admin/support',
+                lazy: lazyPage(
+                  () => import('../features/support/SupportQueuePage.js'),
+                  'SupportQueuePage',
+                ),
+              },
+              {
+                path: '/admin/support/:ticketId',
+                lazy: lazyPage(
+                  () => import('../features/support/QueueTicketPage.js'),
+                  'QueueTicketPage',
+                ),
+              },
               // The host OS and supervisor releases offered to devices (admin.home).
               {
                 path: '/admin/os-catalogue',
@@ -457,7 +472,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
 ];
 
 // Pages under /orgs/:organizationId, inside its layout: summary, members, member (its teams and
-// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks).
+// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), support tickets.
 const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
   const summary = lazyPage(
     () => import('../features/organizations/OrganizationSummaryPage.js'),
@@ -480,6 +495,20 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
     },
     { path: 'teams/:teamId', lazy: team },
     ...sections('members').map((section) => ({ path: `teams/:teamId/${section}`, lazy: team })),
+    {
+      path: 'support',
+      lazy: lazyPage(
+        () => import('../features/support/SupportTicketsPage.js'),
+        'SupportTicketsPage',
+      ),
+    },
+    {
+      path: 'support/:ticketId',
+      lazy: lazyPage(
+        () => import('../features/support/OrganizationTicketPage.js'),
+        'OrganizationTicketPage',
+      ),
+    },
   ];
 };
 

@@ -5,6 +5,7 @@ import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
+import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -122,6 +123,7 @@ const schema = z.object({
   ...codeHostEnv,
   ...prometheusEnv,
   ...socialAuthEnv,
+  ...helpDeskEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -298,6 +300,8 @@ export type Config = {
   prometheus: PrometheusConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
   socialAuth: SocialAuthConfig;
+  // Where support tickets go (help-desk.ts).
+  helpDesk: HelpDeskConfig;
   // Longest a /v7 request's database statement may run before it is cancelled (400).
   statementTimeoutMs: number;
   // Compiled /v7 reads kept by request shape and run as prepared statements
@@ -433,6 +437,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
+    helpDesk: helpDeskConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
     odataCache: {
       enabled: values.FLOTILLA_ODATA_CACHE === 'on',

@@ -12,6 +12,7 @@ const adminSections = [
   { to: '/admin/feature-flags', label: 'Feature flags' },
   { to: '/admin/errors', label: 'Errors' },
   { to: '/admin/usage', label: 'Usage' },
+  { to: '/admin/support', label: 'Support queue' },
 ] as const;
 
 // The Admin area's title, with a link to each of its other screens.

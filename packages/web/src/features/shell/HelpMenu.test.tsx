@@ -95,8 +95,9 @@ describe('HelpMenu', () => {
     act(() => setLost(true));
     await user.click(screen.getByRole('menuitem', { name: /Connection problems/ }));
     expect(retryNow).toHaveBeenCalled();
+    // The drawer closes (its transition ends) and the header shows the new status.
     expect(
-      screen.getByRole('button', { name: 'Help and status: Connection problems' }),
+      await screen.findByRole('button', { name: 'Help and status: Connection problems' }),
     ).toBeTruthy();
   });
 
@@ -113,7 +114,8 @@ describe('HelpMenu', () => {
         <Where />
       </>,
     );
-    const open = () => user.click(screen.getByRole('button', { name: /Help and status/ }));
+    const open = async () =>
+      user.click(await screen.findByRole('button', { name: /Help and status/ }));
     await open();
     await screen.findByRole('menuitem', { name: 'Getting started' });
     expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([

@@ -2,14 +2,25 @@ import HelpOutlineOutlinedIcon from '@mui/icons-material/HelpOutlineOutlined';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import MenuList from '@mui/material/MenuList';
 import Tooltip from '@mui/material/Tooltip';
-import { useState } from 'react';
+import Skeleton from '@mui/material/Skeleton';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useConnectivity, usePublicConfig } from './api.js';
+
+// The drawer's support part (its form and search) loads when the drawer first opens, keeping it
+// out of the initial bundle.
+const SupportPanel = lazy(async () => ({
+  default: (await import('../support/SupportPanel.js')).SupportPanel,
+}));
+
+// The support drawer's width.
+const drawerWidth = 310;
 
 // The header's help links, in this order; the keys of `helpLinks` in
 // GET /config (the server's FLOTILLA_LINK_* settings).
@@ -46,24 +57,26 @@ export const helpLinksOf = (config: unknown): HelpLink[] => {
 export const statusText = (lost: boolean): string =>
   lost ? 'Connection problems' : 'All systems operational';
 
-// Help links and the API status: a dot on the help icon, green while the SDK reaches the API,
-// amber once its connectivity check declares the connection lost.
+// The support drawer: private support and the documentation search (features/support), the help
+// links and the API status: a dot on the help icon, green while the SDK reaches the API, amber
+// once its connectivity check declares the connection lost.
 export const HelpMenu = () => {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [open, setOpen] = useState(false);
   const { lost, retryNow } = useConnectivity();
   const config = usePublicConfig();
   const links = helpLinksOf(config.data);
   const status = statusText(lost);
-  const close = (): void => setAnchor(null);
+  const close = (): void => setOpen(false);
+  const billingEnabled = config.data?.billingEnabled === true;
   return (
     <>
       <Tooltip title={`Help · ${status}`}>
         <IconButton
           color="inherit"
           aria-label={`Help and status: ${status}`}
-          aria-haspopup="menu"
-          aria-expanded={anchor !== null}
-          onClick={(event) => setAnchor(event.currentTarget)}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onClick={() => setOpen(true)}
         >
           <Badge
             variant="dot"
@@ -79,46 +92,63 @@ export const HelpMenu = () => {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
-        {links.map((link) =>
-          link.inApp ? (
-            <MenuItem key={link.label} component={RouterLink} to={link.href} onClick={close}>
-              {link.label}
-            </MenuItem>
-          ) : (
-            <MenuItem
-              key={link.label}
-              component="a"
-              href={link.href}
-              target="_blank"
-              rel="noopener noreferrer"
-              onClick={close}
-            >
-              {link.label}
-            </MenuItem>
-          ),
-        )}
-        {links.length > 0 ? <Divider /> : null}
-        <MenuItem
-          onClick={() => {
-            if (lost) retryNow();
-            close();
-          }}
-        >
-          <Box
-            aria-hidden
-            sx={{
-              width: 10,
-              height: 10,
-              borderRadius: '50%',
-              mr: 1.5,
-              flexShrink: 0,
-              bgcolor: lost ? 'warning.main' : 'success.main',
+      <Drawer
+        anchor="right"
+        open={open}
+        onClose={close}
+        slotProps={{ paper: { sx: { width: drawerWidth }, 'aria-label': 'Help and support' } }}
+      >
+        {open ? (
+          <Suspense
+            fallback={
+              <Skeleton variant="rounded" height={120} sx={{ m: 2 }} aria-label="Loading" />
+            }
+          >
+            <SupportPanel billingEnabled={billingEnabled} onNavigate={close} />
+          </Suspense>
+        ) : null}
+        <Divider />
+        <MenuList aria-label="Help links">
+          {links.map((link) =>
+            link.inApp ? (
+              <MenuItem key={link.label} component={RouterLink} to={link.href} onClick={close}>
+                {link.label}
+              </MenuItem>
+            ) : (
+              <MenuItem
+                key={link.label}
+                component="a"
+                href={link.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={close}
+              >
+                {link.label}
+              </MenuItem>
+            ),
+          )}
+          {links.length > 0 ? <Divider /> : null}
+          <MenuItem
+            onClick={() => {
+              if (lost) retryNow();
+              close();
             }}
-          />
-          <ListItemText primary={status} secondary={lost ? 'Retry now' : 'API status'} />
-        </MenuItem>
-      </Menu>
+          >
+            <Box
+              aria-hidden
+              sx={{
+                width: 10,
+                height: 10,
+                borderRadius: '50%',
+                mr: 1.5,
+                flexShrink: 0,
+                bgcolor: lost ? 'warning.main' : 'success.main',
+              }}
+            />
+            <ListItemText primary={status} secondary={lost ? 'Retry now' : 'API status'} />
+          </MenuItem>
+        </MenuList>
+      </Drawer>
     </>
   );
 };

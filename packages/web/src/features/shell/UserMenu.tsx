@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAvatarUrl, useLogout, useWhoami } from './api.js';
 import { forgetAdminReturn } from '../platform-admin/admin-session.js';
+import { isSupportStaff } from '../support/support-staff.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
 
 // Over 20 characters: the first 17 and an ellipsis, so a long name does not stretch the header.
@@ -66,6 +67,12 @@ export const UserMenu = () => {
         {isAdmin(session) ? (
           <MenuItem component={RouterLink} to="/admin" onClick={() => setAnchor(null)}>
             Admin
+          </MenuItem>
+        ) : null}
+        {/* Support agents (and administrators) work the help desk's queue. */}
+        {isSupportStaff(session) ? (
+          <MenuItem component={RouterLink} to="/admin/support" onClick={() => setAnchor(null)}>
+            Support queue
           </MenuItem>
         ) : null}
         <Divider />

@@ -1,0 +1,171 @@
+import {
+  statusLabels,
+  ticketPriorities,
+  type TicketStatus,
+  ticketStatuses,
+} from '@flotilla/shared/support/support-tickets';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { RequirePermission } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
+import { LoadState } from '../../ui/LoadState.js';
+import { MutationError } from '../../ui/MutationError.js';
+import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { useTicket } from './api.js';
+import { useAgentReply, useChangeTicket, useSupportAgents } from './api-queue.js';
+import { ReplyForm } from './ReplyForm.js';
+import { isSupportStaff } from './support-staff.js';
+import { TicketThread } from './TicketThread.js';
+import { useToasts } from '../../ui/toasts.js';
+
+const statusOf = (value: string): TicketStatus | undefined =>
+  ticketStatuses.find((entry) => entry === value);
+
+// /admin/support/:ticketId: an agent's view of a ticket: assignee, priority and status, the
+// thread, and the reply (mailed to the requester and the cc list).
+const QueueTicket = ({ ticketId }: { ticketId: number }) => {
+  usePageTitle(`Ticket #${ticketId}`);
+  const ticket = useTicket(ticketId);
+  const agents = useSupportAgents();
+  const change = useChangeTicket(ticketId);
+  const reply = useAgentReply(ticketId);
+  const toasts = useToasts();
+  const [statusAfter, setStatusAfter] = useState<TicketStatus>('pending');
+  return (
+    <Stack spacing={2}>
+      <Link component={RouterLink} to="/admin/support">
+        ← Support queue
+      </Link>
+      <LoadState queries={[ticket]} what="ticket" />
+      {ticket.data ? (
+        <>
+          <Typography variant="h1">
+            #{ticket.data.id} {ticket.data.subject}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {ticket.data.organization.name} · {ticket.data.requester}
+            {ticket.data.cc.length > 0 ? ` · CC ${ticket.data.cc.join(', ')}` : ''}
+          </Typography>
+          {ticket.data.customFields.map((field) => (
+            <Typography key={field.id} variant="body2">
+              {field.title}: {String(field.value)}
+            </Typography>
+          ))}
+          <Stack direction="row" spacing={2}>
+            <TextField
+              select
+              size="small"
+              label="Assignee"
+              sx={{ minWidth: 180 }}
+              value={ticket.data.assignee === null ? 'none' : String(ticket.data.assignee.id)}
+              onChange={(event) =>
+                change.mutate({
+                  assignee: event.target.value === 'none' ? null : Number(event.target.value),
+                })
+              }
+            >
+              <MenuItem value="none">Unassigned</MenuItem>
+              {(agents.data ?? []).map((agent) => (
+                <MenuItem key={agent.id} value={String(agent.id)}>
+                  {agent.username}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label="Priority"
+              sx={{ minWidth: 140 }}
+              value={ticket.data.priority}
+              onChange={(event) => {
+                const priority = ticketPriorities.find((entry) => entry === event.target.value);
+                if (priority) change.mutate({ priority });
+              }}
+            >
+              {ticketPriorities.map((entry) => (
+                <MenuItem key={entry} value={entry}>
+                  {entry}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label="Status"
+              sx={{ minWidth: 180 }}
+              value={ticket.data.status}
+              onChange={(event) => {
+                const status = statusOf(event.target.value);
+                if (status) change.mutate({ status });
+              }}
+            >
+              {ticketStatuses.map((entry) => (
+                <MenuItem key={entry} value={entry}>
+                  {statusLabels[entry]}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+          <MutationError error={change.error} fallback="The ticket was not changed" />
+          <TicketThread ticket={ticket.data} />
+          <ReplyForm
+            label="Reply to the requester"
+            pending={reply.isPending}
+            error={reply.error}
+            extra={
+              <TextField
+                select
+                size="small"
+                label="Then"
+                sx={{ minWidth: 200 }}
+                value={statusAfter}
+                onChange={(event) => setStatusAfter(statusOf(event.target.value) ?? 'pending')}
+              >
+                {ticketStatuses.map((entry) => (
+                  <MenuItem key={entry} value={entry}>
+                    {statusLabels[entry]}
+                  </MenuItem>
+                ))}
+              </TextField>
+            }
+            onSend={(body, done) =>
+              reply.mutate(
+                { body, status: statusAfter },
+                {
+                  onSuccess: (answer) => {
+                    done();
+                    toasts.show(
+                      'success',
+                      answer.mailed > 0
+                        ? `Reply sent and mailed to ${answer.mailed}`
+                        : 'Reply sent',
+                    );
+                  },
+                },
+              )
+            }
+          />
+        </>
+      ) : null}
+    </Stack>
+  );
+};
+
+export const QueueTicketPage = () => {
+  const session = useSession();
+  const ticketId = Number(useParams().ticketId);
+  if (!Number.isInteger(ticketId) || ticketId <= 0) {
+    return <RedirectWithMessage to="/admin/support" message="invalid id passed in url" />;
+  }
+  return (
+    <RequirePermission allowed={isSupportStaff(session)} loading={false}>
+      <QueueTicket ticketId={ticketId} />
+    </RequirePermission>
+  );
+};

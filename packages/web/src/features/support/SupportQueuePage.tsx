@@ -1,0 +1,155 @@
+import {
+  statusLabels,
+  ticketQueuePageSize,
+  ticketStatuses,
+} from '@flotilla/shared/support/support-tickets';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { RequirePermission } from '../../api/session/guards.js';
+import { useSession } from '../../api/session/useSession.js';
+import { LoadState } from '../../ui/LoadState.js';
+import { useDebounced } from '../../ui/useDebounced.js';
+import { usePageTitle } from '../../ui/usePageTitle.js';
+import { type QueueFilter, useSupportAgents, useTicketQueue } from './api-queue.js';
+import { isSupportStaff } from './support-staff.js';
+import { StatusChip } from './TicketThread.js';
+
+const assigneeValue = (value: string): QueueFilter['assignee'] =>
+  value === 'anyone' || value === 'none' ? value : Number(value);
+
+// /admin/support: the support agents' queue, every organization's tickets, filtered by status,
+// assignee and a search over subject, requester and organization.
+const Queue = () => {
+  usePageTitle('Support queue');
+  const [status, setStatus] = useState<QueueFilter['status']>('any');
+  const [assignee, setAssignee] = useState<QueueFilter['assignee']>('anyone');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const debounced = useDebounced(search, 300);
+  const queue = useTicketQueue({ status, assignee, search: debounced, page });
+  const agents = useSupportAgents();
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h1">Support queue</Typography>
+      <Stack direction="row" spacing={2}>
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={status}
+          sx={{ minWidth: 160 }}
+          onChange={(event) => {
+            const next = ticketStatuses.find((entry) => entry === event.target.value);
+            setStatus(next ?? 'any');
+            setPage(0);
+          }}
+        >
+          <MenuItem value="any">Any status</MenuItem>
+          {ticketStatuses.map((entry) => (
+            <MenuItem key={entry} value={entry}>
+              {statusLabels[entry]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label="Assignee"
+          value={String(assignee)}
+          sx={{ minWidth: 160 }}
+          onChange={(event) => {
+            setAssignee(assigneeValue(event.target.value));
+            setPage(0);
+          }}
+        >
+          <MenuItem value="anyone">Anyone</MenuItem>
+          <MenuItem value="none">Unassigned</MenuItem>
+          {(agents.data ?? []).map((agent) => (
+            <MenuItem key={agent.id} value={String(agent.id)}>
+              {agent.username}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          size="small"
+          label="Search"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setPage(0);
+          }}
+        />
+      </Stack>
+      <LoadState queries={[queue]} what="support queue" />
+      {queue.data === undefined ? null : queue.data.tickets.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 6, textAlign: 'center' }}>
+          <Typography>No tickets match.</Typography>
+        </Paper>
+      ) : (
+        <Paper variant="outlined">
+          <Table size="small" aria-label="Support queue">
+            <TableHead>
+              <TableRow>
+                <TableCell>#</TableCell>
+                <TableCell>Subject</TableCell>
+                <TableCell>Organization</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Priority</TableCell>
+                <TableCell>Assignee</TableCell>
+                <TableCell>Updated</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {queue.data.tickets.map((ticket) => (
+                <TableRow key={ticket.id}>
+                  <TableCell>{ticket.id}</TableCell>
+                  <TableCell>
+                    <Link component={RouterLink} to={`/admin/support/${ticket.id}`}>
+                      {ticket.subject}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{ticket.organization.name}</TableCell>
+                  <TableCell>
+                    <StatusChip status={ticket.status} />
+                  </TableCell>
+                  <TableCell>{ticket.priority}</TableCell>
+                  <TableCell>{ticket.assignee?.username ?? 'Unassigned'}</TableCell>
+                  <TableCell>{new Date(ticket.updatedAt).toLocaleString()}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <TablePagination
+            component="div"
+            count={queue.data.total}
+            page={page}
+            rowsPerPage={ticketQueuePageSize}
+            rowsPerPageOptions={[ticketQueuePageSize]}
+            onPageChange={(_event, next) => setPage(next)}
+          />
+        </Paper>
+      )}
+    </Stack>
+  );
+};
+
+export const SupportQueuePage = () => {
+  const session = useSession();
+  return (
+    <RequirePermission allowed={isSupportStaff(session)} loading={false}>
+      <Queue />
+    </RequirePermission>
+  );
+};
