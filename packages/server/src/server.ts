@@ -52,6 +52,7 @@ import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerBilling } from './features/billing/register-billing.js';
 import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
+import { privateSupportGate } from './features/billing/private-support-gate.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
 import { registerSupport } from './features/support/register-support.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
@@ -145,7 +146,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerBilling(app, ctx);
   registerBillingAdmin(app, ctx);
   registerReleaseAssets(app, ctx);
-  registerSupport(app, ctx);
+  registerSupport(app, ctx, { paidPlanGate: privateSupportGate(ctx) });
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

@@ -1,6 +1,5 @@
 import { type BillingCycle, freePlanCode } from '@flotilla/shared/billing/catalogue';
 import { invoiceFileName, isDownloadable } from '@flotilla/shared/billing/invoices';
-import { planAllows } from '@flotilla/shared/billing/plan-gates';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
@@ -20,7 +19,7 @@ import { renderInvoicePdf } from './invoice-pdf.js';
 import { invoiceByNumber, listInvoices } from './invoices.js';
 import { meterOrganization, periodPeak, usageDays } from './metering.js';
 import { manualPaymentProvider, type PaymentProvider } from './payment-provider.js';
-import { planFactsOf, planInfoOf, unlimitedPlanInfo } from './plan-info.js';
+import { planInfoOf, unlimitedPlanInfo } from './plan-info.js';
 
 const accountParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const invoiceParams = accountParams.extend({ number: z.string().min(1).max(64) });
@@ -127,13 +126,6 @@ export const registerBilling = (
       creditConsumption: {},
       days: await usageDays(ctx.db, id, subscription.periodStart, until),
     };
-  });
-
-  app.get('/billing/v1/account/:id/can-access-support', route, async (request) => {
-    const id = await organizationOf(request);
-    if (!enabled) return true;
-    const subscription = await settleOrganization(ctx.db, id, ctx.now());
-    return planAllows(planFactsOf(subscription), 'private-support').allowed;
   });
 
   app.get('/billing/v1/account/:id/info', route, async (request) =>

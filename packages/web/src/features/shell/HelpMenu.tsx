@@ -67,7 +67,6 @@ export const HelpMenu = () => {
   const links = helpLinksOf(config.data);
   const status = statusText(lost);
   const close = (): void => setOpen(false);
-  const billingEnabled = config.data?.billingEnabled === true;
   return (
     <>
       <Tooltip title={`Help · ${status}`}>
@@ -104,7 +103,7 @@ export const HelpMenu = () => {
               <Skeleton variant="rounded" height={120} sx={{ m: 2 }} aria-label="Loading" />
             }
           >
-            <SupportPanel billingEnabled={billingEnabled} onNavigate={close} />
+            <SupportPanel onNavigate={close} />
           </Suspense>
         ) : null}
         <Divider />

@@ -13,15 +13,10 @@ import { CreateTicketDialog } from './CreateTicketDialog.js';
 import { DocsSearch } from './DocsSearch.js';
 
 // The support drawer's own part: private support for the chosen organization (create a ticket,
-// its tickets), the Upgrade button for its administrators when the installation bills, and the
-// documentation search. `onNavigate` closes the drawer when a link is followed.
-export const SupportPanel = ({
-  billingEnabled,
-  onNavigate,
-}: {
-  billingEnabled: boolean;
-  onNavigate: () => void;
-}) => {
+// its tickets) and the documentation search. `onNavigate` closes the drawer when a link is
+// followed. (The Upgrade button waits for the console's billing page: nothing links to a page
+// that does not exist.)
+export const SupportPanel = ({ onNavigate }: { onNavigate: () => void }) => {
   const organizations = useSupportOrganizations();
   const [chosen, setChosen] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
@@ -86,16 +81,6 @@ export const SupportPanel = ({
               Private support is available on paid plans.
             </Typography>
           )}
-          {billingEnabled && organization.isAdministrator ? (
-            <Button
-              variant="outlined"
-              component={RouterLink}
-              to={`/orgs/${organization.id}/billing#billing-plans`}
-              onClick={onNavigate}
-            >
-              Upgrade
-            </Button>
-          ) : null}
         </>
       )}
       <DocsSearch onNavigate={onNavigate} />
