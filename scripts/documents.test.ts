@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultDocPages } from '@flotilla/server/features/docs/register-docs';
-import { docPages } from '../packages/web/src/features/docs/doc-source.js';
+import { docPages } from '../packages/web/src/api/doc-pages.js';
 import { webFloor } from './eslint/import-boundaries.mjs';
 
 // The lists the documents keep by hand, checked against the code they describe: the README's

@@ -93,19 +93,9 @@ export const webFeatureImports = [
   },
   { from: 'shell', to: 'changelog', why: 'the shell header shows the changelog button' },
   { from: 'shell', to: 'status', why: "the shell header shows the status page's dot" },
-  {
-    from: 'analytics',
-    to: 'shell',
-    why: "usage is counted only after the cookie banner's analytics yes",
-  },
   { from: 'shell', to: 'email-verification', why: 'the shell holds unverified users back' },
   { from: 'shell', to: 'platform-admin', why: 'the shell shows the login-as banner and its end' },
   { from: 'shell', to: 'support', why: "the header's help icon opens the support drawer" },
-  {
-    from: 'support',
-    to: 'docs',
-    why: "the support drawer searches the console's documentation pages",
-  },
   { from: 'shell', to: 'signup-profile', why: 'the shell finishes the signup profile step first' },
   { from: 'signup-profile', to: 'preferences', why: 'the profile step reuses the profile form' },
 ];

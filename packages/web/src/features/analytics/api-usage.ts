@@ -4,7 +4,7 @@ import {
   usageEventsPerPost,
   usageNamePattern,
 } from '@flotilla/shared/analytics/usage';
-import { cookieChoiceKey } from '../shell/CookieBanner.js';
+import { readCookieChoice } from '../../ui/cookie-choice.js';
 
 // How long counted uses wait to be sent together.
 const flushDelayMs = 10_000;
@@ -13,17 +13,7 @@ type UsageEvent = { kind: UsageKind; name: string };
 
 // Counting needs the user's yes to analytics in the cookie banner, read at each use (the answer
 // may change at any time).
-const consented = (): boolean => {
-  try {
-    const raw = window.localStorage.getItem(cookieChoiceKey);
-    const value: unknown = raw ? JSON.parse(raw) : null;
-    return typeof value === 'object' && value !== null && 'analytics' in value
-      ? value.analytics === true
-      : false;
-  } catch {
-    return false;
-  }
-};
+const consented = (): boolean => readCookieChoice()?.analytics === true;
 
 const createCounter = (client: FlotillaClient) => {
   let queue: UsageEvent[] = [];

@@ -9,7 +9,8 @@ import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
 import { useDocSource } from './api.js';
-import { docPageOf, docPages, docSegments } from './doc-source.js';
+import { docPageOf, docPages } from '../../api/doc-pages.js';
+import { docSegments } from './doc-source.js';
 
 // /docs/:page: one of the built-in documentation pages (the repository's Markdown, served by
 // GET /docs/v1/:page), rendered with the console's safe Markdown subset.

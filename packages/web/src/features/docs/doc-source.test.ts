@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBlocks } from '../../ui/MarkdownText.js';
-import { docPageOf, docSegments } from './doc-source.js';
+import { docPageOf } from '../../api/doc-pages.js';
+import { docSegments } from './doc-source.js';
 
 const origin = 'https://console.example.com';
 

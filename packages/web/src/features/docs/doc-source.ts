@@ -1,32 +1,9 @@
-// The built-in documentation pages (GET /docs/v1/:page serves their Markdown) and the
-// preparation of that Markdown for MarkdownText, whose small subset covers headings, lists,
+// The preparation of the built-in documentation pages' Markdown (api/doc-pages.ts lists them)
+// for MarkdownText, whose small subset covers headings, lists,
 // fenced code and paragraphs: tables are cut out as preformatted text, and list items wrapped
 // over indented lines are joined back into one line.
 
-export type DocPage = { title: string; file: string };
-
-// Keyed by the page of /docs/:page; `file` is the page's path in the repository (what its
-// relative links are relative to).
-export const docPages: Readonly<Record<string, DocPage>> = {
-  'getting-started': { title: 'Getting started', file: 'README.md' },
-  architecture: { title: 'Architecture', file: 'docs/ARCHITECTURE.md' },
-  devices: { title: 'Devices', file: 'docs/DEVICES.md' },
-  'host-os': { title: 'Host OS catalogue', file: 'docs/HOST-OS.md' },
-  releases: { title: 'Releases and builds', file: 'docs/RELEASES.md' },
-  accounts: { title: 'Accounts and security', file: 'docs/ACCOUNTS.md' },
-  sso: { title: 'Single sign-on (SAML)', file: 'docs/SSO.md' },
-  'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
-  production: { title: 'Production install', file: 'docs/PRODUCTION.md' },
-  scaling: { title: 'Scaling', file: 'docs/SCALING.md' },
-  monitoring: { title: 'Monitoring', file: 'docs/MONITORING.md' },
-  support: { title: 'Support and help desk', file: 'docs/SUPPORT.md' },
-  benchmark: { title: 'Benchmark', file: 'docs/BENCHMARK.md' },
-  development: { title: 'Development', file: 'docs/DEVELOPMENT.md' },
-  agent: { title: 'Device agent', file: 'packages/agent/README.md' },
-};
-
-export const docPageOf = (page: string): DocPage | undefined =>
-  Object.hasOwn(docPages, page) ? docPages[page] : undefined;
+import { docPages } from '../../api/doc-pages.js';
 
 export type DocSegment = { kind: 'markdown' | 'preformatted'; text: string };
 

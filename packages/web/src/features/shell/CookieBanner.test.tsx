@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { shellKeys } from './query-keys.js';
-import { analyticsOf, cookieBannerNeeded, CookieBanner, cookieChoiceKey } from './CookieBanner.js';
+import { cookieChoiceKey } from '../../ui/cookie-choice.js';
+import { analyticsOf, cookieBannerNeeded, CookieBanner } from './CookieBanner.js';
 
 beforeEach(() => window.localStorage.clear());
 afterEach(cleanup);

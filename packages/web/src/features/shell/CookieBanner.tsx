@@ -1,26 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
+import { type CookieChoice, readCookieChoice, writeCookieChoice } from '../../ui/cookie-choice.js';
 import { usePublicConfig } from './api.js';
-
-export const cookieChoiceKey = 'flotilla.cookies';
-
-// The user's answer. analytics is null when no analytics was offered (essential storage only).
-export type CookieChoice = { essentials: true; analytics: boolean | null };
-
-const readChoice = (): CookieChoice | null => {
-  try {
-    const raw = window.localStorage.getItem(cookieChoiceKey);
-    const value: unknown = raw ? JSON.parse(raw) : null;
-    if (typeof value !== 'object' || value === null) return null;
-    const analytics = 'analytics' in value ? value.analytics : undefined;
-    return typeof analytics === 'boolean' || analytics === null
-      ? { essentials: true, analytics }
-      : null;
-  } catch {
-    return null;
-  }
-};
 
 // The analytics adapter GET /config names, or null: Flotilla has none, so it is always null
 // unless an installation adds one.
@@ -39,14 +21,14 @@ export const cookieBannerNeeded = (choice: CookieChoice | null, analytics: strin
 // dialog, a toast or a table row.
 export const CookieBanner = () => {
   const config = usePublicConfig();
-  const [choice, setChoice] = useState<CookieChoice | null>(readChoice);
+  const [choice, setChoice] = useState<CookieChoice | null>(readCookieChoice);
   // Until /config answers it is not known what to ask; a failed /config offers no analytics.
   if (config.isPending) return null;
   const analytics = analyticsOf(config.data);
   if (!cookieBannerNeeded(choice, analytics)) return null;
   const save = (next: CookieChoice): void => {
     try {
-      window.localStorage.setItem(cookieChoiceKey, JSON.stringify(next));
+      writeCookieChoice(next);
     } catch {
       // Without storage the banner simply shows again next time.
     }

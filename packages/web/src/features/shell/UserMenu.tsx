@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAvatarUrl, useLogout, useWhoami } from './api.js';
 import { forgetAdminReturn } from '../platform-admin/admin-session.js';
-import { isSupportStaff } from '../support/support-staff.js';
+import { isSupportStaff } from '../../api/session/support-staff.js';
 import { isAdmin, useSession } from '../../api/session/useSession.js';
 
 // Over 20 characters: the first 17 and an ellipsis, so a long name does not stretch the header.

@@ -1,6 +1,5 @@
 import {
   statusLabels,
-  ticketPriorities,
   type TicketStatus,
   ticketStatuses,
 } from '@flotilla/shared/support/support-tickets';
@@ -19,13 +18,11 @@ import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { useTicket } from './api.js';
 import { useAgentReply, useChangeTicket, useSupportAgents } from './api-queue.js';
+import { statusOf, TicketControls } from './TicketControls.js';
 import { ReplyForm } from './ReplyForm.js';
-import { isSupportStaff } from './support-staff.js';
+import { isSupportStaff } from '../../api/session/support-staff.js';
 import { TicketThread } from './TicketThread.js';
 import { useToasts } from '../../ui/toasts.js';
-
-const statusOf = (value: string): TicketStatus | undefined =>
-  ticketStatuses.find((entry) => entry === value);
 
 // /admin/support/:ticketId: an agent's view of a ticket: assignee, priority and status, the
 // thread, and the reply (mailed to the requester and the cc list).
@@ -57,61 +54,13 @@ const QueueTicket = ({ ticketId }: { ticketId: number }) => {
               {field.title}: {String(field.value)}
             </Typography>
           ))}
-          <Stack direction="row" spacing={2}>
-            <TextField
-              select
-              size="small"
-              label="Assignee"
-              sx={{ minWidth: 180 }}
-              value={ticket.data.assignee === null ? 'none' : String(ticket.data.assignee.id)}
-              onChange={(event) =>
-                change.mutate({
-                  assignee: event.target.value === 'none' ? null : Number(event.target.value),
-                })
-              }
-            >
-              <MenuItem value="none">Unassigned</MenuItem>
-              {(agents.data ?? []).map((agent) => (
-                <MenuItem key={agent.id} value={String(agent.id)}>
-                  {agent.username}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
-              label="Priority"
-              sx={{ minWidth: 140 }}
-              value={ticket.data.priority}
-              onChange={(event) => {
-                const priority = ticketPriorities.find((entry) => entry === event.target.value);
-                if (priority) change.mutate({ priority });
-              }}
-            >
-              {ticketPriorities.map((entry) => (
-                <MenuItem key={entry} value={entry}>
-                  {entry}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
-              label="Status"
-              sx={{ minWidth: 180 }}
-              value={ticket.data.status}
-              onChange={(event) => {
-                const status = statusOf(event.target.value);
-                if (status) change.mutate({ status });
-              }}
-            >
-              {ticketStatuses.map((entry) => (
-                <MenuItem key={entry} value={entry}>
-                  {statusLabels[entry]}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Stack>
+          <TicketControls
+            assignee={ticket.data.assignee?.id ?? null}
+            priority={ticket.data.priority}
+            status={ticket.data.status}
+            agents={agents.data ?? []}
+            onChange={(next) => change.mutate(next)}
+          />
           <MutationError error={change.error} fallback="The ticket was not changed" />
           <TicketThread ticket={ticket.data} />
           <ReplyForm

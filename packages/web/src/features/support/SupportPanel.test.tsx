@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { acmeId, organizationWorld } from '../../test-support/organization-fixtures.js';
-import { docPages } from '../docs/doc-source.js';
+import { docPages } from '../../api/doc-pages.js';
 import { SupportPanel } from './SupportPanel.js';
 
 afterEach(cleanup);

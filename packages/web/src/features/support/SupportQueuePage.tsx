@@ -1,30 +1,18 @@
-import {
-  statusLabels,
-  ticketQueuePageSize,
-  ticketStatuses,
-} from '@flotilla/shared/support/support-tickets';
-import Link from '@mui/material/Link';
+import { statusLabels, ticketStatuses } from '@flotilla/shared/support/support-tickets';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { RequirePermission } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { useDebounced } from '../../ui/useDebounced.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { type QueueFilter, useSupportAgents, useTicketQueue } from './api-queue.js';
-import { isSupportStaff } from './support-staff.js';
-import { StatusChip } from './TicketThread.js';
+import { isSupportStaff } from '../../api/session/support-staff.js';
+import { QueueTable } from './QueueTable.js';
 
 const assigneeValue = (value: string): QueueFilter['assignee'] =>
   value === 'anyone' || value === 'none' ? value : Number(value);
@@ -98,48 +86,7 @@ const Queue = () => {
           <Typography>No tickets match.</Typography>
         </Paper>
       ) : (
-        <Paper variant="outlined">
-          <Table size="small" aria-label="Support queue">
-            <TableHead>
-              <TableRow>
-                <TableCell>#</TableCell>
-                <TableCell>Subject</TableCell>
-                <TableCell>Organization</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Priority</TableCell>
-                <TableCell>Assignee</TableCell>
-                <TableCell>Updated</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {queue.data.tickets.map((ticket) => (
-                <TableRow key={ticket.id}>
-                  <TableCell>{ticket.id}</TableCell>
-                  <TableCell>
-                    <Link component={RouterLink} to={`/admin/support/${ticket.id}`}>
-                      {ticket.subject}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{ticket.organization.name}</TableCell>
-                  <TableCell>
-                    <StatusChip status={ticket.status} />
-                  </TableCell>
-                  <TableCell>{ticket.priority}</TableCell>
-                  <TableCell>{ticket.assignee?.username ?? 'Unassigned'}</TableCell>
-                  <TableCell>{new Date(ticket.updatedAt).toLocaleString()}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <TablePagination
-            component="div"
-            count={queue.data.total}
-            page={page}
-            rowsPerPage={ticketQueuePageSize}
-            rowsPerPageOptions={[ticketQueuePageSize]}
-            onPageChange={(_event, next) => setPage(next)}
-          />
-        </Paper>
+        <QueueTable page={queue.data} pageIndex={page} onPage={setPage} />
       )}
     </Stack>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
-import { docPages } from '../docs/doc-source.js';
+import { docPages } from '../../api/doc-pages.js';
 import { supportKeys } from './query-keys.js';
 
 export type DocHit = { page: string; title: string; excerpt: string };
