@@ -54,5 +54,5 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerInvitationHooks(hooks, deps.invitations);
   registerVerificationHooks(hooks, deps.verification);
   registerBillingHooks(hooks, { billingEnabled: deps.billingEnabled });
-  registerIdentityProviderHooks(hooks);
+  registerIdentityProviderHooks(hooks, { billingEnabled: deps.billingEnabled });
 };

@@ -55,7 +55,7 @@ const organizationIdOf = (value: unknown): number => {
   return id;
 };
 
-const registerProviderHooks = (hooks: HookRegistry): void => {
+const registerProviderHooks = (hooks: HookRegistry, billingEnabled: boolean): void => {
   // The organization a new provider serves first, from the write-only `organization_id` of the
   // POST body (balena-sdk's shape), attached within the same write.
   const firstOrganization = new WeakMap<WriteContext, number>();
@@ -67,7 +67,7 @@ const registerProviderHooks = (hooks: HookRegistry): void => {
       if (!(await administers(ctx, organizationId))) {
         throw forbidden(identityProviderMessages.organizationNotAdministered);
       }
-      await assertSamlAccessAllowed(ctx.tx, organizationId);
+      await assertSamlAccessAllowed(ctx, organizationId, billingEnabled);
       firstOrganization.set(ctx, organizationId);
     },
     async beforeCreate(ctx, values) {
@@ -109,7 +109,7 @@ const teamBelongs = async (tx: Queryable, team: unknown, membershipOrganization:
   if (rows.length === 0) throw badRequest(identityProviderMessages.teamOfOtherOrganization);
 };
 
-const registerMembershipHooks = (hooks: HookRegistry): void => {
+const registerMembershipHooks = (hooks: HookRegistry, billingEnabled: boolean): void => {
   hooks.add('identity_provider_membership', {
     // Attaching an organization takes both sides: the permission table asks that the caller
     // administers the organization attached, this that they already manage the provider.
@@ -119,7 +119,7 @@ const registerMembershipHooks = (hooks: HookRegistry): void => {
       if (!(await administersProvider(ctx, providerId))) {
         throw forbidden(identityProviderMessages.notAnAdministrator);
       }
-      await assertSamlAccessAllowed(ctx.tx, organizationId);
+      await assertSamlAccessAllowed(ctx, organizationId, billingEnabled);
       await teamBelongs(ctx.tx, values.grants_access_to__team, organizationId);
     },
     async beforeUpdate(ctx, ids, values) {
@@ -147,7 +147,11 @@ const registerMembershipHooks = (hooks: HookRegistry): void => {
   });
 };
 
-export const registerIdentityProviderHooks = (hooks: HookRegistry): void => {
-  registerProviderHooks(hooks);
-  registerMembershipHooks(hooks);
+// `billingEnabled`: whether the SAML plan gate applies (FLOTILLA_BILLING).
+export const registerIdentityProviderHooks = (
+  hooks: HookRegistry,
+  options: { billingEnabled: boolean },
+): void => {
+  registerProviderHooks(hooks, options.billingEnabled);
+  registerMembershipHooks(hooks, options.billingEnabled);
 };
