@@ -4,7 +4,8 @@ import type {
   ConnectivityListener,
   ConnectivityState,
 } from '@flotilla/sdk/connectivity';
-import { act, cleanup, screen } from '@testing-library/react';
+import type { StatusAnswer } from '@flotilla/shared/status/status';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +16,7 @@ import { HelpMenu, helpLinksOf } from './HelpMenu.js';
 afterEach(cleanup);
 
 // GET /config answers `config`; the connectivity is a stand-in the test switches to lost.
-const clientWith = (config: unknown) => {
+const clientWith = (config: unknown, status?: StatusAnswer) => {
   let state: ConnectivityState = { lost: false, failures: 0 };
   const listeners = new Set<ConnectivityListener>();
   const retryNow = vi.fn();
@@ -30,6 +31,7 @@ const clientWith = (config: unknown) => {
   };
   const api = createFakeApi();
   api.on('GET', '/config', () => ({ status: 200, body: config }));
+  if (status) api.on('GET', '/status/v1', () => ({ status: 200, body: status }));
   const client = Object.assign(api.client, { connectivity });
   const setLost = (lost: boolean) => {
     state = { lost, failures: lost ? 3 : 0 };
@@ -144,6 +146,42 @@ describe('HelpMenu', () => {
     await open();
     await user.click(await screen.findByRole('menuitem', { name: 'Getting started' }));
     expect(screen.getByTestId('where').textContent).toBe('/docs/getting-started');
+  });
+
+  it('warns of known issues before anything else, linking to the status page', async () => {
+    const user = userEvent.setup();
+    const outage: StatusAnswer = {
+      status: 'degraded',
+      checkedAt: '2026-11-30T10:00:00.000Z',
+      externalUrl: null,
+      components: [{ id: 'builder', name: 'Builder', status: 'degraded', detail: 'Slow' }],
+      notices: [
+        {
+          id: 3,
+          kind: 'incident',
+          severity: 'minor',
+          title: 'Builds are slow',
+          message: '',
+          createdAt: '2026-11-30T09:00:00.000Z',
+          resolvedAt: null,
+        },
+      ],
+    };
+    renderWithClient(clientWith({ deployment: null }, outage).client, <HelpMenu />);
+    await user.click(screen.getByRole('button', { name: /Help and status/ }));
+    const warning = await screen.findByRole('status', { name: 'Known issues' });
+    expect(warning.textContent).toContain('Some systems are degraded: Builds are slow.');
+    expect(within(warning).getByRole('link', { name: 'status page' }).getAttribute('href')).toBe(
+      '/status',
+    );
+  });
+
+  it('shows no warning while every system is operational', async () => {
+    const user = userEvent.setup();
+    renderWithClient(clientWith({ deployment: null }).client, <HelpMenu />);
+    await user.click(screen.getByRole('button', { name: /Help and status/ }));
+    await screen.findByRole('menuitem', { name: /API status/ });
+    expect(screen.queryByRole('status', { name: 'Known issues' })).toBeNull();
   });
 
   it('offers only the status without configured links', async () => {

@@ -12,6 +12,7 @@ import Skeleton from '@mui/material/Skeleton';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useConnectivity, usePublicConfig } from './api.js';
+import { KnownIssues } from '../status/KnownIssues.js';
 
 // The drawer's support part (its form and search) loads when the drawer first opens, keeping it
 // out of the initial bundle.
@@ -97,6 +98,7 @@ export const HelpMenu = () => {
         onClose={close}
         slotProps={{ paper: { sx: { width: drawerWidth }, 'aria-label': 'Help and support' } }}
       >
+        {open ? <KnownIssues /> : null}
         {open ? (
           <Suspense
             fallback={
