@@ -75,9 +75,19 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
 
   for (const provider of socialProviders) {
     app.get(`/auth/${provider}`, { config: { access: 'public' } }, async (request, reply) => {
-      const { url, cookie } = await begin(request, provider, undefined);
-      setFlowCookie(request, reply, cookie);
-      return reply.redirect(url, 302);
+      let started: { url: string; cookie: string };
+      try {
+        started = await begin(request, provider, undefined);
+      } catch (error) {
+        // A browser followed the login page's button: it goes back there with the reason (not
+        // configured, provider unreachable) rather than to an error document.
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === 'service_unavailable')
+          request.log.warn({ err: error.cause }, error.message);
+        return reply.redirect(`/login?social_error=${encodeURIComponent(error.message)}`, 302);
+      }
+      setFlowCookie(request, reply, started.cookie);
+      return reply.redirect(started.url, 302);
     });
 
     app.post(`/auth/${provider}/link`, { config: { access: 'user' } }, async (request, reply) => {

@@ -38,12 +38,42 @@ describe('social sign-in without configured providers', () => {
     await server?.close();
   });
 
-  it('offers none and answers every provider route 404 in words', async () => {
+  it('offers none; a browser sent to one goes back to the login page with why', async () => {
     const config = await (await fetch(`${server.url}/config`)).json();
     expect(config).toMatchObject({ supportedSocialProviders: [] });
     const start = await fetch(`${server.url}/auth/github`, { redirect: 'manual' });
-    expect(start.status).toBe(404);
-    expect(await start.text()).toContain(socialAuthMessages.notConfigured('GitHub'));
+    expect(start.status).toBe(302);
+    const location = new URL(start.headers.get('location') ?? '', server.url);
+    expect(location.pathname).toBe('/login');
+    expect(location.searchParams.get('social_error')).toBe(
+      socialAuthMessages.notConfigured('GitHub'),
+    );
     expect(start.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('sends the browser back to the login page when the provider cannot be reached', async () => {
+    const unreachable = await startTestServer({
+      config: {
+        socialAuth: {
+          github: undefined,
+          google: {
+            clientId: 'flotilla',
+            clientSecret: 'a-client-secret',
+            // Nothing listens on port 9 of the loopback: discovery fails at once.
+            issuer: 'http://127.0.0.1:9',
+          },
+        },
+      },
+    });
+    try {
+      const start = await fetch(`${unreachable.url}/auth/google`, { redirect: 'manual' });
+      expect(start.status).toBe(302);
+      const location = new URL(start.headers.get('location') ?? '', unreachable.url);
+      expect(location.searchParams.get('social_error')).toBe(
+        socialAuthMessages.providerUnavailable('Google'),
+      );
+    } finally {
+      await unreachable.close();
+    }
   });
 });

@@ -21,9 +21,11 @@ export const LoginPage = () => {
   const login = useLogin();
   const config = usePublicConfig();
   const location = useLocation();
-  // A refused SAML sign-in comes back here with its reason.
+  // A refused SAML sign-in, or a social sign-in that could not start, comes back here with its
+  // reason.
   const query = new URLSearchParams(location.search);
   const samlError = query.get('saml_error');
+  const socialError = query.get('social_error');
   const redirect = query.get('redirect');
   const submit = (event: FormEvent): void => {
     event.preventDefault();
@@ -34,6 +36,7 @@ export const LoginPage = () => {
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
           {samlError ? <Alert severity="error">{samlError}</Alert> : null}
+          {socialError ? <Alert severity="error">{socialError}</Alert> : null}
           {login.isError ? (
             <Alert severity="error">{errorText(login.error) ?? 'Could not log in'}</Alert>
           ) : null}

@@ -75,6 +75,11 @@ describe('social sign-in', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('link', { name: /Log in with/ })).toBeNull();
   });
 
+  it('says on the login page why a sign-in could not start', async () => {
+    renderAt('/login?social_error=Google%20could%20not%20be%20reached', null, ['google']);
+    expect(await screen.findByText('Google could not be reached', {}, firstLoad)).toBeTruthy();
+  });
+
   it('hands the answer over once, signs in and goes where the user was going', async () => {
     window.sessionStorage.setItem('flotilla.socialSignIn.returnPath', '/preferences/profile');
     const { api, router } = renderAt('/auth/google/callback?code=c1&state=s1', null);
