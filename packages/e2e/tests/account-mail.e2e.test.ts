@@ -4,7 +4,7 @@ import { type ApiUser, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage, uniqueEmail } from '../support/browser.js';
 import { mailTo } from '../support/mailbox.js';
 
-// Issue 14: a user resets a forgotten password from the mail, changes their e-mail address and
+// A user resets a forgotten password from the mail, changes their e-mail address and
 // verifies it, and deletes their account. Mail is read as the test SMTP server received it
 // (support/mail-catcher.ts, support/mailbox.ts).
 describe('account mail', () => {

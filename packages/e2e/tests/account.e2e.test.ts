@@ -6,7 +6,7 @@ import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
 import { accessTokensPreferences, sshKeysPreferences } from '../support/pages/preferences-pages.js';
 
-// Issue 14: a user adds an SSH key and sees its fingerprint, and creates an API key that works
+// A user adds an SSH key and sees its fingerprint, and creates an API key that works
 // from the command line (a plain HTTP client here).
 describe('account preferences', () => {
   let browser: Browser;

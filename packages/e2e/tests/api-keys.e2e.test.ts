@@ -7,7 +7,7 @@ import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
 import { apiKeysPage } from '../support/pages/variables-pages.js';
 import { devicesOnline, simulateDevices } from '../support/simulated-fleet.js';
 
-// Issue 11: a fleet's provisioning keys in the console: created (shown once), used by a device
+// A fleet's provisioning keys in the console: created (shown once), used by a device
 // to register, revoked.
 describe('fleet API keys', () => {
   let browser: Browser;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 
-// Issue 29, defects a new user met in the console: the built-in docs in a real layout, and the
+// Defects a new user met in the console: the built-in docs in a real layout, and the
 // "Page not found" page with and without the console's shell.
 describe('console copy and layout', () => {
   let browser: Browser;

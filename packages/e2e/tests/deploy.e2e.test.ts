@@ -25,7 +25,7 @@ const projectTarball = async (): Promise<Buffer> => {
   }
 };
 
-// Issue 12: a "deploy" link (/deploy?tarballUrl=...) creates a fleet with its variables and a
+// A "deploy" link (/deploy?tarballUrl=...) creates a fleet with its variables and a
 // release the server builds from the tarball, served here on 127.0.0.1 (allowed for the test
 // server by FLOTILLA_BUILDER_ALLOWED_NETWORKS).
 describe('deploy from a URL', () => {

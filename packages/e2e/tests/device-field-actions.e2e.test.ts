@@ -9,7 +9,7 @@ import { devicePage, openActionDialog } from '../support/pages/device-pages.js';
 import { createRelease } from '../support/releases.js';
 import { type SimulatedDevice, simulateOnline } from '../support/simulated-fleet.js';
 
-// Issue 10: the Action-menu entries of one device, from its page, on simulated devices: pin to a
+// The Action-menu entries of one device, from its page, on simulated devices: pin to a
 // release and back to tracking, local mode refused on a production OS and allowed on a
 // development one, support access until a chosen date, deactivate after typing the name (and
 // the device itself reports that it is inactive).

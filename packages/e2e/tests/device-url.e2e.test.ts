@@ -9,7 +9,7 @@ import {
   simulateDevices,
 } from '../support/simulated-fleet.js';
 
-// Issue 10: turn a simulated device's public URL on from its Actions menu, follow the link the
+// Turn a simulated device's public URL on from its Actions menu, follow the link the
 // console shows and read the device's status page through Flotilla's proxy, which is
 // `http://<uuid>.localhost:<port>/` here (no DNS: Chromium resolves *.localhost itself).
 

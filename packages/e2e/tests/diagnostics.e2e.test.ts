@@ -43,7 +43,7 @@ describe('device diagnostics', () => {
     return table;
   };
 
-  // Issue 29: the tab's first load asked for the newest run and got a 404 when none ran yet; and
+  // The tab's first load asked for the newest run and got a 404 when none ran yet; and
   // its inner tab repeated the page's own name.
   it('opens a device that never ran anything without a failed request', async () => {
     const page = await newPage(browser);

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.js';
 
-// Issue 28: the platform administrator keeps the host OS catalogue in the console: imports a
+// The platform administrator keeps the host OS catalogue in the console: imports a
 // catalogue file, adds, invalidates and removes releases. What it adds it removes again, so
 // other scenarios find the catalogue as they left it.
 describe('the host OS catalogue', () => {

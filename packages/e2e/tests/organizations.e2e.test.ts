@@ -7,7 +7,7 @@ import { mailTo } from '../support/mailbox.js';
 import { createRelease } from '../support/releases.js';
 import { signupPage } from '../support/pages/auth-pages.js';
 
-// Issue 13: an organization shared through an invitation and a team, from the console. The test
+// An organization shared through an invitation and a team, from the console. The test
 // server sends mail through SMTP to a real SMTP server of the test (support/mailbox.ts).
 describe('organizations, invitations and teams', () => {
   let browser: Browser;

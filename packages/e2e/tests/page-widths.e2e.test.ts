@@ -5,7 +5,7 @@ import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api
 import { launchBrowser, newPage } from '../support/browser.js';
 import { type SimulatedDevice, simulateOnline } from '../support/simulated-fleet.js';
 
-// Issue 29: no page of the console scrolls sideways at the laptop widths 1366 and 1440 px, with
+// No page of the console scrolls sideways at the laptop widths 1366 and 1440 px, with
 // a fleet whose devices carry tags and long values (the devices table once cut its Tags column).
 const widths = [1366, 1440] as const;
 
@@ -109,7 +109,7 @@ describe('page widths', () => {
     ];
   };
 
-  // Issue 29: Preferences had its own column (extra padding, a narrower box) and a smaller title.
+  // Preferences had its own column (extra padding, a narrower box) and a smaller title.
   it('Preferences has the title and column of the other pages', async () => {
     const page = await newPage(browser);
     await logInAs(page, owner);
@@ -139,7 +139,7 @@ describe('page widths', () => {
     await page.context().close();
   });
 
-  // Issue 29: empty selects and switches labelled "1" or "—" on the configuration page.
+  // Empty selects and switches once read "1" or "—": every unset or default value is in words.
   it('labels unset and default settings in words on the fleet configuration page', async () => {
     const page = await newPage(browser);
     await logInAs(page, owner);
@@ -164,7 +164,7 @@ describe('page widths', () => {
       for (const path of userPages()) {
         await page.goto(path);
         await settled(page);
-        // Every device page keeps the device header with its actions (issue 29).
+        // Every device page keeps the device header with its actions.
         if (path.startsWith('/devices/')) {
           await page.getByRole('button', { name: 'Actions', exact: true }).waitFor();
           await page.getByRole('button', { name: 'Manage tags' }).waitFor();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiUser, registerUser } from '../support/api-setup.js';
 import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
 
-// Issue 14: the platform administrator's area (login-as and back) and `balena login --web`.
+// The platform administrator's area (login-as and back) and `balena login --web`.
 describe('platform admin and command-line login', () => {
   let browser: Browser;
   let member: ApiUser;

@@ -9,7 +9,7 @@ import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api
 import { waitUntil } from '../support/balena-sdk-setup.js';
 import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
 
-// Issue 29: a real device that cannot run the fleet's release (here the real agent without a
+// A real device that cannot run the fleet's release (here the real agent without a
 // container engine) was shown as plain Online, and offered settings its agent ignores.
 describe('a real device that cannot run the release', () => {
   let browser: Browser;

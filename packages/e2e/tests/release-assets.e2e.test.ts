@@ -4,7 +4,7 @@ import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api
 import { baseUrl, launchBrowser, newPage } from '../support/browser.js';
 import { createRelease } from '../support/releases.js';
 
-// Issue 12: a release's assets (attached as balena-sdk's release.asset.upload does: a multipart
+// A release's assets (attached as balena-sdk's release.asset.upload does: a multipart
 // POST) shown on its page as a tree, each file downloadable from its link.
 describe('release assets', () => {
   let browser: Browser;

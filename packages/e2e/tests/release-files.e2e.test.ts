@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, createFleet, logInAs, registerUser } from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 
-// Issue 33: a release's files in a real browser: a service's Dockerfile viewed and downloaded,
+// A release's files in a real browser: a service's Dockerfile viewed and downloaded,
 // the composition as a docker-compose.yml, and the whole build log although only its last
 // 2,999 lines are shown.
 describe('release files', () => {

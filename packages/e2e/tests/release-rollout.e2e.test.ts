@@ -19,7 +19,7 @@ type Running = {
   installs: { release: number; status: string }[];
 };
 
-// Issue 12: a release made from an uploaded compose project reaches the fleet's devices. The
+// A release made from an uploaded compose project reaches the fleet's devices. The
 // simulated devices (the real agent in simulator mode) run an older release first, so the new
 // one is an update: downloaded, swapped in and reported back, which the console then shows.
 describe('release rollout to simulated devices', () => {

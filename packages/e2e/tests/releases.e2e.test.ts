@@ -6,7 +6,7 @@ import { projectTarball } from '../support/compose-project.js';
 import { releasePages } from '../support/pages/release-pages.js';
 import { createRelease } from '../support/releases.js';
 
-// Issue 12: a fleet's releases in the console: the list, a release's page, pinning the fleet to
+// A fleet's releases in the console: the list, a release's page, pinning the fleet to
 // an older release from its summary, the delete rule, and a release made from an uploaded project.
 describe('releases', () => {
   let browser: Browser;

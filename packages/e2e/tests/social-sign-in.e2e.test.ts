@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.js';
 import { socialAccounts, socialLogin } from '../support/pages/social-pages.js';
 
-// Issue 31: signing up with Google from the login page's button and coming back where one was
+// Signing up with Google from the login page's button and coming back where one was
 // going, then linking GitHub from Preferences → Profile and unlinking it, against a real OpenID
 // Connect provider on this machine (oidc-provider, for Google and for GitHub's OAuth part, with
 // the strict fake of GitHub's /user API). The shared e2e server has no provider configured, so

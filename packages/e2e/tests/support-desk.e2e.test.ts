@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 
-// Issue 32: the built-in help desk from both sides. A user opens a ticket with an attachment
+// The built-in help desk from both sides. A user opens a ticket with an attachment
 // from the support drawer, a platform administrator (who works the queue as support agents do)
 // answers it in Admin → Support queue, and the user sees the answer on the ticket's page.
 describe('the help desk', () => {

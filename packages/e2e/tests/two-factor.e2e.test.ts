@@ -7,7 +7,7 @@ import { loginPage } from '../support/pages/auth-pages.js';
 import { twoFactorLogin, twoFactorPreferences } from '../support/pages/preferences-pages.js';
 import { shell } from '../support/pages/shell.js';
 
-// Issue 14: a user enables two-factor authentication from the preferences by reading the key and
+// A user enables two-factor authentication from the preferences by reading the key and
 // computing the code, then logs in with an authenticator code and with a recovery code.
 describe('two-factor authentication', () => {
   let browser: Browser;

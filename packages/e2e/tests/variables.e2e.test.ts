@@ -21,7 +21,7 @@ import {
 
 type LogLine = { message: string; isSystem: boolean; serviceId?: number };
 
-// Issue 11: variables edited in the console through staged changes reach the simulated devices.
+// Variables edited in the console through staged changes reach the simulated devices.
 describe('variables and configuration', () => {
   let browser: Browser;
   let owner: ApiUser;

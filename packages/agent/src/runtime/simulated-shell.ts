@@ -1,4 +1,4 @@
-// The simulator's terminal (issue 9 section 2): a small line shell that says it is simulated and
+// The simulator's terminal: a small line shell that says it is simulated and
 // answers a handful of commands from the simulated device's state. It speaks terminal bytes as
 // text: it echoes what is typed, edits the line (backspace, Ctrl-C) and ends on `exit` or Ctrl-D.
 

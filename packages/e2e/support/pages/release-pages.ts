@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 
-// The release list, a release's page and the fleet's release picker (issue 12).
+// The release list, a release's page and the fleet's release picker.
 export const releasePages = (page: Page) => ({
   openList: (fleetId: number) => page.goto(`/fleets/${fleetId}/releases`),
   table: () => page.getByRole('table', { name: 'Releases' }),

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-// The variables and configuration pages of fleets and devices (issue 11): tables with staged
+// The variables and configuration pages of fleets and devices: tables with staged
 // edits, the sticky bar, the add/edit dialog and the overrides dialog.
 export const variablesPage = (page: Page) => {
   const dialog = (name: string | RegExp): Locator => page.getByRole('dialog', { name });

@@ -122,7 +122,7 @@ const reportedDeviceFields = [
   'update_status',
 ] as const;
 
-// A device key writes only what a device reports about itself (issue 7). Never its fleet, device
+// A device key writes only what a device reports about itself. Never its fleet, device
 // type, owner, active flag, support access, public URL or note: those are its owners' decisions.
 export const deviceKeyWritableFields: Readonly<Record<string, KeyWritableFields>> = {
   device: {

@@ -5,7 +5,7 @@ import { invitationToken } from '../test-support/invitation-tokens.js';
 import { createFakeApi } from '../test-support/fake-api.js';
 import { renderConsoleAt } from '../test-support/render-console.js';
 
-// Issue 14: every console link a guest can reach leads to a page, never to "Page not found".
+// Every console link a guest can reach leads to a page, never to "Page not found".
 // The crawl starts where a guest arrives (the root, the sign-in pages, the links mail carries)
 // and follows every in-app link of every page it renders, as a guest.
 

@@ -2,7 +2,7 @@
 // (scripts/route-preloads-plugin.ts) turns this table into dist/route-preloads.json: for each
 // pattern, every chunk those modules load. The server lists them as modulepreload links in the
 // index.html it answers for a matching URL, so a cold load fetches the screen's code together
-// with the entry instead of after the entry has run (issue 8: cold load of the fleet list).
+// with the entry instead of after the entry has run (the fleet list's cold load).
 // A missing module fails the build; route-preloads.test.ts checks each example against the router.
 
 // Patterns are matched against the URL path (no query); modules are relative to packages/web.

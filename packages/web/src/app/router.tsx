@@ -64,7 +64,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
             path: '/saml/:ssoIdentifier?',
             lazy: lazyPage(() => import('../features/sso/SamlLoginPage.js'), 'SamlLoginPage'),
           },
-          // Forgotten password (issue 14): ask for a link, then /password-reset/success.
+          // Forgotten password: ask for a link, then /password-reset/success.
           {
             path: '/password-reset/:step?',
             lazy: lazyPage(
@@ -160,7 +160,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                         'FleetSettingsPage',
                       ),
                     },
-                    // Releases (issue 12): the list and one release's summary and settings.
+                    // Releases: the list and one release's summary and settings.
                     {
                       path: 'releases',
                       lazy: lazyPage(
@@ -204,7 +204,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   ],
                 };
               }),
-              // Devices (issue 4): the fleet's devices tab and the device page.
+              // Devices: the fleet's devices tab and the device page.
               {
                 path: '/fleets/:fleetId/devices',
                 lazy: lazyPage(
@@ -221,7 +221,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   },
                 ],
               },
-              // Variables, configuration and API keys of a fleet (issue 11).
+              // Variables, configuration and API keys of a fleet.
               {
                 path: '/fleets/:fleetId',
                 lazy: lazyPage(
@@ -361,7 +361,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'UsageAdminPage',
                 ),
               },
-              // Account preferences (issue 14), one tab per path segment.
+              // Account preferences, one tab per path segment.
               ...['/preferences', '/preferences/:tab'].map((path): RouteObject => ({
                 path,
                 lazy: lazyPage(
@@ -394,7 +394,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
               },
             ],
           },
-          // A new account's profile step (issue 14), outside the shell that sends them there.
+          // A new account's profile step, outside the shell that sends them there.
           {
             path: '/signup/profile',
             lazy: lazyPage(
@@ -446,7 +446,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
           'ResetPasswordPage',
         ),
       },
-      // E-mail verification (issue 14): /user/verify-email/pending, where a signed-in user waits
+      // E-mail verification: /user/verify-email/pending, where a signed-in user waits
       // (the shell sends unverified users there), and the mailed link (either order of its parts).
       {
         path: '/user/verify-email/:first/:second?',

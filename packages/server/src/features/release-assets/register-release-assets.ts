@@ -72,7 +72,7 @@ const parseForm = async (
   return body;
 };
 
-// Release assets (issue 12): balena-sdk's release.asset.upload POSTs (or PATCHes) files up to
+// Release assets: balena-sdk's release.asset.upload POSTs (or PATCHes) files up to
 // 5 MiB as multipart/form-data to /v7/release_asset; the /v7 engine then writes the row
 // (release-asset-hooks.ts stores the file). GET /release-asset/v1/:uuid/:filename serves it.
 export const registerReleaseAssets = (app: FastifyInstance, ctx: AppContext): void => {

@@ -27,7 +27,7 @@ const storeUpload = async (dataDir: string, ctx: WriteContext, values: Values): 
   values.asset = JSON.stringify(await storeAsset(dataDir, upload));
 };
 
-// release_asset writes (issue 12): the `asset` field is a file uploaded the way balena-sdk's
+// release_asset writes: the `asset` field is a file uploaded the way balena-sdk's
 // release.asset.upload sends it, stored under the data directory.
 export const registerReleaseAssetHooks = (hooks: HookRegistry, dataDir: string): void => {
   hooks.add('release_asset', {

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
 import { jsonDepthMessage } from './json-depth.js';
 import { nulInBodyMessage, nulInHeaderMessage, nulInUrlMessage } from './nul-guard.js';
 
-// Findings of the security review (issue 7, part 3): each of these answered 500.
+// Findings of a security review: each of these once answered 500.
 describe('hostile input on the non-/v7 routes', () => {
   let server: TestServer;
   let token: string;

@@ -17,7 +17,7 @@ import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { Database } from '../db/database.js';
 
-// Seeded fuzz of every registered route (issue 7): hostile paths, queries and bodies from several
+// Seeded fuzz of every registered route: hostile paths, queries and bodies from several
 // callers. Replay a failure with FLOTILLA_FUZZ_SEED=<seed>; FLOTILLA_FUZZ_REQUESTS sets how many
 // requests it sends (bounded by count, never by the clock; about 30 s on a busy 2-core machine).
 const seed = Number(process.env.FLOTILLA_FUZZ_SEED ?? 20_261_124);

@@ -12,7 +12,7 @@ import {
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { Database } from '../db/database.js';
 
-// Issue 7: a device key writes only what a device reports about itself; a provisioning key creates
+// A device key writes only what a device reports about itself; a provisioning key creates
 // devices with registration fields only. Everything else is a 401 and nothing is written.
 
 const deviceFields = [...(v7Model.resources.get('device')?.fields.values() ?? [])].filter(

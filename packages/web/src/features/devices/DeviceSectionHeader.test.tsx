@@ -11,7 +11,7 @@ import { answerBoot, renderConsoleAt } from '../../test-support/render-console.j
 
 afterEach(cleanup);
 
-// Issue 29: the device's sub-pages lost the summary's header, its Actions menu included. Each
+// The device's sub-pages lost the summary's header, its Actions menu included. Each
 // one is opened through the console's own route table, as a user reaches it.
 const renderSection = (section: string) => {
   const device = deviceDetail();

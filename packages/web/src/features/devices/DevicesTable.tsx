@@ -47,7 +47,7 @@ const wideOnly = { display: { xs: 'none', xl: 'table-cell' } } as const;
 
 const mono = { fontFamily: 'monospace', fontSize: '0.8125rem' } as const;
 
-// Long names and device types are cut with an ellipsis, whole in a tooltip (issue 10: never
+// Long names and device types are cut with an ellipsis, whole in a tooltip (never
 // broken mid-word at 1366 px).
 const Truncated = ({ text, width }: { text: string; width: number }) => (
   <Tooltip title={text}>

@@ -66,7 +66,7 @@ describe('FleetDevicesPage', () => {
     expect(list?.searchParams.get('$filter')).toBe('belongs_to__application eq 12');
   });
 
-  // Issue 29: a real device that cannot run the release showed as plain Online.
+  // A real device that cannot run the release showed as plain Online.
   it("marks the devices that cannot run the fleet's release, saying why", async () => {
     const profile = {
       manages_containers: true,

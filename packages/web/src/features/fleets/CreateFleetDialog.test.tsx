@@ -119,7 +119,7 @@ describe('CreateFleetDialog', { timeout: 40_000 }, () => {
     expect(create.disabled).toBe(false);
   });
 
-  // Issue 29: a maxLength of 120 cut a pasted name short without a word.
+  // A maxLength of 120 cut a pasted name short without a word.
   it('keeps a pasted name whole and says it is too long', async () => {
     const user = userEvent.setup();
     const { field, create } = renderDialog();

@@ -99,7 +99,7 @@ describe('OAuthApplicationsPage', { timeout: 30_000 }, () => {
     expect(deleted).toEqual(['/admin/v1/oauth-applications/1']);
   });
 
-  // Issue 29: a browser's maxLength cut a pasted text short without a word.
+  // A browser's maxLength cut a pasted text short without a word.
   it('says a pasted name or description is too long instead of cutting it', async () => {
     const { posted } = renderAt(admin);
     await screen.findByText('No OAuth applications yet.', undefined, { timeout: 15_000 });

@@ -67,7 +67,7 @@ describe('AdminPage', { timeout: 30_000 }, () => {
     expect(userQueries.at(-1)?.get('offset')).toBe('0');
   });
 
-  // Issue 29: the search box's maxLength cut a pasted text short without a word.
+  // The search box's maxLength cut a pasted text short without a word.
   it('says a search is too long instead of cutting it, and does not send it', async () => {
     const { userQueries } = renderAt('/admin', adminSession);
     await screen.findByRole('table', { name: 'Users' }, { timeout: 15_000 });

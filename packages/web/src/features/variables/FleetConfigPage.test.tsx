@@ -59,7 +59,7 @@ const settingRow = async (name: string) => {
 };
 
 describe('FleetConfigPage', { timeout: 60_000 }, () => {
-  // Issue 29: empty selects, and switches labelled "1" or "—".
+  // Empty selects, and switches labelled "1" or "—".
   it('labels unset and default values in words', async () => {
     setup();
     // A select without a value or default: "Not set" in the box, not an empty box.

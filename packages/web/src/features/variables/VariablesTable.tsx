@@ -14,10 +14,11 @@ import type { VariableRow } from './variable-rows.js';
 // Long values (certificates, data URLs) are cut in the table; the edit dialog holds all of it.
 const shownLength = 160;
 
+// A missing value reads "Not set" (a bare dash says nothing to someone new).
 export const ValueText = ({ value, muted = false }: { value: string | null; muted?: boolean }) =>
   value === null ? (
     <Typography variant="body2" color="text.disabled">
-      —
+      Not set
     </Typography>
   ) : (
     <Typography

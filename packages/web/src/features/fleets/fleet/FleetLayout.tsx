@@ -56,7 +56,7 @@ const Centered = ({
   </Paper>
 );
 
-// Fleet-only tabs after Devices (issue 11).
+// Fleet-only tabs after Devices.
 const fleetSections: readonly {
   path: string;
   label: string;
