@@ -8,6 +8,7 @@ import { fleetMember, teamAccess } from '../../../test-support/fixtures.js';
 import { FleetLayout } from './FleetLayout.js';
 import { fleetRow, fleetFixture, renderWithClient } from '../../../test-support/fleet-helpers.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
+import { useFleetRole } from '../../../fleet/api-fleet-role.js';
 
 afterEach(cleanup);
 
@@ -17,13 +18,24 @@ const Child = ({ name }: { name: string }) => (
     {name} of {useFleetContext().fleet.app_name}
   </p>
 );
+// Says when the user's role on the fleet is known (the layout reads the same query).
+const RoleKnown = () =>
+  useFleetRole(useFleetContext().fleet.id).isPending ? null : <p>role known</p>;
 
 const routes = (
   <Routes>
     <Route path="/fleets" element={<p>Fleet list</p>} />
     {['/fleets', '/apps', '/blocks'].map((prefix) => (
       <Route key={prefix} path={`${prefix}/:fleetId`} element={<FleetLayout />}>
-        <Route index element={<Child name="summary" />} />
+        <Route
+          index
+          element={
+            <>
+              <Child name="summary" />
+              <RoleKnown />
+            </>
+          }
+        />
         <Route path="settings" element={<Child name="settings" />} />
       </Route>
     ))}
@@ -104,10 +116,11 @@ describe('FleetLayout', () => {
     );
     cleanup();
     renderAt('/fleets/12', [fleetFixture()], 'observer');
-    // Settings shows once the role is known (an observer with a direct membership may leave).
-    await screen.findByRole('tab', { name: 'Settings' });
+    // An observer may change nothing: no Settings (they leave from Members), no API keys.
+    await screen.findByText('role known');
     expect(screen.getByRole('tab', { name: 'Variables' })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'API keys' })).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
     cleanup();
     renderAt('/apps/12', [fleetFixture({ is_of__class: 'app' })]);
     await screen.findByRole('tab', { name: 'Settings' });
