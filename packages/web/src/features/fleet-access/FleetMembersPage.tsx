@@ -4,6 +4,7 @@ import {
   defaultApplicationMembershipRole,
 } from '@flotilla/shared/permissions/roles';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useState } from 'react';
@@ -49,12 +50,18 @@ export const FleetMembersPage = () => {
   const roleId = useFleetRoleId();
   const add = useAddFleetMember(fleet.id);
 
+  const leave =
+    access.directMembershipId === null ? null : (
+      <Paper variant="outlined" sx={{ px: 2 }}>
+        <RemoveAccess fleet={fleet} access={access} />
+      </Paper>
+    );
   if (access.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading" />;
   if (!canRead) {
     return (
       <Stack spacing={3}>
         <UnauthorisedNotice what="members" className={fleet.is_of__class} />
-        <RemoveAccess fleet={fleet} access={access} />
+        {leave}
       </Stack>
     );
   }
@@ -127,7 +134,7 @@ export const FleetMembersPage = () => {
           }
         />
       ) : null}
-      <RemoveAccess fleet={fleet} access={access} />
+      {leave}
       <InviteDialog
         open={adding}
         title="Add member"
