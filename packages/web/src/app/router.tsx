@@ -11,6 +11,7 @@ import {
 import { loadRouteChunk, reloadTabTo } from './chunk-recovery.js';
 import type { RouteData } from '../api/route-data.js';
 import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
+import { adminRoutes } from './admin-routes.js';
 import { deviceRoutes } from './device-routes.js';
 
 export type LazyPage = <Name extends string>(
@@ -277,21 +278,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'CliLoginPage',
                 ),
               },
-              // Platform administrators' area (admin.home): users, login-as, outbox, OS catalogue.
-              {
-                path: '/admin',
-                lazy: lazyPage(
-                  () => import('../features/platform-admin/AdminPage.js'),
-                  'AdminPage',
-                ),
-              },
-              {
-                path: '/admin/oauth',
-                lazy: lazyPage(
-                  () => import('../features/oauth/OAuthApplicationsPage.js'),
-                  'OAuthApplicationsPage',
-                ),
-              },
+              ...adminRoutes(lazyPage),
               // OAuth consent: a registered application asks for access.
               {
                 path: '/login/oauth/:clientId',
@@ -300,66 +287,10 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'OAuthConsentPage',
                 ),
               },
-              {
-                path: '/admin/outbox',
-                lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
-              },
-              // The help desk's queue (support agents and platform administrators).
-              {
-                path: '/admin/support',
-                lazy: lazyPage(
-                  () => import('../features/support/SupportQueuePage.js'),
-                  'SupportQueuePage',
-                ),
-              },
-              {
-                path: '/admin/support/:ticketId',
-                lazy: lazyPage(
-                  () => import('../features/support/QueueTicketPage.js'),
-                  'QueueTicketPage',
-                ),
-              },
-              // The host OS and supervisor releases offered to devices (admin.home).
-              {
-                path: '/admin/os-catalogue',
-                lazy: lazyPage(
-                  () => import('../features/host-os/HostOsCataloguePage.js'),
-                  'HostOsCataloguePage',
-                ),
-              },
               // The built-in status page (the header's dot opens it).
               {
                 path: '/status',
                 lazy: lazyPage(() => import('../features/status/StatusPage.js'), 'StatusPage'),
-              },
-              // The product's own services (admin.home): status notices, flags, errors, usage.
-              {
-                path: '/admin/status',
-                lazy: lazyPage(
-                  () => import('../features/status/StatusAdminPage.js'),
-                  'StatusAdminPage',
-                ),
-              },
-              {
-                path: '/admin/feature-flags',
-                lazy: lazyPage(
-                  () => import('../features/feature-flags/FeatureFlagsAdminPage.js'),
-                  'FeatureFlagsAdminPage',
-                ),
-              },
-              {
-                path: '/admin/errors',
-                lazy: lazyPage(
-                  () => import('../features/error-reports/ErrorReportsAdminPage.js'),
-                  'ErrorReportsAdminPage',
-                ),
-              },
-              {
-                path: '/admin/usage',
-                lazy: lazyPage(
-                  () => import('../features/analytics/UsageAdminPage.js'),
-                  'UsageAdminPage',
-                ),
               },
               // Account preferences, one tab per path segment.
               ...['/preferences', '/preferences/:tab'].map((path): RouteObject => ({

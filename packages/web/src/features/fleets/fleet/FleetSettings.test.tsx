@@ -66,6 +66,15 @@ const baseRows: FakeData = {
   ],
 };
 
+// The settings page (with its guard) for a user holding `rows`, at /fleets/12/settings.
+const openSettingsPage = (rows: FakeData) =>
+  renderPage(
+    createFakeApi({ ...baseRows, ...rows }),
+    '/fleets/12/settings',
+    '/fleets/12/settings',
+    <FleetSettingsPage />,
+  );
+
 const renderSettings = async (rows: FakeData) => {
   const api = createFakeApi({ ...baseRows, ...rows });
   renderWithClient(api.client, <FleetSettings fleet={fleetFixture()} />);
@@ -77,47 +86,22 @@ const renderSettings = async (rows: FakeData) => {
 // Rendering the settings and typing into them take seconds on a busy machine (not the answers).
 describe('FleetSettings permission gating', { timeout: 20_000 }, () => {
   it('sends a user who may not change the fleet home', async () => {
-    const api = createFakeApi({
-      ...baseRows,
+    const router = openSettingsPage({
       team_application_access: [teamAccess('observer')],
       organization_membership: [organizationMember('member')],
     });
-    const router = renderPage(
-      api,
-      '/fleets/12/settings',
-      '/fleets/12/settings',
-      <FleetSettingsPage />,
-    );
     expect(await screen.findByText('Home')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
   });
 
   it('shows a developer the settings page', async () => {
-    const api = createFakeApi({
-      ...baseRows,
-      user_application_membership: [fleetMember('developer')],
-    });
-    const router = renderPage(
-      api,
-      '/fleets/12/settings',
-      '/fleets/12/settings',
-      <FleetSettingsPage />,
-    );
+    const router = openSettingsPage({ user_application_membership: [fleetMember('developer')] });
     expect(await screen.findByRole('region', { name: 'Settings' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/fleets/12/settings');
   });
 
   it('sends an observer with a direct role home too (they leave from the members page)', async () => {
-    const api = createFakeApi({
-      ...baseRows,
-      user_application_membership: [fleetMember('observer')],
-    });
-    const router = renderPage(
-      api,
-      '/fleets/12/settings',
-      '/fleets/12/settings',
-      <FleetSettingsPage />,
-    );
+    const router = openSettingsPage({ user_application_membership: [fleetMember('observer')] });
     expect(await screen.findByText('Home')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
   });

@@ -1,0 +1,63 @@
+import type { RouteObject } from 'react-router';
+import type { LazyPage } from './router.js';
+
+// The platform administrators' area (admin.home, the queue also for support agents): users and
+// login-as, OAuth applications, the mail outbox, the support queue, the host OS catalogue, status
+// notices, feature flags, error reports and usage. Each page checks its own permission.
+export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
+  {
+    path: '/admin',
+    lazy: lazyPage(() => import('../features/platform-admin/AdminPage.js'), 'AdminPage'),
+  },
+  {
+    path: '/admin/oauth',
+    lazy: lazyPage(
+      () => import('../features/oauth/OAuthApplicationsPage.js'),
+      'OAuthApplicationsPage',
+    ),
+  },
+  {
+    path: '/admin/outbox',
+    lazy: lazyPage(() => import('../features/mail/OutboxPage.js'), 'OutboxPage'),
+  },
+  // The help desk's queue (support agents and platform administrators).
+  {
+    path: '/admin/support',
+    lazy: lazyPage(() => import('../features/support/SupportQueuePage.js'), 'SupportQueuePage'),
+  },
+  {
+    path: '/admin/support/:ticketId',
+    lazy: lazyPage(() => import('../features/support/QueueTicketPage.js'), 'QueueTicketPage'),
+  },
+  // The host OS and supervisor releases offered to devices (admin.home).
+  {
+    path: '/admin/os-catalogue',
+    lazy: lazyPage(
+      () => import('../features/host-os/HostOsCataloguePage.js'),
+      'HostOsCataloguePage',
+    ),
+  },
+  // The product's own services (admin.home): status notices, flags, errors, usage.
+  {
+    path: '/admin/status',
+    lazy: lazyPage(() => import('../features/status/StatusAdminPage.js'), 'StatusAdminPage'),
+  },
+  {
+    path: '/admin/feature-flags',
+    lazy: lazyPage(
+      () => import('../features/feature-flags/FeatureFlagsAdminPage.js'),
+      'FeatureFlagsAdminPage',
+    ),
+  },
+  {
+    path: '/admin/errors',
+    lazy: lazyPage(
+      () => import('../features/error-reports/ErrorReportsAdminPage.js'),
+      'ErrorReportsAdminPage',
+    ),
+  },
+  {
+    path: '/admin/usage',
+    lazy: lazyPage(() => import('../features/analytics/UsageAdminPage.js'), 'UsageAdminPage'),
+  },
+];
