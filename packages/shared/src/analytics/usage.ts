@@ -14,3 +14,13 @@ export type UsageSummary = {
   days: number;
   rows: { kind: UsageKind; name: string; count: number }[];
 };
+
+// The console's named feature uses (kind "feature"): what a user did, never to what.
+export const featureUseNames = [
+  'create-fleet',
+  'create-organization',
+  'invite-member',
+  'create-api-key',
+  'device-action',
+] as const;
+export type FeatureUseName = (typeof featureUseNames)[number];

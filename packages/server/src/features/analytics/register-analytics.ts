@@ -8,6 +8,7 @@ import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
+import { createPlausibleForwarder } from './plausible-forwarder.js';
 
 export const usagePostsPerAddressPerMinute = 60;
 const usageBodyLimit = 8_192;
@@ -17,9 +18,14 @@ const summaryQuery = z.object({ days: z.coerce.number().int().min(1).max(365).de
 // First-party analytics: the console posts page views (route patterns) and feature uses, only
 // when the user allowed analytics in the cookie banner; the server keeps daily counts and nothing
 // about who (no user, address, session or cookie is stored). Platform administrators read the
-// totals (GET /admin/v1/usage).
+// totals (GET /admin/v1/usage). With Plausible configured, the same uses are sent there too.
 export const registerAnalytics = (app: FastifyInstance, ctx: AppContext): void => {
   const limiter = createRateLimiter(ctx.db, ctx.now);
+  const plausible =
+    ctx.config.plausible === undefined
+      ? undefined
+      : createPlausibleForwarder(ctx.config.plausible, app.log);
+  if (plausible) app.addHook('onClose', async () => plausible.close());
 
   app.post(
     '/analytics/v1/events',
@@ -44,6 +50,7 @@ export const registerAnalytics = (app: FastifyInstance, ctx: AppContext): void =
          DO UPDATE SET "count" = "usage_count"."count" + EXCLUDED."count"`,
         [day, events.map((event) => event.kind), events.map((event) => event.name)],
       );
+      plausible?.send(events, request.headers['user-agent'] ?? '');
       return reply.status(204).send();
     },
   );

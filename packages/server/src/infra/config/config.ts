@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
+import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
@@ -122,6 +123,7 @@ const schema = z.object({
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   ...codeHostEnv,
   ...prometheusEnv,
+  ...plausibleEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
@@ -262,6 +264,8 @@ export type Config = {
   statusPageUrl: string | null;
   // FLOTILLA_ANALYTICS: whether the console counts page and feature use (with consent).
   analytics: 'off' | 'first-party';
+  // Where the counted uses are also sent (plausible.ts); undefined: nowhere.
+  plausible: PlausibleConfig;
   // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
   sentryDsn: string | undefined;
   // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
@@ -410,6 +414,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     avatarUrl: values.FLOTILLA_AVATAR_URL ?? null,
     statusPageUrl: values.FLOTILLA_STATUS_PAGE_URL ?? null,
     analytics: values.FLOTILLA_ANALYTICS,
+    plausible: plausibleConfigOf(values),
     sentryDsn: values.FLOTILLA_SENTRY_DSN,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,

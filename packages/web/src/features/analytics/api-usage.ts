@@ -4,6 +4,7 @@ import {
   usageEventsPerPost,
   usageNamePattern,
 } from '@flotilla/shared/analytics/usage';
+import { featureUseEvent } from '../../api/feature-use.js';
 import { readCookieChoice } from '../../ui/cookie-choice.js';
 
 // How long counted uses wait to be sent together.
@@ -63,8 +64,9 @@ export type RouterLike = {
 const patternOf = (state: RouterLike['state']): string | undefined =>
   state.matches.findLast((match) => match.route.path !== undefined)?.route.path;
 
-// First-party analytics: counts each page shown by its route pattern (features/analytics on the
-// server keeps daily totals, nothing about who). The returned function stops counting.
+// First-party analytics: counts each page shown by its route pattern and each named feature use
+// (features/analytics on the server keeps daily totals, nothing about who). The returned function
+// stops counting.
 export const startUsageCounting = (client: FlotillaClient, router: RouterLike): (() => void) => {
   counter = createCounter(client);
   const active = counter;
@@ -78,10 +80,18 @@ export const startUsageCounting = (client: FlotillaClient, router: RouterLike): 
   onState(router.state);
   const unsubscribe = router.subscribe(onState);
   const onHide = (): void => active.flush();
+  // Named feature uses, announced by the features' data layers (api/feature-use.ts).
+  const onFeature = (event: Event): void => {
+    if (event instanceof CustomEvent && typeof event.detail === 'string') {
+      void active.count({ kind: 'feature', name: event.detail });
+    }
+  };
   window.addEventListener('pagehide', onHide);
+  window.addEventListener(featureUseEvent, onFeature);
   return () => {
     unsubscribe();
     window.removeEventListener('pagehide', onHide);
+    window.removeEventListener(featureUseEvent, onFeature);
     active.flush();
   };
 };

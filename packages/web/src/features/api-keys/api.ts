@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { apiKeyKeys } from './query-keys.js';
+import { countFeatureUse } from '../../api/feature-use.js';
 
 export type ApiKeyRow = {
   id: number;
@@ -107,13 +108,21 @@ export const useHasSamlAccount = (userId: number | undefined) => {
 // Mints a key for the fleet: the function the create dialog calls.
 export const useCreateProvisioningKey = (fleetId: number) => {
   const client = useClient();
-  return (key: NewApiKey) => createProvisioningKey(client, fleetId, key);
+  return async (key: NewApiKey) => {
+    const created = await createProvisioningKey(client, fleetId, key);
+    countFeatureUse('create-api-key');
+    return created;
+  };
 };
 
 // Mints a named key for the signed-in user: the function the create dialog calls.
 export const useCreateUserApiKey = () => {
   const client = useClient();
-  return (key: NewApiKey) => createUserApiKey(client, key);
+  return async (key: NewApiKey) => {
+    const created = await createUserApiKey(client, key);
+    countFeatureUse('create-api-key');
+    return created;
+  };
 };
 
 // Refreshes one key list (`key`: apiKeyKeys.fleet(…) or apiKeyKeys.user(…)).

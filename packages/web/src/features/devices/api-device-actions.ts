@@ -17,6 +17,7 @@ import { runFieldAction } from './api-field-actions.js';
 import { runHostUpdate } from './api-host-os.js';
 import type { ImageInstall } from '../../device/device-rows.js';
 import { devicesKeys } from './query-keys.js';
+import { countFeatureUse } from '../../api/feature-use.js';
 
 const supervisor = (client: FlotillaClient, path: string, body: unknown): Promise<unknown> =>
   client.request<unknown>({ method: 'POST', path: `/supervisor${path}`, body });
@@ -118,6 +119,7 @@ export const useDeviceActions = (): DeviceActions => {
             setProgress({ done, total: targets.length });
           }
         });
+        countFeatureUse('device-action');
         const report = batchReport(actionSpecs[request.id], outcomes);
         if (report.toast) show(report.toast.kind, report.toast.text);
         if (report.locked.length > 0) setLocked({ request, targets: report.locked });

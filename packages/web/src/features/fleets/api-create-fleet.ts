@@ -8,6 +8,7 @@ import { fleetKeys } from '../../fleet/query-keys.js';
 import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { fleetsFeatureKeys } from './query-keys.js';
 import { createdFleetId } from '../../fleet/created-fleet-id.js';
+import { countFeatureUse } from '../../api/feature-use.js';
 
 export type FleetVariable = { name: string; value: string };
 
@@ -85,6 +86,7 @@ export const useCreateFleet = (className: ApplicationClass) => {
         },
       });
       const fleetId = createdFleetId(created);
+      countFeatureUse('create-fleet');
       const problems: string[] = [];
       const writes: { resource: VariableResource; variable: FleetVariable }[] = [
         ...fleet.environment.map((variable) => ({

@@ -9,6 +9,7 @@ import { useRoleIds } from './api-organizations.js';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
 import { organizationKeys } from './query-keys.js';
+import { countFeatureUse } from '../../api/feature-use.js';
 
 export type MemberSort = 'username asc' | 'username desc';
 
@@ -265,6 +266,7 @@ export const useInviteMember = (organizationId: number) => {
       roleId: roleId ?? 0,
       message: invitation.message === '' ? null : invitation.message,
     });
+    countFeatureUse('invite-member');
     toasts.show('success', `Invitation sent to ${invitation.invitee}`);
     await refresh();
   };

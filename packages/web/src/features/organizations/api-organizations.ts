@@ -9,6 +9,7 @@ import { queryRoots } from '../../api/query-roots.js';
 import { useSession } from '../../api/session/useSession.js';
 import { useToasts } from '../../ui/toasts.js';
 import { organizationKeys } from './query-keys.js';
+import { countFeatureUse } from '../../api/feature-use.js';
 
 // The organizations of the signed-in user with their own role and counts (the /orgs list).
 export const organizationListQuery = (client: FlotillaClient, userId: number) => ({
@@ -175,6 +176,7 @@ export const useCreateOrganization = () => {
     meta: { inlineError: true },
     mutationFn: async ({ name, logo }: { name: string; logo: File | null }) => {
       const created = await client.pine.post({ resource: 'organization', body: { name } });
+      countFeatureUse('create-organization');
       if (logo) await uploadLogo(client, created.id, logo);
       return created.id;
     },
