@@ -72,25 +72,16 @@ const tableNames = (architecture: string, heading: string): string[] => {
 const readme = repositoryFile('README.md');
 const architecture = repositoryFile('docs/ARCHITECTURE.md');
 const configSource = repositoryFile('packages/server/src/infra/config/config.ts');
-// The setting groups config.ts spreads into its schema.
-const configGroups = [
-  {
-    source: repositoryFile('packages/server/src/infra/config/code-host.ts'),
-    opening: 'export const codeHostEnv = {',
-  },
-  {
-    source: repositoryFile('packages/server/src/infra/config/prometheus.ts'),
-    opening: 'export const prometheusEnv = {',
-  },
-  {
-    source: repositoryFile('packages/server/src/infra/config/social-auth.ts'),
-    opening: 'export const socialAuthEnv = {',
-  },
-  {
-    source: repositoryFile('packages/server/src/infra/config/help-desk.ts'),
-    opening: 'export const helpDeskEnv = {',
-  },
-];
+// The setting groups config.ts spreads into its schema: every `…Env = {` a file beside it exports
+// (code host, Prometheus, social sign-in, help desk, ...).
+const configDir = 'packages/server/src/infra/config';
+const configGroups = readdirSync(new URL(`../${configDir}`, import.meta.url))
+  .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && name !== 'config.ts')
+  .map((name) => repositoryFile(`${configDir}/${name}`))
+  .flatMap((source) => {
+    const opening = /^export const \w+Env = \{$/m.exec(source)?.[0];
+    return opening === undefined ? [] : [{ source, opening }];
+  });
 const startSource = repositoryFile('scripts/start.mjs');
 
 describe("the README's settings table", () => {

@@ -43,6 +43,9 @@ export type PublicConfig = {
   // older server): neither.
   billingEnabled?: boolean;
   newsletterEnabled?: boolean;
+  // The support drawer's chat widget (Flotilla's): Chatwoot's server and its public website
+  // token; null or absent when none is configured (the help desk's tickets are the way in).
+  chatWidget?: { provider: 'chatwoot'; url: string; websiteToken: string } | null;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

@@ -176,6 +176,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     cliLoginAllowedNetworks: ctx.config.cliLoginAllowedNetworks,
     mapTileUrl: ctx.config.mapTiles.url,
     avatarUrl: ctx.config.avatarUrl,
+    chatWidgetUrl: ctx.config.chatWidget?.url ?? null,
   });
   return { app, cloudlink };
 };

@@ -64,6 +64,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // Whether the installation bills or sends a newsletter (ours; FLOTILLA_BILLING,
     // FLOTILLA_NEWSLETTER): the console mentions free devices or offers the newsletter only then.
     billingEnabled: ctx.config.billingEnabled,
+    // The support drawer's chat widget (ours; FLOTILLA_CHATWOOT_*): its server and public
+    // website token, null when none is configured.
+    chatWidget: ctx.config.chatWidget ?? null,
     newsletterEnabled: ctx.config.newsletterEnabled,
   }));
 

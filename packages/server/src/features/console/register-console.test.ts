@@ -112,6 +112,23 @@ it('lets pages load pictures from the avatar service only when one is enabled', 
   ).toBe("img-src 'self' data: https://avatars.example.test:8443");
 });
 
+it("lets pages load the chat widget's script, frame and connection only when one is configured", async () => {
+  const policyOf = async (options: ConsoleOptions) => {
+    const page = await build(options).inject({ url: '/fleets', headers: { accept: 'text/html' } });
+    return String(page.headers['content-security-policy']).split('; ');
+  };
+  const without = await policyOf({});
+  expect(without).toContain("script-src 'self'");
+  expect(without.some((directive) => directive.startsWith('frame-src'))).toBe(false);
+  const withWidget = await policyOf({ chatWidgetUrl: 'https://chat.example.com' });
+  expect(withWidget).toContain("script-src 'self' https://chat.example.com");
+  expect(withWidget).toContain("frame-src 'self' https://chat.example.com");
+  expect(withWidget).toContain(
+    "connect-src 'self' https://chat.example.com wss://chat.example.com",
+  );
+  expect(withWidget).toContain("img-src 'self' data: https://chat.example.com");
+});
+
 describe('the console files', () => {
   it('serves index.html for page navigations, revalidated with an ETag', async () => {
     const app = build();

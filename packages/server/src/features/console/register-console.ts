@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { cliLoginTarget } from '@flotilla/shared/auth/cli-login-target';
 import {
   consoleContentSecurityPolicyHeaderWith,
+  type PolicyAdditions,
   tileImageSource,
 } from '../../infra/http/security-headers.js';
 import { createIndexPages } from './console-index.js';
@@ -17,16 +18,18 @@ const cliLoginPrefix = '/login/cli/';
 // operator's networks), and only that page: every other page posts nowhere but here.
 // Every page may show the map and the user's avatar, so every page may load the configured tile
 // server's and avatar service's images.
+// The chat widget's server (when one is configured) may serve every page its script and frame.
 const contentSecurityPolicyFor = (
   urlPath: string,
   cliLoginNetworks: readonly string[],
-  imageSources: readonly string[],
+  shared: PolicyAdditions,
 ): string => {
-  if (!urlPath.startsWith(cliLoginPrefix)) {
-    return consoleContentSecurityPolicyHeaderWith([], imageSources);
-  }
+  if (!urlPath.startsWith(cliLoginPrefix)) return consoleContentSecurityPolicyHeaderWith(shared);
   const target = cliLoginTarget(urlPath.slice(cliLoginPrefix.length), cliLoginNetworks);
-  return consoleContentSecurityPolicyHeaderWith(target.ok ? [target.origin] : [], imageSources);
+  return consoleContentSecurityPolicyHeaderWith({
+    ...shared,
+    formTargets: target.ok ? [target.origin] : [],
+  });
 };
 
 // The origin of the avatar service's URL template, which the console loads pictures from.
@@ -53,6 +56,8 @@ export type ConsoleOptions = {
   mapTileUrl?: string;
   // The avatar service's URL template (FLOTILLA_AVATAR_URL): its origin may serve pictures.
   avatarUrl?: string | null;
+  // The chat widget's server (FLOTILLA_CHATWOOT_URL): its origin may serve script and frames.
+  chatWidgetUrl?: string | null;
 };
 
 // Hashed bundle files: their name changes with their content, so browsers keep them for a year.
@@ -94,10 +99,13 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
   const serveSourceMaps = options.serveSourceMaps ?? false;
   const cliLoginNetworks = options.cliLoginAllowedNetworks ?? [];
   const tileSource = tileImageSource(options.mapTileUrl ?? '');
-  const imageSources = [
-    ...(tileSource === undefined ? [] : [tileSource]),
-    ...originOfTemplate(options.avatarUrl),
-  ];
+  const shared: PolicyAdditions = {
+    imageSources: [
+      ...(tileSource === undefined ? [] : [tileSource]),
+      ...originOfTemplate(options.avatarUrl),
+    ],
+    widgetOrigins: originOfTemplate(options.chatWidgetUrl),
+  };
   const index = path.join(root, 'index.html');
   const indexPage = createIndexPages(root);
   void app.register(fastifyStatic, {
@@ -129,7 +137,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
     const file = found ?? 'index.html';
     void reply.header(
       'Content-Security-Policy',
-      contentSecurityPolicyFor(urlPath, cliLoginNetworks, imageSources),
+      contentSecurityPolicyFor(urlPath, cliLoginNetworks, shared),
     );
     void reply.header('Cache-Control', isAsset && found ? immutable : revalidate);
     if (file === 'index.html') {

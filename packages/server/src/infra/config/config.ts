@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-proxy.js';
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
+import { type ChatWidgetConfig, chatWidgetConfigOf, chatWidgetEnv } from './chat-widget.js';
 import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
@@ -124,6 +125,7 @@ const schema = z.object({
   ...codeHostEnv,
   ...prometheusEnv,
   ...plausibleEnv,
+  ...chatWidgetEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
@@ -266,6 +268,8 @@ export type Config = {
   analytics: 'off' | 'first-party';
   // Where the counted uses are also sent (plausible.ts); undefined: nowhere.
   plausible: PlausibleConfig;
+  // The support drawer's chat widget (chat-widget.ts); undefined: the help desk is the way in.
+  chatWidget: ChatWidgetConfig | undefined;
   // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
   sentryDsn: string | undefined;
   // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
@@ -415,6 +419,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     statusPageUrl: values.FLOTILLA_STATUS_PAGE_URL ?? null,
     analytics: values.FLOTILLA_ANALYTICS,
     plausible: plausibleConfigOf(values),
+    chatWidget: chatWidgetConfigOf(values),
     sentryDsn: values.FLOTILLA_SENTRY_DSN,
     loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
     loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,

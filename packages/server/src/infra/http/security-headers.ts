@@ -39,21 +39,37 @@ const policy = (directives: Record<string, readonly string[]>) => ({
   ),
 });
 
+// What a page's policy allows besides the console's own. `formTargets`: origins one page may
+// also post a form to (the command-line login page posts the session token to balena-cli's
+// local server, features/console). `imageSources`: origins the console may also load pictures
+// from (the configured map tile server and avatar service). `widgetOrigins`: the chat widget's
+// server (FLOTILLA_CHATWOOT_URL), whose script, frame, pictures and connections the drawer loads.
+export type PolicyAdditions = {
+  formTargets?: readonly string[];
+  imageSources?: readonly string[];
+  widgetOrigins?: readonly string[];
+};
+
+// A websocket origin for an http(s) origin (a widget's live connection).
+const websocketOf = (origin: string): string => origin.replace(/^http/, 'ws');
+
 // The console's policy as a header value; the console route sets it over the API's policy.
 // (helmet's per-route option only reaches routes declared after the plugin has loaded.)
-// `formTargets`: origins one page may also post a form to (the command-line login page posts
-// the session token to balena-cli's local server, features/console). `imageSources`: origins
-// the console may also load pictures from (the configured map tile server and avatar service).
-export const consoleContentSecurityPolicyHeaderWith = (
-  formTargets: readonly string[],
-  imageSources: readonly string[] = [],
-): string =>
-  Object.entries(consoleContentSecurityPolicy)
-    .map(([name, values]) => {
-      const extra = name === 'form-action' ? formTargets : name === 'img-src' ? imageSources : [];
-      return `${name} ${[...values, ...extra].join(' ')}`;
-    })
-    .join('; ');
+export const consoleContentSecurityPolicyHeaderWith = (additions: PolicyAdditions = {}): string => {
+  const widgets = additions.widgetOrigins ?? [];
+  const extra: Record<string, readonly string[]> = {
+    'form-action': additions.formTargets ?? [],
+    'img-src': [...(additions.imageSources ?? []), ...widgets],
+    'script-src': widgets,
+    'connect-src': [...widgets, ...widgets.map(websocketOf)],
+  };
+  const directives = Object.entries(consoleContentSecurityPolicy).map(
+    ([name, values]) => `${name} ${[...values, ...(extra[name] ?? [])].join(' ')}`,
+  );
+  // Frames otherwise follow default-src ('self'); a widget draws its chat in a frame of its own.
+  if (widgets.length > 0) directives.push(`frame-src 'self' ${widgets.join(' ')}`);
+  return directives.join('; ');
+};
 
 // The origin a Leaflet tile URL template loads from, as a CSP source: `{s}` (the subdomain
 // placeholder) becomes a wildcard; undefined when the template is empty or not an http(s) URL.
@@ -67,7 +83,7 @@ export const tileImageSource = (template: string): string | undefined => {
   return `${match[1].toLowerCase()}://${host.toLowerCase()}`;
 };
 
-export const consoleContentSecurityPolicyHeader = consoleContentSecurityPolicyHeaderWith([]);
+export const consoleContentSecurityPolicyHeader = consoleContentSecurityPolicyHeaderWith();
 
 // Security headers on every response (helmet, the maintained library): nosniff, X-Frame-Options
 // DENY and frame-ancestors 'none', Referrer-Policy no-referrer, COOP/CORP. HSTS is left to the

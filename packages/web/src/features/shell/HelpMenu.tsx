@@ -13,6 +13,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useConnectivity, usePublicConfig } from './api.js';
 import { KnownIssues } from '../status/KnownIssues.js';
+import { ChatEntry } from './ChatEntry.js';
 
 // The drawer's support part (its form and search) loads when the drawer first opens, keeping it
 // out of the initial bundle.
@@ -110,6 +111,7 @@ export const HelpMenu = () => {
         ) : null}
         <Divider />
         <MenuList aria-label="Help links">
+          <ChatEntry onOpen={close} />
           {links.map((link) =>
             link.inApp ? (
               <MenuItem key={link.label} component={RouterLink} to={link.href} onClick={close}>
