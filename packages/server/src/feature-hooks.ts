@@ -18,6 +18,7 @@ import { registerReleaseAssetHooks } from './features/release-assets/release-ass
 import { registerReleaseHooks } from './features/releases/release-hooks.js';
 import { registerSocialAccountHooks } from './features/social-auth/social-account-hooks.js';
 import { registerSshKeyHooks } from './features/ssh-keys/ssh-key-hooks.js';
+import { registerAlertRuleHooks } from './features/alerts/alert-rule-hooks.js';
 import { registerIdentityProviderHooks } from './features/sso/identity-provider-hooks.js';
 import { registerTeamHooks } from './features/teams/team-hooks.js';
 import { registerUserHooks } from './features/users/user-hooks.js';
@@ -55,4 +56,5 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerVerificationHooks(hooks, deps.verification);
   registerBillingHooks(hooks, { billingEnabled: deps.billingEnabled });
   registerIdentityProviderHooks(hooks, { billingEnabled: deps.billingEnabled });
+  registerAlertRuleHooks(hooks);
 };

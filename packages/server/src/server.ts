@@ -48,6 +48,7 @@ import { registerHostOsAdmin } from './features/host-os/register-host-os-admin.j
 import { registerActions } from './features/actions/register-actions.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
+import { registerAlerts } from './features/alerts/register-alerts.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerBilling } from './features/billing/register-billing.js';
@@ -167,6 +168,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerBuilder(app, ctx);
   registerCodeHost(app, ctx);
   registerStuckBuildSweep(app, ctx);
+  registerAlerts(app, ctx);
   registerGitRemote(app, ctx, { resolveActor: actors.resolveActor });
   registerRepositoryRemoval(app, ctx);
   registerRegistry(app, ctx, { resolveActor: actors.resolveActor });

@@ -157,9 +157,19 @@ const contractResources = [
   'user_application_membership',
 ];
 
+// Flotilla's own resources (alert rules, ...) are named flotilla_<thing>, and so are the
+// navigations to them, so that no name can ever collide with one of balena's.
+const isFlotillaOwn = (name: string): boolean => name.includes('flotilla_');
+
 // ---- tests --------------------------------------------------------------------------------------
 
 describe('v7 model', () => {
+  it("names Flotilla's own resources apart from every v7 name", () => {
+    const own = [...v7Model.resources.keys()].filter(isFlotillaOwn);
+    expect(own.filter((name) => v7.has(name))).toEqual([]);
+    expect(own.every((name) => name.startsWith('flotilla_'))).toBe(true);
+  });
+
   it('builds', () => {
     expect(v7Model.resources.size).toBe(Object.keys(v7Definitions).length);
     // Guards the parsers below against silently reading nothing.
@@ -174,6 +184,7 @@ describe('v7 model', () => {
   it('names only v7 resources, fields and navigations, of the kind v7 gives them', () => {
     const problems: string[] = [];
     for (const [name, resource] of v7Model.resources) {
+      if (isFlotillaOwn(name)) continue;
       const typed = v7.get(name);
       if (!typed) {
         problems.push(`${name}: not a v7 resource`);
@@ -188,7 +199,7 @@ describe('v7 model', () => {
           problems.push(`${name}.${fieldName}: ${expected}, v7 has ${kind ?? 'nothing'}`);
       }
       for (const [navigationName, navigation] of resource.navigations) {
-        if (navigation.local) continue; // a foreign-key field, checked above
+        if (navigation.local || isFlotillaOwn(navigationName)) continue; // checked above, or ours
         const kind = typed.members.get(navigationName);
         const expected: V7Kind = navigation.many ? 'to-many' : 'to-one';
         if (kind !== expected) {

@@ -1,4 +1,5 @@
 import { buildModel } from './build-model.js';
+import { alertResources } from './definitions/alerts.js';
 import { apiKeyResources } from './definitions/api-keys.js';
 import { billingResources } from './definitions/billing.js';
 import { deviceTypeResources } from './definitions/device-types.js';
@@ -27,6 +28,7 @@ export const v7Definitions = {
   ...deviceResources,
   ...variableResources,
   ...releaseResources,
+  ...alertResources,
 };
 
 // Other v7 names of the same resources (alias -> resource): balena serves every resource under

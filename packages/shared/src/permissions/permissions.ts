@@ -34,6 +34,8 @@ const fleetReadableResources = [
   'user_application_membership',
   'team_application_access',
   'invitee__is_invited_to__application',
+  // Alerts raised on the fleet's devices (their rules belong to the organization).
+  'flotilla_alert',
 ] as const;
 
 const observer: Permission[] = fleetReadableResources.flatMap((resource) => p(resource, 'read'));
@@ -139,6 +141,8 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
     // Every member reads the organization's support tickets and opens them (features/support;
     // whether the plan includes private support is decided apart).
     ...p('support_ticket', 'read', 'create'),
+    // Every member sees which alert rules watch the organization's devices.
+    ...p('flotilla_alert_rule', 'read'),
   ],
   administrator: [
     ...p('support_ticket', 'read', 'create'),
@@ -149,6 +153,8 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
     ...p('team_membership', 'all'),
     ...p('application', 'create'),
     ...p('invitee__is_invited_to__organization', 'all'),
+    // Alert rules: who is told what about the organization's devices (features/alerts).
+    ...p('flotilla_alert_rule', 'all'),
     // Identity providers: an administrator of any organization a provider serves manages it,
     // attaches the organizations they administer, and sees and revokes its SAML accounts.
     // Creating one is theirs too (features/sso attaches the new provider to an organization
