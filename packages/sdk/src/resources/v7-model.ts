@@ -1,3 +1,4 @@
+import type { FlotillaAlert, FlotillaAlertRule, FlotillaAlertRuleWrite } from './alert-rule.js';
 import type { ApiKey, ApiKeyWrite } from './api-key.js';
 import type { Application, ApplicationWrite } from './application.js';
 import type {
@@ -94,6 +95,9 @@ export type V7Model = {
   };
   device_tag: { Read: DeviceTag; Write: DeviceTagWrite };
   device_type: { Read: DeviceType; Write: NoWrite };
+  // Flotilla's own resources (alert rules and the alerts they raise).
+  flotilla_alert: { Read: FlotillaAlert; Write: NoWrite };
+  flotilla_alert_rule: { Read: FlotillaAlertRule; Write: FlotillaAlertRuleWrite };
   identity_provider: { Read: IdentityProvider; Write: IdentityProviderWrite };
   identity_provider_membership: {
     Read: IdentityProviderMembership;

@@ -16,7 +16,7 @@ import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {
   const rest = pathname.slice(base.length).split('/')[1] ?? '';
-  return ['members', 'teams', 'support'].includes(rest) ? rest : 'summary';
+  return ['members', 'teams', 'alerts', 'support'].includes(rest) ? rest : 'summary';
 };
 
 // Header and tabs of /orgs/:organizationId and its members and teams pages.
@@ -75,6 +75,7 @@ export const OrganizationLayout = () => {
         <Tab label="Fleets" value="fleets" component={RouterLink} to={`${base}/fleets`} />
         <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
         <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
+        <Tab label="Alerts" value="alerts" component={RouterLink} to={`${base}/alerts`} />
         <Tab label="Support" value="support" component={RouterLink} to={`${base}/support`} />
       </Tabs>
       <Outlet context={context} />
