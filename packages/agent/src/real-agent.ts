@@ -187,6 +187,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
     agent,
     restart: options.restart,
     onTrial: options.onTrial ?? false,
+    onFailure: (message) => host.supervisorUpdateFailed(message),
   });
   agent.start();
   return {

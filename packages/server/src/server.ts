@@ -45,6 +45,7 @@ import { registerSocialAuth } from './features/social-auth/register-social-auth.
 import { registerSaml } from './features/sso/register-saml.js';
 import { registerPlatformAdmin } from './features/platform-admin/register-platform-admin.js';
 import { registerHostOsAdmin } from './features/host-os/register-host-os-admin.js';
+import { registerOsImages } from './features/host-os/register-os-images.js';
 import { registerActions } from './features/actions/register-actions.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
@@ -138,6 +139,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerMail(app, ctx, ctx.notifications);
   registerPlatformAdmin(app, ctx);
   registerHostOsAdmin(app, ctx);
+  registerOsImages(app, ctx);
   registerActions(app, ctx);
   registerOAuth(app, ctx);
   registerSocialAuth(app, ctx);

@@ -102,6 +102,19 @@ const withStatus = {
 };
 
 describe('HostDevice', () => {
+  it('reports a failed supervisor update in its state', () => {
+    const { device, changes } = setup();
+    expect(device.info()).not.toHaveProperty('provisioning_state');
+    const failure =
+      'Supervisor update to 17.3.0 failed: it exited with code 1; rolled back to 17.1.0';
+    device.supervisorUpdateFailed(failure);
+    expect(changes()).toBe(1);
+    expect(device.info()).toMatchObject({
+      provisioning_state: failure,
+      provisioning_progress: null,
+    });
+  });
+
   it('claims no release without a way to observe services', () => {
     const { device } = setup();
     device.applyTarget(target);

@@ -105,6 +105,8 @@ export class HostDevice implements DeviceRuntime {
   #environmentWork: Promise<void> = Promise.resolve();
   // Real mode's host OS updates (set once the device's identity is known).
   osUpdater: HostOsUpdater | null = null;
+  // The last supervisor (self-)update that failed, reported while no OS update runs.
+  #supervisorUpdateFailure: string | null = null;
 
   constructor(options: HostDeviceOptions) {
     this.#options = options;
@@ -196,6 +198,21 @@ export class HostDevice implements DeviceRuntime {
     if (changes.length > 0) this.#armServiceCheck(0);
   }
 
+  // A supervisor update failed (self-update/self-updater.ts): the next state report says so.
+  supervisorUpdateFailed(message: string): void {
+    this.#supervisorUpdateFailure = message;
+    this.#events?.changed();
+  }
+
+  // An OS update's step wins; otherwise a failed supervisor update shows.
+  #provisioning(): Pick<DeviceInfo, 'provisioning_state' | 'provisioning_progress'> {
+    const os = this.osUpdater?.state;
+    if ((os?.provisioning_state ?? null) !== null || this.#supervisorUpdateFailure === null) {
+      return os ?? {};
+    }
+    return { provisioning_state: this.#supervisorUpdateFailure, provisioning_progress: null };
+  }
+
   info(): DeviceInfo {
     const { settings, supervisorVersion } = this.#options;
     return {
@@ -206,7 +223,7 @@ export class HostDevice implements DeviceRuntime {
       ip_address: this.#network.ipAddress,
       mac_address: this.#network.macAddress,
       ...(this.#options.profile ? { agent_profile: this.#options.profile } : {}),
-      ...this.osUpdater?.state,
+      ...this.#provisioning(),
       apps: this.#apps(),
     };
   }

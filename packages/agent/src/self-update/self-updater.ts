@@ -57,6 +57,9 @@ export type SelfUpdaterOptions = {
   log(message: string): void;
   // Stop the agent and exit for the service manager to start the new package.
   restart(): void;
+  // A supervisor update that failed (rolled back, or not installed), for the device's state
+  // report: the console shows it instead of an update that never ends.
+  onFailure?(message: string): void;
   fetch?: typeof fetch;
 };
 
@@ -74,12 +77,15 @@ export class SelfUpdater {
   async announce(): Promise<void> {
     const state = await readHomeState(this.#options.home);
     const outcome = state.lastOutcome;
-    if (outcome === null || outcome.announced) return;
-    this.#options.log(
+    if (outcome === null) return;
+    const message =
       outcome.result === 'updated'
         ? `Supervisor updated to ${outcome.version} (Flotilla agent package)`
-        : `Supervisor update to ${outcome.version} failed: ${outcome.reason ?? 'unknown reason'}; rolled back to ${this.#options.runningVersion}`,
-    );
+        : `Supervisor update to ${outcome.version} failed: ${outcome.reason ?? 'unknown reason'}; rolled back to ${this.#options.runningVersion}`;
+    // Reported at every start (the release stays refused), logged once.
+    if (outcome.result !== 'updated') this.#options.onFailure?.(message);
+    if (outcome.announced) return;
+    this.#options.log(message);
     await writeHomeState(this.#options.home, {
       ...state,
       lastOutcome: { ...outcome, announced: true },
@@ -132,10 +138,9 @@ export class SelfUpdater {
       return true;
     } catch (error) {
       logger.warn(`supervisor update to ${release.version} failed: ${errorText(error)}`);
-      this.#once(
-        `failed ${ref.sha256}`,
-        `Supervisor update to ${release.version} failed: ${errorText(error)}`,
-      );
+      const message = `Supervisor update to ${release.version} failed: ${errorText(error)}`;
+      this.#options.onFailure?.(message);
+      this.#once(`failed ${ref.sha256}`, message);
       return false;
     } finally {
       this.#busy = false;

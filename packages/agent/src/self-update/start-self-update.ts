@@ -16,6 +16,8 @@ export type StartSelfUpdateOptions = {
   restart: (() => void) | undefined;
   // This package was just swapped in and is on trial (the launcher said so).
   onTrial: boolean;
+  // A supervisor update failed: the device reports it (HostDevice.supervisorUpdateFailed).
+  onFailure?: (message: string) => void;
 };
 
 export type SelfUpdate = {
@@ -38,6 +40,7 @@ export const startSelfUpdate = (options: StartSelfUpdateOptions): SelfUpdate | n
     logger,
     log: (message) => agent.systemLog(message),
     restart,
+    ...(options.onFailure ? { onFailure: options.onFailure } : {}),
   });
   void updater
     .announce()

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentProfile } from './agent-profile.js';
 import {
   type AgentProfile,
+  honouredByAny,
   honoursConfig,
   readAgentProfile,
   releaseBlocker,
@@ -20,6 +21,15 @@ describe('agent profile rules', () => {
     expect(honoursConfig(profile, 'RESIN_SUPERVISOR_POLL_INTERVAL')).toBe(true);
     expect(honoursConfig(profile, 'BALENA_HOST_CONFIG_gpu_mem')).toBe(false);
     expect(honoursConfig(null, 'BALENA_HOST_CONFIG_gpu_mem')).toBe(true);
+  });
+
+  it("marks a fleet's setting unused only when no device's agent applies it", () => {
+    const other = { ...profile, honoured_config: ['BALENA_SUPERVISOR_PERSISTENT_LOGGING'] };
+    expect(honouredByAny([profile, other], 'BALENA_HOST_CONFIG_gpu_mem')).toBe(false);
+    expect(honouredByAny([profile, other], 'BALENA_SUPERVISOR_PERSISTENT_LOGGING')).toBe(true);
+    // A device without a profile (balenaOS, a simulated device) applies every setting.
+    expect(honouredByAny([profile, null], 'BALENA_HOST_CONFIG_gpu_mem')).toBe(true);
+    expect(honouredByAny([], 'BALENA_HOST_CONFIG_gpu_mem')).toBe(true);
   });
 
   it('blocks the release without containers or on a CPU that cannot run it', () => {

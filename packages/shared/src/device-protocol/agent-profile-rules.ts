@@ -29,6 +29,12 @@ export const flotillaAgentConfig: readonly string[] = [
 export const honoursConfig = (profile: AgentProfile | null, name: string): boolean =>
   profile === null || profile.honoured_config.includes(name.replace(/^RESIN_/, 'BALENA_'));
 
+// Whether any device of a fleet applies this configuration variable, from the profiles its devices
+// reported (null: a device without one, which applies every setting). A fleet without devices
+// says nothing against a setting.
+export const honouredByAny = (profiles: readonly (AgentProfile | null)[], name: string): boolean =>
+  profiles.length === 0 || profiles.some((profile) => honoursConfig(profile, name));
+
 // Why a device cannot run its fleet's release, or null when nothing says it cannot: its agent
 // does not run containers, or the CPU it detected cannot run the device type's architecture.
 export const releaseBlocker = (

@@ -1,4 +1,5 @@
 import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import type { OsImage } from '@flotilla/shared/host-os/os-image';
 import { createFakeApi, type FakeApi, type FakeReply, type FakeSession } from './fake-api.js';
 import { answerBoot } from './render-console.js';
 
@@ -46,6 +47,8 @@ const deviceTypeRows = [
 export type CatalogueWorld = {
   api: FakeApi;
   releases: CatalogueRelease[];
+  // The provisioning images the server holds (uploads and links add one, named as given).
+  images: OsImage[];
   // Every admin write, in order: method, path and body.
   writes: { method: string; path: string; body: unknown }[];
   // The next write to `path` with `method` answers this instead.
@@ -105,6 +108,38 @@ export const catalogueWorld = (
       return { status: 204 };
     });
   }
+  const images: OsImage[] = [];
+  api.on('GET', '/admin/v1/host-os/images', () => ({ status: 200, body: images }));
+  const keepImage = (release: number, filename: string, sourceUrl: string | null): FakeReply => {
+    const image: OsImage = {
+      release,
+      deviceType: 'raspberrypi4-64',
+      version: '6.0.13',
+      variant: 'prod',
+      filename,
+      size: 734_003_200,
+      sha256: 'ab'.repeat(32),
+      sourceUrl,
+      createdAt: '2026-11-02T10:00:00.000Z',
+    };
+    images.splice(0, images.length, ...images.filter((row) => row.release !== release), image);
+    return { status: 201, body: image };
+  };
+  for (const release of initial) {
+    const path = `${releasesPath}/${release.id}/image`;
+    write('PUT', path, () => keepImage(release.id, 'uploaded.img', null));
+    write('POST', `${path}-link`, (body) => {
+      const url = isRecord(body) && typeof body.url === 'string' ? body.url : '';
+      return keepImage(release.id, url.split('/').pop() ?? 'linked.img', url);
+    });
+    write('DELETE', path, () => {
+      images.splice(
+        images.findIndex((row) => row.release === release.id),
+        1,
+      );
+      return { status: 204 };
+    });
+  }
   write('POST', '/admin/v1/host-os/catalogue', () => ({
     status: 200,
     body: { created: 2, updated: 1, unchanged: 3 },
@@ -112,6 +147,7 @@ export const catalogueWorld = (
   return {
     api,
     releases,
+    images,
     writes,
     refuseNext: (method, path, reply) => refusals.set(`${method} ${path}`, reply),
   };

@@ -80,9 +80,17 @@ describe('the npm start demo', () => {
     expect(catalogue.rows).toEqual([
       { slug: 'balena_os/aarch64-supervisor', releases: 4 },
       { slug: 'balena_os/amd64-supervisor', releases: 4 },
-      { slug: 'balena_os/generic-amd64', releases: 6 },
-      { slug: 'balena_os/raspberrypi4-64', releases: 6 },
-      { slug: 'balena_os/raspberrypi5', releases: 6 },
+      { slug: 'balena_os/generic-amd64', releases: 7 },
+      { slug: 'balena_os/raspberrypi4-64', releases: 7 },
+      { slug: 'balena_os/raspberrypi5', releases: 7 },
     ]);
+    // Each demo device type has an ESR release, based on a regular one (balena's release tag).
+    const esr = await db.query<{ semver: string; base: string }>(
+      `SELECT r."semver", t."value" AS "base" FROM "release" r
+       JOIN "application" a ON a."id" = r."belongs_to__application"
+       JOIN "release_tag" t ON t."release" = r."id" AND t."tag_key" = 'meta-balena-base'
+       WHERE a."slug" = 'balena_os/raspberrypi4-64'`,
+    );
+    expect(esr.rows).toEqual([{ semver: '2025.1.0', base: '6.1.24' }]);
   });
 });

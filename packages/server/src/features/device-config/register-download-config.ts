@@ -7,7 +7,7 @@ import { provisioningTarget } from '../api-keys/api-key-access.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 
 // The SDK's os.getConfig options (balena-sdk ImgConfigOptions); appUpdatePollInterval is in minutes.
-const configRequest = z.object({
+export const configRequest = z.object({
   appId: z.coerce.number().int().positive().max(maxRowId),
   deviceType: z.string().min(1).max(100).optional(),
   version: z.string().max(100).optional(),
@@ -32,62 +32,72 @@ const defaultPollMinutes = 10;
 const apiEndpoint = (request: FastifyRequest): string =>
   `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
 
-// GET/POST /download-config: the config.json a device (balenaOS or the Flotilla agent) needs to
-// join a fleet, with a fresh provisioning key. Only users who may create provisioning keys on
-// the fleet get one.
-export const registerDownloadConfig = (app: FastifyInstance, ctx: AppContext): void => {
-  const handler = async (request: FastifyRequest) => {
-    const input = parseBody(configRequest, request.method === 'GET' ? request.query : request.body);
-    const fleetActor = await provisioningTarget(ctx.db, request.actor, input.appId);
-    const { rows } = await ctx.db.query<{ slug: string; fleetType: string }>(
-      `SELECT a."slug", dt."slug" AS "fleetType" FROM "application" a
+export type ConfigRequest = z.infer<typeof configRequest>;
+
+// The config.json a device (balenaOS or the Flotilla agent) needs to join a fleet, with a fresh
+// provisioning key. Only users who may create provisioning keys on the fleet get one.
+export const provisioningConfig = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  input: ConfigRequest,
+) => {
+  const fleetActor = await provisioningTarget(ctx.db, request.actor, input.appId);
+  const { rows } = await ctx.db.query<{ slug: string; fleetType: string }>(
+    `SELECT a."slug", dt."slug" AS "fleetType" FROM "application" a
        JOIN "device_type" dt ON dt."id" = a."is_for__device_type" WHERE a."id" = $1`,
-      [input.appId],
-    );
-    const fleet = rows[0];
-    if (!fleet) throw forbidden();
-    let deviceType = fleet.fleetType;
-    if (input.deviceType) {
-      const found = await ctx.db.query<{ slug: string }>(
-        `SELECT dt."slug" FROM "device_type_alias" a JOIN "device_type" dt ON dt."id" = a."device_type"
+    [input.appId],
+  );
+  const fleet = rows[0];
+  if (!fleet) throw forbidden();
+  let deviceType = fleet.fleetType;
+  if (input.deviceType) {
+    const found = await ctx.db.query<{ slug: string }>(
+      `SELECT dt."slug" FROM "device_type_alias" a JOIN "device_type" dt ON dt."id" = a."device_type"
          WHERE a."is_referenced_by__alias" = $1`,
-        [input.deviceType],
-      );
-      const slug = found.rows[0]?.slug;
-      if (!slug) throw badRequest(`Invalid device type: ${input.deviceType}`);
-      deviceType = slug;
-    }
-    const expiry = input.provisioningKeyExpiryDate
-      ? new Date(input.provisioningKeyExpiryDate)
-      : null;
-    if (expiry && expiry.getTime() <= ctx.now().getTime()) {
-      throw badRequest('provisioningKeyExpiryDate must be in the future');
-    }
-    const provisioningKey = await createApiKey(ctx.db, fleetActor, {
-      name: input.provisioningKeyName ?? 'config.json download',
-      description: input.provisioningKeyDescription ?? `Provisioning key for ${fleet.slug}`,
-      expiryDate: expiry,
-    });
-    const actor = request.actor;
-    const pollMinutes = input.appUpdatePollInterval ?? defaultPollMinutes;
-    return {
-      applicationId: input.appId,
-      applicationName: fleet.slug,
-      deviceType,
-      ...(actor.kind === 'user' ? { userId: actor.userId } : {}),
-      appUpdatePollInterval: pollMinutes * 60_000,
-      apiEndpoint: apiEndpoint(request),
-      // balenaOS reads the provisioning key as `apiKey`; the Flotilla agent accepts both names.
-      apiKey: provisioningKey,
-      provisioningApiKey: provisioningKey,
-      listenPort: 48484,
-      ...(input.version ? { osVersion: input.version } : {}),
-      ...(input.network === 'wifi' && input.wifiSsid
-        ? { wifiSsid: input.wifiSsid, wifiKey: input.wifiKey ?? '' }
-        : {}),
-      developmentMode: input.developmentMode ?? false,
-    };
+      [input.deviceType],
+    );
+    const slug = found.rows[0]?.slug;
+    if (!slug) throw badRequest(`Invalid device type: ${input.deviceType}`);
+    deviceType = slug;
+  }
+  const expiry = input.provisioningKeyExpiryDate ? new Date(input.provisioningKeyExpiryDate) : null;
+  if (expiry && expiry.getTime() <= ctx.now().getTime()) {
+    throw badRequest('provisioningKeyExpiryDate must be in the future');
+  }
+  const provisioningKey = await createApiKey(ctx.db, fleetActor, {
+    name: input.provisioningKeyName ?? 'config.json download',
+    description: input.provisioningKeyDescription ?? `Provisioning key for ${fleet.slug}`,
+    expiryDate: expiry,
+  });
+  const actor = request.actor;
+  const pollMinutes = input.appUpdatePollInterval ?? defaultPollMinutes;
+  return {
+    applicationId: input.appId,
+    applicationName: fleet.slug,
+    deviceType,
+    ...(actor.kind === 'user' ? { userId: actor.userId } : {}),
+    appUpdatePollInterval: pollMinutes * 60_000,
+    apiEndpoint: apiEndpoint(request),
+    // balenaOS reads the provisioning key as `apiKey`; the Flotilla agent accepts both names.
+    apiKey: provisioningKey,
+    provisioningApiKey: provisioningKey,
+    listenPort: 48484,
+    ...(input.version ? { osVersion: input.version } : {}),
+    ...(input.network === 'wifi' && input.wifiSsid
+      ? { wifiSsid: input.wifiSsid, wifiKey: input.wifiKey ?? '' }
+      : {}),
+    developmentMode: input.developmentMode ?? false,
   };
+};
+
+// GET/POST /download-config: that config.json as JSON.
+export const registerDownloadConfig = (app: FastifyInstance, ctx: AppContext): void => {
+  const handler = async (request: FastifyRequest) =>
+    provisioningConfig(
+      ctx,
+      request,
+      parseBody(configRequest, request.method === 'GET' ? request.query : request.body),
+    );
   app.get('/download-config', { config: { access: 'user' } }, handler);
   app.post('/download-config', { config: { access: 'user' } }, handler);
 };

@@ -13,6 +13,8 @@ import {
   removeRelease,
   writeEntry,
 } from './catalogue-store.js';
+import { removeImageFile } from './os-image-files.js';
+import { imageFileOf } from './os-image-store.js';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(maxRowId) });
 
@@ -57,7 +59,10 @@ export const registerHostOsAdmin = (app: FastifyInstance, ctx: AppContext): void
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
+      // The release's provisioning image goes with it (its row by cascade, its file here).
+      const imageFile = await imageFileOf(ctx.db, id);
       await ctx.db.transaction((tx) => removeRelease(tx, id));
+      if (imageFile !== null) await removeImageFile(ctx.config.dataDir, imageFile);
       return reply.status(204).send();
     },
   );

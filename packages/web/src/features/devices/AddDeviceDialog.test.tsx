@@ -68,6 +68,7 @@ describe('AddDeviceDialog', () => {
       .spyOn(HTMLAnchorElement.prototype, 'click')
       .mockImplementation(() => undefined);
     const api = renderDialog('http://10.0.0.5:8080', [piType]);
+    api.on('GET', '/v1/os-images', () => ({ status: 200, body: [] }));
     const bodies: Record<string, unknown>[] = [];
     api.on('POST', '/download-config', (body) => {
       bodies.push(body as Record<string, unknown>);
@@ -93,6 +94,60 @@ describe('AddDeviceDialog', () => {
     expect(bodies[1]).not.toHaveProperty('provisioningKeyExpiryDate');
     expect(clicks).toHaveBeenCalledTimes(2);
     vi.unstubAllGlobals();
+    clicks.mockRestore();
+  });
+
+  it('says when the server has no OS image for the device type', async () => {
+    const api = renderDialog('http://10.0.0.5:8080', [piType]);
+    api.on('GET', '/v1/os-images', () => ({ status: 200, body: [] }));
+    expect(
+      await screen.findByText(/This server has no OS image for Raspberry Pi 4 \(64bit\)/),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Download OS image' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download config.json' })).toBeTruthy();
+  });
+
+  it('offers the OS images of the device type, configured for the fleet', async () => {
+    const clicked: string[] = [];
+    const clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.href);
+    });
+    const api = renderDialog('http://10.0.0.5:8080', [piType]);
+    const asked: URL[] = [];
+    api.on('GET', '/v1/os-images', (_body, url) => {
+      asked.push(url);
+      return {
+        status: 200,
+        body: [
+          { release: 8, version: '6.1.0', variant: 'prod', filename: 'a.img', size: 1_610_612_736 },
+          { release: 7, version: '6.0.13', variant: 'prod', filename: 'b.img', size: 734_003_200 },
+        ],
+      };
+    });
+    const bodies: Record<string, unknown>[] = [];
+    api.on('POST', '/download-os-image', (body) => {
+      bodies.push(body as Record<string, unknown>);
+      return {
+        status: 200,
+        body: { url: '/os-image-download/t1', expiresAt: '', filename: 'kiosks.img' },
+      };
+    });
+    const version = await screen.findByRole('combobox', { name: 'OS version' });
+    expect(asked[0]?.searchParams.get('deviceType')).toBe('raspberrypi4-64');
+    expect(version.textContent).toContain('6.1.0 (prod) · 1.5 GiB');
+    fireEvent.mouseDown(version);
+    await userEvent.click(within(await screen.findByRole('listbox')).getByText(/6\.0\.13/));
+    await userEvent.click(screen.getByRole('button', { name: 'Download OS image' }));
+    await waitFor(() => expect(clicked).toEqual(['http://10.0.0.5:8080/os-image-download/t1']));
+    expect(bodies[0]).toMatchObject({
+      appId: 12,
+      release: 7,
+      deviceType: 'raspberrypi4-64',
+      appUpdatePollInterval: 10,
+    });
+    expect(bodies[0]).toHaveProperty('provisioningKeyExpiryDate');
     clicks.mockRestore();
   });
 });

@@ -25,6 +25,7 @@ import { useDeviceTypesWithArchitecture, useDownloadConfig, useServerUrl } from 
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
 import { CopyableText } from '../../ui/CopyableText.js';
+import { OsImageSection } from './OsImageSection.js';
 
 type DeviceTypeOption = {
   id: number;
@@ -96,6 +97,11 @@ export const AddDeviceDialog = ({
   // The server as this browser reaches it: what download-config writes as apiEndpoint too.
   const serverUrl = useServerUrl();
   const agentCommand = agentInstallCommand(serverUrl);
+  // Read when a download starts, so the lifetime counts from then.
+  const keyExpiry = () =>
+    keyDays === null
+      ? {}
+      : { provisioningKeyExpiryDate: new Date(Date.now() + keyDays * dayMs).toISOString() };
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
       <DialogTitle id={titleId}>Add device</DialogTitle>
@@ -172,6 +178,21 @@ export const AddDeviceDialog = ({
               </MenuItem>
             ))}
           </TextField>
+          <OsImageSection
+            deviceType={deviceType?.slug}
+            deviceTypeName={deviceType?.name}
+            denied={downloadDenied}
+            request={
+              deviceType === null
+                ? null
+                : () => ({
+                    appId: application.id,
+                    deviceType: deviceType.slug,
+                    appUpdatePollInterval: pollInterval,
+                    ...keyExpiry(),
+                  })
+            }
+          />
           {download.isError ? (
             <Alert severity="error">
               {errorText(download.error) ?? 'Could not download the configuration'}
@@ -188,13 +209,7 @@ export const AddDeviceDialog = ({
                     appId: application.id,
                     deviceType: deviceType?.slug,
                     appUpdatePollInterval: pollInterval,
-                    ...(keyDays === null
-                      ? {}
-                      : {
-                          provisioningKeyExpiryDate: new Date(
-                            Date.now() + keyDays * dayMs,
-                          ).toISOString(),
-                        }),
+                    ...keyExpiry(),
                   })
                 }
               >

@@ -13,7 +13,12 @@ import type { DeviceDetail, DeviceListRow } from '../../device/device-rows.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { MarkdownText } from '../../ui/MarkdownText.js';
 import { useReleaseNotes } from './api-host-os.js';
-import { osUpdateProgress, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
+import {
+  osUpdateProgress,
+  pendingOsUpdate,
+  pendingSupervisorUpdate,
+  supervisorUpdateFailure,
+} from './host-os-status.js';
 import { OsLineChips } from './OsLineChip.js';
 
 // The release notes of a host OS release (the catalogue's `note`), read when the dialog opens.
@@ -90,12 +95,18 @@ export const HostOsVersion = ({ device }: { device: DeviceDetail }) => {
 // The supervisor version, and the supervisor update the device has not finished.
 export const SupervisorVersion = ({ device }: { device: DeviceDetail }) => {
   const pending = pendingSupervisorUpdate(device);
+  const failure = pending ? supervisorUpdateFailure(pending, device.provisioning_state) : null;
   return (
     <Box>
       <span>{device.supervisor_version ?? '—'}</span>
       {pending ? (
-        <Typography variant="caption" color="info.main" component="div" role="status">
-          Updating supervisor to {pending.raw_version}
+        <Typography
+          variant="caption"
+          color={failure === null ? 'info.main' : 'error.main'}
+          component="div"
+          role="status"
+        >
+          {failure ?? `Updating supervisor to ${pending.raw_version}`}
         </Typography>
       ) : null}
     </Box>

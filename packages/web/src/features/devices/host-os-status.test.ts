@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { osUpdateProgress, pendingOsUpdate, pendingSupervisorUpdate } from './host-os-status.js';
+import {
+  osUpdateProgress,
+  pendingOsUpdate,
+  pendingSupervisorUpdate,
+  supervisorUpdateFailure,
+} from './host-os-status.js';
 
 const release = (raw_version: string) => ({ id: 1, raw_version, phase: null });
 
@@ -37,5 +42,24 @@ describe('pending host updates', () => {
     expect(
       osUpdateProgress(target, { provisioning_state: failure, provisioning_progress: 50 }),
     ).toEqual({ text: failure, failed: true });
+  });
+
+  it('shows a failed supervisor update of the target release instead of an endless update', () => {
+    const failed =
+      'Supervisor update to 17.3.0 failed: it exited with code 1 before it reported in; rolled back to 17.2.0';
+    expect(supervisorUpdateFailure(release('v17.3.0'), failed)).toBe(failed);
+    // Another target (the operator chose a newer one): that update may still come.
+    expect(supervisorUpdateFailure(release('17.4.0'), failed)).toBeNull();
+    expect(supervisorUpdateFailure(release('17.3.0'), null)).toBeNull();
+    expect(
+      supervisorUpdateFailure(release('17.3.0'), 'OS update: downloading balenaOS 6.1.0'),
+    ).toBeNull();
+    // It is no step of an OS update.
+    expect(
+      osUpdateProgress(release('6.1.0'), {
+        provisioning_state: failed,
+        provisioning_progress: null,
+      }),
+    ).toEqual({ text: 'Updating OS to 6.1.0', failed: false });
   });
 });

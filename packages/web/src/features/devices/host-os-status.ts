@@ -39,7 +39,9 @@ export const osUpdateProgress = (
   release: HostReleaseRef,
   device: { provisioning_state: string | null; provisioning_progress: number | null },
 ): OsUpdateProgress => {
-  const state = device.provisioning_state ?? '';
+  // A failed supervisor update is the supervisor's line, not a step of this one.
+  const reported = device.provisioning_state ?? '';
+  const state = reported.startsWith('Supervisor update') ? '' : reported;
   if (/^OS update\b.*\bfailed\b/.test(state)) return { text: state, failed: true };
   const step = state.startsWith(stepPrefix) ? state.slice(stepPrefix.length) : state;
   const progress =
@@ -48,4 +50,18 @@ export const osUpdateProgress = (
     text: `Updating OS to ${release.raw_version}${step ? `: ${step}` : ''}${progress}`,
     failed: false,
   };
+};
+
+// A supervisor update the device reported failed ("Supervisor update to 17.3.0 failed: …; rolled
+// back to 17.2.0"), for the release it should run: the failure, not "Updating supervisor to"
+// for ever. Null while the update may still come.
+export const supervisorUpdateFailure = (
+  release: HostReleaseRef,
+  provisioningState: string | null,
+): string | null => {
+  const match = /^Supervisor update to (\S+) failed: /.exec(provisioningState ?? '');
+  const failed = parseOsVersion(match?.[1] ?? null);
+  const wanted = parseOsVersion(release.raw_version);
+  if (failed === null || wanted === null) return null;
+  return compareOsVersions(failed, wanted) === 0 ? (provisioningState ?? null) : null;
 };

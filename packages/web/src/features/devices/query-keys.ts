@@ -22,6 +22,9 @@ export const devicesKeys = {
     [...queryRoots.deviceTypes, 'host-os', 'os', deviceTypes] as const,
   supervisorReleases: (deviceTypes: readonly string[]) =>
     [...queryRoots.deviceTypes, 'host-os', 'supervisor', deviceTypes] as const,
+  // The provisioning images Add device offers (they change with the catalogue's writes).
+  osImages: (deviceType: string) =>
+    [...queryRoots.hostOsCatalogue, 'offered-images', deviceType] as const,
   releaseNotes: (releaseId: number) =>
     [...queryRoots.deviceTypes, 'host-os', 'notes', releaseId] as const,
 };

@@ -1,4 +1,5 @@
 import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import type { OsImage } from '@flotilla/shared/host-os/os-image';
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -14,11 +15,13 @@ const allTargets = '';
 export const CatalogueSection = ({
   kind,
   releases,
+  images,
   pending,
   onAction,
 }: {
   kind: CatalogueRelease['kind'];
   releases: readonly CatalogueRelease[];
+  images: ReadonlyMap<number, OsImage>;
   pending: boolean;
   onAction: (action: CatalogueAction, release: CatalogueRelease) => void;
 }) => {
@@ -64,7 +67,13 @@ export const CatalogueSection = ({
           </Typography>
         </Paper>
       ) : (
-        <CatalogueTable kind={kind} releases={shown} pending={pending} onAction={onAction} />
+        <CatalogueTable
+          kind={kind}
+          releases={shown}
+          images={images}
+          pending={pending}
+          onAction={onAction}
+        />
       )}
     </Box>
   );

@@ -1,4 +1,6 @@
 import type { CatalogueRelease } from '@flotilla/shared/host-os/catalogue';
+import type { OsImage } from '@flotilla/shared/host-os/os-image';
+import ImageIcon from '@mui/icons-material/AlbumOutlined';
 import RestoreIcon from '@mui/icons-material/RestoreOutlined';
 import BlockIcon from '@mui/icons-material/BlockOutlined';
 import Chip from '@mui/material/Chip';
@@ -12,7 +14,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DeleteAction, EditAction, RowAction } from '../../ui/RowActions.js';
 
-export type CatalogueAction = 'edit' | 'toggle' | 'remove';
+export type CatalogueAction = 'edit' | 'toggle' | 'remove' | 'image';
 
 // How a release is named in labels and dialogs: "raspberrypi4-64 6.0.13 prod".
 export const releaseName = (release: CatalogueRelease): string =>
@@ -47,11 +49,14 @@ const Clipped = ({ text, code = false }: { text: string | null; code?: boolean }
 export const CatalogueTable = ({
   kind,
   releases,
+  images,
   pending,
   onAction,
 }: {
   kind: CatalogueRelease['kind'];
   releases: readonly CatalogueRelease[];
+  // The provisioning images by release id (OS releases only).
+  images: ReadonlyMap<number, OsImage>;
   pending: boolean;
   onAction: (action: CatalogueAction, release: CatalogueRelease) => void;
 }) => (
@@ -70,6 +75,7 @@ export const CatalogueTable = ({
           <TableCell>Phase</TableCell>
           <TableCell>Known issues</TableCell>
           <TableCell>Updater image</TableCell>
+          {kind === 'os' ? <TableCell>OS image</TableCell> : null}
           <TableCell align="right">Devices</TableCell>
           <TableCell />
         </TableRow>
@@ -96,9 +102,23 @@ export const CatalogueTable = ({
               <TableCell>
                 <Clipped text={release.updaterImage} code />
               </TableCell>
+              {kind === 'os' ? (
+                <TableCell>
+                  <Clipped text={images.get(release.id)?.filename ?? null} code />
+                </TableCell>
+              ) : null}
               <TableCell align="right">{release.devices}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 <EditAction name={name} denied={null} onClick={() => onAction('edit', release)} />
+                {kind === 'os' ? (
+                  <RowAction
+                    label={`OS image of ${name}`}
+                    title="OS image: what Add device offers to flash"
+                    icon={<ImageIcon fontSize="small" />}
+                    denied={null}
+                    onClick={() => onAction('image', release)}
+                  />
+                ) : null}
                 <RowAction
                   label={`${release.invalidated ? 'Restore' : 'Invalidate'} ${name}`}
                   title={

@@ -50,6 +50,7 @@ describe('HostOsCataloguePage', { timeout: 30_000 }, () => {
       'next',
       'Wi-Fi drops after resume',
       'registry.example.com/balena-os/raspberrypi4-64:6.1.0',
+      '—',
       '2',
       '',
     ]);
@@ -184,6 +185,66 @@ describe('HostOsCataloguePage', { timeout: 30_000 }, () => {
       method: 'PATCH',
       path: '/admin/v1/host-os/releases/1',
       body: { invalidated: true },
+    });
+  });
+
+  it('uploads, links and removes the OS image Add device offers for a release', async () => {
+    const { api, writes } = catalogueWorld(catalogue());
+    renderConsoleAt(api.client, '/admin/os-catalogue');
+    const user = userEvent.setup();
+    const open = async () =>
+      user.click(
+        within(await osTable()).getByRole('button', {
+          name: 'OS image of raspberrypi4-64 6.1.0 prod',
+        }),
+      );
+    await open();
+    let dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText(/No image yet/)).toBeTruthy();
+    const upload = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Upload' });
+    expect(upload.disabled).toBe(true);
+    await user.upload(
+      within(dialog).getByLabelText('Image file'),
+      new File([new Uint8Array(16)], 'pi4.img', { type: 'application/octet-stream' }),
+    );
+    expect(within(dialog).getByText('pi4.img')).toBeTruthy();
+    await user.click(upload);
+    expect(
+      await screen.findByText('raspberrypi4-64 6.1.0 prod has an OS image: Add device offers it'),
+    ).toBeTruthy();
+    expect(writes.at(-1)).toMatchObject({
+      method: 'PUT',
+      path: '/admin/v1/host-os/releases/1/image',
+    });
+    expect(await within(await osTable()).findByText('uploaded.img')).toBeTruthy();
+
+    await open();
+    dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText(/, uploaded/)).toBeTruthy();
+    await user.type(
+      within(dialog).getByLabelText("Or the image's public URL"),
+      'https://images.example.com/pi4-6.1.0.img',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Fetch' }));
+    await waitFor(() =>
+      expect(writes.at(-1)).toEqual({
+        method: 'POST',
+        path: '/admin/v1/host-os/releases/1/image-link',
+        body: { url: 'https://images.example.com/pi4-6.1.0.img' },
+      }),
+    );
+    expect(await within(await osTable()).findByText('pi4-6.1.0.img')).toBeTruthy();
+
+    await open();
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove image' }),
+    );
+    expect(
+      await screen.findByText('The OS image of raspberrypi4-64 6.1.0 prod was removed'),
+    ).toBeTruthy();
+    expect(writes.at(-1)).toMatchObject({
+      method: 'DELETE',
+      path: '/admin/v1/host-os/releases/1/image',
     });
   });
 });

@@ -16,6 +16,7 @@ import { usePageTitle } from '../../ui/usePageTitle.js';
 import { useCatalogueReleases, useEditRelease } from './api.js';
 import { CatalogueDialogs, type OpenDialog } from './CatalogueDialogs.js';
 import { CatalogueSection } from './CatalogueSection.js';
+import { useOsImages } from './api-images.js';
 import { type CatalogueAction, releaseName } from './CatalogueTable.js';
 
 // /admin/os-catalogue: the host OS and supervisor releases this installation offers its devices,
@@ -39,6 +40,9 @@ const Catalogue = () => {
     }
   };
   const rows = releases.data ?? [];
+  // The images' list failing leaves the catalogue usable: the image column stays empty.
+  const imageList = useOsImages();
+  const images = new Map((imageList.data ?? []).map((image) => [image.release, image]));
   return (
     <Box>
       <Stack
@@ -89,18 +93,20 @@ const Catalogue = () => {
           <CatalogueSection
             kind="os"
             releases={rows.filter((release) => release.kind === 'os')}
+            images={images}
             pending={toggle.isPending}
             onAction={onAction}
           />
           <CatalogueSection
             kind="supervisor"
             releases={rows.filter((release) => release.kind === 'supervisor')}
+            images={images}
             pending={toggle.isPending}
             onAction={onAction}
           />
         </>
       )}
-      <CatalogueDialogs open={open} onClose={() => setOpen(null)} />
+      <CatalogueDialogs open={open} images={images} onClose={() => setOpen(null)} />
     </Box>
   );
 };

@@ -5,5 +5,6 @@ import { queryRoots } from '../../api/query-roots.js';
 export const hostOsKeys = {
   all: queryRoots.hostOsCatalogue,
   releases: [...queryRoots.hostOsCatalogue, 'releases'] as const,
+  images: [...queryRoots.hostOsCatalogue, 'images'] as const,
   deviceTypes: [...queryRoots.deviceTypes, 'with-architecture'] as const,
 };

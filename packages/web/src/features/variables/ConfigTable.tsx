@@ -47,8 +47,10 @@ export type ConfigTableProps = {
   // Removing this level's value (fleet: back to the default; device: back to the fleet's).
   remove: (row: VariableRow) => ReactNode;
   extraActions?: (row: VariableRow) => ReactNode;
-  // A setting the device's agent does not apply (from its reported profile).
+  // A setting the device's agent (or none of the fleet's devices' agents) applies, from the
+  // profiles they reported.
   unused?: (name: string) => boolean;
+  unusedBy?: 'device' | 'fleet';
 };
 
 // The configuration table driven by the /config/vars schema of a device type: each setting with its description, its value or the default
@@ -64,6 +66,7 @@ export const ConfigTable = ({
   remove,
   extraActions,
   unused = () => false,
+  unusedBy = 'device',
 }: ConfigTableProps) => (
   <TableContainer component={Paper} variant="outlined">
     <Table size="small" aria-label="Configuration">
@@ -97,8 +100,16 @@ export const ConfigTable = ({
                     <Chip
                       size="small"
                       variant="outlined"
-                      label="Not used by this device's agent"
-                      title="This device's agent reported the settings it applies; this is not one of them"
+                      label={
+                        unusedBy === 'device'
+                          ? "Not used by this device's agent"
+                          : "Not used by this fleet's devices"
+                      }
+                      title={
+                        unusedBy === 'device'
+                          ? "This device's agent reported the settings it applies; this is not one of them"
+                          : 'Every device of this fleet reported the settings its agent applies; none applies this one'
+                      }
                       sx={{ mt: 0.5, mr: 1 }}
                     />
                   ) : null}

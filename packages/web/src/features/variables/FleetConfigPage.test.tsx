@@ -21,8 +21,23 @@ const configVariable = (id: number, name: string, value: string) => ({
   application: { __id: 12 },
 });
 
-const setup = (role = 'developer') => {
+type Profile = { honoured_config: string[] } | null;
+
+// The fleet's devices, each with the profile its agent reported (null: none, as balenaOS sends;
+// such a device applies every setting, agent-profile-rules.test.ts).
+const fleetDevices = (profiles: Profile[]) =>
+  profiles.map((profile, index) => ({
+    id: 200 + index,
+    belongs_to__application: { __id: 12 },
+    agent_profile:
+      profile === null
+        ? null
+        : { manages_containers: false, architecture: 'amd64', board: null, ...profile },
+  }));
+
+const setup = (role = 'developer', profiles: Profile[] = []) => {
   const api = createFakeApi({
+    device: fleetDevices(profiles),
     user_application_membership: [fleetMember(role)],
     application_config_variable: [
       configVariable(1, 'BALENA_SUPERVISOR_POLL_INTERVAL', '600000'),
@@ -59,6 +74,21 @@ const settingRow = async (name: string) => {
 };
 
 describe('FleetConfigPage', { timeout: 60_000 }, () => {
+  it("marks the settings none of the fleet's devices' agents apply", async () => {
+    setup('developer', [
+      { honoured_config: ['BALENA_SUPERVISOR_POLL_INTERVAL'] },
+      { honoured_config: ['BALENA_SUPERVISOR_PERSISTENT_LOGGING'] },
+    ]);
+    const unused = "Not used by this fleet's devices";
+    expect(within(await settingRow('BALENA_HOST_CONFIG_gpu_mem')).getByText(unused)).toBeTruthy();
+    expect(
+      within(await settingRow('BALENA_SUPERVISOR_POLL_INTERVAL')).queryByText(unused),
+    ).toBeNull();
+    expect(
+      within(await settingRow('BALENA_SUPERVISOR_PERSISTENT_LOGGING')).queryByText(unused),
+    ).toBeNull();
+  });
+
   // Empty selects, and switches labelled "1" or "—".
   it('labels unset and default values in words', async () => {
     setup();

@@ -8,6 +8,7 @@ import { DeviceSection } from '../../device/DeviceSection.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { useFleetContext } from '../../fleet/useFleetContext.js';
 import { LoadState } from '../../ui/LoadState.js';
+import { useFleetAgentProfiles } from './api-agent-profiles.js';
 import { useStagedVariableEdits } from './api-writes.js';
 import { OverridesDialog } from './OverridesDialog.js';
 import { serviceChoices, serviceNameOf } from './service-choices.js';
@@ -102,6 +103,7 @@ const VariablesBody = ({
           onDialog={setDialog}
           addButton={addButton}
           agentProfile={subject.agentProfile ?? null}
+          fleetAgentProfiles={subject.fleetAgentProfiles ?? null}
         />
       ) : null}
       <StagedChangesBar edits={edits} />
@@ -147,11 +149,13 @@ const deviceSubject = (device: DeviceDetail): VariablesSubject => ({
 
 const FleetVariables = ({ spec }: { spec: VariablesScreenSpec }) => {
   const { fleet } = useFleetContext();
+  const profiles = useFleetAgentProfiles(fleet.id, spec.configControls);
   const subject: VariablesSubject = {
     fleetId: fleet.id,
     deviceId: 0,
     releaseId: fleet.should_be_running__release[0]?.id ?? null,
     deviceType: fleet.is_for__device_type[0],
+    fleetAgentProfiles: profiles.data ?? null,
   };
   return <VariablesBody spec={spec} subject={subject} />;
 };

@@ -1,5 +1,6 @@
 import {
   type AgentProfile,
+  honouredByAny,
   honoursConfig,
 } from '@flotilla/shared/device-protocol/agent-profile-rules';
 import DevicesIcon from '@mui/icons-material/DevicesOther';
@@ -31,6 +32,7 @@ export type VariablesScreenTablesProps = {
   onDialog: (dialog: VariablesDialog) => void;
   addButton: ReactNode;
   agentProfile: AgentProfile | null;
+  fleetAgentProfiles: readonly (AgentProfile | null)[] | null;
 };
 
 // The tables of a variables screen: the environment variables (filtered by service), or the
@@ -48,6 +50,7 @@ export const VariablesScreenTables = ({
   onDialog,
   addButton,
   agentProfile,
+  fleetAgentProfiles,
 }: VariablesScreenTablesProps) => {
   const labelOf = rowLabel(serviceName);
   const inheritedLabel = spec.inheritsFleet ? 'Fleet value' : undefined;
@@ -111,7 +114,12 @@ export const VariablesScreenTables = ({
         onUndo={(row) => edits.undo(row.key)}
         extraActions={spec.overrides ? overridesAction : undefined}
         remove={(row) => deleteAction(row, 'Remove (back to the default)')}
-        unused={(name) => !honoursConfig(agentProfile, name)}
+        unused={(name) =>
+          fleetAgentProfiles === null
+            ? !honoursConfig(agentProfile, name)
+            : !honouredByAny(fleetAgentProfiles, name)
+        }
+        unusedBy={fleetAgentProfiles === null ? 'device' : 'fleet'}
       />
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', pt: 2 }}>
         <Typography variant="h3">Custom configuration</Typography>

@@ -10,6 +10,8 @@ export const variableKeys = {
   fleetEnvironment: (fleetId: number, releaseId: number | null) =>
     [...queryRoots.variables, 'fleet', fleetId, 'environment', releaseId] as const,
   fleetConfig: (fleetId: number) => [...queryRoots.variables, 'fleet', fleetId, 'config'] as const,
+  fleetAgentProfiles: (fleetId: number) =>
+    [...queryRoots.variables, 'fleet', fleetId, 'agent-profiles'] as const,
   device: (deviceId: number) => [...queryRoots.variables, 'device', deviceId] as const,
   overrides: (fleetId: number, target: OverrideTarget) =>
     [...queryRoots.variables, 'overrides', fleetId, target] as const,

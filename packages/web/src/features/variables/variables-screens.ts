@@ -16,6 +16,9 @@ export type VariablesSubject = {
   // A device's agent profile (what it reported about itself): which settings it applies. Null
   // for a fleet, and for a device whose agent sent none (every setting applies).
   agentProfile?: AgentProfile | null;
+  // A fleet's devices' profiles (null for a device without one), to mark the settings none of
+  // them applies; null or absent when unknown.
+  fleetAgentProfiles?: readonly (AgentProfile | null)[] | null;
 };
 
 // How the four variables screens differ: which resources hold the variables, which columns and

@@ -1,0 +1,198 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  configuredImageName,
+  type OsImage,
+  type OsImageDownload,
+  osImageFilenameLimit,
+} from '@flotilla/shared/host-os/os-image';
+import type { AppContext } from '../../app-context.js';
+import type { Queryable } from '../../infra/db/database.js';
+import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
+import { maxRowId, parseBody } from '../../infra/http/validate.js';
+import { resolveWithDns } from '../builder/fetch-project.js';
+import type { ResolveHost } from '../builder/pinned-request.js';
+import { parseAllowedNetworks } from '../builder/url-address-policy.js';
+import { configRequest, provisioningConfig } from '../device-config/register-download-config.js';
+import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
+import { configuredImageStream, removeImageFile, storeImageStream } from './os-image-files.js';
+import { fetchLinkedImage } from './os-image-link.js';
+import * as store from './os-image-store.js';
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(maxRowId) });
+const filename = z
+  .string()
+  .trim()
+  .min(1)
+  .max(osImageFilenameLimit)
+  .regex(/^[^/\\]+$/, 'Must be a file name, without folders');
+const uploadQuery = z.object({ filename: filename.optional() });
+const linkBody = z.object({
+  url: z.string().trim().min(1).max(2000),
+  filename: filename.optional(),
+});
+const offeredQuery = z.object({ deviceType: z.string().min(1).max(100) });
+const downloadBody = configRequest.extend({
+  release: z.coerce.number().int().positive().max(maxRowId),
+});
+const ticketParams = z.object({ ticket: z.string().regex(/^[A-Za-z0-9_-]{32}$/) });
+
+// Images streamed at once by this process: each holds a file open and a connection busy.
+const maxConcurrentDownloads = 4;
+
+// Provisioning images: platform administrators upload or link an image per host OS release; a
+// user who may add devices to a fleet downloads it with the fleet's config.json in its boot
+// partition (POST /download-os-image answers a one-time URL the browser then follows).
+export const registerOsImages = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  resolve: ResolveHost = resolveWithDns,
+): void => {
+  const dataDir = ctx.config.dataDir;
+  const check = { allowed: parseAllowedNetworks(ctx.config.builderAllowedNetworks), resolve };
+  let downloading = 0;
+
+  const releaseFor = async (id: number) => {
+    const release = await store.imageRelease(ctx.db, id);
+    if (release === null) throw notFound(`No OS or supervisor release ${id} in the catalogue`);
+    return release;
+  };
+  const keep = async (id: number, source: Readable, name: string, url: string | null) => {
+    const stored = await storeImageStream(dataDir, source);
+    try {
+      const replaced = await ctx.db.transaction((tx: Queryable) =>
+        store.saveImage(tx, id, stored, name, url),
+      );
+      if (replaced !== null) await removeImageFile(dataDir, replaced);
+    } catch (error) {
+      await removeImageFile(dataDir, stored.file);
+      throw error;
+    }
+    const images = await store.listImages(ctx.db);
+    return images.find((image) => image.release === id);
+  };
+  const created = (reply: FastifyReply, image: OsImage | undefined) =>
+    reply.status(201).send(image);
+
+  app.get('/admin/v1/host-os/images', { config: { access: 'user' } }, async (request) => {
+    requirePlatformAdmin(request.actor);
+    return store.listImages(ctx.db);
+  });
+
+  app.register(async (scoped) => {
+    // The image streams to disk as it arrives, never whole in memory (os-image-files.ts limits it).
+    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scoped.put(
+      '/admin/v1/host-os/releases/:id/image',
+      { config: { access: 'user' } },
+      async (request, reply) => {
+        requirePlatformAdmin(request.actor);
+        const { id } = parseBody(idParams, request.params);
+        const query = parseBody(uploadQuery, request.query);
+        const release = await releaseFor(id);
+        const name = query.filename ?? `${release.deviceType ?? 'os'}-${release.version}.img`;
+        return created(reply, await keep(id, request.raw, name, null));
+      },
+    );
+  });
+
+  app.post(
+    '/admin/v1/host-os/releases/:id/image-link',
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      requirePlatformAdmin(request.actor);
+      const { id } = parseBody(idParams, request.params);
+      const body = parseBody(linkBody, request.body);
+      await releaseFor(id);
+      const fromUrl = decodeURIComponent(
+        new URL(body.url, 'http://x').pathname.split('/').pop() ?? '',
+      );
+      const name = body.filename ?? (fromUrl || 'os.img');
+      const image = await fetchLinkedImage(body.url, check, (source) =>
+        keep(id, source, name.slice(0, osImageFilenameLimit), body.url),
+      );
+      return created(reply, image);
+    },
+  );
+
+  app.delete(
+    '/admin/v1/host-os/releases/:id/image',
+    { config: { access: 'user' } },
+    async (request, reply) => {
+      requirePlatformAdmin(request.actor);
+      const { id } = parseBody(idParams, request.params);
+      const file = await store.deleteImage(ctx.db, id);
+      if (file === null) throw notFound(`Release ${id} has no provisioning image`);
+      await removeImageFile(dataDir, file);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get('/v1/os-images', { config: { access: 'user' } }, async (request) => {
+    const { deviceType } = parseBody(offeredQuery, request.query);
+    return store.offeredImages(ctx.db, deviceType);
+  });
+
+  app.post('/download-os-image', { config: { access: 'user' } }, async (request) => {
+    const { release, ...input } = parseBody(downloadBody, request.body);
+    const image = await store.offeredImage(ctx.db, release);
+    if (image === undefined) throw notFound(`Release ${release} has no provisioning image`);
+    const config = await provisioningConfig(ctx, request, {
+      ...input,
+      version: input.version ?? image.semver,
+    });
+    if (config.deviceType !== image.device_type) {
+      throw badRequest(
+        `The image of release ${release} is for ${image.device_type}, not ${config.deviceType}`,
+      );
+    }
+    const { ticket, expiresAt } = await store.createTicket(ctx.db, release, config, ctx.now());
+    const answer: OsImageDownload = {
+      url: `/os-image-download/${ticket}`,
+      expiresAt: expiresAt.toISOString(),
+      filename: configuredImageName(config.applicationName, image.device_type, image.semver),
+    };
+    return answer;
+  });
+
+  // The ticket is the credential: a browser download carries no Authorization header.
+  app.get(
+    '/os-image-download/:ticket',
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const { ticket } = parseBody(ticketParams, request.params);
+      if (downloading >= maxConcurrentDownloads) {
+        throw new ApiError(
+          'service_unavailable',
+          'Too many image downloads at once: try again in a minute',
+          {
+            retryAfterSeconds: 60,
+          },
+        );
+      }
+      const taken = await store.takeTicket(ctx.db, ticket, ctx.now());
+      if (taken === null) throw notFound('This download link has expired or was used already');
+      const file = await store.imageFileOf(ctx.db, taken.release);
+      const image = await store.offeredImage(ctx.db, taken.release);
+      if (file === null || image === undefined) throw notFound('The image was removed');
+      const { stream, size } = await configuredImageStream(dataDir, file, taken.config);
+      downloading += 1;
+      stream.once('close', () => {
+        downloading -= 1;
+      });
+      const config = z.object({ applicationName: z.string() }).safeParse(taken.config);
+      const name = configuredImageName(
+        config.success ? config.data.applicationName : 'flotilla',
+        image.device_type,
+        image.semver,
+      );
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', String(size))
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    },
+  );
+};
