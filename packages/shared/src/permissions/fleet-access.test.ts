@@ -44,8 +44,22 @@ describe('roles on a fleet', () => {
     const held = grantsOnFleet(memberships(['observer'], [], ['member']), fleet);
     expect(rolesOnFleet(held, [])).toEqual(['observer', 'member']);
     expect(
-      rolesOnFleet(grantsOnFleet(memberships([], [], ['administrator']), fleet), ['support.home']),
+      rolesOnFleet(
+        grantsOnFleet(memberships([], [], ['administrator']), fleet),
+        ['support.home'],
+        true,
+      ),
     ).toEqual(['support_agent', 'administrator']);
+  });
+
+  it('gives a support agent its role only while the fleet grants support access', () => {
+    const none = grantsOnFleet(memberships([], [], []), fleet);
+    expect(rolesOnFleet(none, ['support.home'])).toEqual([]);
+    expect(fleetPermissionsOf(rolesOnFleet(none, ['support.home']))).toEqual([]);
+    expect(rolesOnFleet(none, ['support.home'], false)).toEqual([]);
+    expect(rolesOnFleet(none, ['support.home'], true)).toEqual(['support_agent']);
+    // Platform administrators are not bound by support access.
+    expect(rolesOnFleet(none, ['admin.home'])).toEqual(['balena_admin']);
   });
 
   it('answers permissions from the shared permission table', () => {

@@ -80,15 +80,20 @@ export const platformRolesOf = (sessionPermissions: readonly string[]): Platform
 
 // Every role the user holds on the fleet, highest first: the fleet roles, the organization role
 // in the fleet's organization ("member" counts for the observer-only rule) and the platform roles.
+// A support agent holds its role on the fleet only while the fleet grants support access
+// (`supportGranted`, see support-access.ts): without it the agent gets nothing, as on the server.
 export const rolesOnFleet = (
   grants: FleetGrants,
   sessionPermissions: readonly string[],
+  supportGranted = false,
 ): AnyRole[] =>
   highestFirst(
     new Set<AnyRole>([
       ...fleetRolesFrom(grants),
       ...grants.organizationRoles.filter(isOrganizationRole),
-      ...platformRolesOf(sessionPermissions),
+      ...platformRolesOf(sessionPermissions).filter(
+        (role) => role !== 'support_agent' || supportGranted,
+      ),
     ]),
   );
 

@@ -167,13 +167,16 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
 
 // Platform roles act on every row, but only with these permissions.
 export const platformRolePermissions: Record<PlatformRole, readonly Permission[]> = {
-  // Read-only otherwise: the devices
-  // and fleets that grant support access, until the date they name (the permission filter's
-  // support scope).
+  // Read-only otherwise, and only where support access reaches (support-access.ts): the devices
+  // and fleets that grant it, and the organizations of those fleets, until the date granted.
   support_agent: [
     ...p('device', 'read', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('application', 'read'),
     ...p('device_tag', 'read'),
+    ...p('organization', 'read'),
+    ...p('organization_membership', 'read'),
+    // Which identity providers sign the organization's members in.
+    ...p('identity_provider_membership', 'read'),
     // The help desk's queue: every organization's tickets, assigned, answered, their status set.
     ...p('support_ticket', 'read', 'update'),
   ],

@@ -56,6 +56,14 @@ export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
       'ErrorReportsAdminPage',
     ),
   },
+  // Every SAML identity provider (admin.home).
+  {
+    path: '/admin/identity-providers',
+    lazy: lazyPage(
+      () => import('../features/sso/IdentityProvidersAdminPage.js'),
+      'IdentityProvidersAdminPage',
+    ),
+  },
   {
     path: '/admin/usage',
     lazy: lazyPage(() => import('../features/analytics/UsageAdminPage.js'), 'UsageAdminPage'),

@@ -1,12 +1,15 @@
 import {
   type FleetGrants,
   fleetPermissionsOf,
+  platformRolesOf,
   rolesOnFleet,
 } from '@flotilla/shared/permissions/fleet-access';
 import { grants } from '@flotilla/shared/permissions/permissions';
+import { isSupportAccessGranted } from '@flotilla/shared/permissions/support-access';
 import type { AnyRole } from '@flotilla/shared/permissions/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { useClient } from '../api/client.js';
 import { useSession } from '../api/session/useSession.js';
 import { readDirectFleetMemberships, readTeamFleetAccesses } from './api-fleet-grants.js';
@@ -17,6 +20,8 @@ export type FleetRoleState = {
   roles: AnyRole[];
   // The user's own user_application_membership on the fleet, when they have a direct role.
   directMembershipId: number | null;
+  // Until when the fleet grants support access (read for platform staff only; null otherwise).
+  supportUntil: string | null;
   isPending: boolean;
   error: Error | null;
   // Reads the memberships again (after a failed read).
@@ -26,7 +31,24 @@ export type FleetRoleState = {
   denied: (resource: string, action: string) => string | null;
 };
 
-type FleetRoleRows = { grants: FleetGrants; directMembershipId: number | null };
+type FleetRoleRows = {
+  grants: FleetGrants;
+  directMembershipId: number | null;
+  // The fleet's support access (read for platform staff only: a support agent's role depends on
+  // it, and both see it in a notice).
+  supportUntil: string | null;
+  // Whether that grant held when read (the rows are read again within 30 seconds).
+  supportGranted: boolean;
+};
+
+const readSupportUntil = async (client: FlotillaClient, fleetId: number) => {
+  const fleet = await client.pine.get({
+    resource: 'application',
+    id: fleetId,
+    options: { $select: ['is_accessible_by_support_until__date'] },
+  });
+  return fleet?.is_accessible_by_support_until__date ?? null;
+};
 
 const roleName = (role: readonly { name: string }[]): string[] => role.map((row) => row.name);
 
@@ -38,12 +60,13 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
   const client = useClient();
   const session = useSession();
   const userId = session?.userId ?? 0;
+  const isStaff = platformRolesOf(session?.permissions ?? []).length > 0;
   const rows = useQuery({
     queryKey: fleetKeys.role(fleetId, userId),
     enabled: userId > 0 && fleetId > 0,
     staleTime: 30_000,
     queryFn: async (): Promise<FleetRoleRows> => {
-      const [memberships, teamAccesses, organizationMemberships] = await Promise.all([
+      const [memberships, teamAccesses, organizationMemberships, supportUntil] = await Promise.all([
         readDirectFleetMemberships(client, fleetId, userId),
         readTeamFleetAccesses(client, fleetId, userId),
         client.pine.get({
@@ -68,6 +91,7 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
             $expand: { organization_membership_role: { $select: ['name'] } },
           },
         }),
+        isStaff ? readSupportUntil(client, fleetId) : Promise.resolve(null),
       ]);
       return {
         grants: {
@@ -79,19 +103,24 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
           ),
         },
         directMembershipId: memberships[0]?.id ?? null,
+        supportUntil,
+        supportGranted: isSupportAccessGranted(supportUntil, Date.now()),
       };
     },
   });
   const sessionPermissions = session?.permissions;
   const { refetch } = rows;
   return useMemo((): FleetRoleState => {
-    const roles = rows.data ? rolesOnFleet(rows.data.grants, sessionPermissions ?? []) : [];
+    const roles = rows.data
+      ? rolesOnFleet(rows.data.grants, sessionPermissions ?? [], rows.data.supportGranted)
+      : [];
     const held = fleetPermissionsOf(roles);
     const can = (resource: string, action: string): boolean =>
       rows.isSuccess && grants(held, resource, action);
     return {
       roles,
       directMembershipId: rows.data?.directMembershipId ?? null,
+      supportUntil: rows.data?.supportUntil ?? null,
       isPending: rows.isPending,
       error: rows.error,
       refetch: () => void refetch(),

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog, visibleItems } from './ConfirmDialog.js';
 
@@ -77,5 +78,37 @@ describe('ConfirmDialog', () => {
   it('counts items that were not fetched', () => {
     expect(visibleItems(['a', 'b'], 25)).toEqual({ shown: ['a', 'b'], more: 23 });
     expect(visibleItems(['a'])).toEqual({ shown: ['a'], more: 0 });
+  });
+});
+
+// A confirm the caller refuses (the write failed and the form says why) leaves the confirm button
+// disabled: the focus must stay inside the dialog, so Escape still closes it.
+const RefusingDialog = ({ onClose }: { onClose: () => void }) => {
+  const [refused, setRefused] = useState(false);
+  return (
+    <ConfirmDialog
+      open
+      title="Unlink the account?"
+      confirmLabel="Unlink"
+      confirmDisabled={refused}
+      error={refused ? 'This is the only way to sign in to your account' : null}
+      onConfirm={() => setRefused(true)}
+      onClose={onClose}
+    />
+  );
+};
+
+describe('ConfirmDialog after a refused confirm', () => {
+  it('keeps the focus inside the dialog, so Escape closes it', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    render(<RefusingDialog onClose={onClose} />);
+    await user.click(screen.getByRole('button', { name: 'Unlink' }));
+    await screen.findByText('This is the only way to sign in to your account');
+    const dialog = screen.getByRole('dialog', { name: 'Unlink the account?' });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(document.activeElement).not.toBe(screen.getByRole('button', { name: 'Unlink' }));
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 });

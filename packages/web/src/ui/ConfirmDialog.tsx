@@ -12,7 +12,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 
 // Confirmation dialogs list at most this many affected items ("and N more").
 export const confirmListLimit = 10;
@@ -68,9 +68,19 @@ const ConfirmBody = ({
   const fieldId = useId();
   const { shown, more } = visibleItems(items, itemCount);
   const matches = confirmText === undefined || typed === confirmText;
+  const confirmOff = !matches || pending || confirmDisabled;
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  // A button that turns disabled while focused (a pending or refused confirm) drops the focus out
+  // of the dialog in browsers, and Escape then reaches nothing: hand it to the title instead.
+  useEffect(() => {
+    if (confirmOff && document.activeElement === confirmRef.current) titleRef.current?.focus();
+  }, [confirmOff]);
   return (
     <>
-      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogTitle id={titleId} ref={titleRef} tabIndex={-1} sx={{ outline: 'none' }}>
+        {title}
+      </DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
           {typeof children === 'string' ? <Typography>{children}</Typography> : children}
@@ -114,8 +124,9 @@ const ConfirmBody = ({
         <Button
           variant="contained"
           color={destructive ? 'error' : 'primary'}
+          ref={confirmRef}
           onClick={onConfirm}
-          disabled={!matches || pending || confirmDisabled}
+          disabled={confirmOff}
         >
           {confirmLabel}
         </Button>

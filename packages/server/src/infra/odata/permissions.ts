@@ -22,6 +22,7 @@ import {
   platformPermissionOf,
   platformRoles,
 } from '@flotilla/shared/permissions/roles';
+import { supportReachOf } from '@flotilla/shared/permissions/support-access';
 import type { Actor } from '../auth/actor.js';
 import type { Resource } from '../../model/model-types.js';
 import type { RequestValues, SqlParams } from './sql-params.js';
@@ -47,23 +48,30 @@ const holders = <Role extends string>(
   return found;
 };
 
-// Support agents act on a device only while its owner grants support access,
-// on the device or on its whole fleet, until the date granted. They read a device's fleet and
-// tags while they may read the device.
+// Support agents act on a row only while support access reaches it (shared support-access.ts:
+// a device's own grant or its fleet's; a fleet's, or one of its devices'; an organization's
+// fleets' or their devices'), until the date granted. Anything else: no row.
 const deviceSupported = (device: string): string =>
   `(${device}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "application" sa WHERE sa."id" = ${device}."belongs_to__application" AND sa."is_accessible_by_support_until__date" > now()))`;
 
+const fleetSupported = (fleet: string): string =>
+  `(${fleet}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "device" sd WHERE sd."belongs_to__application" = ${fleet}."id" AND sd."is_accessible_by_support_until__date" > now()))`;
+
+const organizationSupported = (organization: string): string =>
+  `EXISTS (SELECT 1 FROM "application" so WHERE so."organization" = ${organization} AND ${fleetSupported('so')})`;
+
 const supportAccessGranted = (resource: Resource, row: string): string => {
-  switch (resource.name) {
-    case 'device':
-      return deviceSupported(row);
-    case 'application':
-      return `(${row}."is_accessible_by_support_until__date" > now() OR EXISTS (SELECT 1 FROM "device" sd WHERE sd."belongs_to__application" = ${row}."id" AND sd."is_accessible_by_support_until__date" > now()))`;
-    case 'device_tag':
-      return `EXISTS (SELECT 1 FROM "device" sd WHERE sd."id" = ${row}."device" AND ${deviceSupported('sd')})`;
-    default:
-      return 'false';
+  const reach = supportReachOf[resource.name];
+  const scope = resource.scope;
+  if (reach === 'device' && resource.name === 'device') return deviceSupported(row);
+  if (reach === 'device' && scope.device) {
+    return `EXISTS (SELECT 1 FROM "device" sd WHERE sd."id" = ${scope.device(row)} AND ${deviceSupported('sd')})`;
   }
+  if (reach === 'fleet' && resource.name === 'application') return fleetSupported(row);
+  if (reach === 'organization' && scope.organization) {
+    return organizationSupported(scope.organization(row));
+  }
+  return 'false';
 };
 
 const anyOf = (conditions: string[]): string | null =>

@@ -7,6 +7,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import { useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { SupportAccessNotice } from '../../api/session/SupportAccessNotice.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useDeviceBreadcrumbs } from '../../device/useDeviceBreadcrumbs.js';
 import { fleetListPolling } from '../../ui/polling.js';
@@ -85,6 +86,10 @@ export const DevicePage = () => {
         renameDenied={permissionDenied('rename')}
       />
       <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
+      <SupportAccessNotice
+        until={[detail.is_accessible_by_support_until__date, access.supportUntil]}
+        subject="device"
+      />
       <LockNotice actions={actions} />
       <DeviceAlerts detail={detail} />
       <DeviceSummaryCard

@@ -20,6 +20,7 @@ import {
   useLocation,
   useParams,
 } from 'react-router';
+import { SupportAccessNotice } from '../../../api/session/SupportAccessNotice.js';
 import { useBreadcrumbs } from '../../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../../ui/usePageTitle.js';
 import { AccessRoleButton } from '../../fleet-access/AccessRoleDialog.js';
@@ -162,6 +163,10 @@ export const FleetLayout = () => {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {detail.organization[0]?.name ?? ''}
       </Typography>
+      <SupportAccessNotice
+        until={[detail.is_accessible_by_support_until__date]}
+        subject={classLabels[detail.is_of__class].one.toLowerCase()}
+      />
       <Tabs
         value={
           onSettings
