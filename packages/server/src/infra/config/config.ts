@@ -6,6 +6,7 @@ import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
+import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -124,6 +125,7 @@ const schema = z.object({
   ...prometheusEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
+  ...webhooksEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -298,6 +300,8 @@ export type Config = {
   codeHost: CodeHostConfig;
   // Who may scrape /metrics and how many fleets get series of their own (prometheus.ts).
   prometheus: PrometheusConfig;
+  // Where webhook deliveries may go and how long each may take (webhooks.ts).
+  webhooks: WebhooksConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
   socialAuth: SocialAuthConfig;
   // Where support tickets go (help-desk.ts).
@@ -436,6 +440,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
+    webhooks: webhooksConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     helpDesk: helpDeskConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
