@@ -43,7 +43,11 @@ export const eventCatalogue = {
   },
   'device.update_status_changed': {
     version: 1,
-    data: z.object({ ...deviceRef, previous: z.string().nullable(), current: z.string().nullable() }),
+    data: z.object({
+      ...deviceRef,
+      previous: z.string().nullable(),
+      current: z.string().nullable(),
+    }),
   },
   'release.created': { version: 1, data: releaseData },
   'release.succeeded': { version: 1, data: releaseData },

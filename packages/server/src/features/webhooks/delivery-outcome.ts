@@ -48,7 +48,14 @@ export const recordFailure = async (
           SET "status" = 'pending', "response_status" = $2, "response_body" = $3, "last_error" = $4,
               "next_attempt_at" = $5
         WHERE "id" = $1 AND "status" = 'delivering' AND "attempts" = $6`,
-      [delivery.id, status, body, outcome.error, new Date(now.getTime() + delay), delivery.attempts],
+      [
+        delivery.id,
+        status,
+        body,
+        outcome.error,
+        new Date(now.getTime() + delay),
+        delivery.attempts,
+      ],
     );
     return;
   }

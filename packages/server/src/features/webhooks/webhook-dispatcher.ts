@@ -62,7 +62,13 @@ export const createWebhookDispatcher = (deps: WebhookDispatcherDeps): WebhookDis
         await recordFailure(db, delivery, { answer, error: `HTTP ${answer.status}` }, now(), deps);
       }
     } catch (error) {
-      await recordFailure(db, delivery, { answer: undefined, error: errorText(error) }, now(), deps);
+      await recordFailure(
+        db,
+        delivery,
+        { answer: undefined, error: errorText(error) },
+        now(),
+        deps,
+      );
     }
   };
 

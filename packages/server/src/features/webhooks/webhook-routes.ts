@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { eventCatalogue, eventTypes, reservedEventTypes } from '@flotilla/shared/events/event-catalogue';
 import {
-  createWebhookInput,
-  updateWebhookInput,
-} from '@flotilla/shared/webhooks/webhook-input';
+  eventCatalogue,
+  eventTypes,
+  reservedEventTypes,
+} from '@flotilla/shared/events/event-catalogue';
+import { createWebhookInput, updateWebhookInput } from '@flotilla/shared/webhooks/webhook-input';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
