@@ -39,6 +39,8 @@ export const updateWebhookInput = z
   .refine((value) => Object.keys(value).length > 0, 'Nothing to change');
 
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
+// What a client sends (events as plain strings; the server checks them against the catalogue).
+export type CreateWebhookRequest = z.input<typeof createWebhookInput>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
 
 export type WebhookEndpoint = {

@@ -30,7 +30,7 @@ export const disabledNotice =
           ],
           action: {
             label: 'Open the webhooks',
-            url: `${publicUrl()}/organizations/${row.handle}/webhooks`,
+            url: `${publicUrl()}/orgs/${endpoint.organization}/webhooks`,
           },
         }),
       );
