@@ -90,6 +90,10 @@ const configGroups = [
     source: repositoryFile('packages/server/src/infra/config/help-desk.ts'),
     opening: 'export const helpDeskEnv = {',
   },
+  {
+    source: repositoryFile('packages/server/src/infra/config/webhooks.ts'),
+    opening: 'export const webhooksEnv = {',
+  },
 ];
 const startSource = repositoryFile('scripts/start.mjs');
 
