@@ -59,6 +59,8 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'off',
     // The deploy test serves its project tarball on loopback (the builder refuses it otherwise).
     FLOTILLA_BUILDER_ALLOWED_NETWORKS: '127.0.0.1/32',
+    // The webhooks test's receiver listens on loopback too.
+    FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
   });
   const server = await startServer(config, () => undefined);
   project.provide('baseUrl', server.url);

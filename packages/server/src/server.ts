@@ -62,6 +62,7 @@ import { registerStatus } from './features/status/register-status.js';
 import { registerFeatureFlags } from './features/feature-flags/register-feature-flags.js';
 import { registerErrorReports } from './features/error-reports/register-error-reports.js';
 import { registerAnalytics } from './features/analytics/register-analytics.js';
+import { registerWebhooks } from './features/webhooks/register-webhooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
 import { createApp } from './infra/http/create-app.js';
 import { createRateLimiter } from './infra/rate-limit/rate-limiter.js';
@@ -137,6 +138,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
   registerMail(app, ctx, ctx.notifications);
+  registerWebhooks(app, ctx);
   registerPlatformAdmin(app, ctx);
   registerHostOsAdmin(app, ctx);
   registerOsImages(app, ctx);

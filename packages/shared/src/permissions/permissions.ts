@@ -146,7 +146,7 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
   ],
   administrator: [
     ...p('support_ticket', 'read', 'create'),
-    ...p('organization', 'all', 'access_billing'),
+    ...p('organization', 'all', 'access_billing', 'manage_webhooks'),
     ...p('organization_membership', 'all'),
     ...p('organization_membership_tag', 'all'),
     ...p('team', 'all'),

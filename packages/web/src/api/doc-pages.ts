@@ -16,6 +16,7 @@ export const docPages: Readonly<Record<string, DocPage>> = {
   production: { title: 'Production install', file: 'docs/PRODUCTION.md' },
   scaling: { title: 'Scaling', file: 'docs/SCALING.md' },
   monitoring: { title: 'Monitoring', file: 'docs/MONITORING.md' },
+  events: { title: 'Events and webhooks', file: 'docs/EVENTS.md' },
   support: { title: 'Support and help desk', file: 'docs/SUPPORT.md' },
   benchmark: { title: 'Benchmark', file: 'docs/BENCHMARK.md' },
   development: { title: 'Development', file: 'docs/DEVELOPMENT.md' },

@@ -428,6 +428,10 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
     { path: 'teams/:teamId', lazy: team },
     ...sections('members').map((section) => ({ path: `teams/:teamId/${section}`, lazy: team })),
     {
+      path: 'webhooks',
+      lazy: lazyPage(() => import('../features/webhooks/WebhooksPage.js'), 'WebhooksPage'),
+    },
+    {
       path: 'support',
       lazy: lazyPage(
         () => import('../features/support/SupportTicketsPage.js'),

@@ -19,6 +19,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   production: repositoryFile('docs/PRODUCTION.md'),
   scaling: repositoryFile('docs/SCALING.md'),
   monitoring: repositoryFile('docs/MONITORING.md'),
+  events: repositoryFile('docs/EVENTS.md'),
   support: repositoryFile('docs/SUPPORT.md'),
   benchmark: repositoryFile('docs/BENCHMARK.md'),
   development: repositoryFile('docs/DEVELOPMENT.md'),

@@ -8,6 +8,7 @@ import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausib
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
+import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -128,6 +129,7 @@ const schema = z.object({
   ...chatWidgetEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
+  ...webhooksEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -306,6 +308,8 @@ export type Config = {
   codeHost: CodeHostConfig;
   // Who may scrape /metrics and how many fleets get series of their own (prometheus.ts).
   prometheus: PrometheusConfig;
+  // Where webhook deliveries may go and how long each may take (webhooks.ts).
+  webhooks: WebhooksConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
   socialAuth: SocialAuthConfig;
   // Where support tickets go (help-desk.ts).
@@ -446,6 +450,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
+    webhooks: webhooksConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     helpDesk: helpDeskConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,

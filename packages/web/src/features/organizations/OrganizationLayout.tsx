@@ -16,7 +16,7 @@ import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {
   const rest = pathname.slice(base.length).split('/')[1] ?? '';
-  return ['members', 'teams', 'alerts', 'support'].includes(rest) ? rest : 'summary';
+  return ['members', 'teams', 'alerts', 'support', 'webhooks'].includes(rest) ? rest : 'summary';
 };
 
 // Header and tabs of /orgs/:organizationId and its members and teams pages.
@@ -77,6 +77,9 @@ export const OrganizationLayout = () => {
         <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
         <Tab label="Alerts" value="alerts" component={RouterLink} to={`${base}/alerts`} />
         <Tab label="Support" value="support" component={RouterLink} to={`${base}/support`} />
+        {access.isAdministrator ? (
+          <Tab label="Webhooks" value="webhooks" component={RouterLink} to={`${base}/webhooks`} />
+        ) : null}
       </Tabs>
       <Outlet context={context} />
     </Box>
