@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+// A staged rollout's plan: the waves a fleet's devices are split into, and the gates every wave
+// must pass before the next one starts. Shared by the server (validation at the edge) and the
+// console (the plan form and its expected device counts).
+
+export const rolloutStatuses = ['running', 'paused', 'halted', 'completed', 'aborted'] as const;
+export type RolloutStatus = (typeof rolloutStatuses)[number];
+
+// Rollouts in these states still hold pins on the fleet's devices; a fleet has at most one.
+export const activeRolloutStatuses: readonly RolloutStatus[] = ['running', 'paused', 'halted'];
+
+export const waveStatuses = ['pending', 'soaking', 'passed', 'skipped', 'failed'] as const;
+export type WaveStatus = (typeof waveStatuses)[number];
+
+export const rolloutDeviceStates = [
+  'pending',
+  'updating',
+  'healthy',
+  'failed',
+  'rolled_back',
+] as const;
+export type RolloutDeviceState = (typeof rolloutDeviceStates)[number];
+
+export const maxWaves = 10;
+export const maxListedDevices = 1000;
+
+const uuid = z.string().regex(/^[0-9a-f]{7,62}$/, 'Device uuids are lowercase hexadecimal');
+
+export const waveSpec = z.union([
+  z.object({ percent: z.number().int('Wave percentages are whole numbers').min(1).max(100) }),
+  z.object({
+    tag: z.object({
+      key: z.string().trim().min(1, 'Name the tag').max(100),
+      value: z.string().max(200).optional(),
+    }),
+  }),
+  z.object({ devices: z.array(uuid).min(1, 'List at least one device').max(maxListedDevices) }),
+]);
+export type WaveSpec = z.infer<typeof waveSpec>;
+
+export const rolloutGates = z.object({
+  // How long every device of a wave must stay healthy before the next wave starts.
+  soakMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(30),
+  // The share of a wave's devices that may fail before the rollout halts.
+  failureBudgetPercent: z.number().min(0).max(100).default(2),
+  // How long a device may take to run the target before it counts as failed.
+  updateTimeoutMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
+  // How long a problem (offline, crash loop, failing check, metric over its limit) must last
+  // before the device counts as failed: a single bad report is not a verdict.
+  problemGraceMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(5),
+  maxCpuPercent: z.number().int().min(1).max(100).optional(),
+  maxMemoryPercent: z.number().int().min(1).max(100).optional(),
+  maxTemperatureC: z.number().int().min(1).max(150).optional(),
+  // Over budget, pin the failing wave's devices back to the release the fleet came from.
+  rollbackOnHalt: z.boolean().default(true),
+});
+export type RolloutGates = z.infer<typeof rolloutGates>;
+
+const percentsRise = (waves: readonly WaveSpec[]): boolean => {
+  let last = 0;
+  for (const wave of waves) {
+    if (!('percent' in wave)) continue;
+    if (wave.percent <= last) return false;
+    last = wave.percent;
+  }
+  return true;
+};
+
+const groupsFirst = (waves: readonly WaveSpec[]): boolean => {
+  const firstPercent = waves.findIndex((wave) => 'percent' in wave);
+  return firstPercent === -1 || waves.slice(firstPercent).every((wave) => 'percent' in wave);
+};
+
+export const rolloutPlan = z.object({
+  targetRelease: z.number().int().min(1).max(2_147_483_647),
+  waves: z
+    .array(waveSpec)
+    .min(1, 'Plan at least one wave')
+    .max(maxWaves, `Plan at most ${maxWaves} waves`)
+    .refine(groupsFirst, 'Device groups (tag or list) come before the percentage waves')
+    .refine(percentsRise, 'Wave percentages must rise from wave to wave')
+    .refine(
+      (waves) => waves.some((wave) => 'percent' in wave && wave.percent === 100),
+      'The last wave must reach 100 % of the fleet',
+    ),
+  gates: rolloutGates.default(rolloutGates.parse({})),
+});
+export type RolloutPlan = z.infer<typeof rolloutPlan>;
+
+export const describeWave = (wave: WaveSpec): string => {
+  if ('percent' in wave) return `${wave.percent} % of the fleet`;
+  if ('tag' in wave) {
+    return wave.tag.value === undefined
+      ? `Devices tagged ${wave.tag.key}`
+      : `Devices tagged ${wave.tag.key}=${wave.tag.value}`;
+  }
+  return `${wave.devices.length} listed device${wave.devices.length === 1 ? '' : 's'}`;
+};
+
+// How many of `remaining` devices the percentage waves take, wave by wave (cumulative shares of
+// the devices no group wave took; the last wave takes the rest).
+export const percentWaveSizes = (percents: readonly number[], remaining: number): number[] => {
+  let taken = 0;
+  return percents.map((percent) => {
+    const upTo = Math.min(remaining, Math.ceil((percent * remaining) / 100));
+    const size = Math.max(0, upTo - taken);
+    taken += size;
+    return size;
+  });
+};
