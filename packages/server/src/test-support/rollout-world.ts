@@ -42,6 +42,8 @@ export type RolloutWorld = {
     token?: string,
   ) => Promise<{
     statusCode: number;
+    // The text of the answer (errors are plain text).
+    body: string;
     json: () => Record<string, unknown>;
   }>;
   signIn: (username: string, role?: string) => Promise<string>;
@@ -144,6 +146,7 @@ export const createRolloutWorld = async (deviceCount: number): Promise<RolloutWo
       });
       return {
         statusCode: response.statusCode,
+        body: response.body,
         json: () => response.json<Record<string, unknown>>(),
       };
     },

@@ -27,17 +27,34 @@ export const maxListedDevices = 1000;
 
 const uuid = z.string().regex(/^[0-9a-f]{7,62}$/, 'Device uuids are lowercase hexadecimal');
 
-export const waveSpec = z.union([
-  z.object({ percent: z.number().int('Wave percentages are whole numbers').min(1).max(100) }),
-  z.object({
-    tag: z.object({
-      key: z.string().trim().min(1, 'Name the tag').max(100),
-      value: z.string().max(200).optional(),
-    }),
-  }),
-  z.object({ devices: z.array(uuid).min(1, 'List at least one device').max(maxListedDevices) }),
-]);
-export type WaveSpec = z.infer<typeof waveSpec>;
+export type WaveSpec =
+  | { percent: number }
+  | { tag: { key: string; value?: string | undefined } }
+  | { devices: string[] };
+
+// One object with exactly one of its fields, so a mistake is named by its field (a union of
+// shapes would only say "invalid input").
+export const waveSpec = z
+  .strictObject({
+    percent: z.number().int('Wave percentages are whole numbers').min(1).max(100).optional(),
+    tag: z
+      .object({
+        key: z.string().trim().min(1, 'Name the tag').max(100),
+        value: z.string().max(200).optional(),
+      })
+      .optional(),
+    devices: z.array(uuid).min(1, 'List at least one device').max(maxListedDevices).optional(),
+  })
+  .refine(
+    (wave) =>
+      [wave.percent, wave.tag, wave.devices].filter((field) => field !== undefined).length === 1,
+    'A wave is either a percentage, a tag or a list of devices',
+  )
+  .transform((wave): WaveSpec => {
+    if (wave.percent !== undefined) return { percent: wave.percent };
+    if (wave.tag !== undefined) return { tag: wave.tag };
+    return { devices: wave.devices ?? [] };
+  });
 
 export const rolloutGates = z.object({
   // How long every device of a wave must stay healthy before the next wave starts.
