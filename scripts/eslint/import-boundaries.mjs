@@ -53,7 +53,6 @@ export const webFeatureImports = [
   { from: 'auth', to: 'social-auth', why: 'the login page shows the social sign-in buttons' },
   { from: 'deploy', to: 'releases', why: 'a deploy follows its build as the release list does' },
   { from: 'devices', to: 'device-logs', why: 'the device page embeds the logs panel' },
-  { from: 'fleets', to: 'rollouts', why: 'the fleet summary shows the rollout in progress' },
   { from: 'devices', to: 'device-metrics', why: 'the device page embeds the metric history' },
   { from: 'devices', to: 'terminal', why: 'the device page embeds the terminal' },
   { from: 'devices', to: 'location', why: 'the fleet device list switches to the map' },

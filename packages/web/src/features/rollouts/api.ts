@@ -8,25 +8,11 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryRoots } from '../../api/query-roots.js';
 import { useClient } from '../../api/client.js';
-import { polling, pollingWhile } from '../../ui/polling.js';
+import type { RolloutSummary } from '../../fleet/api-fleet-rollouts.js';
+import { pollingWhile } from '../../ui/polling.js';
 import { rolloutKeys } from './query-keys.js';
 
 // The rollouts service (/rollouts/v1): a fleet's rollouts, one rollout live, and the decisions.
-
-export type RolloutSummary = {
-  id: number;
-  application: number;
-  from_release: number;
-  target_release: number;
-  status: RolloutStatus;
-  gates: RolloutGates;
-  current_wave: number;
-  wave_count: number;
-  halt_reason: string | null;
-  rolled_back: boolean;
-  created_at: string;
-  finished_at: string | null;
-};
 
 export type RolloutWave = {
   position: number;
@@ -67,26 +53,6 @@ export type PlanPreview = { counts: number[]; devices: number };
 
 const active = (status: RolloutStatus | undefined): boolean =>
   status === 'running' || status === 'paused' || status === 'halted';
-
-export const useFleetRollouts = (fleetId: number) => {
-  const client = useClient();
-  return useQuery({
-    queryKey: rolloutKeys.fleet(fleetId),
-    queryFn: async () =>
-      (
-        await client.request<{ rollouts: RolloutSummary[] }>({
-          path: `/rollouts/v1/fleets/${fleetId}/rollouts`,
-        })
-      ).rollouts,
-    ...polling(),
-  });
-};
-
-// The rollout in progress of a fleet, if any (the fleet summary's banner).
-export const useActiveRollout = (fleetId: number) => {
-  const rollouts = useFleetRollouts(fleetId);
-  return rollouts.data?.find((rollout) => active(rollout.status)) ?? null;
-};
 
 // Polled every 5 s while the rollout is in progress.
 export const useRollout = (rolloutId: number) => {

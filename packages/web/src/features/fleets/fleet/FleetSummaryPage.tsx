@@ -4,7 +4,7 @@ import { ReleasesCard } from './ReleasesCard.js';
 import { SummaryCard } from './SummaryCard.js';
 import { useFleetContext } from '../../../fleet/useFleetContext.js';
 import { useFleetRole } from '../../../fleet/api-fleet-role.js';
-import { ActiveRolloutBanner } from '../../rollouts/ActiveRolloutBanner.js';
+import { ActiveRolloutBanner } from '../../../fleet/ActiveRolloutBanner.js';
 
 // /{class}s/:fleetId (and .../summary): a rollout in progress, summary, devices and releases
 // cards.

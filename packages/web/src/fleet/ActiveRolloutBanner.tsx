@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { Link } from 'react-router';
-import { useActiveRollout } from './api.js';
+import { useActiveRollout } from './api-fleet-rollouts.js';
 
 // The fleet summary's notice of a rollout in progress, with a link to its live view.
 export const ActiveRolloutBanner = ({ fleetId }: { fleetId: number }) => {
