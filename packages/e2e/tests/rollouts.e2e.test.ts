@@ -47,7 +47,8 @@ describe('staged rollouts', () => {
     const waves = page.getByLabel('Waves (% of the fleet)');
     await waves.fill('50, 10');
     await page.getByRole('button', { name: 'Preview device counts' }).click();
-    await page.getByText('Wave percentages must rise from wave to wave').waitFor();
+    const form = page.getByRole('region', { name: 'Plan the rollout' });
+    await form.getByText(/Wave percentages must rise from wave to wave/).waitFor();
     await waves.fill('50, 100');
     await page.getByRole('button', { name: 'Preview device counts' }).click();
     const preview = page.getByRole('list', { name: 'Expected devices per wave' });
@@ -62,12 +63,12 @@ describe('staged rollouts', () => {
     // Per-device state: one device in wave 1 on its way to the target, one waiting in wave 2.
     const devices = page.getByRole('table', { name: 'Devices in the rollout' });
     await devices.getByRole('cell', { name: 'pending' }).waitFor();
-    const rolloutUrl = page.url();
+    const rolloutPath = new URL(page.url()).pathname;
 
     await page.goto(`/fleets/${fleetId}`);
     await page.getByText(/Rollout to release \d+/).waitFor();
-    await page.getByRole('button', { name: 'Open' }).click();
-    await page.waitForURL(rolloutUrl);
+    await page.getByRole('link', { name: 'Open', exact: true }).click();
+    await page.waitForURL(`**${rolloutPath}`);
 
     await page.getByRole('button', { name: 'Pause' }).click();
     await timeline.getByText('Paused').waitFor();

@@ -1,36 +1,13 @@
 import { z } from 'zod';
+import type { WaveSpec } from './rollout-types.js';
 
 // A staged rollout's plan: the waves a fleet's devices are split into, and the gates every wave
-// must pass before the next one starts. Shared by the server (validation at the edge) and the
-// console (the plan form and its expected device counts).
-
-export const rolloutStatuses = ['running', 'paused', 'halted', 'completed', 'aborted'] as const;
-export type RolloutStatus = (typeof rolloutStatuses)[number];
-
-// Rollouts in these states still hold pins on the fleet's devices; a fleet has at most one.
-export const activeRolloutStatuses: readonly RolloutStatus[] = ['running', 'paused', 'halted'];
-
-export const waveStatuses = ['pending', 'soaking', 'passed', 'skipped', 'failed'] as const;
-export type WaveStatus = (typeof waveStatuses)[number];
-
-export const rolloutDeviceStates = [
-  'pending',
-  'updating',
-  'healthy',
-  'failed',
-  'rolled_back',
-] as const;
-export type RolloutDeviceState = (typeof rolloutDeviceStates)[number];
+// must pass before the next one starts, validated at the server's edge.
 
 export const maxWaves = 10;
 export const maxListedDevices = 1000;
 
 const uuid = z.string().regex(/^[0-9a-f]{7,62}$/, 'Device uuids are lowercase hexadecimal');
-
-export type WaveSpec =
-  | { percent: number }
-  | { tag: { key: string; value?: string | undefined } }
-  | { devices: string[] };
 
 // One object with exactly one of its fields, so a mistake is named by its field (a union of
 // shapes would only say "invalid input").
@@ -119,25 +96,3 @@ export const rolloutPlan = z.object({
   gates: rolloutGates.default(rolloutGates.parse({})),
 });
 export type RolloutPlan = z.infer<typeof rolloutPlan>;
-
-export const describeWave = (wave: WaveSpec): string => {
-  if ('percent' in wave) return `${wave.percent} % of the fleet`;
-  if ('tag' in wave) {
-    return wave.tag.value === undefined
-      ? `Devices tagged ${wave.tag.key}`
-      : `Devices tagged ${wave.tag.key}=${wave.tag.value}`;
-  }
-  return `${wave.devices.length} listed device${wave.devices.length === 1 ? '' : 's'}`;
-};
-
-// How many of `remaining` devices the percentage waves take, wave by wave (cumulative shares of
-// the devices no group wave took; the last wave takes the rest).
-export const percentWaveSizes = (percents: readonly number[], remaining: number): number[] => {
-  let taken = 0;
-  return percents.map((percent) => {
-    const upTo = Math.min(remaining, Math.ceil((percent * remaining) / 100));
-    const size = Math.max(0, upTo - taken);
-    taken += size;
-    return size;
-  });
-};

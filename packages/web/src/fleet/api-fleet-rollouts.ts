@@ -1,8 +1,5 @@
-import {
-  activeRolloutStatuses,
-  type RolloutGates,
-  type RolloutStatus,
-} from '@flotilla/shared/rollouts/rollout-plan';
+import type { RolloutGates } from '@flotilla/shared/rollouts/rollout-plan';
+import { activeRolloutStatuses, type RolloutStatus } from '@flotilla/shared/rollouts/rollout-types';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.js';
 import { polling } from '../ui/polling.js';

@@ -1,4 +1,4 @@
-import type { WaveSpec } from '@flotilla/shared/rollouts/rollout-plan';
+import type { WaveSpec } from '@flotilla/shared/rollouts/rollout-types';
 import type { Queryable } from '../../infra/db/database.js';
 import { recordEvent, type RolloutRow } from './rollout-steps.js';
 import { type CandidateDevice, waveOfNewcomer } from './wave-assignment.js';

@@ -1,4 +1,5 @@
-import type { RolloutDeviceState, RolloutGates } from '@flotilla/shared/rollouts/rollout-plan';
+import type { RolloutGates } from '@flotilla/shared/rollouts/rollout-plan';
+import type { RolloutDeviceState } from '@flotilla/shared/rollouts/rollout-types';
 
 // What the scheduler knows of one device of a soaking wave at a tick.
 export type DeviceObservation = {

@@ -1,4 +1,5 @@
-import { describeWave, type RolloutPlan } from '@flotilla/shared/rollouts/rollout-plan';
+import type { RolloutPlan } from '@flotilla/shared/rollouts/rollout-plan';
+import { describeWave } from '@flotilla/shared/rollouts/rollout-types';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict, notFound } from '../../infra/errors/api-error.js';
 import { candidateDevices, insertEnrolment } from './rollout-enrolment.js';

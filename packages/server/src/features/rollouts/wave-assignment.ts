@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { percentWaveSizes, type WaveSpec } from '@flotilla/shared/rollouts/rollout-plan';
+import { percentWaveSizes, type WaveSpec } from '@flotilla/shared/rollouts/rollout-types';
 
 export type CandidateDevice = { id: number; uuid: string; tags: ReadonlyMap<string, string> };
 

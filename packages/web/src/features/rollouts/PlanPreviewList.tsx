@@ -1,4 +1,4 @@
-import { describeWave, type WaveSpec } from '@flotilla/shared/rollouts/rollout-plan';
+import { describeWave, type WaveSpec } from '@flotilla/shared/rollouts/rollout-types';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';

@@ -1,4 +1,4 @@
-import { describeWave } from '@flotilla/shared/rollouts/rollout-plan';
+import { describeWave } from '@flotilla/shared/rollouts/rollout-types';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';

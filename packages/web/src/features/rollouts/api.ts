@@ -1,10 +1,10 @@
+import type { RolloutGates } from '@flotilla/shared/rollouts/rollout-plan';
 import type {
   RolloutDeviceState,
-  RolloutGates,
   RolloutStatus,
   WaveSpec,
   WaveStatus,
-} from '@flotilla/shared/rollouts/rollout-plan';
+} from '@flotilla/shared/rollouts/rollout-types';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryRoots } from '../../api/query-roots.js';
 import { useClient } from '../../api/client.js';

@@ -1,4 +1,4 @@
-import type { WaveSpec } from '@flotilla/shared/rollouts/rollout-plan';
+import type { WaveSpec } from '@flotilla/shared/rollouts/rollout-types';
 
 // The plan form's fields turned into waves: an optional canary tag first, then the
 // percentages ("1, 10, 50, 100").
