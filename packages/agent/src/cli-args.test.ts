@@ -90,6 +90,26 @@ describe('parseCli', () => {
     ).toThrow('--disk-full-chance must be between 0 and 1');
   });
 
+  it('parses the update fault a new release brings to a share of simulated devices', () => {
+    const base = [
+      '--simulate',
+      '2',
+      '--fleet',
+      'f',
+      '--provisioning-key',
+      'k',
+      '--api',
+      'http://x',
+    ];
+    expect(
+      parseCli([...base, '--update-fault-chance', '0.5', '--update-fault', 'offline']),
+    ).toMatchObject({ updateFaultChance: 0.5, updateFault: 'offline' });
+    expect(parseCli(base)).toMatchObject({ updateFaultChance: 0, updateFault: 'crash-loop' });
+    expect(() => parseCli([...base, '--update-fault', 'melt'])).toThrow(
+      '--update-fault must be one of crash-loop, failing-check, offline',
+    );
+  });
+
   it('parses durations', () => {
     expect(parseDuration('500ms', 'x')).toBe(500);
     expect(parseDuration('10', 'x')).toBe(10_000);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { LogLevel } from './logger.js';
+import { isUpdateFault, type UpdateFault, updateFaults } from './engine/update-faults.js';
 
 export type RealCommand = { mode: 'real'; configPath: string; logLevel: LogLevel };
 
@@ -17,6 +18,8 @@ export type SimulateCommand = {
   updateLockChance: number;
   diskFullChance: number;
   osUpdateFailureChance: number;
+  updateFaultChance: number;
+  updateFault: UpdateFault;
   startSpreadMs: number | undefined;
   seed: number | undefined;
   logLevel: LogLevel;
@@ -47,6 +50,9 @@ Simulator options:
   --disk-full-chance <0..1>      share of devices whose disk is full (default 0)
   --os-update-failure-chance <0..1>
                                  share of host OS updates that fail and roll back (default 0)
+  --update-fault-chance <0..1>   share of devices a new release breaks (default 0)
+  --update-fault <kind>          what it does to them: crash-loop, failing-check or
+                                 offline (default crash-loop)
   --start-spread <duration>      spread the device starts over this long
   --seed <integer>               reproducible names and types
 
@@ -99,6 +105,8 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
         'lock-chance': { type: 'string' },
         'disk-full-chance': { type: 'string' },
         'os-update-failure-chance': { type: 'string' },
+        'update-fault-chance': { type: 'string' },
+        'update-fault': { type: 'string' },
         'start-spread': { type: 'string' },
         seed: { type: 'string' },
         'log-level': { type: 'string' },
@@ -144,6 +152,14 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
       : Number(values['os-update-failure-chance']);
   if (!(failure >= 0 && failure <= 1))
     throw new UsageError('--os-update-failure-chance must be between 0 and 1');
+  const faultChance =
+    values['update-fault-chance'] === undefined ? 0 : Number(values['update-fault-chance']);
+  if (!(faultChance >= 0 && faultChance <= 1))
+    throw new UsageError('--update-fault-chance must be between 0 and 1');
+  const fault = values['update-fault'] ?? 'crash-loop';
+  if (!isUpdateFault(fault)) {
+    throw new UsageError(`--update-fault must be one of ${updateFaults.join(', ')}`);
+  }
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed))
     throw new UsageError('--seed must be an integer');
@@ -161,6 +177,8 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
     updateLockChance: chance,
     diskFullChance: diskFull,
     osUpdateFailureChance: failure,
+    updateFaultChance: faultChance,
+    updateFault: fault,
     startSpreadMs: optionalDuration(values['start-spread'], '--start-spread'),
     seed,
     logLevel,

@@ -37,6 +37,8 @@ const simulate = async (command: SimulateCommand, logger: Logger): Promise<Runni
     updateLockChance: command.updateLockChance,
     diskFullChance: command.diskFullChance,
     osUpdateFailureChance: command.osUpdateFailureChance,
+    updateFaultChance: command.updateFaultChance,
+    updateFault: command.updateFault,
     startSpreadMs: command.startSpreadMs,
     seed: command.seed,
     logger,

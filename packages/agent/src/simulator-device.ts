@@ -9,6 +9,7 @@ import type { ResolvedFleet } from './simulator-fleet.js';
 import { type Location, pickLocation, simulatedProfile } from './simulator-profiles.js';
 import type { SimulatorStore, StoredDevice } from './simulator-store.js';
 import { startSupervisorCheck } from './simulator-supervisor-check.js';
+import type { UpdateFault } from './engine/update-faults.js';
 
 export type HandlePhase = 'pending' | 'provisioning' | 'failed' | AgentPhase;
 
@@ -53,7 +54,7 @@ export class SimulatedDeviceHandle {
     stored: StoredDevice,
     context: SimulatedDeviceContext,
     // What the device starts with: an update lock held, a full disk.
-    traits: { updateLocked: boolean; diskFull: boolean },
+    traits: { updateLocked: boolean; diskFull: boolean; updateFault?: UpdateFault | null },
   ) {
     this.key = key;
     this.fleet = context.fleet.slug;
@@ -81,6 +82,11 @@ export class SimulatedDeviceHandle {
       timing: context.timing,
       updateLocked: traits.updateLocked,
       diskFull: traits.diskFull,
+      updateFault: traits.updateFault ?? null,
+      // Off the air for good: the agent stops polling and reporting, as a bricked device would.
+      onUpdateFault: (fault) => {
+        if (fault === 'offline') void this.#agent?.stop();
+      },
       osUpdateFailureChance: context.hostUpdates.osUpdateFailureChance,
       onVersions: (versions) =>
         context.store.set(key, { ...(context.store.get(key) ?? this.#stored), ...versions }),
@@ -122,6 +128,11 @@ export class SimulatedDeviceHandle {
 
   setUpdateLock(locked: boolean): void {
     this.device.updateLocked = locked;
+  }
+
+  // Makes the device's next releases misbehave (or behave again): see engine/update-faults.ts.
+  setUpdateFault(fault: UpdateFault | null): void {
+    this.device.updateFault = fault;
   }
 
   // Fills the device's disk (or frees it): see SimulatedDevice.diskFull.

@@ -9,6 +9,7 @@ import { type SimulatedDeviceContext, SimulatedDeviceHandle } from './simulator-
 import { type ResolvedFleet, resolveFleet } from './simulator-fleet.js';
 import { compatibleTypes, deviceName, pickDeviceType } from './simulator-profiles.js';
 import { SimulatorStore } from './simulator-store.js';
+import type { UpdateFault } from './engine/update-faults.js';
 
 export type SimulatorFleet = {
   slug: string;
@@ -42,6 +43,9 @@ export type SimulatorOptions = {
   diskFullChance?: number;
   // Share of host OS updates that fail and roll back (0..1, default 0).
   osUpdateFailureChance?: number;
+  // Share of devices every release after their first breaks, and how (default crash-loop).
+  updateFaultChance?: number;
+  updateFault?: UpdateFault;
   // Between two steps of a host OS update's progress (default 4 s).
   osUpdateStepMs?: number;
   // How often a device looks up the supervisor release it should run (default 5 min).
@@ -112,6 +116,7 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
   };
 
   const diskFullChance = options.diskFullChance ?? 0;
+  const faultChance = options.updateFaultChance ?? 0;
   const devices: SimulatedDeviceHandle[] = [];
   for (const fleet of options.fleets) {
     const resolved = await fleetOf(api, fleet);
@@ -148,6 +153,10 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
           updateLocked: random() < (options.updateLockChance ?? 0),
           // Drawn only when asked for, so a seed gives the same fleet as before.
           diskFull: diskFullChance > 0 && random() < diskFullChance,
+          updateFault:
+            faultChance > 0 && random() < faultChance
+              ? (options.updateFault ?? 'crash-loop')
+              : null,
         }),
       );
     }

@@ -57,6 +57,7 @@ import { registerBillingAdmin } from './features/billing/register-billing-admin.
 import { privateSupportGate } from './features/billing/private-support-gate.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
 import { registerSupport } from './features/support/register-support.js';
+import { registerRollouts } from './features/rollouts/register-rollouts.js';
 import { registerTerminal } from './features/terminal/register-terminal.js';
 import { registerStatus } from './features/status/register-status.js';
 import { registerFeatureFlags } from './features/feature-flags/register-feature-flags.js';
@@ -152,6 +153,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerBillingAdmin(app, ctx);
   registerReleaseAssets(app, ctx);
   registerSupport(app, ctx, { paidPlanGate: privateSupportGate(ctx) });
+  registerRollouts(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);

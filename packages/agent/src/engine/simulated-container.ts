@@ -1,5 +1,6 @@
 import { configHashLabel, type ContainerSpec, type ManagedContainer } from './container-engine.js';
 import type { SimulatedOutput } from './simulated-output.js';
+import type { UpdateFault } from './update-faults.js';
 
 // A container of the simulated engine (simulated-engine.ts), and what the engine reads of it.
 
@@ -16,6 +17,8 @@ export type SimulatedContainer = {
   // Stopped on request: a restart policy of unless-stopped leaves it stopped at the next boot.
   stoppedOnRequest: boolean;
   output: SimulatedOutput;
+  // Made for a release after the device's first one while the engine injects a fault.
+  fault?: UpdateFault | undefined;
 };
 
 // The supervisor's own variables (BALENA_*, RESIN_*): the rest is the release's and the owners'.
@@ -45,6 +48,7 @@ export const restartsAtBoot = (container: SimulatedContainer): boolean => {
 // A simulated service is always well: its health check (when it has one) passes once its start
 // period and an interval (the engine's default 30 s) have gone by since it started.
 const healthOf = (container: SimulatedContainer, now: number): ManagedContainer['health'] => {
+  if (container.fault === 'failing-check' && container.state === 'running') return 'unhealthy';
   const check = container.spec.healthcheck;
   if (!check || check.test[0] === 'NONE' || container.state !== 'running') return undefined;
   const passesAt = container.startedAt + (check.startPeriodMs ?? 0) + (check.intervalMs ?? 30_000);
@@ -61,7 +65,11 @@ export const managedOf = (container: SimulatedContainer, now: number): ManagedCo
     serviceId: container.serviceId,
     image: spec.image,
     configHash: spec.labels[configHashLabel] ?? '',
-    state: container.state,
+    // A crash-looping service never stays up: the engine shows it restarting.
+    state:
+      container.fault === 'crash-loop' && container.state === 'running'
+        ? 'restarting'
+        : container.state,
     exitCode: container.exitCode,
     ...(health === undefined ? {} : { health }),
   };

@@ -28,6 +28,7 @@ import {
 import { simulatedExecSession } from './simulated-exec.js';
 import { handoverDirOf } from './simulated-lock-dirs.js';
 import { type OutputFollower, SimulatedOutput } from './simulated-output.js';
+import type { UpdateFault } from './update-faults.js';
 
 export type SimulatedEngineTiming = {
   // How long one image download takes, picked per pull.
@@ -73,6 +74,12 @@ export class SimulatedEngine implements ContainerEngine {
   #powered = false;
   // While set, downloads and new containers fail as on a full disk.
   diskFull = false;
+  // While set, the services of every release after the first one this engine ran misbehave.
+  updateFault: UpdateFault | null = null;
+  // Told when a container is made with a fault (the device acts out 'offline' itself).
+  onFault: ((fault: UpdateFault) => void) | null = null;
+  // The image each service first ran with: a later image is an update.
+  readonly #firstImages = new Map<string, string>();
   #chatter: TaskHandle | null = null;
   #next = 1;
 
@@ -226,10 +233,16 @@ export class SimulatedEngine implements ContainerEngine {
     this.#ensureNameFree(spec.name);
     const id = `sim${String(this.#next++).padStart(6, '0')}`;
     const serviceId = Number(spec.labels[serviceIdLabel]);
+    const service = spec.labels[serviceNameLabel] ?? spec.name;
+    const first = this.#firstImages.get(service);
+    if (first === undefined) this.#firstImages.set(service, spec.image);
+    const updated = first !== undefined && first !== spec.image;
+    if (updated && this.updateFault !== null) this.onFault?.(this.updateFault);
     this.#containers.set(id, {
       id,
       spec,
-      service: spec.labels[serviceNameLabel] ?? spec.name,
+      service,
+      fault: updated && this.updateFault !== null ? this.updateFault : undefined,
       serviceId: spec.labels[serviceIdLabel] && Number.isInteger(serviceId) ? serviceId : null,
       state: 'created',
       exitCode: null,

@@ -6,6 +6,7 @@ import { ContainerApp } from '../engine/container-app.js';
 import { openExecShell } from '../engine/exec-shell.js';
 import { SimulatedEngine, type SimulatedEngineTiming } from '../engine/simulated-engine.js';
 import { SimulatedLockDirs } from '../engine/simulated-lock-dirs.js';
+import type { UpdateFault } from '../engine/update-faults.js';
 import type { Scheduler } from '../scheduler.js';
 import { dispatchAction } from './action-dispatch.js';
 import { changedNames, type DeviceTarget, updateLockOverridden } from '../target-types.js';
@@ -62,6 +63,10 @@ export type SimulatedDeviceOptions = {
   diskFull?: boolean;
   // Share of host OS updates that fail and roll back (0..1, default 0).
   osUpdateFailureChance?: number;
+  // What the releases after its first one do to it (see engine/update-faults.ts).
+  updateFault?: UpdateFault | null;
+  // Called when an update brought the fault (the simulator takes an 'offline' device off the air).
+  onUpdateFault?(fault: UpdateFault): void;
   onVersions?(versions: { osVersion: string; supervisorVersion: string }): void;
 };
 
@@ -133,6 +138,17 @@ export class SimulatedDevice implements DeviceRuntime {
       lockDirs: this.#lockDirs,
     });
     this.diskFull = options.diskFull ?? false;
+    this.updateFault = options.updateFault ?? null;
+    this.#engine.onFault = (fault) => options.onUpdateFault?.(fault);
+  }
+
+  // The fault the next release brings (null: releases behave).
+  set updateFault(fault: UpdateFault | null) {
+    this.#engine.updateFault = fault;
+  }
+
+  get updateFault(): UpdateFault | null {
+    return this.#engine.updateFault;
   }
 
   // A full disk: the engine refuses downloads and new containers as a real one does (the update

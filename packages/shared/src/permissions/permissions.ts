@@ -36,6 +36,7 @@ const fleetReadableResources = [
   'invitee__is_invited_to__application',
   // Alerts raised on the fleet's devices (their rules belong to the organization).
   'flotilla_alert',
+  'flotilla_rollout',
 ] as const;
 
 const observer: Permission[] = fleetReadableResources.flatMap((resource) => p(resource, 'read'));
@@ -64,6 +65,9 @@ const operator: Permission[] = [
     'actions-proxy-supervisorupgrade',
   ),
   ...p('device_config_variable', 'all'),
+  // Staged rollouts: an operator may stop the harm (pause); starting, resuming, skipping a gate
+  // and aborting are for those who may set the fleet's release.
+  ...p('flotilla_rollout', 'pause'),
 ];
 
 const safeDeveloper: Permission[] = [
@@ -95,6 +99,7 @@ const developer: Permission[] = [
   ...safeDeveloper,
   ...p('device', 'delete', 'ssh-host'),
   ...p('release', 'all'),
+  ...p('flotilla_rollout', 'all'),
   ...p('release_asset', 'all'),
   ...p('image', 'all'),
   ...p('application', 'update'),

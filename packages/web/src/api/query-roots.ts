@@ -30,6 +30,8 @@ export const queryRoots = {
   identityProviders: ['identity-providers'],
   support: ['support'],
   webhooks: ['webhooks'],
+  rollouts: ['rollouts'],
+  alerts: ['alerts'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -13,6 +13,7 @@ import type { RouteData } from '../api/route-data.js';
 import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
 import { adminRoutes } from './admin-routes.js';
 import { deviceRoutes } from './device-routes.js';
+import { rolloutRoutes } from './rollout-routes.js';
 
 export type LazyPage = <Name extends string>(
   load: () => Promise<Record<Name, React.ComponentType>>,
@@ -251,6 +252,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                       'FleetApiKeysPage',
                     ),
                   },
+                  ...rolloutRoutes(lazyPage),
                 ],
               },
               ...deviceRoutes(lazyPage),

@@ -14,4 +14,6 @@ export const fleetKeys = {
   administeredOrganizations: (userId: number | undefined) =>
     [...queryRoots.organizations, 'administered', userId] as const,
   deviceTypes: () => [...queryRoots.deviceTypes, 'all'] as const,
+  // Under the rollouts root: a rollout decision refreshes it with the rollout's own queries.
+  rollouts: (fleetId: number) => [...queryRoots.rollouts, 'fleet', fleetId] as const,
 };

@@ -269,6 +269,11 @@ export const createFakeApi = (
         ? json(reply.status, reply.body)
         : textResponse(reply.status, reply.text);
     }
+    // The fleet summary asks for the fleet's rollouts: none, unless a test answers the exact
+    // path with api.on.
+    if (method === 'GET' && /^\/rollouts\/v1\/fleets\/\d+\/rollouts$/.test(url.pathname)) {
+      return json(200, { rollouts: [] });
+    }
     throw new FakeApiError(`No fake answer for ${method} ${target}`);
   };
 

@@ -1,8 +1,10 @@
-// Query keys of the alerts feature.
+import { queryRoots } from '../../api/query-roots.js';
+
+// Query keys of the alerts feature, under the alerts root.
 export const alertKeys = {
-  all: ['alerts'] as const,
-  rules: (organizationId: number) => ['alerts', 'rules', organizationId] as const,
-  fleets: (organizationId: number) => ['alerts', 'fleets', organizationId] as const,
+  all: queryRoots.alerts,
+  rules: (organizationId: number) => [...queryRoots.alerts, 'rules', organizationId] as const,
+  fleets: (organizationId: number) => [...queryRoots.alerts, 'fleets', organizationId] as const,
   role: (organizationId: number, userId: number) =>
-    ['alerts', 'role', organizationId, userId] as const,
+    [...queryRoots.alerts, 'role', organizationId, userId] as const,
 };

@@ -1,9 +1,11 @@
 import { isObserverOnly } from '@flotilla/shared/permissions/roles';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { absoluteTime, plural } from '../../device/device-format.js';
 import { useFleetRole } from '../../fleet/api-fleet-role.js';
 import { byteSize, buildDuration } from './release-format.js';
@@ -89,6 +91,18 @@ export const ReleaseSummaryPage = () => {
           ) : null}
         </Box>
       </Paper>
+      {observer || release.status !== 'success' || release.is_invalidated ? null : (
+        <Box>
+          {/* Staged rollouts: plan waves gated by health from this release. */}
+          <Button
+            variant="outlined"
+            component={Link}
+            to={`/fleets/${fleet.id}/rollouts/new?release=${release.id}`}
+          >
+            Roll out in waves
+          </Button>
+        </Box>
+      )}
       <ReleaseNotes
         fleetId={fleet.id}
         releaseId={release.id}
