@@ -434,6 +434,10 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
       ),
     },
     {
+      path: 'credits',
+      lazy: lazyPage(() => import('../features/credits/CreditsPage.js'), 'CreditsPage'),
+    },
+    {
       path: 'support/:ticketId',
       lazy: lazyPage(
         () => import('../features/support/OrganizationTicketPage.js'),
