@@ -97,7 +97,6 @@ export const webFeatureImports = [
   { from: 'shell', to: 'platform-admin', why: 'the shell shows the login-as banner and its end' },
   { from: 'shell', to: 'support', why: "the header's help icon opens the support drawer" },
   { from: 'shell', to: 'signup-profile', why: 'the shell finishes the signup profile step first' },
-  { from: 'shell', to: 'credits', why: 'the shell shows the billing notices strip (lazily)' },
   { from: 'signup-profile', to: 'preferences', why: 'the profile step reuses the profile form' },
 ];
 

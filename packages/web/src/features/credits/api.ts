@@ -1,8 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
-import { useSession } from '../../api/session/useSession.js';
 import { polling } from '../../ui/polling.js';
-import { noticesOf } from './notices.js';
 import { creditKeys } from './query-keys.js';
 
 // GET /billing/v1/account/:id/credits: the balance and what the runway and a purchase need.
@@ -141,34 +139,5 @@ export const useSaveCreditNotification = (organizationId: number) => {
     },
     onSettled: () =>
       queryClient.invalidateQueries({ queryKey: creditKeys.notification(organizationId) }),
-  });
-};
-
-// The notices strip: the user's organizations with their past-due date, frozen flag and (for
-// administrators, who alone read them) credits and low-credit threshold.
-export const useNotices = () => {
-  const client = useClient();
-  const userId = useSession()?.userId ?? 0;
-  return useQuery({
-    queryKey: creditKeys.notices(userId),
-    enabled: userId > 0,
-    ...polling(),
-    queryFn: async () =>
-      noticesOf(
-        await client.pine.get({
-          resource: 'organization',
-          options: {
-            $select: ['id', 'name', 'is_frozen', 'has_past_due_invoice_since__date'],
-            $filter: {
-              organization_membership: { $any: { $alias: 'm', $expr: { m: { user: userId } } } },
-            },
-            $expand: {
-              organization_credit_notification: { $select: ['is_sent_when_below__threshold'] },
-              owns__credit_bundle: { $select: ['total_balance', 'payment_status'] },
-            },
-          },
-        }),
-        new Date(),
-      ),
   });
 };

@@ -6,5 +6,4 @@ export const creditKeys = {
   bundles: (organizationId: number) => [...queryRoots.credits, 'bundles', organizationId] as const,
   notification: (organizationId: number) =>
     [...queryRoots.credits, 'notification', organizationId] as const,
-  notices: (userId: number) => [...queryRoots.credits, 'notices', userId] as const,
 };

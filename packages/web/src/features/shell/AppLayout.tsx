@@ -7,7 +7,6 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
-import { usePublicConfig } from '../../api/config/api.js';
 import { Navigate, Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
@@ -17,6 +16,7 @@ import { PasswordLimitBanner } from './PasswordLimitBanner.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
+import { usePublicConfig } from './api.js';
 import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
@@ -36,7 +36,7 @@ const collapsedKey = 'flotilla.sidebarCollapsed';
 
 // Billing notices load only on an installation that bills (kept out of the initial chunk).
 const BillingNotices = lazy(async () => ({
-  default: (await import('../credits/BillingNotices.js')).BillingNotices,
+  default: (await import('./BillingNotices.js')).BillingNotices,
 }));
 
 // The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners. A user who

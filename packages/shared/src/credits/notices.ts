@@ -1,5 +1,5 @@
-import { countsTowardBalance } from '@flotilla/shared/credits/credits';
-import { pastDueNotice } from '@flotilla/shared/credits/freezing';
+import { countsTowardBalance } from './credits.js';
+import { pastDueNotice } from './freezing.js';
 
 export type NoticeInput = {
   id: number;

@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { useNotices } from './api.js';
+import { useBillingNotices } from './api-notices.js';
 
 // The navbar's notices strip (an installation that bills): past-due invoices, frozen
 // organizations and low credits. Not shown on the identity provider pages.
 export const BillingNotices = () => {
-  const notices = useNotices();
+  const notices = useBillingNotices();
   const { pathname } = useLocation();
   if (pathname.startsWith('/identity-provider') || !notices.data) return null;
   return (
