@@ -13,6 +13,9 @@ run('npm run build');
 // configured others: with Docker and Debian's docker-registry present, the demo's first release
 // is built for real and `npm run device` runs it (the banner says when it cannot).
 process.env.FLOTILLA_EMBEDDED_REGISTRY ??= 'auto';
+// The demo bills (manual provider): its organization is on a paid plan, paid a year ahead
+// (docs/BILLING.md). FLOTILLA_BILLING=off runs it without billing.
+if (process.env.FLOTILLA_DEMO !== 'off') process.env.FLOTILLA_BILLING ??= 'on';
 if (process.env.FLOTILLA_BUILDER_DOCKER_HOST === undefined) {
   const dockerHost = process.env.DOCKER_HOST?.trim();
   if (dockerHost) process.env.FLOTILLA_BUILDER_DOCKER_HOST = dockerHost;

@@ -2,6 +2,9 @@ import type { RateLimiter } from './infra/rate-limit/rate-limiter.js';
 import type { HookRegistry } from './infra/odata/hooks.js';
 import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
 import { registerBillingHooks } from './features/billing/billing-hooks.js';
+import { registerCreditPurchaseHooks } from './features/billing/credit-purchase.js';
+import { registerFreezingHooks } from './features/billing/freezing.js';
+import { manualPaymentProvider } from './features/billing/payment-provider.js';
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import type { VerificationMailDeps } from './features/email-verification/verification-mail.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
@@ -55,6 +58,11 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerInvitationHooks(hooks, deps.invitations);
   registerVerificationHooks(hooks, deps.verification);
   registerBillingHooks(hooks, { billingEnabled: deps.billingEnabled });
+  registerFreezingHooks(hooks, { billingEnabled: deps.billingEnabled });
+  registerCreditPurchaseHooks(hooks, {
+    billingEnabled: deps.billingEnabled,
+    provider: manualPaymentProvider,
+  });
   registerIdentityProviderHooks(hooks, { billingEnabled: deps.billingEnabled });
   registerAlertRuleHooks(hooks);
 };

@@ -109,6 +109,7 @@ export const startServer = async (
         config.dataDir,
         print,
         demoEngine?.kind === 'real' ? demoEngine.deviceType : undefined,
+        config.billingEnabled ? { now: ctx.now() } : undefined,
       );
       demoBuild = seeded.build;
     }

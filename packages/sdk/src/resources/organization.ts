@@ -1,4 +1,5 @@
 import type { Application } from './application.js';
+import type { CreditBundle, OrganizationCreditNotification } from './credit.js';
 import type { DateTime } from './field-types.js';
 import type { OrganizationInvite } from './invite.js';
 import type { OrganizationMembership } from './organization-membership.js';
@@ -32,6 +33,8 @@ export type Organization = {
   organization_membership?: OrganizationMembership[];
   owns__team?: Team[];
   organization_invite?: OrganizationInvite[];
+  owns__credit_bundle?: CreditBundle[];
+  organization_credit_notification?: OrganizationCreditNotification[];
 };
 
 export type OrganizationWrite = {

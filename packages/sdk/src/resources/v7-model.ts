@@ -8,6 +8,13 @@ import type {
 } from './application-membership.js';
 import type { ApplicationTag } from './application-tag.js';
 import type { ApplicationType } from './application-type.js';
+import type {
+  CreditBundle,
+  CreditBundleWrite,
+  Feature,
+  OrganizationCreditNotification,
+  OrganizationCreditNotificationWrite,
+} from './credit.js';
 import type { Device, DeviceWrite } from './device.js';
 import type {
   DeviceConfigVariable,
@@ -86,6 +93,7 @@ export type V7Model = {
   application_tag: { Read: ApplicationTag; Write: NoWrite };
   application_type: { Read: ApplicationType; Write: NoWrite };
   cpu_architecture: { Read: CpuArchitecture; Write: NoWrite };
+  credit_bundle: { Read: CreditBundle; Write: CreditBundleWrite };
   device: { Read: Device; Write: DeviceWrite };
   device_config_variable: { Read: DeviceConfigVariable; Write: DeviceVariableWrite };
   device_environment_variable: { Read: DeviceEnvironmentVariable; Write: DeviceVariableWrite };
@@ -95,6 +103,7 @@ export type V7Model = {
   };
   device_tag: { Read: DeviceTag; Write: DeviceTagWrite };
   device_type: { Read: DeviceType; Write: NoWrite };
+  feature: { Read: Feature; Write: NoWrite };
   // Flotilla's own resources (alert rules and the alerts they raise).
   flotilla_alert: { Read: FlotillaAlert; Write: NoWrite };
   flotilla_alert_rule: { Read: FlotillaAlertRule; Write: FlotillaAlertRuleWrite };
@@ -114,6 +123,10 @@ export type V7Model = {
   oauth_application: { Read: OAuthApplication; Write: NoWrite };
   oauth_application_authorization: { Read: OAuthApplicationAuthorization; Write: NoWrite };
   organization: { Read: Organization; Write: OrganizationWrite };
+  organization_credit_notification: {
+    Read: OrganizationCreditNotification;
+    Write: OrganizationCreditNotificationWrite;
+  };
   organization_membership: { Read: OrganizationMembership; Write: OrganizationMembershipWrite };
   organization_membership_role: { Read: OrganizationMembershipRole; Write: NoWrite };
   recovery_two_factor: { Read: RecoveryTwoFactor; Write: NoWrite };

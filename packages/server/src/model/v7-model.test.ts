@@ -79,8 +79,6 @@ const notModelled: Record<string, readonly string[]> = {
   organization: [
     'organization__has_private_access_to__device_type',
     'has_private_access_to__device_type',
-    'organization__owns_credit_notification_for__feature',
-    'organization_credit_notification',
     'owns_credit_notification_for__feature',
     'subscription',
   ],
@@ -105,8 +103,6 @@ const notModelled: Record<string, readonly string[]> = {
   ],
   feature: [
     'is_of__support_feature',
-    'organization__owns_credit_notification_for__feature',
-    'organization_credit_notification',
     'plan__provides__feature',
     'plan_feature',
     'plan__offers__feature',

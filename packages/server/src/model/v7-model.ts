@@ -64,6 +64,7 @@ export const v7ResourceSynonyms: Readonly<Record<string, string>> = {
   application_invite: 'invitee__is_invited_to__application',
   organization_invite: 'invitee__is_invited_to__organization',
   organization__is_authorized_by__identity_provider: 'identity_provider_membership',
+  organization__owns_credit_notification_for__feature: 'organization_credit_notification',
 };
 
 export const v7Model = buildModel(v7Definitions, v7ResourceSynonyms);

@@ -152,6 +152,9 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
   administrator: [
     ...p('support_ticket', 'read', 'create'),
     ...p('organization', 'all', 'access_billing', 'manage_webhooks'),
+    // Credits are billing: bought and watched by those with billing access.
+    ...p('credit_bundle', 'read', 'create'),
+    ...p('organization_credit_notification', 'all'),
     ...p('organization_membership', 'all'),
     ...p('organization_membership_tag', 'all'),
     ...p('team', 'all'),
@@ -189,6 +192,8 @@ export const platformRolePermissions: Record<PlatformRole, readonly Permission[]
     ...p('support_ticket', 'all'),
     ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
+    ...p('credit_bundle', 'read', 'create'),
+    ...p('organization_credit_notification', 'all'),
     ...p('organization_membership', 'all'),
     ...p('user_application_membership', 'read', 'delete'),
     ...p('identity_provider', 'all'),
@@ -249,6 +254,8 @@ export const publicPermissions: readonly Permission[] = [
   ...p('application_type', 'read'),
   ...p('application_membership_role', 'read'),
   ...p('organization_membership_role', 'read'),
+  // The billable features (device, member, ...): the credits page buys credits for one by id.
+  ...p('feature', 'read'),
 ];
 
 // A provisioning key acts for one fleet: it reads the fleet and registers devices into it.

@@ -32,6 +32,7 @@ export const queryRoots = {
   webhooks: ['webhooks'],
   rollouts: ['rollouts'],
   alerts: ['alerts'],
+  credits: ['credits'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

@@ -445,6 +445,10 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
       lazy: lazyPage(() => import('../features/alerts/AlertRulesPage.js'), 'AlertRulesPage'),
     },
     {
+      path: 'credits',
+      lazy: lazyPage(() => import('../features/credits/CreditsPage.js'), 'CreditsPage'),
+    },
+    {
       path: 'support/:ticketId',
       lazy: lazyPage(
         () => import('../features/support/OrganizationTicketPage.js'),

@@ -1,4 +1,9 @@
-import { type BillingCycle, freePlanCode, featureSlugs } from '@flotilla/shared/billing/catalogue';
+import {
+  type BillingCycle,
+  cycleMonths,
+  freePlanCode,
+  featureSlugs,
+} from '@flotilla/shared/billing/catalogue';
 import {
   classifyPlanChange,
   type PlanChangeKind,
@@ -11,6 +16,8 @@ import type { Database, Queryable } from '../../infra/db/database.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { type Plan, planByCodeOrTier } from './catalogue.js';
 import { computeCharges } from './charges.js';
+import { consumeCredits } from './credit-ledger.js';
+import { discountLines, subscriptionDiscount } from './discounts.js';
 import { type InvoiceLine, issueInvoice, toInvoiceLines, trackOverdue } from './invoices.js';
 import { meterOrganization, periodPeak, recordUsageDay } from './metering.js';
 import { activeSubscription, type Subscription, startSubscription } from './subscriptions.js';
@@ -56,12 +63,22 @@ export const settleOrganization = async (
       const { plan, cycle, periodStart, periodEnd } = subscription;
       const peak = await periodPeak(tx, organization, periodStart, periodEnd);
       const nextEnd = periodEndOf(periodEnd, cycle);
+      const overage = overageLines(plan, cycle, peak);
+      const credits = await consumeCredits(
+        tx,
+        organization,
+        overage,
+        cycleMonths[cycle],
+        periodEnd,
+      );
+      const base = baseLine(plan, cycle, 'next period');
+      const discount = discountLines(await subscriptionDiscount(tx, subscription.id), base);
       await issueInvoice(tx, {
         organization,
         now: periodEnd,
         periodStart,
         periodEnd: nextEnd,
-        lines: [...overageLines(plan, cycle, peak), ...baseLine(plan, cycle, 'next period')],
+        lines: [...overage, ...credits, ...base, ...discount],
       });
       await tx.query(
         `UPDATE "subscription" SET "current_period_starts_on__date" = $2, "current_period_ends_on__date" = $3
@@ -178,12 +195,24 @@ export const changePlan = async (
             },
           ]
         : [];
+    const credits = await consumeCredits(
+      tx,
+      organization,
+      overage,
+      cycleMonths[subscription.cycle],
+      now,
+    );
     await issueInvoice(tx, {
       organization,
       now,
       periodStart: now,
       periodEnd: periodEndOf(now, change.cycle),
-      lines: [...overage, ...credit, ...baseLine(planned.target, change.cycle, 'first period')],
+      lines: [
+        ...overage,
+        ...credits,
+        ...credit,
+        ...baseLine(planned.target, change.cycle, 'first period'),
+      ],
     });
     await startSubscription(tx, organization, planned.target, change.cycle, now, change.reason);
     return planned;

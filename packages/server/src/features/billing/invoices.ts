@@ -1,6 +1,7 @@
 import { invoiceDueDays, type InvoiceState } from '@flotilla/shared/billing/invoices';
 import type { Queryable } from '../../infra/db/database.js';
 import type { ChargeLine } from './charges.js';
+import { applyFreezing } from './freezing.js';
 
 export type InvoiceLine = Pick<
   ChargeLine,
@@ -217,7 +218,7 @@ export const invoiceByNumber = async (
 };
 
 // Open invoices past their due date become past due; the organization's past-due date is its
-// oldest unpaid due date.
+// oldest unpaid due date, and it is frozen (or unfrozen) by it.
 export const trackOverdue = async (
   db: Queryable,
   organization: number,
@@ -233,6 +234,7 @@ export const trackOverdue = async (
      WHERE "id" = $1`,
     [organization],
   );
+  await applyFreezing(db, organization, now);
 };
 
 // A payment recorded by a platform administrator (the manual provider), or confirmed by a

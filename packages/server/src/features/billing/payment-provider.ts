@@ -17,6 +17,14 @@ export type PaymentProvider = {
   createSetupIntent: (organization: number) => Promise<{ id: string; client_secret: string }>;
   attachPaymentMethod: (organization: number, tokenId: string) => Promise<PaymentMethodDisplay>;
   removePaymentMethod: (organization: number) => Promise<void>;
+  // Charges a credit purchase: paid at once by a card provider, failed with the provider's
+  // message, or invoiced (the manual provider: an invoice is issued, paid by bank transfer).
+  purchaseCredits: (
+    organization: number,
+    amountCents: number,
+  ) => Promise<
+    { status: 'paid' } | { status: 'manually invoiced' } | { status: 'failed'; message: string }
+  >;
 };
 
 const noCardProvider =
@@ -27,4 +35,5 @@ export const manualPaymentProvider: PaymentProvider = {
   createSetupIntent: () => Promise.reject(badRequest(noCardProvider)),
   attachPaymentMethod: () => Promise.reject(badRequest(noCardProvider)),
   removePaymentMethod: () => Promise.resolve(),
+  purchaseCredits: () => Promise.resolve({ status: 'manually invoiced' }),
 };

@@ -5,7 +5,11 @@ import type { AppContext } from '../../app-context.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
+import { freezeAfterDays } from '@flotilla/shared/credits/freezing';
+import { publicUrlOf } from '../mail/register-mail.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
+import { notifyLowCredits } from './credit-notifications.js';
+import { isDiscountCodeOf } from './discounts.js';
 import { planByCode } from './catalogue.js';
 import { settleOrganization } from './billing-engine.js';
 import { recordPayment, trackOverdue } from './invoices.js';
@@ -19,6 +23,8 @@ const organizationParams = z.object({ id: z.coerce.number().int().min(1).max(max
 const planBody = z.object({
   billing_code: z.string().trim().min(1, 'Plan is required').max(64),
   cycle: z.string().default('monthly'),
+  // One of the plan's discount codes, applied on the subscription's invoices.
+  discount_code: z.string().trim().min(1).max(64).optional(),
 });
 
 // Settles every organization with an ended period, hourly (reads settle too, so this only makes
@@ -29,10 +35,18 @@ export const settleDueOrganizations = async (ctx: AppContext): Promise<void> => 
   const { rows } = await ctx.db.query<{ organization: number }>(
     `SELECT "is_for__organization" AS "organization" FROM "subscription"
      WHERE "is_active" AND "current_period_ends_on__date" <= $1
-     UNION SELECT "organization" FROM "invoice" WHERE "state" = 'open' AND "due_on" <= $1`,
-    [ctx.now()],
+     UNION SELECT "organization" FROM "invoice" WHERE "state" = 'open' AND "due_on" <= $1
+     UNION SELECT "id" FROM "organization" WHERE NOT "is_frozen"
+       AND "has_past_due_invoice_since__date" <= $1::timestamptz - make_interval(days => $2)`,
+    [ctx.now(), freezeAfterDays],
   );
   for (const { organization } of rows) await settleOrganization(ctx.db, organization, ctx.now());
+};
+
+// The billing sweep: settlements (and with them freezing), then low-credit mails.
+export const runBillingSweep = async (ctx: AppContext, consoleUrl: string): Promise<void> => {
+  await settleDueOrganizations(ctx);
+  await notifyLowCredits(ctx.db, ctx.now(), consoleUrl);
 };
 
 // The platform administrators' side of the manual provider: record a payment (bank transfer or
@@ -69,16 +83,25 @@ export const registerBillingAdmin = (
       if (!plan) throw badRequest(`There is no plan ${body.billing_code}`);
       const { rowCount } = await ctx.db.query('SELECT 1 FROM "organization" WHERE "id" = $1', [id]);
       if (rowCount === 0) throw notFound('No such organization');
-      await ctx.db.transaction((tx) =>
-        startSubscription(tx, id, plan, cycle, ctx.now(), null, 'admin'),
-      );
-      return { billing_code: plan.billingCode, cycle };
+      const code = body.discount_code ?? null;
+      if (code !== null && !(await isDiscountCodeOf(ctx.db, plan.id, code))) {
+        throw badRequest(`There is no discount code ${code} for this plan`);
+      }
+      await ctx.db.transaction(async (tx) => {
+        await startSubscription(tx, id, plan, cycle, ctx.now(), null, 'admin');
+        await tx.query(
+          `UPDATE "subscription" SET "discount_code" = $2
+           WHERE "is_for__organization" = $1 AND "is_active"`,
+          [id, code],
+        );
+      });
+      return { billing_code: plan.billingCode, cycle, discount_code: code };
     },
   );
 
   if (ctx.config.billingEnabled) {
     registerPeriodicTask(app, {
-      run: () => settleDueOrganizations(ctx),
+      run: () => runBillingSweep(ctx, publicUrlOf(app, ctx.config.publicUrl)),
       intervalMs: settlementIntervalMs,
       firstRunMs: 0,
       failure: 'billing settlement failed',

@@ -15,6 +15,7 @@ import {
 } from './billing-account.js';
 import { changePlan, previewPlanChange, settleOrganization } from './billing-engine.js';
 import { computeCharges } from './charges.js';
+import { creditSummary, creditsNotUsed } from './credit-summary.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import { invoiceByNumber, listInvoices } from './invoices.js';
 import { meterOrganization, periodPeak, usageDays } from './metering.js';
@@ -126,6 +127,11 @@ export const registerBilling = (
       creditConsumption: {},
       days: await usageDays(ctx.db, id, subscription.periodStart, until),
     };
+  });
+
+  app.get('/billing/v1/account/:id/credits', route, async (request) => {
+    const id = await organizationOf(request);
+    return enabled ? creditSummary(ctx.db, id, ctx.now(), provider) : creditsNotUsed;
   });
 
   app.get('/billing/v1/account/:id/info', route, async (request) =>

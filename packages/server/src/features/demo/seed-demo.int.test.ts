@@ -31,7 +31,9 @@ describe('the npm start demo', () => {
       () => undefined,
     );
     const printed: string[] = [];
-    const { fleets: first } = await seedDemo(db, dataDir, (line) => printed.push(line));
+    const { fleets: first } = await seedDemo(db, dataDir, (line) => printed.push(line), undefined, {
+      now: new Date('2026-05-01T00:00:00Z'),
+    });
     expect(first.map((fleet) => fleet.slug)).toEqual([
       'demo/greenhouse-sensors',
       'demo/warehouse-gateways',
@@ -48,6 +50,16 @@ describe('the npm start demo', () => {
       'demo',
     ]);
     expect(organizations.rowCount).toBe(1);
+    // With billing on: Pilot, annual, its first year invoiced and paid (nothing due for a year).
+    const billing = await db.query<{ billing_code: string; billing_cycle: string; state: string }>(
+      `SELECT p."billing_code", s."billing_cycle", i."state" FROM "organization" o
+       JOIN "subscription" s ON s."is_for__organization" = o."id" AND s."is_active"
+       JOIN "plan" p ON p."id" = s."is_for__plan"
+       JOIN "invoice" i ON i."organization" = o."id" WHERE o."handle" = 'demo'`,
+    );
+    expect(billing.rows).toEqual([
+      { billing_code: 'pilot-v2', billing_cycle: 'annual', state: 'paid' },
+    ]);
     // Only the latest key of each fleet is valid.
     const stale = await db.query('SELECT 1 FROM "api_key" WHERE "key_hash" = $1', [
       hashApiKey(first[0]?.provisioningKey ?? ''),

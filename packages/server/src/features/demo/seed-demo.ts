@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../../infra/db/database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import { seedDemoBilling } from './demo-billing.js';
 import { seedDemoCatalogue } from './demo-catalogue.js';
 import { seedDemoRelease } from './demo-release.js';
 
@@ -52,6 +53,8 @@ export const seedDemo = async (
   dataDir: string,
   print: (line: string) => void,
   buildFor?: string,
+  // With FLOTILLA_BILLING on: the demo organization's plan starts now (demo-billing.ts).
+  billing?: { now: Date },
 ): Promise<{ fleets: DemoFleet[]; build: DemoBuild | undefined }> => {
   let build: DemoBuild | undefined;
   const fleets = await db.transaction(async (tx) => {
@@ -96,6 +99,7 @@ export const seedDemo = async (
         } else await seedDemoRelease(tx, applicationId);
       }
       await seedDemoCatalogue(tx);
+      if (billing) await seedDemoBilling(tx, organizationId, billing.now);
     }
     const rows = await tx.query<{ slug: string; actor: number }>(
       `SELECT "slug", "actor" FROM "application" WHERE "slug" = ANY($1::text[]) ORDER BY "id"`,

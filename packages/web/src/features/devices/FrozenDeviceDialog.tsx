@@ -6,8 +6,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
 
-// A frozen device (more devices provisioned than the plan allows) cannot be opened: clicking it
-// explains why instead.
+// A frozen device (more devices provisioned than the plan allows, or an organization frozen for
+// an invoice long past due) cannot be opened: clicking it explains why instead.
 export const FrozenDeviceDialog = ({
   deviceName,
   onClose,
@@ -21,9 +21,10 @@ export const FrozenDeviceDialog = ({
       <DialogTitle id={titleId}>Frozen device</DialogTitle>
       <DialogContent>
         <DialogContentText>
-          {deviceName} is frozen: the organization has provisioned more devices than the free
-          allowance. Frozen devices cannot be managed until the plan is upgraded or other devices
-          are removed.
+          {deviceName} is frozen: either the organization has provisioned more devices than the free
+          allowance, or it has an invoice over 60 days past due. Frozen devices cannot be managed,
+          and get no new releases, until the plan is upgraded, other devices are removed or the
+          invoice is paid.
         </DialogContentText>
       </DialogContent>
       <DialogActions>

@@ -6,7 +6,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, Link as RouterLink, Outlet } from 'react-router';
 import { BreadcrumbProvider, Breadcrumbs } from '../../ui/breadcrumbs.js';
 import { ChangelogButton } from '../changelog/ChangelogButton.js';
@@ -16,6 +16,7 @@ import { PasswordLimitBanner } from './PasswordLimitBanner.js';
 import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { pendingProfileStep, signupProfilePath } from '../signup-profile/profile-step.js';
+import { usePublicConfig } from './api.js';
 import { headerRedByDefault } from './header-colour.js';
 import { OfflineBanner, OutOfDateBanner, ThrottleNotice } from './Banners.js';
 import { CookieBanner } from './CookieBanner.js';
@@ -33,6 +34,11 @@ import { UserMenu } from './UserMenu.js';
 
 const collapsedKey = 'flotilla.sidebarCollapsed';
 
+// Billing notices load only on an installation that bills (kept out of the initial chunk).
+const BillingNotices = lazy(async () => ({
+  default: (await import('./BillingNotices.js')).BillingNotices,
+}));
+
 // The chrome around every signed-in screen: header, sidebar (drawer on mobile), banners. A user who
 // must verify their e-mail address first goes to the page that waits for it, and a new account to
 // its profile step.
@@ -43,6 +49,7 @@ export const AppLayout = () => {
   const headerColor = headerBackground(useHeaderColor(), headerRedByDefault(session));
   const stripes = useNavigationStripes();
   const [deploymentTag] = useDeploymentTag();
+  const billing = usePublicConfig().data?.billingEnabled === true;
   const theme = useTheme();
   const isMobile = useMediaQuery(theme.breakpoints.down('md'));
   const [collapsed, setCollapsed] = useState(
@@ -132,6 +139,11 @@ export const AppLayout = () => {
           <ThrottleNotice />
           <OutOfDateBanner />
           <CookieBanner />
+          {billing ? (
+            <Suspense fallback={null}>
+              <BillingNotices />
+            </Suspense>
+          ) : null}
           <Box sx={{ p: { xs: 2, md: 3 } }}>
             <Breadcrumbs />
             <Outlet />

@@ -9,4 +9,6 @@ export const shellKeys = {
   // Derived in the browser from /config and the address: nothing is fetched.
   avatar: (template: string | null, email: string | null) =>
     [...queryRoots.config, 'avatar', template, email] as const,
+  // Under the credits root: a purchase refreshes the notices strip.
+  billingNotices: (userId: number) => [...queryRoots.credits, 'notices', userId] as const,
 };
