@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acmeId } from '../../test-support/organization-fixtures.js';
 import { renderAt } from '../../test-support/render-organization.js';
+import type { FakeRow } from '../../test-support/fake-odata.js';
 
 afterEach(cleanup);
 
@@ -35,7 +36,7 @@ const hotRule = {
   applies_to__application: [],
 };
 
-const open = (role: 'administrator' | 'member', rules: object[]) =>
+const open = (role: 'administrator' | 'member', rules: FakeRow[]) =>
   renderAt(`/orgs/${acmeId}/alerts`, role, (data) => {
     data.flotilla_alert_rule = rules;
   }).api;
