@@ -31,11 +31,7 @@ const pilotRow = async () =>
     )
   ).rows[0];
 
-const patch = (
-  token: string | undefined,
-  body: Record<string, unknown>,
-  code = 'pilot-v2',
-) =>
+const patch = (token: string | undefined, body: Record<string, unknown>, code = 'pilot-v2') =>
   app.inject({
     method: 'PATCH',
     url: `/billing/v1/admin/plans/${code}`,

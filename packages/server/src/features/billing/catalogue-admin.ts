@@ -20,7 +20,9 @@ export const planPatchBody = z
     can_self_serve: z.boolean().optional(),
     is_legacy: z.boolean().optional(),
     additional_device_price: cents('Additional device price').optional(),
-    additional_microservices_device_price: cents('Additional multi-container device price').optional(),
+    additional_microservices_device_price: cents(
+      'Additional multi-container device price',
+    ).optional(),
     features: z
       .record(
         z.string().max(100),
@@ -72,17 +74,13 @@ const columns = [
 ] as const;
 
 // Changes a plan in one transaction; an unknown feature slug changes nothing.
-export const patchPlan = async (
-  db: Queryable,
-  planId: number,
-  patch: PlanPatch,
-): Promise<void> => {
+export const patchPlan = async (db: Queryable, planId: number, patch: PlanPatch): Promise<void> => {
   const set = columns.filter((column) => patch[column] !== undefined);
   if (set.length > 0) {
     await db.query(
       `UPDATE "plan" SET ${set.map((column, n) => `"${column}" = $${n + 2}`).join(', ')}
        WHERE "id" = $1`,
-      [planId, ...set.map((column) => patch[column])],
+      [planId, ...set.map((column) => patch[column] ?? null)],
     );
   }
   for (const [slug, quantity] of Object.entries(patch.features ?? {})) {

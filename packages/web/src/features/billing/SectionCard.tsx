@@ -1,0 +1,28 @@
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+
+// One section of the billing page: a titled outlined card.
+export const SectionCard = ({
+  title,
+  id,
+  action,
+  children,
+}: {
+  title: string;
+  id?: string;
+  action?: ReactNode;
+  children: ReactNode;
+}) => (
+  <Paper variant="outlined" component="section" aria-label={title} id={id} sx={{ p: 2 }}>
+    <Typography
+      variant="h3"
+      component="h2"
+      sx={{ mb: 1.5, display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}
+    >
+      {title}
+      {action}
+    </Typography>
+    {children}
+  </Paper>
+);
