@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { errorText } from '@flotilla/sdk/errors';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../ui/usePageTitle.js';
-import { useBillingEnabled, useMayAccessBilling } from './api.js';
+import { useBillingEnabled, useMayAccessBilling } from '../../api/billing/api.js';
 import { BillingSections } from './BillingSections.js';
 
 // /orgs/:organizationId/billing: the organization's plan, usage, invoices, billing account and

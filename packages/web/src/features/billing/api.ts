@@ -2,8 +2,6 @@ import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { CataloguePlan } from '@flotilla/shared/billing/plan-table';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
-import { usePublicConfig } from '../../api/config/api.js';
-import { isAdmin, useSession } from '../../api/session/useSession.js';
 import type {
   AccountInfo,
   AccountInfoInput,
@@ -17,36 +15,6 @@ import type {
 import { billingKeys } from './query-keys.js';
 
 const accountPath = (organizationId: number) => `/billing/v1/account/${organizationId}`;
-
-// Whether the installation bills at all (GET /config); undefined while it loads.
-export const useBillingEnabled = (): boolean | undefined => {
-  const config = usePublicConfig();
-  return config.data === undefined ? undefined : config.data.billingEnabled === true;
-};
-
-// access_billing: the organization's administrators and platform administrators.
-export const useMayAccessBilling = (organizationId: number) => {
-  const client = useClient();
-  const session = useSession();
-  const userId = session?.userId ?? 0;
-  const platformAdmin = isAdmin(session);
-  return useQuery({
-    queryKey: billingKeys.access(organizationId, userId),
-    enabled: userId > 0,
-    queryFn: async () => {
-      if (platformAdmin) return true;
-      const rows = await client.pine.get({
-        resource: 'organization_membership',
-        options: {
-          $select: ['id'],
-          $filter: { is_member_of__organization: organizationId, user: userId },
-          $expand: { organization_membership_role: { $select: ['name'] } },
-        },
-      });
-      return rows[0]?.organization_membership_role[0]?.name === 'administrator';
-    },
-  });
-};
 
 const read = <T>(client: FlotillaClient, path: string) => client.request<T>({ path });
 

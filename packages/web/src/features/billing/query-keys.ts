@@ -2,8 +2,6 @@ import { queryRoots } from '../../api/query-roots.js';
 
 export const billingKeys = {
   all: queryRoots.billing,
-  access: (organizationId: number, userId: number) =>
-    [...queryRoots.billing, 'access', organizationId, userId] as const,
   account: (organizationId: number) => [...queryRoots.billing, organizationId] as const,
   plan: (organizationId: number) => [...queryRoots.billing, organizationId, 'plan'] as const,
   usage: (organizationId: number) => [...queryRoots.billing, organizationId, 'usage'] as const,
