@@ -262,6 +262,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'OrganizationsPage',
                 ),
               },
+              // The billing page of the user's first administered organization.
+              {
+                path: '/billing',
+                lazy: lazyPage(
+                  () => import('../features/billing/BillingRedirectPage.js'),
+                  'BillingRedirectPage',
+                ),
+              },
               {
                 path: '/orgs/:organizationId',
                 lazy: lazyPage(

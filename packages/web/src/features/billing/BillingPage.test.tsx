@@ -85,3 +85,17 @@ describe('the billing page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('tab', { name: 'Billing' })).toBeNull();
   });
 });
+
+describe('/billing', { timeout: 60_000 }, () => {
+  it('goes to the billing page of the organization the user administers', async () => {
+    const { api, router } = renderAt('/billing', 'administrator', undefined, billingOn);
+    answerBilling(api, acmeId);
+    expect(await screen.findByRole('region', { name: 'Plan' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(`/orgs/${acmeId}/billing`);
+  });
+
+  it('says so when the user administers no organization', async () => {
+    renderAt('/billing', 'member', undefined, billingOn);
+    expect(await screen.findByText(/You administer no organization/)).toBeTruthy();
+  });
+});

@@ -17,7 +17,7 @@ export const PlanSummaryCard = ({ plan }: { plan: CurrentPlan }) => {
   const cycle = cycleOfPlan(plan);
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-      <SectionCard title="Plan">
+      <SectionCard title="Plan" grow>
         <Typography variant="h4" component="p">
           {plan.title}
         </Typography>
@@ -37,7 +37,7 @@ export const PlanSummaryCard = ({ plan }: { plan: CurrentPlan }) => {
             : plan.addonPlan.addOns.map((addOn) => addOn.code).join(', ')}
         </Typography>
       </SectionCard>
-      <SectionCard title="Next bill">
+      <SectionCard title="Next bill" grow>
         <Typography variant="h4" component="p">
           {dollars(plan.billing.totalCostCents)}
         </Typography>

@@ -22,15 +22,19 @@ export const ProrationTable = ({
     ['New plan', `${preview.target.title} (${preview.cycle})`],
   ];
   if (preview.kind !== 'none' && preview.kind !== 'contact-sales') {
-    rows.push(
-      [
-        `${preview.target.title}, first ${preview.cycle === 'annual' ? 'year' : 'month'}`,
-        dollars(proration.newChargeCents),
-      ],
-      ['Unused time on the current plan (credited)', `−${dollars(proration.unusedCreditCents)}`],
-    );
-    if (preview.overageCents > 0)
+    rows.push([
+      `${preview.target.title}, first ${preview.cycle === 'annual' ? 'year' : 'month'}`,
+      dollars(proration.newChargeCents),
+    ]);
+    if (proration.unusedCreditCents > 0) {
+      rows.push([
+        'Unused time on the current plan (credited)',
+        `−${dollars(proration.unusedCreditCents)}`,
+      ]);
+    }
+    if (preview.overageCents > 0) {
       rows.push(['Usage over the current plan so far', dollars(preview.overageCents)]);
+    }
     rows.push(['Due now', dollars(preview.amountDueNowCents)]);
     if (proration.carriedCreditCents > 0) {
       rows.push(['Credit kept for your next invoice', dollars(proration.carriedCreditCents)]);

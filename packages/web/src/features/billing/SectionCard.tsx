@@ -7,14 +7,23 @@ export const SectionCard = ({
   title,
   id,
   action,
+  grow = false,
   children,
 }: {
   title: string;
   id?: string;
   action?: ReactNode;
+  // Shares a row's width with its neighbours.
+  grow?: boolean;
   children: ReactNode;
 }) => (
-  <Paper variant="outlined" component="section" aria-label={title} id={id} sx={{ p: 2 }}>
+  <Paper
+    variant="outlined"
+    component="section"
+    aria-label={title}
+    id={id}
+    sx={{ p: 2, ...(grow ? { flex: 1, minWidth: 0 } : {}) }}
+  >
     <Typography
       variant="h3"
       component="h2"

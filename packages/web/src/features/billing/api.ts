@@ -145,3 +145,29 @@ export const useDownloadInvoice = (organizationId: number) => {
     },
   });
 };
+
+// The organization of the user's earliest administrator membership: where /billing goes.
+export const useFirstAdministeredOrganization = (userId: number) => {
+  const client = useClient();
+  return useQuery({
+    queryKey: billingKeys.firstAdministered(userId),
+    enabled: userId > 0,
+    queryFn: async () => {
+      const rows = await client.pine.get({
+        resource: 'organization_membership',
+        options: {
+          $select: ['id', 'is_member_of__organization'],
+          $filter: {
+            user: userId,
+            organization_membership_role: {
+              $any: { $alias: 'r', $expr: { r: { name: 'administrator' } } },
+            },
+          },
+          $orderby: { created_at: 'asc' },
+          $top: 1,
+        },
+      });
+      return rows[0]?.is_member_of__organization.__id ?? null;
+    },
+  });
+};
