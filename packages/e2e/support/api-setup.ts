@@ -5,8 +5,9 @@ import { baseUrl, uniqueEmail } from './browser.js';
 // Scenario data is set up through the API (our SDK), never through the database.
 export type ApiUser = { client: FlotillaClient; email: string; password: string; userId: number };
 
-export const registerUser = async (prefix: string): Promise<ApiUser> => {
-  const client = createFlotillaClient({ apiUrl: baseUrl() });
+// `apiUrl`: another server than the run's (a test that starts its own).
+export const registerUser = async (prefix: string, apiUrl = baseUrl()): Promise<ApiUser> => {
+  const client = createFlotillaClient({ apiUrl });
   const email = uniqueEmail(prefix);
   const password = 'a-good-password';
   const session = await client.auth.register({ email, password });

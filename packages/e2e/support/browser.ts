@@ -53,6 +53,8 @@ export type PageOptions = {
   expectCspViolations?: boolean;
   // The cookie banner is answered unless 'unanswered'.
   cookieBanner?: 'answered' | 'unanswered';
+  // Another server than the run's (a test that starts its own).
+  baseUrl?: string;
 };
 
 // A fresh browser context per scenario (its own storage and cookies), cookie banner answered
@@ -60,7 +62,7 @@ export type PageOptions = {
 // The test fails if any of its pages violated the Content-Security-Policy.
 export const newPage = async (browser: Browser, options: PageOptions = {}): Promise<Page> => {
   const context = await browser.newContext({
-    baseURL: baseUrl(),
+    baseURL: options.baseUrl ?? baseUrl(),
     viewport: { width: 1366, height: 860 },
   });
   const violations = await watchCsp(context);

@@ -54,6 +54,7 @@ import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerBilling } from './features/billing/register-billing.js';
 import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
+import { registerBillingCatalogue } from './features/billing/register-billing-catalogue.js';
 import { privateSupportGate } from './features/billing/private-support-gate.js';
 import { registerReleaseAssets } from './features/release-assets/register-release-assets.js';
 import { registerSupport } from './features/support/register-support.js';
@@ -151,6 +152,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerOrganizationLogo(app, ctx);
   registerBilling(app, ctx);
   registerBillingAdmin(app, ctx);
+  registerBillingCatalogue(app, ctx);
   registerReleaseAssets(app, ctx);
   registerSupport(app, ctx, { paidPlanGate: privateSupportGate(ctx) });
   registerRollouts(app, ctx);

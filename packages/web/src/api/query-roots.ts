@@ -33,6 +33,7 @@ export const queryRoots = {
   rollouts: ['rollouts'],
   alerts: ['alerts'],
   credits: ['credits'],
+  billing: ['billing'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

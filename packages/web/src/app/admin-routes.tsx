@@ -64,6 +64,11 @@ export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
       'IdentityProvidersAdminPage',
     ),
   },
+  // The plan catalogue organizations are billed by (admin.home).
+  {
+    path: '/admin/plans',
+    lazy: lazyPage(() => import('../features/billing/AdminPlansPage.js'), 'AdminPlansPage'),
+  },
   {
     path: '/admin/usage',
     lazy: lazyPage(() => import('../features/analytics/UsageAdminPage.js'), 'UsageAdminPage'),

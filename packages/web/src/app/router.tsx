@@ -264,6 +264,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   'OrganizationsPage',
                 ),
               },
+              // The billing page of the user's first administered organization.
+              {
+                path: '/billing',
+                lazy: lazyPage(
+                  () => import('../features/billing/BillingRedirectPage.js'),
+                  'BillingRedirectPage',
+                ),
+              },
               {
                 path: '/orgs/:organizationId',
                 lazy: lazyPage(
@@ -405,8 +413,8 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
 ];
 
 // Pages under /orgs/:organizationId, inside its layout: summary, members, member (its teams and
-// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), support tickets,
-// alert rules.
+// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), billing, support
+// tickets, alert rules.
 const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
   const summary = lazyPage(
     () => import('../features/organizations/OrganizationSummaryPage.js'),
@@ -447,6 +455,10 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
     {
       path: 'credits',
       lazy: lazyPage(() => import('../features/credits/CreditsPage.js'), 'CreditsPage'),
+    },
+    {
+      path: 'billing',
+      lazy: lazyPage(() => import('../features/billing/BillingPage.js'), 'BillingPage'),
     },
     {
       path: 'support/:ticketId',

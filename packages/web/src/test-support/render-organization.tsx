@@ -14,13 +14,14 @@ export const renderAt = (
   path: string,
   ownRole: 'administrator' | 'member' = 'administrator',
   adjust: (data: FakeData) => void = () => undefined,
+  config: Record<string, unknown> = {},
 ) => {
   const data = organizationWorld(ownRole);
   adjust(data);
   const api = createFakeApi(data);
   api.on('GET', '/config', () => ({
     status: 200,
-    body: { deployment: null, helpLinks: {} },
+    body: { deployment: null, helpLinks: {}, ...config },
   }));
   api.on('GET', '/actor/v1/whoami', () => ({
     status: 200,

@@ -128,7 +128,7 @@ describe('billing routes and access_billing', () => {
     const routes = declaredRoutes(app).filter((route) =>
       route.url.startsWith('/billing/v1/admin/'),
     );
-    expect(routes).toHaveLength(2);
+    expect(routes).toHaveLength(3);
     const before = await counts();
     for (const route of routes) {
       expect((await call(route, tokens.admin)).statusCode, route.url).toBe(401);

@@ -3,7 +3,9 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import type { FakeRow } from '../../test-support/fake-odata.js';
+import { answerBilling, currentPlan } from '../../test-support/billing-fixtures.js';
+import type { FakeData, FakeRow } from '../../test-support/fake-odata.js';
+import { organizationWorld } from '../../test-support/organization-fixtures.js';
 import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
 import { AddDeviceDialog } from './AddDeviceDialog.js';
 
@@ -16,8 +18,12 @@ const piType = {
   is_of__cpu_architecture: [{ slug: 'aarch64' }],
 };
 
-const renderDialog = (apiUrl: string, deviceTypes: FakeRow[] = []) => {
-  const api = createFakeApi({ device_type: deviceTypes }, {}, { apiUrl });
+const renderDialog = (apiUrl: string, deviceTypes: FakeRow[] = [], data: FakeData = {}) => {
+  const api = createFakeApi({ device_type: deviceTypes, ...data }, {}, { apiUrl });
+  api.on('GET', '/config', () => ({
+    status: 200,
+    body: { deployment: null, billingEnabled: data.organization_membership !== undefined },
+  }));
   renderWithClient(
     api.client,
     <AddDeviceDialog
@@ -149,5 +155,68 @@ describe('AddDeviceDialog', () => {
     });
     expect(bodies[0]).toHaveProperty('provisioningKeyExpiryDate');
     clicks.mockRestore();
+  });
+});
+
+// Where billing is on, an administrator of Acme (3) on the free plan with `devices` active and
+// `frozen` frozen devices.
+const renderOnFreePlan = (role: 'administrator' | 'member', devices: number, frozen = 0) => {
+  const world = organizationWorld(role);
+  const api = renderDialog('http://10.0.0.5:8080', [piType], {
+    organization_membership: world.organization_membership ?? [],
+  });
+  answerBilling(api, 3);
+  api.on('GET', '/billing/v1/account/3/plan', () => ({
+    status: 200,
+    body: currentPlan('free', 'Free'),
+  }));
+  api.on('GET', '/billing/v1/account/3/usage', () => ({
+    status: 200,
+    body: {
+      currentUsage: { 'device:any': devices, 'device:frozen': frozen },
+      peakUsage: {},
+      overage: {},
+      charges: {},
+    },
+  }));
+  return api;
+};
+
+describe('AddDeviceDialog on the free plan', () => {
+  it('blocks provisioning at the allowance and links an administrator to Upgrade', async () => {
+    renderOnFreePlan('administrator', 10);
+    expect(
+      await screen.findByText(/Free plan allowance reached \(10 of 10 devices\)/),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe(
+      '/orgs/3/billing#billing-plans',
+    );
+    expect(
+      screen.getByRole('button', { name: 'Download config.json' }).hasAttribute('disabled'),
+    ).toBe(true);
+  });
+
+  it('says when devices are frozen over the allowance', async () => {
+    renderOnFreePlan('administrator', 10, 2);
+    expect(await screen.findByText(/2 of them are\s+frozen/)).toBeTruthy();
+  });
+
+  it('counts the free devices in use below the allowance, leaving provisioning open', async () => {
+    renderOnFreePlan('administrator', 6);
+    expect(await screen.findByText('6 of your 10 free devices are in use.')).toBeTruthy();
+  });
+
+  it('shows a member no billing warning (the billing API is for administrators)', async () => {
+    const api = renderOnFreePlan('member', 10);
+    const asked: string[] = [];
+    api.on('GET', '/billing/v1/account/3/plan', () => {
+      asked.push('plan');
+      return { status: 401, text: 'Unauthorized' };
+    });
+    await waitFor(() =>
+      expect(api.reads.some((url) => url.pathname.includes('organization_membership'))).toBe(true),
+    );
+    expect(screen.queryByText(/Free plan allowance/)).toBeNull();
+    expect(asked).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ import { Link as RouterLink } from 'react-router';
 import { useDeviceTypesWithArchitecture, useDownloadConfig, useServerUrl } from './api.js';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../ui/DisabledReason.js';
+import { useFreePlanLimit } from './FreePlanWarning.js';
 import { CopyableText } from '../../ui/CopyableText.js';
 import { OsImageSection } from './OsImageSection.js';
 
@@ -102,6 +103,8 @@ export const AddDeviceDialog = ({
     keyDays === null
       ? {}
       : { provisioningKeyExpiryDate: new Date(Date.now() + keyDays * dayMs).toISOString() };
+  const freePlan = useFreePlanLimit(application.organization[0]?.id ?? 0);
+  const denied = downloadDenied ?? (freePlan.blocked ? 'Free plan allowance reached' : null);
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
       <DialogTitle id={titleId}>Add device</DialogTitle>
@@ -119,6 +122,7 @@ export const AddDeviceDialog = ({
               it with HOST=0.0.0.0).
             </Alert>
           ) : null}
+          {freePlan.warning}
           {deviceTypes.isError ? (
             <Alert severity="error">
               {errorText(deviceTypes.error) ?? 'Could not load the device types'}
@@ -199,11 +203,11 @@ export const AddDeviceDialog = ({
             </Alert>
           ) : null}
           <Box>
-            <DisabledReason reason={downloadDenied}>
+            <DisabledReason reason={denied}>
               <Button
                 variant="contained"
                 startIcon={<DownloadIcon />}
-                disabled={downloadDenied !== null || deviceType === null || download.isPending}
+                disabled={denied !== null || deviceType === null || download.isPending}
                 onClick={() =>
                   download.mutate({
                     appId: application.id,

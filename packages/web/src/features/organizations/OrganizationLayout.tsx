@@ -8,6 +8,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
+import { usePublicConfig } from '../../api/config/api.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { OrganizationLogo } from './organization-logo.js';
 import { useOrganization, useOrganizationAccess } from './api-organizations.js';
@@ -16,7 +18,9 @@ import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {
   const rest = pathname.slice(base.length).split('/')[1] ?? '';
-  return ['members', 'teams', 'alerts', 'support', 'webhooks'].includes(rest) ? rest : 'summary';
+  return ['members', 'teams', 'alerts', 'billing', 'support', 'webhooks'].includes(rest)
+    ? rest
+    : 'summary';
 };
 
 // Header and tabs of /orgs/:organizationId and its members and teams pages.
@@ -26,6 +30,12 @@ export const OrganizationLayout = () => {
   const location = useLocation();
   const organization = useOrganization(id);
   const access = useOrganizationAccess(id);
+  // The Billing tab only where billing is used, for those with access_billing.
+  const config = usePublicConfig();
+  const session = useSession();
+  const billingTab =
+    config.data?.billingEnabled === true &&
+    (access.can('organization', 'access_billing') || isAdmin(session));
   if (id === null) {
     return <RedirectWithMessage to="/orgs" message="invalid id passed in url" />;
   }
@@ -76,6 +86,9 @@ export const OrganizationLayout = () => {
         <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
         <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
         <Tab label="Alerts" value="alerts" component={RouterLink} to={`${base}/alerts`} />
+        {billingTab ? (
+          <Tab label="Billing" value="billing" component={RouterLink} to={`${base}/billing`} />
+        ) : null}
         <Tab label="Support" value="support" component={RouterLink} to={`${base}/support`} />
         {access.isAdministrator ? (
           <Tab label="Webhooks" value="webhooks" component={RouterLink} to={`${base}/webhooks`} />

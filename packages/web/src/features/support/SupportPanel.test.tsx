@@ -12,8 +12,16 @@ afterEach(cleanup);
 
 // The drawer's support part for the signed-in user (ada) in Acme with `role`; the server says
 // whether Acme gets private support.
-const render = (options: { role: 'administrator' | 'member'; canAccess: boolean }) => {
+const render = (options: {
+  role: 'administrator' | 'member';
+  canAccess: boolean;
+  billing?: boolean;
+}) => {
   const api = createFakeApi(organizationWorld(options.role));
+  api.on('GET', '/config', () => ({
+    status: 200,
+    body: { deployment: null, helpLinks: {}, billingEnabled: options.billing === true },
+  }));
   api.on('GET', `/billing/v1/account/${acmeId}/can-access-support`, () => ({
     status: 200,
     body: options.canAccess,
@@ -35,7 +43,20 @@ describe('SupportPanel', () => {
     expect(
       (await screen.findByRole('link', { name: 'Support tickets' })).getAttribute('href'),
     ).toBe(`/orgs/${acmeId}/support`);
-    // No billing page in the console yet: no Upgrade link to it.
+    // Billing is off here: no Upgrade link.
+    expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
+  });
+
+  it('offers an organization administrator Upgrade to the plans where billing is on', async () => {
+    render({ role: 'administrator', canAccess: false, billing: true });
+    expect((await screen.findByRole('link', { name: 'Upgrade' })).getAttribute('href')).toBe(
+      `/orgs/${acmeId}/billing#billing-plans`,
+    );
+  });
+
+  it('offers a member no Upgrade button', async () => {
+    render({ role: 'member', canAccess: false, billing: true });
+    expect(await screen.findByText('Private support is available on paid plans.')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
   });
 

@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { usePublicConfig } from '../../api/config/api.js';
 import { useToasts } from '../../ui/toasts.js';
 import { useCanAccessSupport, useDesk, useSupportOrganizations } from './api.js';
 import { CreateTicketDialog } from './CreateTicketDialog.js';
@@ -14,8 +15,8 @@ import { DocsSearch } from './DocsSearch.js';
 
 // The support drawer's own part: private support for the chosen organization (create a ticket,
 // its tickets) and the documentation search. `onNavigate` closes the drawer when a link is
-// followed. (The Upgrade button waits for the console's billing page: nothing links to a page
-// that does not exist.)
+// followed. Organization administrators get an Upgrade button to the organization's plans where
+// the installation bills.
 export const SupportPanel = ({ onNavigate }: { onNavigate: () => void }) => {
   const organizations = useSupportOrganizations();
   const [chosen, setChosen] = useState<number | null>(null);
@@ -27,6 +28,7 @@ export const SupportPanel = ({ onNavigate }: { onNavigate: () => void }) => {
   const access = useCanAccessSupport(organization?.id ?? null);
   const desk = useDesk(access.data === true);
   const builtIn = desk.data?.kind === 'built-in';
+  const billingEnabled = usePublicConfig().data?.billingEnabled === true;
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
       <Typography variant="h6" component="h2">
@@ -81,6 +83,16 @@ export const SupportPanel = ({ onNavigate }: { onNavigate: () => void }) => {
               Private support is available on paid plans.
             </Typography>
           )}
+          {billingEnabled && organization.isAdministrator ? (
+            <Button
+              variant="outlined"
+              component={RouterLink}
+              to={`/orgs/${organization.id}/billing#billing-plans`}
+              onClick={onNavigate}
+            >
+              Upgrade
+            </Button>
+          ) : null}
         </>
       )}
       <DocsSearch onNavigate={onNavigate} />

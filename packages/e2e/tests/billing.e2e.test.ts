@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@flotilla/server/infra/config/config';
+import { startServer } from '@flotilla/server/start-server';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
+import { launchBrowser, newPage } from '../support/browser.js';
+
+// The billing page on a server of its own with FLOTILLA_BILLING=on (the run's server has billing
+// off, which other scenarios rely on): an organization administrator sees the free plan,
+// previews and takes an upgrade, and downloads the invoice it issued as a PDF; a member of the
+// organization sees no Billing tab and no billing.
+describe('billing', () => {
+  let browser: Browser;
+  let stopServer: () => Promise<void>;
+  let dataDir: string;
+  let url: string;
+  let owner: ApiUser;
+  let member: ApiUser;
+  let organizationId: number;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-e2e-billing-'));
+    const server = await startServer(
+      loadConfig({
+        FLOTILLA_CONSOLE_DIR: inject('consoleDir'),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FLOTILLA_DATA_DIR: dataDir,
+        FLOTILLA_LOG_LEVEL: 'warn',
+        FLOTILLA_DEMO: 'off',
+        FLOTILLA_BILLING: 'on',
+        FLOTILLA_MAP_TILE_URL: '',
+        FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
+        FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'off',
+      }),
+      () => undefined,
+    );
+    stopServer = () => server.stop();
+    url = server.url.replace('127.0.0.1', 'localhost');
+    browser = await launchBrowser();
+    owner = await registerUser('billing-owner', url);
+    member = await registerUser('billing-member', url);
+    const [organization] = await owner.client.pine.get({
+      resource: 'organization',
+      options: { $select: ['id'], $orderby: { id: 'asc' }, $top: 1 },
+    });
+    organizationId = organization?.id ?? 0;
+    const [role] = await owner.client.pine.get({
+      resource: 'organization_membership_role',
+      options: { $select: ['id'], $filter: { name: 'member' } },
+    });
+    await owner.client.pine.post({
+      resource: 'organization_membership',
+      body: {
+        user: member.userId,
+        is_member_of__organization: organizationId,
+        organization_membership_role: role?.id,
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stopServer?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('an administrator upgrades from the free plan and downloads the invoice', async () => {
+    const page = await newPage(browser, { baseUrl: url });
+    await logInAs(page, owner);
+    await page.goto(`/orgs/${organizationId}`);
+    await page.getByRole('tab', { name: 'Billing' }).click();
+    const plan = page.getByRole('region', { name: 'Plan', exact: true });
+    await plan.getByText('Free', { exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Available plans' }).waitFor();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: 'data/e2e-screens/billing-1440.png', fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 860 });
+    await page.screenshot({ path: 'data/e2e-screens/billing-1366.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Upgrade: Prototype' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+    const change = dialog.getByRole('table', { name: 'Plan change' });
+    await change.getByText('Prototype (monthly)').waitFor();
+    await change.getByText('Due now').waitFor();
+    await change.getByText('$99.00').first().waitFor();
+    await page.screenshot({ path: 'data/e2e-screens/billing-upgrade.png' });
+    await dialog.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByText('Plan updated').waitFor();
+    await plan.getByText('Prototype', { exact: true }).waitFor();
+
+    const invoices = page.getByRole('table', { name: 'Invoices' });
+    const download = page.waitForEvent('download');
+    await invoices
+      .getByRole('button', { name: /^Download FLT-/ })
+      .first()
+      .click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^invoice-FLT-\d{6}-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const saved = await file.path();
+    const bytes = await readFile(saved);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await page.context().close();
+  });
+
+  it('a member of the organization sees no billing', async () => {
+    const page = await newPage(browser, { baseUrl: url });
+    await logInAs(page, member);
+    await page.goto(`/orgs/${organizationId}`);
+    await page.getByRole('tab', { name: 'Members' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Billing' }).count()).toBe(0);
+    await page.goto(`/orgs/${organizationId}/billing`);
+    await page
+      .getByText("Only the organization's administrators can see and change its billing.")
+      .waitFor();
+    expect(await page.getByRole('region', { name: 'Plan', exact: true }).count()).toBe(0);
+    await page.context().close();
+  });
+});
