@@ -142,6 +142,8 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
   ],
   administrator: [
     ...p('support_ticket', 'read', 'create'),
+    // The organization's audit log (features/audit-log), read only: nobody writes it but the server.
+    ...p('audit_log_entry', 'read'),
     ...p('organization', 'all', 'access_billing'),
     ...p('organization_membership', 'all'),
     ...p('organization_membership_tag', 'all'),
@@ -173,6 +175,8 @@ export const platformRolePermissions: Record<PlatformRole, readonly Permission[]
   ],
   balena_admin: [
     ...p('support_ticket', 'all'),
+    // Every organization's audit log and the platform's own events.
+    ...p('audit_log_entry', 'read'),
     ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
     ...p('organization_membership', 'all'),

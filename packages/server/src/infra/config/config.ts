@@ -4,6 +4,7 @@ import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-pro
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
+import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import ipaddr from 'ipaddr.js';
@@ -122,6 +123,7 @@ const schema = z.object({
   FLOTILLA_CORS_ORIGINS: z.string().default('*'),
   ...codeHostEnv,
   ...prometheusEnv,
+  ...auditLogEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
@@ -298,6 +300,8 @@ export type Config = {
   codeHost: CodeHostConfig;
   // Who may scrape /metrics and how many fleets get series of their own (prometheus.ts).
   prometheus: PrometheusConfig;
+  // How long audit records are kept (audit-log.ts).
+  auditLog: AuditLogConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
   socialAuth: SocialAuthConfig;
   // Where support tickets go (help-desk.ts).
@@ -436,6 +440,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     githubApiUrl: values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, ''),
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
+    auditLog: auditLogConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     helpDesk: helpDeskConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,
