@@ -29,6 +29,7 @@ export const queryRoots = {
   usage: ['usage'],
   identityProviders: ['identity-providers'],
   support: ['support'],
+  auditLog: ['audit-log'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

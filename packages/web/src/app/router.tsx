@@ -403,7 +403,8 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
 ];
 
 // Pages under /orgs/:organizationId, inside its layout: summary, members, member (its teams and
-// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), support tickets.
+// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), support tickets,
+// the audit log.
 const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
   const summary = lazyPage(
     () => import('../features/organizations/OrganizationSummaryPage.js'),
@@ -432,6 +433,10 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
         () => import('../features/support/SupportTicketsPage.js'),
         'SupportTicketsPage',
       ),
+    },
+    {
+      path: 'audit',
+      lazy: lazyPage(() => import('../features/audit-log/AuditLogPage.js'), 'AuditLogPage'),
     },
     {
       path: 'support/:ticketId',

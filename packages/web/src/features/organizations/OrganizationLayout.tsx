@@ -16,7 +16,7 @@ import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {
   const rest = pathname.slice(base.length).split('/')[1] ?? '';
-  return ['members', 'teams', 'support'].includes(rest) ? rest : 'summary';
+  return ['members', 'teams', 'support', 'audit'].includes(rest) ? rest : 'summary';
 };
 
 // Header and tabs of /orgs/:organizationId and its members and teams pages.
@@ -76,6 +76,9 @@ export const OrganizationLayout = () => {
         <Tab label="Members" value="members" component={RouterLink} to={`${base}/members`} />
         <Tab label="Teams" value="teams" component={RouterLink} to={`${base}/teams`} />
         <Tab label="Support" value="support" component={RouterLink} to={`${base}/support`} />
+        {access.can('audit_log_entry', 'read') ? (
+          <Tab label="Audit log" value="audit" component={RouterLink} to={`${base}/audit`} />
+        ) : null}
       </Tabs>
       <Outlet context={context} />
     </Box>
