@@ -75,6 +75,10 @@ const configSource = repositoryFile('packages/server/src/infra/config/config.ts'
 // The setting groups config.ts spreads into its schema.
 const configGroups = [
   {
+    source: repositoryFile('packages/server/src/infra/config/audit-log.ts'),
+    opening: 'export const auditLogEnv = {',
+  },
+  {
     source: repositoryFile('packages/server/src/infra/config/code-host.ts'),
     opening: 'export const codeHostEnv = {',
   },

@@ -107,6 +107,8 @@ const developer: Permission[] = [
 const administrator: Permission[] = [
   ...developer,
   ...p('application', 'all'),
+  // The fleet's and its devices' history in the audit log (features/audit-log).
+  ...p('audit_log_entry', 'read'),
   ...p('user_application_membership', 'all'),
   ...p('invitee__is_invited_to__application', 'all'),
 ];

@@ -222,7 +222,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   },
                 ],
               },
-              // Variables, configuration and API keys of a fleet.
+              // Variables, configuration, API keys and history of a fleet.
               {
                 path: '/fleets/:fleetId',
                 lazy: lazyPage(
@@ -249,6 +249,13 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                     lazy: lazyPage(
                       () => import('../features/api-keys/FleetApiKeysPage.js'),
                       'FleetApiKeysPage',
+                    ),
+                  },
+                  {
+                    path: 'history',
+                    lazy: lazyPage(
+                      () => import('../features/audit-log/FleetHistoryPage.js'),
+                      'FleetHistoryPage',
                     ),
                   },
                 ],

@@ -5,6 +5,7 @@ import {
   platformRolePermissions,
 } from '@flotilla/shared/permissions/permissions';
 import { organizationRoles } from '@flotilla/shared/permissions/roles';
+import { userMayOnFleet } from '../api-keys/api-key-access.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { forbidden, notFound } from '../../infra/errors/api-error.js';
@@ -48,5 +49,20 @@ export const requireOrganizationAuditReader = async (
     !grants(organizationRolePermissions[role], resource, 'read')
   ) {
     throw notFound(`No organization ${organizationId}`);
+  }
+};
+
+// A fleet's history is read by the fleet roles holding audit_log_entry "read" (administrators,
+// which every organization administrator is on its fleets) and the platform's readers; to anyone
+// else the fleet does not exist.
+export const requireFleetAuditReader = async (
+  db: Queryable,
+  actor: Actor,
+  fleetId: number,
+): Promise<void> => {
+  if (actor.kind !== 'user') throw forbidden();
+  if (readsWholeAuditLog(actor)) return;
+  if (!(await userMayOnFleet(db, actor.userId, fleetId, resource, 'read'))) {
+    throw notFound(`No fleet ${fleetId}`);
   }
 };

@@ -123,3 +123,24 @@ describe('retention', () => {
     expect(after.rows[0]).toEqual({ n: before.rows[0]?.n, old: 0 });
   });
 });
+
+describe("a fleet's history", () => {
+  it('gives nothing to a member of the organization or an outsider, and serves its administrators', async () => {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT "id" FROM "application" WHERE "organization" = $1`,
+      [acme],
+    );
+    const url = `/audit-log/v1/fleets/${rows[0]?.id ?? 0}/entries`;
+    for (const who of [undefined, 'outsider', 'acmemember', 'otheradmin', 'agent']) {
+      const response = await get(url, who === undefined ? undefined : tokens[who]);
+      expect([401, 404], who ?? 'guest').toContain(response.statusCode);
+    }
+    for (const who of ['acmeadmin', 'platform']) {
+      const response = await get(url, tokens[who]);
+      expect(response.statusCode).toBe(200);
+      expect(response.json<AuditPage>().entries.map((entry) => entry.resource)).toContain(
+        'device_tag',
+      );
+    }
+  });
+});

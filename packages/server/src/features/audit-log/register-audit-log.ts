@@ -8,7 +8,11 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
-import { requireOrganizationAuditReader, requirePlatformAuditReader } from './audit-access.js';
+import {
+  requireFleetAuditReader,
+  requireOrganizationAuditReader,
+  requirePlatformAuditReader,
+} from './audit-access.js';
 import { auditExportStream } from './audit-export.js';
 import { type AuditScope, readAuditPage } from './audit-query.js';
 import { auditPruneIntervalMs, pruneAuditLog } from './audit-retention.js';
@@ -17,6 +21,7 @@ import { registerRouteRecords } from './audit-route-records.js';
 const organizationParams = z.object({
   organizationId: z.coerce.number().int().min(1).max(maxRowId),
 });
+const fleetParams = z.object({ fleetId: z.coerce.number().int().min(1).max(maxRowId) });
 const exportQuery = auditFilterSchema.extend({
   format: z.enum(auditExportFormats).default('ndjson'),
 });
@@ -36,8 +41,8 @@ const sendExport = (
     .send(auditExportStream(ctx.db, scope, filter, format));
 };
 
-// The audit log's routes: an organization's log for its administrators, the whole log for the
-// platform's administrators (both filtered, paged by id, and exported as CSV or NDJSON), and the
+// The audit log's routes: an organization's log for its administrators, a fleet's history for
+// its administrators, the whole log for the platform's administrators (both filtered, paged by id, and exported as CSV or NDJSON), and the
 // retention sweep (FLOTILLA_AUDIT_LOG_RETENTION_DAYS) when the server is ready and every hour.
 export const registerAuditLog = (
   app: FastifyInstance,
@@ -68,6 +73,17 @@ export const registerAuditLog = (
     async (request, reply) => {
       const scope = await organizationScope(request);
       return sendExport(ctx, reply, scope, parseBody(exportQuery, request.query));
+    },
+  );
+  // A fleet's history (its devices' too, with `device`): the fleet page and the device page.
+  app.get(
+    '/audit-log/v1/fleets/:fleetId/entries',
+    { config: { access: 'user' } },
+    async (request) => {
+      const { fleetId } = parseBody(fleetParams, request.params);
+      await requireFleetAuditReader(ctx.db, request.actor, fleetId);
+      const filter = parseBody(auditFilterSchema, request.query);
+      return readAuditPage(ctx.db, { organizationId: null }, { ...filter, fleet: fleetId });
     },
   );
   app.get('/audit-log/v1/entries', { config: { access: 'user' } }, async (request) => {

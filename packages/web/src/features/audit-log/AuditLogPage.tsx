@@ -16,7 +16,11 @@ export const AuditLogPage = () => {
     <Stack spacing={2}>
       <Typography variant="h2">Audit log</Typography>
       <AuditFilters onApply={setFilter} />
-      <AuditLogView organizationId={organizationId} filter={filter} label="Audit log" />
+      <AuditLogView
+        source={{ kind: 'organization', id: organizationId }}
+        filter={filter}
+        label="Audit log"
+      />
     </Stack>
   );
 };

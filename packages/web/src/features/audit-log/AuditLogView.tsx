@@ -4,25 +4,29 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { LoadState } from '../../ui/LoadState.js';
 import { MutationError } from '../../ui/MutationError.js';
-import { type AuditQuery, useAuditEntries, useAuditExport } from './api.js';
+import { type AuditQuery, type AuditSource, useAuditEntries, useAuditExport } from './api.js';
 import { AuditTable } from './AuditTable.js';
 
-// The organization's records matching `filter`, with "Load more" and the two exports.
+// The records matching `filter`, with "Load more" and, for an organization, the two exports.
 export const AuditLogView = ({
-  organizationId,
+  source,
   filter,
   label,
 }: {
-  organizationId: number;
+  source: AuditSource;
   filter: AuditQuery;
   label: string;
 }) => {
-  const entries = useAuditEntries(organizationId, filter);
-  const exporter = useAuditExport(organizationId);
+  const entries = useAuditEntries(source, filter);
+  const exporter = useAuditExport(source.id);
   const rows = entries.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={1}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={source.kind === 'organization' ? {} : { display: 'none' }}
+      >
         {(['csv', 'ndjson'] as const).map((format) => (
           <Button
             key={format}

@@ -19,15 +19,23 @@ const pageSize = 50;
 const queryOf = (filter: AuditQuery): Record<string, string | number> =>
   Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
 
-// GET /audit-log/v1/organizations/:id/entries, newest first, page after page ("Load more").
-export const useAuditEntries = (organizationId: number, filter: AuditQuery) => {
+// Whose log: an organization's (its administrators) or a fleet's history (the fleet's).
+export type AuditSource = { kind: 'organization' | 'fleet'; id: number };
+
+const entriesPath = (source: AuditSource): string =>
+  source.kind === 'organization'
+    ? `/audit-log/v1/organizations/${source.id}/entries`
+    : `/audit-log/v1/fleets/${source.id}/entries`;
+
+// The log's entries, newest first, page after page ("Load more").
+export const useAuditEntries = (source: AuditSource, filter: AuditQuery) => {
   const client = useClient();
   return useInfiniteQuery({
-    queryKey: auditLogKeys.entries(organizationId, filter),
+    queryKey: auditLogKeys.entries(source, filter),
     initialPageParam: 0,
     queryFn: ({ pageParam }) =>
       client.request<AuditPage>({
-        path: `/audit-log/v1/organizations/${organizationId}/entries`,
+        path: entriesPath(source),
         query: {
           ...queryOf(filter),
           limit: pageSize,
