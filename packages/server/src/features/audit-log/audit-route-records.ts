@@ -1,3 +1,4 @@
+import { auditSecretMask } from '@flotilla/shared/audit-log/audit-entry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../infra/db/database.js';
 import { recordRequestEvent } from './audit-events.js';
@@ -54,6 +55,19 @@ const placeOf = (request: FastifyRequest) => {
   return { deviceUuid: text(from('uuid')), deviceId: id(from('deviceId')), fleetId: fleet };
 };
 
+// A route's parameters as recorded: one that carries a credential (an invitation's token, a
+// code) reads as the mask.
+const secretParameter = /token|secret|password|code|key/i;
+const recordedParams = (params: unknown): Record<string, unknown> =>
+  typeof params === 'object' && params !== null
+    ? Object.fromEntries(
+        Object.entries(params).map(([name, value]) => [
+          name,
+          secretParameter.test(name) ? auditSecretMask : value,
+        ]),
+      )
+    : {};
+
 export const isRecordedRoute = (method: string, url: string | undefined): boolean =>
   url !== undefined && changing.has(method) && !unrecorded.has(`${method} ${url}`);
 
@@ -81,7 +95,7 @@ export const registerRouteRecords = (
           deviceId: place.deviceId ?? null,
           deviceUuid: place.deviceUuid ?? null,
           fleetId: place.fleetId ?? null,
-          details: { params: request.params, status: reply.statusCode },
+          details: { params: recordedParams(request.params), status: reply.statusCode },
         },
         now(),
       );
