@@ -1,4 +1,5 @@
 import type { Scenario } from './scenario.js';
+import { auditWriteScenario } from './scenario-audit-write.js';
 import { consoleColdLoadScenario } from './scenario-console-cold-load.js';
 import { imageBuildScenario } from './scenario-image-build.js';
 import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js';
@@ -30,6 +31,7 @@ export const scenarios: readonly Scenario[] = [
   pollScenario,
   stateReportScenario,
   fleetVariableChangeScenario,
+  auditWriteScenario,
   liveTailScenario,
   logIngestScenario,
   memoryScenario,

@@ -1,5 +1,6 @@
 import type { RateLimiter } from './infra/rate-limit/rate-limiter.js';
 import type { HookRegistry } from './infra/odata/hooks.js';
+import { registerAuditLogHooks } from './features/audit-log/audit-log-hooks.js';
 import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
 import { registerBillingHooks } from './features/billing/billing-hooks.js';
 import { registerCreditPurchaseHooks } from './features/billing/credit-purchase.js';
@@ -65,4 +66,5 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   });
   registerIdentityProviderHooks(hooks, { billingEnabled: deps.billingEnabled });
   registerAlertRuleHooks(hooks);
+  registerAuditLogHooks(hooks);
 };

@@ -63,6 +63,7 @@ import { registerTerminal } from './features/terminal/register-terminal.js';
 import { registerStatus } from './features/status/register-status.js';
 import { registerFeatureFlags } from './features/feature-flags/register-feature-flags.js';
 import { registerErrorReports } from './features/error-reports/register-error-reports.js';
+import { registerAuditLog } from './features/audit-log/register-audit-log.js';
 import { registerAnalytics } from './features/analytics/register-analytics.js';
 import { registerWebhooks } from './features/webhooks/register-webhooks.js';
 import { createActorResolution } from './infra/auth/actor-resolution.js';
@@ -124,6 +125,8 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     cloudlinkConnections: () => cloudlink.localConnectionCount(),
     builds: () => buildQueueOf(ctx.config).counts(),
   });
+  // Before the routes it records (its onSend hook reaches routes registered after it).
+  registerAuditLog(app, ctx);
   registerHealth(app, ctx);
   registerErrorReports(app, ctx);
   registerStatus(app, ctx);

@@ -114,6 +114,8 @@ const developer: Permission[] = [
 const administrator: Permission[] = [
   ...developer,
   ...p('application', 'all'),
+  // The fleet's and its devices' history in the audit log (features/audit-log).
+  ...p('audit_log_entry', 'read'),
   ...p('user_application_membership', 'all'),
   ...p('invitee__is_invited_to__application', 'all'),
 ];
@@ -151,6 +153,8 @@ export const organizationRolePermissions: Record<OrganizationRole, readonly Perm
   ],
   administrator: [
     ...p('support_ticket', 'read', 'create'),
+    // The organization's audit log (features/audit-log), read only: nobody writes it but the server.
+    ...p('audit_log_entry', 'read'),
     ...p('organization', 'all', 'access_billing', 'manage_webhooks'),
     // Credits are billing: bought and watched by those with billing access.
     ...p('credit_bundle', 'read', 'create'),
@@ -190,6 +194,8 @@ export const platformRolePermissions: Record<PlatformRole, readonly Permission[]
   ],
   balena_admin: [
     ...p('support_ticket', 'all'),
+    // Every organization's audit log and the platform's own events.
+    ...p('audit_log_entry', 'read'),
     ...p('device', 'access_diagnostics', 'ssh', 'ssh-host'),
     ...p('organization', 'all'),
     ...p('credit_bundle', 'read', 'create'),

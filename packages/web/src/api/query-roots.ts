@@ -34,6 +34,7 @@ export const queryRoots = {
   alerts: ['alerts'],
   credits: ['credits'],
   billing: ['billing'],
+  auditLog: ['audit-log'],
 } as const;
 
 export type QueryRoot = keyof typeof queryRoots;

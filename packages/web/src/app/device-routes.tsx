@@ -12,7 +12,7 @@ const DeviceSectionHeader = lazy(async () => ({
 const sectionHeader = (detail: DeviceDetail) => <DeviceSectionHeader detail={detail} />;
 
 // The device page and its sections: summary (also /summary, which balena-cli prints), actions,
-// settings, location, variables, configuration and diagnostics.
+// settings, location, variables, configuration, diagnostics and history.
 export const deviceRoutes = (lazyPage: LazyPage): RouteObject[] => {
   const summary = lazyPage(() => import('../features/devices/DevicePage.js'), 'DevicePage');
   const sections: RouteObject[] = [
@@ -48,6 +48,13 @@ export const deviceRoutes = (lazyPage: LazyPage): RouteObject[] => {
     {
       path: '/devices/:uuid/diagnostics',
       lazy: lazyPage(() => import('../features/diagnostics/DiagnosticsPage.js'), 'DiagnosticsPage'),
+    },
+    {
+      path: '/devices/:uuid/history',
+      lazy: lazyPage(
+        () => import('../features/audit-log/DeviceHistoryPage.js'),
+        'DeviceHistoryPage',
+      ),
     },
   ];
   return [

@@ -223,7 +223,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                   },
                 ],
               },
-              // Variables, configuration and API keys of a fleet.
+              // Variables, configuration, API keys and history of a fleet.
               {
                 path: '/fleets/:fleetId',
                 lazy: lazyPage(
@@ -253,6 +253,13 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
                     ),
                   },
                   ...rolloutRoutes(lazyPage),
+                  {
+                    path: 'history',
+                    lazy: lazyPage(
+                      () => import('../features/audit-log/FleetHistoryPage.js'),
+                      'FleetHistoryPage',
+                    ),
+                  },
                 ],
               },
               ...deviceRoutes(lazyPage),
@@ -414,7 +421,7 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
 
 // Pages under /orgs/:organizationId, inside its layout: summary, members, member (its teams and
 // fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), billing, support
-// tickets, alert rules.
+// tickets, alert rules, the audit log.
 const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
   const summary = lazyPage(
     () => import('../features/organizations/OrganizationSummaryPage.js'),
@@ -459,6 +466,10 @@ const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
     {
       path: 'billing',
       lazy: lazyPage(() => import('../features/billing/BillingPage.js'), 'BillingPage'),
+    },
+    {
+      path: 'audit',
+      lazy: lazyPage(() => import('../features/audit-log/AuditLogPage.js'), 'AuditLogPage'),
     },
     {
       path: 'support/:ticketId',

@@ -1,3 +1,4 @@
+import { auditHistoryPermission } from '@flotilla/shared/audit-log/audit-permission';
 import { devicePanelPermissions } from '@flotilla/shared/devices/device-action-permissions';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -13,6 +14,7 @@ const sections: readonly { path: string; label: string; needs?: FleetPermission 
   { path: 'envvars', label: 'Variables' },
   { path: 'config', label: 'Configuration' },
   { path: 'diagnostics', label: 'Diagnostics', needs: devicePanelPermissions.diagnostics },
+  { path: 'history', label: 'History', needs: auditHistoryPermission },
 ];
 
 // The device page's sections; a section that needs a permission the user lacks on the device's

@@ -8,6 +8,7 @@ import { ApiError } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
+import { recordRequestEvent } from '../audit-log/audit-events.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { createLoginThrottle, loginAccountKey } from './login-rate-limit.js';
 
@@ -78,6 +79,12 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
     if (!user || !valid) {
       // The typed name is not logged: people type passwords into it by mistake.
       request.log.info({ userId: user?.id ?? null, ip: request.ip }, 'login failed');
+      await recordRequestEvent(
+        ctx.db,
+        request,
+        { action: 'login_failed', resource: 'user', resourceId: user?.id ?? null },
+        ctx.now(),
+      );
       throw new ApiError('unauthorized', invalidCredentialsMessage);
     }
     await attempt.succeeded();
@@ -88,6 +95,13 @@ export const registerLogin = (app: FastifyInstance, ctx: AppContext): void => {
     );
     if (saml.length > 0) throw new ApiError('unauthorized', samlPasswordLoginRefusal);
     request.log.info({ userId: user.id, ip: request.ip }, 'login');
+    const actor = { kind: 'user-id', userId: user.id, via: 'session' } as const;
+    await recordRequestEvent(
+      ctx.db,
+      request,
+      { action: 'login', resource: 'user', resourceId: user.id, actor },
+      ctx.now(),
+    );
     // With two-factor enabled the session stays pending until a code is verified.
     const token = await issueSessionToken(ctx, ctx.db, user.id, {
       ...((await isTwoFactorEnabled(ctx.db, user.id)) ? { twoFactorRequired: true } : {}),

@@ -1,5 +1,6 @@
 import { adminUserPageSize, adminUserSearchMaxLength } from '@flotilla/shared/users/admin-users';
 import type { FastifyInstance } from 'fastify';
+import { recordRequestEvent } from '../audit-log/audit-events.js';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
@@ -52,6 +53,18 @@ export const registerPlatformAdmin = (app: FastifyInstance, ctx: AppContext): vo
     if (!target) throw new ApiError('not_found', `No user ${username}`);
     if (target.id === admin.userId) throw badRequest('You are already signed in as this user');
     const token = await issueSessionToken(ctx, ctx.db, target.id, { actualUser: admin.userId });
+    const actor = {
+      kind: 'user-id',
+      userId: target.id,
+      via: 'session',
+      actualUserId: admin.userId,
+    } as const;
+    await recordRequestEvent(
+      ctx.db,
+      request,
+      { action: 'login_as', resource: 'user', resourceId: target.id, actor },
+      ctx.now(),
+    );
     request.log.info(
       { actualUser: admin.userId, userId: target.id },
       'platform administrator signed in as another user (login-as)',

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, unauthorized } from '../../infra/errors/api-error.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
+import { terminalSessionRecorder } from '../audit-log/audit-events.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { notPermitted, type TerminalAccess, terminalAccess } from './terminal-access.js';
 import { runTerminalSocket, type TerminalStart } from './terminal-socket.js';
@@ -64,6 +65,7 @@ export const registerTerminal = (
             events,
           ),
         log: app.log,
+        sessions: terminalSessionRecorder(ctx.db, ctx.now, app.log),
       });
     });
   });

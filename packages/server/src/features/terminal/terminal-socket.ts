@@ -9,6 +9,7 @@ import {
   type TerminalServerMessage,
 } from '@flotilla/shared/terminal/terminal-protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TerminalSessionEvent } from '../audit-log/audit-events.js';
 import type { RawData, WebSocket } from 'ws';
 import { CloudlinkError } from '../cloudlink/cloudlink-error.js';
 import type { TerminalEvents, TerminalPeer } from '../cloudlink/terminal-stream.js';
@@ -25,6 +26,8 @@ export type TerminalSocketDeps = {
   authorize(start: TerminalStart): Promise<TerminalAccess>;
   open(deviceId: number, start: TerminalStart, events: TerminalEvents): Promise<TerminalPeer>;
   log: FastifyBaseLogger;
+  // Told when a session opens and closes (the audit log).
+  sessions?: (session: TerminalSessionEvent) => void;
 };
 
 const offlineMessage = 'The device is not connected to the cloud';
@@ -37,6 +40,7 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
   let peer: TerminalPeer | undefined;
   // Set once a session opens: the operator's log says who had a shell on which device, and when.
   let opened: { fields: Record<string, unknown>; at: number } | undefined;
+  let session: Omit<TerminalSessionEvent, 'event'> | undefined;
 
   const send = (message: TerminalServerMessage): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -106,6 +110,13 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
     };
     opened = { fields, at: Date.now() };
     deps.log.info(fields, 'terminal: session opened');
+    session = {
+      deviceId,
+      userId: access.userId,
+      actualUserId: access.actualUserId,
+      target: who.target,
+    };
+    deps.sessions?.({ event: 'opened', ...session });
     send({ type: 'spawning' });
   };
 
@@ -145,6 +156,7 @@ export const runTerminalSocket = (socket: WebSocket, deps: TerminalSocketDeps): 
     if (opened !== undefined) {
       const seconds = Math.round((Date.now() - opened.at) / 1000);
       deps.log.info({ ...opened.fields, seconds }, 'terminal: session ended');
+      if (session) deps.sessions?.({ event: 'closed', ...session, seconds });
       opened = undefined;
     }
     state = 'ended';

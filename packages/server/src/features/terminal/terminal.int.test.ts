@@ -279,6 +279,17 @@ describe('web terminal on one server', () => {
       loggedTerminal('terminal: session ended').some((line) => line.device === device.uuid),
     );
     expect(logLines.join('\n')).not.toContain(keys.operator);
+    // The audit log records the session's opening and its end, with the device and its user.
+    await waitFor('the session in the audit log', async () => {
+      const { rows } = await db.query<{ action: string; actor_user: number }>(
+        `SELECT "action", "actor_user" FROM "audit_log_entry" WHERE "device" = $1 ORDER BY "id"`,
+        [device.id],
+      );
+      return (
+        rows.map((row) => `${row.action}:${row.actor_user}`).join(',') ===
+        `terminal_opened:${operatorUserId},terminal_closed:${operatorUserId}`
+      );
+    });
     await fake.close();
   });
 

@@ -6,6 +6,7 @@ import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.
 import { type ChatWidgetConfig, chatWidgetConfigOf, chatWidgetEnv } from './chat-widget.js';
 import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
+import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
@@ -127,6 +128,7 @@ const schema = z.object({
   ...prometheusEnv,
   ...plausibleEnv,
   ...chatWidgetEnv,
+  ...auditLogEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
   ...webhooksEnv,
@@ -310,6 +312,8 @@ export type Config = {
   prometheus: PrometheusConfig;
   // Where webhook deliveries may go and how long each may take (webhooks.ts).
   webhooks: WebhooksConfig;
+  // How long audit records are kept (audit-log.ts).
+  auditLog: AuditLogConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
   socialAuth: SocialAuthConfig;
   // Where support tickets go (help-desk.ts).
@@ -451,6 +455,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
     webhooks: webhooksConfigOf(values),
+    auditLog: auditLogConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     helpDesk: helpDeskConfigOf(values),
     statementTimeoutMs: values.FLOTILLA_STATEMENT_TIMEOUT_MS,

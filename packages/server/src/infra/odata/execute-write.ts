@@ -11,7 +11,7 @@ import {
 } from './compile-context.js';
 import { compileFilter } from './compile-filter.js';
 import { keyCondition } from './compile-read.js';
-import type { HookRegistry, Values, WriteContext } from './hooks.js';
+import type { HookRegistry, RowChange, Values, WriteContext } from './hooks.js';
 import type { KeyReference } from './parse-request.js';
 import { quoteIdentifier } from './sql-params.js';
 import { fieldChangeConditions } from './field-change-rules.js';
@@ -121,6 +121,22 @@ const assertReferencesVisible = async (
   }
 };
 
+type ObservedRow = RowChange;
+
+// Hands the changed rows to the write observers (the audit log), in the write's transaction.
+const observe = async (
+  deps: WriteDeps,
+  resource: Resource,
+  operation: 'create' | 'update' | 'delete',
+  changes: readonly RowChange[],
+  written: readonly string[],
+): Promise<void> => {
+  if (changes.length === 0) return;
+  for (const observer of deps.hooks.observers()) {
+    await observer(deps.writeContext, resource, operation, changes, written);
+  }
+};
+
 type WriteDeps = {
   tx: Queryable;
   hooks: HookRegistry;
@@ -158,13 +174,23 @@ export const createRow = async (
     const field = resource.fields.get(column);
     return field?.type === 'json' ? `$${index + 1}::jsonb` : `$${index + 1}`;
   });
+  const observed = deps.hooks.observers().length > 0;
+  const table = `${quoteIdentifier(resource.name)} AS "t"`;
+  const returning = observed ? 'RETURNING "t"."id", to_jsonb("t") AS "row"' : 'RETURNING "t"."id"';
   const sql =
     columns.length === 0
-      ? `INSERT INTO ${quoteIdentifier(resource.name)} DEFAULT VALUES RETURNING "id"`
-      : `INSERT INTO ${quoteIdentifier(resource.name)} (${columns.map(quoteIdentifier).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING "id"`;
-  const { rows } = await deps.tx.query<{ id: number }>(sql, params);
+      ? `INSERT INTO ${table} DEFAULT VALUES ${returning}`
+      : `INSERT INTO ${table} (${columns.map(quoteIdentifier).join(', ')}) VALUES (${placeholders.join(', ')}) ${returning}`;
+  const { rows } = await deps.tx.query<{ id: number; row?: Record<string, unknown> }>(sql, params);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('INSERT returned no id');
+  await observe(
+    deps,
+    resource,
+    'create',
+    [{ id, before: null, after: rows[0]?.row ?? null }],
+    columns,
+  );
   for (const hooks of deps.hooks.of(resource.name))
     await hooks.afterCreate?.(deps.writeContext, id, values);
   await assertStillPermitted(deps.tx, deps.makeContext, resource, [id], 'create');
@@ -202,10 +228,25 @@ export const updateRows = async (
       return `${quoteIdentifier(column)} = $${index + 2}${field?.type === 'json' ? '::jsonb' : ''}`;
     });
     if (resource.fields.has('modified_at')) assignments.push('"modified_at" = now()');
-    await deps.tx.query(
-      `UPDATE ${quoteIdentifier(resource.name)} SET ${assignments.join(', ')} WHERE "id" = ANY($1::integer[])`,
-      [ids, ...columns.map((column) => values[column] ?? null)],
-    );
+    const table = quoteIdentifier(resource.name);
+    const params = [ids, ...columns.map((column) => values[column] ?? null)];
+    if (deps.hooks.observers().length === 0) {
+      await deps.tx.query(
+        `UPDATE ${table} SET ${assignments.join(', ')} WHERE "id" = ANY($1::integer[])`,
+        params,
+      );
+    } else {
+      // The rows as they were come from a subquery over the same (already locked) rows: one
+      // statement gives both sides of each change.
+      const { rows } = await deps.tx.query<ObservedRow>(
+        `UPDATE ${table} AS "t" SET ${assignments.join(', ')}
+           FROM (SELECT * FROM ${table} WHERE "id" = ANY($1::integer[])) AS "o"
+          WHERE "t"."id" = "o"."id"
+          RETURNING "t"."id", to_jsonb("o") AS "before", to_jsonb("t") AS "after"`,
+        params,
+      );
+      await observe(deps, resource, 'update', rows, columns);
+    }
   }
   for (const hooks of deps.hooks.of(resource.name))
     await hooks.afterUpdate?.(deps.writeContext, ids, values);
@@ -218,9 +259,18 @@ export const deleteRows = async (deps: WriteDeps, target: WriteTarget): Promise<
   if (ids.length === 0) return ids;
   for (const hooks of deps.hooks.of(target.resource.name))
     await hooks.beforeDelete?.(deps.writeContext, ids);
-  await deps.tx.query(
-    `DELETE FROM ${quoteIdentifier(target.resource.name)} WHERE "id" = ANY($1::integer[])`,
+  if (deps.hooks.observers().length === 0) {
+    await deps.tx.query(
+      `DELETE FROM ${quoteIdentifier(target.resource.name)} WHERE "id" = ANY($1::integer[])`,
+      [ids],
+    );
+    return ids;
+  }
+  const { rows } = await deps.tx.query<ObservedRow>(
+    `DELETE FROM ${quoteIdentifier(target.resource.name)} AS "t" WHERE "t"."id" = ANY($1::integer[])
+      RETURNING "t"."id", to_jsonb("t") AS "before", NULL::jsonb AS "after"`,
     [ids],
   );
+  await observe(deps, target.resource, 'delete', rows, []);
   return ids;
 };

@@ -1,12 +1,35 @@
 import type { Actor } from '../auth/actor.js';
 import type { Queryable, SqlValue } from '../db/database.js';
+import type { Resource } from '../../model/model-types.js';
+
+// Where a request came from (absent for writes the server makes on its own).
+export type RequestOrigin = { address: string; userAgent: string | null; requestId: string };
 
 export type WriteContext = {
   tx: Queryable;
   actor: Actor;
   resource: string;
   now: Date;
+  origin?: RequestOrigin;
 };
+
+// One row a write changed, whole (column -> value as PostgreSQL's to_jsonb gives it): `before`
+// is null for a created row, `after` for a deleted one.
+export type RowChange = {
+  id: number;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+// Sees every row a /v7 write changed, in the write's transaction, after the write (the audit
+// log); throwing rolls the write back. `written` lists the columns the request set.
+export type WriteObserver = (
+  ctx: WriteContext,
+  resource: Resource,
+  operation: 'create' | 'update' | 'delete',
+  changes: readonly RowChange[],
+  written: readonly string[],
+) => Promise<void>;
 
 // Column -> value of the row being written; hooks may fill in or adjust values.
 export type Values = Record<string, SqlValue>;
@@ -32,13 +55,20 @@ export type ResourceHooks = {
 export type HookRegistry = {
   add(resource: string, hooks: ResourceHooks): void;
   of(resource: string): readonly ResourceHooks[];
+  observe(observer: WriteObserver): void;
+  observers(): readonly WriteObserver[];
   // For the test that lists what is registered (no silent side-effect registration).
   registered(): readonly string[];
 };
 
 export const createHookRegistry = (): HookRegistry => {
   const byResource = new Map<string, ResourceHooks[]>();
+  const observers: WriteObserver[] = [];
   return {
+    observe: (observer) => {
+      observers.push(observer);
+    },
+    observers: () => observers,
     add(resource, hooks) {
       const list = byResource.get(resource) ?? [];
       list.push(hooks);

@@ -8,7 +8,7 @@ import type { Model } from '../../model/model-types.js';
 import { createCompileContext, resourceOf } from './compile-context.js';
 import { readSql } from './compile-read.js';
 import { mapDatabaseError } from './database-errors.js';
-import type { HookRegistry } from './hooks.js';
+import type { HookRegistry, RequestOrigin } from './hooks.js';
 import { createRow, deleteRows, updateRows } from './execute-write.js';
 import { parseODataRequest } from './parse-request.js';
 import { createSqlParams } from './sql-params.js';
@@ -31,6 +31,13 @@ export const requestLimits = (reply: FastifyReply, timeoutMs: number): QueryLimi
   });
   return { signal: controller.signal, timeoutMs };
 };
+
+// Where a write came from, for the write observers (the audit log).
+export const requestOrigin = (request: FastifyRequest): RequestOrigin => ({
+  address: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+  requestId: request.id,
+});
 
 // The JSON text of a read's answer, `{"d":[...]}` or `{"d":n}` for a count, from the value its
 // statement selected: the rows' JSON text or the count, straight from PostgreSQL (never parsed).
@@ -105,7 +112,13 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: ODataDeps): ReadS
     const now = ctx.now();
     const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
     const result = await ctx.db.transaction(async (tx) => {
-      const writeContext = { tx, actor: request.actor, resource: resource.name, now };
+      const writeContext = {
+        tx,
+        actor: request.actor,
+        resource: resource.name,
+        now,
+        origin: requestOrigin(request),
+      };
       const deps = {
         tx,
         hooks: ctx.hooks,
@@ -134,7 +147,13 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: ODataDeps): ReadS
       const deps = {
         tx,
         hooks: ctx.hooks,
-        writeContext: { tx, actor: request.actor, resource: resource.name, now },
+        writeContext: {
+          tx,
+          actor: request.actor,
+          resource: resource.name,
+          now,
+          origin: requestOrigin(request),
+        },
         makeContext: () => contextFor(request, parsed.binds),
       };
       const target = { resource, key: parsed.key, options: parsed.options };

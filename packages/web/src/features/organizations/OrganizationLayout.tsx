@@ -18,7 +18,7 @@ import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {
   const rest = pathname.slice(base.length).split('/')[1] ?? '';
-  return ['members', 'teams', 'alerts', 'billing', 'support', 'webhooks'].includes(rest)
+  return ['members', 'teams', 'alerts', 'billing', 'support', 'webhooks', 'audit'].includes(rest)
     ? rest
     : 'summary';
 };
@@ -92,6 +92,9 @@ export const OrganizationLayout = () => {
         <Tab label="Support" value="support" component={RouterLink} to={`${base}/support`} />
         {access.isAdministrator ? (
           <Tab label="Webhooks" value="webhooks" component={RouterLink} to={`${base}/webhooks`} />
+        ) : null}
+        {access.can('audit_log_entry', 'read') ? (
+          <Tab label="Audit log" value="audit" component={RouterLink} to={`${base}/audit`} />
         ) : null}
       </Tabs>
       <Outlet context={context} />

@@ -1,3 +1,4 @@
+import { auditHistoryPermission } from '@flotilla/shared/audit-log/audit-permission';
 import { errorText } from '@flotilla/sdk/errors';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
 import {
@@ -66,6 +67,7 @@ const fleetSections: readonly {
   { path: 'envvars', label: 'Variables' },
   { path: 'config', label: 'Configuration' },
   { path: 'api-keys', label: 'API keys', needs: { resource: 'api_key', action: 'read' } },
+  { path: 'history', label: 'History', needs: auditHistoryPermission },
 ];
 
 // Header and tabs of the fleet pages (/fleets/:fleetId, /apps/..., /blocks/...).

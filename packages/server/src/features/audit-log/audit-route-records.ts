@@ -1,0 +1,107 @@
+import { auditSecretMask } from '@flotilla/shared/audit-log/audit-entry';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queryable } from '../../infra/db/database.js';
+import { recordRequestEvent } from './audit-events.js';
+
+// Routes that change nothing worth a record, or whose changes are recorded where they happen:
+// /v7 (each row, in its write's transaction), the logins, and the device's own traffic (state
+// reports, logs, pings) and the console's telemetry, which would drown the log.
+const unrecorded = new Set([
+  'POST /v7/*',
+  'PATCH /v7/*',
+  'PUT /v7/*',
+  'DELETE /v7/*',
+  'POST /v7/$batch',
+  'POST /login_',
+  'PATCH /login_',
+  'POST /user/v1/refresh-token',
+  'PATCH /device/v3/state',
+  'POST /device/v2/:uuid/logs',
+  'POST /device/v2/:uuid/log-stream',
+  'POST /supervisor/ping',
+  'POST /error-reports/v1',
+  'POST /analytics/v1/events',
+  'POST /oauth/token',
+  'PUT /release-asset/v1/uploads/:uuid/:part',
+  'POST /git/:owner/:repo/git-upload-pack',
+]);
+
+const changing = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length <= 64 ? value : undefined;
+const id = (value: unknown): number | undefined => {
+  const number = typeof value === 'string' ? Number(value) : value;
+  return typeof number === 'number' &&
+    Number.isSafeInteger(number) &&
+    number > 0 &&
+    number < 2 ** 31
+    ? number
+    : undefined;
+};
+const field = (source: unknown, name: string): unknown =>
+  typeof source === 'object' && source !== null && name in source
+    ? Object.entries(source).find(([key]) => key === name)?.[1]
+    : undefined;
+
+// The device or fleet a route acts on, from its parameters or the few body fields that name one
+// (balena's supervisor API: uuid, deviceId, appId). Nothing else of the body is kept: it may hold
+// passwords, codes or keys.
+const placeOf = (request: FastifyRequest) => {
+  const from = (name: string): unknown => field(request.params, name) ?? field(request.body, name);
+  const fleet = request.routeOptions.url?.startsWith('/application/:id')
+    ? id(field(request.params, 'id'))
+    : id(from('appId'));
+  return { deviceUuid: text(from('uuid')), deviceId: id(from('deviceId')), fleetId: fleet };
+};
+
+// A route's parameters as recorded: one that carries a credential (an invitation's token, a
+// code) reads as the mask.
+const secretParameter = /token|secret|password|code|key/i;
+const recordedParams = (params: unknown): Record<string, unknown> =>
+  typeof params === 'object' && params !== null
+    ? Object.fromEntries(
+        Object.entries(params).map(([name, value]) => [
+          name,
+          secretParameter.test(name) ? auditSecretMask : value,
+        ]),
+      )
+    : {};
+
+export const isRecordedRoute = (method: string, url: string | undefined): boolean =>
+  url !== undefined && changing.has(method) && !unrecorded.has(`${method} ${url}`);
+
+// Every successful change through a route of its own (keys minted, device actions, settings,
+// account changes, invitations accepted...) is recorded once answered, with its route and
+// parameters: these routes keep their own transactions, so such a record follows its change
+// rather than sharing its transaction (a crash between the two loses the record). It is written
+// before the answer is sent, so a caller who sees the answer finds the record.
+export const registerRouteRecords = (
+  app: FastifyInstance,
+  db: Queryable,
+  now: () => Date,
+): void => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const url = request.routeOptions.url;
+    if (reply.statusCode >= 400 || !isRecordedRoute(request.method, url)) return payload;
+    const place = placeOf(request);
+    try {
+      await recordRequestEvent(
+        db,
+        request,
+        {
+          action: 'request',
+          resource: `${request.method} ${url ?? ''}`,
+          deviceId: place.deviceId ?? null,
+          deviceUuid: place.deviceUuid ?? null,
+          fleetId: place.fleetId ?? null,
+          details: { params: recordedParams(request.params), status: reply.statusCode },
+        },
+        now(),
+      );
+    } catch (error) {
+      request.log.error({ err: error }, 'audit log: could not record a request');
+    }
+    return payload;
+  });
+};

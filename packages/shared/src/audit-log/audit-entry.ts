@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+// What the audit log records besides /v7 writes (create, update, delete of a resource's rows).
+export const auditEvents = [
+  'login',
+  'login_failed',
+  'login_as',
+  // A change made through a route of its own (not /v7): its method, route and parameters.
+  'request',
+  'device_action',
+  'terminal_opened',
+  'terminal_closed',
+  'api_key_created',
+  'api_key_revoked',
+  'device_registered',
+] as const;
+
+export type AuditEvent = (typeof auditEvents)[number];
+
+export type AuditAction = 'create' | 'update' | 'delete' | AuditEvent;
+
+export type AuditActorKind = 'anonymous' | 'user' | 'application' | 'device';
+
+// One field's change; a secret's values read as the mask.
+export type AuditFieldChange = { old?: unknown; new?: unknown };
+
+// One record as the audit routes serve it (and as each NDJSON line of an export).
+export type AuditEntry = {
+  id: number;
+  occurredAt: string;
+  action: string;
+  resource: string;
+  resourceId: number | null;
+  organizationId: number | null;
+  fleetId: number | null;
+  deviceId: number | null;
+  actor: {
+    kind: AuditActorKind;
+    // session, api-key or oauth for a user; absent otherwise.
+    via: string | null;
+    userId: number | null;
+    username: string | null;
+    fleetId: number | null;
+    deviceId: number | null;
+    // The platform administrator behind a login-as session.
+    impersonatedBy: number | null;
+    impersonatedByUsername: string | null;
+  };
+  changes: Record<string, unknown>;
+  address: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+};
+
+export type AuditPage = { entries: AuditEntry[]; nextBefore: number | null };
+
+// What a secret's old and new values read as in the log.
+export const auditSecretMask = '••••••';
+
+export const auditPageSizeMax = 200;
+// An export streams at most this many records (newest first); narrow the filters for more.
+export const auditExportLimit = 100_000;
+
+const optionalId = z.coerce.number().int().min(1).max(2_147_483_647).optional();
+
+// The filters of the organization's log, the platform's log and their exports (query string).
+export const auditFilterSchema = z.object({
+  user: optionalId,
+  fleet: optionalId,
+  device: optionalId,
+  resource: z
+    .string()
+    .trim()
+    .regex(/^[a-z_]{1,80}$/, 'Resource must be a resource name such as device')
+    .optional(),
+  from: z.iso.datetime({ message: 'From must be an ISO date and time' }).optional(),
+  to: z.iso.datetime({ message: 'To must be an ISO date and time' }).optional(),
+  // Keyset paging: records older than this id.
+  before: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(auditPageSizeMax).default(50),
+});
+
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const auditExportFormats = ['csv', 'ndjson'] as const;
+export type AuditExportFormat = (typeof auditExportFormats)[number];
