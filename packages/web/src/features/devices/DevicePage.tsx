@@ -30,6 +30,7 @@ import { DeviceSummaryCard } from './DeviceSummaryCard.js';
 import { MoveDeviceButton } from './MoveDeviceButton.js';
 import { DeviceTabs } from '../../device/DeviceTabs.js';
 import { LockNotice } from './LockNotice.js';
+import { QueuedActionsCard } from './QueuedActionsCard.js';
 import { useDeviceActions } from './api-device-actions.js';
 
 const clearLogs = devicePanelPermissions['clear-logs'];
@@ -86,6 +87,7 @@ export const DevicePage = () => {
       />
       <DeviceTabs uuid={detail.uuid} fleetId={fleet.id} />
       <LockNotice actions={actions} />
+      <QueuedActionsCard deviceId={detail.id} denied={access.denied} />
       <DeviceAlerts detail={detail} />
       <DeviceSummaryCard
         device={detail}
