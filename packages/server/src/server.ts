@@ -24,6 +24,10 @@ import { registerDownloadConfig } from './features/device-config/register-downlo
 import type { CloudlinkOptions } from './features/cloudlink/cloudlink-options.js';
 import { type Cloudlink, registerCloudlink } from './features/cloudlink/register-cloudlink.js';
 import { registerDeviceActions } from './features/device-actions/register-device-actions.js';
+import {
+  type QueuedActionsOptions,
+  registerQueuedActions,
+} from './features/queued-actions/register-queued-actions.js';
 import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceMetrics } from './features/device-metrics/register-device-metrics.js';
@@ -79,6 +83,8 @@ export type ServerOptions = {
   onRoute?: (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => void;
   // Cloudlink timings other than the defaults (tests shorten heartbeats and timeouts).
   cloudlink?: Partial<CloudlinkOptions>;
+  // How often queued device actions are expired and swept (tests shorten it).
+  queuedActions?: QueuedActionsOptions;
   // Where log lines go instead of stdout (tests read the operator's log lines).
   logStream?: { write(line: string): void };
 };
@@ -172,6 +178,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerDeviceMetrics(app, ctx);
   const cloudlink = registerCloudlink(app, ctx, options.cloudlink);
   registerDeviceActions(app, ctx, cloudlink);
+  registerQueuedActions(app, ctx, cloudlink, options.queuedActions);
   registerDiagnostics(app, ctx, cloudlink);
   registerTerminal(app, ctx, cloudlink, actors.resolveActor);
   registerDeviceUrl(app, ctx, cloudlink);

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '@flotilla/sdk/request';
+import { vi } from 'vitest';
 import type { FakeApi } from './fake-api.js';
 
 // What a device page asks for beside its rows, answered quietly for tests that only pass through
@@ -14,4 +16,16 @@ export const answerDevicePageFeeds = (api: FakeApi, uuid: string): void => {
     body: { since: '2033-03-01T00:00:00.000Z', until: '2033-03-02T00:00:00.000Z', points: [] },
   }));
   api.on('GET', `/access/v1/hostos/${uuid}`, () => ({ status: 200, text: 'OK' }));
+};
+
+// The supervisor calls, as the console asks the SDK for them, recorded (and answered "OK") by the
+// returned mock; the reads of queued actions go on to the fake (none queued unless a test says).
+export const recordActionRequests = (api: FakeApi) => {
+  const request = vi.fn(async (_options: RequestOptions): Promise<unknown> => 'OK');
+  const read = api.client.request.bind(api.client);
+  Object.assign(api.client, {
+    request: (options: RequestOptions) =>
+      options.path.startsWith('/device-actions/v1/queued') ? read(options) : request(options),
+  });
+  return request;
 };

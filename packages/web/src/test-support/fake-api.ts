@@ -141,6 +141,9 @@ export const createFakeApi = (
   // The header's status dot asks on every signed-in screen: all operational unless a test says
   // otherwise (api.on replaces it).
   handlers.set('GET /status/v1', () => ({ status: 200, body: operationalStatus() }));
+  // The device page and the devices table ask which actions wait for offline devices: none
+  // unless a test says otherwise.
+  handlers.set('GET /device-actions/v1/queued', () => ({ status: 200, body: [] }));
   const shapes = new Map<string, (body: Record<string, unknown>) => FakeRow>();
   const updateShapes = new Map<string, (row: FakeRow, body: Record<string, unknown>) => FakeRow>();
   const refusals: {

@@ -71,6 +71,10 @@ export type Cloudlink = {
   connectedDevices(deviceIds: readonly number[]): Promise<Set<number>>;
   // Cloudlinks held by this process.
   localConnectionCount(): number;
+  // The devices whose cloudlink this process holds.
+  localDevices(): number[];
+  // Called on the process holding a device's new cloudlink once it is recorded (queued actions).
+  onConnected(listener: (deviceId: number) => void): void;
 };
 
 // GET /cloudlink/v1: each device agent's websocket (Bearer device key, checked by the onRequest
@@ -86,6 +90,7 @@ export const registerCloudlink = (
   const links = createLinkRegistry();
   let closing = false;
   const timers: NodeJS.Timeout[] = [];
+  const connectedListeners: ((deviceId: number) => void)[] = [];
 
   // Database work started by socket events; shutdown waits for it before the pool closes.
   const inFlight = new Set<Promise<void>>();
@@ -180,6 +185,7 @@ export const registerCloudlink = (
       }
       // A live cloudlink is a contact, like a target-state poll (features/heartbeat).
       ctx.contacts.record(deviceId, now);
+      for (const listener of connectedListeners) listener(deviceId);
       return session.uuid;
     } catch (error) {
       logFailure(
@@ -300,6 +306,10 @@ export const registerCloudlink = (
     openTerminal,
     connectedDevices: (deviceIds) => liveDevices(ctx.db, deviceIds, options.nodeStaleAfterMs),
     localConnectionCount: () => links.size(),
+    localDevices: () => [...links.all()].map((link) => link.deviceId),
+    onConnected: (listener) => {
+      connectedListeners.push(listener);
+    },
   };
   return cloudlink;
 };

@@ -9,7 +9,12 @@ import { createSqlParams } from '../../infra/odata/sql-params.js';
 
 export type ActionTarget = { id: number; uuid: string };
 
-export type TargetFilter = { deviceId?: number; uuid?: string; appId?: number };
+export type TargetFilter = {
+  deviceId?: number;
+  deviceIds?: readonly number[];
+  uuid?: string;
+  appId?: number;
+};
 
 // The devices matching `filter` that the actor may run `action` on (the permission comes from
 // shared/devices/device-action-permissions.ts, which the console's rules read too). As for writes
@@ -32,6 +37,9 @@ export const permittedTargets = async (
   const conditions: string[] = [];
   if (filter.deviceId !== undefined) {
     conditions.push(`${row}."id" = ${params.add(filter.deviceId)}::integer`);
+  }
+  if (filter.deviceIds !== undefined) {
+    conditions.push(`${row}."id" = ANY(${params.add(filter.deviceIds)}::integer[])`);
   }
   if (filter.uuid !== undefined) conditions.push(`${row}."uuid" = ${params.add(filter.uuid)}`);
   if (filter.appId !== undefined) {

@@ -1,10 +1,13 @@
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { defaultQueueExpiryHours } from '@flotilla/shared/devices/queued-actions';
+import { useState } from 'react';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { plural } from '../../device/device-format.js';
 import type { ActionSpec } from './device-actions.js';
 import { deviceActionsDocs } from './field-actions.js';
+import { QueueChoice, type QueueState } from './QueueChoice.js';
 
 const reasonCounts = (skipped: readonly { reason: string }[]): [string, number][] => {
   const counts = new Map<string, number>();
@@ -19,6 +22,7 @@ export const ActionConfirmDialog = ({
   names,
   skipped,
   pending,
+  offline = 0,
   onConfirm,
   onClose,
 }: {
@@ -27,9 +31,16 @@ export const ActionConfirmDialog = ({
   // Selected devices the action will not run on, and why.
   skipped: readonly { name: string; reason: string }[];
   pending: boolean;
-  onConfirm: () => void;
+  // How many of the devices are offline: they may queue the action (the user chooses).
+  offline?: number;
+  // queueHours: how long offline devices keep the action queued; undefined when not queued.
+  onConfirm: (queueHours: number | undefined) => void;
   onClose: () => void;
 }) => {
+  const [queue, setQueue] = useState<QueueState>({
+    queue: true,
+    hours: defaultQueueExpiryHours,
+  });
   const single = names.length === 1;
   const confirmText =
     spec?.id === 'delete' ? (single ? (names[0] ?? '') : String(names.length)) : undefined;
@@ -42,7 +53,7 @@ export const ActionConfirmDialog = ({
       confirmLabel={spec?.confirmLabel ?? 'Confirm'}
       destructive={spec?.destructive ?? false}
       pending={pending}
-      onConfirm={onConfirm}
+      onConfirm={() => onConfirm(offline > 0 && queue.queue ? queue.hours : undefined)}
       onClose={onClose}
     >
       <Typography>
@@ -60,6 +71,7 @@ export const ActionConfirmDialog = ({
           .
         </Alert>
       ) : null}
+      {offline > 0 ? <QueueChoice offline={offline} value={queue} onChange={setQueue} /> : null}
     </ConfirmDialog>
   );
 };

@@ -6,12 +6,13 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import { ActionsMenu } from './ActionsMenu.js';
-import { type Denied, deviceActionBlock } from './device-action-rules.js';
+import { type Denied, deviceActionBlock, queuesOffline } from './device-action-rules.js';
 import {
   type ActionRequest,
   actionSpecs,
   type MenuActionId,
   menuActions,
+  plainRequest,
 } from './device-actions.js';
 import type { FieldActionDevice } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
@@ -65,7 +66,7 @@ export const DeviceActionsMenu = ({
         onSelect={(id) => {
           if (isFieldAction(id)) setEditing(id);
           else if (isHostUpdateAction(id)) setUpdating(id);
-          else if (actionSpecs[id].confirm) setConfirming(id);
+          else if (actionSpecs[id].confirm || queuesOffline(id, device.state)) setConfirming(id);
           else void start({ id });
         }}
       />
@@ -74,9 +75,10 @@ export const DeviceActionsMenu = ({
         names={[device.target.name]}
         skipped={[]}
         pending={actions.pending !== null}
-        onConfirm={() => {
+        offline={confirming && queuesOffline(confirming, device.state) ? 1 : 0}
+        onConfirm={(queueHours) => {
           if (!confirming) return;
-          void start({ id: confirming }).finally(() => setConfirming(null));
+          void start(plainRequest(confirming, queueHours)).finally(() => setConfirming(null));
         }}
         onClose={() => setConfirming(null)}
       />

@@ -9,19 +9,26 @@ import { renderWithClient } from '../../test-support/fleet-helpers.js';
 import { DevicePage } from './DevicePage.js';
 import { ToastProvider } from '../../ui/toasts.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
-import { answerDevicePageFeeds } from '../../test-support/device-page-feeds.js';
+import {
+  answerDevicePageFeeds,
+  recordActionRequests,
+} from '../../test-support/device-page-feeds.js';
 import { deviceDetail, install } from '../../test-support/device-fixtures.js';
 
 afterEach(cleanup);
 
-const renderDevice = (devices: DeviceDetail[], roleName = 'operator') => {
+const renderDevice = (
+  devices: DeviceDetail[],
+  roleName = 'operator',
+  setup: (api: ReturnType<typeof createFakeApi>) => void = () => undefined,
+) => {
   const api = createFakeApi({
     device: devices,
     user_application_membership: [fleetMember(roleName)],
   });
+  setup(api);
   // The supervisor calls, as the console asks the SDK for them.
-  const request = vi.fn(async () => 'OK');
-  Object.assign(api.client, { request });
+  const request = recordActionRequests(api);
   // The logs panel's stream and the metric history (LogsPanel and MetricHistoryCharts tests).
   for (const device of devices) answerDevicePageFeeds(api, device.uuid);
   renderWithClient(
@@ -172,16 +179,79 @@ describe('DevicePage', () => {
     await waitFor(() => expect(button('Start worker').disabled).toBe(false));
   });
 
-  it('disables supervisor actions of an offline device with the catalogue message', async () => {
-    renderDevice([deviceDetail({ is_connected_to_vpn: false, api_heartbeat_state: 'offline' })]);
+  it('queues a reboot for an offline device for the chosen time', async () => {
+    const { request } = renderDevice([
+      deviceDetail({ is_connected_to_vpn: false, api_heartbeat_state: 'offline' }),
+    ]);
+    request.mockImplementation(async (options) =>
+      options.path === '/device-actions/v1/run'
+        ? [{ deviceId: 101, outcome: 'queued', statusCode: null, message: null, queuedActionId: 5 }]
+        : 'OK',
+    );
     await ready();
+    // Container control still needs the device online.
     expect(button('Stop main').disabled).toBe(true);
     await userEvent.click(button('Actions'));
     const reboot = await screen.findByRole('menuitem', { name: /Reboot/ });
-    expect(reboot.getAttribute('aria-disabled')).toBe('true');
-    expect(reboot.textContent).toContain('Device must be online');
-    const remove = screen.getByRole('menuitem', { name: /Delete device/ });
-    expect(remove.getAttribute('aria-disabled')).toBeNull();
+    expect(reboot.getAttribute('aria-disabled')).toBeNull();
+    await userEvent.click(reboot);
+    const dialog = await screen.findByRole('dialog', { name: 'Reboot' });
+    expect(within(dialog).getByText(/1 device is offline/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'Expires after' }));
+    await userEvent.click(await screen.findByRole('option', { name: '6 hours' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reboot' }));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith({
+        method: 'POST',
+        path: '/device-actions/v1/run',
+        body: {
+          action: 'reboot',
+          deviceIds: [101],
+          params: { force: false },
+          queue: { expiresInHours: 6 },
+        },
+      }),
+    );
+    expect(await screen.findByText('Queued for brave-otter until it comes online')).toBeTruthy();
+  });
+
+  it('lists the queued actions with their outcomes and cancels one', async () => {
+    const queued = (id: number, status: string, message: string | null) => ({
+      id,
+      deviceId: 101,
+      action: id === 1 ? 'blink' : 'reboot',
+      params: {},
+      status,
+      createdAt: '2033-03-01T10:00:00.000Z',
+      expiresAt: '2033-03-02T10:00:00.000Z',
+      finishedAt: status === 'queued' ? null : '2033-03-01T11:00:00.000Z',
+      resultStatus: status === 'done' ? 200 : null,
+      message,
+    });
+    const cancels: string[] = [];
+    renderDevice(
+      [deviceDetail({ is_connected_to_vpn: false, api_heartbeat_state: 'offline' })],
+      'operator',
+      (api) => {
+        api.on('GET', '/device-actions/v1/queued', () => ({
+          status: 200,
+          body: [queued(2, 'queued', null), queued(1, 'done', 'OK')],
+        }));
+        api.on('POST', '/device-actions/v1/queued/2/cancel', () => {
+          cancels.push('2');
+          return { status: 200, body: queued(2, 'cancelled', 'Cancelled') };
+        });
+      },
+    );
+    const card = await screen.findByRole('region', { name: 'Queued actions' });
+    const rows = within(card).getAllByRole('row');
+    expect(rows[1]?.textContent).toContain('Reboot');
+    expect(rows[1]?.textContent).toContain('Queued');
+    expect(rows[2]?.textContent).toContain('Identify');
+    expect(rows[2]?.textContent).toContain('Done');
+    await ready();
+    await userEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(cancels).toEqual(['2']));
   });
 
   it('gives an observer no rename, notes or actions', async () => {

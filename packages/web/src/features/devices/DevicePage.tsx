@@ -31,6 +31,7 @@ import { DeviceSummaryCard } from './DeviceSummaryCard.js';
 import { MoveDeviceButton } from './MoveDeviceButton.js';
 import { DeviceTabs } from '../../device/DeviceTabs.js';
 import { LockNotice } from './LockNotice.js';
+import { QueuedActionsCard } from './QueuedActionsCard.js';
 import { useDeviceActions } from './api-device-actions.js';
 
 const clearLogs = devicePanelPermissions['clear-logs'];
@@ -91,6 +92,7 @@ export const DevicePage = () => {
         subject="device"
       />
       <LockNotice actions={actions} />
+      <QueuedActionsCard deviceId={detail.id} denied={access.denied} />
       <DeviceAlerts detail={detail} />
       <DeviceSummaryCard
         device={detail}

@@ -11,13 +11,14 @@ import { useNavigate } from 'react-router';
 import type { FleetDetail } from '../../fleet/api-fleet-detail.js';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import { ActionsMenu } from './ActionsMenu.js';
-import { actionDeviceOf, type Denied, planBatch } from './device-action-rules.js';
+import { actionDeviceOf, type Denied, planBatch, queuesOffline } from './device-action-rules.js';
 import {
   type ActionRequest,
   type ActionTarget,
   actionSpecs,
   type MenuActionId,
   menuActions,
+  plainRequest,
 } from './device-actions.js';
 import { fieldDeviceOfRow } from './field-action-device.js';
 import { isFieldAction } from './field-actions.js';
@@ -89,6 +90,10 @@ export const DeviceSelectionBar = ({
   };
   const eligibleTargets = (id: MenuActionId): ActionTarget[] =>
     (plans.get(id)?.eligible ?? []).map(targetOf);
+  // Eligible devices that would queue the action (offline).
+  const offlineCount = (id: MenuActionId): number =>
+    (plans.get(id)?.eligible ?? []).filter((device) => queuesOffline(id, actionDeviceOf(device)))
+      .length;
   const plan = confirming ? plans.get(confirming) : undefined;
   const editPlan = editing ? plans.get(editing) : undefined;
   const updatePlan = updating ? plans.get(updating) : undefined;
@@ -116,7 +121,7 @@ export const DeviceSelectionBar = ({
         onSelect={(id) => {
           if (isFieldAction(id)) setEditing(id);
           else if (isHostUpdateAction(id)) setUpdating(id);
-          else if (actionSpecs[id].confirm) setConfirming(id);
+          else if (actionSpecs[id].confirm || offlineCount(id) > 0) setConfirming(id);
           else void start({ id }, eligibleTargets(id));
         }}
       />
@@ -143,10 +148,11 @@ export const DeviceSelectionBar = ({
         names={(plan?.eligible ?? []).map((device) => device.device_name)}
         skipped={skippedOf(plan)}
         pending={actions.pending !== null}
-        onConfirm={() => {
+        offline={confirming ? offlineCount(confirming) : 0}
+        onConfirm={(queueHours) => {
           if (!confirming) return;
-          void start({ id: confirming }, eligibleTargets(confirming)).finally(() =>
-            setConfirming(null),
+          void start(plainRequest(confirming, queueHours), eligibleTargets(confirming)).finally(
+            () => setConfirming(null),
           );
         }}
         onClose={() => setConfirming(null)}

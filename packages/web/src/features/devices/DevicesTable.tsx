@@ -10,6 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
@@ -74,12 +75,15 @@ const DeviceRow = ({
   device,
   tagColumns,
   selected,
+  queued,
   onToggle,
   onFrozen,
 }: {
   device: DeviceListRow;
   tagColumns: readonly string[];
   selected: boolean;
+  // Actions waiting for the device to come online.
+  queued: number;
   onToggle: () => void;
   onFrozen: () => void;
 }) => {
@@ -127,6 +131,11 @@ const DeviceRow = ({
           progress={device.overall_progress}
           blocker={releaseBlockerOf(device)}
         />
+        {queued > 0 ? (
+          <Tooltip title="Actions waiting for the device to come online">
+            <Chip size="small" variant="outlined" label={`${queued} queued`} sx={{ ml: 0.5 }} />
+          </Tooltip>
+        ) : null}
       </TableCell>
       <TableCell>
         <Truncated text={device.is_of__device_type[0]?.name ?? ''} width={130} />
@@ -171,6 +180,8 @@ const DeviceRow = ({
   );
 };
 
+const noneQueued: ReadonlyMap<number, number> = new Map();
+
 // The fleet's devices, one server page at a time, sorted on the server.
 export const DevicesTable = ({
   rows,
@@ -181,6 +192,7 @@ export const DevicesTable = ({
   onToggle,
   onTogglePage,
   onFrozen,
+  queued = noneQueued,
 }: {
   rows: readonly DeviceListRow[];
   total: number;
@@ -190,6 +202,8 @@ export const DevicesTable = ({
   onToggle: (device: DeviceListRow) => void;
   onTogglePage: (select: boolean) => void;
   onFrozen: (device: DeviceListRow) => void;
+  // How many actions wait for each device (by id).
+  queued?: ReadonlyMap<number, number>;
 }) => {
   const selectedOnPage = rows.filter((row) => selected.has(row.id)).length;
   return (
@@ -248,6 +262,7 @@ export const DevicesTable = ({
                 device={device}
                 tagColumns={tagColumnsOf(params)}
                 selected={selected.has(device.id)}
+                queued={queued.get(device.id) ?? 0}
                 onToggle={() => onToggle(device)}
                 onFrozen={() => onFrozen(device)}
               />

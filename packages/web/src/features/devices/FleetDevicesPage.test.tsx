@@ -2,7 +2,7 @@
 import { FlotillaApiError } from '@flotilla/sdk/errors';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Outlet, Route, Routes } from 'react-router';
 import { ToastProvider } from '../../ui/toasts.js';
 import { createFakeApi } from '../../test-support/fake-api.js';
@@ -11,14 +11,19 @@ import { fleetMember } from '../../test-support/fixtures.js';
 import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
 import { FleetDevicesPage } from './FleetDevicesPage.js';
 import { deviceRow } from '../../test-support/device-fixtures.js';
+import { recordActionRequests } from '../../test-support/device-page-feeds.js';
 
 afterEach(cleanup);
 
-const renderPage = (devices: FakeRow[], role = 'operator') => {
+const renderPage = (
+  devices: FakeRow[],
+  role = 'operator',
+  setup: (api: ReturnType<typeof createFakeApi>) => void = () => undefined,
+) => {
   const api = createFakeApi({ device: devices, user_application_membership: [fleetMember(role)] });
+  setup(api);
   // The supervisor calls, as the console asks the SDK for them.
-  const request = vi.fn(async () => 'OK');
-  Object.assign(api.client, { request });
+  const request = recordActionRequests(api);
   renderWithClient(
     api.client,
     <ToastProvider>
@@ -121,20 +126,56 @@ describe('FleetDevicesPage', () => {
     expect(screen.getAllByRole('button', { name: 'Add device' }).length).toBeGreaterThan(0);
   });
 
-  it('identifies the selected online devices and skips the offline one', async () => {
+  it('identifies the selected online device and queues it for the offline one', async () => {
     const { request } = renderPage(devices);
+    // The server runs the action at once on the online device and queues it for the other.
+    request.mockImplementation(async ({ body }) => {
+      const online = JSON.stringify(body).includes('[101]');
+      return [
+        {
+          deviceId: online ? 101 : 102,
+          outcome: online ? 'done' : 'queued',
+          statusCode: online ? 200 : null,
+          message: online ? 'OK' : null,
+          queuedActionId: online ? null : 7,
+        },
+      ];
+    });
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select brave-otter' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select calm-heron' }));
     expect(screen.getByText('2 devices selected')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Actions' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Identify' }));
-    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    // An offline device in the selection: the confirmation offers the queue.
+    const dialog = await screen.findByRole('dialog', { name: /Identify/ });
+    expect(within(dialog).getByText(/1 device is offline/)).toBeTruthy();
+    const queue = within(dialog).getByRole('checkbox', { name: 'Queue for when it comes online' });
+    expect((queue as HTMLInputElement).checked).toBe(true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Identify' }));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(2));
     expect(request).toHaveBeenCalledWith({
       method: 'POST',
-      path: '/supervisor/v1/blink',
-      body: { uuid: devices[0]?.uuid },
+      path: '/device-actions/v1/run',
+      body: { action: 'blink', deviceIds: [102], params: {}, queue: { expiresInHours: 24 } },
     });
-    expect(await screen.findByText('Identifying brave-otter')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Identifying brave-otter. Queued for calm-heron until it comes online',
+      ),
+    ).toBeTruthy();
+  }, 60_000);
+
+  it('shows how many actions wait for a device in the table', async () => {
+    renderPage(devices, 'operator', (api) =>
+      api.on('GET', '/device-actions/v1/queued', () => ({
+        status: 200,
+        body: [1, 2].map((id) => ({ id, deviceId: 102, action: 'reboot', status: 'queued' })),
+      })),
+    );
+    const row = (await screen.findByRole('link', { name: 'calm-heron' })).closest('tr');
+    await waitFor(() => expect(row?.textContent).toContain('2 queued'));
+    const other = screen.getByRole('link', { name: 'brave-otter' }).closest('tr');
+    expect(other?.textContent).not.toContain('queued');
   });
 
   it('offers force after an update lock refused a reboot', async () => {

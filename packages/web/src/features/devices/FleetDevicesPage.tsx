@@ -19,6 +19,7 @@ import { DevicesToolbar } from './DevicesToolbar.js';
 import { FrozenDeviceDialog } from './FrozenDeviceDialog.js';
 import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './api-device-actions.js';
+import { useFleetQueueCounts } from './api-queued-actions.js';
 import { useDeviceListParams } from './useDeviceListParams.js';
 import { FleetDevicesMap } from '../location/FleetDevicesMap.js';
 import { deviceFilter } from '../../device/api.js';
@@ -30,6 +31,7 @@ export const FleetDevicesPage = () => {
   const [params, setParams] = useDeviceListParams();
   const actions = useDeviceActions();
   const devices = useFleetDevicePage(fleet.id, params);
+  const queued = useFleetQueueCounts(fleet.id);
   const [adding, setAdding] = useState(false);
   const [frozen, setFrozen] = useState<string | null>(null);
   const rows = devices.data?.rows ?? [];
@@ -83,6 +85,7 @@ export const FleetDevicesPage = () => {
             onToggle={selection.toggle}
             onTogglePage={selection.togglePage}
             onFrozen={(device) => setFrozen(device.device_name)}
+            queued={queued}
           />
         )}
       </Paper>

@@ -1,6 +1,11 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import { bulkConcurrency } from '@flotilla/shared/constants/limits';
-import type { ContainerActionId } from '@flotilla/shared/devices/device-action-permissions';
+import {
+  type ContainerActionId,
+  isSupervisorAction,
+  supervisorActionOf,
+} from '@flotilla/shared/devices/device-action-permissions';
+import { isQueueable } from '@flotilla/shared/devices/queued-actions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useClient } from '../../api/client.js';
@@ -15,6 +20,7 @@ import {
 } from './device-actions.js';
 import { runFieldAction } from './api-field-actions.js';
 import { runHostUpdate } from './api-host-os.js';
+import { runOrQueue } from './api-queued-actions.js';
 import type { ImageInstall } from '../../device/device-rows.js';
 import { devicesKeys } from './query-keys.js';
 import { countFeatureUse } from '../../api/feature-use.js';
@@ -22,41 +28,49 @@ import { countFeatureUse } from '../../api/feature-use.js';
 const supervisor = (client: FlotillaClient, path: string, body: unknown): Promise<unknown> =>
   client.request<unknown>({ method: 'POST', path: `/supervisor${path}`, body });
 
-// One action on one device, through the supervisor proxy or a /v7 write. An update lock answers 423.
+// One action on one device, through the supervisor proxy or a /v7 write (or, when the user chose
+// to queue it for an offline device, the queueing route). An update lock answers 423.
 export const runMenuAction = async (
   client: FlotillaClient,
   request: ActionRequest,
   target: ActionTarget,
   force: boolean,
-): Promise<void> => {
+): Promise<'done' | 'queued'> => {
   const { id: deviceId, fleetId: appId } = target;
   // Sent only when forcing, as balena's SDK does for restart and purge.
   const forced = force ? { force: true } : {};
+  if (isSupervisorAction(request.id) && 'queueHours' in request && request.queueHours) {
+    const action = supervisorActionOf[request.id];
+    if (!isQueueable(action)) throw new Error(`${action} cannot be queued`);
+    const params = request.id === 'identify' ? {} : { force };
+    return runOrQueue(client, action, deviceId, params, request.queueHours);
+  }
   switch (request.id) {
     case 'identify':
       await supervisor(client, '/v1/blink', { uuid: target.uuid });
-      return;
+      return 'done';
     case 'reboot':
       await supervisor(client, '/v1/reboot', { deviceId, data: { force } });
-      return;
+      return 'done';
     case 'shutdown':
       await supervisor(client, '/v1/shutdown', { deviceId, appId, data: { force } });
-      return;
+      return 'done';
     case 'restart':
       await supervisor(client, '/v1/restart', { deviceId, appId, data: { appId, ...forced } });
-      return;
+      return 'done';
     case 'purge':
       await supervisor(client, '/v1/purge', { deviceId, appId, data: { appId, ...forced } });
-      return;
+      return 'done';
     case 'delete':
       await client.pine.delete({ resource: 'device', id: deviceId });
-      return;
+      return 'done';
     case 'os-update':
     case 'supervisor-update':
       await runHostUpdate(client, request, deviceId);
-      return;
+      return 'done';
     default:
       await runFieldAction(client, request, deviceId);
+      return 'done';
   }
 };
 
@@ -113,7 +127,7 @@ export const useDeviceActions = (): DeviceActions => {
       try {
         const outcomes = await runWithConcurrency(targets, bulkConcurrency, async (target) => {
           try {
-            await runMenuAction(client, request, target, force);
+            return await runMenuAction(client, request, target, force);
           } finally {
             done += 1;
             setProgress({ done, total: targets.length });

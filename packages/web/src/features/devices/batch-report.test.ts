@@ -33,6 +33,17 @@ describe('batchReport', () => {
     });
   });
 
+  it('names the devices that queued the action apart from those that ran it', () => {
+    const queued = (name: string) => ({ item: device(name), ok: true as const, value: 'queued' });
+    expect(batchReport(actionSpecs.reboot, [queued('pi-1')]).toast).toEqual({
+      kind: 'success',
+      text: 'Queued for pi-1 until it comes online',
+    });
+    expect(batchReport(actionSpecs.reboot, [ok('a'), queued('b'), queued('c')]).toast?.text).toBe(
+      'Rebooting a. Queued for 2 devices until they come online',
+    );
+  });
+
   it('warns with the failure count and the first message on a partial failure', () => {
     const report = batchReport(actionSpecs.reboot, [
       ok('a'),

@@ -19,7 +19,7 @@ export type BatchReport<T> = {
 
 // The outcome of an action on one or several devices: every device fails →
 // error; some fail → warning naming how many; update-lock refusals are set apart for the force
-// link rather than counted as failures.
+// link rather than counted as failures. Devices that queued the action (offline) are named apart.
 export const batchReport = <T extends { name: string }>(
   spec: ActionSpec,
   outcomes: readonly Outcome<T, unknown>[],
@@ -34,10 +34,17 @@ export const batchReport = <T extends { name: string }>(
   }
   const [firstFailure] = failures;
   if (failures.length === 0) {
-    const [only] = succeeded;
-    if (only === undefined) return { toast: null, locked };
-    const subject = succeeded.length === 1 ? only.item.name : plural(succeeded.length, 'device');
-    return { toast: { kind: 'success', text: spec.done(subject) }, locked };
+    const queued = succeeded.filter((outcome) => outcome.value === 'queued');
+    const ran = succeeded.filter((outcome) => outcome.value !== 'queued');
+    const subjectOf = (some: typeof succeeded): string =>
+      some.length === 1 ? (some[0]?.item.name ?? '') : plural(some.length, 'device');
+    if (succeeded.length === 0) return { toast: null, locked };
+    if (queued.length === 0) {
+      return { toast: { kind: 'success', text: spec.done(subjectOf(ran)) }, locked };
+    }
+    const waits = `Queued for ${subjectOf(queued)} until ${queued.length === 1 ? 'it comes' : 'they come'} online`;
+    const text = ran.length === 0 ? waits : `${spec.done(subjectOf(ran))}. ${waits}`;
+    return { toast: { kind: 'success', text }, locked };
   }
   const message = errorText(firstFailure) ?? 'An error has occurred';
   if (succeeded.length === 0 && locked.length === 0) {

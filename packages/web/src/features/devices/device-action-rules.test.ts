@@ -6,6 +6,7 @@ import {
   containerActionBlock,
   type Denied,
   deviceActionBlock,
+  queuesOffline,
   planBatch,
   supervisorMajor,
   supportsBlink,
@@ -71,11 +72,14 @@ describe('deviceActionBlock', () => {
     );
   });
 
-  it('needs the device online for supervisor actions only', () => {
+  it('lets an offline device queue the supervisor actions instead of refusing them', () => {
     const offline = { ...online, isConnected: false };
     for (const action of ['restart', 'reboot', 'shutdown', 'identify', 'purge'] as const) {
-      expect(deviceActionBlock(action, offline, allowAll)).toBe('Device must be online');
+      expect(deviceActionBlock(action, offline, allowAll)).toBeNull();
+      expect(queuesOffline(action, offline)).toBe(true);
+      expect(queuesOffline(action, online)).toBe(false);
     }
+    expect(queuesOffline('rename', offline)).toBe(false);
     expect(deviceActionBlock('rename', offline, allowAll)).toBeNull();
     expect(deviceActionBlock('notes', offline, allowAll)).toBeNull();
     expect(deviceActionBlock('delete', offline, allowAll)).toBeNull();
@@ -204,7 +208,7 @@ describe('containerActionBlock', () => {
 describe('planBatch', () => {
   const devices = [
     { name: 'a', state: online },
-    { name: 'b', state: { ...online, isConnected: false } },
+    { name: 'b', state: { ...online, supervisorVersion: null } },
     { name: 'c', state: online },
   ];
   const plan = (action: 'reboot' | 'delete', items = devices, denied = allowAll) =>
@@ -214,14 +218,18 @@ describe('planBatch', () => {
     const result = plan('reboot');
     expect(result.block).toBeNull();
     expect(result.eligible.map((item) => item.name)).toEqual(['a', 'c']);
-    expect(result.skipped).toEqual([{ item: devices[1], reason: 'Device must be online' }]);
-    // Deleting does not need the device online.
+    expect(result.skipped).toEqual([
+      { item: devices[1], reason: 'Action not supported until fully provisioned' },
+    ]);
+    // Deleting does not need a provisioned device.
     expect(plan('delete').eligible).toHaveLength(3);
   });
 
   it('is blocked when nothing is selected or no device qualifies', () => {
     expect(plan('reboot', []).block).toBe('No devices selected');
-    expect(plan('reboot', devices.slice(1, 2)).block).toBe('Device must be online');
+    expect(plan('reboot', devices.slice(1, 2)).block).toBe(
+      'Action not supported until fully provisioned',
+    );
     expect(plan('delete', devices, lacking('device.delete')).block).toBe(
       'Observers do not have permission to do this',
     );

@@ -7,7 +7,9 @@ import {
   deviceActionPermissions,
   isSupervisorAction,
   type SupervisorActionId,
+  supervisorActionOf,
 } from '@flotilla/shared/devices/device-action-permissions';
+import { actionReach } from '@flotilla/shared/devices/queued-actions';
 import type { ConfigVariable } from '../../device/device-rows.js';
 
 // When a device action is allowed. Pure: the screens pass the
@@ -68,7 +70,10 @@ export const supportsBlink = (contract: JsonObject | null | undefined): boolean 
 // supervisor has not finished provisioning.
 const stateBlock = (action: SupervisorActionId, device: ActionDevice): string | null => {
   if (device.supervisorVersion === null) return actionMessages.notProvisioned;
-  if (!device.isConnected) return actionMessages.offline;
+  // "Needs online, or queue": an offline device may queue the action until it is back.
+  if (!device.isConnected && actionReach[supervisorActionOf[action]] === 'online') {
+    return actionMessages.offline;
+  }
   // In local mode the device ignores the cloud's view of its services.
   if (device.isInLocalMode && (action === 'restart' || action === 'purge')) {
     return actionMessages.localMode;
@@ -95,6 +100,12 @@ export const deviceActionBlock = (
   }
   return isSupervisorAction(action) ? stateBlock(action, device) : null;
 };
+
+// Whether the action, allowed on the device, would wait in its queue (the device is offline).
+export const queuesOffline = (action: DeviceActionId, device: ActionDevice): boolean =>
+  isSupervisorAction(action) &&
+  !device.isConnected &&
+  actionReach[supervisorActionOf[action]] === 'online-or-queue';
 
 export type BatchPlan<T> = {
   // Null when the action may run on some of the selection.

@@ -15,7 +15,10 @@ export type ActionRequest = {
     ? { id: Id; input: FieldInputs[Id] }
     : Id extends HostUpdateActionId
       ? { id: Id; input: HostUpdateInput }
-      : { id: Id };
+      : Id extends SupervisorActionId
+        ? // queueHours: an offline device queues the action for that long instead of refusing it.
+          { id: Id; queueHours?: number }
+        : { id: Id };
 }[MenuActionId];
 
 export type ActionSpec = {
@@ -132,3 +135,10 @@ export const menuActions: readonly MenuActionId[] = [
 
 // What an action needs to know of its device.
 export type ActionTarget = { id: number; uuid: string; name: string; fleetId: number };
+
+// A confirmed action without a form: the supervisor actions (queued for `queueHours` on offline
+// devices when the user chose to) and delete.
+export const plainRequest = (
+  id: SupervisorActionId | 'delete',
+  queueHours: number | undefined,
+): ActionRequest => (id === 'delete' || queueHours === undefined ? { id } : { id, queueHours });

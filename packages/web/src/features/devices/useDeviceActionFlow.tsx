@@ -9,12 +9,13 @@ import { useNavigate } from 'react-router';
 import { ActionConfirmDialog } from './ActionConfirmDialog.js';
 import type { DeviceActions } from './api-device-actions.js';
 import { useMoveBlock } from './api-move.js';
-import { type Denied, deviceActionBlock } from './device-action-rules.js';
+import { type Denied, deviceActionBlock, queuesOffline } from './device-action-rules.js';
 import {
   type ActionRequest,
   actionSpecs,
   type MenuActionId,
   menuActions,
+  plainRequest,
 } from './device-actions.js';
 import { type FieldActionDevice, fieldDeviceOfDetail } from './field-action-device.js';
 import type { DeviceDetail } from '../../device/device-rows.js';
@@ -85,7 +86,7 @@ export const useDeviceActionFlow = ({
       if (isFieldAction(id)) setEditing(id);
       else if (isHostUpdateAction(id)) setUpdating(id);
       else if (isPlainAction(id)) {
-        if (actionSpecs[id].confirm) setConfirming(id);
+        if (actionSpecs[id].confirm || queuesOffline(id, device.state)) setConfirming(id);
         else void start({ id });
       }
     },
@@ -96,9 +97,10 @@ export const useDeviceActionFlow = ({
           names={[device.target.name]}
           skipped={[]}
           pending={pending}
-          onConfirm={() => {
+          offline={confirming && queuesOffline(confirming, device.state) ? 1 : 0}
+          onConfirm={(queueHours) => {
             if (!confirming) return;
-            void start({ id: confirming }).finally(() => setConfirming(null));
+            void start(plainRequest(confirming, queueHours)).finally(() => setConfirming(null));
           }}
           onClose={() => setConfirming(null)}
         />

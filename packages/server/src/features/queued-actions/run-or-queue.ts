@@ -1,0 +1,145 @@
+import type { ActionParams } from '@flotilla/shared/cloudlink/messages';
+import { maxQueuedPerDevice, type RunOutcome } from '@flotilla/shared/devices/queued-actions';
+import type { AppContext } from '../../app-context.js';
+import type { Actor } from '../../infra/auth/actor.js';
+import { badRequest } from '../../infra/errors/api-error.js';
+import { CloudlinkError, deviceOffline } from '../cloudlink/cloudlink-error.js';
+import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
+import { permittedTargets } from '../device-actions/action-targets.js';
+import { outcomeOfResult } from './deliver-queued.js';
+import { enqueue } from './queue-store.js';
+import type { RunBody } from './queued-action-body.js';
+
+const concurrency = 50;
+const hourMs = 3_600_000;
+const serviceActions = new Set(['start-service', 'stop-service', 'restart-service']);
+
+type Target = { id: number; appId: number; imageOk: boolean };
+
+// Each target's fleet (its actions name it) and, for a service action, whether the image is a
+// build of a service of that fleet.
+const targetsOf = async (
+  ctx: AppContext,
+  ids: readonly number[],
+  imageId: number | undefined,
+): Promise<Target[]> => {
+  const { rows } = await ctx.db.query<{ id: number; app_id: number; image_ok: boolean }>(
+    `SELECT d."id", d."belongs_to__application" AS "app_id",
+            EXISTS (SELECT 1 FROM "image" i JOIN "service" s ON s."id" = i."is_a_build_of__service"
+                     WHERE i."id" = $2 AND s."application" = d."belongs_to__application")
+              AS "image_ok"
+       FROM "device" d WHERE d."id" = ANY($1::integer[]) ORDER BY d."id"`,
+    [ids, imageId ?? null],
+  );
+  return rows.map((row) => ({ id: row.id, appId: row.app_id, imageOk: row.image_ok }));
+};
+
+const failed = (deviceId: number, message: string, statusCode: number | null): RunOutcome => ({
+  deviceId,
+  outcome: 'failed',
+  statusCode,
+  message,
+  queuedActionId: null,
+});
+
+// Runs the action on every device the caller may act on: at once on the online ones ("done" or
+// "failed" with the device's answer), and on the offline ones either queued (when `queue` is
+// given) or "failed" as balena answers. Devices the caller cannot see are "failed" as not found;
+// a device it sees but may not act on refuses the whole call (401), nothing run or queued.
+export const runOrQueue = async (
+  ctx: AppContext,
+  cloudlink: Cloudlink,
+  actor: Actor,
+  body: RunBody,
+): Promise<RunOutcome[]> => {
+  const isService = serviceActions.has(body.action);
+  if (isService && body.params.imageId === undefined && body.params.serviceName === undefined) {
+    throw badRequest('params.imageId or params.serviceName is required');
+  }
+  const permitted = await permittedTargets(ctx, actor, { deviceIds: body.deviceIds }, body.action);
+  const targets = new Map(
+    (
+      await targetsOf(
+        ctx,
+        permitted.map((target) => target.id),
+        body.params.imageId,
+      )
+    ).map((target) => [target.id, target]),
+  );
+  const online = await cloudlink.connectedDevices([...targets.keys()]);
+  const now = ctx.now();
+
+  const paramsOf = (target: Target): ActionParams => {
+    const { force, imageId, serviceName } = body.params;
+    if (isService) return { appId: target.appId, imageId, serviceName };
+    if (body.action === 'restart-services' || body.action === 'purge') {
+      return { appId: target.appId, force };
+    }
+    if (body.action === 'blink') return {};
+    return { force: force ?? false };
+  };
+
+  const queueOn = async (target: Target): Promise<RunOutcome> => {
+    if (!body.queue) return failed(target.id, deviceOffline().message, 503);
+    const queued = await enqueue(
+      ctx.db,
+      {
+        deviceId: target.id,
+        action: body.action,
+        params: paramsOf(target),
+        now,
+        expiresAt: new Date(now.getTime() + body.queue.expiresInHours * hourMs),
+        actorId: actor.kind === 'anonymous' ? null : actor.actorId,
+      },
+      maxQueuedPerDevice,
+    );
+    if (!queued) {
+      return failed(target.id, `The device already has ${maxQueuedPerDevice} queued actions`, 409);
+    }
+    return {
+      deviceId: target.id,
+      outcome: 'queued',
+      statusCode: null,
+      message: null,
+      queuedActionId: queued.id,
+    };
+  };
+
+  const runOn = async (deviceId: number): Promise<RunOutcome> => {
+    const target = targets.get(deviceId);
+    if (!target) return failed(deviceId, 'Device not found', 404);
+    if (isService && body.params.imageId !== undefined && !target.imageOk) {
+      return failed(deviceId, 'Image not found', 404);
+    }
+    if (!online.has(deviceId)) return queueOn(target);
+    try {
+      const result = outcomeOfResult(
+        await cloudlink.sendAction(deviceId, body.action, paramsOf(target)),
+      );
+      return {
+        deviceId,
+        outcome: result.status,
+        statusCode: result.resultStatus,
+        message: result.message,
+        queuedActionId: null,
+      };
+    } catch (error) {
+      if (!(error instanceof CloudlinkError)) throw error;
+      // Gone between the look-up and the send: it gets the action when it is back.
+      if (error.failure === 'offline') return queueOn(target);
+      return failed(deviceId, error.message, 503);
+    }
+  };
+
+  const outcomes = new Array<RunOutcome>(body.deviceIds.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < body.deviceIds.length) {
+      const index = next++;
+      const deviceId = body.deviceIds[index];
+      if (deviceId !== undefined) outcomes[index] = await runOn(deviceId);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, body.deviceIds.length) }, worker));
+  return outcomes;
+};
