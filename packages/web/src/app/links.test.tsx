@@ -97,6 +97,7 @@ const renderAt = (path: string, session: FakeSession | null, data: FakeData = wo
   }));
   api.on('GET', '/admin/v1/oauth-applications', () => ({ status: 200, body: [] }));
   api.on('GET', '/admin/v1/host-os/releases', () => ({ status: 200, body: [] }));
+  api.on('GET', '/admin/v1/host-os/images', () => ({ status: 200, body: [] }));
   // The support drawer: private support for the user's organization, on the built-in desk.
   api.on('GET', '/billing/v1/account/3/can-access-support', () => ({ status: 200, body: true }));
   api.on('GET', '/support/v1/desk', () => ({ status: 200, body: { kind: 'built-in' } }));
