@@ -22,3 +22,5 @@ CREATE TABLE "queued_device_action" (
 CREATE INDEX "queued_device_action_device_idx" ON "queued_device_action" ("device", "id");
 CREATE INDEX "queued_device_action_pending_idx" ON "queued_device_action" ("device", "id")
   WHERE "status" IN ('queued', 'delivering');
+-- Deleting an actor sets its queued actions' author to NULL through this.
+CREATE INDEX "queued_device_action_queued_by_idx" ON "queued_device_action" ("queued_by__actor");

@@ -22,3 +22,5 @@ CREATE TABLE "host_os_image_download" (
   "expires_at" timestamptz NOT NULL
 );
 CREATE INDEX "host_os_image_download_expires_idx" ON "host_os_image_download" ("expires_at");
+-- Removing an image cascades to its download tickets through this.
+CREATE INDEX "host_os_image_download_release_idx" ON "host_os_image_download" ("release");

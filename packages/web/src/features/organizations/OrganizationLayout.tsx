@@ -79,6 +79,9 @@ export const OrganizationLayout = () => {
       <Tabs
         value={sectionOf(location.pathname, base)}
         aria-label="Organization sections"
+        // Up to nine sections for an administrator: they scroll rather than widen the page.
+        variant="scrollable"
+        scrollButtons="auto"
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab label="Summary" value="summary" component={RouterLink} to={base} />
