@@ -88,6 +88,11 @@ export const organizationWorld = (ownRole: 'administrator' | 'member' = 'adminis
         application: [fleet],
         organization_membership: memberships,
         owns__team: [team],
+        // What the billing notices strip reads when billing is on: in good standing.
+        is_frozen: false,
+        has_past_due_invoice_since__date: null,
+        organization_credit_notification: [],
+        owns__credit_bundle: [],
       },
     ],
     organization_membership: memberships,

@@ -166,6 +166,8 @@ const renderOnFreePlan = (role: 'administrator' | 'member', devices: number, fro
     organization_membership: world.organization_membership ?? [],
   });
   answerBilling(api, 3);
+  // No OS image in the catalogue: the dialog offers config.json.
+  api.on('GET', '/v1/os-images', () => ({ status: 200, body: [] }));
   api.on('GET', '/billing/v1/account/3/plan', () => ({
     status: 200,
     body: currentPlan('free', 'Free'),
