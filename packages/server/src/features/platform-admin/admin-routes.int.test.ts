@@ -46,7 +46,7 @@ afterAll(async () => {
 // A concrete URL for a route pattern (its parameters filled in).
 const concrete = (url: string): string => url.replace(/:[A-Za-z]+/g, '1');
 
-const methods = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof methods)[number];
 const isMethod = (method: string): method is Method => methods.some((known) => known === method);
 
@@ -57,7 +57,7 @@ const call = (route: { method: string; url: string }, token: string | undefined)
     url: concrete(route.url),
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     // A body any of them would accept from an administrator.
-    ...(route.method === 'POST' || route.method === 'PATCH'
+    ...(route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH'
       ? { payload: { username: 'member', name: 'x', redirect_uri: 'https://x.example/' } }
       : {}),
   });

@@ -77,7 +77,20 @@ type Session = {
   connection: pg.PoolClient;
   listened: Set<string>;
   announced: Set<string>;
+  // Runs `work` after every statement sent before it has finished: one statement at a time on
+  // the connection (a subscriber may listen while the session is still being set up).
+  serial<T>(work: () => Promise<T>): Promise<T>;
   drop(error?: Error): void;
+};
+
+// One statement at a time, in the order asked; a failed one does not stop the next.
+const createSerial = (): Session['serial'] => {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = tail.then(work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 };
 
 const causeOf = (error: unknown): string =>
@@ -149,17 +162,18 @@ export const createNotificationBus = (
   };
 
   // LISTENs on every subscribed channel the session does not listen to yet.
-  const listenAll = async (target: Session): Promise<void> => {
-    for (;;) {
-      const missing = [...listeners.keys()].filter((channel) => !target.listened.has(channel));
-      if (missing.length === 0) return;
-      for (const channel of missing) {
-        await target.connection.query(`LISTEN "${channel}"`);
-        target.listened.add(channel);
+  const listenAll = (target: Session): Promise<void> =>
+    target.serial(async () => {
+      for (;;) {
+        const missing = [...listeners.keys()].filter((channel) => !target.listened.has(channel));
+        if (missing.length === 0) return;
+        for (const channel of missing) {
+          await target.connection.query(`LISTEN "${channel}"`);
+          target.listened.add(channel);
+        }
+        announce(target);
       }
-      announce(target);
-    }
-  };
+    });
 
   const scheduleRetry = (): void => {
     if (!running() || retryTimer) return;
@@ -199,6 +213,7 @@ export const createNotificationBus = (
       connection,
       listened: new Set(),
       announced: new Set(),
+      serial: createSerial(),
       drop(error) {
         if (dropped) return;
         dropped = true;
@@ -229,9 +244,9 @@ export const createNotificationBus = (
       const token = randomUUID();
       awaited = token;
       sentAt = performance.now();
-      connection
+      candidate
         // The channel written out, so pg_stat_activity shows what the connection last did.
-        .query(`SELECT pg_notify('${heartbeatChannel}', $1)`, [token])
+        .serial(() => connection.query(`SELECT pg_notify('${heartbeatChannel}', $1)`, [token]))
         .catch((error: unknown) =>
           candidate.drop(error instanceof Error ? error : new Error(String(error))),
         );
@@ -239,11 +254,13 @@ export const createNotificationBus = (
     try {
       // The heartbeat covers the setup too (a pooled connection may be dead already), and each
       // beat is queued behind this LISTEN, so it is never sent unheard.
-      const listening = connection.query(`LISTEN "${heartbeatChannel}"`);
+      const listening = candidate.serial(() => connection.query(`LISTEN "${heartbeatChannel}"`));
       heartbeat = setInterval(beat, heartbeatIntervalMs);
       heartbeat.unref();
       await listening;
-      const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const { rows } = await candidate.serial(() =>
+        connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'),
+      );
       await listenAll(candidate);
       if (dropped) {
         if (running()) lost(new Error('The LISTEN connection closed while it was being set up'));
