@@ -4,6 +4,7 @@ import { parseTrustProxy, type TrustProxy, trustProxyProblem } from './trust-pro
 import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
 import { type ChatWidgetConfig, chatWidgetConfigOf, chatWidgetEnv } from './chat-widget.js';
+import { type RateLimitConfig, rateLimitConfigOf, rateLimitEnv } from './rate-limits.js';
 import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.js';
@@ -25,8 +26,6 @@ const optionalText = z.preprocess(
   (value) => (value === '' ? undefined : value),
   z.string().trim().min(1).optional(),
 );
-
-const limit = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
 
 export const defaultRecaptchaVerifyUrl = 'https://www.google.com/recaptcha/api/siteverify';
 export const defaultGithubApiUrl = 'https://api.github.com';
@@ -76,14 +75,7 @@ const schema = z.object({
   FLOTILLA_DEMO: z.enum(['on', 'off']).default('on'),
   FLOTILLA_BILLING: z.enum(['on', 'off']).default('off'),
   FLOTILLA_NEWSLETTER: z.enum(['on', 'off']).default('off'),
-  FLOTILLA_LOGIN_RATE_LIMIT: limit(10),
-  FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT: limit(100),
-  FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT: limit(30),
-  FLOTILLA_SIGNUP_RATE_LIMIT: limit(20),
-  FLOTILLA_PASSWORD_RESET_RATE_LIMIT: limit(10),
-  FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT: limit(5),
-  FLOTILLA_INVITATION_RATE_LIMIT: limit(30),
-  FLOTILLA_EMAIL_CHANGE_RATE_LIMIT: limit(5),
+  ...rateLimitEnv,
   FLOTILLA_SIGNUP: z.enum(signupModes).default('open'),
   FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
   FLOTILLA_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
@@ -241,7 +233,8 @@ export const defaultHelpLinks: HelpLinks = {
   help: null,
 };
 
-export type Config = {
+// The account routes' rate limits live beside this file (rate-limits.ts).
+export type Config = RateLimitConfig & {
   // Browser origins allowed to call the API from another origin (CORS); see cors.ts.
   corsOrigins: CorsOrigins;
   // Serve the console's .js.map files (off: they stay on disk only).
@@ -276,21 +269,6 @@ export type Config = {
   chatWidget: ChatWidgetConfig | undefined;
   // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
   sentryDsn: string | undefined;
-  // Failed logins per minute per account from one client address (docs/API-LIMITS.md).
-  loginRateLimitPerMinute: number;
-  // Failed logins per minute per account from all addresses together.
-  loginAccountRateLimitPerMinute: number;
-  // Failed logins per minute from one client address, whatever the account.
-  loginAddressRateLimitPerMinute: number;
-  // Sign-up requests per hour from one client address.
-  signupRateLimitPerHour: number;
-  // Password reset requests per hour from one client address, and for one e-mail address.
-  passwordResetRateLimitPerHour: number;
-  passwordResetAccountRateLimitPerHour: number;
-  // Invitations one user may send per hour (each is a mail to an address they typed).
-  invitationRateLimitPerHour: number;
-  // E-mail address changes one user may make per hour (each mails the new address a link).
-  emailChangeRateLimitPerHour: number;
   // Who may create an account at POST /user/register: anyone, only invitees (with the token of a
   // pending invitation, for its e-mail), or nobody (accounts come from administrators).
   signup: SignupMode;
@@ -429,14 +407,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     plausible: plausibleConfigOf(values),
     chatWidget: chatWidgetConfigOf(values),
     sentryDsn: values.FLOTILLA_SENTRY_DSN,
-    loginRateLimitPerMinute: values.FLOTILLA_LOGIN_RATE_LIMIT,
-    loginAccountRateLimitPerMinute: values.FLOTILLA_LOGIN_ACCOUNT_RATE_LIMIT,
-    loginAddressRateLimitPerMinute: values.FLOTILLA_LOGIN_ADDRESS_RATE_LIMIT,
-    signupRateLimitPerHour: values.FLOTILLA_SIGNUP_RATE_LIMIT,
-    passwordResetRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_RATE_LIMIT,
-    passwordResetAccountRateLimitPerHour: values.FLOTILLA_PASSWORD_RESET_ACCOUNT_RATE_LIMIT,
-    invitationRateLimitPerHour: values.FLOTILLA_INVITATION_RATE_LIMIT,
-    emailChangeRateLimitPerHour: values.FLOTILLA_EMAIL_CHANGE_RATE_LIMIT,
+    ...rateLimitConfigOf(values),
     signup: values.FLOTILLA_SIGNUP,
     mailOutboxRetentionHours: values.FLOTILLA_MAIL_OUTBOX_RETENTION_HOURS,
     trustProxy: values.FLOTILLA_TRUST_PROXY,
