@@ -6,11 +6,15 @@
 // are overridden; the CLI's own code is unmodified and neither is used by the commands tested:
 // - balena-preload 19 (only `balena preload`) is not served by the registry: 18.0.5 instead;
 // - unbzip2-stream is pinned to a git commit on GitHub: its npm release 1.4.3 instead.
-// Install scripts are skipped (native modules for flashing SD cards are never loaded here).
+// Install scripts are skipped (they would download prebuilt binaries); the two native modules
+// `balena os configure` loads (its image-writing library's direct I/O and drive list) are then
+// built here with npm's own node-gyp against the headers of the CLI's Node.js (Debian's g++,
+// make and python3, installed when missing).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { ensureDebianPackage } from './ensure-debian-package.mjs';
 
 export const balenaCliVersion = '25.2.6';
 const nodeVersion = '24.22.3';
@@ -28,7 +32,10 @@ export const ensureBalenaCli = () => {
   const dir = balenaCliDirectory();
   process.env.FLOTILLA_TEST_BALENA_CLI_DIR = dir;
   const done = path.join(dir, 'installed');
-  if (existsSync(done)) return dir;
+  if (existsSync(done)) {
+    buildNativeModules(dir);
+    return dir;
+  }
   console.log(`Installing balena-cli ${balenaCliVersion} for the balena deploy tests ...`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -55,5 +62,38 @@ export const ensureBalenaCli = () => {
     },
   );
   writeFileSync(done, `${new Date().toISOString()}\n`);
+  buildNativeModules(dir);
   return dir;
+};
+
+const nativeModules = ['@ronomon/direct-io', 'drivelist'];
+
+// npm's bundled node-gyp, next to the npm that runs the tests.
+const nodeGyp = () => {
+  const npmRoot = process.env.npm_execpath
+    ? path.resolve(path.dirname(process.env.npm_execpath), '..')
+    : path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm');
+  return path.join(npmRoot, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+};
+
+const buildNativeModules = (dir) => {
+  const built = path.join(dir, 'natives-built');
+  if (existsSync(built)) return;
+  const why = "to build balena-cli's native modules for the OS image tests";
+  ensureDebianPackage({ program: 'g++', pkg: 'g++', why });
+  ensureDebianPackage({ program: 'make', pkg: 'make', why });
+  ensureDebianPackage({ program: 'python3', pkg: 'python3', why });
+  const headers = path.join(dir, 'node_modules', `node-linux-${process.arch}`);
+  for (const name of nativeModules) {
+    console.log(`Building ${name} for balena-cli ...`);
+    execFileSync(
+      process.execPath,
+      [nodeGyp(), 'rebuild', `--nodedir=${headers}`, '--loglevel=error'],
+      {
+        cwd: path.join(dir, 'node_modules', name),
+        stdio: 'inherit',
+      },
+    );
+  }
+  writeFileSync(built, `${new Date().toISOString()}\n`);
 };

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -16,9 +17,17 @@ import type { ResolveHost } from '../builder/pinned-request.js';
 import { parseAllowedNetworks } from '../builder/url-address-policy.js';
 import { configRequest, provisioningConfig } from '../device-config/register-download-config.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
-import { configuredImageStream, removeImageFile, storeImageStream } from './os-image-files.js';
+import { buildDeviceTypeManifest } from '../device-types/device-type-manifest.js';
+import { findDeviceType } from '../device-types/device-type-rows.js';
+import {
+  configuredImageStream,
+  osImagePath,
+  removeImageFile,
+  storeImageStream,
+} from './os-image-files.js';
 import { fetchLinkedImage } from './os-image-link.js';
 import * as store from './os-image-store.js';
+import { imageForVersion } from './os-image-version.js';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(maxRowId) });
 const filename = z
@@ -36,6 +45,12 @@ const offeredQuery = z.object({ deviceType: z.string().min(1).max(100) });
 const downloadBody = configRequest.extend({
   release: z.coerce.number().int().positive().max(maxRowId),
 });
+const osDownloadQuery = z.object({
+  deviceType: z.string().trim().min(1).max(100),
+  version: z.string().trim().min(1).max(100),
+  imageType: z.enum(['raw', 'flasher']).optional(),
+  fileType: z.enum(['.img', '.zip', '.gz']).optional(),
+});
 const ticketParams = z.object({ ticket: z.string().regex(/^[A-Za-z0-9_-]{32}$/) });
 
 // Images streamed at once by this process: each holds a file open and a connection busy.
@@ -52,6 +67,22 @@ export const registerOsImages = (
   const dataDir = ctx.config.dataDir;
   const check = { allowed: parseAllowedNetworks(ctx.config.builderAllowedNetworks), resolve };
   let downloading = 0;
+  // Checked before a ticket is spent, so a busy server does not use up the caller's link.
+  const ensureSlot = () => {
+    if (downloading >= maxConcurrentDownloads) {
+      throw new ApiError(
+        'service_unavailable',
+        'Too many image downloads at once: try again in a minute',
+        { retryAfterSeconds: 60 },
+      );
+    }
+  };
+  const holdSlot = (stream: Readable) => {
+    downloading += 1;
+    stream.once('close', () => {
+      downloading -= 1;
+    });
+  };
 
   const releaseFor = async (id: number) => {
     const release = await store.imageRelease(ctx.db, id);
@@ -162,25 +193,14 @@ export const registerOsImages = (
     { config: { access: 'public' } },
     async (request, reply) => {
       const { ticket } = parseBody(ticketParams, request.params);
-      if (downloading >= maxConcurrentDownloads) {
-        throw new ApiError(
-          'service_unavailable',
-          'Too many image downloads at once: try again in a minute',
-          {
-            retryAfterSeconds: 60,
-          },
-        );
-      }
+      ensureSlot();
       const taken = await store.takeTicket(ctx.db, ticket, ctx.now());
       if (taken === null) throw notFound('This download link has expired or was used already');
       const file = await store.imageFileOf(ctx.db, taken.release);
       const image = await store.offeredImage(ctx.db, taken.release);
       if (file === null || image === undefined) throw notFound('The image was removed');
       const { stream, size } = await configuredImageStream(dataDir, file, taken.config);
-      downloading += 1;
-      stream.once('close', () => {
-        downloading -= 1;
-      });
+      holdSlot(stream);
       const config = z.object({ applicationName: z.string() }).safeParse(taken.config);
       const name = configuredImageName(
         config.success ? config.data.applicationName : 'flotilla',
@@ -195,4 +215,43 @@ export const registerOsImages = (
         .send(stream);
     },
   );
+
+  // balena-sdk's os.download and balena-cli's `os download`: the unconfigured image of a catalogue
+  // release by device type and version; `balena os configure` then writes config.json into it.
+  // Signed-in callers only (balena also serves anonymous downloads): images are the operator's.
+  app.get('/download', { config: { access: 'user' } }, async (request, reply) => {
+    const query = parseBody(osDownloadQuery, request.query);
+    if (query.fileType !== undefined && query.fileType !== '.img') {
+      throw badRequest(`fileType: images are kept unpacked (.img), not as ${query.fileType}`);
+    }
+    const deviceType = await findDeviceType(ctx.db, query.deviceType);
+    if (deviceType === undefined) throw notFound(`Invalid device type: ${query.deviceType}`);
+    const image = imageForVersion(
+      await store.offeredImages(ctx.db, deviceType.slug),
+      query.version,
+    );
+    if (image === null) {
+      throw badRequest(
+        `version: ${JSON.stringify(query.version)} is not a balenaOS version such as 6.0.13`,
+      );
+    }
+    // One image per release: the kind the device type installs with (its manifest's default).
+    const installer = buildDeviceTypeManifest(deviceType).yocto['image'];
+    const kind = typeof installer === 'string' && installer.includes('flasher') ? 'flasher' : 'raw';
+    if (image === undefined || (query.imageType !== undefined && query.imageType !== kind)) {
+      const which = query.imageType === undefined ? 'OS image' : `${query.imageType} OS image`;
+      throw notFound(`No ${which} of balenaOS ${query.version} for ${deviceType.slug}`);
+    }
+    const file = await store.imageFileOf(ctx.db, image.release);
+    if (file === null) throw notFound('The image was removed');
+    ensureSlot();
+    const stream = createReadStream(osImagePath(dataDir, file));
+    holdSlot(stream);
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', String(image.size))
+      .header('content-disposition', `attachment; filename="${image.filename.replace(/"/g, '_')}"`)
+      .header('cache-control', 'no-store')
+      .send(stream);
+  });
 };
