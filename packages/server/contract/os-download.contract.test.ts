@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { BalenaSDK } from 'balena-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { catalogueFile } from '../src/features/host-os/catalogue-entry.js';
 import { importCatalogue, listReleases } from '../src/features/host-os/catalogue-store.js';
 import { storeImageStream } from '../src/features/host-os/os-image-files.js';
@@ -45,7 +46,8 @@ describe('OS image download through balena-sdk and balena-cli', () => {
     await server.db.transaction((tx) => importCatalogue(tx, file));
     const prod = (await listReleases(server.db)).find((release) => release.variant === 'prod');
     if (prod === undefined) throw new Error('no prod release in the catalogue');
-    const manifest = await (await fetch(`${server.url}/device-types/v1/${deviceTypeSlug}`)).json();
+    const response = await fetch(`${server.url}/device-types/v1/${deviceTypeSlug}`);
+    const manifest = z.record(z.string(), z.unknown()).parse(await response.json());
     image = await makeFatImage({
       'device-type.json': JSON.stringify({
         ...manifest,

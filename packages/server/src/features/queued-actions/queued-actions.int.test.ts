@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { QueuedAction, RunOutcome } from '@flotilla/shared/devices/queued-actions';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
 import { composeServer } from '../../server.js';
 import * as fx from '../../test-support/fixtures.js';
@@ -11,9 +12,12 @@ import { connectFakeDevice, type FakeDevice } from '../../test-support/fake-devi
 import { waitFor, waitForValue } from '../../test-support/wait-for.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
+import { createDelivery } from './deliver-queued.js';
+import { enqueue } from './queue-store.js';
 
 const hourMs = 3_600_000;
 let db: Database;
+let ctx: AppContext;
 let app: FastifyInstance;
 let cloudlink: Cloudlink;
 let url: string;
@@ -82,7 +86,7 @@ const userKey = async (name: string, role: string): Promise<string> => {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const ctx = createTestContext(db, { now: () => clock });
+  ctx = createTestContext(db, { now: () => clock });
   // The sweep is not waited on: delivery on connect and the expiry at each read are what is tested.
   ({ app, cloudlink } = composeServer(ctx, {
     cloudlink: { actionTimeoutMs: 2_000, nodeHeartbeatMs: 500 },
@@ -230,6 +234,37 @@ describe('actions queued for offline devices', () => {
       }),
     );
     await disconnect(fake, online);
+  });
+
+  it('the sweep delivers what reached an online device past its connection, and a stale claim', async () => {
+    const device = await newDevice();
+    const fake = await connect(device);
+    // Queued after the device's connection was served (a race the API cannot make on purpose):
+    // one action waiting, one a stopped process claimed 20 minutes ago and never finished.
+    const expiresAt = new Date(clock.getTime() + hourMs);
+    const entry = { deviceId: device.id, params: {}, now: clock, expiresAt, actorId: null };
+    const waiting = await enqueue(db, { ...entry, action: 'blink' }, 20);
+    const stale = await enqueue(db, { ...entry, action: 'reboot' }, 20);
+    if (waiting === undefined || stale === undefined) throw new Error('nothing queued');
+    await db.query(
+      `UPDATE "queued_device_action" SET "status" = 'delivering', "claimed_at" = $2 WHERE "id" = $1`,
+      [stale.id, new Date(clock.getTime() - 20 * 60_000)],
+    );
+    expect(fake.received).toEqual([]);
+    const delivery = createDelivery(ctx, cloudlink, app.log);
+    await delivery.sweep();
+    await delivery.settled();
+    expect(fake.received.map((request) => request.action)).toEqual(['blink', 'reboot']);
+    const history = await queueOf(device);
+    expect(history.map((item) => [item.id, item.status])).toEqual([
+      [stale.id, 'done'],
+      [waiting.id, 'done'],
+    ]);
+    // Swept again: nothing is sent twice.
+    await delivery.sweep();
+    await delivery.settled();
+    expect(fake.received).toHaveLength(2);
+    await disconnect(fake, device);
   });
 
   it('refuses queueing to a role without the action right, and nothing is queued', async () => {

@@ -17,7 +17,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { ReactElement } from 'react';
+import { type ReactElement, useState } from 'react';
+import { errorText } from '@flotilla/sdk/errors';
 import { useToasts } from '../../ui/toasts.js';
 import { type ActionDevice, containerActionBlock, type Denied } from './device-action-rules.js';
 import type { ActionTarget } from './device-actions.js';
@@ -29,6 +30,7 @@ import {
   releaseLabel,
 } from '../../device/device-format.js';
 import type { ImageInstall } from '../../device/device-rows.js';
+import { QueueServiceDialog } from './QueueServiceDialog.js';
 
 const buttons: { action: ContainerActionId; label: string; icon: ReactElement }[] = [
   { action: 'start', label: 'Start', icon: <PlayArrowIcon fontSize="small" /> },
@@ -62,9 +64,22 @@ export const ContainerTable = ({
   onShowLogs: (service: string) => void;
 }) => {
   const { show } = useToasts();
-  const control = useContainerAction(target, (action, install) =>
-    show('success', `${doneText[action]} ${serviceName(install)}`),
-  );
+  // An offline device: the action is queued for when it comes back, after a confirmation.
+  const offline = !device.isConnected;
+  const [queueing, setQueueing] = useState<{
+    action: ContainerActionId;
+    install: ImageInstall;
+  } | null>(null);
+  const control = useContainerAction(target, (action, install, outcome) => {
+    setQueueing(null);
+    const what = `${action} ${serviceName(install)}`;
+    show(
+      'success',
+      outcome === 'queued' ? `Queued: ${what}` : `${doneText[action]} ${serviceName(install)}`,
+    );
+  });
+  const labelOf = (action: ContainerActionId) =>
+    buttons.find((button) => button.action === action)?.label ?? action;
   const rows = installs
     .filter((install) => install.status !== 'Deleted')
     .toSorted((a, b) => serviceName(a).localeCompare(serviceName(b)) || a.id - b.id);
@@ -125,16 +140,27 @@ export const ContainerTable = ({
                               control.isPending,
                               device,
                               denied,
+                              true,
                             );
                             return (
-                              <Tooltip key={action} title={block ?? `${label} ${name}`}>
+                              <Tooltip
+                                key={action}
+                                title={
+                                  block ??
+                                  `${label} ${name}${offline ? ' when the device comes online' : ''}`
+                                }
+                              >
                                 {/* A span: disabled buttons fire no events for the tooltip. */}
                                 <span tabIndex={block === null ? undefined : 0}>
                                   <IconButton
                                     size="small"
                                     aria-label={`${label} ${name}`}
                                     disabled={block !== null}
-                                    onClick={() => control.mutate({ action, install })}
+                                    onClick={() =>
+                                      offline
+                                        ? setQueueing({ action, install })
+                                        : control.mutate({ action, install })
+                                    }
                                   >
                                     {icon}
                                   </IconButton>
@@ -161,6 +187,21 @@ export const ContainerTable = ({
           </TableContainer>
         )}
       </CardContent>
+      <QueueServiceDialog
+        key={queueing === null ? 'closed' : `${queueing.action}-${queueing.install.id}`}
+        title={
+          queueing === null ? null : `${labelOf(queueing.action)} ${serviceName(queueing.install)}`
+        }
+        pending={control.isPending}
+        error={queueing !== null && control.error !== null ? errorText(control.error) : null}
+        onConfirm={(hours) =>
+          queueing !== null && control.mutate({ ...queueing, queueHours: hours })
+        }
+        onClose={() => {
+          setQueueing(null);
+          control.reset();
+        }}
+      />
     </Card>
   );
 };

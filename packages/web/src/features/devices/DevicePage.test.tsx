@@ -189,8 +189,6 @@ describe('DevicePage', () => {
         : 'OK',
     );
     await ready();
-    // Container control still needs the device online.
-    expect(button('Stop main').disabled).toBe(true);
     await userEvent.click(button('Actions'));
     const reboot = await screen.findByRole('menuitem', { name: /Reboot/ });
     expect(reboot.getAttribute('aria-disabled')).toBeNull();
@@ -213,6 +211,39 @@ describe('DevicePage', () => {
       }),
     );
     expect(await screen.findByText('Queued for brave-otter until it comes online')).toBeTruthy();
+  });
+
+  it("queues a service's restart for an offline device after asking how long it may wait", async () => {
+    const { request } = renderDevice([
+      deviceDetail({ is_connected_to_vpn: false, api_heartbeat_state: 'offline' }),
+    ]);
+    request.mockImplementation(async (options) =>
+      options.path === '/device-actions/v1/run'
+        ? [{ deviceId: 101, outcome: 'queued', statusCode: null, message: null, queuedActionId: 6 }]
+        : 'OK',
+    );
+    await ready();
+    await userEvent.click(button('Restart main'));
+    const dialog = await screen.findByRole('dialog', { name: 'Restart main' });
+    expect(within(dialog).getByText(/The device is offline/)).toBeTruthy();
+    expect(request).not.toHaveBeenCalledWith(expect.objectContaining({ method: 'POST' }));
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'Expires after' }));
+    await userEvent.click(await screen.findByRole('option', { name: '3 days' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Queue' }));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith({
+        method: 'POST',
+        path: '/device-actions/v1/run',
+        body: {
+          action: 'restart-service',
+          deviceIds: [101],
+          params: { imageId: 101 },
+          queue: { expiresInHours: 72 },
+        },
+      }),
+    );
+    expect(await screen.findByText('Queued: restart main')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('lists the queued actions with their outcomes and cancels one', async () => {

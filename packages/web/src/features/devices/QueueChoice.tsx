@@ -35,20 +35,37 @@ export const QueueChoice = ({
       }
       label="Queue for when it comes online"
     />
-    <TextField
-      select
-      size="small"
-      label="Expires after"
-      value={value.hours}
+    <QueueExpiryField
+      hours={value.hours}
       disabled={!value.queue}
-      onChange={(event) => onChange({ ...value, hours: Number(event.target.value) })}
-      sx={{ minWidth: 160, mt: 1 }}
-    >
-      {queueExpiryChoices.map((hours) => (
-        <MenuItem key={hours} value={hours}>
-          {expiryLabel(hours)}
-        </MenuItem>
-      ))}
-    </TextField>
+      onChange={(hours) => onChange({ ...value, hours })}
+    />
   </Alert>
+);
+
+// How long a queued action waits for its device.
+export const QueueExpiryField = ({
+  hours,
+  disabled = false,
+  onChange,
+}: {
+  hours: number;
+  disabled?: boolean;
+  onChange: (hours: number) => void;
+}) => (
+  <TextField
+    select
+    size="small"
+    label="Expires after"
+    value={hours}
+    disabled={disabled}
+    onChange={(event) => onChange(Number(event.target.value))}
+    sx={{ minWidth: 160, mt: 1 }}
+  >
+    {queueExpiryChoices.map((choice) => (
+      <MenuItem key={choice} value={choice}>
+        {expiryLabel(choice)}
+      </MenuItem>
+    ))}
+  </TextField>
 );

@@ -156,19 +156,33 @@ export const useDeviceActions = (): DeviceActions => {
   );
 };
 
-// Start, stop or restart one service (one image install) of the device; `onDone` reports it,
-// then every device query refreshes.
+// Start, stop or restart one service (one image install) of the device, or queue it for when an
+// offline device comes back (`queueHours`); `onDone` reports it, then every device query refreshes.
 export const useContainerAction = (
   target: ActionTarget,
-  onDone: (action: ContainerActionId, install: ImageInstall) => void,
+  onDone: (action: ContainerActionId, install: ImageInstall, outcome: 'done' | 'queued') => void,
 ) => {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, install }: { action: ContainerActionId; install: ImageInstall }) =>
-      runContainerAction(client, action, target, install.installs__image[0]?.id ?? 0),
-    onSuccess: (_result, { action, install }) => {
-      onDone(action, install);
+    mutationFn: async ({
+      action,
+      install,
+      queueHours,
+    }: {
+      action: ContainerActionId;
+      install: ImageInstall;
+      queueHours?: number;
+    }): Promise<'done' | 'queued'> => {
+      const imageId = install.installs__image[0]?.id ?? 0;
+      if (queueHours === undefined) {
+        await runContainerAction(client, action, target, imageId);
+        return 'done';
+      }
+      return runOrQueue(client, `${action}-service`, target.id, { imageId }, queueHours);
+    },
+    onSuccess: (outcome, { action, install }) => {
+      onDone(action, install, outcome);
       void queryClient.invalidateQueries({ queryKey: devicesKeys.all });
     },
   });

@@ -203,6 +203,24 @@ describe('containerActionBlock', () => {
       'Not available in local mode',
     );
   });
+
+  it('lets an offline device get the action queued when the table offers it', () => {
+    const offline = { ...online, isConnected: false };
+    expect(containerActionBlock('restart', 'Running', false, offline, allowAll, true)).toBeNull();
+    expect(
+      containerActionBlock(
+        'stop',
+        'Running',
+        false,
+        offline,
+        lacking('device.supervisor-proxy-write'),
+        true,
+      ),
+    ).toBe('Observers do not have permission to do this');
+    expect(containerActionBlock('start', 'Running', false, offline, allowAll, true)).toBe(
+      actionMessages.running,
+    );
+  });
 });
 
 describe('planBatch', () => {

@@ -143,12 +143,14 @@ export const containerActionBlock = (
   pending: boolean,
   device: ActionDevice,
   denied: Denied,
+  // Whether an offline device may get the action queued for when it comes back.
+  queueWhenOffline = false,
 ): string | null => {
   const permission = containerActionPermissions[action];
   const refusal = denied(permission.resource, permission.action);
   if (refusal !== null) return refusal;
   if (device.supervisorVersion === null) return actionMessages.notProvisioned;
-  if (!device.isConnected) return actionMessages.offline;
+  if (!device.isConnected && !queueWhenOffline) return actionMessages.offline;
   if (device.isInLocalMode) return actionMessages.localMode;
   const major = supervisorMajor(device.supervisorVersion);
   if (major !== null && major < minimumContainerSupervisorMajor) {
