@@ -199,7 +199,7 @@ describe('events', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     const { rows } = await db.query<{ resource: string; changes: unknown }>(
-      `SELECT "resource", "changes" FROM "audit_log_entry" WHERE "action" = 'request'`,
+      `SELECT "resource", "changes" FROM "audit_log_entry" WHERE "action" = 'api_key_created'`,
     );
     expect(rows).toContainEqual({
       resource: 'POST /api-key/user/full',

@@ -1,4 +1,4 @@
-import { auditSecretMask } from '@flotilla/shared/audit-log/audit-entry';
+import { type AuditEvent, auditSecretMask } from '@flotilla/shared/audit-log/audit-entry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../infra/db/database.js';
 import { recordRequestEvent } from './audit-events.js';
@@ -68,6 +68,18 @@ const recordedParams = (params: unknown): Record<string, unknown> =>
       )
     : {};
 
+// The kind of record a route's change makes: keys minted, devices registered and actions sent to
+// devices have kinds of their own, so the log can be filtered for them; the rest are requests.
+// (A key's revocation is a /v7 delete of its api_key row.)
+const deviceActionRoute =
+  /^(\/supervisor\/v[12]\/|\/device-actions\/v1\/run$|\/actions\/v\d\/|\/v[12]\/:uuid\/resinhup$)/;
+export const routeEventOf = (method: string, url: string): AuditEvent => {
+  if (method !== 'POST') return 'request';
+  if (url.startsWith('/api-key/')) return 'api_key_created';
+  if (url === '/device/register') return 'device_registered';
+  return deviceActionRoute.test(url) ? 'device_action' : 'request';
+};
+
 export const isRecordedRoute = (method: string, url: string | undefined): boolean =>
   url !== undefined && changing.has(method) && !unrecorded.has(`${method} ${url}`);
 
@@ -90,7 +102,7 @@ export const registerRouteRecords = (
         db,
         request,
         {
-          action: 'request',
+          action: routeEventOf(request.method, url ?? ''),
           resource: `${request.method} ${url ?? ''}`,
           deviceId: place.deviceId ?? null,
           deviceUuid: place.deviceUuid ?? null,
