@@ -19,6 +19,29 @@ export type AuditEvent = (typeof auditEvents)[number];
 
 export type AuditAction = 'create' | 'update' | 'delete' | AuditEvent;
 
+const actionLabels: Record<AuditAction, string> = {
+  create: 'Created',
+  update: 'Updated',
+  delete: 'Deleted',
+  login: 'Signed in',
+  login_failed: 'Sign-in refused',
+  login_as: 'Signed in as',
+  request: 'Request',
+  device_action: 'Device action',
+  terminal_opened: 'Terminal opened',
+  terminal_closed: 'Terminal closed',
+  api_key_created: 'API key created',
+  api_key_revoked: 'API key revoked',
+  device_registered: 'Device registered',
+};
+
+const isAuditAction = (action: string): action is AuditAction =>
+  Object.hasOwn(actionLabels, action);
+
+// How the console names a record's action (an action it does not know reads as stored).
+export const auditActionLabel = (action: string): string =>
+  isAuditAction(action) ? actionLabels[action] : action;
+
 export type AuditActorKind = 'anonymous' | 'user' | 'application' | 'device';
 
 // One field's change; a secret's values read as the mask.

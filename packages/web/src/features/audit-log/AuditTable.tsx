@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@flotilla/shared/audit-log/audit-entry';
+import { type AuditEntry, auditActionLabel } from '@flotilla/shared/audit-log/audit-entry';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -62,7 +62,7 @@ export const AuditTable = ({ entries, label }: { entries: AuditEntry[]; label: s
               {new Date(entry.occurredAt).toLocaleString()}
             </TableCell>
             <TableCell>{actorText(entry)}</TableCell>
-            <TableCell>{entry.action}</TableCell>
+            <TableCell title={entry.action}>{auditActionLabel(entry.action)}</TableCell>
             <TableCell>
               {entry.resource}
               {entry.resourceId === null ? '' : ` #${entry.resourceId}`}
