@@ -142,7 +142,20 @@ export const startReplica = async (
   await runToEnd(
     setup.runner,
     path.join(setup.bin, 'pg_basebackup'),
-    ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'flotilla', '-D', pgDir, '-R', '-c', 'fast', '-N'],
+    [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'flotilla',
+      '-D',
+      pgDir,
+      '-R',
+      '-c',
+      'fast',
+      '-N',
+    ],
     quiet,
   );
   return started(setup, ['-c', `cluster_name=${name}`]);

@@ -80,7 +80,8 @@ export const createReadRouting = (
     const sampled = rows[0]?.lsn;
     if (sampled !== undefined) samples.push({ at, lsn: lsnValue(sampled) });
     try {
-      // NULL when the replica is not a standby (promoted elsewhere): never caught up.
+      // NULL on a server that never was a standby; static once it was promoted, so the primary's
+      // position moves past it: either way it is not used.
       const replayed = await replica.query<{ lsn: string | null }>(
         'SELECT pg_last_wal_replay_lsn()::text AS "lsn"',
       );
@@ -173,7 +174,7 @@ export const openReadRouting = (
   if (!url.searchParams.has('application_name')) {
     url.searchParams.set('application_name', 'flotilla-reads');
   }
-  const replica = openDatabase(url.toString(), { connectTimeoutMs: 2_000 });
+  const replica = openDatabase(url.toString(), { max: 10, connectTimeoutMs: 2_000 });
   let failing = false;
   const routing = createReadRouting(primary, replica, {
     maxLagMs: config.maxLagMs,
