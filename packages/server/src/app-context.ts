@@ -1,6 +1,7 @@
 import type { Config } from './infra/config/config.js';
 import type { Database } from './infra/db/database.js';
 import type { NotificationBus } from './infra/db/notification-bus.js';
+import type { ReadRouting } from './infra/db/read-routing.js';
 import type { DeviceContacts } from './features/heartbeat/device-contacts.js';
 import type { InstallationBinding } from './infra/installation/installation-binding.js';
 import type { HookRegistry } from './infra/odata/hooks.js';
@@ -24,4 +25,6 @@ export type AppContext = {
   // Whether the database and the data directory belong to each other (checked at start): the
   // file sweeps delete nothing otherwise.
   installation: InstallationBinding;
+  // Heavy console reads on a read replica (FLOTILLA_DATABASE_READ_URL), within its staleness bound.
+  readRouting?: ReadRouting;
 };

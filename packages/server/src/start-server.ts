@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.js';
 import { type Config } from './infra/config/config.js';
 import { loadSigningSecret } from './infra/auth/signing-secret.js';
 import { type Database, openDatabase } from './infra/db/database.js';
+import { openReadRouting } from './infra/db/read-routing.js';
 import {
   type EmbeddedDatabase,
   type EmbeddedLog,
@@ -71,6 +72,7 @@ export const startServer = async (
     databaseUrl = embedded.url;
   }
   let db: Database | undefined;
+  let replica: ReturnType<typeof openReadRouting> = undefined;
   try {
     db = openDatabase(databaseUrl);
     const stopReporting = db.onAvailabilityChange((available, cause) => {
@@ -85,6 +87,7 @@ export const startServer = async (
     const installation = await bindInstallation(db, config.dataDir, { databaseIsNew: fresh });
     if (installation.kind === 'mismatch') log.warn(installation.reason);
     ({ config, registry } = await startRegistryIfEmbedded(config, print, (line) => log.warn(line)));
+    replica = openReadRouting(db, config.readReplica, (line) => log.warn(line));
     const ctx: AppContext = {
       db,
       config,
@@ -99,6 +102,7 @@ export const startServer = async (
         metricsRetentionMs: config.metricsRetentionHours * 3_600_000,
       }),
       installation,
+      ...(replica ? { readRouting: replica.routing } : {}),
     };
     const admin = await ensureFirstAdmin(db, config, print);
     const demoEngine = config.demo ? await demoEngineOf(config) : undefined;
@@ -132,6 +136,7 @@ export const startServer = async (
     }
     const openRegistry = registry;
     const openDb = db;
+    const openReplica = replica;
     const openEmbedded = embedded;
     return {
       app,
@@ -153,6 +158,7 @@ export const startServer = async (
         log.debug('Stopped the HTTP server: device links, log streams and requests are done');
         // From here on the database going away is the plan, not news.
         stopReporting();
+        await openReplica?.close();
         await openDb.close();
         log.debug('Closed the database pool');
         await openRegistry?.stop();
@@ -166,6 +172,7 @@ export const startServer = async (
       },
     };
   } catch (error) {
+    await replica?.close().catch(() => undefined);
     await db?.close().catch(() => undefined);
     await registry?.stop().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);

@@ -14,6 +14,7 @@ export const docPages: Readonly<Record<string, DocPage>> = {
   sso: { title: 'Single sign-on (SAML)', file: 'docs/SSO.md' },
   'api-limits': { title: 'API limits', file: 'docs/API-LIMITS.md' },
   production: { title: 'Production install', file: 'docs/PRODUCTION.md' },
+  failover: { title: 'Database failover', file: 'docs/FAILOVER.md' },
   scaling: { title: 'Scaling', file: 'docs/SCALING.md' },
   monitoring: { title: 'Monitoring', file: 'docs/MONITORING.md' },
   events: { title: 'Events and webhooks', file: 'docs/EVENTS.md' },

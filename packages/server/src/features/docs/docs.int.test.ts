@@ -23,6 +23,7 @@ describe('GET /docs/v1/:page', () => {
     ['accounts', 'docs/ACCOUNTS.md'],
     ['sso', 'docs/SSO.md'],
     ['api-limits', 'docs/API-LIMITS.md'],
+    ['failover', 'docs/FAILOVER.md'],
     ['scaling', 'docs/SCALING.md'],
     ['benchmark', 'docs/BENCHMARK.md'],
     ['development', 'docs/DEVELOPMENT.md'],

@@ -17,6 +17,7 @@ export const defaultDocPages: Readonly<Record<string, string>> = {
   sso: repositoryFile('docs/SSO.md'),
   'api-limits': repositoryFile('docs/API-LIMITS.md'),
   production: repositoryFile('docs/PRODUCTION.md'),
+  failover: repositoryFile('docs/FAILOVER.md'),
   scaling: repositoryFile('docs/SCALING.md'),
   monitoring: repositoryFile('docs/MONITORING.md'),
   events: repositoryFile('docs/EVENTS.md'),

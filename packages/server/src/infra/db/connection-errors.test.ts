@@ -16,6 +16,7 @@ describe('database connection errors', () => {
       withCode('terminating connection due to administrator command', '57P01'),
       withCode('terminating connection due to crash of another server process', '57P02'),
       withCode('the database system is starting up', '57P03'),
+      withCode('cannot execute INSERT in a read-only transaction', '25006'),
       withCode('connection failure', '08006'),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),

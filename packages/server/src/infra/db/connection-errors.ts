@@ -29,9 +29,15 @@ const socketCodes = new Set([
 ]);
 
 // SQLSTATE 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up,
-// recovering); class 08 is "connection exception".
+// recovering); class 08 is "connection exception". 25006 read_only_sql_transaction: a write
+// reached a standby, which happens only while a failover is repointing the address (Flotilla
+// never opens read-only transactions on the primary itself).
 const isUnavailableSqlState = (code: string): boolean =>
-  code === '57P01' || code === '57P02' || code === '57P03' || /^08[0-9A-Z]{3}$/.test(code);
+  code === '57P01' ||
+  code === '57P02' ||
+  code === '57P03' ||
+  code === '25006' ||
+  /^08[0-9A-Z]{3}$/.test(code);
 
 // node-postgres reports a lost or never-made connection with these messages (no code).
 const lostConnectionMessages = [

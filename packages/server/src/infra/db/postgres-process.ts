@@ -23,7 +23,8 @@ export type PostgresProcess = {
 export type OutputLog = (line: string) => void;
 
 const keptLines = 40;
-const readyLine = 'database system is ready to accept connections';
+// A standby says "ready to accept read-only connections".
+const readyLine = /database system is ready to accept (read-only )?connections/;
 
 export const describeExit = ({ code, signal }: ProcessExit): string =>
   signal ? `killed by ${signal}` : `exit code ${String(code)}`;
@@ -129,6 +130,8 @@ export type StartOptions = {
   log: OutputLog;
   // Crash recovery of a big cluster can take a while.
   readyTimeoutMs?: number;
+  // More arguments for postgres (`-c name=value` pairs).
+  settings?: readonly string[];
 };
 
 // Starts the postmaster on loopback only (no Unix socket) and resolves once it accepts
@@ -152,10 +155,11 @@ export const startPostgresProcess = async (options: StartOptions): Promise<Postg
       'unix_socket_directories=',
       '-c',
       'lc_messages=C',
+      ...(options.settings ?? []),
     ],
     options.log,
     (line) => {
-      if (line.includes(readyLine)) markReady();
+      if (readyLine.test(line)) markReady();
     },
   );
   const stop = async (): Promise<void> => {

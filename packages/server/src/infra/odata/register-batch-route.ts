@@ -3,8 +3,10 @@ import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { QueryLimits } from '../db/cancellable-query.js';
+import type { Queryable } from '../db/database.js';
 import { ApiError, badRequest } from '../errors/api-error.js';
 import { maxUrlLength } from '../http/create-app.js';
+import { readDatabaseFor } from '../http/replica-reads.js';
 import { parseBody } from '../http/validate.js';
 import { mapDatabaseError } from './database-errors.js';
 import { createReadCombiner, type ReadCombiner } from './combined-reads.js';
@@ -60,7 +62,7 @@ const failureText = (entry: BatchRequest, error: unknown): string => {
 // Some reads as one statement (combined-reads.ts); false when it failed with an error a read may
 // have caused.
 const answerGroup = async (
-  ctx: ODataDeps,
+  db: Queryable,
   combineReads: ReadCombiner,
   group: readonly Response[],
   limits: QueryLimits,
@@ -70,7 +72,7 @@ const answerGroup = async (
   let row: Record<string, unknown> | undefined;
   try {
     const options = combined.name === undefined ? limits : { ...limits, prepareAs: combined.name };
-    const { rows } = await ctx.db.query<Record<string, unknown>>(
+    const { rows } = await db.query<Record<string, unknown>>(
       combined.text,
       combined.values,
       options,
@@ -93,7 +95,7 @@ const answerGroup = async (
 // False when one failed with an error a read may have caused: each read then runs alone to
 // answer with its own error.
 const answerTogether = async (
-  ctx: ODataDeps,
+  db: Queryable,
   combineReads: ReadCombiner,
   pending: readonly Response[],
   limits: QueryLimits,
@@ -104,7 +106,7 @@ const answerTogether = async (
     groups.push(pending.slice(start, start + size));
   }
   const answered = await Promise.all(
-    groups.map((group) => answerGroup(ctx, combineReads, group, limits)),
+    groups.map((group) => answerGroup(db, combineReads, group, limits)),
   );
   return answered.every(Boolean);
 };
@@ -140,6 +142,7 @@ export const registerBatchRoute = (
         }
       }
       const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
+      const db = readDatabaseFor(ctx.readRouting, ctx.db, request.actor);
       const responses = requests.map((entry): Response => {
         try {
           return { entry, statement: reads.prepare(v7PathOf(entry.url) ?? '', request.actor) };
@@ -148,7 +151,7 @@ export const registerBatchRoute = (
         }
       });
       const pending = responses.filter((response) => response.text === undefined);
-      if (pending.length > 1 && (await answerTogether(ctx, combineReads, pending, limits))) {
+      if (pending.length > 1 && (await answerTogether(db, combineReads, pending, limits))) {
         return sendResponses(reply, responses);
       }
       // One read, or a combined statement that failed: each read alone, so that a failure is its
@@ -161,7 +164,7 @@ export const registerBatchRoute = (
           try {
             response.text = successText(
               response.entry,
-              await runRead(ctx, response.statement, limits),
+              await runRead(db, response.statement, limits),
             );
           } catch (error) {
             response.text = failureText(response.entry, error);

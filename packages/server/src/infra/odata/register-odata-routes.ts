@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import type { Config } from '../config/config.js';
 import type { QueryLimits } from '../db/cancellable-query.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
+import { readDatabaseFor, registerReadYourWrites } from '../http/replica-reads.js';
 import { badRequest, forbidden } from '../errors/api-error.js';
 import type { Model } from '../../model/model-types.js';
 import { createCompileContext, resourceOf } from './compile-context.js';
@@ -45,9 +47,10 @@ export const answerText = (statement: ReadStatement, value: unknown): string =>
   statement.count ? `{"d":${String(value ?? 0)}}` : `{"d":${String(value ?? '[]')}}`;
 
 // What the data API needs: the database, the model, the hooks features registered on it, its
-// settings and the clock.
+// settings and the clock; and the read replica's routing when one is configured.
 export type ODataDeps = {
   db: Database;
+  readRouting?: ReadRouting;
   config: Pick<Config, 'odataCache' | 'statementTimeoutMs'>;
   model: Model;
   hooks: HookRegistry;
@@ -56,12 +59,12 @@ export type ODataDeps = {
 
 // Runs one compiled read (prepared for a kept shape) and returns its answer's JSON text.
 export const runRead = async (
-  ctx: ODataDeps,
+  db: Queryable,
   statement: ReadStatement,
   limits: QueryLimits,
 ): Promise<string> => {
   const options = statement.name === undefined ? limits : { ...limits, prepareAs: statement.name };
-  const { rows } = await ctx.db.query<{ n?: unknown; d?: unknown }>(
+  const { rows } = await db.query<{ n?: unknown; d?: unknown }>(
     statement.text,
     statement.values,
     options,
@@ -71,18 +74,19 @@ export const runRead = async (
 
 // The answer of the read at `path` (the URL after /v7).
 export const readAnswer = async (
-  ctx: ODataDeps,
+  db: Queryable,
   reads: ReadStatements,
   path: string,
   actor: Actor,
   limits: QueryLimits,
-): Promise<string> => runRead(ctx, reads.prepare(path, actor), limits);
+): Promise<string> => runRead(db, reads.prepare(path, actor), limits);
 
 // The generic data API: every /v7 request is parsed, compiled to one permission-scoped SQL
 // statement (or a transaction for writes) and answered with balena's envelope. Reads of a known
 // shape skip both (statement-cache.ts); the cache is returned for tests.
 export const registerODataRoutes = (app: FastifyInstance, ctx: ODataDeps): ReadStatements => {
   const reads = createReadStatements(ctx.model, ctx.config.odataCache);
+  if (ctx.readRouting) registerReadYourWrites(app, ctx.readRouting, [`${v7Prefix}/$batch`]);
   const contextFor = (
     request: FastifyRequest,
     binds: ReturnType<typeof parseODataRequest>['binds'],
@@ -90,7 +94,8 @@ export const registerODataRoutes = (app: FastifyInstance, ctx: ODataDeps): ReadS
 
   const handleGet = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const limits = requestLimits(reply, ctx.config.statementTimeoutMs);
-    const answer = await readAnswer(ctx, reads, rawPath(request), request.actor, limits);
+    const db = readDatabaseFor(ctx.readRouting, ctx.db, request.actor);
+    const answer = await readAnswer(db, reads, rawPath(request), request.actor, limits);
     return reply.type('application/json').send(answer);
   };
 
