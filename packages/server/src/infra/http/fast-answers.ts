@@ -67,7 +67,10 @@ const answerFast = (
   if (!fast.log || fast.log.level === 'debug' || fast.log.level === 'trace') return undefined;
   if (urlHasNul(url) || headersHaveNul(headers)) return undefined;
   const actor = options.cachedActor(authorization.slice(bearerPrefix.length).trim());
-  if (actor === undefined) return undefined;
+  // A user still to verify their address meets the framework's gate (email-verification-gate.ts).
+  if (actor === undefined || (actor.kind === 'user' && actor.emailVerificationPending)) {
+    return undefined;
+  }
   for (const route of fast.routes) {
     if (!allows(route.access, actor)) continue;
     const answer = route.answer(url, headers, actor);
