@@ -5,7 +5,8 @@ import { bearer, forEachLimited, get, runSets, throughputRatio } from './scenari
 // Target-state polls answered 304: every device polls with the ETag of its last answer, as the
 // supervisor does between releases, round-robin over the devices (each poll is also the device's
 // heartbeat, written at most once per 10 s per device). The reference is the floor of any route:
-// GET /hello on the bare Fastify app.
+// GET /hello on the bare Fastify app. Eight connections (BENCH_CONCURRENCY), as the issue that set
+// the goal measured it: a real fleet's polls arrive spread out, not 32 at a time per connection pool.
 
 const etags = new Map<number, string>();
 
@@ -36,11 +37,17 @@ const pollSets = (env: BenchEnv): RequestSpec[][] =>
 
 export const pollScenario: Scenario = {
   id: 'poll',
-  rows: [throughputRatio('target-state poll answered 304 (vs GET /hello)', 'req/s', 0.5)],
+  rows: [
+    throughputRatio(
+      'target-state poll answered 304 (each device its own key and ETag; vs GET /hello)',
+      'req/s',
+      0.8,
+    ),
+  ],
   prepare: prime,
   sample: (env) => pollSets(env)[0]?.[0] ?? get('/ping'),
   measure(side, env, window) {
     const sets = side === 'flotilla' ? pollSets(env) : [[get('/hello')]];
-    return runSets(env, side, sets, env.options.throughputConcurrency, window);
+    return runSets(env, side, sets, env.options.concurrency, window);
   },
 };

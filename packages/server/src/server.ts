@@ -97,6 +97,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   const actors = createActorResolution(ctx);
   const app = createApp({
     resolveActor: actors.resolveActor,
+    cachedActor: actors.cachedActor,
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
     corsOrigins: ctx.config.corsOrigins,

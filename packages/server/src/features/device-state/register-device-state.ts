@@ -16,6 +16,13 @@ import {
 } from '@flotilla/shared/device-protocol/target-state-v3-build';
 import { deviceTargetStateV2, etagOf, matchesIfNoneMatch } from './target-state-body.js';
 import { createTargetStateCache, type TargetStateCache } from './target-state-cache.js';
+import {
+  cachedNotModified,
+  deviceTargetV3Route,
+  notModifiedHeaders,
+  targetStateFastPoll,
+} from './target-state-fast-poll.js';
+import { addFastRoute } from '../../infra/http/fast-answers.js';
 import { loadDeviceTarget, loadFleetTarget } from './target-state-query.js';
 
 const uuidParams = z.object({ uuid: z.string().min(1).max(100) });
@@ -23,7 +30,7 @@ const fleetParams = z.object({ appUuid: z.string().min(1).max(100) });
 const fleetQuery = z.object({ releaseUuid: z.string().max(255).optional() });
 
 const sendNotModified = (reply: FastifyReply, etag: string) =>
-  reply.header('ETag', etag).header('Cache-Control', 'no-cache').status(304).send();
+  reply.headers(notModifiedHeaders(etag)).status(304).send();
 
 // Answers a JSON body with a strong ETag, or 304 (empty) when the client already has it.
 const sendWithEtag = (request: FastifyRequest, reply: FastifyReply, text: string, etag: string) => {
@@ -63,15 +70,8 @@ const deviceTargetV3 = async (
 ) => {
   const { uuid } = parseBody(uuidParams, request.params);
   const actor = request.actor;
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (actor.kind === 'device' && ifNoneMatch !== undefined) {
-    const known = cache.lookup(uuid);
-    // A device key reads its own device only (the rule findPermittedDevice applies).
-    if (known?.deviceId === actor.deviceId && matchesIfNoneMatch(ifNoneMatch, known.etag)) {
-      ctx.contacts.record(known.deviceId, ctx.now());
-      return sendNotModified(reply, known.etag);
-    }
-  }
+  const notModified = cachedNotModified(ctx, cache, actor, uuid, request.headers['if-none-match']);
+  if (notModified !== undefined) return sendNotModified(reply, notModified);
   const ticket = cache.begin();
   const device = await readDevice(ctx, actor, uuid);
   const inputs = await loadDeviceTarget(ctx.db, device.id);
@@ -152,9 +152,10 @@ export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void
     reports.close();
   });
 
-  app.get('/device/v3/:uuid/state', { config: { access: 'any-actor' } }, (request, reply) =>
+  app.get(deviceTargetV3Route, { config: { access: 'any-actor' } }, (request, reply) =>
     deviceTargetV3(ctx, cache, request, reply),
   );
+  addFastRoute(app, targetStateFastPoll(ctx, cache));
 
   app.get('/device/v2/:uuid/state', { config: { access: 'any-actor' } }, async (request, reply) => {
     const { uuid } = parseBody(uuidParams, request.params);

@@ -35,6 +35,8 @@ export type DeviceContactsOptions = {
 
 // The later contact, and the later metrics (newer readings win column by column).
 const merge = (older: DeviceContact, newer: DeviceContact): DeviceContact => {
+  // Two bare contacts (polls, most of what devices send): the later one, nothing allocated.
+  if (!older.metrics && !newer.metrics) return newer.at > older.at ? newer : older;
   const at = newer.at > older.at ? newer.at : older.at;
   const metrics = [older.metrics, newer.metrics]
     .filter((entry) => entry !== undefined)

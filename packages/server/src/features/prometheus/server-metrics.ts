@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../infra/db/database.js';
 import type { NotificationBus } from '../../infra/db/notification-bus.js';
+import { observeFastAnswers } from '../../infra/http/fast-answers.js';
 
 export type ServerSources = {
   db: Pick<Database, 'poolStats'>;
@@ -30,13 +31,22 @@ export const registerServerMetrics = (
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const observe = (route: string, method: string, status: number, seconds: number): void => {
+    const labels = { route, method };
+    requests.inc({ ...labels, status: String(status) });
+    duration.observe(labels, seconds);
+  };
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched URLs (404s of any path) share one label, so a scan cannot grow the series.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { route, method: request.method };
-    requests.inc({ ...labels, status: String(reply.statusCode) });
-    duration.observe(labels, reply.elapsedTime / 1000);
+    observe(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
+  // Polls answered before the framework (infra/http/fast-answers.ts) count the same.
+  observeFastAnswers(app, observe);
 
   new Gauge({
     name: 'flotilla_db_pool_connections',

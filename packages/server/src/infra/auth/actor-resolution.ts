@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { NotificationBus } from '../db/notification-bus.js';
 import type { ActorResolver } from '../http/create-app.js';
+import type { Actor } from './actor.js';
 import { type ActorCache, createActorCache } from './actor-cache.js';
 import { type ActorCacheFeed, feedActorCache } from './actor-cache-feed.js';
 import { type ActorResolverDeps, createActorResolver } from './resolve-actor.js';
@@ -13,6 +14,8 @@ export const actorCacheMaxEntries = 200_000;
 
 export type ActorResolution = {
   resolveActor: ActorResolver;
+  // The actor of a token when the cache holds it, without I/O (infra/http/fast-answers.ts).
+  cachedActor(token: string): Actor | undefined;
   // Keeps the cache fed, for the app's lifetime, from the bus and this process's own changes.
   attach(app: FastifyInstance, bus: Pick<NotificationBus, 'listen'>): void;
 };
@@ -35,6 +38,7 @@ export const createActorResolution = (
   });
   return {
     resolveActor: createActorResolver(ctx, cache),
+    cachedActor: (token) => (token === '' ? undefined : cache.lookup(token, ctx.now())),
     attach(app, bus) {
       const feed = feedActorCache(cache, bus, ctx.db);
       attached.set(app, { cache, feed });

@@ -15,6 +15,8 @@ export const corsAllowedHeaders = [
   'If-None-Match',
 ] as const;
 
+export const corsExposedHeaders = ['Retry-After', 'ETag', 'Location'] as const;
+
 export const corsAllowedMethods = [
   'GET',
   'HEAD',
@@ -36,7 +38,20 @@ export const registerCors = (app: FastifyInstance, origins: CorsOrigins): void =
     credentials: origins.kind === 'list',
     methods: [...corsAllowedMethods],
     allowedHeaders: [...corsAllowedHeaders],
-    exposedHeaders: ['Retry-After', 'ETag', 'Location'],
+    exposedHeaders: [...corsExposedHeaders],
     maxAge: 86_400,
   });
 };
+
+// What the plugin adds to an answer to a request without an Origin header when any origin may
+// call, for answers written without the framework (fast-answers.ts); undefined for a configured
+// list, whose answers those do not write.
+export const corsHeadersWithoutOrigin = (
+  origins: CorsOrigins,
+): Record<string, string> | undefined =>
+  origins.kind === 'any'
+    ? {
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': corsExposedHeaders.join(', '),
+      }
+    : undefined;

@@ -21,9 +21,10 @@ import {
 } from './nul-guard.js';
 import type { CorsOrigins } from '../config/cors-origins.js';
 import { registerCompression } from './compression.js';
-import { registerCors } from './cors.js';
+import { corsHeadersWithoutOrigin, registerCors } from './cors.js';
+import { fastAnswersServer } from './fast-answers.js';
 import { redactingLoggerOptions } from './log-redaction.js';
-import { registerSecurityHeaders } from './security-headers.js';
+import { fixedSecurityHeaders, registerSecurityHeaders } from './security-headers.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
@@ -60,6 +61,9 @@ export type AppOptions = {
   corsOrigins?: CorsOrigins;
   // Where log lines go (default stdout); tests capture them.
   logStream?: { write(line: string): void };
+  // The actor cache, read without I/O: with it, fast routes may answer before the framework
+  // (fast-answers.ts).
+  cachedActor?: (token: string) => Actor | undefined;
 };
 
 // One registered route and who may call it (docs/ROUTES.md lists them all; route-access.int.test.ts
@@ -92,7 +96,21 @@ const statusOfFastifyError = (error: FastifyError): number =>
 // per-route access check, and the single mapping from errors to responses (text bodies, as
 // balena's API answers).
 export const createApp = (options: AppOptions): FastifyInstance => {
+  const http = { maxHeaderSize: maxUrlLength + 16_384 };
+  const corsOrigins: CorsOrigins = options.corsOrigins ?? { kind: 'any' };
+  const corsHeaders = corsHeadersWithoutOrigin(corsOrigins);
+  const fast =
+    options.cachedActor && corsHeaders
+      ? fastAnswersServer(
+          {
+            cachedActor: options.cachedActor,
+            transportHeaders: { ...fixedSecurityHeaders(), ...corsHeaders },
+          },
+          http,
+        )
+      : undefined;
   const app = Fastify({
+    ...(fast ? { serverFactory: fast.serverFactory } : {}),
     logger: {
       ...loggerOptions(options.logLevel ?? 'info', options.logFormat ?? 'json'),
       ...redactingLoggerOptions,
@@ -106,7 +124,7 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxUrlLength },
     // Room for the longest URL we accept plus headers, so an overlong URL gets our clear 400
     // rather than Node's bare 431.
-    http: { maxHeaderSize: maxUrlLength + 16_384 },
+    http,
     // A URL the router cannot decode (bad percent-encoding) is a 400 in our words. Fastify
     // answers these before any hook runs (its default is a JSON body), so this writes directly.
     frameworkErrors: (error, _request, reply) => {
@@ -119,9 +137,11 @@ export const createApp = (options: AppOptions): FastifyInstance => {
     },
   });
 
+  fast?.attach(app);
+
   // Transport: security headers, CORS, response compression (each in its own file).
   registerSecurityHeaders(app);
-  registerCors(app, options.corsOrigins ?? { kind: 'any' });
+  registerCors(app, corsOrigins);
   registerCompression(app);
 
   // An empty JSON body (DELETE from some clients) is no body; malformed JSON is a clear 400.

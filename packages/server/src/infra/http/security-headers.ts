@@ -1,3 +1,5 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
@@ -92,16 +94,32 @@ export const consoleContentSecurityPolicyHeader = consoleContentSecurityPolicyHe
 // The middleware is built once, here. @fastify/helmet builds it anew for every request (to allow
 // per-route options we do not use): parsing the policy and assembling the middlewares again took
 // ~5 % of the CPU of a steady 304 target-state poll (bench, BENCH_CPU_PROFILE).
-export const registerSecurityHeaders = (app: FastifyInstance): void => {
-  const applyHeaders = helmet({
+const securityMiddleware = () =>
+  helmet({
     contentSecurityPolicy: policy(apiContentSecurityPolicy),
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
   });
+
+export const registerSecurityHeaders = (app: FastifyInstance): void => {
+  const applyHeaders = securityMiddleware();
   app.addHook('onRequest', (request, reply, done) => {
     applyHeaders(request.raw, reply.raw, (error) => {
       done(error instanceof Error ? error : undefined);
     });
   });
+};
+
+// The same headers as name -> value, for answers written without the framework
+// (fast-answers.ts): the policy is fixed, so every answer gets the same set.
+export const fixedSecurityHeaders = (): Record<string, string> => {
+  const response = new ServerResponse(new IncomingMessage(new Socket()));
+  securityMiddleware()(response.req, response, () => undefined);
+  return Object.fromEntries(
+    Object.entries(response.getHeaders()).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : String(value),
+    ]),
+  );
 };

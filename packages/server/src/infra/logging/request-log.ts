@@ -7,6 +7,8 @@ import {
 import type { Actor } from '../auth/actor.js';
 import { redactUrl } from '../http/log-redaction.js';
 
+const debugEnabled = (level: string): boolean => level === 'debug' || level === 'trace';
+
 // Fastify's per-request log lines, quieter: devices poll all the time, so request lines at info
 // would bury everything else (25 simulated devices made ~300 lines a minute). One line per
 // answered request at debug; the query string is left out (it may hold an apikey) and secret
@@ -22,14 +24,17 @@ export class QuietRequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    const actor: Actor | undefined = request.actor;
+    const loginAs = actor?.kind === 'user' && actor.actualUserId !== undefined;
+    // Most requests log nothing: no line is built for them.
+    if (!error && !loginAs && !debugEnabled(reply.log.level)) return;
     const line = {
       method: request.method,
       url: redactUrl(request.url.split('?')[0] ?? ''),
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
-    // Unset when the request failed before actor resolution (a malformed URL).
-    const actor: Actor | undefined = request.actor;
+    // The actor is unset when the request failed before actor resolution (a malformed URL).
     if (actor?.kind === 'user' && actor.actualUserId !== undefined) {
       // Done by a platform administrator signed in as this user: always logged, naming both.
       const attributed = { ...line, userId: actor.userId, actualUser: actor.actualUserId };
@@ -59,7 +64,5 @@ export class QuietRequestLog extends LogController {
 // errors name method and URL anyway.
 export const requestChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> =
   function (logger, bindings, options) {
-    return logger.level === 'debug' || logger.level === 'trace'
-      ? logger.child(bindings, options)
-      : logger;
+    return debugEnabled(logger.level) ? logger.child(bindings, options) : logger;
   };
