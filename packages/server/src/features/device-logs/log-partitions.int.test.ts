@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type Database, openDatabase, type Queryable } from '../../infra/db/database.js';
 import { migrate } from '../../infra/db/migrate.js';
 import * as fx from '../../test-support/fixtures.js';
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
+import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { IngestedLine } from './log-line.js';
 import { deleteLogs, insertLogLines, readHistory, trimLogs } from './log-store.js';
 import { dayMs, listLogPartitions, maintainLogPartitions } from './log-partitions.js';
+import { registerDeviceLogs } from './register-device-logs.js';
 
 // Day partitions of device_log on a fake clock: created ahead, dropped whole once past the
 // retention (no DELETE), stray lines of the DEFAULT partition moved, and the conversion of an
@@ -181,6 +184,55 @@ describe('device log partitions', () => {
     ]);
     await deleteLogs(db, kept);
     expect(await messages(kept)).toEqual([]);
+  });
+});
+
+describe('the scheduled upkeep', () => {
+  it('runs when the server is ready and then every interval, on the server clock', async () => {
+    const db = await createTestDatabase();
+    let now = at('2033-03-10T05:00:00Z');
+    const due: { task: () => void; ms: number }[] = [];
+    const schedule: Schedule = (task, ms) => {
+      due.push({ task, ms });
+      return () => undefined;
+    };
+    const ctx = createTestContext(db, {
+      now: () => now,
+      config: { deviceLogs: { retentionDays: 2 } },
+    });
+    const app = await createTestApp(ctx, (instance, appCtx) =>
+      registerDeviceLogs(instance, appCtx, {
+        partitionSchedule: schedule,
+        partitionAheadDays: 1,
+        partitionCheckMs: 3_600_000,
+      }),
+    );
+    const names = async (): Promise<string[]> =>
+      (await listLogPartitions(db)).map((partition) => partition.name);
+    // Runs the task due next and waits until it scheduled the following one (its end).
+    const runDue = async (): Promise<void> => {
+      const next = due.shift();
+      if (!next) throw new Error('nothing scheduled');
+      const scheduled = due.length;
+      next.task();
+      await vi.waitUntil(() => due.length > scheduled, { timeout: 30_000 });
+    };
+    try {
+      expect(due.map((entry) => entry.ms)).toEqual([0]);
+      await runDue();
+      expect(await names()).toEqual(['device_log_20330310', 'device_log_20330311']);
+      expect(due.map((entry) => entry.ms)).toEqual([3_600_000]);
+      now = at('2033-03-13T05:00:00Z');
+      await runDue();
+      expect(await names()).toEqual([
+        'device_log_20330311',
+        'device_log_20330313',
+        'device_log_20330314',
+      ]);
+    } finally {
+      await app.close();
+      await db.close();
+    }
   });
 });
 
