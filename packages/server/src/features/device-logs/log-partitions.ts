@@ -41,12 +41,14 @@ const dayName = (from: number): string =>
   `device_log_${new Date(from).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
 // Each change in its own short transaction, under the lock, with the partitions read again
-// (another process may have done it meanwhile), and a lock timeout: a DROP waiting behind a long
-// read would hold up every insert queued behind it; it gives up and the next run tries again.
+// (another process may have done it meanwhile), and a short lock timeout: a DROP or CREATE
+// waiting behind a long read would hold up every log insert queued behind it (and a CREATE,
+// which adds the foreign key's trigger, every write of a device row); it gives up and the next
+// run tries again, days ahead of need.
 const underLock = <T>(db: Database, work: (tx: Queryable) => Promise<T>): Promise<T> =>
   db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock($1)`, [partitionLockKey]);
-    await tx.query(`SET LOCAL lock_timeout = '5s'`);
+    await tx.query(`SET LOCAL lock_timeout = '1s'`);
     return work(tx);
   });
 
