@@ -1,3 +1,4 @@
+import type { Schedule } from '../../infra/scheduling/periodic-task.js';
 import { defaultIngestLimits, type IngestLimits } from './log-ingest.js';
 
 // Tunables of the device-logs feature. Only the retention is configurable in production.
@@ -20,6 +21,11 @@ export type DeviceLogOptions = {
   retryMinMs: number;
   retryMaxMs: number;
   ingest: IngestLimits;
+  // Day partitions (log-partitions.ts): kept created this many days ahead, checked this often
+  // (and once when the server is ready), on this schedule (tests drive it by hand).
+  partitionAheadDays: number;
+  partitionCheckMs: number;
+  partitionSchedule: Schedule | undefined;
 };
 
 export const deviceLogOptions = (
@@ -38,6 +44,9 @@ export const deviceLogOptions = (
     retryMinMs: 100,
     retryMaxMs: 5_000,
     ingest: defaultIngestLimits,
+    partitionAheadDays: 7,
+    partitionCheckMs: 3_600_000,
+    partitionSchedule: undefined,
     ...overrides,
   };
 };

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../infra/db/database.js';
 import type { IngestedLine, LogRow } from './log-line.js';
 
-// SQL over device_log (0004-device-protocol.sql).
+// SQL over device_log (0004-device-protocol.sql; partitioned by day since 0077).
 
 // The NOTIFY channel: each insert announces "<origin>:<device>,<device>,..." (the devices that
 // got lines, at most notifyDevices per notification: well below the 8000-byte payload limit).
@@ -60,20 +60,22 @@ export const insertLogLines = async (
   );
 };
 
-// Deletes every line older than each device's `retention` newest.
+// Deletes every line older than each device's `retention` newest (the per-device cap; whole
+// days go by dropping partitions, log-partitions.ts). The cutoffs are computed once, up front:
+// inlined, PostgreSQL would compute each again for every partition.
 export const trimLogs = async (
   db: Queryable,
   devices: readonly number[],
   retention: number,
 ): Promise<void> => {
   await db.query(
-    `DELETE FROM "device_log" l
-      USING (
-        SELECT d."device",
-               (SELECT x."id" FROM "device_log" x WHERE x."device" = d."device"
-                 ORDER BY x."id" DESC OFFSET $2 LIMIT 1) AS "cutoff"
-          FROM unnest($1::integer[]) AS d("device")
-      ) c
+    `WITH c AS MATERIALIZED (
+       SELECT d."device",
+              (SELECT x."id" FROM "device_log" x WHERE x."device" = d."device"
+                ORDER BY x."id" DESC OFFSET $2 LIMIT 1) AS "cutoff"
+         FROM unnest($1::integer[]) AS d("device")
+     )
+     DELETE FROM "device_log" l USING c
       WHERE l."device" = c."device" AND l."id" <= c."cutoff"`,
     [devices, retention],
   );

@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
+import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
 import type { Resource } from '../../model/model-types.js';
 import {
   deviceResource,
@@ -17,6 +18,7 @@ import { ingestLogStream } from './log-ingest.js';
 import { createLogIntake } from './log-intake.js';
 import { toLineOut, toStoredLine, type StoredLine } from './log-line.js';
 import { type DeviceLogOptions, deviceLogOptions } from './log-options.js';
+import { maintainLogPartitions } from './log-partitions.js';
 import { deleteLogs, readHistory } from './log-store.js';
 import { openLogSubscription } from './log-subscription.js';
 import { createLogWriter } from './log-writer.js';
@@ -36,7 +38,8 @@ const isZlibError = (error: unknown): boolean =>
 // or JSON batches from older agents), history and live streams for users, deletion. Accepted
 // lines go to this process's live streams at once and to storage in batches (log-intake.ts);
 // other processes' streams hear of them once stored (log-hub.ts). `options` is for tests;
-// production uses the defaults and the configured retention (FLOTILLA_LOG_RETENTION).
+// production uses the defaults and the configured retention (FLOTILLA_LOG_RETENTION, lines per
+// device; FLOTILLA_LOG_RETENTION_DAYS, days kept, by dropping day partitions: log-partitions.ts).
 export const registerDeviceLogs = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -57,6 +60,21 @@ export const registerDeviceLogs = (
   app.addHook('onClose', async () => {
     hub.close();
     await writer.close();
+  });
+  registerPeriodicTask(app, {
+    run: async () => {
+      const upkeep = await maintainLogPartitions(ctx.db, {
+        now: ctx.now(),
+        retentionDays: ctx.config.deviceLogs.retentionDays,
+        aheadDays: options.partitionAheadDays,
+      });
+      if (upkeep.created.length + upkeep.dropped.length > 0)
+        app.log.info(upkeep, 'device logs: partitions');
+    },
+    intervalMs: options.partitionCheckMs,
+    firstRunMs: 0,
+    failure: 'device logs: could not create or drop log partitions; will retry',
+    schedule: options.partitionSchedule,
   });
 
   const readableDevice = (request: FastifyRequest, uuid: string): Promise<DeviceRef> =>

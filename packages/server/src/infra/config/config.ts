@@ -8,6 +8,7 @@ import { type RateLimitConfig, rateLimitConfigOf, rateLimitEnv } from './rate-li
 import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.js';
+import { type DeviceLogConfig, deviceLogConfigOf, deviceLogEnv } from './device-logs.js';
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
@@ -122,6 +123,7 @@ const schema = z.object({
   ...plausibleEnv,
   ...chatWidgetEnv,
   ...auditLogEnv,
+  ...deviceLogEnv,
   ...socialAuthEnv,
   ...helpDeskEnv,
   ...webhooksEnv,
@@ -307,6 +309,8 @@ export type Config = RateLimitConfig & {
   odataCache: { enabled: boolean; size: number };
   // Log lines kept per device.
   logRetention: number;
+  // Days of log lines kept (device-logs.ts).
+  deviceLogs: DeviceLogConfig;
   // Hours of metric readings kept per device (features/device-metrics).
   metricsRetentionHours: number;
   // How often device contacts recorded in memory are written (features/heartbeat).
@@ -443,6 +447,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     billingEnabled: values.FLOTILLA_BILLING === 'on',
     newsletterEnabled: values.FLOTILLA_NEWSLETTER === 'on',
     logRetention: values.FLOTILLA_LOG_RETENTION,
+    deviceLogs: deviceLogConfigOf(values),
     metricsRetentionHours: values.FLOTILLA_METRICS_RETENTION_HOURS,
     contactFlushIntervalMs: values.FLOTILLA_CONTACT_FLUSH_INTERVAL_MS,
     notificationHeartbeatMs: values.FLOTILLA_NOTIFICATION_HEARTBEAT_MS,
