@@ -29,10 +29,17 @@ export const registerSupport = (
   options: SupportOptions = {},
 ): void => {
   const origin = () => publicUrlOf(app, ctx.config.publicUrl);
+  const limiter = createRateLimiter(ctx.db, ctx.now);
   const desk: SupportDesk =
     ctx.config.helpDesk.kind === 'zendesk'
       ? createZendeskDesk(ctx.config.helpDesk)
-      : createBuiltInDesk({ db: ctx.db, dataDir: ctx.config.dataDir, origin });
+      : createBuiltInDesk({
+          db: ctx.db,
+          dataDir: ctx.config.dataDir,
+          origin,
+          limiter,
+          consoleUrl: origin,
+        });
   registerTicketForm(app, ctx, desk, options.paidPlanGate ?? noPaidPlans);
   registerTickets(app, ctx, origin);
   // Files of another database's uploads are not abandoned (the start said so in the log).
@@ -47,8 +54,5 @@ export const registerSupport = (
       failure: 'support attachment sweep failed',
     });
   }
-  registerTicketQueue(app, ctx, {
-    limiter: createRateLimiter(ctx.db, ctx.now),
-    consoleUrl: origin,
-  });
+  registerTicketQueue(app, ctx, { limiter, consoleUrl: origin });
 };
