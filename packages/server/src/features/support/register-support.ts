@@ -11,6 +11,7 @@ import {
 import { createBuiltInDesk } from './built-in-desk.js';
 import { noPaidPlans, type PaidPlanGate } from './support-access.js';
 import type { SupportDesk } from './support-desk.js';
+import { registerTicketFieldsAdmin } from './register-ticket-fields-admin.js';
 import { registerTicketForm } from './register-ticket-form.js';
 import { registerTicketQueue } from './register-ticket-queue.js';
 import { registerTickets } from './register-tickets.js';
@@ -55,4 +56,5 @@ export const registerSupport = (
     });
   }
   registerTicketQueue(app, ctx, { limiter, consoleUrl: origin });
+  registerTicketFieldsAdmin(app, ctx);
 };
