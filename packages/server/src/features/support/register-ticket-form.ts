@@ -9,6 +9,7 @@ import {
   type PaidPlanGate,
   isSupportStaff,
   requireOrganizationMember,
+  requireSupportStaff,
 } from './support-access.js';
 import type { SupportDesk } from './support-desk.js';
 import { submitTicketBody } from './ticket-form.js';
@@ -85,7 +86,7 @@ export const registerTicketForm = (
         // Support staff attach files to their replies on any organization's tickets.
         const staff = isSupportStaff(request.actor);
         const user = staff
-          ? request.actor
+          ? requireSupportStaff(request.actor)
           : await requireOrganizationMember(ctx.db, request.actor, orgId, 'create');
         if (staff) {
           const { rows } = await ctx.db.query('SELECT 1 FROM "organization" WHERE "id" = $1', [
