@@ -7,7 +7,7 @@ import type {
 import { type GithubApiFake, startGithubApiFake } from './github-api-fake.js';
 import { type OidcTestProvider, startOidcTestProvider } from './oidc-test-provider.js';
 import type { Config } from '../infra/config/config.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { startTestServer, type TestServer, type TestServerOverrides } from './test-server.js';
 
 // The server with GitHub and Google sign-in configured against a local oidc-provider (and the
 // strict GitHub API fake), and a browser's steps through a sign-in: start at the server, follow
@@ -23,7 +23,10 @@ export type SocialWorld = {
 export const consoleUrl = 'http://console.test';
 const callbackOf = (provider: SocialProvider) => `${consoleUrl}/auth/${provider}/callback`;
 
-export const startSocialWorld = async (config: Partial<Config> = {}): Promise<SocialWorld> => {
+export const startSocialWorld = async (
+  config: Partial<Config> = {},
+  overrides: Omit<TestServerOverrides, 'config'> = {},
+): Promise<SocialWorld> => {
   const google = await startOidcTestProvider([
     { clientId: 'google-client', clientSecret: 'google-secret', redirectUri: callbackOf('google') },
   ]);
@@ -32,6 +35,7 @@ export const startSocialWorld = async (config: Partial<Config> = {}): Promise<So
   ]);
   const githubApi = await startGithubApiFake(githubOAuth.provider);
   const server = await startTestServer({
+    ...overrides,
     config: {
       publicUrl: consoleUrl,
       socialAuth: {

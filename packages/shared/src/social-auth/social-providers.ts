@@ -19,7 +19,10 @@ export type SocialExchangeAnswer =
   // provider's account is linked to it; linkToken names the pending link for a few minutes.
   | { outcome: 'link-required'; linkToken: string; email: string; hasPassword: boolean }
   // Started from Preferences by a signed-in user: the provider's account is now linked to theirs.
-  | { outcome: 'linked' };
+  | { outcome: 'linked' }
+  // Started from the re-authentication dialog by a signed-in user: the same session's new token,
+  // freshly authenticated (its authTime is now), as a password given again would make it.
+  | { outcome: 'reauthenticated'; token: string };
 
 // Minutes a started sign-in and a pending link stay valid.
 export const socialFlowMinutes = 10;
@@ -40,6 +43,12 @@ export const socialAuthMessages = {
     `This ${label} account is already linked to another Flotilla account`,
   alreadyLinkedProvider: (label: string) =>
     `Your account is already linked to a ${label} account: unlink it first`,
+  reauthNotLinked: (label: string) =>
+    `Your account is not linked to a ${label} account: confirm your identity another way`,
+  reauthWrongAccount: (label: string) =>
+    `This ${label} account is not the one linked to your Flotilla account: continue with the linked one`,
+  reauthWrongSession:
+    'This confirmation was started by another session: sign in and start it again',
   linkExpired: 'This link request has expired: sign in with the provider again',
   lastWayIn:
     'This is the only way to sign in to your account: set a password (or link another account) before unlinking it',

@@ -25,6 +25,11 @@ export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
     path: '/admin/support',
     lazy: lazyPage(() => import('../features/support/SupportQueuePage.js'), 'SupportQueuePage'),
   },
+  // The ticket form's fields (admin.home).
+  {
+    path: '/admin/support-fields',
+    lazy: lazyPage(() => import('../features/support/TicketFieldsPage.js'), 'TicketFieldsPage'),
+  },
   {
     path: '/admin/support/:ticketId',
     lazy: lazyPage(() => import('../features/support/QueueTicketPage.js'), 'QueueTicketPage'),

@@ -362,6 +362,14 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
         path: '/saml/callback/merge',
         lazy: lazyPage(() => import('../features/sso/SamlMergePage.js'), 'SamlMergePage'),
       },
+      // Back from confirming the signed-in user's identity at their identity provider.
+      {
+        path: '/saml/callback/reauth',
+        lazy: lazyPage(
+          () => import('../features/reauthentication/SamlReauthPage.js'),
+          'SamlReauthPage',
+        ),
+      },
       // Invitation links from e-mails: for guests and signed-in users alike.
       {
         path: '/organization/invitation/:token',

@@ -18,6 +18,7 @@ import { invalidCredentialsMessage } from '../auth/login.js';
 import { createLoginThrottle, loginAccountKey } from '../auth/login-rate-limit.js';
 import { clearFlowCookie, readFlowCookie, setFlowCookie } from './flow-cookie.js';
 import { createProviderClients, type ProviderClient } from './provider-clients.js';
+import { reauthenticateWith, reauthStarter } from './social-reauth.js';
 import { linkToUser, sessionFor, signInWith } from './social-sign-in.js';
 import { createSocialTokens } from './social-tokens.js';
 
@@ -39,6 +40,8 @@ const redirectUriOf = (ctx: AppContext, request: FastifyRequest, provider: Socia
 // openid-client):
 // - GET /auth/{provider}: the login page's button; redirects to the provider.
 // - POST /auth/{provider}/link: Preferences' "link" (a password session): the provider's URL.
+// - POST /auth/{provider}/reauth: the re-authentication dialog's "Continue with" (a session of
+//   an account linked to the provider): the provider's URL.
 // - POST /auth/{provider}/exchange: the console's callback page hands over the provider's answer,
 //   checked against the flow cookie of the browser that started it.
 // - POST /auth/{provider}/link-confirm: an existing account's password links a pending account.
@@ -58,7 +61,7 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
   const begin = async (
     request: FastifyRequest,
     provider: SocialProvider,
-    linkUserId: number | undefined,
+    signedIn: { linkUserId: number } | { reauthUserId: number } | undefined,
   ): Promise<{ url: string; cookie: string }> => {
     const redirectUri = redirectUriOf(ctx, request, provider);
     const started = await clientOf(provider).start(redirectUri);
@@ -68,7 +71,7 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
       verifier: started.verifier,
       redirectUri,
       ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
-      ...(linkUserId === undefined ? {} : { linkUserId }),
+      ...signedIn,
     });
     return { url: started.url, cookie };
   };
@@ -95,7 +98,14 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
       // A new way into the account: only its owner's own password session adds one.
       requireUserSessionMay(actor, 'link-accounts');
       if (actor.kind !== 'user') throw new ApiError('unauthorized', 'Unauthorized');
-      const { url, cookie } = await begin(request, provider, actor.userId);
+      const { url, cookie } = await begin(request, provider, { linkUserId: actor.userId });
+      setFlowCookie(request, reply, cookie);
+      return { url };
+    });
+
+    app.post(`/auth/${provider}/reauth`, { config: { access: 'user' } }, async (request, reply) => {
+      const reauthUserId = await reauthStarter(ctx, request, provider);
+      const { url, cookie } = await begin(request, provider, { reauthUserId });
       setFlowCookie(request, reply, cookie);
       return { url };
     });
@@ -125,6 +135,9 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
             );
             throw error;
           });
+        if (flow.reauthUserId !== undefined) {
+          return reauthenticateWith(ctx, request, provider, identity, flow.reauthUserId);
+        }
         if (flow.linkUserId !== undefined) {
           await linkToUser(deps, provider, identity, flow.linkUserId);
           request.log.info({ userId: flow.linkUserId, provider }, 'social account linked');

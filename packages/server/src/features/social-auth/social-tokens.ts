@@ -6,8 +6,8 @@ import { socialFlowMinutes, socialProviders } from '@flotilla/shared/social-auth
 // Two short-lived signed notes, keyed by the session secret under their own labels (so neither
 // is ever a session token, and rotating FLOTILLA_JWT_SECRET voids both):
 // - the flow: what a started sign-in keeps for its answer (state, PKCE verifier, nonce, and the
-//   signed-in user when linking from Preferences), in an HttpOnly cookie of the browser that
-//   started it, so an answer reaching another browser is refused;
+//   signed-in user when linking from Preferences or re-authenticating), in an HttpOnly cookie of
+//   the browser that started it, so an answer reaching another browser is refused;
 // - the pending link: which provider account waits to be linked to which existing account,
 //   until that account proves itself.
 const flowClaims = z.object({
@@ -17,6 +17,8 @@ const flowClaims = z.object({
   nonce: z.string().min(1).optional(),
   redirectUri: z.string().min(1),
   linkUserId: z.number().int().optional(),
+  // The signed-in user confirming their identity (re-authentication) through the linked account.
+  reauthUserId: z.number().int().optional(),
 });
 export type FlowClaims = z.infer<typeof flowClaims>;
 

@@ -1,4 +1,4 @@
-import { samlSignInMessages } from '@flotilla/shared/sso/saml-sign-in';
+import { samlReauthRelayState, samlSignInMessages } from '@flotilla/shared/sso/saml-sign-in';
 import { ssoIdentifierMaxLength } from '@flotilla/shared/sso/identity-provider-rules';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
 import { acceptAssertion, SamlRefusal } from './saml-assertion.js';
 import { linkSamlAccount, resolveSignIn } from './saml-accounts.js';
 import { createLoginCode, findLoginCode, forgetExpired, spendLoginCode } from './saml-codes.js';
+import { registerSamlReauth, resolveReauth } from './saml-reauth.js';
 import { findProvider, samlFor, serviceProviderUrls } from './saml-service-provider.js';
 
 const identifierParams = z.object({
@@ -42,6 +43,7 @@ const providerOr404 = async (ctx: AppContext, ssoIdentifier: string) => {
 // finalization, and the service provider metadata an identity provider imports.
 export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
   const base = () => publicUrlOf(app, ctx.config.publicUrl);
+  registerSamlReauth(app, ctx);
 
   app.get('/auth/saml/:ssoIdentifier', { config: { access: 'public' } }, async (request, reply) => {
     const { ssoIdentifier } = parseBody(identifierParams, request.params);
@@ -79,10 +81,14 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
       { config: { access: 'public' } },
       async (request, reply) => {
         const { ssoIdentifier } = parseBody(identifierParams, request.params);
-        const { SAMLResponse } = parseBody(acsBody, request.body);
+        const { SAMLResponse, RelayState } = parseBody(acsBody, request.body);
+        // A re-authentication confirms a signed-in user: its code goes to the console's
+        // re-authentication page, and nobody is created or merged.
+        const reauth = RelayState === samlReauthRelayState;
+        const failed = reauth ? '/saml/callback/reauth' : '/login';
         const provider = await findProvider(ctx.db, ssoIdentifier);
         if (!provider) {
-          return toConsole(reply, '/login', { saml_error: samlSignInMessages.unknownIdentifier });
+          return toConsole(reply, failed, { saml_error: samlSignInMessages.unknownIdentifier });
         }
         const now = ctx.now();
         await forgetExpired(ctx.db, now);
@@ -90,7 +96,9 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
         try {
           const result = await ctx.db.transaction(async (tx) => {
             const identity = await acceptAssertion(tx, provider, urls, SAMLResponse, now);
-            const outcome = await resolveSignIn(tx, provider.id, identity);
+            const outcome = reauth
+              ? await resolveReauth(tx, provider.id, identity)
+              : await resolveSignIn(tx, provider.id, identity);
             const code = await createLoginCode(tx, outcome, provider.id, identity, now);
             return { outcome, code, email: identity.email };
           });
@@ -98,6 +106,9 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
             { userId: result.outcome.userId, identityProvider: provider.id },
             `saml ${result.outcome.kind}`,
           );
+          if (result.outcome.kind === 'reauth') {
+            return toConsole(reply, '/saml/callback/reauth', { code: result.code });
+          }
           return result.outcome.kind === 'signon'
             ? toConsole(reply, '/saml/callback/signon', { code: result.code })
             : toConsole(reply, '/saml/callback/merge', {
@@ -110,7 +121,7 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
             { identityProvider: provider.id, reason: error.message },
             'saml refused',
           );
-          return toConsole(reply, '/login', { saml_error: error.message });
+          return toConsole(reply, failed, { saml_error: error.message });
         }
       },
     );
@@ -122,7 +133,8 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
     const now = ctx.now();
     const userId = await ctx.db.transaction(async (tx) => {
       const found = await findLoginCode(tx, code, now);
-      if (!found) throw badRequest(samlSignInMessages.invalidCode);
+      // A re-authentication's code signs nobody in (POST /auth/saml/reauthenticate spends it).
+      if (!found || found.kind === 'reauth') throw badRequest(samlSignInMessages.invalidCode);
       if (found.kind === 'merge') {
         const actor = request.actor;
         if (actor.kind !== 'user' || actor.via !== 'session' || actor.twoFactorPending) {

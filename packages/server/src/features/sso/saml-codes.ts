@@ -3,18 +3,22 @@ import type { Queryable } from '../../infra/db/database.js';
 import type { SamlIdentity } from './saml-assertion.js';
 import type { SignInOutcome } from './saml-accounts.js';
 
+// What a code is for: a sign-in or merge, or a signed-in user's re-authentication.
+export type LoginCodeKind = SignInOutcome['kind'] | 'reauth';
+
 // The console finalizes the code right after the redirect; a merge waits for the user to sign in
 // and tick the consent boxes.
-const codeLifetimeMs: Record<SignInOutcome['kind'], number> = {
+const codeLifetimeMs: Record<LoginCodeKind, number> = {
   signon: 5 * 60 * 1000,
   merge: 30 * 60 * 1000,
+  reauth: 5 * 60 * 1000,
 };
 
 const hashOf = (code: string): string => createHash('sha256').update(code).digest('hex');
 
 export const createLoginCode = async (
   tx: Queryable,
-  outcome: SignInOutcome,
+  outcome: { kind: LoginCodeKind; userId: number },
   providerId: number,
   identity: SamlIdentity,
   now: Date,
@@ -37,7 +41,7 @@ export const createLoginCode = async (
 };
 
 export type LoginCode = {
-  kind: SignInOutcome['kind'];
+  kind: LoginCodeKind;
   userId: number;
   providerId: number;
   remoteId: string;
@@ -53,7 +57,7 @@ export const findLoginCode = async (
   now: Date,
 ): Promise<LoginCode | undefined> => {
   const { rows } = await tx.query<{
-    kind: SignInOutcome['kind'];
+    kind: LoginCodeKind;
     user: number;
     identity_provider: number;
     remote_id: string;

@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../infra/db/database.js';
+import type { RateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { attachmentHref, writeAttachmentFile } from './attachment-files.js';
 import type { SupportDesk } from './support-desk.js';
 import { activeTicketFields, checkCustomFields } from './ticket-form.js';
+import { mailAgentsNewTicket } from './new-ticket-mail.js';
 import { createTicket } from './ticket-writes.js';
 
-export type BuiltInDeskDeps = { db: Database; dataDir: string; origin: () => string };
+export type BuiltInDeskDeps = {
+  db: Database;
+  dataDir: string;
+  origin: () => string;
+  // The agents' new-ticket mails: their limit, and the console's address for the link.
+  limiter: RateLimiter;
+  consoleUrl: () => string;
+};
 
 // The help desk of the installation itself: tickets, messages and attachments in PostgreSQL and
 // the data directory, worked by support agents in the Admin area.
@@ -49,6 +58,14 @@ export const createBuiltInDesk = (deps: BuiltInDeskDeps): SupportDesk => ({
         cc: ticket.email_ccs.map((cc) => cc.user_email.toLowerCase()),
         customFields,
         priority: ticket.priority,
+      });
+      await mailAgentsNewTicket(tx, deps.limiter, {
+        ticketId: id,
+        organizationId,
+        subject: ticket.subject,
+        requesterName: by.username,
+        body: ticket.comment.body,
+        consoleUrl: deps.consoleUrl(),
       });
       const { rows } = await tx.query<{ created_at: Date }>(
         'SELECT "created_at" FROM "support_ticket" WHERE "id" = $1',

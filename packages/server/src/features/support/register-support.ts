@@ -11,6 +11,7 @@ import {
 import { createBuiltInDesk } from './built-in-desk.js';
 import { noPaidPlans, type PaidPlanGate } from './support-access.js';
 import type { SupportDesk } from './support-desk.js';
+import { registerTicketFieldsAdmin } from './register-ticket-fields-admin.js';
 import { registerTicketForm } from './register-ticket-form.js';
 import { registerTicketQueue } from './register-ticket-queue.js';
 import { registerTickets } from './register-tickets.js';
@@ -29,10 +30,17 @@ export const registerSupport = (
   options: SupportOptions = {},
 ): void => {
   const origin = () => publicUrlOf(app, ctx.config.publicUrl);
+  const limiter = createRateLimiter(ctx.db, ctx.now);
   const desk: SupportDesk =
     ctx.config.helpDesk.kind === 'zendesk'
       ? createZendeskDesk(ctx.config.helpDesk)
-      : createBuiltInDesk({ db: ctx.db, dataDir: ctx.config.dataDir, origin });
+      : createBuiltInDesk({
+          db: ctx.db,
+          dataDir: ctx.config.dataDir,
+          origin,
+          limiter,
+          consoleUrl: origin,
+        });
   registerTicketForm(app, ctx, desk, options.paidPlanGate ?? noPaidPlans);
   registerTickets(app, ctx, origin);
   // Files of another database's uploads are not abandoned (the start said so in the log).
@@ -47,8 +55,6 @@ export const registerSupport = (
       failure: 'support attachment sweep failed',
     });
   }
-  registerTicketQueue(app, ctx, {
-    limiter: createRateLimiter(ctx.db, ctx.now),
-    consoleUrl: origin,
-  });
+  registerTicketQueue(app, ctx, { limiter, consoleUrl: origin });
+  registerTicketFieldsAdmin(app, ctx);
 };

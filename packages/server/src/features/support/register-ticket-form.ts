@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { forbidden } from '../../infra/errors/api-error.js';
+import { forbidden, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { requesterOf } from './requester.js';
 import {
   organizationMayOpenPrivateSupport,
   type PaidPlanGate,
+  isSupportStaff,
   requireOrganizationMember,
+  requireSupportStaff,
 } from './support-access.js';
 import type { SupportDesk } from './support-desk.js';
 import { submitTicketBody } from './ticket-form.js';
@@ -20,7 +22,8 @@ export const noPrivateSupport = 'Private support is available on paid plans';
 
 // The ticket form's calls on the API host, in the shapes of the hosted desk (Zendesk behind
 // /zendesk/v1), so a console built for it works unchanged, and the support check of the billing
-// API. Members of the organization only; submitting and uploading also need private support.
+// API. Members of the organization only; submitting and uploading also need private support
+// (support staff may upload too, for their replies).
 export const registerTicketForm = (
   app: FastifyInstance,
   ctx: AppContext,
@@ -80,8 +83,20 @@ export const registerTicketForm = (
       { config: { access: 'user' }, bodyLimit: uploadBodyLimit },
       async (request, reply) => {
         const { orgId } = parseBody(orgParams, request.params);
-        const user = await requireOrganizationMember(ctx.db, request.actor, orgId, 'create');
-        if (!(await mayOpen(orgId))) throw forbidden(noPrivateSupport);
+        // Support staff attach files to their replies on any organization's tickets.
+        const staff = isSupportStaff(request.actor);
+        const user = staff
+          ? requireSupportStaff(request.actor)
+          : await requireOrganizationMember(ctx.db, request.actor, orgId, 'create');
+        if (staff) {
+          const { rows } = await ctx.db.query('SELECT 1 FROM "organization" WHERE "id" = $1', [
+            orgId,
+          ]);
+          if (rows.length === 0) throw notFound(`No organization ${orgId}`);
+        }
+        if (!staff && !(await mayOpen(orgId))) {
+          throw forbidden(noPrivateSupport);
+        }
         const file = parseBody(uploadedFile, request.body);
         const answer = await desk.uploadAttachment(
           orgId,

@@ -232,7 +232,7 @@ describe('a ticket’s life', () => {
 
     const mail = await db.query<{ recipient: string; subject: string; text_body: string }>(
       `SELECT "recipient", "subject", "text_body" FROM "mail_message" WHERE "subject" LIKE $1 ORDER BY "recipient"`,
-      [`%Ticket #${ticketId}%`],
+      [`Re: [Ticket #${ticketId}]%`],
     );
     expect(mail.rows.map((row) => row.recipient)).toEqual([
       'alice@example.com',

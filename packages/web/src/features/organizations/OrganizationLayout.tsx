@@ -14,6 +14,7 @@ import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { OrganizationLogo } from './organization-logo.js';
 import { useOrganization, useOrganizationAccess } from './api-organizations.js';
 import { idParam } from './id-param.js';
+import { OrganizationSupportNotice } from './OrganizationSupportNotice.js';
 import type { OrganizationContext } from './useOrganizationContext.js';
 
 const sectionOf = (pathname: string, base: string): string => {
@@ -76,6 +77,7 @@ export const OrganizationLayout = () => {
           {detail.name}
         </Typography>
       </Stack>
+      <OrganizationSupportNotice organizationId={detail.id} />
       <Tabs
         value={sectionOf(location.pathname, base)}
         aria-label="Organization sections"

@@ -1,18 +1,19 @@
-import { errorText } from '@flotilla/sdk/errors';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useId, useState } from 'react';
-import { useReauthenticate } from './api.js';
+import { useId } from 'react';
+import { useReauthMethods } from './api.js';
+import { PasswordForm } from './PasswordForm.js';
+import { ProviderChoices } from './ProviderChoices.js';
 
-// Asks for the password again (re-authentication), renews the session with it
-// and hands back to the action that needed it.
+// Asks the user to confirm their identity again (re-authentication): the password, which renews
+// the session and hands back to the action that needed it, or for an account without one (or
+// besides it) the GitHub, Google or SAML account linked to it, a trip to the provider after which
+// the user tries the action again.
 export const ReauthenticationDialog = ({
   open,
   onConfirmed,
@@ -23,59 +24,40 @@ export const ReauthenticationDialog = ({
   onCancel: () => void;
 }) => {
   const titleId = useId();
+  const methods = useReauthMethods(open);
+  const choices = (
+    <ProviderChoices
+      linked={methods.linked.data}
+      loading={methods.linked.isPending}
+      failed={methods.linked.isError}
+      hasPassword={methods.hasPassword}
+    />
+  );
   return (
     <Dialog open={open} onClose={onCancel} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>Confirm your password</DialogTitle>
+      <DialogTitle id={titleId}>
+        {methods.hasPassword ? 'Confirm your password' : 'Confirm your identity'}
+      </DialogTitle>
       {/* A fresh form each time the dialog opens: no password kept from a previous round. */}
-      {open ? <PasswordForm onConfirmed={onConfirmed} onCancel={onCancel} /> : null}
+      {open && methods.hasPassword ? (
+        <PasswordForm others={choices} onConfirmed={onConfirmed} onCancel={onCancel} />
+      ) : null}
+      {open && !methods.hasPassword ? (
+        <>
+          <DialogContent>
+            <Stack spacing={2}>
+              <Typography>
+                For your security, this action needs you to confirm your identity again: your last
+                sign-in was a while ago.
+              </Typography>
+              {choices}
+            </Stack>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onCancel}>Cancel</Button>
+          </DialogActions>
+        </>
+      ) : null}
     </Dialog>
-  );
-};
-
-const PasswordForm = ({
-  onConfirmed,
-  onCancel,
-}: {
-  onConfirmed: () => void;
-  onCancel: () => void;
-}) => {
-  const [password, setPassword] = useState('');
-  const confirm = useReauthenticate(onConfirmed);
-  const submit = (event: FormEvent): void => {
-    event.preventDefault();
-    // The dialog may be rendered inside another form: React events bubble through portals.
-    event.stopPropagation();
-    if (password !== '') confirm.mutate(password);
-  };
-  return (
-    <form onSubmit={submit} noValidate>
-      <DialogContent>
-        <Stack spacing={2}>
-          <Typography>
-            For your security, this action needs your password again: your last sign-in was a while
-            ago.
-          </Typography>
-          {confirm.isError ? (
-            <Alert severity="error">
-              {errorText(confirm.error) ?? 'Could not confirm the password'}
-            </Alert>
-          ) : null}
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            autoFocus
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button type="submit" variant="contained" disabled={password === '' || confirm.isPending}>
-          {confirm.isPending ? 'Confirming…' : 'Confirm'}
-        </Button>
-      </DialogActions>
-    </form>
   );
 };

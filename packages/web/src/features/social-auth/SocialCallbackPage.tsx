@@ -11,6 +11,10 @@ import Stack from '@mui/material/Stack';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { LoadingScreen } from '../../api/session/guards.js';
+import {
+  reauthConfirmedMessage,
+  takeReauthReturnPath,
+} from '../../api/session/reauth-return-path.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -50,6 +54,11 @@ const Callback = ({ provider }: { provider: SocialProvider }) => {
         if (answer.outcome === 'linked') {
           toasts.show('success', `Your ${label} account is linked: you can sign in with it`);
           void navigate('/preferences/profile', { replace: true });
+        }
+        // Back from confirming the identity (the re-authentication dialog): to where it was.
+        if (answer.outcome === 'reauthenticated') {
+          toasts.show('success', reauthConfirmedMessage);
+          void navigate(takeReauthReturnPath(), { replace: true });
         }
       },
     });

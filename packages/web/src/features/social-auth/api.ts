@@ -20,6 +20,7 @@ const parseAnswer = (body: unknown): SocialExchangeAnswer => {
   if (isRecord(body)) {
     const { outcome, token, linkToken, email, hasPassword } = body;
     if (outcome === 'signed-in' && typeof token === 'string') return { outcome, token };
+    if (outcome === 'reauthenticated' && typeof token === 'string') return { outcome, token };
     if (outcome === 'linked') return { outcome };
     if (
       outcome === 'link-required' &&
@@ -46,7 +47,9 @@ export const useSocialStartUrl = (): ((provider: SocialProvider) => string) => {
 };
 
 const signInWith = async (client: FlotillaClient, answer: SocialExchangeAnswer) => {
-  if (answer.outcome === 'signed-in') await client.auth.loginWithToken(answer.token);
+  if (answer.outcome === 'signed-in' || answer.outcome === 'reauthenticated') {
+    await client.auth.loginWithToken(answer.token);
+  }
   return answer;
 };
 

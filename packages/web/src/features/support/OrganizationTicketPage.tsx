@@ -30,7 +30,7 @@ export const OrganizationTicketPage = () => {
 
 const TicketView = ({ organizationId, ticketId }: { organizationId: number; ticketId: number }) => {
   const ticket = useTicket(ticketId);
-  const reply = useReplyToTicket(ticketId);
+  const reply = useReplyToTicket(ticketId, organizationId);
   return (
     <Stack spacing={2}>
       <Link component={RouterLink} to={`/orgs/${organizationId}/support`}>
@@ -58,7 +58,7 @@ const TicketView = ({ organizationId, ticketId }: { organizationId: number; tick
               label="Your reply"
               pending={reply.isPending}
               error={reply.error}
-              onSend={(body, done) => reply.mutate(body, { onSuccess: done })}
+              onSend={(draft, done) => reply.mutate(draft, { onSuccess: done })}
             />
           )}
         </>

@@ -31,7 +31,7 @@ const QueueTicket = ({ ticketId }: { ticketId: number }) => {
   const ticket = useTicket(ticketId);
   const agents = useSupportAgents();
   const change = useChangeTicket(ticketId);
-  const reply = useAgentReply(ticketId);
+  const reply = useAgentReply(ticketId, ticket.data?.organization.id);
   const toasts = useToasts();
   const [statusAfter, setStatusAfter] = useState<TicketStatus>('pending');
   return (
@@ -83,9 +83,9 @@ const QueueTicket = ({ ticketId }: { ticketId: number }) => {
                 ))}
               </TextField>
             }
-            onSend={(body, done) =>
+            onSend={(draft, done) =>
               reply.mutate(
-                { body, status: statusAfter },
+                { ...draft, status: statusAfter },
                 {
                   onSuccess: (answer) => {
                     done();

@@ -1,12 +1,14 @@
 import { statusLabels, ticketStatuses } from '@flotilla/shared/support/support-tickets';
+import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { RequirePermission } from '../../api/session/guards.js';
-import { useSession } from '../../api/session/useSession.js';
+import { isAdmin, useSession } from '../../api/session/useSession.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { useDebounced } from '../../ui/useDebounced.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -28,9 +30,17 @@ const Queue = () => {
   const debounced = useDebounced(search, 300);
   const queue = useTicketQueue({ status, assignee, search: debounced, page });
   const agents = useSupportAgents();
+  const session = useSession();
   return (
     <Stack spacing={2}>
-      <Typography variant="h1">Support queue</Typography>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+        <Typography variant="h1">Support queue</Typography>
+        {isAdmin(session) ? (
+          <Button component={RouterLink} to="/admin/support-fields">
+            Ticket fields
+          </Button>
+        ) : null}
+      </Stack>
       <Stack direction="row" spacing={2}>
         <TextField
           select

@@ -8,6 +8,7 @@ import { ticketQueuePageSize } from '@flotilla/shared/support/support-tickets';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { polling } from '../../ui/polling.js';
+import { type ReplyDraft, uploadAttachments } from './api.js';
 import { supportKeys } from './query-keys.js';
 
 export type QueueFilter = {
@@ -66,16 +67,24 @@ export const useChangeTicket = (ticketId: number) => {
   });
 };
 
-// An agent's reply: mailed to the requester and the cc list; the ticket takes `status`.
-export const useAgentReply = (ticketId: number) => {
+// An agent's reply: mailed to the requester and the cc list; the ticket takes `status`. Its
+// files are uploaded to the ticket's organization first.
+export const useAgentReply = (ticketId: number, organizationId: number | undefined) => {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (reply: { body: string; status: TicketStatus }) =>
+    mutationFn: async (reply: ReplyDraft & { status: TicketStatus }) =>
       client.request<{ id: number; mailed: number }>({
         method: 'POST',
         path: `/support/v1/queue/${ticketId}/messages`,
-        body: reply,
+        body: {
+          body: reply.body,
+          status: reply.status,
+          uploads:
+            organizationId === undefined
+              ? []
+              : await uploadAttachments(client, organizationId, reply.files),
+        },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: supportKeys.all }),
   });

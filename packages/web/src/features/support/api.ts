@@ -104,11 +104,30 @@ export type NewTicket = {
 const multipartOf = async (file: File): Promise<{ data: Blob; contentType: string }> => {
   const form = new FormData();
   form.append('file', file, file.name);
-  const request = new Request('/', { method: 'POST', body: form });
+  // An absolute address: nothing is sent, but Request wants one outside a browser page.
+  const request = new Request(new URL('/', window.location.href), { method: 'POST', body: form });
   return {
     data: await request.blob(),
     contentType: request.headers.get('content-type') ?? 'multipart/form-data',
   };
+};
+
+// Uploads each file to the organization's desk, in order; answers their upload tokens.
+export const uploadAttachments = async (
+  client: FlotillaClient,
+  organizationId: number,
+  files: readonly File[],
+): Promise<string[]> => {
+  const uploads: string[] = [];
+  for (const file of files) {
+    const answer = await client.request<{ upload: { token: string } }>({
+      method: 'POST',
+      path: `/zendesk/v1/${organizationId}/upload-attachment`,
+      upload: await multipartOf(file),
+    });
+    uploads.push(answer.upload.token);
+  }
+  return uploads;
 };
 
 // Uploads each attachment, then submits the ticket naming their tokens.
@@ -117,15 +136,7 @@ export const useSubmitTicket = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (ticket: NewTicket) => {
-      const uploads: string[] = [];
-      for (const file of ticket.files) {
-        const answer = await client.request<{ upload: { token: string } }>({
-          method: 'POST',
-          path: `/zendesk/v1/${ticket.organizationId}/upload-attachment`,
-          upload: await multipartOf(file),
-        });
-        uploads.push(answer.upload.token);
-      }
+      const uploads = await uploadAttachments(client, ticket.organizationId, ticket.files);
       return client.request<{ ticket: { id: number } }>({
         method: 'POST',
         path: `/zendesk/v1/${ticket.organizationId}/submit-ticket`,
@@ -169,16 +180,22 @@ export const useTicket = (ticketId: number) => {
   });
 };
 
-// A member's answer on the ticket's thread.
-export const useReplyToTicket = (ticketId: number) => {
+// A reply's text and the files attached to it.
+export type ReplyDraft = { body: string; files: File[] };
+
+// A member's answer on the ticket's thread, its files uploaded first.
+export const useReplyToTicket = (ticketId: number, organizationId: number) => {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: string) =>
+    mutationFn: async (draft: ReplyDraft) =>
       client.request<{ id: number }>({
         method: 'POST',
         path: `/support/v1/tickets/${ticketId}/messages`,
-        body: { body },
+        body: {
+          body: draft.body,
+          uploads: await uploadAttachments(client, organizationId, draft.files),
+        },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: supportKeys.all }),
   });

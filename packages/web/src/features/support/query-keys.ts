@@ -12,4 +12,5 @@ export const supportKeys = {
   queue: (filter: object) => [...queryRoots.support, 'queue', filter] as const,
   agents: () => [...queryRoots.support, 'agents'] as const,
   docs: () => [...queryRoots.support, 'docs'] as const,
+  adminFields: () => [...queryRoots.support, 'admin-fields'] as const,
 };
