@@ -25,8 +25,8 @@ export const addRolloutRelease = async (
   const release = await one<{ id: number; commit: string }>(
     sql,
     `INSERT INTO "release" ("belongs_to__application", "commit", "status", "source", "semver")
-     VALUES ($1, md5($2), 'success', 'cloud', '3.0.0-' || $2) RETURNING "id", "commit"`,
-    [fleetId, `rollout ${fleetId} ${tag}`],
+     VALUES ($1, md5($2), 'success', 'cloud', '3.0.0-' || $3) RETURNING "id", "commit"`,
+    [fleetId, `rollout ${fleetId} ${tag}`, tag],
   );
   const { rows } = await sql.query<{ name: string; image: string }>(
     `WITH images AS (

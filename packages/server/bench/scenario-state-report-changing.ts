@@ -27,7 +27,11 @@ export const changingReportDevices = (
 export const changingStateReportScenario: Scenario = {
   id: 'state-report-changing',
   rows: [
-    throughputRatio('state report changing stored fields (vs batched UPDATE route)', 'req/s', 0.5),
+    throughputRatio(
+      'state report changing stored fields: update steps, new address (vs batched UPDATE route)',
+      'req/s',
+      0.5,
+    ),
   ],
   measure(side, env, window) {
     return env.load.run(

@@ -65,3 +65,23 @@ CREATE TRIGGER "device_state_report_changed" AFTER UPDATE ON "device"
      NEW."api_secret", NEW."cpu_id", NEW."is_undervolted", NEW."download_progress",
      NEW."update_status", NEW."is_running__release", NEW."applied_apps_digest"))
   EXECUTE FUNCTION flotilla_device_state_report_changed();
+
+-- The same for a device's image and service installs (a report rewrites several of them).
+CREATE FUNCTION flotilla_install_state_report_changed() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    PERFORM flotilla_notify_state_report('d', OLD."device");
+  END IF;
+  IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW."device" IS DISTINCT FROM OLD."device") THEN
+    PERFORM flotilla_notify_state_report('d', NEW."device");
+  END IF;
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER "image_install_state_report_changed" ON "image_install";
+CREATE TRIGGER "image_install_state_report_changed" AFTER INSERT OR UPDATE OR DELETE ON "image_install"
+  FOR EACH ROW EXECUTE FUNCTION flotilla_install_state_report_changed();
+DROP TRIGGER "service_install_state_report_changed" ON "service_install";
+CREATE TRIGGER "service_install_state_report_changed" AFTER INSERT OR UPDATE OR DELETE ON "service_install"
+  FOR EACH ROW EXECUTE FUNCTION flotilla_install_state_report_changed();
