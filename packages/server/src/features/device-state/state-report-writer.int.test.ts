@@ -139,6 +139,24 @@ describe('state reports written in batches', () => {
     );
   });
 
+  it('tries a batch again after a deadlock rolled it back', async () => {
+    const device = await fx.createDevice(db, fleet.id, 'deadlocked');
+    let deadlocks = 1;
+    const flaky: Queryable = {
+      query: (sql, params, options) => {
+        if (sql.includes('flotilla_apply_state_reports') && deadlocks > 0) {
+          deadlocks -= 1;
+          return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+        }
+        return db.query(sql, params, options);
+      },
+    };
+    const writer = createStateReportWriter(flaky, cache);
+    expect(await writer.apply(reportOf(device, { ip_address: '10.4.0.1' }))).toBe(true);
+    expect(deadlocks).toBe(0);
+    expect(await ipOf(device.id)).toBe('10.4.0.1');
+  });
+
   it('answers false, writing nothing, for a uuid that is not the device id’s', async () => {
     const writer = newWriter();
     const device = await fx.createDevice(db, fleet.id, 'impostor');

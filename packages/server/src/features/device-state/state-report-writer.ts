@@ -53,7 +53,17 @@ const applySql = `
          WITH ORDINALITY AS r("own", "fleetId", "fleetUuid", "n")
    ORDER BY r."n"`;
 
-const applyBatch = async (db: Queryable, items: readonly Queued[]): Promise<Applied[]> => {
+// A deadlock or serialization failure rolled the whole batch back (a batch and another writer of
+// device rows, such as the contacts' flush, each waiting on a row the other holds, e.g. a
+// fleet's status tally): the batch is tried again, at most this many times in all.
+const attempts = 3;
+const isTransient = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  'code' in error &&
+  (error.code === '40P01' || error.code === '40001');
+
+const applyOnce = async (db: Queryable, items: readonly Queued[]): Promise<Applied[]> => {
   const { rows } = await db.query<Applied>(applySql, [
     items.map((item) => item.report.device.id),
     items.map((item) => item.report.device.uuid),
@@ -64,8 +74,18 @@ const applyBatch = async (db: Queryable, items: readonly Queued[]): Promise<Appl
       item.report.agentProfile === undefined ? null : JSON.stringify(item.report.agentProfile),
     ),
   ]);
-  if (rows.length !== items.length) throw new Error('The batch returned a row per report');
+  if (rows.length !== items.length) throw new Error('The batch did not return a row per report');
   return rows;
+};
+
+const applyBatch = async (db: Queryable, items: readonly Queued[]): Promise<Applied[]> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await applyOnce(db, items);
+    } catch (error) {
+      if (attempt >= attempts || !isTransient(error)) throw error;
+    }
+  }
 };
 
 export const createStateReportWriter = (
