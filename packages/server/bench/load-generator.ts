@@ -8,6 +8,7 @@ import {
 } from './load-jobs.js';
 import type { Measure, Window } from './scenario.js';
 import { runLogStreams } from './workload-log-streams.js';
+import { changingReportOp, runRolloutBurst } from './workload-changing-report.js';
 import { stateReportOp } from './workload-state-report.js';
 import { closeSockets, openSockets } from './workload-ws.js';
 
@@ -27,7 +28,12 @@ const run = (job: LoadJob, window: Window): Promise<Measure> => {
     }
     case 'state-reports': {
       const pool = poolFor(job.baseUrl, job.concurrency);
-      return runClosedLoop(stateReportOp(pool, job.path, job.devices), job.concurrency, window);
+      const op = job.changing ? changingReportOp : stateReportOp;
+      return runClosedLoop(op(pool, job.path, job.devices), job.concurrency, window);
+    }
+    case 'rollout': {
+      const pool = poolFor(job.baseUrl, job.concurrency);
+      return runRolloutBurst(pool, job.path, job.devices, job.target, job.concurrency);
     }
     case 'log-streams':
       return runLogStreams(job, window);

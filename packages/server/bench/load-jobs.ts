@@ -41,6 +41,17 @@ export type LoadJob =
       path: string;
       concurrency: number;
       devices: ReportDevice[];
+      // Reports that change stored fields (workload-changing-report.ts) rather than steady ones.
+      changing?: boolean;
+    }
+  // One burst: every device reports each step of its update to `target`, then the job ends.
+  | {
+      kind: 'rollout';
+      baseUrl: string;
+      path: string;
+      concurrency: number;
+      devices: ReportDevice[];
+      target: { commit: string; images: Record<string, string> };
     }
   // Long-lived NDJSON uploads; stored lines are counted in device_log (databaseUrl).
   | { kind: 'log-streams'; baseUrl: string; databaseUrl: string; streams: LogStreamSpec[] }

@@ -11,6 +11,7 @@ import {
   releasePageSql,
 } from './baseline-sql.js';
 import { registerReferenceLogs } from './reference-logs.js';
+import { registerReferenceChangingState } from './reference-changing-state.js';
 import { registerReferenceState } from './reference-state.js';
 
 // The reference server: a bare Fastify app doing the minimal same work as each scenario's
@@ -125,6 +126,7 @@ app.get<{ Querystring: Query }>('/ref/release-count', async (request) => {
 });
 
 registerReferenceState(app, pool);
+registerReferenceChangingState(app, pool);
 registerReferenceLogs(app, pool);
 
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -14,7 +14,9 @@ import { liveTailScenario, logIngestScenario } from './scenario-logs.js';
 import { memoryScenario } from './scenario-memory.js';
 import { pollScenario } from './scenario-poll.js';
 import { releaseListScenario } from './scenario-release-list.js';
+import { rolloutBurstScenario } from './scenario-rollout-burst.js';
 import { stateReportScenario } from './scenario-state-report.js';
+import { changingStateReportScenario } from './scenario-state-report-changing.js';
 import { terminalScenario } from './scenario-terminal.js';
 
 // Every scenario, in the order they run: reads first (the device protocol's writes, heartbeats
@@ -30,8 +32,10 @@ export const scenarios: readonly Scenario[] = [
   consoleColdLoadScenario,
   pollScenario,
   stateReportScenario,
+  changingStateReportScenario,
   fleetVariableChangeScenario,
   auditWriteScenario,
+  rolloutBurstScenario,
   liveTailScenario,
   logIngestScenario,
   memoryScenario,

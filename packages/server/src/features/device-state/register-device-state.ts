@@ -4,11 +4,12 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
-import { applyAgentProfile, applyStateReportCached, splitReport } from './apply-state-report.js';
+import { splitReport } from './apply-state-report.js';
 import { applyTagsReport } from './apply-tags-report.js';
 import { deviceResource, findPermittedDevice, type DeviceRef } from './find-device.js';
 import { findReadableFleet } from './find-fleet.js';
-import { createStateReportCache, type StateReportCache } from './state-report-cache.js';
+import { createStateReportCache } from './state-report-cache.js';
+import { createStateReportWriter, type StateReportWriter } from './state-report-writer.js';
 import { stateReportBody, tagsReportBody } from '@flotilla/shared/device-protocol/state-report-v3';
 import {
   deviceTargetStateV3,
@@ -108,12 +109,12 @@ const ownDevice = async (
   return { id: actor.deviceId };
 };
 
-// PATCH /device/v3/state: one round trip per report (apply-state-report.ts), none when it repeats
-// the last one this process applied (state-report-cache.ts); the metrics and the contact are
-// batched (features/heartbeat).
+// PATCH /device/v3/state: reports of many devices share one statement and one commit, answered
+// after it (state-report-writer.ts); none when it repeats the last one this process applied
+// (state-report-cache.ts); the metrics and the contact are batched (features/heartbeat).
 const stateReport = async (
   ctx: AppContext,
-  reports: StateReportCache,
+  reports: StateReportWriter,
   request: FastifyRequest,
   reply: FastifyReply,
 ) => {
@@ -133,10 +134,14 @@ const stateReport = async (
   const [uuid, report] = entry;
   const { columns, metrics } = splitReport(report);
   const device = { id: actor.deviceId, uuid };
-  if (!(await applyStateReportCached(ctx.db, reports, device, columns, report.apps, now))) {
-    throw forbidden();
-  }
-  await applyAgentProfile(ctx.db, device, report.agent_profile);
+  const own = await reports.apply({
+    device,
+    columns,
+    apps: report.apps,
+    agentProfile: report.agent_profile,
+    now,
+  });
+  if (!own) throw forbidden();
   ctx.contacts.record(actor.deviceId, now, metrics);
   return reply.status(200).send();
 };
@@ -146,10 +151,11 @@ const stateReport = async (
 // reports.
 export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void => {
   const cache = createTargetStateCache(ctx.notifications);
-  const reports = createStateReportCache(ctx.notifications);
+  const reported = createStateReportCache(ctx.notifications);
+  const reports = createStateReportWriter(ctx.db, reported);
   app.addHook('onClose', async () => {
     cache.close();
-    reports.close();
+    reported.close();
   });
 
   app.get(deviceTargetV3Route, { config: { access: 'any-actor' } }, (request, reply) =>

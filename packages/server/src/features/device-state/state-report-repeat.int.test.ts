@@ -7,8 +7,9 @@ import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import { createTestNotificationBus } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { waitFor } from '../../test-support/wait-for.js';
-import { applyStateReport, applyStateReportCached, splitReport } from './apply-state-report.js';
+import { applyStateReport, splitReport } from './apply-state-report.js';
 import { createStateReportCache, type StateReportCache } from './state-report-cache.js';
+import { createStateReportWriter, type StateReportWriter } from './state-report-writer.js';
 import { stateReportBody } from '@flotilla/shared/device-protocol/state-report-v3';
 
 // A device in steady state sends the same apps section again and again, and the one-statement
@@ -16,7 +17,7 @@ import { stateReportBody } from '@flotilla/shared/device-protocol/state-report-v
 // (device.applied_apps_digest, application.state_report_epoch). For each such change, the same
 // report sent again must produce what the legacy path produces (and differ from before the
 // change, or the case would prove nothing). A third device reports through this process's cache
-// of applied reports (state-report-cache.ts): the change's notification must make it apply the
+// of applied reports (state-report-cache.ts, through the batching writer): the change's notification must make it apply the
 // repeat again.
 
 const one = async (db: Queryable, sql: string, params: SqlValue[] = []): Promise<number> => {
@@ -223,6 +224,7 @@ const cases: Case[] = [
 let db: Database;
 let bus: NotificationBus;
 let cache: StateReportCache;
+let writer: StateReportWriter;
 const oneQuery = async (sql: string, params: SqlValue[]): Promise<void> => {
   await db.query(sql, params);
 };
@@ -234,6 +236,7 @@ describe('state reports: a repeated report is recomputed when what it depends on
     bus = createTestNotificationBus(db);
     await bus.start();
     cache = createStateReportCache(bus);
+    writer = createStateReportWriter(db, cache);
     await waitFor('the bus to listen', () => bus.isLive());
   });
   afterAll(async () => {
@@ -303,9 +306,8 @@ describe('state reports: a repeated report is recomputed when what it depends on
         await legacyApply(db, { id: legacy.id, applicationId: fleet.id }, parsed, at);
         const { columns } = splitReport(parsed);
         expect(await applyStateReport(db, current, columns, parsed.apps, at)).toBe(true);
-        expect(await applyStateReportCached(db, cache, cached, columns, parsed.apps, at)).toBe(
-          true,
-        );
+        const report = { columns, apps: parsed.apps, agentProfile: undefined, now: at };
+        expect(await writer.apply({ device: cached, ...report })).toBe(true);
       };
       await send(new Date('2033-01-01T00:00:00Z'));
       // Once its own writes are notified, the cache trusts the repeat that wrote nothing.
