@@ -11,6 +11,7 @@ import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
+import { type MessageBusConfig, messageBusConfigOf, messageBusEnv } from './message-bus.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -124,6 +125,7 @@ const schema = z.object({
   ...socialAuthEnv,
   ...helpDeskEnv,
   ...webhooksEnv,
+  ...messageBusEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -290,6 +292,8 @@ export type Config = RateLimitConfig & {
   prometheus: PrometheusConfig;
   // Where webhook deliveries may go and how long each may take (webhooks.ts).
   webhooks: WebhooksConfig;
+  // The bus between server processes: NATS or PostgreSQL's NOTIFY (message-bus.ts).
+  messageBus: MessageBusConfig;
   // How long audit records are kept (audit-log.ts).
   auditLog: AuditLogConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
@@ -426,6 +430,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     codeHost: codeHostConfigOf(values),
     prometheus: prometheusConfigOf(values),
     webhooks: webhooksConfigOf(values),
+    messageBus: messageBusConfigOf(values),
     auditLog: auditLogConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     helpDesk: helpDeskConfigOf(values),
