@@ -22,7 +22,9 @@ const natsUrls = z.preprocess(
 );
 
 // The environment variables, spread into the server's one configuration schema.
-export const messageBusEnv = { FLOTILLA_NATS_URL: natsUrls };
+export const messageBusEnv = {
+  FLOTILLA_NATS_URL: natsUrls,
+};
 
 export const messageBusConfigOf = (values: {
   FLOTILLA_NATS_URL?: string | undefined;
