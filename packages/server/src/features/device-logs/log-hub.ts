@@ -25,12 +25,13 @@ export type LogHub = {
   close(): void;
 };
 
-// Publishes stored lines' announcements on a bus without NOTIFY (NATS). A failed publication
-// loses one announcement: the other processes' tails catch up on their next reset or line.
+// Publishes stored lines' announcements on a bus without NOTIFY (NATS). A publication that
+// fails (NATS unreachable, which the bus itself reports once) loses that announcement only: the
+// other processes' tails read the lines when their bus is live again.
 export const announcerOn =
-  (bus: Pick<NotificationBus, 'publish'>, onError: (error: unknown) => void): LogAnnouncer =>
+  (bus: Pick<NotificationBus, 'publish'>): LogAnnouncer =>
   (channel, payloads) => {
-    for (const payload of payloads) bus.publish(channel, payload).catch(onError);
+    for (const payload of payloads) bus.publish(channel, payload).catch(() => undefined);
   };
 
 const toNdjson = (lines: readonly IngestedLine[]): string => {

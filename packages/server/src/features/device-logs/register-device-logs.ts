@@ -54,7 +54,7 @@ export const registerDeviceLogs = (
     ...options,
     log: app.log,
     onError,
-    ...(bus.engine === 'nats' ? { announce: announcerOn(bus, onError) } : {}),
+    ...(bus.engine === 'nats' ? { announce: announcerOn(bus) } : {}),
   });
   const intake = createLogIntake({ origin, hub, writer, now: ctx.now });
   // Long-lived requests would hold app.close() open: they are ended first.

@@ -97,9 +97,9 @@ describe.each(['postgres', 'nats'] as const)('the message bus on %s', (engine) =
     expect(one.state()).toBe('listening');
   });
 
-  // Each channel the server uses: the device-log fan-out, a cloudlink node's channel, the
-  // sync barrier's own channel.
-  it.each(['device_logs', 'cloudlink_0a1b2c3d', 'flotilla_bus_sync'])(
+  // Each channel the server sends on the bus: the device-log fan-out, a cloudlink node's
+  // channel, the webhook dispatchers' wake-up, the sync barrier's own channel.
+  it.each(['device_logs', 'cloudlink_0a1b2c3d', 'flotilla_webhooks', 'flotilla_bus_sync'])(
     'delivers %s to every process subscribed, in the order published',
     async (channel) => {
       const there = collector();
@@ -176,6 +176,16 @@ describe('the NATS bus while NATS is unreachable', () => {
     await publisher.stop();
     await subscriber.stop();
     expect(subscriber.state()).toBe('stopped');
+  }, 30_000);
+
+  it('stops at once while NATS is unreachable', async () => {
+    const bus = createNatsBus(nats.url, quiet, fast);
+    await bus.start();
+    await nats.stop();
+    await stateReached(bus, 'down');
+    await bus.stop();
+    expect(bus.state()).toBe('stopped');
+    await nats.start();
   }, 30_000);
 
   it('starts down when NATS is not there, and connects once it is', async () => {
