@@ -1,5 +1,5 @@
 // `npm test`: install what is missing (npm packages; Debian's chromium, git, docker-registry,
-// docker.io, busybox-static and nginx-light; balena-cli in the user's cache),
+// docker.io, busybox-static, nginx-light and nats-server; balena-cli in the user's cache),
 // type-check, lint, build the console (which enforces its size budget), then run every test
 // project: unit, integration against a real PostgreSQL, the balena-sdk contract tests and the
 // browser tests.
@@ -21,6 +21,11 @@ ensureDebianPackage({
   program: '/usr/sbin/nginx',
   pkg: 'nginx-light',
   why: 'for the production recipe test (deploy/nginx-flotilla.conf)',
+});
+ensureDebianPackage({
+  program: '/usr/sbin/nats-server',
+  pkg: 'nats-server',
+  why: 'for the message bus tests (FLOTILLA_NATS_URL)',
 });
 run('npm run typecheck');
 run('npx eslint . --max-warnings 0');

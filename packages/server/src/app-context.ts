@@ -20,6 +20,9 @@ export type AppContext = {
   // The process's one LISTEN connection, for every channel (infra/db/notification-bus.ts); open
   // while an app holds it (from its ready to its close).
   notifications: NotificationBus;
+  // The bus of the hot paths between processes (device-log fan-out, cloudlink routing): NATS
+  // when FLOTILLA_NATS_URL is set (infra/bus/nats-bus.ts); absent, `notifications` serves.
+  bus?: NotificationBus;
   // Device contacts and metrics, recorded in memory and written in batches.
   contacts: DeviceContacts;
   // Whether the database and the data directory belong to each other (checked at start): the
@@ -28,3 +31,7 @@ export type AppContext = {
   // Heavy console reads on a read replica (FLOTILLA_DATABASE_READ_URL), within its staleness bound.
   readRouting?: ReadRouting;
 };
+
+// The bus of the hot paths: NATS when configured, otherwise the LISTEN connection.
+export const messageBusOf = (ctx: Pick<AppContext, 'bus' | 'notifications'>): NotificationBus =>
+  ctx.bus ?? ctx.notifications;

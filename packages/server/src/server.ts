@@ -106,6 +106,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerNotificationBus(app, ctx.notifications);
+  if (ctx.bus) registerNotificationBus(app, ctx.bus);
   actors.attach(app, ctx.notifications);
   const invitations = createInvitationSigner(ctx.jwtSecret);
   const verification = verificationMailOf(app, ctx);

@@ -12,6 +12,7 @@ import {
 } from './infra/db/embedded-postgres.js';
 import { migrate } from './infra/db/migrate.js';
 import { bindInstallation } from './infra/installation/installation-binding.js';
+import { createNatsBus } from './infra/bus/nats-bus.js';
 import { createNotificationBus } from './infra/db/notification-bus.js';
 import { createHookRegistry } from './infra/odata/hooks.js';
 import { v7Model } from './model/v7-model.js';
@@ -98,6 +99,13 @@ export const startServer = async (
       notifications: createNotificationBus(db, log, {
         heartbeatIntervalMs: config.notificationHeartbeatMs,
       }),
+      ...(config.messageBus.natsUrl === undefined
+        ? {}
+        : {
+            bus: createNatsBus(config.messageBus.natsUrl, log, {
+              heartbeatIntervalMs: config.notificationHeartbeatMs,
+            }),
+          }),
       contacts: createDeviceContacts(db, {
         metricsRetentionMs: config.metricsRetentionHours * 3_600_000,
       }),

@@ -85,6 +85,7 @@ export const createTestApp = async (
     trustProxy: ctx.config.trustProxy,
   });
   registerNotificationBus(app, ctx.notifications);
+  if (ctx.bus) registerNotificationBus(app, ctx.bus);
   actors.attach(app, ctx.notifications);
   for (const register of features) register(app, ctx);
   await app.ready();

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../infra/db/database.js';
 import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import { type BusMessage, parseBusMessage } from './bus-messages.js';
 
-// NOTIFY payloads must stay below 8000 bytes; leave room for the channel name and framing.
+// NOTIFY payloads must stay below 8000 bytes; leave room for the channel name and framing (the
+// same limit is kept on NATS, whose default is 1 MB, so both engines carry the same messages).
 export const maxNotifyBytes = 7_500;
 
 // Node ids are random hex generated here, so the channel name is always a safe identifier.
@@ -15,13 +15,12 @@ export type NodeBus = {
   close(): void;
 };
 
-// This node's channel, on the process's LISTEN connection (ctx.notifications): listened to from
-// the app's ready on (the connection's first attempt LISTENs it), and again after a lost
-// connection is back; messages sent meanwhile are lost, and their requests time out on the
-// sending side.
+// This node's channel on the process's message bus (NATS when configured, otherwise the LISTEN
+// connection, ctx.notifications): listened to from the app's ready on, and again after a lost
+// connection is back; messages sent meanwhile are lost (at most once), and their requests time
+// out on the sending side.
 export const createNodeBus = (
-  notifications: Pick<NotificationBus, 'listen'>,
-  db: Pick<Database, 'query'>,
+  notifications: Pick<NotificationBus, 'listen' | 'publish'>,
   nodeId: string,
   onMessage: (message: BusMessage) => void,
   log: FastifyBaseLogger,
@@ -34,7 +33,7 @@ export const createNodeBus = (
   });
   return {
     async publish(target, message) {
-      await db.query('SELECT pg_notify($1, $2)', [channelOf(target), JSON.stringify(message)]);
+      await notifications.publish(channelOf(target), JSON.stringify(message));
     },
     close: () => subscription.close(),
   };

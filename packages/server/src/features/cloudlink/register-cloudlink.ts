@@ -4,7 +4,7 @@ import { cloudlinkPath } from '@flotilla/shared/cloudlink/messages';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
 import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
@@ -110,8 +110,7 @@ export const registerCloudlink = (
   }
 
   const bus = createNodeBus(
-    ctx.notifications,
-    ctx.db,
+    messageBusOf(ctx),
     nodeId,
     (message) => {
       if (!relay.handle(message)) router.handle(message);

@@ -1,14 +1,14 @@
 import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import { type IngestedLine, ingestedLineOut } from './log-line.js';
-import { logChannel, parseLogNotification } from './log-store.js';
+import { type LogAnnouncer, logChannel, parseLogNotification } from './log-store.js';
 
 // Live log streams of this process, per device:
 // - lines this process receives are handed to them straight from ingest, before they are
 //   stored (publish);
 // - lines other processes store are announced by NOTIFY on the process's shared LISTEN
-//   connection (infra/db/notification-bus.ts, see log-store.ts for the payload): the streams
-//   read them from the database. When that connection is (re)established, every stream reads
-//   what it may have missed meanwhile.
+//   connection (infra/db/notification-bus.ts, see log-store.ts for the payload), or published
+//   on NATS after the insert (infra/bus/nats-bus.ts): the streams read them from the database.
+//   When the bus is (re)established, every stream reads what it may have missed meanwhile.
 
 // Lines of one device as they arrived; `text()` is their NDJSON, built once for all streams.
 export type LiveBatch = { lines: readonly IngestedLine[]; text(): string };
@@ -24,6 +24,15 @@ export type LogHub = {
   publish(deviceId: number, lines: readonly IngestedLine[]): void;
   close(): void;
 };
+
+// Publishes stored lines' announcements on a bus without NOTIFY (NATS). A publication that
+// fails (NATS unreachable, which the bus itself reports once) loses that announcement only: the
+// other processes' tails read the lines when their bus is live again.
+export const announcerOn =
+  (bus: Pick<NotificationBus, 'publish'>): LogAnnouncer =>
+  (channel, payloads) => {
+    for (const payload of payloads) bus.publish(channel, payload).catch(() => undefined);
+  };
 
 const toNdjson = (lines: readonly IngestedLine[]): string => {
   let text = '';

@@ -28,35 +28,47 @@ export const parseLogNotification = (
 
 const rowColumns = `"id", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id", "origin", "origin_seq"`;
 
+// Announces stored lines to other processes on the message bus (NATS), after the insert has
+// committed; must not throw (a lost announcement is covered by the subscribers' reset).
+export type LogAnnouncer = (channel: string, payloads: readonly string[]) => void;
+
+const insertColumns = `"device", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id", "origin_seq", "origin"`;
+const insertRows = `SELECT *, $9::bigint
+         FROM unnest($1::integer[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::boolean[], $7::integer[], $8::bigint[])`;
+
 // Stores lines of any number of devices, in order (ids follow the array), in one statement,
-// and notifies other processes when it commits. Fails whole when a device no longer exists.
+// and tells other processes once it commits: a NOTIFY in the same statement, or with `announce`
+// (the NATS bus) a publication after it. Fails whole when a device no longer exists.
 export const insertLogLines = async (
   db: Queryable,
   origin: number,
   lines: readonly IngestedLine[],
+  announce?: LogAnnouncer,
 ): Promise<void> => {
   if (lines.length === 0) return;
   const devices = [...new Set(lines.map((ingested) => ingested.deviceId))];
+  const values = [
+    lines.map((ingested) => ingested.deviceId),
+    lines.map((ingested) => ingested.createdAt),
+    lines.map((ingested) => ingested.line.timestamp),
+    lines.map((ingested) => ingested.line.message),
+    lines.map((ingested) => ingested.line.isSystem),
+    lines.map((ingested) => ingested.line.isStdErr),
+    lines.map((ingested) => ingested.line.serviceId),
+    lines.map((ingested) => ingested.seq),
+    origin,
+  ];
+  if (announce) {
+    await db.query(`INSERT INTO "device_log" (${insertColumns}) ${insertRows}`, values);
+    announce(logChannel, logNotifications(origin, devices));
+    return;
+  }
   await db.query(
     `WITH "inserted" AS (
-       INSERT INTO "device_log" ("device", "created_at", "timestamp", "message", "is_system", "is_stderr", "service_id", "origin_seq", "origin")
-       SELECT *, $9::bigint
-         FROM unnest($1::integer[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::boolean[], $7::integer[], $8::bigint[])
+       INSERT INTO "device_log" (${insertColumns}) ${insertRows}
      )
      SELECT pg_notify($10, p) FROM unnest($11::text[]) AS p`,
-    [
-      lines.map((ingested) => ingested.deviceId),
-      lines.map((ingested) => ingested.createdAt),
-      lines.map((ingested) => ingested.line.timestamp),
-      lines.map((ingested) => ingested.line.message),
-      lines.map((ingested) => ingested.line.isSystem),
-      lines.map((ingested) => ingested.line.isStdErr),
-      lines.map((ingested) => ingested.line.serviceId),
-      lines.map((ingested) => ingested.seq),
-      origin,
-      logChannel,
-      logNotifications(origin, devices),
-    ],
+    [...values, logChannel, logNotifications(origin, devices)],
   );
 };
 

@@ -2,7 +2,7 @@ import { isDatabaseUnavailable } from '../../infra/db/connection-errors.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { ChunkedQueue } from './chunked-queue.js';
 import type { IngestedLine } from './log-line.js';
-import { insertLogLines, trimLogs } from './log-store.js';
+import { insertLogLines, type LogAnnouncer, trimLogs } from './log-store.js';
 
 // Stores what ingest accepted. Live streams get lines before they are stored (log-hub.ts), so
 // storage is free to batch for throughput:
@@ -39,6 +39,9 @@ export type LogWriterOptions = {
   retryMaxMs: number;
   log: WriterLog;
   onError: (error: unknown) => void;
+  // With the NATS bus: announces stored lines after each insert (log-store.ts); without, the
+  // insert NOTIFYs itself.
+  announce?: LogAnnouncer;
 };
 
 export type LogWriter = {
@@ -175,7 +178,7 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
   // unavailable (to be retried), in order.
   const persist = async (batch: IngestedLine[]): Promise<IngestedLine[]> => {
     try {
-      await insertLogLines(db, origin, batch);
+      await insertLogLines(db, origin, batch, options.announce);
       await trimDue(batch);
       return [];
     } catch (error) {
@@ -186,7 +189,7 @@ export const createLogWriter = (options: LogWriterOptions): LogWriter => {
     const groups = byDevice(batch);
     for (const [index, own] of groups.entries()) {
       try {
-        await insertLogLines(db, origin, own);
+        await insertLogLines(db, origin, own, options.announce);
         await trimDue(own);
       } catch (error) {
         if (isDatabaseUnavailable(error)) return groups.slice(index).flat();

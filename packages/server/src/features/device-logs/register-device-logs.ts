@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
@@ -13,7 +13,7 @@ import {
   type DeviceRef,
   findPermittedDevice,
 } from '../device-state/find-device.js';
-import { createLogHub } from './log-hub.js';
+import { announcerOn, createLogHub } from './log-hub.js';
 import { ingestLogStream } from './log-ingest.js';
 import { createLogIntake } from './log-intake.js';
 import { toLineOut, toStoredLine, type StoredLine } from './log-line.js';
@@ -49,8 +49,16 @@ export const registerDeviceLogs = (
   const onError = (error: unknown): void => logFailure(app.log, error, 'device logs');
   // Random per process (a safe integer): tells this process's stored lines from others'.
   const origin = randomInt(1, 2 ** 47);
-  const hub = createLogHub(ctx.notifications, origin);
-  const writer = createLogWriter({ db: ctx.db, origin, ...options, log: app.log, onError });
+  const bus = messageBusOf(ctx);
+  const hub = createLogHub(bus, origin);
+  const writer = createLogWriter({
+    db: ctx.db,
+    origin,
+    ...options,
+    log: app.log,
+    onError,
+    ...(bus.engine === 'nats' ? { announce: announcerOn(bus) } : {}),
+  });
   const intake = createLogIntake({ origin, hub, writer, now: ctx.now });
   // Long-lived requests would hold app.close() open: they are ended first.
   const openStreams = new Set<() => void>();

@@ -1,7 +1,7 @@
 import { statusNoticeInput } from '@flotilla/shared/status/status-notice-input';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import { notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { imageBuilderOf } from '../builder/image-builder.js';
@@ -24,9 +24,10 @@ const probesOf = (ctx: AppContext): StatusProbe[] => [
   {
     id: 'device-links',
     name: 'Device links',
-    // Device actions reach a device held by another process through PostgreSQL notifications.
+    // Device actions reach a device held by another process through the message bus (NATS
+    // or PostgreSQL notifications).
     async probe() {
-      return ctx.notifications.isLive()
+      return messageBusOf(ctx).isLive()
         ? operational
         : {
             status: 'degraded',

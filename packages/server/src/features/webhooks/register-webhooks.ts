@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
+import type { BusState } from '../../infra/db/notification-bus.js';
 import { publicUrlOf } from '../mail/register-mail.js';
 import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 import { parseAllowedNetworks } from '../builder/url-address-policy.js';
@@ -32,17 +33,22 @@ export const registerWebhooks = (
     log: app.log,
     onDisabled: disabledNotice(() => publicUrlOf(app, ctx.config.publicUrl)),
   });
+  const bus = messageBusOf(ctx);
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', () => {
     const events = ctx.notifications.listen('flotilla_events', () => dispatcher.kick());
-    const due = ctx.notifications.listen('flotilla_webhooks', () => dispatcher.kick());
-    const stopWatching = ctx.notifications.onStateChange((state) => {
+    // Sent by this code, not by a trigger: on NATS when it carries the bus.
+    const due = bus.listen('flotilla_webhooks', () => dispatcher.kick());
+    const kickWhenListening = (state: BusState): void => {
       if (state === 'listening') dispatcher.kick();
-    });
+    };
+    const stopWatching = [ctx.notifications, bus].map((each) =>
+      each.onStateChange(kickWhenListening),
+    );
     unsubscribe = () => {
       events.close();
       due.close();
-      stopWatching();
+      for (const stop of stopWatching) stop();
     };
     dispatcher.kick();
     return Promise.resolve();
@@ -69,9 +75,7 @@ export const registerWebhooks = (
   });
   registerWebhookRoutes(app, ctx, {
     addressCheck,
-    wake: async () => {
-      await ctx.db.query(`SELECT pg_notify('flotilla_webhooks', '')`);
-    },
+    wake: () => bus.publish('flotilla_webhooks', ''),
   });
   return dispatcher;
 };

@@ -13,6 +13,7 @@ import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './soci
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
 import { type ReadReplicaConfig, readReplicaConfigOf, readReplicaEnv } from './read-replica.js';
+import { type MessageBusConfig, messageBusConfigOf, messageBusEnv } from './message-bus.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
@@ -128,6 +129,7 @@ const schema = z.object({
   ...helpDeskEnv,
   ...webhooksEnv,
   ...readReplicaEnv,
+  ...messageBusEnv,
   FLOTILLA_SERVE_SOURCE_MAPS: z.enum(['on', 'off']).default('off'),
   FLOTILLA_CONSOLE_DIR: z.string().min(1).optional(),
   FLOTILLA_REGISTRY_URL: linkUrl,
@@ -296,6 +298,8 @@ export type Config = RateLimitConfig & {
   webhooks: WebhooksConfig;
   // A read replica for heavy console reads and its staleness bound (read-replica.ts).
   readReplica: ReadReplicaConfig;
+  // The bus between server processes: NATS or PostgreSQL's NOTIFY (message-bus.ts).
+  messageBus: MessageBusConfig;
   // How long audit records are kept (audit-log.ts).
   auditLog: AuditLogConfig;
   // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
@@ -435,6 +439,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     prometheus: prometheusConfigOf(values),
     webhooks: webhooksConfigOf(values),
     readReplica: readReplicaConfigOf(values),
+    messageBus: messageBusConfigOf(values),
     auditLog: auditLogConfigOf(values),
     socialAuth: socialAuthConfigOf(values, values.FLOTILLA_GITHUB_API_URL.replace(/\/+$/, '')),
     helpDesk: helpDeskConfigOf(values),

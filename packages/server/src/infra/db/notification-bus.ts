@@ -28,7 +28,15 @@ export type Subscription = {
   close(): void;
 };
 
+// The interface of the process's message bus, with two engines: this file's PostgreSQL
+// LISTEN/NOTIFY (the default) and NATS (infra/bus/nats-bus.ts, with FLOTILLA_NATS_URL).
+export type BusEngine = 'postgres' | 'nats';
+
 export type NotificationBus = {
+  engine: BusEngine;
+  // Sends one payload to a channel's subscribers in every process (NOTIFY here: delivered once
+  // committed, to the processes listening then). Rejects when it could not be handed over.
+  publish(channel: string, payload: string): Promise<void>;
   // Calls onPayload with each notification of the channel (LISTENed at once when connected,
   // otherwise at the next connection), and onReset whenever live() changes.
   listen(channel: string, onPayload: (payload: string) => void, onReset?: () => void): Subscription;
@@ -351,6 +359,10 @@ export const createNotificationBus = (
   };
 
   return {
+    engine: 'postgres',
+    async publish(channel, payload) {
+      await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
     listen,
     state: () => current,
     onStateChange(listener) {
