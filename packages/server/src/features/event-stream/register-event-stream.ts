@@ -3,11 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
-import {
-  openStreamConnection,
-  resetText,
-  type StreamConnection,
-} from './stream-connection.js';
+import { openStreamConnection, resetText, type StreamConnection } from './stream-connection.js';
 import { latestPosition, permittedReads, replayable } from './stream-reads.js';
 
 export type EventStreamOptions = {

@@ -28,10 +28,7 @@ const parseBlock = (block: string): SseMessage | undefined => {
   return data.length === 0 ? undefined : { id, event, data: data.join('\n') };
 };
 
-export const openSse = (
-  url: string,
-  headers: Record<string, string>,
-): Promise<SseClient> =>
+export const openSse = (url: string, headers: Record<string, string>): Promise<SseClient> =>
   new Promise((resolve, reject) => {
     let text = '';
     const request = http.get(url, { headers }, (response) => {

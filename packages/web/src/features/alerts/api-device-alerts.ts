@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
+import { polling } from '../../ui/polling.js';
 import { alertKeys } from './query-keys.js';
 
 // The sweep evaluates the rules every minute; reading more often shows nothing new.
@@ -11,7 +12,7 @@ export const useDeviceActiveAlerts = (deviceId: number) => {
   const client = useClient();
   return useQuery({
     queryKey: alertKeys.device(deviceId),
-    refetchInterval: refreshMs,
+    ...polling(refreshMs),
     queryFn: () =>
       client.pine.get({
         resource: 'flotilla_alert',

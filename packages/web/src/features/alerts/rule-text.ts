@@ -28,7 +28,8 @@ export const conditionText = (rule: AlertRuleRow): string => {
   const minutes = `${rule.for_minutes} minute${rule.for_minutes === 1 ? '' : 's'}`;
   if (rule.condition === 'device offline') return `Offline for ${minutes}`;
   if (rule.condition === 'update failed') return 'Update failed';
-  if (rule.condition === 'log line') return `Log line containing "${rule.pattern ?? ''}" within ${minutes}`;
+  if (rule.condition === 'log line')
+    return `Log line containing "${rule.pattern ?? ''}" within ${minutes}`;
   const metric = rule.metric;
   const label = metric === null ? 'Metric' : metricLabels[metric];
   return `${label} above ${rule.threshold ?? '?'}${metric === null ? '' : units[metric]} for ${minutes}`;
