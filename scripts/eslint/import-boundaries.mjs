@@ -56,7 +56,6 @@ export const webFeatureImports = [
   { from: 'devices', to: 'device-metrics', why: 'the device page embeds the metric history' },
   { from: 'devices', to: 'terminal', why: 'the device page embeds the terminal' },
   { from: 'devices', to: 'location', why: 'the fleet device list switches to the map' },
-  { from: 'devices', to: 'alerts', why: "the device page shows the device's firing alerts" },
   {
     from: 'devices',
     to: 'releases',

@@ -5,7 +5,6 @@ export const alertKeys = {
   all: queryRoots.alerts,
   rules: (organizationId: number) => [...queryRoots.alerts, 'rules', organizationId] as const,
   fleets: (organizationId: number) => [...queryRoots.alerts, 'fleets', organizationId] as const,
-  device: (deviceId: number) => [...queryRoots.alerts, 'device', deviceId] as const,
   role: (organizationId: number, userId: number) =>
     [...queryRoots.alerts, 'role', organizationId, userId] as const,
 };

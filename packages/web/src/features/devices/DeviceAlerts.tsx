@@ -5,7 +5,7 @@ import { releaseBlockerOf } from '../../device/release-blocker.js';
 
 // Its own chunk, read after the page shows: the firing alerts of the alert rules.
 const DeviceActiveAlerts = lazy(async () => ({
-  default: (await import('../alerts/DeviceActiveAlerts.js')).DeviceActiveAlerts,
+  default: (await import('./DeviceActiveAlerts.js')).DeviceActiveAlerts,
 }));
 
 // The device's firing alerts (alert rules), why actions that reach the device are unavailable

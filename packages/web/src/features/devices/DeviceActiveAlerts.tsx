@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { Link as RouterLink } from 'react-router';
 import { absoluteTime } from '../../device/device-format.js';
-import { type DeviceAlertRow, useDeviceActiveAlerts } from './api-device-alerts.js';
+import { type DeviceAlertRow, useDeviceActiveAlerts } from '../../device/api-device-alerts.js';
 
 const organizationOf = (alert: DeviceAlertRow): number | undefined =>
   alert.is_raised_by__flotilla_alert_rule[0]?.belongs_to__organization.__id;
