@@ -165,7 +165,7 @@ describe('the event outbox', () => {
     expect(typesOf(await drain())).toEqual(['key.created', 'key.revoked']);
   });
 
-  it("tells an alert fired and resolved once, at the sweep's time, not its reminders", async () => {
+  it('tells an alert fired and resolved once each, and nothing for its reminders', async () => {
     const device = await fx.createDevice(db, fleet.id, 'alerting');
     const { rows } = await db.query<{ id: number }>(
       `INSERT INTO "flotilla_alert_rule" ("belongs_to__organization", "name", "condition")
