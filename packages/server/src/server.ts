@@ -54,6 +54,10 @@ import { registerActions } from './features/actions/register-actions.js';
 import { defaultRegistryHost } from './features/releases/image-location.js';
 import { registerStuckBuildSweep } from './features/releases/stuck-build-sweep.js';
 import { registerAlerts } from './features/alerts/register-alerts.js';
+import {
+  type EventStreamOptions,
+  registerEventStream,
+} from './features/event-stream/register-event-stream.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerBilling } from './features/billing/register-billing.js';
@@ -85,6 +89,8 @@ export type ServerOptions = {
   cloudlink?: Partial<CloudlinkOptions>;
   // How often queued device actions are expired and swept (tests shorten it).
   queuedActions?: QueuedActionsOptions;
+  // Event stream timings and bounds other than the defaults (tests shorten the heartbeat).
+  eventStream?: EventStreamOptions;
   // Where log lines go instead of stdout (tests read the operator's log lines).
   logStream?: { write(line: string): void };
 };
@@ -152,6 +158,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerApiKeys(app, ctx);
   registerMail(app, ctx, ctx.notifications);
   registerWebhooks(app, ctx);
+  registerEventStream(app, ctx, actors.resolveActor, options.eventStream);
   registerPlatformAdmin(app, ctx);
   registerHostOsAdmin(app, ctx);
   registerOsImages(app, ctx);

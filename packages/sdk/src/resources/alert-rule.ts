@@ -13,6 +13,8 @@ export type FlotillaAlertRule = {
   condition: AlertCondition;
   metric: AlertMetric | null;
   threshold: number | null;
+  // A log line rule's text (a case-insensitive substring).
+  pattern: string | null;
   for_minutes: number;
   repeat_interval_minutes: number;
   is_enabled: boolean;
@@ -26,6 +28,7 @@ export type FlotillaAlertRuleWrite = {
   condition: AlertCondition;
   metric: AlertMetric | null;
   threshold: number | null;
+  pattern: string | null;
   for_minutes: number;
   repeat_interval_minutes: number;
   is_enabled: boolean;

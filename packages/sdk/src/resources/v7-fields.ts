@@ -231,6 +231,7 @@ export const v7Fields = {
     condition: 'string',
     metric: 'string | null',
     threshold: 'number | null',
+    pattern: 'string | null',
     for_minutes: 'number',
     repeat_interval_minutes: 'number',
     is_enabled: 'boolean',

@@ -1,6 +1,11 @@
 // Alert rules (features/alerts): what raises an alert on an organization's devices. Shared by the
 // server's checks and the console's form.
-export const alertConditions = ['device offline', 'metric above', 'update failed'] as const;
+export const alertConditions = [
+  'device offline',
+  'metric above',
+  'update failed',
+  'log line',
+] as const;
 export type AlertCondition = (typeof alertConditions)[number];
 
 // Usage metrics are percentages; the temperature is in degrees Celsius.
@@ -18,6 +23,9 @@ export const alertRuleLimits = {
   forMinutes: { min: 1, max: 10_080, default: 5 },
   repeatIntervalMinutes: { min: 5, max: 10_080, default: 240 },
   threshold: { min: 0, max: 1000 },
+  // A log rule's text: a case-insensitive substring, never a regular expression (a pattern can
+  // then not make the sweep backtrack), of bounded length.
+  pattern: { maxLength: 200 },
 } as const;
 
 export const alertRuleMessages = {
@@ -31,6 +39,9 @@ export const alertRuleMessages = {
   fleetOfOrganization: "The fleet must be one of the rule's organization",
   tooMany: `An organization has at most ${alertRuleLimits.perOrganization} alert rules`,
   nameRequired: 'Name is required',
+  patternNeeded: 'A log line rule needs the text to look for',
+  patternOnly: 'Only a log line rule has a text to look for',
+  pattern: `The text to look for must be 1 to ${alertRuleLimits.pattern.maxLength} characters on one line`,
 } as const;
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
@@ -46,6 +57,21 @@ export type AlertRuleFields = {
   threshold?: unknown;
   for_minutes?: unknown;
   repeat_interval_minutes?: unknown;
+  pattern?: unknown;
+};
+
+// A log rule's text as stored: one line, not blank, bounded.
+const patternProblem = (pattern: unknown): string | null => {
+  if (pattern === null || pattern === undefined) return alertRuleMessages.patternNeeded;
+  if (
+    typeof pattern !== 'string' ||
+    pattern.trim() === '' ||
+    pattern.length > alertRuleLimits.pattern.maxLength ||
+    /[\r\n]/.test(pattern)
+  ) {
+    return alertRuleMessages.pattern;
+  }
+  return null;
 };
 
 // The first problem of a rule as it would be stored (a new one, or an old one with a change
@@ -62,6 +88,12 @@ export const alertRuleProblem = (rule: AlertRuleFields): string | null => {
     if (!wholeIn(rule.threshold, alertRuleLimits.threshold)) return alertRuleMessages.threshold;
   } else if (hasMetric || hasThreshold) {
     return alertRuleMessages.metricOnly;
+  }
+  if (rule.condition === 'log line') {
+    const problem = patternProblem(rule.pattern);
+    if (problem !== null) return problem;
+  } else if (rule.pattern !== null && rule.pattern !== undefined) {
+    return alertRuleMessages.patternOnly;
   }
   if (rule.for_minutes !== undefined && !wholeIn(rule.for_minutes, alertRuleLimits.forMinutes)) {
     return alertRuleMessages.forMinutes;

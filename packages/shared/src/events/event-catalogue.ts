@@ -34,6 +34,20 @@ const keyData = z.object({
   device: z.number().int().nullable(),
 });
 
+const alertData = z.object({
+  ...deviceRef,
+  alert: z.number().int(),
+  rule: z.number().int(),
+  ruleName: z.string(),
+  condition: z.string(),
+  // What the sweep saw, for people ("Offline since 10:02 UTC").
+  detail: z.string(),
+  // The rule was silenced at that moment: its mails were held back.
+  silenced: z.boolean(),
+  startedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+
 export const eventCatalogue = {
   'device.online': { version: 1, data: z.object(deviceRef) },
   'device.offline': { version: 1, data: z.object(deviceRef) },
@@ -67,6 +81,8 @@ export const eventCatalogue = {
   'member.removed': { version: 1, data: memberData },
   'key.created': { version: 1, data: keyData },
   'key.revoked': { version: 1, data: keyData },
+  'alert.fired': { version: 1, data: alertData },
+  'alert.resolved': { version: 1, data: alertData },
 } as const;
 
 export type EventType = keyof typeof eventCatalogue;
@@ -75,13 +91,11 @@ export const eventTypes = Object.keys(eventCatalogue).filter(
   (name): name is EventType => name in eventCatalogue,
 );
 
-// Names kept for events of features to come (rollouts, alert rules): not subscribable yet.
+// Names kept for events of features to come (rollouts): not subscribable yet.
 export const reservedEventTypes = [
   'rollout.wave_started',
   'rollout.wave_halted',
   'rollout.finished',
-  'alert.fired',
-  'alert.resolved',
 ] as const;
 
 export const isEventType = (name: string): name is EventType => name in eventCatalogue;

@@ -10,6 +10,7 @@ export type StoredRule = {
   condition: string;
   metric: string | null;
   threshold: number | null;
+  pattern: string | null;
   forMinutes: number;
   repeatIntervalMinutes: number;
   silencedUntil: Date | null;
@@ -39,6 +40,8 @@ export type MatchingQuery = { text: string; values: SqlValue[] };
 // - device offline: offline (past its timeout) for the rule's minutes; a device that never
 //   made contact is not offline, it was never online.
 // - update failed: its last update was aborted or rejected.
+// - log line: a line containing the rule's text (any case) arrived within the rule's minutes;
+//   it resolves once no such line arrived for that long.
 // - metric above: every reading since the last one at or before (now - minutes) was above the
 //   threshold, that one included: the metric has been above it for the whole time.
 export const matchingDevices = (rule: StoredRule, now: Date): MatchingQuery | undefined => {
@@ -55,6 +58,20 @@ export const matchingDevices = (rule: StoredRule, now: Date): MatchingQuery | un
               FROM (${watched}) w
              WHERE w."update_status" IN ('aborted', 'rejected')`;
     return { text, values: scope };
+  }
+  if (rule.condition === 'log line' && rule.pattern !== null) {
+    // created_at is the server's receipt time in ms. A device keeps a bounded number of lines
+    // (device-logs' retention), so this reads at most that many per watched device.
+    const text = `SELECT w."id" AS "device", 'Log line: ' || left(hit."message", 200) AS "detail"
+              FROM (${watched}) w
+              CROSS JOIN LATERAL (
+                SELECT l."message" FROM "device_log" l
+                 WHERE l."device" = w."id"
+                   AND l."created_at" > (extract(epoch FROM $3::timestamptz) * 1000)::bigint - $4::int * 60000
+                   AND l."created_at" <= (extract(epoch FROM $3::timestamptz) * 1000)::bigint
+                   AND strpos(lower(l."message"), lower($5::text)) > 0
+                 ORDER BY l."id" DESC LIMIT 1) hit`;
+    return { text, values: [...scope, now, rule.forMinutes, rule.pattern] };
   }
   const { metric } = rule;
   if (rule.condition === 'metric above' && isMetric(metric) && rule.threshold !== null) {

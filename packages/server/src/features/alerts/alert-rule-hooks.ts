@@ -47,7 +47,7 @@ export const registerAlertRuleHooks = (hooks: HookRegistry): void => {
     async beforeUpdate(ctx, ids, values) {
       if (typeof values.name === 'string') values.name = values.name.trim();
       const { rows } = await ctx.tx.query<Values>(
-        `SELECT "name", "condition", "metric", "threshold", "for_minutes",
+        `SELECT "name", "condition", "metric", "threshold", "for_minutes", "pattern",
                 "repeat_interval_minutes", "belongs_to__organization", "applies_to__application"
            FROM "flotilla_alert_rule" WHERE "id" = ANY($1::int[]) FOR UPDATE`,
         [ids],

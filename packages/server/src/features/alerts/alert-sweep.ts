@@ -8,7 +8,7 @@ export type SweepOutcome = { fired: number; resolved: number; mails: number };
 export const resolvedAlertRetentionDays = 30;
 
 const ruleColumns = `r."id", r."belongs_to__organization" AS "organization",
-  r."applies_to__application" AS "fleet", r."name", r."condition", r."metric", r."threshold",
+  r."applies_to__application" AS "fleet", r."name", r."condition", r."metric", r."threshold", r."pattern",
   r."for_minutes" AS "forMinutes", r."repeat_interval_minutes" AS "repeatIntervalMinutes",
   r."is_silenced_until__date" AS "silencedUntil"`;
 

@@ -8,7 +8,8 @@ const batchSize = 500;
 // out in the same transaction, so a crash before the commit leaves it for the next run and one
 // after it has its deliveries: never lost, never two. The transaction-scoped advisory lock keeps
 // one fan-out at a time across processes, so deliveries are made in event order. Returns how many
-// events it took.
+// events it took. It also gives each event its place in the live stream (stream_position), in
+// commit order because of that lock.
 export const fanOutEvents = async (db: Database, now: Date): Promise<number> =>
   db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('flotilla_event_fanout'))`);
@@ -27,12 +28,17 @@ export const fanOutEvents = async (db: Database, now: Date): Promise<number> =>
          ON CONFLICT ("endpoint", "event") DO NOTHING
          RETURNING 1
        ), "marked" AS (
-         UPDATE "event_outbox" o SET "fanned_out_at" = $1 FROM "picked" p WHERE o."id" = p."id"
+         UPDATE "event_outbox" o
+            SET "fanned_out_at" = $1, "stream_position" = nextval('event_stream_position_seq')
+           FROM "picked" p WHERE o."id" = p."id"
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM "marked")::integer AS "taken",
               (SELECT count(*) FROM "made")::integer AS "made"`,
       [now, batchSize],
     );
-    return rows[0]?.taken ?? 0;
+    const taken = rows[0]?.taken ?? 0;
+    // The live streams (features/event-stream) read what this commit makes visible.
+    if (taken > 0) await tx.query(`SELECT pg_notify('flotilla_event_stream', '')`);
+    return taken;
   });

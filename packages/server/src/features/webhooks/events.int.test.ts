@@ -165,6 +165,37 @@ describe('the event outbox', () => {
     expect(typesOf(await drain())).toEqual(['key.created', 'key.revoked']);
   });
 
+  it('tells an alert fired and resolved once each, and nothing for its reminders', async () => {
+    const device = await fx.createDevice(db, fleet.id, 'alerting');
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO "flotilla_alert_rule" ("belongs_to__organization", "name", "condition")
+       VALUES ($1, 'Failed', 'update failed') RETURNING "id"`,
+      [organization],
+    );
+    const started = new Date('2026-11-30T10:00:00Z');
+    const alert = await db.query<{ id: number }>(
+      `INSERT INTO "flotilla_alert" ("is_raised_by__flotilla_alert_rule", "device", "status",
+                                     "started_at", "detail")
+       VALUES ($1, $2, 'firing', $3, 'Update aborted') RETURNING "id"`,
+      [rows[0]?.id ?? 0, device.id, started],
+    );
+    expect(typesOf(await drain())).toEqual(['alert.fired']);
+    const alertId = alert.rows[0]?.id ?? 0;
+    await db.query(`UPDATE "flotilla_alert" SET "last_notified_at" = now() WHERE "id" = $1`, [
+      alertId,
+    ]);
+    await db.query(
+      `UPDATE "flotilla_alert" SET "status" = 'resolved', "resolved_at" = $2 WHERE "id" = $1`,
+      [alertId, new Date('2026-11-30T10:05:00Z')],
+    );
+    const events = await drain();
+    expect(typesOf(events)).toEqual(['alert.resolved']);
+    expect(events[0]).toMatchObject({
+      fleet: fleet.id,
+      data: { alert: alertId, ruleName: 'Failed', deviceName: 'alerting', silenced: false },
+    });
+  });
+
   it('writes nothing when the change rolls back', async () => {
     await expect(
       db.transaction(async (tx) => {

@@ -30,6 +30,7 @@ export const alertResources: Record<string, ResourceDefinition> = {
       condition: text({ required: true, maxLength: 20 }),
       metric: text({ maxLength: 20 }),
       threshold: integer(),
+      pattern: text({ maxLength: 200 }),
       for_minutes: integer(),
       repeat_interval_minutes: integer(),
       is_enabled: bool(),

@@ -18,6 +18,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useAlertRuleWrites, useOrganizationFleets } from './api.js';
+import { conditionLabels, metricLabels } from './rule-text.js';
 
 const isCondition = (value: string): value is AlertCondition =>
   alertConditions.some((condition) => condition === value);
@@ -42,12 +43,14 @@ export const AlertRuleDialog = ({
   const [forMinutes, setForMinutes] = useState(String(alertRuleLimits.forMinutes.default));
   const [repeat, setRepeat] = useState(String(alertRuleLimits.repeatIntervalMinutes.default));
   const [fleet, setFleet] = useState('all');
+  const [pattern, setPattern] = useState('');
   const isMetricRule = condition === 'metric above';
   const rule = {
     name: name.trim(),
     condition,
     metric: isMetricRule ? metric : null,
     threshold: isMetricRule ? Number(threshold) : null,
+    pattern: condition === 'log line' ? pattern : null,
     for_minutes: Number(forMinutes),
     repeat_interval_minutes: Number(repeat),
     is_enabled: true,
@@ -69,10 +72,18 @@ export const AlertRuleDialog = ({
           >
             {alertConditions.map((value) => (
               <MenuItem key={value} value={value}>
-                {value.charAt(0).toUpperCase() + value.slice(1)}
+                {conditionLabels[value]}
               </MenuItem>
             ))}
           </TextField>
+          {condition === 'log line' ? (
+            <TextField
+              label="Text to look for"
+              value={pattern}
+              onChange={(e) => setPattern(e.target.value)}
+              helperText="Fires when a log line containing this text (any case) arrives"
+            />
+          ) : null}
           {isMetricRule ? (
             <Stack direction="row" spacing={2}>
               <TextField
@@ -84,7 +95,7 @@ export const AlertRuleDialog = ({
               >
                 {alertMetrics.map((value) => (
                   <MenuItem key={value} value={value}>
-                    {value.charAt(0).toUpperCase() + value.slice(1)}
+                    {metricLabels[value]}
                   </MenuItem>
                 ))}
               </TextField>

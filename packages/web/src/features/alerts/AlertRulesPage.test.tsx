@@ -16,6 +16,7 @@ const offlineRule = {
   condition: 'device offline',
   metric: null,
   threshold: null,
+  pattern: null,
   for_minutes: 10,
   repeat_interval_minutes: 240,
   is_enabled: true,
@@ -36,6 +37,15 @@ const hotRule = {
   applies_to__application: [],
 };
 
+const panicRule = {
+  ...offlineRule,
+  id: 3,
+  name: 'Panics',
+  condition: 'log line',
+  pattern: 'kernel panic',
+  for_minutes: 15,
+};
+
 const open = (role: 'administrator' | 'member', rules: FakeRow[]) =>
   renderAt(`/orgs/${acmeId}/alerts`, role, (data) => {
     data.flotilla_alert_rule = rules;
@@ -43,12 +53,13 @@ const open = (role: 'administrator' | 'member', rules: FakeRow[]) =>
 
 describe('the Alerts tab', () => {
   it('lists the rules in words, with their fleets and state', async () => {
-    open('member', [offlineRule, hotRule]);
+    open('member', [offlineRule, hotRule, panicRule]);
     const table = await screen.findByRole('table', { name: 'Alert rules' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.textContent)).toEqual([
       'Gone quietOffline for 10 minutesgarden-sensorsEnabled',
-      'Too hotCpu temperature above 80 °C for 5 minutesAll fleetsDisabled',
+      'PanicsLog line containing "kernel panic" within 15 minutesgarden-sensorsEnabled',
+      'Too hotCPU temperature above 80 °C for 5 minutesAll fleetsDisabled',
     ]);
     // A member reads them; only administrators change them.
     expect(screen.getByText(/Only administrators change the rules/)).toBeTruthy();
@@ -91,6 +102,7 @@ describe('the Alerts tab', () => {
           condition: 'metric above',
           metric: 'storage usage',
           threshold: 95,
+          pattern: null,
           for_minutes: 5,
           repeat_interval_minutes: 240,
           is_enabled: true,

@@ -21,6 +21,7 @@ export const useAlertRules = (organizationId: number) => {
             'condition',
             'metric',
             'threshold',
+            'pattern',
             'for_minutes',
             'repeat_interval_minutes',
             'is_enabled',

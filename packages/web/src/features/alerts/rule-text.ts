@@ -1,4 +1,20 @@
+import type { AlertCondition, AlertMetric } from '@flotilla/shared/alerts/alert-rules';
 import type { AlertRuleRow } from './api.js';
+
+// Names as people write them (CPU, not Cpu).
+export const metricLabels: Record<AlertMetric, string> = {
+  'cpu usage': 'CPU usage',
+  'cpu temperature': 'CPU temperature',
+  'memory usage': 'Memory usage',
+  'storage usage': 'Storage usage',
+};
+
+export const conditionLabels: Record<AlertCondition, string> = {
+  'device offline': 'Device offline',
+  'metric above': 'Metric above',
+  'update failed': 'Update failed',
+  'log line': 'Log line containing a text',
+};
 
 const units: Record<string, string> = {
   'cpu usage': '%',
@@ -12,9 +28,11 @@ export const conditionText = (rule: AlertRuleRow): string => {
   const minutes = `${rule.for_minutes} minute${rule.for_minutes === 1 ? '' : 's'}`;
   if (rule.condition === 'device offline') return `Offline for ${minutes}`;
   if (rule.condition === 'update failed') return 'Update failed';
-  const metric = rule.metric ?? 'metric';
-  const label = metric.charAt(0).toUpperCase() + metric.slice(1);
-  return `${label} above ${rule.threshold ?? '?'}${units[metric] ?? ''} for ${minutes}`;
+  if (rule.condition === 'log line')
+    return `Log line containing "${rule.pattern ?? ''}" within ${minutes}`;
+  const metric = rule.metric;
+  const label = metric === null ? 'Metric' : metricLabels[metric];
+  return `${label} above ${rule.threshold ?? '?'}${metric === null ? '' : units[metric]} for ${minutes}`;
 };
 
 // Whether the rule notifies now, and if not why.

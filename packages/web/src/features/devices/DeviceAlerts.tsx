@@ -1,14 +1,24 @@
 import Alert from '@mui/material/Alert';
+import { lazy, Suspense } from 'react';
 import type { DeviceDetail } from '../../device/device-rows.js';
 import { releaseBlockerOf } from '../../device/release-blocker.js';
 
-// Why actions that reach the device are unavailable (offline, no cloudlink), why it cannot run
-// its fleet's release (however online it is), and an undervolted device's warning.
+// Its own chunk, read after the page shows: the firing alerts of the alert rules.
+const DeviceActiveAlerts = lazy(async () => ({
+  default: (await import('./DeviceActiveAlerts.js')).DeviceActiveAlerts,
+}));
+
+// The device's firing alerts (alert rules), why actions that reach the device are unavailable
+// (offline, no cloudlink), why it cannot run its fleet's release (however online it is), and an
+// undervolted device's warning.
 export const DeviceAlerts = ({ detail }: { detail: DeviceDetail }) => {
   const offline = detail.api_heartbeat_state === 'offline';
   const blocker = releaseBlockerOf(detail);
   return (
     <>
+      <Suspense fallback={null}>
+        <DeviceActiveAlerts deviceId={detail.id} />
+      </Suspense>
       {blocker === null ? null : (
         <Alert severity="warning" role="status" aria-label="Cannot run the release">
           {blocker}.
