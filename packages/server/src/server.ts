@@ -57,6 +57,7 @@ import { registerAlerts } from './features/alerts/register-alerts.js';
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerBilling } from './features/billing/register-billing.js';
+import { paymentProviderOf } from './features/billing/configured-payment-provider.js';
 import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
 import { registerBillingCatalogue } from './features/billing/register-billing-catalogue.js';
 import { privateSupportGate } from './features/billing/private-support-gate.js';
@@ -112,6 +113,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
     dataDir: ctx.config.dataDir,
     billingEnabled: ctx.config.billingEnabled,
+    paymentProvider: paymentProviderOf(ctx),
     invitations: {
       signer: invitations,
       publicUrl: verification.publicUrl,

@@ -12,7 +12,10 @@ import { notifyLowCredits } from './credit-notifications.js';
 import { isDiscountCodeOf } from './discounts.js';
 import { planByCode } from './catalogue.js';
 import { settleOrganization } from './billing-engine.js';
+import { paymentProviderOf } from './configured-payment-provider.js';
+import { collectInvoices } from './invoice-collection.js';
 import { recordPayment, trackOverdue } from './invoices.js';
+import { forgetOldProviderEvents } from './stripe-webhook.js';
 import { startSubscription } from './subscriptions.js';
 
 const paymentParams = z.object({ uuid: z.uuid('Invalid invoice id') });
@@ -43,9 +46,24 @@ export const settleDueOrganizations = async (ctx: AppContext): Promise<void> => 
   for (const { organization } of rows) await settleOrganization(ctx.db, organization, ctx.now());
 };
 
+// Charges the unpaid invoices of organizations with a card on file (a card provider only).
+const collectDueInvoices = async (ctx: AppContext): Promise<void> => {
+  const { rows } = await ctx.db.query<{ organization: number }>(
+    `SELECT DISTINCT i."organization" FROM "invoice" i
+     JOIN "billing_account" a ON a."organization" = i."organization"
+     WHERE i."state" IN ('open', 'past_due') AND a."provider_payment_method_id" IS NOT NULL`,
+  );
+  const provider = paymentProviderOf(ctx);
+  for (const { organization } of rows) {
+    await collectInvoices(ctx.db, provider, organization, ctx.now());
+  }
+};
+
 // The billing sweep: settlements (and with them freezing), then low-credit mails.
 export const runBillingSweep = async (ctx: AppContext, consoleUrl: string): Promise<void> => {
   await settleDueOrganizations(ctx);
+  await collectDueInvoices(ctx);
+  await forgetOldProviderEvents(ctx.db, ctx.now());
   await notifyLowCredits(ctx.db, ctx.now(), consoleUrl);
 };
 
