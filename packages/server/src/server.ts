@@ -199,6 +199,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     mapTileUrl: ctx.config.mapTiles.url,
     avatarUrl: ctx.config.avatarUrl,
     chatWidgetUrl: ctx.config.chatWidget?.url ?? null,
+    cardPayments: ctx.config.billingEnabled && ctx.config.stripe !== undefined,
   });
   return { app, cloudlink };
 };
