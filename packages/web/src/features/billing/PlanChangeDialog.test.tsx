@@ -77,6 +77,39 @@ describe('the plan-change confirmation', { timeout: 60_000 }, () => {
     await waitFor(() => expect(changes).toEqual([{ tier: 'pilot-v2', annual: false }]));
   });
 
+  it('states the discount the organization keeps on the new plan', async () => {
+    const { api, user } = renderAt(
+      `/orgs/${acmeId}/billing`,
+      'administrator',
+      undefined,
+      billingOn,
+    );
+    answerBilling(api, acmeId);
+    api.on('GET', `/billing/v1/account/${acmeId}/plan/preview`, () => ({
+      status: 200,
+      body: {
+        kind: 'upgrade',
+        target: { title: 'Pilot', billingCode: 'pilot-v2', monthlyPrice: 34900, annualPrice: 0 },
+        cycle: 'monthly',
+        proration: {
+          unusedCreditCents: 0,
+          newChargeCents: 34900,
+          amountDueNowCents: 34900,
+          carriedCreditCents: 0,
+        },
+        overageCents: 0,
+        discountCents: 6980,
+        amountDueNowCents: 27920,
+        freeAllowanceExceeded: false,
+      },
+    }));
+    await user.click(await screen.findByRole('button', { name: 'Upgrade: Pilot' }));
+    const table = await screen.findByRole('table', { name: 'Plan change' });
+    const row = within(table).getByText('Your discount on it').closest('tr');
+    expect(row?.textContent).toContain('−$69.80');
+    expect(within(table).getByText('$279.20')).toBeTruthy();
+  });
+
   it('sends a not-self-serve plan to sales, with no change button', async () => {
     const { api, user } = renderAt(
       `/orgs/${acmeId}/billing`,
