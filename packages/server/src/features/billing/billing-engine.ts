@@ -17,6 +17,7 @@ import { badRequest } from '../../infra/errors/api-error.js';
 import { type Plan, planByCodeOrTier } from './catalogue.js';
 import { computeCharges } from './charges.js';
 import { consumeCredits } from './credit-ledger.js';
+import { applyFreeAllowance } from './free-allowance.js';
 import { discountLines, discountOnPlan, subscriptionDiscount } from './discounts.js';
 import { type InvoiceLine, issueInvoice, toInvoiceLines, trackOverdue } from './invoices.js';
 import { meterOrganization, periodPeak, recordUsageDay } from './metering.js';
@@ -88,6 +89,7 @@ export const settleOrganization = async (
       subscription = await activeSubscription(tx, organization, now, { lock: true });
     }
     await trackOverdue(tx, organization, now);
+    await applyFreeAllowance(tx, organization, subscription.plan);
     await recordUsageDay(tx, organization, now, await meterOrganization(tx, organization));
     return subscription;
   });
@@ -226,6 +228,7 @@ export const changePlan = async (
       ],
     });
     await startSubscription(tx, organization, planned.target, change.cycle, now, change.reason);
+    await applyFreeAllowance(tx, organization, planned.target);
     // The discount (a code, a negotiated percentage) stays with the organization's new plan.
     await tx.query(
       `UPDATE "subscription" n SET "discount_code" = o."discount_code",

@@ -34,13 +34,25 @@ const planBody = z.object({
 // invoices appear for organizations nobody looks at).
 const settlementIntervalMs = 60 * 60 * 1000;
 
+// Organizations on the free plan (or not yet on any) with more devices in service than it allows.
+const overFreeAllowance = `SELECT a."organization" FROM "device" d
+  JOIN "application" a ON a."id" = d."belongs_to__application"
+  WHERE d."is_active" AND NOT d."is_frozen" AND NOT EXISTS (
+    SELECT 1 FROM "subscription" s JOIN "plan" p ON p."id" = s."is_for__plan"
+    WHERE s."is_for__organization" = a."organization" AND s."is_active" AND p."billing_code" <> 'free')
+  GROUP BY a."organization"
+  HAVING count(*) > (SELECT coalesce(max(pf."quantity"), 0) FROM "plan_feature" pf
+    JOIN "plan" p ON p."id" = pf."plan" JOIN "feature" f ON f."id" = pf."provides__feature"
+    WHERE p."billing_code" = 'free' AND f."slug" = 'device:any')`;
+
 export const settleDueOrganizations = async (ctx: AppContext): Promise<void> => {
   const { rows } = await ctx.db.query<{ organization: number }>(
     `SELECT "is_for__organization" AS "organization" FROM "subscription"
      WHERE "is_active" AND "current_period_ends_on__date" <= $1
      UNION SELECT "organization" FROM "invoice" WHERE "state" = 'open' AND "due_on" <= $1
      UNION SELECT "id" FROM "organization" WHERE NOT "is_frozen"
-       AND "has_past_due_invoice_since__date" <= $1::timestamptz - make_interval(days => $2)`,
+       AND "has_past_due_invoice_since__date" <= $1::timestamptz - make_interval(days => $2)
+     UNION ${overFreeAllowance}`,
     [ctx.now(), freezeAfterDays],
   );
   for (const { organization } of rows) await settleOrganization(ctx.db, organization, ctx.now());
