@@ -39,7 +39,7 @@ const call = async (
     headers: { authorization: `Bearer ${token}` },
     ...(payload ? { payload } : {}),
   });
-  return { status: response.statusCode, json: () => response.json() };
+  return { status: response.statusCode, json: <T>(): T => response.json<T>() };
 };
 const latestLines = async () =>
   (

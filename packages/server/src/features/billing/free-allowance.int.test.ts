@@ -80,7 +80,7 @@ describe('the free plan’s device allowance', () => {
   });
 
   it('unfreezes the next device when one is removed, and all of them on a paid plan', async () => {
-    await db.query(`DELETE FROM "device" WHERE "id" = $1`, [devices[0]]);
+    await db.query(`DELETE FROM "device" WHERE "id" = $1`, [devices[0] ?? 0]);
     await runBillingSweep(ctx, 'http://console.test');
     const token = await issueSessionToken(ctx, db, admin);
     await app.inject({

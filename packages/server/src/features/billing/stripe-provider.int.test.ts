@@ -45,7 +45,7 @@ const call = async (
     headers: { authorization: `Bearer ${token}` },
     ...(payload ? { payload } : {}),
   });
-  return { status: response.statusCode, body: response.body, json: () => response.json() };
+  return { status: response.statusCode, body: response.body, json: <T>(): T => response.json<T>() };
 };
 const account = (path = '') => `/billing/v1/account/${organization}${path}`;
 const invoices = async () =>
