@@ -91,4 +91,21 @@ describe('the card dialog', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('Your card was declined.')).toBeTruthy();
     expect(saved).toEqual([]);
   });
+
+  it('saves the card on the return from the bank, then proposes the plan being chosen', async () => {
+    const rendered = renderAt(
+      `/orgs/${acmeId}/billing?setup_intent=seti_9&redirect_status=succeeded&then-propose-plan-tier=pilot-v2`,
+      'administrator',
+      undefined,
+      withCards,
+    );
+    answerBilling(rendered.api, acmeId);
+    const saved: unknown[] = [];
+    rendered.api.on('PATCH', `/billing/v1/account/${acmeId}/info`, (body) => {
+      saved.push(body);
+      return { status: 200, body: { type: 'card', card_type: 'visa', last_four: '4242' } };
+    });
+    await waitFor(() => expect(saved).toEqual([{ token_id: 'seti_9' }]));
+    expect(await screen.findByRole('dialog', { name: 'Upgrade plan' })).toBeTruthy();
+  });
 });
