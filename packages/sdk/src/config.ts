@@ -46,6 +46,9 @@ export type PublicConfig = {
   // The support drawer's chat widget (Flotilla's): Chatwoot's server and its public website
   // token; null or absent when none is configured (the help desk's tickets are the way in).
   chatWidget?: { provider: 'chatwoot'; url: string; websiteToken: string } | null;
+  // Card payments (Flotilla's): Stripe's publishable key for the console's card form; null or
+  // absent when invoices are paid by bank transfer (the manual provider).
+  cardPayments?: { provider: 'stripe'; publishableKey: string } | null;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

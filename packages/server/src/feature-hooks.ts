@@ -5,7 +5,10 @@ import { registerApiKeyHooks } from './features/api-keys/api-key-hooks.js';
 import { registerBillingHooks } from './features/billing/billing-hooks.js';
 import { registerCreditPurchaseHooks } from './features/billing/credit-purchase.js';
 import { registerFreezingHooks } from './features/billing/freezing.js';
-import { manualPaymentProvider } from './features/billing/payment-provider.js';
+import {
+  manualPaymentProvider,
+  type PaymentProvider,
+} from './features/billing/payment-provider.js';
 import { registerDeviceHooks } from './features/devices/device-hooks.js';
 import type { VerificationMailDeps } from './features/email-verification/verification-mail.js';
 import { registerVerificationHooks } from './features/email-verification/register-email-verification.js';
@@ -37,6 +40,8 @@ export type FeatureHookDeps = {
   verification: VerificationMailDeps & { limiter: RateLimiter };
   // FLOTILLA_BILLING: the plan gates hold only when billing is on.
   billingEnabled: boolean;
+  // How credits are paid (the installation's provider; the manual one when not given).
+  paymentProvider?: PaymentProvider;
 };
 
 // Every feature's /v7 hooks, in one list: the server and the engine's test app both register
@@ -62,7 +67,7 @@ export const registerFeatureHooks = (hooks: HookRegistry, deps: FeatureHookDeps)
   registerFreezingHooks(hooks, { billingEnabled: deps.billingEnabled });
   registerCreditPurchaseHooks(hooks, {
     billingEnabled: deps.billingEnabled,
-    provider: manualPaymentProvider,
+    provider: deps.paymentProvider ?? manualPaymentProvider,
   });
   registerIdentityProviderHooks(hooks, { billingEnabled: deps.billingEnabled });
   registerAlertRuleHooks(hooks);

@@ -61,6 +61,7 @@ import {
 import { registerRegistry } from './features/registry/register-registry.js';
 import { registerOrganizationLogo } from './features/organizations/register-organization-logo.js';
 import { registerBilling } from './features/billing/register-billing.js';
+import { paymentProviderOf } from './features/billing/configured-payment-provider.js';
 import { registerBillingAdmin } from './features/billing/register-billing-admin.js';
 import { registerBillingCatalogue } from './features/billing/register-billing-catalogue.js';
 import { privateSupportGate } from './features/billing/private-support-gate.js';
@@ -120,6 +121,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     registryHost: ctx.config.registry?.host ?? defaultRegistryHost,
     dataDir: ctx.config.dataDir,
     billingEnabled: ctx.config.billingEnabled,
+    paymentProvider: paymentProviderOf(ctx),
     invitations: {
       signer: invitations,
       publicUrl: verification.publicUrl,
@@ -206,6 +208,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     mapTileUrl: ctx.config.mapTiles.url,
     avatarUrl: ctx.config.avatarUrl,
     chatWidgetUrl: ctx.config.chatWidget?.url ?? null,
+    cardPayments: ctx.config.billingEnabled && ctx.config.stripe !== undefined,
   });
   return { app, cloudlink };
 };

@@ -17,7 +17,8 @@ import { badRequest } from '../../infra/errors/api-error.js';
 import { type Plan, planByCodeOrTier } from './catalogue.js';
 import { computeCharges } from './charges.js';
 import { consumeCredits } from './credit-ledger.js';
-import { discountLines, subscriptionDiscount } from './discounts.js';
+import { applyFreeAllowance } from './free-allowance.js';
+import { discountLines, discountOnPlan, subscriptionDiscount } from './discounts.js';
 import { type InvoiceLine, issueInvoice, toInvoiceLines, trackOverdue } from './invoices.js';
 import { meterOrganization, periodPeak, recordUsageDay } from './metering.js';
 import { activeSubscription, type Subscription, startSubscription } from './subscriptions.js';
@@ -88,6 +89,7 @@ export const settleOrganization = async (
       subscription = await activeSubscription(tx, organization, now, { lock: true });
     }
     await trackOverdue(tx, organization, now);
+    await applyFreeAllowance(tx, organization, subscription.plan);
     await recordUsageDay(tx, organization, now, await meterOrganization(tx, organization));
     return subscription;
   });
@@ -99,6 +101,8 @@ export type PlanChangePreview = {
   proration: Proration;
   // Overage of the current period so far, billed with the change.
   overageCents: number;
+  // The subscription's discount (code or negotiated) on the new plan's first period.
+  discountCents: number;
   amountDueNowCents: number;
   // The free plan proposed while devices exceed its allowance (or are frozen): contact sales.
   freeAllowanceExceeded: boolean;
@@ -110,17 +114,25 @@ const preview = async (
   now: Date,
   code: string,
   cycle: BillingCycle,
-): Promise<{ answer: PlanChangePreview; overage: InvoiceLine[] }> => {
+): Promise<{ answer: PlanChangePreview; overage: InvoiceLine[]; discount: InvoiceLine[] }> => {
   const target = await planByCodeOrTier(db, code);
   if (!target) throw badRequest(`There is no plan ${code}`);
   const kind = classifyPlanChange(subscription, { plan: target, cycle });
+  // The unused time is credited at the price paid for it (after its discount).
+  const paid = await subscriptionDiscount(db, subscription.id);
+  const currentPrice = periodPriceCents(subscription.plan, subscription.cycle);
   const proration = prorate({
     periodStart: subscription.periodStart,
     periodEnd: subscription.periodEnd,
     now,
-    currentPeriodPriceCents: periodPriceCents(subscription.plan, subscription.cycle),
+    currentPeriodPriceCents: currentPrice - Math.round((currentPrice * paid.percentage) / 100),
     targetPeriodPriceCents: periodPriceCents(target, cycle),
   });
+  const discount = discountLines(
+    await discountOnPlan(db, subscription.id, target.id),
+    baseLine(target, cycle, 'first period'),
+  );
+  const discountCents = -discount.reduce((sum, line) => sum + line.amountCents, 0);
   const peak = await periodPeak(
     db,
     subscription.organization,
@@ -133,14 +145,16 @@ const preview = async (
   const allowance = target.features[featureSlugs.device] ?? 0;
   return {
     overage,
+    discount,
     answer: {
       kind,
       target,
       cycle,
       proration,
       overageCents,
+      discountCents,
       amountDueNowCents: Math.max(
-        proration.newChargeCents - proration.unusedCreditCents + overageCents,
+        proration.newChargeCents - discountCents - proration.unusedCreditCents + overageCents,
         0,
       ),
       freeAllowanceExceeded:
@@ -172,13 +186,11 @@ export const changePlan = async (
   await settleOrganization(db, organization, now);
   return db.transaction(async (tx) => {
     const subscription = await activeSubscription(tx, organization, now, { lock: true });
-    const { answer: planned, overage } = await preview(
-      tx,
-      subscription,
-      now,
-      change.code,
-      change.cycle,
-    );
+    const {
+      answer: planned,
+      overage,
+      discount,
+    } = await preview(tx, subscription, now, change.code, change.cycle);
     if (planned.kind === 'none') return planned;
     if (planned.kind === 'contact-sales') {
       throw badRequest('This plan change is not self-serve: please contact sales');
@@ -212,9 +224,19 @@ export const changePlan = async (
         ...credits,
         ...credit,
         ...baseLine(planned.target, change.cycle, 'first period'),
+        ...discount,
       ],
     });
     await startSubscription(tx, organization, planned.target, change.cycle, now, change.reason);
+    await applyFreeAllowance(tx, organization, planned.target);
+    // The discount (a code, a negotiated percentage) stays with the organization's new plan.
+    await tx.query(
+      `UPDATE "subscription" n SET "discount_code" = o."discount_code",
+         "discount_percentage" = o."discount_percentage"
+       FROM "subscription" o
+       WHERE o."id" = $2 AND n."is_for__organization" = $1 AND n."is_active"`,
+      [organization, subscription.id],
+    );
     return planned;
   });
 };

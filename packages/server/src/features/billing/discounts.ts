@@ -20,6 +20,26 @@ export const subscriptionDiscount = async (
   return { code: row?.code ?? null, percentage: row?.percentage ?? 0 };
 };
 
+// The discount a subscription keeps on another plan (a plan change): its code's percentage where
+// that plan has the code, else its own negotiated percentage.
+export const discountOnPlan = async (
+  db: Queryable,
+  subscription: number,
+  plan: number,
+): Promise<{ code: string | null; percentage: number }> => {
+  const { rows } = await db.query<{ code: string | null; percentage: number | null }>(
+    `SELECT s."discount_code" AS "code",
+       coalesce(d."discount_percentage", s."discount_percentage") AS "percentage"
+     FROM "subscription" s
+     LEFT JOIN "plan__has__discount_code" d
+       ON d."plan" = $2 AND d."discount_code" = s."discount_code"
+     WHERE s."id" = $1`,
+    [subscription, plan],
+  );
+  const row = rows[0];
+  return { code: row?.code ?? null, percentage: row?.percentage ?? 0 };
+};
+
 // The invoice line taking the discount off the plan's price lines.
 export const discountLines = (
   discount: { code: string | null; percentage: number },

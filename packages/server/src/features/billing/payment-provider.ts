@@ -12,6 +12,17 @@ export type PaymentMethodDisplay = {
 // How payments are taken. The manual provider (the default) takes none itself: invoices are paid
 // by bank transfer or charged back, and a platform administrator records each payment. A card
 // provider adapter implements the same calls.
+// One attempt at charging an invoice to the payment method on file: paid, still processing (a
+// webhook settles it), or failed with the provider's reason.
+export type InvoiceCharge = {
+  status: 'paid' | 'pending' | 'failed';
+  paymentId: string | null;
+  methodId: string;
+  message?: string;
+};
+
+export type ChargeableInvoice = { uuid: string; invoiceNumber: string; totalCents: number };
+
 export type PaymentProvider = {
   name: string;
   createSetupIntent: (organization: number) => Promise<{ id: string; client_secret: string }>;
@@ -25,6 +36,12 @@ export type PaymentProvider = {
   ) => Promise<
     { status: 'paid' } | { status: 'manually invoiced' } | { status: 'failed'; message: string }
   >;
+  // Charges an invoice; undefined when there is nothing to charge it to (no method on file, or a
+  // provider that takes no payments itself).
+  chargeInvoice: (
+    organization: number,
+    invoice: ChargeableInvoice,
+  ) => Promise<InvoiceCharge | undefined>;
 };
 
 const noCardProvider =
@@ -36,4 +53,5 @@ export const manualPaymentProvider: PaymentProvider = {
   attachPaymentMethod: () => Promise.reject(badRequest(noCardProvider)),
   removePaymentMethod: () => Promise.resolve(),
   purchaseCredits: () => Promise.resolve({ status: 'manually invoiced' }),
+  chargeInvoice: () => Promise.resolve(undefined),
 };

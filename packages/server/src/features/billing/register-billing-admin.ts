@@ -12,7 +12,10 @@ import { notifyLowCredits } from './credit-notifications.js';
 import { isDiscountCodeOf } from './discounts.js';
 import { planByCode } from './catalogue.js';
 import { settleOrganization } from './billing-engine.js';
+import { paymentProviderOf } from './configured-payment-provider.js';
+import { collectInvoices } from './invoice-collection.js';
 import { recordPayment, trackOverdue } from './invoices.js';
+import { forgetOldProviderEvents } from './stripe-webhook.js';
 import { startSubscription } from './subscriptions.js';
 
 const paymentParams = z.object({ uuid: z.uuid('Invalid invoice id') });
@@ -31,21 +34,48 @@ const planBody = z.object({
 // invoices appear for organizations nobody looks at).
 const settlementIntervalMs = 60 * 60 * 1000;
 
+// Organizations on the free plan (or not yet on any) with more devices in service than it allows.
+const overFreeAllowance = `SELECT a."organization" FROM "device" d
+  JOIN "application" a ON a."id" = d."belongs_to__application"
+  WHERE d."is_active" AND NOT d."is_frozen" AND NOT EXISTS (
+    SELECT 1 FROM "subscription" s JOIN "plan" p ON p."id" = s."is_for__plan"
+    WHERE s."is_for__organization" = a."organization" AND s."is_active" AND p."billing_code" <> 'free')
+  GROUP BY a."organization"
+  HAVING count(*) > (SELECT coalesce(max(pf."quantity"), 0) FROM "plan_feature" pf
+    JOIN "plan" p ON p."id" = pf."plan" JOIN "feature" f ON f."id" = pf."provides__feature"
+    WHERE p."billing_code" = 'free' AND f."slug" = 'device:any')`;
+
 export const settleDueOrganizations = async (ctx: AppContext): Promise<void> => {
   const { rows } = await ctx.db.query<{ organization: number }>(
     `SELECT "is_for__organization" AS "organization" FROM "subscription"
      WHERE "is_active" AND "current_period_ends_on__date" <= $1
      UNION SELECT "organization" FROM "invoice" WHERE "state" = 'open' AND "due_on" <= $1
      UNION SELECT "id" FROM "organization" WHERE NOT "is_frozen"
-       AND "has_past_due_invoice_since__date" <= $1::timestamptz - make_interval(days => $2)`,
+       AND "has_past_due_invoice_since__date" <= $1::timestamptz - make_interval(days => $2)
+     UNION ${overFreeAllowance}`,
     [ctx.now(), freezeAfterDays],
   );
   for (const { organization } of rows) await settleOrganization(ctx.db, organization, ctx.now());
 };
 
+// Charges the unpaid invoices of organizations with a card on file (a card provider only).
+const collectDueInvoices = async (ctx: AppContext): Promise<void> => {
+  const { rows } = await ctx.db.query<{ organization: number }>(
+    `SELECT DISTINCT i."organization" FROM "invoice" i
+     JOIN "billing_account" a ON a."organization" = i."organization"
+     WHERE i."state" IN ('open', 'past_due') AND a."provider_payment_method_id" IS NOT NULL`,
+  );
+  const provider = paymentProviderOf(ctx);
+  for (const { organization } of rows) {
+    await collectInvoices(ctx.db, provider, organization, ctx.now());
+  }
+};
+
 // The billing sweep: settlements (and with them freezing), then low-credit mails.
 export const runBillingSweep = async (ctx: AppContext, consoleUrl: string): Promise<void> => {
   await settleDueOrganizations(ctx);
+  await collectDueInvoices(ctx);
+  await forgetOldProviderEvents(ctx.db, ctx.now());
   await notifyLowCredits(ctx.db, ctx.now(), consoleUrl);
 };
 

@@ -19,7 +19,10 @@ import { creditSummary, creditsNotUsed } from './credit-summary.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import { invoiceByNumber, listInvoices } from './invoices.js';
 import { meterOrganization, periodPeak, usageDays } from './metering.js';
-import { manualPaymentProvider, type PaymentProvider } from './payment-provider.js';
+import { paymentProviderOf } from './configured-payment-provider.js';
+import { collectInvoices } from './invoice-collection.js';
+import type { PaymentProvider } from './payment-provider.js';
+import { registerStripeWebhook } from './stripe-webhook.js';
 import { planInfoOf, unlimitedPlanInfo } from './plan-info.js';
 
 const accountParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
@@ -45,8 +48,9 @@ const billingOff = 'Billing is not used on this installation';
 export const registerBilling = (
   app: FastifyInstance,
   ctx: AppContext,
-  provider: PaymentProvider = manualPaymentProvider,
+  provider: PaymentProvider = paymentProviderOf(ctx),
 ): void => {
+  registerStripeWebhook(app, ctx);
   const enabled = ctx.config.billingEnabled;
   const route = { config: { access: 'user' as const } };
   const organizationOf = async (request: {
@@ -93,11 +97,13 @@ export const registerBilling = (
     if (!enabled) throw badRequest(billingOff);
     const body = parseBody(planBody, request.body);
     const cycle: BillingCycle = body.annual ? 'annual' : 'monthly';
-    return changePlan(ctx.db, id, ctx.now(), {
+    const changed = await changePlan(ctx.db, id, ctx.now(), {
       code: body.tier,
       cycle,
       reason: body.planChangeReason || null,
     });
+    await collectInvoices(ctx.db, provider, id, ctx.now());
+    return changed;
   });
 
   app.get('/billing/v1/account/:id/usage', route, async (request) => {
@@ -143,6 +149,7 @@ export const registerBilling = (
     const { token_id: tokenId } = parseBody(billingInfoBody, request.body);
     const method = await provider.attachPaymentMethod(id, tokenId);
     await setPaymentMethod(ctx.db, id, method);
+    await collectInvoices(ctx.db, provider, id, ctx.now());
     return method;
   });
 

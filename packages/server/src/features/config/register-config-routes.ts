@@ -67,6 +67,11 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
     // The support drawer's chat widget (ours; FLOTILLA_CHATWOOT_*): its server and public
     // website token, null when none is configured.
     chatWidget: ctx.config.chatWidget ?? null,
+    // Card payments (ours; FLOTILLA_STRIPE_*): the provider and its public key, null without.
+    cardPayments:
+      ctx.config.billingEnabled && ctx.config.stripe
+        ? { provider: 'stripe', publishableKey: ctx.config.stripe.publishableKey }
+        : null,
     newsletterEnabled: ctx.config.newsletterEnabled,
   }));
 

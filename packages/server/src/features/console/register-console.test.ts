@@ -129,6 +129,21 @@ it("lets pages load the chat widget's script, frame and connection only when one
   expect(withWidget).toContain("img-src 'self' data: https://chat.example.com");
 });
 
+it('lets pages load Stripe.js and its frames only when card payments are configured', async () => {
+  const policyOf = async (options: ConsoleOptions) => {
+    const page = await build(options).inject({ url: '/fleets', headers: { accept: 'text/html' } });
+    return String(page.headers['content-security-policy']).split('; ');
+  };
+  expect((await policyOf({})).join('; ')).not.toContain('stripe.com');
+  const withCards = await policyOf({ cardPayments: true });
+  expect(withCards).toContain(
+    "script-src 'self' https://js.stripe.com https://api.stripe.com https://hooks.stripe.com",
+  );
+  expect(withCards).toContain(
+    "frame-src 'self' https://js.stripe.com https://api.stripe.com https://hooks.stripe.com",
+  );
+});
+
 describe('the console files', () => {
   it('serves index.html for page navigations, revalidated with an ETag', async () => {
     const app = build();

@@ -58,7 +58,16 @@ export type ConsoleOptions = {
   avatarUrl?: string | null;
   // The chat widget's server (FLOTILLA_CHATWOOT_URL): its origin may serve script and frames.
   chatWidgetUrl?: string | null;
+  // Card payments through Stripe: Stripe.js and its frames load from Stripe's origins.
+  cardPayments?: boolean;
 };
+
+// Stripe.js (its script and frames) and the API it calls from the card form.
+const stripeOrigins = [
+  'https://js.stripe.com',
+  'https://api.stripe.com',
+  'https://hooks.stripe.com',
+];
 
 // Hashed bundle files: their name changes with their content, so browsers keep them for a year.
 const immutable = 'public, max-age=31536000, immutable';
@@ -104,7 +113,10 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
       ...(tileSource === undefined ? [] : [tileSource]),
       ...originOfTemplate(options.avatarUrl),
     ],
-    widgetOrigins: originOfTemplate(options.chatWidgetUrl),
+    widgetOrigins: [
+      ...originOfTemplate(options.chatWidgetUrl),
+      ...(options.cardPayments ? stripeOrigins : []),
+    ],
   };
   const index = path.join(root, 'index.html');
   const indexPage = createIndexPages(root);

@@ -5,6 +5,7 @@ import { type CorsOrigins, parseCorsOrigins } from './cors-origins.js';
 import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.js';
 import { type ChatWidgetConfig, chatWidgetConfigOf, chatWidgetEnv } from './chat-widget.js';
 import { type RateLimitConfig, rateLimitConfigOf, rateLimitEnv } from './rate-limits.js';
+import { type StripeConfig, stripeConfigOf, stripeEnv } from './stripe.js';
 import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.js';
@@ -123,6 +124,7 @@ const schema = z.object({
   ...prometheusEnv,
   ...plausibleEnv,
   ...chatWidgetEnv,
+  ...stripeEnv,
   ...auditLogEnv,
   ...deviceLogEnv,
   ...socialAuthEnv,
@@ -273,6 +275,8 @@ export type Config = RateLimitConfig & {
   plausible: PlausibleConfig;
   // The support drawer's chat widget (chat-widget.ts); undefined: the help desk is the way in.
   chatWidget: ChatWidgetConfig | undefined;
+  // Card payments (stripe.ts); undefined: the manual provider, invoices paid by bank transfer.
+  stripe: StripeConfig | undefined;
   // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
   sentryDsn: string | undefined;
   // Who may create an account at POST /user/register: anyone, only invitees (with the token of a
@@ -418,6 +422,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     analytics: values.FLOTILLA_ANALYTICS,
     plausible: plausibleConfigOf(values),
     chatWidget: chatWidgetConfigOf(values),
+    stripe: stripeConfigOf(values),
     sentryDsn: values.FLOTILLA_SENTRY_DSN,
     ...rateLimitConfigOf(values),
     signup: values.FLOTILLA_SIGNUP,

@@ -9,6 +9,7 @@ import { InvoicesCard } from './InvoicesCard.js';
 import { PaymentMethodCard } from './PaymentMethodCard.js';
 import { PlansSection } from './PlansSection.js';
 import { PlanSummaryCard } from './PlanSummaryCard.js';
+import { SetupIntentReturn } from './SetupIntentReturn.js';
 import { TeamMemberPricingCard } from './TeamMemberPricingCard.js';
 import { UsageCard } from './UsageCard.js';
 
@@ -29,6 +30,7 @@ export const BillingSections = ({ organizationId }: { organizationId: number }) 
         </Alert>
       ) : (
         <>
+          <SetupIntentReturn organizationId={organizationId} />
           <PaymentMethodCard organizationId={organizationId} planCode={plan.data.code} />
           <InvoicesCard organizationId={organizationId} />
           <PlansSection organizationId={organizationId} plan={plan.data} />

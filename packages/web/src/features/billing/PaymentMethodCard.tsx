@@ -3,11 +3,12 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { errorText } from '@flotilla/sdk/errors';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { useToasts } from '../../ui/toasts.js';
 import { usePaymentMethod, useRemovePaymentMethod } from './api.js';
+import { useCardPayments } from './api-cards.js';
 import { SectionCard } from './SectionCard.js';
 
 const brands: Record<string, string> = {
@@ -17,8 +18,13 @@ const brands: Record<string, string> = {
   visa: 'Visa',
 };
 
-// The payment method. This installation takes no card payments itself (the manual provider):
-// invoices are paid by bank transfer and recorded by its operator, so there is no card form.
+const CardSetupDialog = lazy(async () => ({
+  default: (await import('./CardSetupDialog.js')).CardSetupDialog,
+}));
+
+// The payment method. With a card provider (Stripe) a card is added or replaced here and
+// invoices are charged to it; without one (the manual provider) invoices are paid by bank
+// transfer and recorded by the operator, and there is no card form.
 export const PaymentMethodCard = ({
   organizationId,
   planCode,
@@ -30,6 +36,8 @@ export const PaymentMethodCard = ({
   const remove = useRemovePaymentMethod(organizationId);
   const toasts = useToasts();
   const [confirming, setConfirming] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const cards = useCardPayments();
   const type = method.data?.type;
   return (
     <SectionCard title="Payment method">
@@ -37,15 +45,20 @@ export const PaymentMethodCard = ({
       {method.data ? (
         <>
           <Typography variant="body2" sx={{ mb: 1 }}>
-            Invoices are paid by bank transfer: the operator of this installation records each
-            payment, and a paid invoice shows as paid here. Download an invoice for its amount and
-            number.
+            {cards
+              ? 'Invoices and credits are charged to the card on file when they are issued.'
+              : 'Invoices are paid by bank transfer: the operator of this installation records each payment, and a paid invoice shows as paid here. Download an invoice for its amount and number.'}
           </Typography>
           {type ? (
             <Typography>
               {brands[method.data.card_type ?? ''] ?? type.replace('_', ' ')}
               {method.data.last_four ? ` ending in ${method.data.last_four}` : ''}
             </Typography>
+          ) : null}
+          {cards ? (
+            <Button size="small" onClick={() => setAdding(true)}>
+              {type ? 'Replace card' : 'Add card'}
+            </Button>
           ) : null}
           {type && planCode === freePlanCode ? (
             <Button size="small" color="error" onClick={() => setConfirming(true)}>
@@ -58,6 +71,15 @@ export const PaymentMethodCard = ({
             </Alert>
           ) : null}
         </>
+      ) : null}
+      {adding && cards ? (
+        <Suspense fallback={null}>
+          <CardSetupDialog
+            organizationId={organizationId}
+            publishableKey={cards.publishableKey}
+            onClose={() => setAdding(false)}
+          />
+        </Suspense>
       ) : null}
       <ConfirmDialog
         open={confirming}

@@ -53,6 +53,63 @@ describe('the plan-change confirmation', { timeout: 60_000 }, () => {
     );
   });
 
+  it('asks for the recurring-debit terms before a paid plan debited from a bank account', async () => {
+    const { api, user } = renderAt(
+      `/orgs/${acmeId}/billing`,
+      'administrator',
+      undefined,
+      billingOn,
+    );
+    const { changes } = answerBilling(api, acmeId);
+    api.on('GET', `/billing/v1/account/${acmeId}/info`, () => ({
+      status: 200,
+      body: { type: 'us_bank_account', last_four: '6789' },
+    }));
+    await user.click(await screen.findByRole('button', { name: 'Upgrade: Pilot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upgrade plan' });
+    expect(within(dialog).queryByRole('button', { name: 'Pay now' })).toBeNull();
+    await user.click(await within(dialog).findByRole('button', { name: 'Next' }));
+    const terms = await screen.findByRole('dialog', { name: 'Authorize recurring debits' });
+    expect(within(terms).getByText(/bank account ending in 6789 for the Pilot plan/)).toBeTruthy();
+    expect(within(terms).getByText(/30 days’ notice/)).toBeTruthy();
+    expect(changes).toEqual([]);
+    await user.click(within(terms).getByRole('button', { name: 'Agree and pay' }));
+    await waitFor(() => expect(changes).toEqual([{ tier: 'pilot-v2', annual: false }]));
+  });
+
+  it('states the discount the organization keeps on the new plan', async () => {
+    const { api, user } = renderAt(
+      `/orgs/${acmeId}/billing`,
+      'administrator',
+      undefined,
+      billingOn,
+    );
+    answerBilling(api, acmeId);
+    api.on('GET', `/billing/v1/account/${acmeId}/plan/preview`, () => ({
+      status: 200,
+      body: {
+        kind: 'upgrade',
+        target: { title: 'Pilot', billingCode: 'pilot-v2', monthlyPrice: 34900, annualPrice: 0 },
+        cycle: 'monthly',
+        proration: {
+          unusedCreditCents: 0,
+          newChargeCents: 34900,
+          amountDueNowCents: 34900,
+          carriedCreditCents: 0,
+        },
+        overageCents: 0,
+        discountCents: 6980,
+        amountDueNowCents: 27920,
+        freeAllowanceExceeded: false,
+      },
+    }));
+    await user.click(await screen.findByRole('button', { name: 'Upgrade: Pilot' }));
+    const table = await screen.findByRole('table', { name: 'Plan change' });
+    const row = within(table).getByText('Your discount on it').closest('tr');
+    expect(row?.textContent).toContain('−$69.80');
+    expect(within(table).getByText('$279.20')).toBeTruthy();
+  });
+
   it('sends a not-self-serve plan to sales, with no change button', async () => {
     const { api, user } = renderAt(
       `/orgs/${acmeId}/billing`,

@@ -9,12 +9,19 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
-import { usePlanPreview, useChangePlan } from './api.js';
+import { usePaymentMethod, usePlanPreview, useChangePlan } from './api.js';
 import type { PlanChoice } from './billing-types.js';
 import { ContactSales } from './ContactSales.js';
 import { ProrationTable } from './ProrationTable.js';
+
+const PaymentTermsDialog = lazy(async () => ({
+  default: (await import('./PaymentTermsDialog.js')).PaymentTermsDialog,
+}));
+
+// Payment methods debited from a bank account: a paid plan needs the debit terms agreed first.
+const bankDebitTypes = new Set(['bank_account', 'us_bank_account', 'sepa_debit']);
 
 const titles: Record<PlanChangeKind, string> = {
   none: 'Current plan',
@@ -40,7 +47,9 @@ export const PlanChangeDialog = ({
   const preview = usePlanPreview(organizationId, choice);
   const change = useChangePlan(organizationId);
   const toasts = useToasts();
+  const method = usePaymentMethod(organizationId);
   const [reason, setReason] = useState('');
+  const [terms, setTerms] = useState(false);
   // A double click sends one change.
   const sent = useRef(false);
   const answer = preview.data;
@@ -65,6 +74,7 @@ export const PlanChangeDialog = ({
       },
     );
   };
+  const bankDebit = !toFree && bankDebitTypes.has(method.data?.type ?? '');
   const selfServe =
     answer !== undefined && answer.kind !== 'none' && answer.kind !== 'contact-sales';
   return (
@@ -118,11 +128,26 @@ export const PlanChangeDialog = ({
         {answer?.kind === 'contact-sales' || answer?.freeAllowanceExceeded ? (
           <ContactSales />
         ) : selfServe ? (
-          <Button variant="contained" onClick={confirm} loading={change.isPending}>
-            {toFree ? 'Confirm' : 'Pay now'}
+          <Button
+            variant="contained"
+            onClick={bankDebit ? () => setTerms(true) : confirm}
+            loading={change.isPending}
+          >
+            {toFree ? 'Confirm' : bankDebit ? 'Next' : 'Pay now'}
           </Button>
         ) : null}
       </DialogActions>
+      {terms && answer ? (
+        <Suspense fallback={null}>
+          <PaymentTermsDialog
+            planTitle={answer.target.title}
+            lastFour={method.data?.last_four}
+            pending={change.isPending}
+            onBack={() => setTerms(false)}
+            onAgree={confirm}
+          />
+        </Suspense>
+      ) : null}
     </Dialog>
   );
 };

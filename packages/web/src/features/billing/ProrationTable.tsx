@@ -26,6 +26,9 @@ export const ProrationTable = ({
       `${preview.target.title}, first ${preview.cycle === 'annual' ? 'year' : 'month'}`,
       dollars(proration.newChargeCents),
     ]);
+    if ((preview.discountCents ?? 0) > 0) {
+      rows.push(['Your discount on it', `−${dollars(preview.discountCents ?? 0)}`]);
+    }
     if (proration.unusedCreditCents > 0) {
       rows.push([
         'Unused time on the current plan (credited)',

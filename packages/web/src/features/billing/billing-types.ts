@@ -79,6 +79,8 @@ export type PlanPreview = {
   cycle: BillingCycle;
   proration: Proration;
   overageCents: number;
+  // The organization's discount on the new plan's first period (absent from older servers).
+  discountCents?: number;
   amountDueNowCents: number;
   freeAllowanceExceeded: boolean;
 };

@@ -24,6 +24,11 @@ const sectionOf = (pathname: string, base: string): string => {
     : 'summary';
 };
 
+const frozenForBilling =
+  'This organization is frozen: update its billing details and pay its past-due invoices to unfreeze it';
+const frozenForMembers =
+  'This organization is frozen: please reach its administrators to update its billing details';
+
 // Header and tabs of /orgs/:organizationId and its members and teams pages.
 export const OrganizationLayout = () => {
   const { organizationId } = useParams();
@@ -34,9 +39,8 @@ export const OrganizationLayout = () => {
   // The Billing tab only where billing is used, for those with access_billing.
   const config = usePublicConfig();
   const session = useSession();
-  const billingTab =
-    config.data?.billingEnabled === true &&
-    (access.can('organization', 'access_billing') || isAdmin(session));
+  const mayBill = access.can('organization', 'access_billing') || isAdmin(session);
+  const billingTab = config.data?.billingEnabled === true && mayBill;
   if (id === null) {
     return <RedirectWithMessage to="/orgs" message="invalid id passed in url" />;
   }
@@ -68,6 +72,18 @@ export const OrganizationLayout = () => {
   }
   const detail = organization.data;
   const base = `/orgs/${detail.id}`;
+  // A frozen organization: those who can pay are sent to its billing page (still reachable, as
+  // are its credits), the others back to their organizations.
+  const paying = ['billing', 'credits'].includes(
+    location.pathname.slice(base.length).split('/')[1] ?? '',
+  );
+  if (detail.is_frozen && config.data?.billingEnabled === true && !paying && !access.isPending) {
+    return mayBill ? (
+      <RedirectWithMessage to={`${base}/billing`} message={frozenForBilling} />
+    ) : (
+      <RedirectWithMessage to="/orgs" message={frozenForMembers} />
+    );
+  }
   const context: OrganizationContext = { organization: detail, access };
   return (
     <Box>

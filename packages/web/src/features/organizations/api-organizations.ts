@@ -39,7 +39,7 @@ export const organizationDetailQuery = (client: FlotillaClient, id: number) => (
       resource: 'organization',
       id,
       options: {
-        $select: ['id', 'name', 'handle', 'logo_image', 'created_at'],
+        $select: ['id', 'name', 'handle', 'logo_image', 'created_at', 'is_frozen'],
         $expand: {
           application: { $select: ['id', 'is_of__class'] },
           organization_membership: { $count: {} },

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../app-context.js';
+import type { Database } from '../../infra/db/database.js';
+import { buildServer } from '../../server.js';
+import {
+  addOrganizationMember,
+  createOrganization,
+  createUser,
+} from '../../test-support/fixtures.js';
+import { createTestContext } from '../../test-support/test-context.js';
+import { createTestDatabase } from '../../test-support/test-database.js';
+import { issueSessionToken } from '../auth/issue-session-token.js';
+
+// A discount code stays with the organization across plan changes: it applies on each plan that
+// has the code (the new plan's first period included, and stated by the preview), not on one
+// that lacks it, and applies again on moving back. The unused time is credited at the
+// discounted price that was paid for it.
+
+const day = 24 * 60 * 60 * 1000;
+let clock = new Date('2026-06-01T12:00:00Z');
+let db: Database;
+let ctx: AppContext;
+let app: FastifyInstance;
+let admin: number;
+let platformAdmin: number;
+let organization: number;
+
+const call = async (
+  userId: number,
+  method: 'GET' | 'PATCH' | 'PUT',
+  url: string,
+  payload?: object,
+) => {
+  const token = await issueSessionToken(ctx, db, userId);
+  const response = await app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload ? { payload } : {}),
+  });
+  return { status: response.statusCode, json: <T>(): T => response.json<T>() };
+};
+const latestLines = async () =>
+  (
+    await db.query<{ code: string; amount_cents: number }>(
+      `SELECT l."code", l."amount_cents" FROM "invoice_line" l
+       WHERE l."invoice" = (SELECT max("id") FROM "invoice" WHERE "organization" = $1)
+       ORDER BY l."position"`,
+      [organization],
+    )
+  ).rows;
+const subscriptionCode = async () =>
+  (
+    await db.query<{ discount_code: string | null }>(
+      `SELECT "discount_code" FROM "subscription" WHERE "is_for__organization" = $1 AND "is_active"`,
+      [organization],
+    )
+  ).rows[0]?.discount_code;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ctx = createTestContext(db, { config: { billingEnabled: true }, now: () => clock });
+  app = buildServer(ctx);
+  await app.ready();
+  organization = await createOrganization(db, 'Bargain');
+  const owner = await createUser(db, 'bargain-owner');
+  const operator = await createUser(db, 'bargain-operator');
+  await addOrganizationMember(db, owner.userId, organization, 'administrator');
+  await db.query(`INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, 'balena_admin')`, [
+    operator.userId,
+  ]);
+  admin = owner.userId;
+  platformAdmin = operator.userId;
+  await db.query(
+    `INSERT INTO "plan__has__discount_code" ("plan", "discount_code", "discount_percentage")
+     SELECT "id", 'LOYAL', CASE "billing_code" WHEN 'pilot-v2' THEN 20 ELSE 10 END
+     FROM "plan" WHERE "billing_code" IN ('pilot-v2', 'production-v2')`,
+  );
+  const put = await call(
+    platformAdmin,
+    'PUT',
+    `/billing/v1/admin/organizations/${organization}/plan`,
+    {
+      billing_code: 'pilot-v2',
+      discount_code: 'LOYAL',
+    },
+  );
+  expect(put.status).toBe(200);
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+});
+
+describe('a discount code across plan changes', () => {
+  it('applies on the new plan that has it, first period included, as the preview says', async () => {
+    clock = new Date(clock.getTime() + 15 * day);
+    const preview = await call(
+      admin,
+      'GET',
+      `/billing/v1/account/${organization}/plan/preview?tier=production-v2&cycle=monthly`,
+    );
+    const answer = preview.json<{
+      discountCents: number;
+      amountDueNowCents: number;
+      proration: { unusedCreditCents: number; newChargeCents: number };
+    }>();
+    expect(answer.discountCents).toBe(12990);
+    // Pilot was paid at 80%: half a month of 279.20.
+    expect(answer.proration.unusedCreditCents).toBe(Math.round(27920 / 2));
+    expect(answer.amountDueNowCents).toBe(129900 - 12990 - answer.proration.unusedCreditCents);
+    const change = await call(admin, 'PATCH', `/billing/v1/account/${organization}/plan`, {
+      tier: 'production-v2',
+    });
+    expect(change.status).toBe(200);
+    expect(await latestLines()).toContainEqual({ code: 'discount', amount_cents: -12990 });
+    expect(await subscriptionCode()).toBe('LOYAL');
+  });
+
+  it('keeps the code on a plan without it, which bills in full, and applies it again back', async () => {
+    await call(admin, 'PATCH', `/billing/v1/account/${organization}/plan`, {
+      tier: 'prototype-v2',
+    });
+    expect(await subscriptionCode()).toBe('LOYAL');
+    expect((await latestLines()).map((line) => line.code)).not.toContain('discount');
+    clock = new Date(clock.getTime() + 31 * day);
+    await call(admin, 'GET', `/billing/v1/account/${organization}/plan`);
+    expect((await latestLines()).map((line) => line.code)).not.toContain('discount');
+    await call(admin, 'PATCH', `/billing/v1/account/${organization}/plan`, { tier: 'pilot-v2' });
+    expect(await latestLines()).toContainEqual({ code: 'discount', amount_cents: -6980 });
+    clock = new Date(clock.getTime() + 31 * day);
+    await call(admin, 'GET', `/billing/v1/account/${organization}/plan`);
+    expect(await latestLines()).toContainEqual({ code: 'discount', amount_cents: -6980 });
+  });
+});

@@ -1,0 +1,111 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerBilling } from '../../test-support/billing-fixtures.js';
+import { acmeId } from '../../test-support/organization-fixtures.js';
+import { renderAt } from '../../test-support/render-organization.js';
+import type { CardForm } from './stripe-card-form.js';
+
+// Stripe.js cannot run here (it loads from js.stripe.com and draws its card fields in Stripe's
+// frames): a strict fake stands for the one module that talks to it. It records what it was
+// mounted with and answers the confirmation the test sets.
+const stripe = vi.hoisted(() => ({
+  mounted: [] as { publishableKey: string; clientSecret: string }[],
+  answer: { setupIntentId: 'seti_1' } as { setupIntentId: string } | { error: string },
+  returnUrls: [] as string[],
+}));
+vi.mock('./stripe-card-form.js', () => ({
+  mountCardForm: (publishableKey: string, clientSecret: string): Promise<CardForm> => {
+    stripe.mounted.push({ publishableKey, clientSecret });
+    return Promise.resolve({
+      confirm: (returnUrl: string) => {
+        stripe.returnUrls.push(returnUrl);
+        return Promise.resolve(stripe.answer);
+      },
+      destroy: () => undefined,
+    });
+  },
+}));
+
+afterEach(cleanup);
+
+const withCards = {
+  billingEnabled: true,
+  cardPayments: { provider: 'stripe', publishableKey: 'pk_test_console' },
+};
+
+const render = (config: Record<string, unknown>) => {
+  const rendered = renderAt(`/orgs/${acmeId}/billing`, 'administrator', undefined, config);
+  answerBilling(rendered.api, acmeId);
+  const saved: unknown[] = [];
+  const card = { type: 'card', card_type: 'visa', last_four: '4242' };
+  rendered.api.on('GET', `/billing/v1/account/${acmeId}/info`, () => ({
+    status: 200,
+    body: saved.length > 0 ? card : {},
+  }));
+  rendered.api.on('POST', `/billing/v1/account/${acmeId}/setup-intent`, () => ({
+    status: 200,
+    body: { id: 'seti_1', client_secret: 'seti_1_secret_x' },
+  }));
+  rendered.api.on('PATCH', `/billing/v1/account/${acmeId}/info`, (body) => {
+    saved.push(body);
+    return { status: 200, body: card };
+  });
+  return { ...rendered, saved };
+};
+
+describe('the card dialog', { timeout: 60_000 }, () => {
+  it('is not offered when invoices are paid by bank transfer', async () => {
+    render({ billingEnabled: true });
+    expect(await screen.findByText(/Invoices are paid by bank transfer/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add card' })).toBeNull();
+  });
+
+  it('saves a card confirmed in Stripe’s form as the payment method', async () => {
+    stripe.answer = { setupIntentId: 'seti_1' };
+    const { user, saved } = render(withCards);
+    await user.click(await screen.findByRole('button', { name: 'Add card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payment method' });
+    const save = within(dialog).getByRole('button', { name: 'Save card' });
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+    expect(stripe.mounted.at(-1)).toEqual({
+      publishableKey: 'pk_test_console',
+      clientSecret: 'seti_1_secret_x',
+    });
+    await user.click(save);
+    await waitFor(() => expect(saved).toEqual([{ token_id: 'seti_1' }]));
+    expect(stripe.returnUrls.at(-1)).toMatch(new RegExp(`/orgs/${acmeId}/billing$`));
+    expect(await screen.findByText('Payment method saved')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText(/Visa ending in 4242/)).toBeTruthy();
+  });
+
+  it('shows Stripe’s reason when the card is refused, and saves nothing', async () => {
+    stripe.answer = { error: 'Your card was declined.' };
+    const { user, saved } = render(withCards);
+    await user.click(await screen.findByRole('button', { name: 'Add card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payment method' });
+    const save = within(dialog).getByRole('button', { name: 'Save card' });
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+    await user.click(save);
+    expect(await within(dialog).findByText('Your card was declined.')).toBeTruthy();
+    expect(saved).toEqual([]);
+  });
+
+  it('saves the card on the return from the bank, then proposes the plan being chosen', async () => {
+    const rendered = renderAt(
+      `/orgs/${acmeId}/billing?setup_intent=seti_9&redirect_status=succeeded&then-propose-plan-tier=pilot-v2`,
+      'administrator',
+      undefined,
+      withCards,
+    );
+    answerBilling(rendered.api, acmeId);
+    const saved: unknown[] = [];
+    rendered.api.on('PATCH', `/billing/v1/account/${acmeId}/info`, (body) => {
+      saved.push(body);
+      return { status: 200, body: { type: 'card', card_type: 'visa', last_four: '4242' } };
+    });
+    await waitFor(() => expect(saved).toEqual([{ token_id: 'seti_9' }]));
+    expect(await screen.findByRole('dialog', { name: 'Upgrade plan' })).toBeTruthy();
+  });
+});

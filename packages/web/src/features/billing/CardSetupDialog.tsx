@@ -1,0 +1,122 @@
+import { errorText } from '@flotilla/sdk/errors';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Skeleton from '@mui/material/Skeleton';
+import { useEffect, useRef, useState } from 'react';
+import { useToasts } from '../../ui/toasts.js';
+import { useCreateSetupIntent, useSavePaymentMethod } from './api-cards.js';
+import type { PlanChoice } from './billing-types.js';
+import type { CardForm } from './stripe-card-form.js';
+
+// Where the cardholder comes back to when their bank confirms the card on its own page: the
+// billing page, which then saves the card and proposes the plan they were choosing.
+const returnUrlOf = (organizationId: number, then: PlanChoice | undefined) => {
+  const url = new URL(`/orgs/${organizationId}/billing`, window.location.origin);
+  if (then) {
+    url.searchParams.set('then-propose-plan-tier', then.code);
+    url.searchParams.set('then-propose-plan-cycle', then.cycle);
+  }
+  return url.toString();
+};
+
+// The payment-method dialog: a setup intent for the organization, Stripe's card form in it, and
+// the confirmed card saved as the organization's payment method.
+export const CardSetupDialog = ({
+  organizationId,
+  publishableKey,
+  then,
+  onClose,
+  onSaved,
+}: {
+  organizationId: number;
+  publishableKey: string;
+  then?: PlanChoice;
+  onClose: () => void;
+  onSaved?: () => void;
+}) => {
+  const createIntent = useCreateSetupIntent(organizationId);
+  const save = useSavePaymentMethod(organizationId);
+  const toasts = useToasts();
+  const container = useRef<HTMLDivElement>(null);
+  const [form, setForm] = useState<CardForm | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const { mutateAsync: createSetupIntent } = createIntent;
+
+  useEffect(() => {
+    let mounted: CardForm | null = null;
+    let gone = false;
+    void (async () => {
+      try {
+        const intent = await createSetupIntent();
+        const { mountCardForm } = await import('./stripe-card-form.js');
+        if (gone || !container.current) return;
+        mounted = await mountCardForm(publishableKey, intent.client_secret, container.current);
+        if (gone) mounted.destroy();
+        else setForm(mounted);
+      } catch (error) {
+        if (!gone) setProblem(errorText(error) ?? 'Could not open the card form');
+      }
+    })();
+    return () => {
+      gone = true;
+      mounted?.destroy();
+    };
+  }, [createSetupIntent, publishableKey]);
+
+  const confirm = async () => {
+    if (!form) return;
+    setConfirming(true);
+    setProblem(null);
+    const answer = await form.confirm(returnUrlOf(organizationId, then));
+    if ('error' in answer) {
+      setProblem(answer.error);
+      setConfirming(false);
+      return;
+    }
+    save.mutate(answer.setupIntentId, {
+      onSuccess: () => {
+        toasts.show('success', 'Payment method saved');
+        onClose();
+        onSaved?.();
+      },
+      onSettled: () => setConfirming(false),
+    });
+  };
+
+  return (
+    <Dialog open onClose={confirming ? undefined : onClose} fullWidth maxWidth="sm">
+      <DialogTitle>Payment method</DialogTitle>
+      <DialogContent>
+        {form === null && problem === null ? (
+          <Skeleton variant="rounded" height={120} aria-label="Loading the card form" />
+        ) : null}
+        <Box ref={container} data-testid="card-form" sx={{ minHeight: form ? 120 : 0 }} />
+        {problem ? <Alert severity="error">{problem}</Alert> : null}
+        {save.isError ? (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {errorText(save.error) ?? 'Could not save the card'}
+          </Alert>
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={confirming}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          disabled={form === null}
+          loading={confirming}
+          onClick={() => void confirm()}
+        >
+          Save card
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};
