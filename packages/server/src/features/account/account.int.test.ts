@@ -5,6 +5,10 @@ import { hashPassword } from '../../infra/auth/passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
+import {
+  freshAuthenticationRequiredMessage,
+  reauthenticationWindowMs,
+} from '@flotilla/shared/auth/reauthentication';
 import type { AppContext } from '../../app-context.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { registerAuth } from '../auth/register-auth.js';
@@ -100,10 +104,22 @@ describe('PATCH /user/password', () => {
     expect(old.statusCode).toBe(401);
   });
 
-  it('an account without a password sets one without a current password', async () => {
-    // A password-less account (social sign-in), with a session issued as the server does.
+  it('an account without a password sets one after a recent sign-in through its provider', async () => {
+    // A password-less account (social sign-in), with sessions issued as the server does.
     const userId = await createAccount('cat', null);
-    const session = await issueSessionToken(ctx, db, userId);
+    const stale = await issueSessionToken(ctx, db, userId, {
+      authTime: clock.getTime() - reauthenticationWindowMs,
+    });
+    const refused = await patch('/user/password', stale, { password: 'cat-password' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.body).toContain(freshAuthenticationRequiredMessage);
+    const none = await app.inject({
+      method: 'POST',
+      url: '/login_',
+      payload: { username: 'cat', password: 'cat-password' },
+    });
+    expect(none.statusCode).toBe(401);
+    const session = await issueSessionToken(ctx, db, userId, { authTime: clock.getTime() });
     const set = await patch('/user/password', session, { password: 'cat-password' });
     expect(set.statusCode, set.body).toBe(200);
     await login('cat', 'cat-password');

@@ -13,6 +13,7 @@ import { carriedClaims, issueSessionToken } from '../auth/issue-session-token.js
 import { createLoginThrottle } from '../auth/login-rate-limit.js';
 import { rotateSessions } from '../two-factor/two-factor-store.js';
 import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
+import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
 
 const passwordBody = z.object({
   currentPassword: z.string().max(4096).optional(),
@@ -42,7 +43,8 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
   const throttle = createLoginThrottle(createRateLimiter(ctx.db, ctx.now), ctx.config);
 
   // PATCH /user/password {currentPassword, password}: the current password is checked (a login
-  // attempt, counted as one) unless the account has none yet; every other session ends, and the
+  // attempt, counted as one), or, when the account has none yet, a fresh authentication through
+  // its sign-in provider; every other session ends, and the
   // answer is the calling session's new token.
   app.patch('/user/password', { config: { access: 'user' } }, async (request, reply) => {
     const { userId, claims } = await currentSession(request, ctx);
@@ -61,6 +63,10 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
         password: body.currentPassword,
         hash: currentHash,
       });
+    } else {
+      // An account that signs in only through GitHub, Google or SAML: the person proves it is
+      // them through that provider again before a password can be added to the account.
+      await requireFreshAuthentication(request, ctx);
     }
     const newHash = await hashPassword(body.password);
     await ctx.db.transaction(async (tx) => {

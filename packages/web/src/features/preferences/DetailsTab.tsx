@@ -12,6 +12,7 @@ import { LoadingScreen } from '../../api/session/guards.js';
 import { useSession } from '../../api/session/useSession.js';
 import { DeleteAccount } from './DeleteAccount.js';
 import { EmailSection } from './EmailSection.js';
+import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 import { useChangePassword, useLogoutOtherSessions, useProfile } from './api-account.js';
 
 // The failure of "log out other sessions", in the console's words.
@@ -57,13 +58,14 @@ export const DetailsTab = () => {
   const [confirmation, setConfirmation] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const hasPassword = profile.data?.has_password_set !== false;
+  const freshAuthentication = useFreshAuthentication();
   const change = useChangePassword(() => {
     setCurrent('');
     setPassword('');
     setConfirmation('');
     setSubmitted(false);
     void profile.refetch();
-  });
+  }, freshAuthentication.run);
   const newProblem = passwordProblem(password);
   const confirmationProblem = confirmation !== password ? passwordsMismatchMessage : undefined;
   const currentProblem = hasPassword && current === '' ? 'Current password is required' : undefined;
@@ -148,6 +150,7 @@ export const DetailsTab = () => {
       </Stack>
       <OtherSessions />
       <DeleteAccount />
+      {freshAuthentication.dialog}
     </Stack>
   );
 };

@@ -105,13 +105,18 @@ export const useSaveProfile = (onSaved?: () => void) => {
   });
 };
 
-export const useChangePassword = (onChanged: () => void) => {
+// `confirmed`: runs the change, asking the person to re-authenticate when the server wants it (a
+// first password on an account that signs in through a provider).
+export const useChangePassword = (
+  onChanged: () => void,
+  confirmed: (change: () => Promise<void>) => Promise<void> = (change) => change(),
+) => {
   const client = useClient();
   const userId = useSession()?.userId;
   return useMutation({
     meta: { inlineError: true },
     mutationFn: (change: { currentPassword?: string; password: string }) =>
-      changePassword(client, change),
+      confirmed(() => changePassword(client, change)),
     onSuccess: () => {
       if (userId !== undefined) passwordChanged(userId);
       onChanged();
