@@ -11,7 +11,8 @@ import { launchBrowser, newPage } from '../support/browser.js';
 // The billing page on a server of its own with FLOTILLA_BILLING=on (the run's server has billing
 // off, which other scenarios rely on): an organization administrator sees the free plan,
 // previews and takes an upgrade, and downloads the invoice it issued as a PDF; a member of the
-// organization sees no Billing tab and no billing.
+// organization sees no Billing tab and no billing; the help drawer's Upgrade is the
+// administrator's only.
 describe('billing', () => {
   let browser: Browser;
   let stopServer: () => Promise<void>;
@@ -65,6 +66,40 @@ describe('billing', () => {
     await browser?.close();
     await stopServer?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("the help drawer offers the organization's administrator an Upgrade, a member none", async () => {
+    const openDrawer = async (user: ApiUser) => {
+      const page = await newPage(browser, { baseUrl: url });
+      await logInAs(page, user);
+      await page.goto('/');
+      await page.getByRole('button', { name: /^Help and status/ }).click();
+      const drawer = page.getByLabel('Help and support');
+      await drawer.getByText('Private support is available on paid plans.').waitFor();
+      await drawer.getByRole('textbox', { name: 'Search the documentation' }).waitFor();
+      return { page, drawer };
+    };
+    const admin = await openDrawer(owner);
+    const upgrade = admin.drawer.getByRole('link', { name: 'Upgrade' });
+    expect(await upgrade.getAttribute('href')).toBe(
+      `/orgs/${organizationId}/billing#billing-plans`,
+    );
+    await admin.page.context().close();
+    // A member who also administers an organization of their own chooses the shared one.
+    const plain = await openDrawer(member);
+    const shared = await owner.client.pine.get({
+      resource: 'organization',
+      id: organizationId,
+      options: { $select: ['name'] },
+    });
+    const picker = plain.drawer.getByRole('combobox', { name: 'Organization' });
+    if ((await picker.count()) > 0) {
+      await picker.click();
+      await plain.page.getByRole('option', { name: shared?.name ?? '' }).click();
+    }
+    await plain.drawer.getByText('Private support is available on paid plans.').waitFor();
+    expect(await plain.drawer.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    await plain.page.context().close();
   });
 
   it('an administrator upgrades from the free plan and downloads the invoice', async () => {
