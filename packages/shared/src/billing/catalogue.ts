@@ -66,3 +66,7 @@ export const cycleMonths: Record<BillingCycle, number> = { monthly: 1, annual: 1
 // Prototype-like plans bill devices over their included quantity.
 export const isPrototypeLike = (billingCode: string): boolean =>
   ['25m', '75m', '150m'].includes(billingCode) || billingCode.startsWith('prototype');
+
+// An organization on the free plan, as Add device warns about it: the device allowance, the
+// devices counted against it and those frozen over it.
+export type FreeAllowance = { allowance: number; devices: number; frozen: number };

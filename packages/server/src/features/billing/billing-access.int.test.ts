@@ -98,10 +98,13 @@ afterAll(async () => {
 
 describe('billing routes and access_billing', () => {
   it('refuse everyone but the organization administrator, and write nothing', async () => {
-    // The support check is the help desk's, for every member (features/support).
+    // The support check is the help desk's, for every member (features/support); the free
+    // allowance is every member's too (below).
     const routes = declaredRoutes(app).filter(
       (route) =>
-        route.url.startsWith('/billing/v1/account/') && !route.url.endsWith('/can-access-support'),
+        route.url.startsWith('/billing/v1/account/') &&
+        !route.url.endsWith('/can-access-support') &&
+        !route.url.endsWith('/free-allowance'),
     );
     expect(routes.length).toBeGreaterThanOrEqual(12);
     const before = await counts();
@@ -122,6 +125,31 @@ describe('billing routes and access_billing', () => {
       );
       expect(response.statusCode, path).toBe(200);
     }
+  });
+
+  it("tell every member the free plan's allowance, and nobody else", async () => {
+    const url = '/billing/v1/account/:id/free-allowance';
+    for (const who of ['admin', 'member']) {
+      const response = await call({ method: 'GET', url }, tokens[who]);
+      expect(response.statusCode, who).toBe(200);
+      expect(response.json()).toEqual({ allowance: 10, devices: 0, frozen: 0 });
+    }
+    for (const who of [undefined, 'outsider', 'agent']) {
+      const response = await call(
+        { method: 'GET', url },
+        who === undefined ? undefined : tokens[who],
+      );
+      expect(response.statusCode, who ?? 'guest').toBe(401);
+    }
+    // On any other plan there is no allowance to warn about.
+    const upgraded = await call(
+      { method: 'PATCH', url: '/billing/v1/account/:id/plan' },
+      tokens.admin,
+    );
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    const paid = await call({ method: 'GET', url }, tokens.member);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json()).toBeNull();
   });
 
   it("keep the platform administrators' billing routes from an organization administrator", async () => {

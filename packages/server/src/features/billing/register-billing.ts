@@ -1,4 +1,9 @@
-import { type BillingCycle, freePlanCode } from '@flotilla/shared/billing/catalogue';
+import {
+  type BillingCycle,
+  featureSlugs,
+  type FreeAllowance,
+  freePlanCode,
+} from '@flotilla/shared/billing/catalogue';
 import { invoiceFileName, isDownloadable } from '@flotilla/shared/billing/invoices';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -104,6 +109,26 @@ export const registerBilling = (
     });
     await collectInvoices(ctx.db, provider, id, ctx.now());
     return changed;
+  });
+
+  // What Add device warns every member about on the free plan: the allowance and the devices
+  // counted against it (frozen ones apart); null on any other plan and with billing off.
+  // Members may read it: they see the organization's devices anyway.
+  app.get('/billing/v1/account/:id/free-allowance', route, async (request, reply) => {
+    const { id } = parseBody(accountParams, request.params);
+    await assertMayAccessBilling(ctx, request.actor, id, 'read');
+    const answer = async (): Promise<FreeAllowance | null> => {
+      if (!enabled) return null;
+      const { plan } = await settleOrganization(ctx.db, id, ctx.now());
+      if (plan.billingCode !== freePlanCode) return null;
+      const usage = await meterOrganization(ctx.db, id);
+      return {
+        allowance: plan.features[featureSlugs.device] ?? 0,
+        devices: usage[featureSlugs.device] ?? 0,
+        frozen: usage['device:frozen'] ?? 0,
+      };
+    };
+    return reply.type('application/json').send(JSON.stringify(await answer()));
   });
 
   app.get('/billing/v1/account/:id/usage', route, async (request) => {

@@ -1,5 +1,4 @@
-import { featureSlugs, freePlanCode } from '@flotilla/shared/billing/catalogue';
-import type { CataloguePlan } from '@flotilla/shared/billing/plan-table';
+import type { FreeAllowance } from '@flotilla/shared/billing/catalogue';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../client.js';
 import { usePublicConfig } from '../config/api.js';
@@ -37,31 +36,15 @@ export const useMayAccessBilling = (organizationId: number, enabled = true) => {
 };
 
 // An organization on the free plan: its device allowance and how many devices it has (active,
-// and frozen over the allowance). Null on any other plan.
-export type FreeAllowance = { allowance: number; devices: number; frozen: number };
-
-type Usage = { currentUsage: Record<string, number> };
-
-// Read for those with access_billing only (the billing API refuses others).
+// and frozen over the allowance). Null on any other plan. Every member may read it.
 export const useFreeAllowance = (organizationId: number, enabled: boolean) => {
   const client = useClient();
-  const base = `/billing/v1/account/${organizationId}`;
   return useQuery({
     queryKey: billingFloorKeys.freeAllowance(organizationId),
-    enabled,
-    queryFn: async (): Promise<FreeAllowance | null> => {
-      const plan = await client.request<{ code: string }>({ path: `${base}/plan` });
-      if (plan.code !== freePlanCode) return null;
-      const [usage, plans] = await Promise.all([
-        client.request<Usage>({ path: `${base}/usage` }),
-        client.request<CataloguePlan[]>({ path: '/billing/v1/plans' }),
-      ]);
-      const free = plans.find((entry) => entry.billing_code === freePlanCode);
-      return {
-        allowance: free?.features[featureSlugs.device] ?? 0,
-        devices: usage.currentUsage[featureSlugs.device] ?? 0,
-        frozen: usage.currentUsage['device:frozen'] ?? 0,
-      };
-    },
+    enabled: enabled && organizationId > 0,
+    queryFn: () =>
+      client.request<FreeAllowance | null>({
+        path: `/billing/v1/account/${organizationId}/free-allowance`,
+      }),
   });
 };

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../../test-support/fake-api.js';
-import { answerBilling, currentPlan } from '../../test-support/billing-fixtures.js';
+import { answerBilling } from '../../test-support/billing-fixtures.js';
 import type { FakeData, FakeRow } from '../../test-support/fake-odata.js';
 import { organizationWorld } from '../../test-support/organization-fixtures.js';
 import { fleetFixture, renderWithClient } from '../../test-support/fleet-helpers.js';
@@ -168,18 +168,10 @@ const renderOnFreePlan = (role: 'administrator' | 'member', devices: number, fro
   answerBilling(api, 3);
   // No OS image in the catalogue: the dialog offers config.json.
   api.on('GET', '/v1/os-images', () => ({ status: 200, body: [] }));
-  api.on('GET', '/billing/v1/account/3/plan', () => ({
+  // Every member may read the free allowance; the rest of the billing API is administrators'.
+  api.on('GET', '/billing/v1/account/3/free-allowance', () => ({
     status: 200,
-    body: currentPlan('free', 'Free'),
-  }));
-  api.on('GET', '/billing/v1/account/3/usage', () => ({
-    status: 200,
-    body: {
-      currentUsage: { 'device:any': devices, 'device:frozen': frozen },
-      peakUsage: {},
-      overage: {},
-      charges: {},
-    },
+    body: { allowance: 10, devices, frozen },
   }));
   return api;
 };
@@ -208,17 +200,23 @@ describe('AddDeviceDialog on the free plan', () => {
     expect(await screen.findByText('6 of your 10 free devices are in use.')).toBeTruthy();
   });
 
-  it('shows a member no billing warning (the billing API is for administrators)', async () => {
+  it('warns a member too, who is told to ask an administrator (no Upgrade link)', async () => {
     const api = renderOnFreePlan('member', 10);
     const asked: string[] = [];
     api.on('GET', '/billing/v1/account/3/plan', () => {
       asked.push('plan');
       return { status: 401, text: 'Unauthorized' };
     });
+    expect(
+      await screen.findByText(/allowance reached \(10 of 10 devices\).*Ask an administrator/s),
+    ).toBeTruthy();
     await waitFor(() =>
       expect(api.reads.some((url) => url.pathname.includes('organization_membership'))).toBe(true),
     );
-    expect(screen.queryByText(/Free plan allowance/)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
+    expect(
+      screen.getByRole('button', { name: 'Download config.json' }).hasAttribute('disabled'),
+    ).toBe(true);
     expect(asked).toEqual([]);
   });
 });

@@ -8,14 +8,17 @@ const nearAllowanceFrom = 4;
 
 // The free plan's warnings in Add device, where the installation bills: devices frozen over the
 // allowance, the allowance reached (new provisioning blocked until an upgrade), or how many free
-// devices are in use. Read for billing administrators, who get the Upgrade link.
+// devices are in use. Every member sees them; billing administrators get the Upgrade link, the
+// others are told to ask one.
 export const useFreePlanLimit = (organizationId: number) => {
   const enabled = useBillingEnabled() === true;
   const access = useMayAccessBilling(organizationId, enabled);
-  const allowance = useFreeAllowance(organizationId, enabled && access.data === true);
+  const allowance = useFreeAllowance(organizationId, enabled);
   const free = allowance.data ?? null;
   const blocked = free !== null && free.devices >= free.allowance;
-  const upgrade = (
+  const mayUpgrade = access.data === true;
+  const askAdministrator = mayUpgrade ? '' : ' Ask an administrator of the organization.';
+  const upgrade = !mayUpgrade ? undefined : (
     <Button
       color="inherit"
       size="small"
@@ -30,14 +33,14 @@ export const useFreePlanLimit = (organizationId: number) => {
     warning = (
       <Alert severity="error" action={upgrade}>
         You have provisioned more devices than the free plan allows: {free.frozen} of them are
-        frozen. Upgrade your plan to enable them and new provisioning.
+        frozen. Upgrade your plan to enable them and new provisioning.{askAdministrator}
       </Alert>
     );
   } else if (blocked && free !== null) {
     warning = (
       <Alert severity="warning" action={upgrade}>
         Free plan allowance reached ({free.devices} of {free.allowance} devices). Upgrade your plan
-        to enable new provisioning.
+        to enable new provisioning.{askAdministrator}
       </Alert>
     );
   } else if (free !== null && free.devices >= nearAllowanceFrom) {
