@@ -150,7 +150,15 @@ const preview = async (
       kind,
       target,
       cycle,
-      proration,
+      // What the invoice carries to the account when the credit exceeds the discounted charge
+      // and the overage (a negative total goes to the balance).
+      proration: {
+        ...proration,
+        carriedCreditCents: Math.max(
+          proration.unusedCreditCents + discountCents - proration.newChargeCents - overageCents,
+          0,
+        ),
+      },
       overageCents,
       discountCents,
       amountDueNowCents: Math.max(

@@ -116,6 +116,16 @@ describe('a discount code across plan changes', () => {
     expect(change.status).toBe(200);
     expect(await latestLines()).toContainEqual({ code: 'discount', amount_cents: -12990 });
     expect(await subscriptionCode()).toBe('LOYAL');
+    // Straight back to Pilot: the whole Production month paid at 90% (1,169.10) exceeds Pilot's
+    // discounted charge (349.00 - 69.80), and the preview says what the account keeps.
+    const back = await call(
+      admin,
+      'GET',
+      `/billing/v1/account/${organization}/plan/preview?tier=pilot-v2&cycle=monthly`,
+    );
+    expect(
+      back.json<{ discountCents: number; proration: { carriedCreditCents: number } }>(),
+    ).toMatchObject({ discountCents: 6980, proration: { carriedCreditCents: 116910 - 27920 } });
   });
 
   it('keeps the code on a plan without it, which bills in full, and applies it again back', async () => {
