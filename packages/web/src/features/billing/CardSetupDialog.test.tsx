@@ -108,4 +108,28 @@ describe('the card dialog', { timeout: 60_000 }, () => {
     await waitFor(() => expect(saved).toEqual([{ token_id: 'seti_9' }]));
     expect(await screen.findByRole('dialog', { name: 'Upgrade plan' })).toBeTruthy();
   });
+
+  it('asks for a card before a paid plan when none is on file, then offers Pay now', async () => {
+    stripe.answer = { setupIntentId: 'seti_1' };
+    const { user, saved, api } = render(withCards);
+    const changes: unknown[] = [];
+    api.on('PATCH', `/billing/v1/account/${acmeId}/plan`, (body) => {
+      changes.push(body);
+      return { status: 200, body: {} };
+    });
+    await user.click(await screen.findByRole('button', { name: 'Upgrade: Pilot' }));
+    const plan = await screen.findByRole('dialog', { name: 'Upgrade plan' });
+    expect(within(plan).queryByRole('button', { name: 'Pay now' })).toBeNull();
+    await user.click(await within(plan).findByRole('button', { name: 'Add card' }));
+    const card = await screen.findByRole('dialog', { name: 'Payment method' });
+    const save = within(card).getByRole('button', { name: 'Save card' });
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+    await user.click(save);
+    await waitFor(() => expect(saved).toEqual([{ token_id: 'seti_1' }]));
+    // Back from a bank's own confirmation page, the billing page proposes this plan again.
+    expect(stripe.returnUrls.at(-1)).toContain('then-propose-plan-tier=pilot-v2');
+    expect(changes).toEqual([]);
+    await user.click(await within(plan).findByRole('button', { name: 'Pay now' }));
+    await waitFor(() => expect(changes).toEqual([{ tier: 'pilot-v2', annual: false }]));
+  });
 });

@@ -12,12 +12,16 @@ import TextField from '@mui/material/TextField';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useToasts } from '../../ui/toasts.js';
 import { usePaymentMethod, usePlanPreview, useChangePlan } from './api.js';
+import { useCardPayments } from './api-cards.js';
 import type { PlanChoice } from './billing-types.js';
 import { ContactSales } from './ContactSales.js';
 import { ProrationTable } from './ProrationTable.js';
 
 const PaymentTermsDialog = lazy(async () => ({
   default: (await import('./PaymentTermsDialog.js')).PaymentTermsDialog,
+}));
+const CardSetupDialog = lazy(async () => ({
+  default: (await import('./CardSetupDialog.js')).CardSetupDialog,
 }));
 
 // Payment methods debited from a bank account: a paid plan needs the debit terms agreed first.
@@ -50,6 +54,8 @@ export const PlanChangeDialog = ({
   const method = usePaymentMethod(organizationId);
   const [reason, setReason] = useState('');
   const [terms, setTerms] = useState(false);
+  const [addingCard, setAddingCard] = useState(false);
+  const cards = useCardPayments();
   // A double click sends one change.
   const sent = useRef(false);
   const answer = preview.data;
@@ -75,6 +81,8 @@ export const PlanChangeDialog = ({
     );
   };
   const bankDebit = !toFree && bankDebitTypes.has(method.data?.type ?? '');
+  // Where invoices are charged to a card, a paid plan asks for one first when none is on file.
+  const needsCard = !toFree && cards != null && method.isSuccess && !method.data?.type;
   const selfServe =
     answer !== undefined && answer.kind !== 'none' && answer.kind !== 'contact-sales';
   return (
@@ -130,10 +138,12 @@ export const PlanChangeDialog = ({
         ) : selfServe ? (
           <Button
             variant="contained"
-            onClick={bankDebit ? () => setTerms(true) : confirm}
+            onClick={
+              needsCard ? () => setAddingCard(true) : bankDebit ? () => setTerms(true) : confirm
+            }
             loading={change.isPending}
           >
-            {toFree ? 'Confirm' : bankDebit ? 'Next' : 'Pay now'}
+            {toFree ? 'Confirm' : needsCard ? 'Add card' : bankDebit ? 'Next' : 'Pay now'}
           </Button>
         ) : null}
       </DialogActions>
@@ -145,6 +155,16 @@ export const PlanChangeDialog = ({
             pending={change.isPending}
             onBack={() => setTerms(false)}
             onAgree={confirm}
+          />
+        </Suspense>
+      ) : null}
+      {addingCard && cards ? (
+        <Suspense fallback={null}>
+          <CardSetupDialog
+            organizationId={organizationId}
+            publishableKey={cards.publishableKey}
+            then={choice}
+            onClose={() => setAddingCard(false)}
           />
         </Suspense>
       ) : null}
