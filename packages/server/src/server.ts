@@ -28,7 +28,10 @@ import {
   type QueuedActionsOptions,
   registerQueuedActions,
 } from './features/queued-actions/register-queued-actions.js';
-import { registerDiagnostics } from './features/diagnostics/register-diagnostics.js';
+import {
+  type Diagnostics,
+  registerDiagnostics,
+} from './features/diagnostics/register-diagnostics.js';
 import { registerDeviceLogs } from './features/device-logs/register-device-logs.js';
 import { registerDeviceMetrics } from './features/device-metrics/register-device-metrics.js';
 import { registerDeviceState } from './features/device-state/register-device-state.js';
@@ -97,7 +100,11 @@ export type ServerOptions = {
 };
 
 // The app and the device links it holds (tests send actions through them).
-export type ComposedServer = { app: FastifyInstance; cloudlink: Cloudlink };
+export type ComposedServer = {
+  app: FastifyInstance;
+  cloudlink: Cloudlink;
+  diagnostics: Diagnostics;
+};
 
 // The composition root: every feature is registered here, explicitly, in one place.
 export const composeServer = (ctx: AppContext, options: ServerOptions = {}): ComposedServer => {
@@ -175,7 +182,6 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerBillingCatalogue(app, ctx);
   registerReleaseAssets(app, ctx);
   registerSupport(app, ctx, { paidPlanGate: privateSupportGate(ctx) });
-  registerRollouts(app, ctx);
   registerConfigRoutes(app, ctx);
   registerDocs(app);
   registerAgentPackage(app);
@@ -190,7 +196,8 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   const cloudlink = registerCloudlink(app, ctx, options.cloudlink);
   registerDeviceActions(app, ctx, cloudlink);
   registerQueuedActions(app, ctx, cloudlink, options.queuedActions);
-  registerDiagnostics(app, ctx, cloudlink);
+  const diagnostics = registerDiagnostics(app, ctx, cloudlink);
+  registerRollouts(app, ctx, { requestChecks: (ids) => diagnostics.requestChecks(ids) });
   registerTerminal(app, ctx, cloudlink, actors.resolveActor);
   registerDeviceUrl(app, ctx, cloudlink);
   registerBatchRoute(app, ctx, registerODataRoutes(app, ctx));
@@ -210,7 +217,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     chatWidgetUrl: ctx.config.chatWidget?.url ?? null,
     cardPayments: ctx.config.billingEnabled && ctx.config.stripe !== undefined,
   });
-  return { app, cloudlink };
+  return { app, cloudlink, diagnostics };
 };
 
 export const buildServer = (ctx: AppContext, options: ServerOptions = {}): FastifyInstance =>

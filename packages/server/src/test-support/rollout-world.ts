@@ -31,7 +31,8 @@ export type RolloutWorld = {
   devices: number[];
   now: () => Date;
   advance: (minutes: number) => void;
-  tick: () => Promise<void>;
+  // The scheduler's tick; answers the devices it would ask to run their health checks.
+  tick: () => Promise<number[]>;
   addDevice: (name: string) => Promise<number>;
   // Every device reports what its pin (or the fleet) says, acting out its behaviour on v2.
   report: (behaviours?: ReadonlyMap<number, Behaviour>) => Promise<void>;

@@ -3,17 +3,19 @@ import type { DiagnosticRun } from '@flotilla/shared/diagnostics/diagnostics';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
+import { composeServer } from '../../server.js';
 import { connectFakeDevice, type FakeDevice } from '../../test-support/fake-device-client.js';
 import * as fx from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import type { Diagnostics } from './register-diagnostics.js';
 import { keptRunsPerAction, orphanedRunAfterMs, orphanedRunError, startRun } from './run-store.js';
 import { waitForValue } from '../../test-support/wait-for.js';
 
 let db: Database;
 let app: FastifyInstance;
+let diagnostics: Diagnostics;
 let url: string;
 let fleet: fx.FleetFixture;
 let operatorKey: string;
@@ -54,7 +56,7 @@ const latest = async (device: Device, action: 'checks' | 'diagnose'): Promise<Di
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  app = buildServer(createTestContext(db));
+  ({ app, diagnostics } = composeServer(createTestContext(db)));
   url = await app.listen({ port: 0, host: '127.0.0.1' });
   const organization = await fx.createOrganization(db, 'Doctors');
   fleet = await fx.createFleet(db, organization, 'Patients');
@@ -109,6 +111,26 @@ describe('health checks and diagnostics (actions service)', () => {
     expect(run.lastRun).not.toBeNull();
     const byId = await call('GET', `/actions/v1/${device.uuid}/${run.id}`);
     expect(byId.json()).toEqual(run);
+    await fake.close();
+  });
+
+  it("starts a health-check run on each online device the server asks for (a rollout's)", async () => {
+    const online = await newDevice();
+    const offline = await newDevice();
+    const fake = await connected(online);
+    fake.answer = (request) =>
+      request.action === 'checks'
+        ? { status: 200, body: { diagnose_version: '1.0', checks: [] } }
+        : undefined;
+    await diagnostics.requestChecks([online.id, offline.id]);
+    const run = await waitForValue(
+      'the run',
+      () => latest(online, 'checks'),
+      (r) => r !== null && r.status === 'done',
+    );
+    expect(run).toMatchObject({ action: 'checks', status: 'done', checks: [] });
+    expect(fake.received.map((request) => request.action)).toEqual(['checks']);
+    expect((await call('GET', `/actions/v1/${offline.uuid}/checks`)).json()).toBeNull();
     await fake.close();
   });
 

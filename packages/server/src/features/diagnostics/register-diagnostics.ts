@@ -67,6 +67,12 @@ export const outcomeOfAnswer = (action: DiagnosticAction, result: ActionResult):
     : { status: 'error', error: 'The device answered with an unreadable diagnostics report' };
 };
 
+export type Diagnostics = {
+  // Starts a health-check run on each device that is online (the server's own request, as a
+  // staged rollout makes it); answers once the runs are started, not finished.
+  requestChecks(deviceIds: readonly number[]): Promise<void>;
+};
+
 // The actions service, for health checks and diagnostics: POST
 // /actions/v1/:uuid/checks|diagnose starts a run on the device (over its cloudlink) and answers
 // at once; GET /actions/v1/:uuid/:run reads it (a run id, or checks|diagnose for the newest).
@@ -75,7 +81,7 @@ export const registerDiagnostics = (
   app: FastifyInstance,
   ctx: AppContext,
   cloudlink: Cloudlink,
-): void => {
+): Diagnostics => {
   const inFlight = new Set<Promise<void>>();
   app.addHook('onClose', async () => {
     await Promise.allSettled(inFlight);
@@ -87,7 +93,7 @@ export const registerDiagnostics = (
     return target;
   };
 
-  const run = async (target: ActionTarget, action: DiagnosticAction, id: string) => {
+  const run = async (target: Pick<ActionTarget, 'id'>, action: DiagnosticAction, id: string) => {
     let outcome: RunOutcome;
     try {
       outcome = outcomeOfAnswer(
@@ -103,6 +109,16 @@ export const registerDiagnostics = (
     await finishRun(ctx.db, id, outcome, ctx.now());
   };
 
+  // The run in the background, awaited by the server's close.
+  const launch = (deviceId: number, action: DiagnosticAction, id: string): Promise<void> => {
+    const work = run({ id: deviceId }, action, id).catch((error: unknown) =>
+      logFailure(app.log, error, 'diagnostics run'),
+    );
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
+  };
+
   app.post(
     `${actionsPath}/v1/:uuid/:action`,
     { config: { access: 'user' } },
@@ -112,11 +128,7 @@ export const registerDiagnostics = (
       const online = await cloudlink.connectedDevices([target.id]);
       if (!online.has(target.id)) throw new ApiError('device_offline', deviceOffline().message);
       const started = await startRun(ctx.db, target.id, action, ctx.now());
-      const work = run(target, action, started.id).catch((error: unknown) =>
-        logFailure(app.log, error, 'diagnostics run'),
-      );
-      inFlight.add(work);
-      void work.finally(() => inFlight.delete(work));
+      const work = launch(target.id, action, started.id);
       // A device usually answers within moments: the answer then comes with the run, and the
       // console need not wait for its next refresh (15 s for checks). A slow run answers in_progress.
       let timer: NodeJS.Timeout | undefined;
@@ -154,4 +166,15 @@ export const registerDiagnostics = (
       return found;
     },
   );
+
+  return {
+    async requestChecks(deviceIds) {
+      const online = await cloudlink.connectedDevices(deviceIds);
+      for (const deviceId of deviceIds) {
+        if (!online.has(deviceId)) continue;
+        const started = await startRun(ctx.db, deviceId, 'checks', ctx.now());
+        void launch(deviceId, 'checks', started.id);
+      }
+    },
+  };
 };

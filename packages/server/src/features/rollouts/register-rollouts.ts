@@ -61,7 +61,11 @@ export const registerRollouts = (
   app: FastifyInstance,
   ctx: AppContext,
   // Tests drive the tick themselves (runRolloutTick) and pass a schedule that never fires.
-  options: { schedule?: Schedule } = {},
+  // requestChecks: asks devices to run their health checks (the diagnostics feature).
+  options: {
+    schedule?: Schedule;
+    requestChecks?: (deviceIds: readonly number[]) => Promise<void>;
+  } = {},
 ): void => {
   app.get(
     '/rollouts/v1/fleets/:fleet/rollouts',
@@ -137,7 +141,10 @@ export const registerRollouts = (
   }
 
   registerPeriodicTask(app, {
-    run: () => runRolloutTick(ctx.db, ctx.now()),
+    run: async () => {
+      const toCheck = await runRolloutTick(ctx.db, ctx.now());
+      if (toCheck.length > 0) await options.requestChecks?.(toCheck);
+    },
     intervalMs: rolloutTickMs,
     failure: 'Rollout tick failed',
     schedule: options.schedule,

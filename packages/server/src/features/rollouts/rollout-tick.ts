@@ -20,6 +20,8 @@ type ObservationRow = {
   memory_percent: number | null;
   cpu_temp: number | null;
   failed_check: string | null;
+  // Whether a health-check run was started on the device since the wave started.
+  checked: boolean;
 };
 
 // One query per soaking wave, whatever its size: the device row's stored deadlines (compared with
@@ -49,26 +51,30 @@ const observe = async (
                                   WHERE l."device" = d."id" AND l."action" = 'checks'
                                     AND l."status" = 'done')
                   AND (c ->> 'success')::boolean IS FALSE
-                LIMIT 1) AS "failed_check"
+                LIMIT 1) AS "failed_check",
+              EXISTS (SELECT 1 FROM "diagnostic_run" c WHERE c."device" = d."id"
+                         AND c."action" = 'checks' AND c."created_at" >= $5) AS "checked"
          FROM "flotilla_rollout_device" rd JOIN "device" d ON d."id" = rd."device"
         WHERE rd."rollout" = $1 AND rd."wave" = $2`,
       [rollout.id, rollout.current_wave, rollout.target_release, now, waveStartedAt],
     )
   ).rows;
 
+// Judges the soaking wave; answers the devices that run the target healthily but have not run
+// their health checks since the wave started, for the caller to ask them to.
 const judgeCurrentWave = async (
   tx: Queryable,
   rollout: RolloutRow,
   waveCount: number,
   now: Date,
-): Promise<void> => {
+): Promise<number[]> => {
   const gates = rolloutGates.parse(rollout.gates);
   const { rows } = await tx.query<{ started_at: Date | null; status: string }>(
     `SELECT "started_at", "status" FROM "flotilla_rollout_wave" WHERE "rollout" = $1 AND "position" = $2`,
     [rollout.id, rollout.current_wave],
   );
   const wave = rows[0];
-  if (!wave || wave.status !== 'soaking' || !wave.started_at) return;
+  if (!wave || wave.status !== 'soaking' || !wave.started_at) return [];
   const observed = await observe(tx, rollout, wave.started_at, now);
   const verdicts = observed.map((row) =>
     judgeDevice(
@@ -126,19 +132,24 @@ const judgeCurrentWave = async (
     );
     await recordEvent(tx, rollout.id, now, 'wave_passed', `Wave ${rollout.current_wave} passed`);
     await advance(tx, rollout, waveCount, now);
+    return [];
   }
+  return observed.flatMap((row, index) =>
+    verdicts[index]?.state === 'healthy' && !row.checked ? [row.device] : [],
+  );
 };
 
-// One rollout's step, under its row lock (another process's tick skips it meanwhile).
-const stepRollout = async (db: Database, id: number, now: Date): Promise<void> => {
-  await db.transaction(async (tx) => {
+// One rollout's step, under its row lock (another process's tick skips it meanwhile); answers
+// the devices to ask for a health-check run.
+const stepRollout = async (db: Database, id: number, now: Date): Promise<number[]> =>
+  db.transaction(async (tx) => {
     const { rows } = await tx.query<RolloutRow>(
       `SELECT ${rolloutColumns} FROM "flotilla_rollout"
         WHERE "id" = $1 AND "status" IN ('running', 'paused', 'halted') FOR UPDATE SKIP LOCKED`,
       [id],
     );
     const rollout = rows[0];
-    if (!rollout) return;
+    if (!rollout) return [];
     const waves = waveSpecs.parse(
       (
         await tx.query<{ spec: unknown }>(
@@ -148,14 +159,18 @@ const stepRollout = async (db: Database, id: number, now: Date): Promise<void> =
       ).rows.map((row) => row.spec),
     );
     await enrolNewcomers(tx, rollout, waves, now);
-    if (rollout.status === 'running') await judgeCurrentWave(tx, rollout, waves.length, now);
+    return rollout.status === 'running' ? judgeCurrentWave(tx, rollout, waves.length, now) : [];
   });
-};
 
 // The scheduler's tick: only rollouts in progress are read, and each wave's devices in one query.
-export const runRolloutTick = async (db: Database, now: Date): Promise<void> => {
+// Answers the devices that now run their wave's release healthily without a health-check run
+// since their wave started: the rollout asks them to run their checks, once, so a failing check
+// fails the device before the soak ends.
+export const runRolloutTick = async (db: Database, now: Date): Promise<number[]> => {
   const { rows } = await db.query<{ id: number }>(
     `SELECT "id" FROM "flotilla_rollout" WHERE "status" IN ('running', 'paused', 'halted')`,
   );
-  for (const row of rows) await stepRollout(db, row.id, now);
+  const toCheck: number[] = [];
+  for (const row of rows) toCheck.push(...(await stepRollout(db, row.id, now)));
+  return toCheck;
 };

@@ -77,6 +77,46 @@ describe('a staged rollout', () => {
     expect([...(await pins()).values()].every((pin) => pin === null)).toBe(true);
   });
 
+  it('asks each device running the target healthily for one health-check run, and judges it', async () => {
+    world = await createRolloutWorld(10);
+    const id = await start([{ percent: 20 }, { percent: 100 }]);
+    const wave = [...(await pins()).entries()]
+      .filter(([, pin]) => pin === world.v2)
+      .map(([device]) => device)
+      .sort((a, b) => a - b);
+    expect(wave).toHaveLength(2);
+    await world.report();
+    expect((await world.tick()).sort((a, b) => a - b)).toEqual(wave);
+    // The run asked for (as the diagnostics feature starts it): one passes, one fails a check.
+    const [passing = 0, failing = 0] = wave;
+    for (const [device, success] of [
+      [passing, true],
+      [failing, false],
+    ] as const) {
+      await world.db.query(
+        `INSERT INTO "diagnostic_run" ("device", "action", "status", "created_at", "finished_at", "checks")
+         VALUES ($1, 'checks', 'done', $2, $2, $3)`,
+        [device, world.now(), JSON.stringify([{ name: 'check_disk', success, status: 'ok' }])],
+      );
+    }
+    world.advance(1);
+    await world.report();
+    // Asked once: a device with a run since its wave started is not asked again.
+    expect(await world.tick()).toEqual([]);
+    world.advance(6);
+    await world.report();
+    await world.tick();
+    // One of the wave's two devices failing is over the 10 % budget: the wave halts and rolls back.
+    const halted = await detail(id);
+    expect(halted.status).toBe('halted');
+    expect(halted.devices).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: failing, reason: 'Health check failed: check_disk' }),
+        expect.objectContaining({ id: passing, reason: 'Rolled back with its wave' }),
+      ]),
+    );
+  });
+
   it('does not start the next wave before the soak time has passed', async () => {
     world = await createRolloutWorld(4);
     await start([{ percent: 50 }, { percent: 100 }]);
