@@ -3,7 +3,7 @@ import type { LazyPage } from './router.js';
 
 // The platform administrators' area (admin.home, the queue also for support agents): users and
 // login-as, OAuth applications, the mail outbox, the support queue, the host OS catalogue, status
-// notices, feature flags, error reports and usage. Each page checks its own permission.
+// notices, feature flags, error reports, usage and the audit log. Each page checks its own permission.
 export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
   {
     path: '/admin',
@@ -73,6 +73,14 @@ export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
   {
     path: '/admin/plans',
     lazy: lazyPage(() => import('../features/billing/AdminPlansPage.js'), 'AdminPlansPage'),
+  },
+  // Every audit record of the installation (admin.home).
+  {
+    path: '/admin/audit-log',
+    lazy: lazyPage(
+      () => import('../features/audit-log/PlatformAuditLogPage.js'),
+      'PlatformAuditLogPage',
+    ),
   },
   {
     path: '/admin/usage',

@@ -4,10 +4,17 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { LoadState } from '../../ui/LoadState.js';
 import { MutationError } from '../../ui/MutationError.js';
-import { type AuditQuery, type AuditSource, useAuditEntries, useAuditExport } from './api.js';
+import {
+  type AuditQuery,
+  type AuditSource,
+  exportable,
+  useAuditEntries,
+  useAuditExport,
+} from './api.js';
 import { AuditTable } from './AuditTable.js';
 
-// The records matching `filter`, with "Load more" and, for an organization, the two exports.
+// The records matching `filter`, with "Load more" and, for an organization or the whole
+// installation, the two exports.
 export const AuditLogView = ({
   source,
   filter,
@@ -18,15 +25,11 @@ export const AuditLogView = ({
   label: string;
 }) => {
   const entries = useAuditEntries(source, filter);
-  const exporter = useAuditExport(source.id);
+  const exporter = useAuditExport(source);
   const rows = entries.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
     <Stack spacing={2}>
-      <Stack
-        direction="row"
-        spacing={1}
-        sx={source.kind === 'organization' ? {} : { display: 'none' }}
-      >
+      <Stack direction="row" spacing={1} sx={exportable(source) ? {} : { display: 'none' }}>
         {(['csv', 'ndjson'] as const).map((format) => (
           <Button
             key={format}

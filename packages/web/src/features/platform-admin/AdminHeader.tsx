@@ -13,6 +13,7 @@ const adminSections = [
   { to: '/admin/feature-flags', label: 'Feature flags' },
   { to: '/admin/errors', label: 'Errors' },
   { to: '/admin/usage', label: 'Usage' },
+  { to: '/admin/audit-log', label: 'Audit log' },
   { to: '/admin/identity-providers', label: 'Identity providers' },
   { to: '/admin/support', label: 'Support queue' },
 ] as const;

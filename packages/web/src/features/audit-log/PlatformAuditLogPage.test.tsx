@@ -1,0 +1,74 @@
+// @vitest-environment jsdom
+import type { AuditEntry } from '@flotilla/shared/audit-log/audit-entry';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
+import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
+
+afterEach(cleanup);
+
+const platformAdmin: FakeSession = { userId: 7, permissions: ['admin.home'] };
+
+const entry = (id: number, action: string, username: string): AuditEntry => ({
+  id,
+  occurredAt: '2026-11-30T08:00:00.000Z',
+  action,
+  resource: 'user',
+  resourceId: null,
+  organizationId: null,
+  fleetId: null,
+  deviceId: null,
+  actor: {
+    kind: 'user',
+    via: 'session',
+    userId: id,
+    username,
+    fleetId: null,
+    deviceId: null,
+    impersonatedBy: null,
+    impersonatedByUsername: null,
+  },
+  changes: {},
+  address: '203.0.113.9',
+  userAgent: null,
+  requestId: null,
+});
+
+const world = (session: FakeSession) => {
+  const api = createFakeApi({}, session);
+  answerBoot(api);
+  const asked: string[] = [];
+  api.on('GET', '/audit-log/v1/entries', (_body, url) => {
+    asked.push(url.search);
+    return {
+      status: 200,
+      body: { entries: [entry(2, 'login_failed', 'mallory'), entry(1, 'login', 'ann')] },
+    };
+  });
+  return { api, asked };
+};
+
+describe('Admin → Audit log', { timeout: 60_000 }, () => {
+  it("shows the installation's records, those of no organization too, with the exports", async () => {
+    const { api, asked } = world(platformAdmin);
+    renderConsoleAt(api.client, '/admin/audit-log');
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Audit log of the installation' },
+      { timeout: 15_000 },
+    );
+    expect(within(table).getByText('Sign-in refused')).toBeTruthy();
+    expect(within(table).getByText('mallory')).toBeTruthy();
+    expect(within(table).getByText('Signed in')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(asked[0]).toContain('limit=50');
+  });
+
+  it('is not for users who are not platform administrators', async () => {
+    const { api, asked } = world({ userId: 7, permissions: [] });
+    const { router } = renderConsoleAt(api.client, '/admin/audit-log');
+    await waitFor(() => expect(router.state.location.pathname).not.toBe('/admin/audit-log'));
+    expect(screen.queryByRole('table', { name: 'Audit log of the installation' })).toBeNull();
+    expect(asked).toEqual([]);
+  });
+});
