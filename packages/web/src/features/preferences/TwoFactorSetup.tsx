@@ -13,21 +13,27 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTwoFactor, useWhoami } from './api-two-factor.js';
 import { productName } from '../../ui/usePageTitle.js';
 import { QrCode } from './QrCode.js';
-import { useFreshAuthentication } from '../reauthentication/useFreshAuthentication.js';
 
 // Setting up an authenticator: a new secret as a QR code and as text, then
 // the first code from the app enables two-factor. `onEnabled` gets the recovery codes made
 // right after.
-export const TwoFactorSetup = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) => {
+export const TwoFactorSetup = ({
+  onEnabled,
+  freshAuthentication,
+}: {
+  onEnabled: (codes: string[]) => void;
+  // The tab's re-authentication: runs an action, asking the person to confirm who they are
+  // when the server wants it, and the dialog that asks.
+  freshAuthentication: { run<T>(action: () => Promise<T>): Promise<T>; dialog: ReactNode };
+}) => {
   const twoFactor = useTwoFactor();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const whoami = useWhoami();
-  const freshAuthentication = useFreshAuthentication();
   const setup = useMutation({
     meta: { inlineError: true },
     mutationFn: () => freshAuthentication.run(() => twoFactor.setupKey()),

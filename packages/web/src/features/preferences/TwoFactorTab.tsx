@@ -90,7 +90,9 @@ export const TwoFactorTab = () => {
   const enabled = session?.twoFactorRequired !== undefined;
 
   if (codes !== null) return <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
-  if (!enabled) return <TwoFactorSetup onEnabled={setCodes} />;
+  if (!enabled) {
+    return <TwoFactorSetup onEnabled={setCodes} freshAuthentication={freshAuthentication} />;
+  }
   return (
     <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
       <Alert severity="success">Two-factor authentication is enabled.</Alert>
