@@ -1,3 +1,4 @@
+import './no-eval.js';
 import { bootQuery } from '../api/session/api-boot.js';
 import { createConsoleClient } from '../api/client.js';
 import { createNotifyRelay, createQueryClient } from './query-client.js';
