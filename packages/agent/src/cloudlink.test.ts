@@ -83,6 +83,17 @@ describe('CloudlinkClient', () => {
     expect(received[0]?.[1]).toMatchObject({ type: 'result', id: 'after' });
   });
 
+  it('tells in its hello whether the host runs OS updates, when it is told', async () => {
+    start({ hostOsUpdates: false });
+    await api.waitFor(() => received[0]?.length === 1, 'hello');
+    expect(received[0]?.[0]).toEqual({
+      type: 'hello',
+      uuid,
+      agentVersion: expect.any(String),
+      hostOsUpdates: false,
+    });
+  });
+
   it('says hello with the device key and answers each action with one result', async () => {
     start();
     await api.waitFor(() => received[0]?.length === 1, 'hello');

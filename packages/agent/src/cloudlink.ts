@@ -39,6 +39,8 @@ export type CloudlinkOptions = {
   openShell?: OpenShell;
   // The device's web server for the public device URL; without it those tunnels are refused.
   openTunnel?: OpenTunnel;
+  // Told to the server in the hello, so it refuses an OS update this host cannot run at once.
+  hostOsUpdates?: boolean;
 };
 
 type Phase = 'stopped' | 'connecting' | 'open' | 'waiting';
@@ -151,7 +153,13 @@ export class CloudlinkClient {
       this.#failures.recover('cloudlink connected again');
       this.#openedAt = this.#options.scheduler.now();
       this.#connections++;
-      const hello: Hello = { type: 'hello', uuid: this.#options.uuid, agentVersion };
+      const { hostOsUpdates } = this.#options;
+      const hello: Hello = {
+        type: 'hello',
+        uuid: this.#options.uuid,
+        agentVersion,
+        ...(hostOsUpdates === undefined ? {} : { hostOsUpdates }),
+      };
       this.#send(socket, hello);
       this.#terminals.attach({
         send: (message) => this.#send(socket, message),

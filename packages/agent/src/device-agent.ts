@@ -41,7 +41,12 @@ export type DeviceAgentOptions = {
   pollErrorBaseMs?: number;
   requestTimeoutMs?: number;
   logStream?: LogTuning;
-  cloudlink?: { reconnect?: BackoffPolicy; pingIntervalMs?: number; stableAfterMs?: number };
+  cloudlink?: {
+    reconnect?: BackoffPolicy;
+    pingIntervalMs?: number;
+    stableAfterMs?: number;
+    hostOsUpdates?: boolean;
+  };
   // Let the action's reply leave before the device goes away.
   powerDelayMs?: number;
   onPhase?: (phase: AgentPhase) => void;

@@ -169,6 +169,7 @@ export const startRealAgent = async (options: RealAgentOptions): Promise<RealAge
     random: Math.random,
     logger,
     pollIntervalMs: config.appUpdatePollInterval,
+    cloudlink: { hostOsUpdates: config.host.hostOsUpdates },
     onPhase: (phase) => logger.info(`agent ${phase}`),
     onCloudlink: (connected) =>
       logger.info(`cloudlink ${connected ? 'connected' : 'disconnected'}`),

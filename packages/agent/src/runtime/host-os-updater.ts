@@ -1,3 +1,4 @@
+import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
 import { compareOsVersions, parseOsVersion } from '@flotilla/shared/host-os/os-version';
 import { errorText } from '../logger.js';
 import type { HostOsTarget } from '../target-types.js';
@@ -9,7 +10,7 @@ import type { HostOsTarget } from '../target-types.js';
 // devices") is the updater's contract. Every step lands in provisioning_state and
 // provisioning_progress, as balenaOS's updater reports them.
 
-export const notSupportedReason = 'OS updates are not supported on this host';
+export const notSupportedReason = osUpdateMessages.hostNotSupported;
 
 // Where the host's root is mounted in the updater, and the line prefix of its progress reports.
 export const updaterHostRoot = '/host';

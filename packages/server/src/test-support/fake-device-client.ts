@@ -31,6 +31,8 @@ export type FakeDevice = {
 export type FakeDeviceOptions = {
   // Sent in the hello message after connecting.
   uuid?: string;
+  // Sent in the hello too: whether this host runs OS updates (omitted when undefined).
+  hostOsUpdates?: boolean;
   answer?: FakeAnswer;
   // false: ignore the server's pings, like a device whose network silently died.
   autoPong?: boolean;
@@ -134,7 +136,13 @@ export const connectFakeDevice = (
       // A later error (server gone) surfaces as the close event.
       socket.on('error', () => undefined);
       if (options.uuid !== undefined) {
-        const hello: DeviceMessage = { type: 'hello', uuid: options.uuid, agentVersion: 'fake' };
+        const { hostOsUpdates } = options;
+        const hello: DeviceMessage = {
+          type: 'hello',
+          uuid: options.uuid,
+          agentVersion: 'fake',
+          ...(hostOsUpdates === undefined ? {} : { hostOsUpdates }),
+        };
         socket.send(JSON.stringify(hello));
       }
       resolve(device);

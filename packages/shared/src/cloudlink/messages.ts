@@ -55,8 +55,15 @@ export type ActionResult = {
   body: unknown;
 };
 
-// Device → server, once after connecting.
-export type Hello = { type: 'hello'; uuid: string; agentVersion: string };
+// Device → server, once after connecting. `hostOsUpdates`: whether this host runs OS updates (a
+// real host only when its operator enabled them); absent when the agent does not say (simulated
+// devices, older agents), and then an OS update is sent and the device answers for itself.
+export type Hello = {
+  type: 'hello';
+  uuid: string;
+  agentVersion: string;
+  hostOsUpdates?: boolean;
+};
 
 // Terminal sessions, numbered by the server per connection. Server → device: open a shell
 // (spawned by the agent, which answers opened or failed), resize it, acknowledge output the

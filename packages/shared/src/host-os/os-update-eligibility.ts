@@ -62,6 +62,8 @@ export type OsUpdateEligibility = {
 export const osUpdateMessages = {
   offline: 'Update disabled for offline devices',
   notSupported: 'Update not supported for this device type and OS version',
+  // A real host whose operator did not enable OS updates in its agent's configuration.
+  hostNotSupported: 'OS updates are not supported on this host',
   versionNotAvailable: (version: string, deviceType: string): string =>
     `OS version ${version} is not supported for device type ${deviceType}`,
   alreadyRunning: 'Already running selected version',

@@ -6,6 +6,7 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
+import { recordHostOsUpdates } from '../cloudlink/session-store.js';
 import { catalogueFile } from '../host-os/catalogue-entry.js';
 import { importCatalogue, listReleases } from '../host-os/catalogue-store.js';
 
@@ -226,6 +227,19 @@ describe('the actions service: OS updates', () => {
     expect(refused.statusCode, refused.body).toBe(503);
     expect(refused.body).toContain('offline');
     expect((await stateOf(device.id)).os).toBe(id('6.0.13'));
+  });
+
+  it('refuses at once a host whose agent said it runs no OS updates, and keeps nothing', async () => {
+    const device = await newDevice();
+    await recordHostOsUpdates(db, { deviceId: device.id, hostOsUpdates: false });
+    const refused = await startUpdate(device.uuid, operatorKey, '6.1.0');
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.body).toContain('OS updates are not supported on this host');
+    expect((await stateOf(device.id)).os).toBe(id('6.0.13'));
+    // Once its agent says it runs them, the same update starts.
+    await recordHostOsUpdates(db, { deviceId: device.id, hostOsUpdates: true });
+    expect((await startUpdate(device.uuid, operatorKey, '6.1.0')).statusCode).toBe(200);
+    expect((await stateOf(device.id)).os).toBe(id('6.1.0'));
   });
 
   it('answers 404 for an unknown action', async () => {

@@ -3,6 +3,7 @@ import {
   parseOsVersion,
   type OsVersion,
 } from '@flotilla/shared/host-os/os-version';
+import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
 import { fieldPermissionOf, permissionParts } from '@flotilla/shared/permissions/field-permissions';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
@@ -41,6 +42,8 @@ type DeviceRow = {
   device_type_id: number;
   device_type: string;
   may_update_os: boolean;
+  // What the device's agent said about running OS updates (null: it did not say).
+  host_os_updates: boolean | null;
 };
 
 // What a device reports while it updates its host OS: `OS update: <step> balenaOS <version>`,
@@ -72,7 +75,7 @@ const visibleDevice = async (db: Queryable, ctx: AppContext, actor: Actor, uuid:
   const mayUpdate = permission(device, osUpdateAction(), '"d"') ?? 'false';
   const { rows } = await db.query<DeviceRow>(
     `SELECT "d"."id", "d"."uuid", "d"."device_name", "d"."os_version", "d"."os_variant",
-            "d"."is_connected_to_vpn", "d"."provisioning_state",
+            "d"."is_connected_to_vpn", "d"."provisioning_state", "d"."host_os_updates",
             "dt"."id" AS "device_type_id", "dt"."slug" AS "device_type",
             coalesce(${mayUpdate}, false) AS "may_update_os"
        FROM "device" "d" JOIN "device_type" "dt" ON "dt"."id" = "d"."is_of__device_type"
@@ -166,6 +169,7 @@ export const startOsUpdate = async (
     // Refused before the version is judged, so a caller who may not update learns nothing more;
     // the write below checks it again, with the release rules.
     if (!device.may_update_os) throw forbidden();
+    if (device.host_os_updates === false) throw badRequest(osUpdateMessages.hostNotSupported);
     const target = parseTargetVersion(rawTarget);
     const running = parseOsVersion(device.os_version);
     if (running !== null && compareOsVersions(running, target) === 0) {

@@ -159,6 +159,27 @@ describe('cloudlink on one server', () => {
     await fake.close();
   });
 
+  it('keeps what the hello says about OS updates, and only when the hello says it', async () => {
+    const device = await newDevice();
+    const hostOsUpdates = async () =>
+      (
+        await db.query<{ value: boolean | null }>(
+          'SELECT "host_os_updates" AS "value" FROM "device" WHERE "id" = $1',
+          [device.id],
+        )
+      ).rows[0]?.value;
+    const silent = await connect(node, device, { uuid: device.uuid });
+    expect(await hostOsUpdates()).toBeNull();
+    await silent.close();
+    const refusing = await connect(node, device, { uuid: device.uuid, hostOsUpdates: false });
+    await waitFor('the hello recorded', async () => (await hostOsUpdates()) === false);
+    await refusing.close();
+    // An agent configured for OS updates later says so, and that replaces it.
+    const enabled = await connect(node, device, { uuid: device.uuid, hostOsUpdates: true });
+    await waitFor('the hello recorded', async () => (await hostOsUpdates()) === true);
+    await enabled.close();
+  });
+
   it('closes a connection whose hello names another device', async () => {
     const device = await newDevice();
     const fake = await connectFakeDevice(node.url, device.key, { uuid: 'f'.repeat(32) });

@@ -42,7 +42,7 @@ type Pending = {
 
 // Shared by every link of a process (one object, not closures per connection).
 export type LinkEvents = {
-  onHello(link: DeviceLink, uuid: string): void;
+  onHello(link: DeviceLink, hello: { uuid: string; hostOsUpdates?: boolean }): void;
   onClose(link: DeviceLink): void;
 };
 
@@ -195,7 +195,7 @@ export class DeviceLink {
     if (!message) return;
     switch (message.type) {
       case 'hello':
-        this.events.onHello(this, message.uuid);
+        this.events.onHello(this, message);
         return;
       case 'terminal-opened':
         this.#terminals?.get(message.session)?.events.opened();

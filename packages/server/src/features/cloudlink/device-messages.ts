@@ -13,6 +13,7 @@ const helloMessage = z.object({
   type: z.literal('hello'),
   uuid: z.string().max(100),
   agentVersion: z.string().max(100),
+  hostOsUpdates: z.boolean().optional(),
 });
 
 const session = z.number().int().min(0).max(0xffff_ffff);

@@ -21,6 +21,7 @@ import {
   aliveNodes,
   closeNode,
   closeSession,
+  recordHostOsUpdates,
   liveDevices,
   liveHolder,
   openSession,
@@ -134,11 +135,14 @@ export const registerCloudlink = (
 
   // Shared by every link: nothing per connection but the link itself.
   const linkEvents: LinkEvents = {
-    onHello(link, uuid) {
+    onHello(link, { uuid, hostOsUpdates }) {
       void link.opened.then((expected) => {
         if (expected !== undefined && expected !== uuid) {
           link.close(closeCodes.wrongDevice, 'The hello names another device than the key');
+          return;
         }
+        if (expected === undefined || hostOsUpdates === undefined) return;
+        track(recordHostOsUpdates(ctx.db, { deviceId: link.deviceId, hostOsUpdates }), 'hello');
       });
     },
     onClose(link) {

@@ -174,3 +174,17 @@ export const aliveNodes = async (
   );
   return new Set(rows.map((row) => row.node_id));
 };
+
+// What the device's agent said in its hello about running OS updates, kept so that an OS update
+// this host cannot run is refused when it is asked for, not after it was sent. Written only when
+// it changed: a hello comes with every reconnection.
+export const recordHostOsUpdates = async (
+  db: Queryable,
+  hello: { deviceId: number; hostOsUpdates: boolean },
+): Promise<void> => {
+  await db.query(
+    `UPDATE "device" SET "host_os_updates" = $2
+      WHERE "id" = $1 AND "host_os_updates" IS DISTINCT FROM $2`,
+    [hello.deviceId, hello.hostOsUpdates],
+  );
+};
