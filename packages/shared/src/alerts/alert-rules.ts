@@ -17,6 +17,21 @@ export const alertMetrics = [
 ] as const;
 export type AlertMetric = (typeof alertMetrics)[number];
 
+// Names as people write them (CPU, not cpu), and the unit of each metric's readings: the console
+// and the alerts' own texts (mails, webhooks, the device page) say them the same way.
+export const alertMetricLabels: Record<AlertMetric, string> = {
+  'cpu usage': 'CPU usage',
+  'cpu temperature': 'CPU temperature',
+  'memory usage': 'Memory usage',
+  'storage usage': 'Storage usage',
+};
+export const alertMetricUnits: Record<AlertMetric, string> = {
+  'cpu usage': '%',
+  'memory usage': '%',
+  'storage usage': '%',
+  'cpu temperature': ' °C',
+};
+
 export const alertRuleLimits = {
   // Rules per organization: each is evaluated on every sweep.
   perOrganization: 50,

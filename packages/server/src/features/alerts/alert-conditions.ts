@@ -1,4 +1,8 @@
-import type { AlertMetric } from '@flotilla/shared/alerts/alert-rules';
+import {
+  type AlertMetric,
+  alertMetricLabels,
+  alertMetricUnits,
+} from '@flotilla/shared/alerts/alert-rules';
 import type { SqlValue } from '../../infra/db/database.js';
 
 // The rule a sweep evaluates, as stored.
@@ -77,7 +81,8 @@ export const matchingDevices = (rule: StoredRule, now: Date): MatchingQuery | un
   if (rule.condition === 'metric above' && isMetric(metric) && rule.threshold !== null) {
     const value = metricValue[metric];
     const text = `SELECT w."id" AS "device",
-                   '${metric} ' || round(${value('anchor')})::text || ' for ' || $4::int || ' minutes' AS "detail"
+                   '${alertMetricLabels[metric]} ' || round(${value('anchor')})::text || '${alertMetricUnits[metric]}'
+                     || ' for ' || $4::int || CASE WHEN $4::int = 1 THEN ' minute' ELSE ' minutes' END AS "detail"
               FROM (${watched}) w
               CROSS JOIN LATERAL (
                 SELECT s.* FROM "device_metric_sample" s

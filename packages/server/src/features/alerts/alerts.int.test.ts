@@ -230,7 +230,7 @@ describe('the alert sweep', () => {
     const ruleId = Number((rule.json() as { id: number }).id);
     await sweepAlerts(db, at(10), url);
     expect(await alertsOf(ruleId)).toEqual([
-      { device: steady.id, status: 'firing', detail: 'cpu temperature 85 for 5 minutes' },
+      { device: steady.id, status: 'firing', detail: 'CPU temperature 85 °C for 5 minutes' },
     ]);
     await setEnabled(ruleId, false);
   });

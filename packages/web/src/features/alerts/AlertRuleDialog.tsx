@@ -1,6 +1,7 @@
 import {
   alertConditions,
   alertMetrics,
+  alertMetricLabels,
   alertRuleLimits,
   alertRuleProblem,
   type AlertCondition,
@@ -18,7 +19,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useAlertRuleWrites, useOrganizationFleets } from './api.js';
-import { conditionLabels, metricLabels } from './rule-text.js';
+import { conditionLabels } from './rule-text.js';
 
 const isCondition = (value: string): value is AlertCondition =>
   alertConditions.some((condition) => condition === value);
@@ -95,7 +96,7 @@ export const AlertRuleDialog = ({
               >
                 {alertMetrics.map((value) => (
                   <MenuItem key={value} value={value}>
-                    {metricLabels[value]}
+                    {alertMetricLabels[value]}
                   </MenuItem>
                 ))}
               </TextField>

@@ -1,26 +1,15 @@
-import type { AlertCondition, AlertMetric } from '@flotilla/shared/alerts/alert-rules';
+import {
+  type AlertCondition,
+  alertMetricLabels,
+  alertMetricUnits,
+} from '@flotilla/shared/alerts/alert-rules';
 import type { AlertRuleRow } from './api.js';
-
-// Names as people write them (CPU, not Cpu).
-export const metricLabels: Record<AlertMetric, string> = {
-  'cpu usage': 'CPU usage',
-  'cpu temperature': 'CPU temperature',
-  'memory usage': 'Memory usage',
-  'storage usage': 'Storage usage',
-};
 
 export const conditionLabels: Record<AlertCondition, string> = {
   'device offline': 'Device offline',
   'metric above': 'Metric above',
   'update failed': 'Update failed',
   'log line': 'Log line containing a text',
-};
-
-const units: Record<string, string> = {
-  'cpu usage': '%',
-  'memory usage': '%',
-  'storage usage': '%',
-  'cpu temperature': ' °C',
 };
 
 // A rule's condition in words ("CPU temperature above 80 °C for 5 minutes").
@@ -31,8 +20,8 @@ export const conditionText = (rule: AlertRuleRow): string => {
   if (rule.condition === 'log line')
     return `Log line containing "${rule.pattern ?? ''}" within ${minutes}`;
   const metric = rule.metric;
-  const label = metric === null ? 'Metric' : metricLabels[metric];
-  return `${label} above ${rule.threshold ?? '?'}${metric === null ? '' : units[metric]} for ${minutes}`;
+  const label = metric === null ? 'Metric' : alertMetricLabels[metric];
+  return `${label} above ${rule.threshold ?? '?'}${metric === null ? '' : alertMetricUnits[metric]} for ${minutes}`;
 };
 
 // Whether the rule notifies now, and if not why.

@@ -8,8 +8,8 @@ const DeviceActiveAlerts = lazy(async () => ({
   default: (await import('./DeviceActiveAlerts.js')).DeviceActiveAlerts,
 }));
 
-// The device's firing alerts (alert rules), why actions that reach the device are unavailable
-// (offline, no cloudlink), why it cannot run its fleet's release (however online it is), and an
+// The device's firing alerts (alert rules), what an offline device can still be sent (queued
+// actions) and what waits for it, why it cannot run its fleet's release (however online it is), and an
 // undervolted device's warning.
 export const DeviceAlerts = ({ detail }: { detail: DeviceDetail }) => {
   const offline = detail.api_heartbeat_state === 'offline';
@@ -27,7 +27,8 @@ export const DeviceAlerts = ({ detail }: { detail: DeviceDetail }) => {
       {offline || !detail.is_connected_to_vpn ? (
         <Alert severity="info">
           {offline ? 'This device is offline' : 'This device is not connected to the cloudlink'}:
-          actions that reach the device are unavailable until it reconnects.
+          reboot, shutdown, identify, purge and service actions can be queued to run when it
+          reconnects; the terminal and diagnostics wait for it.
         </Alert>
       ) : null}
       {detail.is_undervolted ? (
