@@ -97,6 +97,11 @@ export const rolesOnFleet = (
     ]),
   );
 
+// Whether any of the roles comes from a membership (of the fleet, a team or the organization)
+// rather than from a platform role: staff who are members of what they open are at home there.
+export const holdsMembershipRole = (roles: readonly AnyRole[]): boolean =>
+  roles.some((role) => !isPlatformRole(role));
+
 // The permissions the roles give on the fleet's rows, read from the shared tables. The
 // organization role "administrator" is the fleet role "administrator" on the organization's
 // fleets; "member" gives nothing on fleet rows.

@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { holdsMembershipRole } from '@flotilla/shared/permissions/fleet-access';
 import { SupportAccessNotice } from '../api/session/SupportAccessNotice.js';
 import { createFakeApi } from '../test-support/fake-api.js';
+import type { FakeRow } from '../test-support/fake-odata.js';
+import { organizationMember } from '../test-support/fixtures.js';
 import { fleetFixture, fleetRow, renderWithClient } from '../test-support/fleet-helpers.js';
 import { useFleetRole } from './api-fleet-role.js';
 
@@ -18,17 +21,25 @@ const Probe = () => {
     <>
       <p>{`roles: ${access.roles.join(',') || 'none'}`}</p>
       <p>{`may read: ${access.can('application', 'read') ? 'yes' : 'no'}`}</p>
-      <SupportAccessNotice until={[access.supportUntil]} subject="fleet" />
+      <SupportAccessNotice
+        until={[access.supportUntil]}
+        subject="fleet"
+        member={holdsMembershipRole(access.roles)}
+      />
     </>
   );
 };
 
-const renderFor = (permissions: string[], until: string | null) => {
+const renderFor = (
+  permissions: string[],
+  until: string | null,
+  organizationMemberships: FakeRow[] = [],
+) => {
   const api = createFakeApi(
     {
       user_application_membership: [],
       team_application_access: [],
-      organization_membership: [],
+      organization_membership: organizationMemberships,
       application: [fleetRow(fleetFixture({ is_accessible_by_support_until__date: until }))],
     },
     { permissions },
@@ -67,6 +78,12 @@ describe('support agents on a fleet', () => {
     cleanup();
     renderFor([], null);
     expect(await screen.findByText('roles: none')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('is not shown to platform administrators in their own organization', async () => {
+    renderFor(['admin.home'], null, [organizationMember('administrator')]);
+    expect(await screen.findByText('roles: balena_admin,administrator')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });

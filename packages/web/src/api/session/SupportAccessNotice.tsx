@@ -13,17 +13,20 @@ const latest = (dates: readonly (string | null)[]): string | null =>
 
 // What support agents and platform administrators see on a page they open: that the members
 // have not granted support access (agents then see nothing there), or until when they have.
-// Nobody else sees it.
+// Nobody else sees it, nor staff who are members there themselves (`member`: their own fleets
+// and organizations need no grant).
 export const SupportAccessNotice = ({
   until,
   subject,
+  member,
 }: {
   until: readonly (string | null)[];
   subject: string;
+  member: boolean;
 }) => {
   const session = useSession();
   const [now] = useState(() => Date.now());
-  if (platformRolesOf(session?.permissions ?? []).length === 0) return null;
+  if (member || platformRolesOf(session?.permissions ?? []).length === 0) return null;
   const notice = supportAccessNotice(latest(until), now);
   if (notice.kind === 'none') {
     return (

@@ -1,3 +1,4 @@
+import { holdsMembershipRole } from '@flotilla/shared/permissions/fleet-access';
 import {
   type DeviceActionId,
   deviceActionPermissions,
@@ -90,6 +91,7 @@ export const DevicePage = () => {
       <SupportAccessNotice
         until={[detail.is_accessible_by_support_until__date, access.supportUntil]}
         subject="device"
+        member={access.isPending || holdsMembershipRole(access.roles)}
       />
       <LockNotice actions={actions} />
       <QueuedActionsCard deviceId={detail.id} denied={access.denied} />

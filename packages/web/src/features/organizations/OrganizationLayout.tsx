@@ -93,7 +93,10 @@ export const OrganizationLayout = () => {
           {detail.name}
         </Typography>
       </Stack>
-      <OrganizationSupportNotice organizationId={detail.id} />
+      <OrganizationSupportNotice
+        organizationId={detail.id}
+        member={access.isPending || access.membershipId !== null}
+      />
       <Tabs
         value={sectionOf(location.pathname, base)}
         aria-label="Organization sections"

@@ -4,8 +4,16 @@ import { useOrganizationSupportGrants } from './api-support-access.js';
 
 // What support agents and platform administrators see on an organization's pages: no support
 // access, or until when (the latest grant of its fleets and devices). Nobody else sees it.
-export const OrganizationSupportNotice = ({ organizationId }: { organizationId: number }) => {
-  const grants = useOrganizationSupportGrants(organizationId);
+export const OrganizationSupportNotice = ({
+  organizationId,
+  member,
+}: {
+  organizationId: number;
+  // The signed-in user is a member of the organization (then no notice).
+  member: boolean;
+}) => {
+  const grants = useOrganizationSupportGrants(organizationId, member);
+  if (member) return null;
   if (grants.isError) {
     return (
       <Alert severity="warning" sx={{ mb: 2 }}>
@@ -14,5 +22,5 @@ export const OrganizationSupportNotice = ({ organizationId }: { organizationId: 
     );
   }
   if (!grants.data) return null;
-  return <SupportAccessNotice until={grants.data} subject="organization" />;
+  return <SupportAccessNotice until={grants.data} subject="organization" member={false} />;
 };

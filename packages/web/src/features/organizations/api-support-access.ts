@@ -35,13 +35,15 @@ const fetchLatestGrants = async (
 };
 
 // Read only for support agents and platform administrators, who see the notice.
-export const useOrganizationSupportGrants = (organizationId: number) => {
+// Read for platform staff who are not members of the organization (`member`): nobody else sees
+// the notice.
+export const useOrganizationSupportGrants = (organizationId: number, member: boolean) => {
   const client = useClient();
   const session = useSession();
   const staff = platformRolesOf(session?.permissions ?? []).length > 0;
   return useQuery({
     queryKey: [...organizationKeys.organization(organizationId), 'support-access'] as const,
     queryFn: () => fetchLatestGrants(client, organizationId),
-    enabled: staff,
+    enabled: staff && !member,
   });
 };

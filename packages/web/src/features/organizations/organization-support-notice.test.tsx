@@ -14,6 +14,7 @@ const inDays = (days: number) => new Date(Date.now() + days * day).toISOString()
 const renderFor = (
   permissions: string[],
   grants: { fleets?: (string | null)[]; device?: string | null; elsewhere?: string } = {},
+  member = false,
 ) => {
   const [first = null, second = null] = grants.fleets ?? [];
   const api = createFakeApi(
@@ -37,7 +38,7 @@ const renderFor = (
     },
     { permissions },
   );
-  renderWithClient(api.client, <OrganizationSupportNotice organizationId={5} />);
+  renderWithClient(api.client, <OrganizationSupportNotice organizationId={5} member={member} />);
   return api;
 };
 
@@ -64,6 +65,12 @@ describe('the support access notice on organization pages', () => {
   it('shows nothing, and reads nothing, for members', async () => {
     const api = renderFor([], { fleets: [inDays(1)] });
     // The query is disabled for them: nothing is ever asked.
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(api.reads).toEqual([]);
+  });
+
+  it('shows nothing, and reads nothing, to staff who are members of the organization', async () => {
+    const api = renderFor(['admin.home'], { fleets: [null] }, true);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(api.reads).toEqual([]);
   });
