@@ -209,11 +209,28 @@ BEGIN
           OR it."applied_digest" <> it."apps_key" || ':' || flotilla_installs_digest(it."device_id"));
   IF todo IS NOT NULL THEN
     PERFORM flotilla_apply_reported_installs_batch(todo);
-    -- The epochs as read before: a release change committed meanwhile is seen next time.
+    -- The epochs as read before: a release change committed meanwhile is seen next time. The
+    -- installs part as flotilla_installs_digest computes it, for the whole layer at once.
+    WITH ids AS (
+      SELECT t."device_id" AS id FROM unnest(todo) t
+    ), images AS (
+      SELECT ii."device", string_agg(concat_ws(':', ii."installs__image", ii."status",
+                                      coalesce(ii."download_progress"::text, '-'), ii."is_provided_by__release"),
+                                     ',' ORDER BY ii."installs__image") AS list
+        FROM "image_install" ii WHERE ii."device" IN (SELECT ids.id FROM ids)
+       GROUP BY ii."device"
+    ), services AS (
+      SELECT si."device", string_agg(si."installs__service"::text, ',' ORDER BY si."installs__service") AS list
+        FROM "service_install" si WHERE si."device" IN (SELECT ids.id FROM ids)
+       GROUP BY si."device"
+    )
     SELECT array_agg(jsonb_build_object('applied_apps_digest',
-             it."apps_key" || ':' || flotilla_installs_digest(it."device_id")) ORDER BY it."device_id")
+             it."apps_key" || ':' || md5(concat_ws('|', coalesce(img.list, ''), coalesce(svc.list, ''))))
+             ORDER BY it."device_id")
       INTO digests
-      FROM unnest(todo) it;
+      FROM unnest(todo) it
+      LEFT JOIN images img ON img."device" = it."device_id"
+      LEFT JOIN services svc ON svc."device" = it."device_id";
   END IF;
 
   -- The columns a report may set (state-report-schema.ts, less the metrics), the running
