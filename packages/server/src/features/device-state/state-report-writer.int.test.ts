@@ -120,6 +120,88 @@ describe('state reports written in batches', () => {
     expect(rows[0]).toEqual({ ip: '10.1.0.2', status: 'Idle' });
   });
 
+  // A release of the fleet with one service ('main') and its image; the apps section a device
+  // reports for it, the service in `status`.
+  const withRelease = async (commit: string) => {
+    const one = async (sql: string, params: SqlValue[]): Promise<number> => {
+      const { rows } = await db.query<{ id: number }>(sql, params);
+      if (rows[0] === undefined) throw new Error(`nothing returned: ${sql}`);
+      return rows[0].id;
+    };
+    const release = await fx.createRelease(db, fleet.id, commit);
+    const service = await one(
+      'INSERT INTO "service" ("application", "service_name") VALUES ($1, $2) RETURNING "id"',
+      [fleet.id, `main-${commit}`],
+    );
+    const image = await one(
+      `INSERT INTO "image" ("is_a_build_of__service", "is_stored_at__image_location", "status")
+       VALUES ($1, 'registry.example/v2/x', 'success') RETURNING "id"`,
+      [service],
+    );
+    await db.query('INSERT INTO "release_image" ("image", "is_part_of__release") VALUES ($1, $2)', [
+      image,
+      release,
+    ]);
+    const apps = (status: string) => ({
+      [fleet.uuid]: {
+        release_uuid: commit,
+        releases: { [commit]: { services: { [`main-${commit}`]: { image: 'x', status } } } },
+      },
+    });
+    return { release, image, apps };
+  };
+  const installsOf = async (deviceId: number) => {
+    const { rows } = await db.query<{ image: number; status: string }>(
+      'SELECT "installs__image" AS "image", "status" FROM "image_install" WHERE "device" = $1',
+      [deviceId],
+    );
+    return rows;
+  };
+
+  it('writes the installs of every device of a batch, and the digest a repeat is checked against', async () => {
+    const writer = newWriter();
+    const { image, apps } = await withRelease('a1'.repeat(16));
+    const devices = await Promise.all(
+      [1, 2].map((n) => fx.createDevice(db, fleet.id, `installs-${n}`)),
+    );
+    statements.length = 0;
+    await Promise.all(
+      devices.map((device, n) =>
+        writer.apply({ ...reportOf(device, {}), apps: apps(n === 0 ? 'Running' : 'Downloading') }),
+      ),
+    );
+    expect(statements).toHaveLength(1);
+    expect(await installsOf(devices[0]?.id ?? 0)).toEqual([{ image, status: 'Running' }]);
+    expect(await installsOf(devices[1]?.id ?? 0)).toEqual([{ image, status: 'Downloading' }]);
+    // The digest written for the batch is the one a repeat of the report computes (else a
+    // repeat would write the installs again every time).
+    const { rows } = await db.query<{ same: boolean }>(
+      `SELECT "applied_apps_digest" = split_part("applied_apps_digest", ':', 1) || ':'
+                || flotilla_installs_digest("id") AS "same"
+         FROM "device" WHERE "id" = ANY($1::integer[])`,
+      [devices.map((device) => device.id)],
+    );
+    expect(rows).toEqual([{ same: true }, { same: true }]);
+  });
+
+  it('applies the installs of two reports of one device in one batch in order', async () => {
+    const writer = newWriter();
+    const { release, image, apps } = await withRelease('b2'.repeat(16));
+    const device = await fx.createDevice(db, fleet.id, 'installs-ordered');
+    statements.length = 0;
+    await Promise.all([
+      writer.apply({ ...reportOf(device, { status: 'Downloading' }), apps: apps('Downloading') }),
+      writer.apply({ ...reportOf(device, { status: 'Idle' }), apps: apps('Running') }),
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(await installsOf(device.id)).toEqual([{ image, status: 'Running' }]);
+    const { rows } = await db.query<{ status: string; running: number }>(
+      'SELECT "status", "is_running__release" AS "running" FROM "device" WHERE "id" = $1',
+      [device.id],
+    );
+    expect(rows[0]).toEqual({ status: 'Idle', running: release });
+  });
+
   it('answers an error when the commit fails, and the batch mates of the refused report still apply', async () => {
     const writer = newWriter();
     const failing = await fx.createDevice(db, fleet.id, 'failing');

@@ -7,8 +7,8 @@ import type { DeviceReport } from '@flotilla/shared/device-protocol/state-report
 
 // Writes state reports in batches (group commit, infra/db/group-commit.ts): the reports of every
 // device waiting go to the database in one statement and one commit
-// (migrations/0079-state-report-batches.sql, each report applied by 0009's rules), and each
-// report is answered only after that commit. Per device, reports apply in arrival order. Should a
+// (migrations/0094-state-report-set-based.sql: 0009's rules, applied set-based to the whole
+// batch), and each report is answered only after that commit. Per device, reports apply in arrival order. Should a
 // batch fail, its reports are applied one by one, so a report the database refuses fails alone.
 //
 // A report that repeats the last one this process applied to the device (metrics aside), while
