@@ -44,7 +44,9 @@ describe('a device pinned by hand during a rollout', () => {
     });
     expect(started.statusCode).toBe(201);
     const id = Number(started.json().id);
-    const pins = await Promise.all(world.devices.map(async (device) => [device, await pinOf(device)]));
+    const pins = await Promise.all(
+      world.devices.map(async (device) => [device, await pinOf(device)]),
+    );
     const inWave = pins.filter(([, pin]) => pin === world.v2).map(([device]) => device ?? 0);
     const pending = pins.filter(([, pin]) => pin === null).map(([device]) => device ?? 0);
     const [soaking = 0] = inWave;
