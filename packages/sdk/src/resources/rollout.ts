@@ -5,7 +5,7 @@ import type {
 } from '@flotilla/shared/rollouts/rollout-types';
 import type { Application } from './application.js';
 import type { Device } from './device.js';
-import type { ToOne } from './field-types.js';
+import type { JsonObject, ToOne } from './field-types.js';
 import type { Release } from './release.js';
 import type { User } from './user.js';
 
@@ -17,7 +17,7 @@ export type FlotillaRollout = {
   from_release: ToOne<Release>;
   target_release: ToOne<Release>;
   status: RolloutStatus;
-  gates: Record<string, unknown>;
+  gates: JsonObject;
   current_wave: number;
   halt_reason: string | null;
   rolled_back: boolean;
@@ -30,7 +30,7 @@ export type FlotillaRolloutWave = {
   id: number;
   rollout: ToOne<FlotillaRollout>;
   position: number;
-  spec: Record<string, unknown>;
+  spec: JsonObject;
   status: WaveStatus;
   started_at: string | null;
   finished_at: string | null;

@@ -87,15 +87,17 @@ export const isRecordedRoute = (method: string, url: string | undefined): boolea
   url !== undefined && changing.has(method) && !unrecorded.has(`${method} ${url}`);
 
 // The record of a route's change: its kind, route, place and parameters.
-const routeRecord = (request: FastifyRequest, status: number, fleetId?: number) => {
+type KnownPlace = { fleetId?: number; deviceId?: number };
+
+const routeRecord = (request: FastifyRequest, status: number, known: KnownPlace = {}) => {
   const url = request.routeOptions.url ?? '';
   const place = placeOf(request);
   return {
     action: routeEventOf(request.method, url),
     resource: `${request.method} ${url}`,
-    deviceId: place.deviceId ?? null,
+    deviceId: known.deviceId ?? place.deviceId ?? null,
     deviceUuid: place.deviceUuid ?? null,
-    fleetId: fleetId ?? place.fleetId ?? null,
+    fleetId: known.fleetId ?? place.fleetId ?? null,
     details: { params: recordedParams(request.params), status },
   };
 };
@@ -105,20 +107,15 @@ const recordedInTransaction = new WeakSet<FastifyRequest>();
 
 // For a route that makes its change in a transaction of its own: records the change in that
 // transaction, so both commit or neither does (the answer's hook then leaves the request alone).
-// `status` is the answer the route gives on success; `fleetId` places the record when the route's
-// parameters do not name the fleet.
+// `status` is the answer the route gives on success; `fleetId` and `deviceId` place the record
+// where the route's parameters do not name them.
 export const recordRouteChange = async (
   tx: Queryable,
   request: FastifyRequest,
   now: Date,
-  place: { status?: number; fleetId?: number } = {},
+  known: KnownPlace & { status?: number } = {},
 ): Promise<void> => {
-  await recordRequestEvent(
-    tx,
-    request,
-    routeRecord(request, place.status ?? 200, place.fleetId),
-    now,
-  );
+  await recordRequestEvent(tx, request, routeRecord(request, known.status ?? 200, known), now);
   recordedInTransaction.add(request);
 };
 
