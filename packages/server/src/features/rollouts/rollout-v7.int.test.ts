@@ -77,6 +77,11 @@ describe('rollouts on /v7', () => {
     );
   });
 
+  it('reads a wave by its natural key', async () => {
+    const [wave] = await read(`/v7/flotilla_rollout_wave(rollout=${rollout},position=2)`);
+    expect(wave).toMatchObject({ position: 2, status: 'pending', rollout: { __id: rollout } });
+  });
+
   it('lets an observer of the fleet read every rollout resource', async () => {
     for (const resource of resources) {
       expect((await read(`/v7/${resource}`, observer)).length, resource).toBeGreaterThan(0);
