@@ -60,6 +60,12 @@ import type {
   TeamMembershipWrite,
   TeamWrite,
 } from './team.js';
+import type {
+  FlotillaRollout,
+  FlotillaRolloutDevice,
+  FlotillaRolloutEvent,
+  FlotillaRolloutWave,
+} from './rollout.js';
 import type { RecoveryTwoFactor, SamlAccount, SocialServiceAccount, User } from './user.js';
 import type { UserProfile } from './user-profile.js';
 import type { UserPublicKey, UserPublicKeyWrite } from './user-public-key.js';
@@ -107,6 +113,11 @@ export type V7Model = {
   // Flotilla's own resources (alert rules and the alerts they raise).
   flotilla_alert: { Read: FlotillaAlert; Write: NoWrite };
   flotilla_alert_rule: { Read: FlotillaAlertRule; Write: FlotillaAlertRuleWrite };
+  // Staged rollouts, read only (their decisions are /rollouts/v1 routes).
+  flotilla_rollout: { Read: FlotillaRollout; Write: NoWrite };
+  flotilla_rollout_device: { Read: FlotillaRolloutDevice; Write: NoWrite };
+  flotilla_rollout_event: { Read: FlotillaRolloutEvent; Write: NoWrite };
+  flotilla_rollout_wave: { Read: FlotillaRolloutWave; Write: NoWrite };
   identity_provider: { Read: IdentityProvider; Write: IdentityProviderWrite };
   identity_provider_membership: {
     Read: IdentityProviderMembership;

@@ -10,6 +10,7 @@ import { inviteResources } from './definitions/invites.js';
 import { oauthResources } from './definitions/oauth.js';
 import { organizationResources } from './definitions/organizations.js';
 import { releaseResources } from './definitions/releases.js';
+import { rolloutResources } from './definitions/rollouts.js';
 import { teamResources } from './definitions/teams.js';
 import { userResources } from './definitions/users.js';
 import { variableResources } from './definitions/variables.js';
@@ -29,6 +30,7 @@ export const v7Definitions = {
   ...variableResources,
   ...releaseResources,
   ...alertResources,
+  ...rolloutResources,
 };
 
 // Other v7 names of the same resources (alias -> resource): balena serves every resource under

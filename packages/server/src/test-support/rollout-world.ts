@@ -3,6 +3,7 @@ import type { Database } from '../infra/db/database.js';
 import { registerAuth } from '../features/auth/register-auth.js';
 import { registerRollouts } from '../features/rollouts/register-rollouts.js';
 import { runRolloutTick } from '../features/rollouts/rollout-tick.js';
+import { registerODataRoutes } from '../infra/odata/register-odata-routes.js';
 import {
   addFleetMember,
   createDevice,
@@ -37,7 +38,7 @@ export type RolloutWorld = {
   // Every device reports what its pin (or the fleet) says, acting out its behaviour on v2.
   report: (behaviours?: ReadonlyMap<number, Behaviour>) => Promise<void>;
   call: (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     url: string,
     payload?: object,
     token?: string,
@@ -60,6 +61,9 @@ export const createRolloutWorld = async (deviceCount: number): Promise<RolloutWo
     (instance, context) =>
       registerAuth(instance, context, { captcha: { verify: async () => true } }),
     (instance, context) => registerRollouts(instance, context, { schedule: () => () => undefined }),
+    (instance, context) => {
+      registerODataRoutes(instance, context);
+    },
   );
   const organization = await createOrganization(db, 'Rollers');
   const fleet = (await createFleet(db, organization, 'Wavy')).id;

@@ -13,6 +13,8 @@ export const auditEvents = [
   'api_key_created',
   'api_key_revoked',
   'device_registered',
+  // A user's decision on a staged rollout (start, pause, resume, skip a gate, abort).
+  'rollout_decision',
 ] as const;
 
 export type AuditEvent = (typeof auditEvents)[number];
@@ -33,6 +35,7 @@ const actionLabels: Record<AuditAction, string> = {
   api_key_created: 'API key created',
   api_key_revoked: 'API key revoked',
   device_registered: 'Device registered',
+  rollout_decision: 'Rollout decision',
 };
 
 const isAuditAction = (action: string): action is AuditAction =>

@@ -36,7 +36,11 @@ const fleetReadableResources = [
   'invitee__is_invited_to__application',
   // Alerts raised on the fleet's devices (their rules belong to the organization).
   'flotilla_alert',
+  // Staged rollouts and their waves, enrolled devices and timeline (read-only on /v7).
   'flotilla_rollout',
+  'flotilla_rollout_wave',
+  'flotilla_rollout_device',
+  'flotilla_rollout_event',
 ] as const;
 
 const observer: Permission[] = fleetReadableResources.flatMap((resource) => p(resource, 'read'));

@@ -16,6 +16,8 @@ export const rolloutDeviceStates = [
   'healthy',
   'failed',
   'rolled_back',
+  // Someone set the device's pin by hand during the rollout: it leaves the rollout's hands.
+  'pinned_by_hand',
 ] as const;
 export type RolloutDeviceState = (typeof rolloutDeviceStates)[number];
 

@@ -6,6 +6,7 @@ import { isAcceptableApiKey } from '../../infra/auth/api-key-tokens.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import { ApiError, forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { recordRouteChange } from '../audit-log/audit-route-records.js';
 import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
 import {
   actorKeyBody,
@@ -44,6 +45,19 @@ const userActorOf = (actor: Actor): Extract<Actor, { kind: 'user' }> => {
 // Minting API keys: named user keys, fleet provisioning keys and device keys.
 // Listing, renaming and revoking go through /v7/api_key.
 export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => {
+  // The key and its audit record commit together.
+  const mint = (
+    request: FastifyRequest,
+    actorId: number,
+    details: ApiKeyDetails,
+    fleetId?: number,
+  ) =>
+    ctx.db.transaction(async (tx) => {
+      const key = await createApiKey(tx, actorId, details);
+      await recordRouteChange(tx, request, ctx.now(), fleetId === undefined ? {} : { fleetId });
+      return key;
+    });
+
   // A user key is the user's whole access: only a recent password mints one.
   app.post('/api-key/user/full', { config: { access: 'user' } }, async (request, reply) => {
     const user = userActorOf(request.actor);
@@ -51,7 +65,7 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
     // Before the password check: confirming the password would not help.
     await refuseUserKeyForSamlAccount(ctx.db, user.userId);
     await requireFreshAuthentication(request, ctx);
-    return sendKey(reply, await createApiKey(ctx.db, user.actorId, details));
+    return sendKey(reply, await mint(request, user.actorId, details));
   });
 
   const createForActorType = async (request: FastifyRequest): Promise<string> => {
@@ -60,23 +74,15 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
     const details = detailsOf(parsed, ctx.now());
     switch (parsed.actorType) {
       case 'application':
-        return createApiKey(
-          ctx.db,
-          await provisioningTarget(ctx.db, actor, parsed.actorTypeId),
-          details,
-        );
+        return mint(request, await provisioningTarget(ctx.db, actor, parsed.actorTypeId), details);
       case 'device':
-        return createApiKey(
-          ctx.db,
-          await deviceKeyTarget(ctx.db, actor, parsed.actorTypeId),
-          details,
-        );
+        return mint(request, await deviceKeyTarget(ctx.db, actor, parsed.actorTypeId), details);
       case 'user': {
         const user = userActorOf(actor);
         if (user.userId !== parsed.actorTypeId) throw forbidden();
         await refuseUserKeyForSamlAccount(ctx.db, user.userId);
         await requireFreshAuthentication(request, ctx);
-        return createApiKey(ctx.db, user.actorId, details);
+        return mint(request, user.actorId, details);
       }
     }
   };
@@ -93,7 +99,7 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
       const { id } = parseBody(z.object({ id: idParam }), request.params);
       const details = detailsOf(parseBody(keyDetailsBody, request.body), ctx.now());
       const fleetActor = await provisioningTarget(ctx.db, request.actor, id);
-      return sendKey(reply, await createApiKey(ctx.db, fleetActor, details));
+      return sendKey(reply, await mint(request, fleetActor, details, id));
     },
   );
 
@@ -116,9 +122,13 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
       }
       const deviceActor = await deviceKeyTarget(ctx.db, request.actor, deviceId);
       if (body.apiKey === undefined) {
-        return sendKey(reply, await createApiKey(ctx.db, deviceActor, details));
+        return sendKey(reply, await mint(request, deviceActor, details));
       }
-      await registerGivenApiKey(ctx.db, deviceActor, body.apiKey, details);
+      const given = body.apiKey;
+      await ctx.db.transaction(async (tx) => {
+        await registerGivenApiKey(tx, deviceActor, given, details);
+        await recordRouteChange(tx, request, ctx.now());
+      });
       return sendKey(reply, body.apiKey);
     },
   );

@@ -24,6 +24,8 @@ const unrecorded = new Set([
   'POST /oauth/token',
   'PUT /release-asset/v1/uploads/:uuid/:part',
   'POST /git/:owner/:repo/git-upload-pack',
+  // A rollout plan's preview writes nothing.
+  'POST /rollouts/v1/fleets/:fleet/rollout-plan',
 ]);
 
 const changing = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -77,17 +79,51 @@ export const routeEventOf = (method: string, url: string): AuditEvent => {
   if (method !== 'POST') return 'request';
   if (url.startsWith('/api-key/')) return 'api_key_created';
   if (url === '/device/register') return 'device_registered';
+  if (url.startsWith('/rollouts/v1/')) return 'rollout_decision';
   return deviceActionRoute.test(url) ? 'device_action' : 'request';
 };
 
 export const isRecordedRoute = (method: string, url: string | undefined): boolean =>
   url !== undefined && changing.has(method) && !unrecorded.has(`${method} ${url}`);
 
-// Every successful change through a route of its own (keys minted, device actions, settings,
-// account changes, invitations accepted...) is recorded once answered, with its route and
-// parameters: these routes keep their own transactions, so such a record follows its change
-// rather than sharing its transaction (a crash between the two loses the record). It is written
-// before the answer is sent, so a caller who sees the answer finds the record.
+// The record of a route's change: its kind, route, place and parameters.
+type KnownPlace = { fleetId?: number; deviceId?: number };
+
+const routeRecord = (request: FastifyRequest, status: number, known: KnownPlace = {}) => {
+  const url = request.routeOptions.url ?? '';
+  const place = placeOf(request);
+  return {
+    action: routeEventOf(request.method, url),
+    resource: `${request.method} ${url}`,
+    deviceId: known.deviceId ?? place.deviceId ?? null,
+    deviceUuid: place.deviceUuid ?? null,
+    fleetId: known.fleetId ?? place.fleetId ?? null,
+    details: { params: recordedParams(request.params), status },
+  };
+};
+
+// Requests whose change was recorded inside its own transaction (recordRouteChange).
+const recordedInTransaction = new WeakSet<FastifyRequest>();
+
+// For a route that makes its change in a transaction of its own: records the change in that
+// transaction, so both commit or neither does (the answer's hook then leaves the request alone).
+// `status` is the answer the route gives on success; `fleetId` and `deviceId` place the record
+// where the route's parameters do not name them.
+export const recordRouteChange = async (
+  tx: Queryable,
+  request: FastifyRequest,
+  now: Date,
+  known: KnownPlace & { status?: number } = {},
+): Promise<void> => {
+  await recordRequestEvent(tx, request, routeRecord(request, known.status ?? 200, known), now);
+  recordedInTransaction.add(request);
+};
+
+// Every other successful change through a route of its own (device actions, settings, account
+// changes, invitations accepted...) is recorded once answered, with its route and parameters:
+// such a record follows its change rather than sharing its transaction (a crash between the two
+// loses the record); routes with a transaction of their own use recordRouteChange instead. It is
+// written before the answer is sent, so a caller who sees the answer finds the record.
 export const registerRouteRecords = (
   app: FastifyInstance,
   db: Queryable,
@@ -96,21 +132,9 @@ export const registerRouteRecords = (
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url;
     if (reply.statusCode >= 400 || !isRecordedRoute(request.method, url)) return payload;
-    const place = placeOf(request);
+    if (recordedInTransaction.has(request)) return payload;
     try {
-      await recordRequestEvent(
-        db,
-        request,
-        {
-          action: routeEventOf(request.method, url ?? ''),
-          resource: `${request.method} ${url ?? ''}`,
-          deviceId: place.deviceId ?? null,
-          deviceUuid: place.deviceUuid ?? null,
-          fleetId: place.fleetId ?? null,
-          details: { params: recordedParams(request.params), status: reply.statusCode },
-        },
-        now(),
-      );
+      await recordRequestEvent(db, request, routeRecord(request, reply.statusCode), now());
     } catch (error) {
       request.log.error({ err: error }, 'audit log: could not record a request');
     }

@@ -8,6 +8,7 @@ import { resourceOf } from '../../infra/odata/compile-context.js';
 import { createPermissionFilter } from '../../infra/odata/permissions.js';
 import { createSqlParams } from '../../infra/odata/sql-params.js';
 import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
+import { recordRouteChange } from '../audit-log/audit-route-records.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { permittedTargets } from '../device-actions/action-targets.js';
 import { createDelivery } from './deliver-queued.js';
@@ -97,10 +98,14 @@ export const registerQueuedActions = (
       queued.action,
     );
     if (!target) throw notFound('Queued action not found');
-    if (!(await cancelQueued(ctx.db, id, ctx.now()))) {
-      throw conflict(`The action is no longer queued (${queued.status})`);
-    }
-    const cancelled = await findQueued(ctx.db, id);
+    // The cancellation and its audit record commit together.
+    const cancelled = await ctx.db.transaction(async (tx) => {
+      if (!(await cancelQueued(tx, id, ctx.now()))) {
+        throw conflict(`The action is no longer queued (${queued.status})`);
+      }
+      await recordRouteChange(tx, request, ctx.now(), { deviceId: queued.deviceId });
+      return findQueued(tx, id);
+    });
     if (!cancelled) throw forbidden();
     return reply.send(cancelled);
   });

@@ -7,6 +7,7 @@ import { ApiError, forbidden, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 import { userMayOnFleet } from '../api-keys/api-key-access.js';
+import { recordRouteChange } from '../audit-log/audit-route-records.js';
 import { type RolloutCommand, runCommand } from './rollout-commands.js';
 import { fleetRollouts, rolloutDetail, rolloutFleet } from './rollout-reads.js';
 import { checkPlan, startRollout } from './rollout-start.js';
@@ -97,7 +98,11 @@ export const registerRollouts = (
       const { fleet } = parseBody(fleetParams, request.params);
       const userId = await requireFleetRight(ctx, request.actor, fleet, 'create');
       const plan = parseBody(rolloutPlan, request.body);
-      const id = await ctx.db.transaction((tx) => startRollout(tx, fleet, plan, userId, ctx.now()));
+      const id = await ctx.db.transaction(async (tx) => {
+        const started = await startRollout(tx, fleet, plan, userId, ctx.now());
+        await recordRouteChange(tx, request, ctx.now(), { status: 201, fleetId: fleet });
+        return started;
+      });
       return reply.code(201).send(await rolloutDetail(ctx.db, id));
     },
   );
@@ -134,7 +139,10 @@ export const registerRollouts = (
           },
         );
         const command = route.command(request.body);
-        await ctx.db.transaction((tx) => runCommand(tx, id, command, userId, ctx.now()));
+        await ctx.db.transaction(async (tx) => {
+          await runCommand(tx, id, command, userId, ctx.now());
+          await recordRouteChange(tx, request, ctx.now(), { fleetId: fleet });
+        });
         return rolloutDetail(ctx.db, id);
       },
     );

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../infra/db/database.js';
 import { conflict, notFound } from '../../infra/errors/api-error.js';
+import { reconcileHandPins } from './rollout-hand-pins.js';
 import { abort, advance, recordEvent, rolloutColumns, type RolloutRow } from './rollout-steps.js';
 
 export type RolloutCommand =
@@ -32,6 +33,8 @@ export const runCommand = async (
   const rollout = await lockRollout(tx, id);
   const finished = rollout.status === 'completed' || rollout.status === 'aborted';
   if (finished) throw conflict(`The rollout is already ${rollout.status}`);
+  // A hand pin set since the last tick is seen before any pin moves.
+  await reconcileHandPins(tx, rollout, now);
   switch (command.kind) {
     case 'pause':
       if (rollout.status !== 'running') throw conflict(`Only a running rollout can be paused`);

@@ -52,7 +52,7 @@ export const startWave = async (
       WHERE "rollout" = $1 AND "wave" = $2 AND "state" = 'pending'`,
     [rollout.id, position, now],
   );
-  await pinWave(tx, rollout.id, position, rollout.target_release);
+  await pinWave(tx, rollout.id, position, null, rollout.target_release);
   await recordEvent(
     tx,
     rollout.id,
@@ -62,26 +62,32 @@ export const startWave = async (
   );
 };
 
+// Moves the wave's pins from `from` (what the rollout gave them) to `to`. A device pinned by hand
+// keeps its pin, also one pinned by hand since the tick looked (the condition is checked again
+// on the locked row).
 const pinWave = (
   tx: Queryable,
   rollout: number,
   position: number,
-  release: number,
+  from: number | null,
+  to: number,
 ): Promise<unknown> =>
   tx.query(
-    `UPDATE "device" d SET "is_pinned_on__release" = $3
+    `UPDATE "device" d SET "is_pinned_on__release" = $4
        FROM "flotilla_rollout_device" rd
       WHERE rd."rollout" = $1 AND rd."wave" = $2 AND rd."device" = d."id"
-        AND d."is_pinned_on__release" IS DISTINCT FROM $3`,
-    [rollout, position, release],
+        AND rd."state" <> 'pinned_by_hand'
+        AND d."is_pinned_on__release" IS NOT DISTINCT FROM $3::integer`,
+    [rollout, position, from, to],
   );
 
-// Lifts the rollout's pins (on either of its releases) from every device it enrolled.
+// Lifts the rollout's pins (on either of its releases) from every device it enrolled, except
+// those pinned by hand meanwhile.
 const liftPins = (tx: Queryable, rollout: RolloutRow): Promise<unknown> =>
   tx.query(
     `UPDATE "device" d SET "is_pinned_on__release" = NULL
        FROM "flotilla_rollout_device" rd
-      WHERE rd."rollout" = $1 AND rd."device" = d."id"
+      WHERE rd."rollout" = $1 AND rd."device" = d."id" AND rd."state" <> 'pinned_by_hand'
         AND d."is_pinned_on__release" IN ($2, $3)`,
     [rollout.id, rollout.from_release, rollout.target_release],
   );
@@ -106,12 +112,12 @@ export const halt = async (
   );
   await recordEvent(tx, rollout.id, now, 'halted', reason);
   if (!rollback) return;
-  await pinWave(tx, rollout.id, position, rollout.from_release);
+  await pinWave(tx, rollout.id, position, rollout.target_release, rollout.from_release);
   await tx.query(
     `UPDATE "flotilla_rollout_device"
         SET "state" = 'rolled_back', "updated_at" = $3,
             "reason" = coalesce("reason", 'Rolled back with its wave')
-      WHERE "rollout" = $1 AND "wave" = $2`,
+      WHERE "rollout" = $1 AND "wave" = $2 AND "state" <> 'pinned_by_hand'`,
     [rollout.id, position, now],
   );
   await recordEvent(

@@ -4,6 +4,7 @@ import type { Database, Queryable } from '../../infra/db/database.js';
 import { type DeviceObservation, judgeDevice, judgeWave } from './rollout-gates.js';
 import { advance, halt, recordEvent, rolloutColumns, type RolloutRow } from './rollout-steps.js';
 import { enrolNewcomers } from './rollout-enrolment.js';
+import { reconcileHandPins } from './rollout-hand-pins.js';
 
 const waveSpecs = z.array(waveSpec);
 
@@ -55,7 +56,7 @@ const observe = async (
               EXISTS (SELECT 1 FROM "diagnostic_run" c WHERE c."device" = d."id"
                          AND c."action" = 'checks' AND c."created_at" >= $5) AS "checked"
          FROM "flotilla_rollout_device" rd JOIN "device" d ON d."id" = rd."device"
-        WHERE rd."rollout" = $1 AND rd."wave" = $2`,
+        WHERE rd."rollout" = $1 AND rd."wave" = $2 AND rd."state" <> 'pinned_by_hand'`,
       [rollout.id, rollout.current_wave, rollout.target_release, now, waveStartedAt],
     )
   ).rows;
@@ -103,7 +104,7 @@ const judgeCurrentWave = async (
        FROM unnest($3::integer[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])
             AS v("device", "state", "reason", "healthy_since", "problem_since")
       WHERE rd."rollout" = $1 AND rd."device" = v."device"
-        AND rd."state" NOT IN ('failed', 'rolled_back')`,
+        AND rd."state" NOT IN ('failed', 'rolled_back', 'pinned_by_hand')`,
     [
       rollout.id,
       now,
@@ -158,6 +159,7 @@ const stepRollout = async (db: Database, id: number, now: Date): Promise<number[
         )
       ).rows.map((row) => row.spec),
     );
+    await reconcileHandPins(tx, rollout, now);
     await enrolNewcomers(tx, rollout, waves, now);
     return rollout.status === 'running' ? judgeCurrentWave(tx, rollout, waves.length, now) : [];
   });

@@ -28,7 +28,7 @@ export const RolloutDevices = ({ devices }: { devices: RolloutDevice[] }) =>
               <Link to={`/devices/${device.uuid}`}>{device.device_name}</Link>
             </TableCell>
             <TableCell>{device.wave}</TableCell>
-            <TableCell>{device.state.replace('_', ' ')}</TableCell>
+            <TableCell>{device.state.replaceAll('_', ' ')}</TableCell>
             <TableCell>{device.reason ?? ''}</TableCell>
           </TableRow>
         ))}

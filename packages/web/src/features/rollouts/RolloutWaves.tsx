@@ -8,7 +8,7 @@ import type { RolloutWave } from './api.js';
 
 const countsText = (counts: RolloutWave['counts']): string =>
   Object.entries(counts)
-    .map(([state, count]) => `${count} ${state.replace('_', ' ')}`)
+    .map(([state, count]) => `${count} ${state.replaceAll('_', ' ')}`)
     .join(', ') || 'No devices';
 
 // The waves with their gate status and their devices by state.
