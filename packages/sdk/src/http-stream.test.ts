@@ -28,6 +28,23 @@ describe('openHttpStream', () => {
     expect(await new Response(body).text()).toBe('{"message":"a"}\n');
   });
 
+  it("sends the caller's headers (Last-Event-ID) beside its own, which they cannot replace", async () => {
+    const seen: Headers[] = [];
+    await openHttpStream(
+      deps(async (_input, init) => {
+        seen.push(new Headers(init?.headers));
+        return new Response(': connected\n\n');
+      }),
+      {
+        path: '/events/v1/stream',
+        headers: { 'Last-Event-ID': '42', 'X-Balena-Client': 'other' },
+      },
+    );
+    expect(seen[0]?.get('last-event-id')).toBe('42');
+    expect(seen[0]?.get('x-balena-client')).toBe('test');
+    expect(seen[0]?.get('authorization')).toBe('Bearer tok');
+  });
+
   it('posts a JSON body or a file and asks for NDJSON', async () => {
     const seen: { method: string | undefined; type: string | null; accept: string | null }[] = [];
     const bodies: unknown[] = [];

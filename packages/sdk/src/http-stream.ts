@@ -9,6 +9,8 @@ export type StreamOptions = {
   signal?: AbortSignal;
   // A POST whose answer streams (the builder's live log): a JSON body or a file sent as is.
   post?: { json: unknown } | { upload: { data: Blob; contentType: string } };
+  // More request headers (a server-sent events stream's Last-Event-ID).
+  headers?: Record<string, string>;
 };
 
 const urlOf = (apiUrl: string, path: string, query: StreamOptions['query']): string => {
@@ -25,7 +27,10 @@ export const openHttpStream = async (
   deps: HttpDeps,
   options: StreamOptions,
 ): Promise<ReadableStream<Uint8Array>> => {
-  const headers: Record<string, string> = { 'X-Balena-Client': deps.clientHeader };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    'X-Balena-Client': deps.clientHeader,
+  };
   const token = deps.getToken();
   if (token !== null && token !== '') headers.Authorization = `Bearer ${token}`;
   const { post } = options;

@@ -174,6 +174,8 @@ export const startServerProcess = async (
             FLOTILLA_LOG_FORMAT: 'pretty',
             FLOTILLA_LOGIN_RATE_LIMIT: '1000',
             FLOTILLA_ADMIN_PASSWORD: 'bench-admin-password',
+            // The webhook scenario's receiver listens on loopback.
+            FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
             ...common,
           },
           stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

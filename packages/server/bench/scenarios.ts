@@ -1,6 +1,7 @@
 import type { Scenario } from './scenario.js';
 import { auditWriteScenario } from './scenario-audit-write.js';
 import { consoleColdLoadScenario } from './scenario-console-cold-load.js';
+import { eventEmissionScenario } from './scenario-event-emission.js';
 import { imageBuildScenario } from './scenario-image-build.js';
 import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js';
 import { devicePageScenario, deviceCountScenario } from './scenario-device-page.js';
@@ -18,6 +19,7 @@ import { rolloutBurstScenario } from './scenario-rollout-burst.js';
 import { stateReportScenario } from './scenario-state-report.js';
 import { changingStateReportScenario } from './scenario-state-report-changing.js';
 import { terminalScenario } from './scenario-terminal.js';
+import { webhookDeliveryScenario } from './scenario-webhook-delivery.js';
 
 // Every scenario, in the order they run: reads first (the device protocol's writes, heartbeats
 // and logs, must not change what they read), then the device protocol, then memory (fresh
@@ -33,8 +35,10 @@ export const scenarios: readonly Scenario[] = [
   pollScenario,
   stateReportScenario,
   changingStateReportScenario,
+  eventEmissionScenario,
   fleetVariableChangeScenario,
   auditWriteScenario,
+  webhookDeliveryScenario,
   rolloutBurstScenario,
   liveTailScenario,
   logIngestScenario,

@@ -9,6 +9,7 @@ import { BootGate } from './BootGate.js';
 import { ClientProvider } from '../api/client.js';
 import type { NotifyRelay } from './query-client.js';
 import { createConsoleRouter } from './router.js';
+import { startLiveUpdates } from '../api/event-stream/start-live-updates.js';
 import { theme } from '../ui/theme.js';
 import { useFeatureFlagProvider } from '../features/feature-flags/api-start.js';
 import { useErrorReporting } from '../features/error-reports/api-reporter.js';
@@ -29,6 +30,7 @@ const DataProviders = ({
   useFeatureFlagProvider();
   useErrorReporting();
   useEffect(() => toastRelay.connect(toasts.show), [toastRelay, toasts.show]);
+  useEffect(() => startLiveUpdates(client, queryClient), [client, queryClient]);
   useEffect(() => {
     const stopWatch = client.auth.startTokenWatch();
     const stopConnectivity = client.connectivity.start();

@@ -3,9 +3,10 @@ import {
   fleetListRefreshMs,
   pollingGrace,
 } from '@flotilla/shared/constants/limits';
+import { liveUpdatesConnected } from './live-updates.js';
 
 export type PollingOptions = {
-  refetchInterval: number;
+  refetchInterval: number | (() => number);
   refetchIntervalInBackground: false;
   refetchOnWindowFocus: true;
   staleTime: number;
@@ -30,3 +31,18 @@ export const pollingWhile = <T>(intervalOf: (data: T | undefined) => number | fa
   refetchIntervalInBackground: false as const,
   refetchOnWindowFocus: true as const,
 });
+
+// While the live event stream is connected, data it refreshes is polled this rarely: a safety net
+// for what no event announces (last contact, metrics).
+export const streamedRefreshMs = 120_000;
+
+// Polling for data the event stream keeps fresh: `intervalMs` while the stream is down, rarely
+// while it is connected. Evaluated after each fetch; a dropped stream refetches at once.
+export const streamedPolling = (intervalMs: number = defaultPollingMs): PollingOptions => ({
+  refetchInterval: () => (liveUpdatesConnected() ? streamedRefreshMs : intervalMs),
+  refetchIntervalInBackground: false,
+  refetchOnWindowFocus: true,
+  staleTime: Math.round(intervalMs * pollingGrace),
+});
+
+export const streamedFleetListPolling = (): PollingOptions => streamedPolling(fleetListRefreshMs);

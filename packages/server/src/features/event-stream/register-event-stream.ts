@@ -4,13 +4,17 @@ import type { Actor } from '../../infra/auth/actor.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
 import { openStreamConnection, resetText, type StreamConnection } from './stream-connection.js';
+import { createStreamLeases } from './stream-leases.js';
 import { latestPosition, permittedReads, replayable } from './stream-reads.js';
 
 export type EventStreamOptions = {
   // A comment line this often; the caller's token is checked again at each (sign-out, revocation).
   heartbeatMs?: number;
-  // Open streams per user in this process.
+  // Open streams per user, counted across every process (leases in PostgreSQL).
   maxPerUser?: number;
+  // A stream's lease lapses this long after its last renewal (each heartbeat renews it): the
+  // streams of a process that died stop counting after it.
+  leaseMs?: number;
   // A resuming client is given at most this many missed events, from at most this far back;
   // beyond, a "reset" event tells it to refetch.
   maxReplay?: number;
@@ -20,6 +24,7 @@ export type EventStreamOptions = {
 export const eventStreamDefaults = {
   heartbeatMs: 15_000,
   maxPerUser: 5,
+  leaseMs: 45_000,
   maxReplay: 1_000,
   replayWindowMs: 24 * 60 * 60_000,
 } as const;
@@ -44,17 +49,28 @@ export const registerEventStream = (
 ): void => {
   const settings = { ...eventStreamDefaults, ...options };
   const open = new Set<StreamConnection>();
-  const perUser = new Map<number, number>();
+  const leases = createStreamLeases({ db: ctx.db, now: ctx.now, leaseMs: settings.leaseMs });
+  const held = new Set<string>();
+  const releaseLease = (lease: string, request: FastifyRequest): void => {
+    if (!held.delete(lease)) return;
+    leases.release(lease).catch((error: unknown) => {
+      // Not deleted: it lapses on its own after leaseMs.
+      request.log.warn({ err: error }, 'event stream lease not released');
+    });
+  };
 
   app.addHook('onReady', () => {
     const wake = () => {
       for (const connection of open) connection.pump();
     };
     const subscription = ctx.notifications.listen('flotilla_event_stream', wake, wake);
-    app.addHook('onClose', () => {
+    app.addHook('onClose', async () => {
       subscription.close();
       for (const connection of open) connection.close();
-      return Promise.resolve();
+      // This process's streams stop counting now (or, with the database gone, when they lapse).
+      const leaving = [...held.values()];
+      held.clear();
+      await leases.releaseAll(leaving).catch(() => undefined);
     });
     return Promise.resolve();
   });
@@ -82,21 +98,21 @@ export const registerEventStream = (
     const actor = request.actor;
     if (actor.kind !== 'user') throw new ApiError('unauthorized', 'Unauthorized');
     const { userId } = actor;
-    const count = perUser.get(userId) ?? 0;
-    if (count >= settings.maxPerUser) {
+    const lease = await leases.acquire(userId, settings.maxPerUser);
+    if (lease === undefined) {
       throw new ApiError(
         'rate_limited',
         `At most ${settings.maxPerUser} event streams per user at a time`,
       );
     }
-    perUser.set(userId, count + 1);
+    held.add(lease);
     const reads = permittedReads(ctx.model, actor);
     const header = request.headers['last-event-id'];
     let start;
     try {
       start = await startOf(typeof header === 'string' ? header.trim() : undefined, reads);
     } catch (error) {
-      perUser.set(userId, (perUser.get(userId) ?? 1) - 1);
+      releaseLease(lease, request);
       throw error;
     }
     const connection = openStreamConnection({
@@ -110,10 +126,17 @@ export const registerEventStream = (
     const timer = setInterval(() => {
       connection.heartbeat();
       connection.pump();
-      // Signed out, revoked, expired or changed: the stream ends.
+      // Signed out, revoked, expired or changed: the stream ends. So does one whose lease
+      // lapsed (this process could not renew it): the client resumes and is counted again.
       resolveActor(token).then(
         (again) => {
           if (!sameUser(again, userId)) connection.close();
+        },
+        () => connection.close(),
+      );
+      leases.renew(lease).then(
+        (held) => {
+          if (!held) connection.close();
         },
         () => connection.close(),
       );
@@ -122,9 +145,7 @@ export const registerEventStream = (
     connection.stream.on('close', () => {
       clearInterval(timer);
       open.delete(connection);
-      const left = (perUser.get(userId) ?? 1) - 1;
-      if (left > 0) perUser.set(userId, left);
-      else perUser.delete(userId);
+      releaseLease(lease, request);
     });
     reply.raw.on('close', () => connection.stream.destroy());
     connection.stream.write(`retry: 3000\n${start.first}`);

@@ -11,7 +11,7 @@ import { Navigate, useParams } from 'react-router';
 import { SupportAccessNotice } from '../../api/session/SupportAccessNotice.js';
 import { RedirectWithMessage } from '../../ui/RedirectWithMessage.js';
 import { useDeviceBreadcrumbs } from '../../device/useDeviceBreadcrumbs.js';
-import { fleetListPolling } from '../../ui/polling.js';
+import { streamedFleetListPolling } from '../../ui/polling.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { LogsPanel } from '../device-logs/LogsPanel.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
@@ -43,7 +43,7 @@ const terminalService = devicePanelPermissions['terminal-service'];
 // so that a reboot is seen going offline and coming back.
 export const DevicePage = () => {
   const { uuid = '' } = useParams();
-  const device = useDeviceDetail(uuid, fleetListPolling());
+  const device = useDeviceDetail(uuid, streamedFleetListPolling());
   const detail = device.data ?? null;
   const fleet = detail?.belongs_to__application[0];
   const access = useFleetRole(fleet?.id ?? 0);

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback } from 'react';
 import { useClient } from '../../api/client.js';
 import { fetchDevicePage, fetchFleetTagKeys } from '../../device/api.js';
-import { fleetListPolling } from '../../ui/polling.js';
+import { streamedFleetListPolling } from '../../ui/polling.js';
 import { runWithConcurrency } from '../../ui/run-with-concurrency.js';
 import { devicesKeys } from './query-keys.js';
 import { type TagEdit, tagWritesFor, type TagWrite } from './tag-edits.js';
@@ -27,15 +27,15 @@ export const useConsoleConfig = (enabled: boolean) => {
   });
 };
 
-// One page of the fleet's devices, refreshed like the fleet lists; the previous page stays on
-// screen while the next one loads.
+// One page of the fleet's devices, refreshed by the event stream (polled like the fleet lists
+// while it is down); the previous page stays on screen while the next one loads.
 export const useFleetDevicePage = (fleetId: number, params: DeviceListParams) => {
   const client = useClient();
   return useQuery({
     queryKey: devicesKeys.page(fleetId, params),
     queryFn: () => fetchDevicePage(client, { fleetId: fleetId, ...params }),
     placeholderData: keepPreviousData,
-    ...fleetListPolling(),
+    ...streamedFleetListPolling(),
   });
 };
 
