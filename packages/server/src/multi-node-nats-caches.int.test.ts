@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from './app-context.js';
 import { createApiKey } from './features/api-keys/store-api-key.js';
@@ -19,6 +20,7 @@ import { createTestDatabase } from './test-support/test-database.js';
 // invalidation arrives, and while NATS is unreachable a process trusts no cached resolution.
 
 type Node = { app: FastifyInstance; ctx: AppContext; pool: Database };
+const scrapeToken = 'nats-scrape-token-0123456789';
 const quiet = { warn: () => undefined, info: () => undefined };
 
 let db: Database;
@@ -31,7 +33,10 @@ let adminKey: string;
 const startNode = async (): Promise<Node> => {
   const pool = openDatabase(db.url, { max: 5 });
   const bus = createNatsBus(nats.url, quiet, { retryMinMs: 50, retryMaxMs: 200 });
-  const ctx = createTestContext(pool, { bus });
+  const ctx = createTestContext(pool, {
+    bus,
+    config: { prometheus: { token: scrapeToken, allowedNetworks: [], fleetLimit: 5 } },
+  });
   const { app } = composeServer(ctx);
   await app.ready();
   return { app, ctx, pool };
@@ -56,6 +61,23 @@ const whoami = (node: Node, key: string) =>
     url: '/user/v1/whoami',
     headers: { authorization: `Bearer ${key}` },
   });
+
+// The samples of one metric family on `node`'s /metrics, by their labels' values.
+const metricOn = async (node: Node, name: string): Promise<Map<string, number>> => {
+  const response = await node.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${scrapeToken}` },
+  });
+  expect(response.statusCode).toBe(200);
+  const family = parsePrometheusTextFormat(response.body).find((each) => each.name === name);
+  return new Map(
+    (family?.metrics ?? []).map((sample) => [
+      Object.values(sample.labels ?? {}).join(','),
+      Number('value' in sample ? sample.value : NaN),
+    ]),
+  );
+};
 
 const cachedOn = (node: Node, key: string): boolean =>
   actorCacheOf(node.app)?.cache.lookup(key, new Date()) !== undefined;
@@ -143,4 +165,22 @@ describe('the auth cache on NATS', () => {
     expect((await whoami(nodeB, adminKey)).statusCode).toBe(200);
     expect(cachedOn(nodeB, adminKey)).toBe(true);
   }, 30_000);
+
+  it('shows the NATS connection, its messages and reconnections in /metrics', async () => {
+    const state = await metricOn(nodeB, 'flotilla_nats_connection_state');
+    expect(Object.fromEntries(state)).toEqual({
+      connecting: 0,
+      listening: 1,
+      down: 0,
+      stopped: 0,
+    });
+    const published = await metricOn(nodeA, 'flotilla_nats_messages_total');
+    expect(published.get('published')).toBeGreaterThan(0);
+    const received = await metricOn(nodeB, 'flotilla_nats_messages_total');
+    expect(received.get('received')).toBeGreaterThan(0);
+    // The outage above: one reconnection.
+    expect(
+      (await metricOn(nodeB, 'flotilla_nats_reconnects_total')).get(''),
+    ).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -145,6 +145,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     db: ctx.db,
     now: ctx.now,
     notifications: ctx.notifications,
+    bus: ctx.bus,
     cloudlinkConnections: () => cloudlink.localConnectionCount(),
     builds: () => buildQueueOf(ctx.config).counts(),
   });

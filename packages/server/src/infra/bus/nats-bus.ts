@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, Events, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
-import type { BusLog, BusState, NotificationBus } from '../db/notification-bus.js';
+import type { BusLog, BusState, BusTraffic, NotificationBus } from '../db/notification-bus.js';
 
 // The message bus on NATS (core NATS: at-most-once, no persistence), the engine for several
 // server processes (FLOTILLA_NATS_URL). Same contract as the LISTEN/NOTIFY engine
@@ -60,6 +60,7 @@ export const createNatsBus = (
   let attempt: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
   let outage = false;
+  const traffic: BusTraffic = { published: 0, received: 0, reconnects: 0 };
 
   const running = (): boolean => holders > 0;
   const setState = (next: BusState): void => {
@@ -105,6 +106,7 @@ export const createNatsBus = (
     const subscription = target.subscribe(natsSubjectOf(channel), {
       callback: (error, message) => {
         if (error) return;
+        traffic.received += 1;
         const payload = decoder.decode(message.data);
         for (const listener of [...(listeners.get(channel) ?? [])]) {
           guarded(channel, () => listener.onPayload(payload));
@@ -143,6 +145,7 @@ export const createNatsBus = (
         lost(new Error('the connection was lost'));
         unannounce();
       } else if (status.type === Events.Reconnect) {
+        traffic.reconnects += 1;
         await target.flush().catch(() => undefined);
         if (connection !== target) return;
         if (outage) log.info('message bus: NATS connected again');
@@ -195,6 +198,8 @@ export const createNatsBus = (
     });
     for (const channel of listeners.keys()) subscribe(target, channel);
     retryDelay = retryMinMs;
+    // A new connection after one lost (or never made) counts as a reconnection too.
+    if (outage) traffic.reconnects += 1;
     if (outage) log.info('message bus: NATS connected again');
     outage = false;
     setState('listening');
@@ -256,6 +261,7 @@ export const createNatsBus = (
     try {
       // While reconnecting, the client keeps it in its buffer and sends it once connected.
       connection.publish(natsSubjectOf(channel), payload);
+      traffic.published += 1;
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -308,6 +314,7 @@ export const createNatsBus = (
     backendPid: () => undefined,
     channels: () => [...announced],
     heartbeatLagMs: () => lagMs,
+    traffic: () => ({ ...traffic }),
     start() {
       holders += 1;
       if (holders > 1) return attempt ?? Promise.resolve();

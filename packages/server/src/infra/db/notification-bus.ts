@@ -55,12 +55,17 @@ export type NotificationBus = {
   // How long the last heartbeat took to come back through PostgreSQL (the lag a notification
   // has on this connection), once one has.
   heartbeatLagMs(): number | undefined;
+  // Messages this process published and received, and reconnections (NATS only).
+  traffic?(): BusTraffic;
   // One more holder; the first opens the connection. Resolves after the first connection attempt,
   // whether it succeeded or not; never rejects.
   start(): Promise<void>;
   // One holder fewer; the last closes the connection (resolves once it is closed).
   stop(): Promise<void>;
 };
+
+// What a bus between processes has carried since it was made (NATS: for the metrics).
+export type BusTraffic = { published: number; received: number; reconnects: number };
 
 export type BusLog = { warn(message: string): void; info(message: string): void };
 
