@@ -1,5 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import type { AppContext } from './app-context.js';
+import { type AppContext, messageBusOf } from './app-context.js';
 import { configuredCaptcha, registerAuth } from './features/auth/register-auth.js';
 import { registerEmailVerification } from './features/email-verification/register-email-verification.js';
 import { verificationMailOf } from './features/email-verification/verification-mail-of.js';
@@ -120,8 +120,8 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerNotificationBus(app, ctx.notifications);
-  if (ctx.bus) registerNotificationBus(app, ctx.bus);
-  actors.attach(app, ctx.notifications);
+  if (ctx.bus) registerNotificationBus(app, ctx.bus, ctx.db);
+  actors.attach(app, messageBusOf(ctx));
   const invitations = createInvitationSigner(ctx.jwtSecret);
   const verification = verificationMailOf(app, ctx);
   registerFeatureHooks(ctx.hooks, {
@@ -145,6 +145,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     db: ctx.db,
     now: ctx.now,
     notifications: ctx.notifications,
+    bus: ctx.bus,
     cloudlinkConnections: () => cloudlink.localConnectionCount(),
     builds: () => buildQueueOf(ctx.config).counts(),
   });
@@ -165,7 +166,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerPublicKeys(app, ctx);
   registerPublicKeyImport(app, ctx, githubKeys(ctx.config.githubApiUrl));
   registerApiKeys(app, ctx);
-  registerMail(app, ctx, ctx.notifications);
+  registerMail(app, ctx, messageBusOf(ctx));
   registerWebhooks(app, ctx);
   registerEventStream(app, ctx, actors.resolveActor, options.eventStream);
   registerPlatformAdmin(app, ctx);

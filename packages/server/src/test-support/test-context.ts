@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app-context.js';
+import { type AppContext, messageBusOf } from '../app-context.js';
 import { type Config, loadConfig } from '../infra/config/config.js';
 import type { Database } from '../infra/db/database.js';
 import { createActorResolution } from '../infra/auth/actor-resolution.js';
@@ -85,8 +85,8 @@ export const createTestApp = async (
     trustProxy: ctx.config.trustProxy,
   });
   registerNotificationBus(app, ctx.notifications);
-  if (ctx.bus) registerNotificationBus(app, ctx.bus);
-  actors.attach(app, ctx.notifications);
+  if (ctx.bus) registerNotificationBus(app, ctx.bus, ctx.db);
+  actors.attach(app, messageBusOf(ctx));
   for (const register of features) register(app, ctx);
   await app.ready();
   return app;

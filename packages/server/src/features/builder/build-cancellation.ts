@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isFailedStatus } from '@flotilla/shared/releases/release-status';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import { type BuildStop, buildQueueOf } from './build-queue.js';
 
 // A server build is cancelled as balena's is: its release's status set to cancelled through the
@@ -53,14 +53,14 @@ export const registerBuildCancellation = (app: FastifyInstance, ctx: AppContext)
       const status = values.status;
       if (typeof status !== 'string' || !isFailedStatus(status)) return;
       await write.tx.query(
-        `SELECT pg_notify($2, json_build_object('release', b."release", 'status', $3::text)::text)
+        `SELECT flotilla_bus_notify($2, json_build_object('release', b."release", 'status', $3::text)::text)
            FROM "server_build" b WHERE b."release" = ANY($1::integer[])`,
         [[...ids], channel, status],
       );
     },
   });
   const queue = buildQueueOf(ctx.config);
-  const subscription = ctx.notifications.listen(channel, (payload) => {
+  const subscription = messageBusOf(ctx).listen(channel, (payload) => {
     const ended = endedOf(payload);
     if (ended !== undefined) queue.stop(ended.release, stopOfStatus(ended.status));
   });

@@ -118,7 +118,7 @@ export const registerCloudlink = (
     },
     app.log,
   );
-  const nudges = startTargetNudges(ctx.notifications, links, {
+  const nudges = startTargetNudges(messageBusOf(ctx), links, {
     batch: options.targetNudgeBatch,
     intervalMs: options.targetNudgeIntervalMs,
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
@@ -150,8 +150,8 @@ const stateReport = async (
 // devices (v3, ETag/304) and for the SDK (v2, fleet-level v3), and the device's state and tag
 // reports.
 export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void => {
-  const cache = createTargetStateCache(ctx.notifications);
-  const reported = createStateReportCache(ctx.notifications);
+  const cache = createTargetStateCache(messageBusOf(ctx));
+  const reported = createStateReportCache(messageBusOf(ctx));
   const reports = createStateReportWriter(ctx.db, reported);
   app.addHook('onClose', async () => {
     cache.close();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { ApiError } from '../../infra/errors/api-error.js';
 import type { ActorResolver } from '../../infra/http/create-app.js';
@@ -63,7 +63,7 @@ export const registerEventStream = (
     const wake = () => {
       for (const connection of open) connection.pump();
     };
-    const subscription = ctx.notifications.listen('flotilla_event_stream', wake, wake);
+    const subscription = messageBusOf(ctx).listen('flotilla_event_stream', wake, wake);
     app.addHook('onClose', async () => {
       subscription.close();
       for (const connection of open) connection.close();

@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import { type AppContext, messageBusOf } from '../../app-context.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { registerPeriodicTask, type Schedule } from '../../infra/scheduling/periodic-task.js';
 import { repositoriesDir, repositoryName } from './fleet-repository.js';
@@ -130,7 +130,7 @@ export const registerRepositoryRemoval = (
     });
     return running;
   };
-  const subscription = ctx.notifications.listen(repositoryRemovalChannel, () => {
+  const subscription = messageBusOf(ctx).listen(repositoryRemovalChannel, () => {
     void removeQueued();
   });
   const removeOrphans = async (): Promise<void> => {

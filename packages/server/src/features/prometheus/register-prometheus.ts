@@ -2,16 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { PrometheusConfig } from '../../infra/config/prometheus.js';
 import type { Queryable } from '../../infra/db/database.js';
+import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import { notFound, unauthorized } from '../../infra/errors/api-error.js';
 import { createFleetGauges } from './fleet-gauges.js';
 import { type FleetSnapshot, readFleetSnapshot } from './fleet-metrics.js';
 import { scrapeVerdict } from './scrape-access.js';
+import { registerNatsMetrics } from './nats-metrics.js';
 import { registerServerMetrics, type ServerSources } from './server-metrics.js';
 
 export type PrometheusDeps = ServerSources & {
   config: PrometheusConfig;
   query: Queryable;
   now: () => Date;
+  // The NATS bus, when the process has one (its metrics are absent otherwise).
+  bus?: Pick<NotificationBus, 'state' | 'traffic'> | undefined;
 };
 
 // Several scrapers (two Prometheus replicas, a dashboard) share one fleet read per this long.
@@ -24,6 +28,7 @@ export const registerPrometheus = (app: FastifyInstance, deps: PrometheusDeps): 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registerServerMetrics(app, registry, deps);
+  if (deps.bus) registerNatsMetrics(registry, deps.bus);
   const fleets = createFleetGauges(registry);
   let snapshot: { at: number; read: Promise<FleetSnapshot> } | undefined;
   const fleetSnapshot = (): Promise<FleetSnapshot> => {

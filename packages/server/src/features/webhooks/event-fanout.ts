@@ -39,6 +39,6 @@ export const fanOutEvents = async (db: Database, now: Date): Promise<number> =>
     );
     const taken = rows[0]?.taken ?? 0;
     // The live streams (features/event-stream) read what this commit makes visible.
-    if (taken > 0) await tx.query(`SELECT pg_notify('flotilla_event_stream', '')`);
+    if (taken > 0) await tx.query(`SELECT flotilla_bus_notify('flotilla_event_stream', '')`);
     return taken;
   });

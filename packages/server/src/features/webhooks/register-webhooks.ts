@@ -36,7 +36,7 @@ export const registerWebhooks = (
   const bus = messageBusOf(ctx);
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', () => {
-    const events = ctx.notifications.listen('flotilla_events', () => dispatcher.kick());
+    const events = bus.listen('flotilla_events', () => dispatcher.kick());
     // Sent by this code, not by a trigger: on NATS when it carries the bus.
     const due = bus.listen('flotilla_webhooks', () => dispatcher.kick());
     const kickWhenListening = (state: BusState): void => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, Events, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
-import type { BusLog, BusState, NotificationBus } from '../db/notification-bus.js';
+import type { BusLog, BusTraffic, NotificationBus } from '../db/notification-bus.js';
+import { createSubscriberRegistry } from './subscriber-registry.js';
 
 // The message bus on NATS (core NATS: at-most-once, no persistence), the engine for several
 // server processes (FLOTILLA_NATS_URL). Same contract as the LISTEN/NOTIFY engine
@@ -29,8 +30,6 @@ const channelPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 const syncChannel = 'flotilla_bus_sync';
 export const natsSubjectOf = (channel: string): string => `flotilla.${channel}`;
 
-type Listener = { onPayload(payload: string): void; onReset: (() => void) | undefined };
-
 const causeOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
@@ -43,14 +42,12 @@ export const createNatsBus = (
     ...defaultOptions,
     ...options,
   };
-  const listeners = new Map<string, Set<Listener>>();
-  const stateListeners = new Set<(state: BusState) => void>();
-  const readyWaiters = new Map<string, (() => void)[]>();
+  const registry = createSubscriberRegistry(log, 'message bus');
+  const { reset, setState } = registry;
   // Subscriptions on the current connection, and the channels told they are live on it.
   const subscriptions = new Map<string, NatsSubscription>();
   const announced = new Set<string>();
   const decoder = new TextDecoder();
-  let current: BusState = 'stopped';
   let holders = 0;
   let connection: NatsConnection | undefined;
   let lagMs: number | undefined;
@@ -60,28 +57,9 @@ export const createNatsBus = (
   let attempt: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
   let outage = false;
+  const traffic: BusTraffic = { published: 0, received: 0, reconnects: 0 };
 
   const running = (): boolean => holders > 0;
-  const setState = (next: BusState): void => {
-    if (next === current) return;
-    current = next;
-    for (const listener of [...stateListeners]) listener(next);
-  };
-  const guarded = (channel: string, work: () => void): void => {
-    try {
-      work();
-    } catch (error) {
-      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      log.warn(`message bus: a subscriber of "${channel}" failed: ${detail}`);
-    }
-  };
-  const reset = (channels: Iterable<string>): void => {
-    for (const channel of channels) {
-      for (const listener of [...(listeners.get(channel) ?? [])]) {
-        if (listener.onReset) guarded(channel, listener.onReset);
-      }
-    }
-  };
   // Every subscriber loses its live state (the connection is gone or being replaced).
   const unannounce = (): void => {
     const was = [...announced];
@@ -90,25 +68,18 @@ export const createNatsBus = (
   };
   // Channels subscribed on `target` and flushed (so the server has them) become live.
   const announce = (target: NatsConnection): void => {
-    if (connection !== target || current === 'down') return;
+    if (connection !== target || registry.state() === 'down') return;
     const fresh = [...subscriptions.keys()].filter((channel) => !announced.has(channel));
     for (const channel of fresh) announced.add(channel);
-    for (const channel of fresh) {
-      const waiters = readyWaiters.get(channel);
-      readyWaiters.delete(channel);
-      for (const wake of waiters ?? []) wake();
-    }
-    reset(fresh);
+    registry.announce(fresh);
   };
   const subscribe = (target: NatsConnection, channel: string): void => {
     if (subscriptions.has(channel)) return;
     const subscription = target.subscribe(natsSubjectOf(channel), {
       callback: (error, message) => {
         if (error) return;
-        const payload = decoder.decode(message.data);
-        for (const listener of [...(listeners.get(channel) ?? [])]) {
-          guarded(channel, () => listener.onPayload(payload));
-        }
+        traffic.received += 1;
+        registry.deliver(channel, decoder.decode(message.data));
       },
     });
     subscriptions.set(channel, subscription);
@@ -143,6 +114,7 @@ export const createNatsBus = (
         lost(new Error('the connection was lost'));
         unannounce();
       } else if (status.type === Events.Reconnect) {
+        traffic.reconnects += 1;
         await target.flush().catch(() => undefined);
         if (connection !== target) return;
         if (outage) log.info('message bus: NATS connected again');
@@ -193,8 +165,10 @@ export const createNatsBus = (
         scheduleRetry();
       }
     });
-    for (const channel of listeners.keys()) subscribe(target, channel);
+    for (const channel of registry.channels()) subscribe(target, channel);
     retryDelay = retryMinMs;
+    // A new connection after one lost (or never made) counts as a reconnection too.
+    if (outage) traffic.reconnects += 1;
     if (outage) log.info('message bus: NATS connected again');
     outage = false;
     setState('listening');
@@ -210,37 +184,18 @@ export const createNatsBus = (
 
   const listen: NotificationBus['listen'] = (channel, onPayload, onReset) => {
     if (!channelPattern.test(channel)) throw new Error(`Unusable channel name: ${channel}`);
-    let set = listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      listeners.set(channel, set);
-    }
-    const listener: Listener = { onPayload, onReset };
-    set.add(listener);
-    const own = set;
     const live = (): boolean => announced.has(channel);
-    let wake: (() => void) | undefined;
-    const ready = live()
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          wake = resolve;
-          readyWaiters.set(channel, [...(readyWaiters.get(channel) ?? []), resolve]);
-        });
+    const subscribed = registry.add(channel, onPayload, onReset, live());
     const target = connection;
     if (target && !subscriptions.has(channel)) {
       subscribe(target, channel);
       void flushThenAnnounce(target);
     }
     return {
-      ready,
+      ready: subscribed.ready,
       live,
       close() {
-        const waiters = readyWaiters.get(channel)?.filter((waiter) => waiter !== wake);
-        if (waiters?.length) readyWaiters.set(channel, waiters);
-        else readyWaiters.delete(channel);
-        own.delete(listener);
-        if (own.size > 0 || listeners.get(channel) !== own) return;
-        listeners.delete(channel);
+        if (!subscribed.remove()) return;
         announced.delete(channel);
         subscriptions.get(channel)?.unsubscribe();
         subscriptions.delete(channel);
@@ -256,6 +211,7 @@ export const createNatsBus = (
     try {
       // While reconnecting, the client keeps it in its buffer and sends it once connected.
       connection.publish(natsSubjectOf(channel), payload);
+      traffic.published += 1;
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -295,19 +251,16 @@ export const createNatsBus = (
     engine: 'nats',
     publish,
     listen,
-    state: () => current,
-    onStateChange(listener) {
-      stateListeners.add(listener);
-      return () => {
-        stateListeners.delete(listener);
-      };
-    },
+    state: registry.state,
+    onStateChange: registry.onStateChange,
     isLive: () =>
-      current === 'listening' && [...listeners.keys()].every((channel) => announced.has(channel)),
+      registry.state() === 'listening' &&
+      registry.channels().every((channel) => announced.has(channel)),
     sync,
     backendPid: () => undefined,
     channels: () => [...announced],
     heartbeatLagMs: () => lagMs,
+    traffic: () => ({ ...traffic }),
     start() {
       holders += 1;
       if (holders > 1) return attempt ?? Promise.resolve();

@@ -6,6 +6,7 @@ import {
   runWithLimits,
 } from './cancellable-query.js';
 import { asUnavailable, isDatabaseUnavailable } from './connection-errors.js';
+import { createNotificationRecorder, type NotificationSink } from './recorded-notifications.js';
 
 export type SqlValue = string | number | boolean | null | Date | readonly unknown[] | object;
 
@@ -51,6 +52,10 @@ export type Database = Queryable & {
   // Notices of every pooled connection, delivered before the statement raising them returns
   // (the auth cache hears of this process's own changes this way; see actor-cache-feed.ts).
   onNotice(listener: (notice: DatabaseNotice) => void): () => void;
+  // While a sink is added, the triggers' notifications are recorded instead of NOTIFYed
+  // (migrations/0093-bus-notifications.sql) and handed to it after their commit, for a bus that
+  // cannot see commits (NATS); removing the last sink returns to NOTIFY.
+  recordNotifications(sink: NotificationSink): () => void;
   // The pool's connections now: open, idle, and requests waiting for one (for operators' metrics).
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -117,6 +122,9 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       throw asUnavailable(error);
     }
   };
+
+  // The sinks catch their own failures (a bus that cannot publish).
+  const recorder = createNotificationRecorder(() => undefined);
 
   const run = async <Row extends object>(
     client: pg.Pool | pg.PoolClient,
@@ -189,18 +197,27 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     const client = await observe(() => pool.connect());
     const state: CancelState = { reason: undefined };
     let broken: Error | undefined;
+    let committed = false;
+    // Nothing to collect unless recording (the default adds no work to a transaction).
+    const collects = recorder.recording();
     const onError = (error: Error): void => {
       broken = error;
     };
     client.on('error', onError);
     try {
-      return await work(client, state, (error) => {
+      const setting = recorder.settingFor(client);
+      if (setting !== undefined) await observe(() => setting);
+      if (collects) recorder.begin(client);
+      const result = await work(client, state, (error) => {
         broken ??= error;
       });
+      committed = true;
+      return result;
     } catch (error) {
       if (isDatabaseUnavailable(error)) broken ??= error instanceof Error ? error : undefined;
       throw error;
     } finally {
+      if (collects) recorder.finish(client, committed);
       client.off('error', onError);
       client.release(releaseArgument(client, broken, state));
     }
@@ -211,9 +228,10 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     params: readonly SqlValue[] = [],
     options?: QueryOptions,
   ) =>
-    options
-      ? // A statement that may be cancelled needs its own connection (to know its backend).
-        withClient((client, state) =>
+    // A statement that may be cancelled needs its own connection (to know its backend), and so
+    // does one whose recorded notifications must be told apart from other statements'.
+    options || recorder.recording()
+      ? withClient((client, state) =>
           observe(() => runOn<Row>(client, sql, params, options, state)),
         )
       : observe(() => run<Row>(pool, sql, params));
@@ -225,7 +243,9 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     // database-loss.int.test.ts under CI) was an unhandled 'error' event, a crash. Whoever uses
     // the client still hears the error through their own listener or their query.
     client.on('error', () => undefined);
-    client.on('notice', ({ message, detail }) => {
+    client.on('notice', (notice) => {
+      if (recorder.heard(client, notice)) return;
+      const { message, detail } = notice;
       for (const listener of noticeListeners) listener({ message, detail });
     });
   });
@@ -266,6 +286,7 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       return client;
     },
     isAvailable: () => available,
+    recordNotifications: (sink) => recorder.add(sink),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onAvailabilityChange(listener) {
       listeners.add(listener);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { createSubscriberRegistry, type RegistryState } from '../bus/subscriber-registry.js';
 import type { Database } from './database.js';
 
 // The process's one PostgreSQL LISTEN connection, shared by every channel that needs one (the
@@ -18,7 +19,7 @@ import type { Database } from './database.js';
 // A subscriber that keeps state derived from notifications trusts it only while its subscription
 // is live, and forgets it on every reset: one when the connection is lost, one when its channel is
 // LISTENed on a new connection (what it learnt in between may have missed a notification).
-export type BusState = 'stopped' | 'connecting' | 'listening' | 'down';
+export type BusState = RegistryState;
 
 export type Subscription = {
   // Resolves once the channel is LISTENed on a live connection (at once if it already is).
@@ -55,12 +56,17 @@ export type NotificationBus = {
   // How long the last heartbeat took to come back through PostgreSQL (the lag a notification
   // has on this connection), once one has.
   heartbeatLagMs(): number | undefined;
+  // Messages this process published and received, and reconnections (NATS only).
+  traffic?(): BusTraffic;
   // One more holder; the first opens the connection. Resolves after the first connection attempt,
   // whether it succeeded or not; never rejects.
   start(): Promise<void>;
   // One holder fewer; the last closes the connection (resolves once it is closed).
   stop(): Promise<void>;
 };
+
+// What a bus between processes has carried since it was made (NATS: for the metrics).
+export type BusTraffic = { published: number; received: number; reconnects: number };
 
 export type BusLog = { warn(message: string): void; info(message: string): void };
 
@@ -79,7 +85,6 @@ const syncChannel = 'flotilla_bus_sync';
 // Where the connection sends its heartbeats to itself (never delivered to subscribers).
 const heartbeatChannel = 'flotilla_bus_heartbeat';
 
-type Listener = { onPayload(payload: string): void; onReset: (() => void) | undefined };
 // `announced`: channels whose subscribers were told they are live on this session.
 type Session = {
   connection: pg.PoolClient;
@@ -110,10 +115,8 @@ export const createNotificationBus = (
   options: Partial<BusOptions> = {},
 ): NotificationBus => {
   const { retryMinMs, retryMaxMs, heartbeatIntervalMs } = { ...defaultOptions, ...options };
-  const listeners = new Map<string, Set<Listener>>();
-  const stateListeners = new Set<(state: BusState) => void>();
-  const readyWaiters = new Map<string, (() => void)[]>();
-  let current: BusState = 'stopped';
+  const registry = createSubscriberRegistry(log, 'notification bus');
+  const { reset, setState } = registry;
   let holders = 0;
   let session: Session | undefined;
   let pid: number | undefined;
@@ -127,53 +130,19 @@ export const createNotificationBus = (
 
   const running = (): boolean => holders > 0;
 
-  const setState = (next: BusState): void => {
-    if (next === current) return;
-    current = next;
-    for (const listener of [...stateListeners]) listener(next);
-  };
-
-  const guarded = (channel: string, work: () => void): void => {
-    try {
-      work();
-    } catch (error) {
-      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      log.warn(`notification bus: a subscriber of "${channel}" failed: ${detail}`);
-    }
-  };
-
-  const reset = (channels: Iterable<string>): void => {
-    for (const channel of channels) {
-      for (const listener of [...(listeners.get(channel) ?? [])]) {
-        if (listener.onReset) guarded(channel, listener.onReset);
-      }
-    }
-  };
-
-  const deliver = (channel: string, payload: string | undefined): void => {
-    for (const listener of [...(listeners.get(channel) ?? [])]) {
-      guarded(channel, () => listener.onPayload(payload ?? ''));
-    }
-  };
-
   // Tells the subscribers of the channels newly LISTENed on the live session.
   const announce = (target: Session): void => {
     if (session !== target) return;
     const fresh = [...target.listened].filter((channel) => !target.announced.has(channel));
     for (const channel of fresh) target.announced.add(channel);
-    for (const channel of fresh) {
-      const waiters = readyWaiters.get(channel);
-      readyWaiters.delete(channel);
-      for (const wake of waiters ?? []) wake();
-    }
-    reset(fresh);
+    registry.announce(fresh);
   };
 
   // LISTENs on every subscribed channel the session does not listen to yet.
   const listenAll = (target: Session): Promise<void> =>
     target.serial(async () => {
       for (;;) {
-        const missing = [...listeners.keys()].filter((channel) => !target.listened.has(channel));
+        const missing = registry.channels().filter((channel) => !target.listened.has(channel));
         if (missing.length === 0) return;
         for (const channel of missing) {
           await target.connection.query(`LISTEN "${channel}"`);
@@ -238,7 +207,7 @@ export const createNotificationBus = (
     connection.on('error', (error) => candidate.drop(error));
     connection.on('end', () => candidate.drop());
     connection.on('notification', ({ channel, payload }) => {
-      if (channel !== heartbeatChannel) deliver(channel, payload);
+      if (channel !== heartbeatChannel) registry.deliver(channel, payload ?? '');
       else if (payload === awaited) {
         awaited = undefined;
         lagMs = performance.now() - sentAt;
@@ -294,22 +263,8 @@ export const createNotificationBus = (
 
   const listen: NotificationBus['listen'] = (channel, onPayload, onReset) => {
     if (!channelPattern.test(channel)) throw new Error(`Unusable channel name: ${channel}`);
-    let set = listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      listeners.set(channel, set);
-    }
-    const listener: Listener = { onPayload, onReset };
-    set.add(listener);
-    const own = set;
     const live = (): boolean => session?.announced.has(channel) === true;
-    let wake: (() => void) | undefined;
-    const ready = live()
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          wake = resolve;
-          readyWaiters.set(channel, [...(readyWaiters.get(channel) ?? []), resolve]);
-        });
+    const subscribed = registry.add(channel, onPayload, onReset, live());
     const open = session;
     if (open && !open.listened.has(channel)) {
       // A failed LISTEN means a broken connection: drop it and start over.
@@ -318,15 +273,11 @@ export const createNotificationBus = (
       );
     }
     return {
-      ready,
+      ready: subscribed.ready,
       live,
       // The channel stays LISTENed until the next reconnection; unwanted payloads are ignored.
       close() {
-        const waiters = readyWaiters.get(channel)?.filter((waiter) => waiter !== wake);
-        if (waiters?.length) readyWaiters.set(channel, waiters);
-        else readyWaiters.delete(channel);
-        own.delete(listener);
-        if (own.size === 0 && listeners.get(channel) === own) listeners.delete(channel);
+        subscribed.remove();
       },
     };
   };
@@ -364,16 +315,11 @@ export const createNotificationBus = (
       await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     listen,
-    state: () => current,
-    onStateChange(listener) {
-      stateListeners.add(listener);
-      return () => {
-        stateListeners.delete(listener);
-      };
-    },
+    state: registry.state,
+    onStateChange: registry.onStateChange,
     isLive: () =>
-      current === 'listening' &&
-      [...listeners.keys()].every((channel) => session?.announced.has(channel) === true),
+      registry.state() === 'listening' &&
+      registry.channels().every((channel) => session?.announced.has(channel) === true),
     sync,
     backendPid: () => pid,
     heartbeatLagMs: () => lagMs,
