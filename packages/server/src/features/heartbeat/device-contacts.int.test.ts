@@ -148,6 +148,34 @@ describe('device contacts: recorded in memory, written in batches', () => {
     expect((await stored(id))?.last_contact_at).toEqual(after(12_000));
   });
 
+  it('keeps nothing of a device forgotten while its contact was on its way', async () => {
+    const [id = 0] = await devices(1);
+    let sent: () => void = () => undefined;
+    const sending = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const queryable: Queryable = {
+      query: (sql, params) => {
+        sent();
+        return released.then(() => db.query(sql, params));
+      },
+    };
+    const contacts = createDeviceContacts(queryable);
+    const at = new Date('2032-07-01T00:00:00Z');
+    contacts.record(id, at);
+    const flushed = contacts.flush();
+    await sending;
+    contacts.forget(id);
+    release();
+    await flushed;
+    contacts.record(id, new Date(at.getTime() + 1_000));
+    expect(contacts.pendingCount()).toBe(1);
+  });
+
   it('splits a large flush into statements of chunkSize devices', async () => {
     const ids = await devices(5);
     const { queryable, state } = flaky();

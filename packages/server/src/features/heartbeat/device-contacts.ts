@@ -69,6 +69,8 @@ export const createDeviceContacts = (
   let flushing: Promise<void> = Promise.resolve();
   // The contact stored for devices this process wrote within the last write interval (ms).
   const stored = new Map<number, number>();
+  // Devices forgotten while a statement was on its way: what it returns of them is not kept.
+  let forgotten = new Set<number>();
   const writeIntervalMs = heartbeatTimings.contactWriteIntervalMs;
   let latest = 0;
 
@@ -83,7 +85,9 @@ export const createDeviceContacts = (
       if (latest - contact >= writeIntervalMs) stored.delete(deviceId);
     }
     for (const row of written) {
-      if (row.contactAt !== null) stored.set(row.id, row.contactAt.getTime());
+      if (row.contactAt !== null && !forgotten.has(row.id)) {
+        stored.set(row.id, row.contactAt.getTime());
+      }
     }
   };
 
@@ -98,6 +102,7 @@ export const createDeviceContacts = (
     pending = new Map();
     for (let start = 0; start < batch.length; start += chunkSize) {
       try {
+        forgotten = new Set();
         remember(await writeDeviceContacts(db, batch.slice(start, start + chunkSize), retentionMs));
       } catch (error) {
         // Kept for the next flush, merged with whatever arrived meanwhile.
@@ -124,6 +129,7 @@ export const createDeviceContacts = (
     pendingCount: () => pending.size,
     forget(deviceId) {
       stored.delete(deviceId);
+      forgotten.add(deviceId);
     },
   };
 };
