@@ -1,11 +1,12 @@
 import { setMaxListeners } from 'node:events';
+import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Simulator, type SimulatorFleet, startSimulator } from '../src/simulator.js';
 
 // The scale scenario's devices (packages/server/bench/scale.ts forks this file): the agent's
 // simulator, thousands of devices on one shared scheduler, in a process of its own. It times
-// every API call the devices make (the simulator's HTTP client is the global fetch) and answers
+// every API call the devices make (through node's http, as the agent sends them) and answers
 // the orchestrator's questions over IPC:
 //   → {type: 'start', ...}   ← {type: 'started'}
 //   → {type: 'status'}       ← {type: 'status', online, failed, cloudlink}
@@ -75,52 +76,35 @@ const statsOf = (entry: Calls): CallStats => {
 const expected = (kind: Kind, status: number): boolean =>
   kind === 'poll' ? status === 200 || status === 304 : status < 400;
 
-// Requests in flight at once. The devices share this process, whose open files are capped (20,000
-// here) and already hold a websocket per device; an overloaded server would otherwise have every
-// device's poll and report open a connection of its own. A request's time includes its wait for
-// a slot, as a device's would include the server's queue.
-const maxInFlight = 256;
-let inFlight = 0;
-const waiting: (() => void)[] = [];
-const acquire = async (): Promise<void> => {
-  if (inFlight < maxInFlight) {
-    inFlight += 1;
-    return;
-  }
-  await new Promise<void>((resolve) => waiting.push(resolve));
-};
-const release = (): void => {
-  const next = waiting.shift();
-  if (next) next();
-  else inFlight -= 1;
-};
+// Every API call the devices make goes out through node's http (the agent's transport,
+// src/http-transport.ts): each request is timed from its creation to its answer's headers. The
+// long-lived log uploads and the cloudlink's websocket (its upgrade) are not calls to time.
+const timed = (path: string): boolean =>
+  !path.endsWith('/log-stream') && !path.startsWith('/cloudlink');
 
-const originalFetch = globalThis.fetch;
-globalThis.fetch = async (input, init) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  const method = (init?.method ?? 'GET').toUpperCase();
-  const kind = kindOf(method, url);
+const originalRequest = http.request;
+const timedRequest = (...args: unknown[]): http.ClientRequest => {
+  const request: http.ClientRequest = Reflect.apply(originalRequest, http, args);
+  if (!timed(request.path)) return request;
+  const kind = kindOf(request.method, request.path);
   const entry = calls[kind];
   const began = performance.now();
-  await acquire();
-  try {
-    const response = await originalFetch(input, init);
-    // The body is read by the caller: the slot is held until the headers only.
-    if (expected(kind, response.status)) {
+  request.once('response', (response) => {
+    const status = response.statusCode ?? 0;
+    if (expected(kind, status)) {
       entry.latencies.push(performance.now() - began);
     } else {
       entry.errors += 1;
-      entry.firstError ??= `${method} ${url} answered ${response.status}`;
+      entry.firstError ??= `${request.method} ${request.path} answered ${status}`;
     }
-    return response;
-  } catch (error) {
+  });
+  request.once('error', (error) => {
     entry.errors += 1;
-    entry.firstError ??= `${method} ${url}: ${error instanceof Error ? error.message : String(error)}`;
-    throw error;
-  } finally {
-    release();
-  }
+    entry.firstError ??= `${request.method} ${request.path}: ${error.message}`;
+  });
+  return request;
 };
+Object.defineProperty(http, 'request', { value: timedRequest });
 
 const simulators: Simulator[] = [];
 

@@ -16,6 +16,8 @@ import {
   privateBytesFromRollup,
   rssBytesFromStatus,
 } from './proc-stats.js';
+import { serverCounts, serversFor } from './scale.js';
+import { maxDevicesPerProcess } from './scale-simulators.js';
 import type { Row } from './scenario.js';
 import { median, ratioOf, spreadOf, summarizeRow, verdictOf } from './stats.js';
 import { formatNumber, formatRatio, formatSummaryTable } from './table.js';
@@ -178,6 +180,20 @@ describe('options', () => {
     expect(loadBenchOptions([], { BENCH_MODE: 'quick', BENCH_ROUNDS: '4' }).rounds).toBe(4);
     expect(() => loadBenchOptions([], { BENCH_MODE: 'fast' })).toThrow(/quick or full/);
     expect(() => loadBenchOptions([], { BENCH_DEVICES: '1234' })).toThrow(/multiple of 200/);
+  });
+
+  it('scales to 50,000 devices in full mode, over as many processes as the open-file limit needs', () => {
+    expect(loadBenchOptions([], {})).toMatchObject({
+      scaleDevices: 50_000,
+      scaleSpreadMs: 1_500_000,
+    });
+    expect(loadBenchOptions(['--quick'], {})).toMatchObject({ scaleDevices: 1000 });
+    expect(serverCounts(1000)).toEqual([1, 2]);
+    expect(serverCounts(10_000)).toEqual([1, 2]);
+    expect(serversFor(50_000)).toBe(4);
+    expect(serverCounts(50_000)).toEqual([4]);
+    // Fleets are dealt whole: 10 fleets of 5,000 over 4 servers give at most 3 fleets each.
+    expect(Math.ceil(10 / serversFor(50_000)) * 5000).toBeLessThanOrEqual(maxDevicesPerProcess);
   });
 
   it('selects by BENCH_ONLY substrings, and runs extras in full mode only', () => {

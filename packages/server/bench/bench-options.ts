@@ -63,6 +63,7 @@ export const loadBenchOptions = (argv: readonly string[], env: NodeJS.ProcessEnv
   const quick = mode === 'quick';
   const only = onlyOf(env);
   const devices = numberFrom(env, 'BENCH_DEVICES', quick ? 10_000 : 100_000);
+  const scaleDevices = numberFrom(env, 'BENCH_SCALE_DEVICES', quick ? 1000 : 50_000);
   if (devices < 2000 || devices % 200 !== 0) {
     throw new Error('BENCH_DEVICES must be a multiple of 200, at least 2,000');
   }
@@ -84,9 +85,10 @@ export const loadBenchOptions = (argv: readonly string[], env: NodeJS.ProcessEnv
     only,
     explain: env.BENCH_EXPLAIN === '1',
     scale: argv.includes('--scale') || only.includes('scale'),
-    scaleDevices: numberFrom(env, 'BENCH_SCALE_DEVICES', quick ? 1000 : 10_000),
+    scaleDevices,
     scalePollMs: numberFrom(env, 'BENCH_SCALE_POLL_MS', quick ? 60_000 : 600_000),
-    scaleSpreadMs: numberFrom(env, 'BENCH_SCALE_SPREAD_MS', quick ? 10_000 : 300_000),
+    // 10,000 devices over 5 minutes boot without errors here: the same rate for more.
+    scaleSpreadMs: numberFrom(env, 'BENCH_SCALE_SPREAD_MS', quick ? 10_000 : scaleDevices * 30),
   };
 };
 

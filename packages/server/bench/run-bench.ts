@@ -264,7 +264,7 @@ const main = async (): Promise<number> => {
   }
   if (scale.length > 0) {
     log(
-      `\nScale: ${options.scaleDevices.toLocaleString('en')} simulated devices in one process, fresh Flotilla process(es), one PostgreSQL\n`,
+      `\nScale: ${options.scaleDevices.toLocaleString('en')} simulated devices (a simulator process per server, at most 15,000 devices each), fresh Flotilla process(es), one PostgreSQL\n`,
     );
     log(`${formatScaleTable(scale)}\n`);
   }

@@ -20,6 +20,8 @@ export const formatScaleTable = (phases: readonly ScalePhase[]): string => {
     'Flotilla CPU per 1,000 devices',
     'PostgreSQL CPU per 1,000',
     'RSS per server',
+    // Not counted against the server: the devices' own cost, said so it is known.
+    'simulator CPU (all devices)',
   ];
   const rows = phases.map((phase) => [
     String(phase.servers),
@@ -33,6 +35,7 @@ export const formatScaleTable = (phases: readonly ScalePhase[]): string => {
     `${phase.serverCpuPer1000.toFixed(2)}% of a core`,
     Number.isFinite(phase.postgresCpuPer1000) ? `${phase.postgresCpuPer1000.toFixed(2)}%` : '-',
     phase.serverRssMb.map((mb) => `${Math.round(mb)} MB`).join(' + '),
+    `${phase.simulatorCpuPercent.toFixed(0)}% of a core`,
   ]);
   const notes = phases
     .filter((phase) => phase.firstError !== null)

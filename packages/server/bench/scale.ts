@@ -7,11 +7,12 @@ import type { BenchOptions } from './bench-options.js';
 import { cpuMillis, treeCpuMillis } from './proc-stats.js';
 import { type ChildServer, repoRoot } from './processes.js';
 import { createProvisioningKeys, type ScaleFleet } from './protocol-devices.js';
+import type { CallStats } from './scale-simulator-client.js';
 import {
-  type CallStats,
-  type ScaleSimulator,
-  startScaleSimulator,
-} from './scale-simulator-client.js';
+  maxDevicesPerProcess,
+  type SimulatorGroup,
+  startSimulatorGroup,
+} from './scale-simulators.js';
 import type { SeedInfo } from './seed.js';
 
 // Scale on one machine : N devices of the agent's simulator (a process of its own)
@@ -19,6 +20,8 @@ import type { SeedInfo } from './seed.js';
 // ten times that rate (metrics reports too), against one fresh Flotilla process, then against two
 // on the same PostgreSQL (half the fleets each). Each phase measures one window after every
 // device has booted: the default window is one poll interval, so every device polls in it.
+// More devices than one process may hold sockets for (scale-simulators.ts) start with as many
+// servers as they need, each with a simulator process of its own.
 
 export type ScalePhase = {
   servers: number;
@@ -59,7 +62,7 @@ const sum = async (values: Promise<number>[]): Promise<number> =>
 const stallMs = 60_000;
 
 const waitForBoot = async (
-  simulator: ScaleSimulator,
+  simulator: SimulatorGroup,
   devices: number,
   spreadMs: number,
   log: (line: string) => void,
@@ -99,7 +102,7 @@ const runPhase = async (
   const metricsIntervalMs = pollIntervalMs / 2;
   const windowMs = rate === 'default' ? scalePollMs : Math.max(30_000, (2 * scalePollMs) / 10);
   const perFleet = Math.ceil(devices / fleets.length);
-  const simulator = await startScaleSimulator();
+  const simulator = await startSimulatorGroup(servers.length);
   try {
     await simulator.start({
       servers: servers.map((server, index) => ({
@@ -135,14 +138,14 @@ const runPhase = async (
     const began = performance.now();
     const serverCpu0 = await sum(servers.map((server) => server.cpuMillis()));
     const pgCpu0 = pgPid === undefined ? Number.NaN : await treeCpuMillis(pgPid);
-    const simCpu0 = await cpuMillis(simulator.pid);
+    const simCpu0 = await sum(simulator.pids.map((pid) => cpuMillis(pid)));
     env.log(`    measuring ${windowMs / 1000} s`);
     await sleep(windowMs);
     const calls = await simulator.collect();
     const wallMs = performance.now() - began;
     const serverCpu = (await sum(servers.map((server) => server.cpuMillis()))) - serverCpu0;
     const pgCpu = pgPid === undefined ? Number.NaN : (await treeCpuMillis(pgPid)) - pgCpu0;
-    const simCpu = (await cpuMillis(simulator.pid)) - simCpu0;
+    const simCpu = (await sum(simulator.pids.map((pid) => cpuMillis(pid)))) - simCpu0;
     const status = await simulator.status();
     const perThousand = (cpuMs: number): number => (100 * cpuMs) / wallMs / (status.devices / 1000);
     const kinds = [calls.poll, calls.report, calls.register, calls.other];
@@ -181,13 +184,33 @@ const runPhase = async (
   }
 };
 
+// The fewest servers whose every one gets at most maxDevicesPerProcess devices (fleets are dealt
+// to the servers in turn, whole).
+export const serversFor = (devices: number): number => {
+  const perFleet = Math.ceil(devices / fleetsUsed);
+  let servers = 1;
+  while (
+    servers < fleetsUsed &&
+    Math.ceil(fleetsUsed / servers) * perFleet > maxDevicesPerProcess
+  ) {
+    servers += 1;
+  }
+  return servers;
+};
+
+// One server, then two; or, when one cannot hold the devices, the fewest that can.
+export const serverCounts = (devices: number): number[] => {
+  const least = serversFor(devices);
+  return least === 1 ? [1, 2] : [least];
+};
+
 export const runScale = async (env: ScaleEnv): Promise<ScalePhase[]> => {
   const fleets = await createProvisioningKeys(
     env.db,
     env.seed.fleets.slice(0, fleetsUsed).map((fleet) => fleet.id),
   );
   const phases: ScalePhase[] = [];
-  for (const count of [1, 2]) {
+  for (const count of serverCounts(env.options.scaleDevices)) {
     await rm(path.join(repoRoot, 'data', `bench-scale-${count}`), { recursive: true, force: true });
     const servers: ChildServer[] = [];
     try {

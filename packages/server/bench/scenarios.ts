@@ -7,6 +7,7 @@ import { fleetVariableChangeScenario } from './scenario-fleet-variable-change.js
 import { devicePageScenario, deviceCountScenario } from './scenario-device-page.js';
 import { deviceUrlScenario } from './scenario-device-url.js';
 import {
+  fleetListMemberScenario,
   fleetListScenario,
   fleetListSmallScenario,
   fleetSummaryScenario,
@@ -29,6 +30,7 @@ export const scenarios: readonly Scenario[] = [
   deviceCountScenario,
   fleetListScenario,
   fleetListSmallScenario,
+  fleetListMemberScenario,
   fleetSummaryScenario,
   releaseListScenario,
   consoleColdLoadScenario,

@@ -149,6 +149,8 @@ export const registerCloudlink = (
       links.remove(link);
       // On shutdown closeNode ends every session of this node at once.
       if (closing) return;
+      // The loss is ended by the device's next contact, however soon it comes.
+      ctx.contacts.forget(link.deviceId);
       track(
         link.opened.then(() =>
           closeSession(ctx.db, {

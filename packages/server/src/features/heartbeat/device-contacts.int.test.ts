@@ -111,6 +111,71 @@ describe('device contacts: recorded in memory, written in batches', () => {
     expect(contacts.pendingCount()).toBe(2);
   });
 
+  it('sends no bare contact within 10 s of the one it stored, unless the device was forgotten', async () => {
+    const [id = 0, other = 0] = await devices(2);
+    const { queryable, state } = flaky();
+    const contacts = createDeviceContacts(queryable);
+    const at = new Date('2032-06-01T00:00:00Z');
+    const after = (ms: number) => new Date(at.getTime() + ms);
+    contacts.record(id, at);
+    await contacts.flush();
+    expect(state.statements).toBe(1);
+    // Polls more often than contacts are written: the statement would skip them, so they stay.
+    contacts.record(id, after(4_000));
+    contacts.record(id, after(9_999));
+    expect(contacts.pendingCount()).toBe(0);
+    // Metrics always go (their own interval is the database's to decide), and so does another
+    // device, and the first contact 10 s after the stored one.
+    contacts.record(other, after(5_000));
+    contacts.record(id, after(5_000), { cpu_usage: 3 });
+    expect(contacts.pendingCount()).toBe(2);
+    await contacts.flush();
+    contacts.record(id, after(10_000));
+    expect(contacts.pendingCount()).toBe(1);
+    await contacts.flush();
+    expect((await stored(id))?.last_contact_at).toEqual(after(10_000));
+    expect((await stored(id))?.cpu_usage).toBe(3);
+    // A lost cloudlink: the next contact is sent at once (the database ends the loss with it).
+    await db.query(`UPDATE "device" SET "cloudlink_lost_at" = $2 WHERE "id" = $1`, [
+      id,
+      after(11_000),
+    ]);
+    contacts.record(id, after(12_000));
+    expect(contacts.pendingCount()).toBe(0);
+    contacts.forget(id);
+    contacts.record(id, after(12_000));
+    await contacts.flush();
+    expect((await stored(id))?.last_contact_at).toEqual(after(12_000));
+  });
+
+  it('keeps nothing of a device forgotten while its contact was on its way', async () => {
+    const [id = 0] = await devices(1);
+    let sent: () => void = () => undefined;
+    const sending = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const queryable: Queryable = {
+      query: (sql, params) => {
+        sent();
+        return released.then(() => db.query(sql, params));
+      },
+    };
+    const contacts = createDeviceContacts(queryable);
+    const at = new Date('2032-07-01T00:00:00Z');
+    contacts.record(id, at);
+    const flushed = contacts.flush();
+    await sending;
+    contacts.forget(id);
+    release();
+    await flushed;
+    contacts.record(id, new Date(at.getTime() + 1_000));
+    expect(contacts.pendingCount()).toBe(1);
+  });
+
   it('splits a large flush into statements of chunkSize devices', async () => {
     const ids = await devices(5);
     const { queryable, state } = flaky();

@@ -1,8 +1,10 @@
 import type { Queryable } from '../../infra/db/database.js';
+import { heartbeatTimings } from '../../model/definitions/device-status.js';
 import {
   type DeviceContact,
   defaultMetricsRetentionMs,
   type Metrics,
+  type WrittenContact,
   writeDeviceContacts,
 } from './write-device-contacts.js';
 
@@ -14,6 +16,12 @@ import {
 // next one; a crash loses at most one interval of contact times and metrics readings, never
 // anything else. Memory is bounded: one entry per device, at most maxPending devices (contacts
 // of further devices are dropped until a flush succeeds).
+// A device polling more often than contacts are written (every 10 s, the statement's own rule)
+// is not sent at all between its writes: the contact each flush stored is remembered for 10 s,
+// and a bare contact within that time of it is one the statement would skip. The one exception
+// the statement makes, a contact after a lost cloudlink, is kept by forgetting the device when
+// this process sees its link close (forget); a link another process held and lost is ended by the
+// device's next contact written, at most 10 s later, well within the 30 s the loss allows.
 
 export type DeviceContacts = {
   // A contact at `at`; metrics, when given, were reported then.
@@ -23,6 +31,8 @@ export type DeviceContacts = {
   flush(): Promise<void>;
   // Devices waiting for the next flush.
   pendingCount(): number;
+  // The device's next contact is sent whenever it comes (its cloudlink was lost).
+  forget(deviceId: number): void;
 };
 
 export type DeviceContactsOptions = {
@@ -57,6 +67,29 @@ export const createDeviceContacts = (
   const retentionMs = options.metricsRetentionMs ?? defaultMetricsRetentionMs;
   let pending = new Map<number, DeviceContact>();
   let flushing: Promise<void> = Promise.resolve();
+  // The contact stored for devices this process wrote within the last write interval (ms).
+  const stored = new Map<number, number>();
+  // Devices forgotten while a statement was on its way: what it returns of them is not kept.
+  let forgotten = new Set<number>();
+  const writeIntervalMs = heartbeatTimings.contactWriteIntervalMs;
+  let latest = 0;
+
+  // Whether the database holds a contact of the device recent enough to skip this one.
+  const writtenRecently = (deviceId: number, at: number): boolean => {
+    const contact = stored.get(deviceId);
+    return contact !== undefined && at - contact < writeIntervalMs;
+  };
+
+  const remember = (written: readonly WrittenContact[]): void => {
+    for (const [deviceId, contact] of stored) {
+      if (latest - contact >= writeIntervalMs) stored.delete(deviceId);
+    }
+    for (const row of written) {
+      if (row.contactAt !== null && !forgotten.has(row.id)) {
+        stored.set(row.id, row.contactAt.getTime());
+      }
+    }
+  };
 
   const put = (contact: DeviceContact): void => {
     const existing = pending.get(contact.deviceId);
@@ -69,7 +102,8 @@ export const createDeviceContacts = (
     pending = new Map();
     for (let start = 0; start < batch.length; start += chunkSize) {
       try {
-        await writeDeviceContacts(db, batch.slice(start, start + chunkSize), retentionMs);
+        forgotten = new Set();
+        remember(await writeDeviceContacts(db, batch.slice(start, start + chunkSize), retentionMs));
       } catch (error) {
         // Kept for the next flush, merged with whatever arrived meanwhile.
         for (const contact of batch.slice(start)) put(contact);
@@ -81,7 +115,10 @@ export const createDeviceContacts = (
   return {
     record(deviceId, at, metrics) {
       const values = metrics && Object.keys(metrics).length > 0 ? metrics : undefined;
-      put(values ? { deviceId, at, metrics: { at, values } } : { deviceId, at });
+      const time = at.getTime();
+      if (time > latest) latest = time;
+      if (values) put({ deviceId, at, metrics: { at, values } });
+      else if (!writtenRecently(deviceId, time)) put({ deviceId, at });
     },
     flush() {
       const run = flushing.then(writeAll);
@@ -90,5 +127,9 @@ export const createDeviceContacts = (
       return run;
     },
     pendingCount: () => pending.size,
+    forget(deviceId) {
+      stored.delete(deviceId);
+      forgotten.add(deviceId);
+    },
   };
 };

@@ -24,6 +24,9 @@ export type Metrics = Partial<Record<MetricColumn, SqlValue>>;
 
 export const metricsIntervalMs = 60_000;
 
+// A device row a flush wrote, and the last contact it stores since.
+export type WrittenContact = { id: number; contactAt: Date | null };
+
 // One device's contact: when, and the metrics reported then (if any).
 export type DeviceContact = {
   deviceId: number;
@@ -66,15 +69,16 @@ const historyList = historyColumns.map((column) => `"${column}"`).join(', ');
 // (connected_since) by the row's own deadlines, which a lost cloudlink cuts short. Rows are taken in
 // id order, so concurrent writers lock them in the same order. Each metrics write also appends
 // the device's readings to its history and drops its readings older than `retentionMs` before
-// this one, in the same statement (no extra round trip per report). Resolves to the ids written.
+// this one, in the same statement (no extra round trip per report). Resolves to the rows written,
+// each with the contact it now stores.
 export const writeDeviceContacts = async (
   db: Queryable,
   contacts: readonly DeviceContact[],
   retentionMs: number = defaultMetricsRetentionMs,
-): Promise<number[]> => {
+): Promise<WrittenContact[]> => {
   if (contacts.length === 0) return [];
   const sorted = [...contacts].sort((a, b) => a.deviceId - b.deviceId);
-  const { rows } = await db.query<{ id: number }>(
+  const { rows } = await db.query<WrittenContact>(
     `WITH "written" AS (
      UPDATE "device" d SET
        "last_contact_at" = ${ifContact(at, 'last_contact_at')},
@@ -91,7 +95,7 @@ export const writeDeviceContacts = async (
      CROSS JOIN LATERAL jsonb_populate_record(NULL::"device", u."metrics") m
      WHERE d."id" = u."id" AND (${contactDue} OR ${metricsDue})
      -- RETURNING sees the updated row: its readings were written at metrics_at when they match.
-     RETURNING d."id", d."metrics_reported_at" AS "sampled_at",
+     RETURNING d."id", d."last_contact_at" AS "contactAt", d."metrics_reported_at" AS "sampled_at",
        (u."metrics_at" IS NOT NULL AND d."metrics_reported_at" = u."metrics_at") AS "sampled",
        ${historyColumns.map((column) => `d."${column}"`).join(', ')}
    ), "appended" AS (
@@ -104,7 +108,7 @@ export const writeDeviceContacts = async (
       WHERE w."sampled" AND s."device" = w."id"
         AND s."at" < w."sampled_at" - $5::bigint * interval '1 millisecond'
    )
-   SELECT "id" FROM "written"`,
+   SELECT "id", "contactAt" FROM "written"`,
     [
       sorted.map((contact) => contact.deviceId),
       sorted.map((contact) => contact.at),
@@ -113,5 +117,5 @@ export const writeDeviceContacts = async (
       retentionMs,
     ],
   );
-  return rows.map((row) => row.id);
+  return rows;
 };
