@@ -13,7 +13,7 @@ const vpnControlNames = `('RESIN_SUPERVISOR_VPN_CONTROL', 'BALENA_SUPERVISOR_VPN
 const onlineAfter = `now() - (d."poll_interval_ms" * 1.5 + 10000) * interval '1 millisecond'`;
 const connectedAfter = `now() - (d."poll_interval_ms" * 2.5 + 10000) * interval '1 millisecond'`;
 
-const isOnlineSql = `coalesce(d."last_contact_at" >= ${connectedAfter}, false)`;
+export const isOnlineSql = `coalesce(d."last_contact_at" >= ${connectedAfter}, false)`;
 
 // api_heartbeat_state, is_online, last_connectivity_event (when it became connected, or when it
 // was last seen once disconnected) and changed_api_heartbeat_state_on__date, named "hb_*" so they
@@ -34,7 +34,7 @@ const heartbeatSql = `
     END AS "hb_changed_at") hbt`;
 
 // device.overall_status as an application would write it (same rules as the model's).
-const overallStatus = `CASE
+export const overallStatus = `CASE
     WHEN NOT d."is_active" THEN 'inactive'
     WHEN d."provisioning_state" = 'Post-Provisioning' THEN 'post-provisioning'
     WHEN d."last_contact_at" IS NULL THEN 'configuring'
@@ -57,7 +57,7 @@ const overallStatus = `CASE
   END`;
 
 // Seeded releases are final, so raw_version is the semver plus "+rev<n>" for re-used versions.
-const rawVersion = `r."semver" || CASE WHEN coalesce(r."revision", 0) > 0 THEN '+rev' || r."revision" ELSE '' END`;
+export const rawVersion = `r."semver" || CASE WHEN coalesce(r."revision", 0) > 0 THEN '+rev' || r."revision" ELSE '' END`;
 
 // `is_online eq true`: contacted within the connected window (NULL, never contacted, is out).
 const pageFilterSql = `d."belongs_to__application" = $2

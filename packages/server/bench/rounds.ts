@@ -28,7 +28,8 @@ const measured = async (
   env: BenchEnv,
   window: Window,
 ): Promise<Measure> => {
-  const server = side === 'flotilla' ? env.flotilla : env.reference;
+  const server =
+    side === 'flotilla' ? env.flotilla : (scenario.referenceServer?.(env) ?? env.reference);
   const [serverBefore, loadBefore] = [await server.cpuMillis(), await env.load.cpuMillis()];
   const began = performance.now();
   const measure = await scenario.measure(side, env, window);

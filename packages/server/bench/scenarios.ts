@@ -14,6 +14,7 @@ import {
 } from './scenario-fleet-counts.js';
 import { liveTailScenario, logIngestScenario } from './scenario-logs.js';
 import { memoryScenario } from './scenario-memory.js';
+import { pinejsScenario } from './scenario-pinejs.js';
 import { pollScenario } from './scenario-poll.js';
 import { releaseListScenario } from './scenario-release-list.js';
 import { rolloutBurstScenario } from './scenario-rollout-burst.js';
@@ -33,6 +34,7 @@ export const scenarios: readonly Scenario[] = [
   fleetListMemberScenario,
   fleetSummaryScenario,
   releaseListScenario,
+  pinejsScenario,
   consoleColdLoadScenario,
   pollScenario,
   stateReportScenario,

@@ -80,6 +80,22 @@ const orderBySql = (ctx: CompileContext, scope: RowScope, orderby: OrderByOption
     })
     .join(', ');
 
+// The stored id column, when the resource has one (every table does; a view might not).
+const idColumn = (scope: RowScope): string | undefined => {
+  const id = scope.resource.fields.get('id');
+  return id && !id.computed && id.column === 'id' ? `${scope.alias}."id"` : undefined;
+};
+
+// A page's ordering: $orderby, then the id for rows equal in every key, so that consecutive
+// pages neither repeat nor skip a row of a tie (PostgreSQL orders ties arbitrarily, and may do
+// so differently for another LIMIT or OFFSET).
+const pageOrderSql = (ctx: CompileContext, scope: RowScope, orderby: OrderByOption): string => {
+  const keys = orderBySql(ctx, scope, orderby);
+  const id = idColumn(scope);
+  const byId = orderby.properties.some((property) => property.name === 'id' && !property.property);
+  return id && !byId ? `${keys}, ${id} ASC` : keys;
+};
+
 const checkedCount = (value: unknown, option: string): number => {
   const number = Number(value);
   if (!Number.isSafeInteger(number) || number < 0) {
@@ -167,18 +183,34 @@ export const collectionSql = (ctx: CompileContext, collection: Collection): stri
   const conditions = [...collection.conditions, readFilter(ctx, scope)];
   if (options.$filter !== undefined) conditions.push(compileFilter(ctx, scope, options.$filter));
   const where = `WHERE ${conditions.join(' AND ')}`;
-  const orderBy = options.$orderby ? ` ORDER BY ${orderBySql(ctx, scope, options.$orderby)}` : '';
+  const select = `SELECT ${columns.join(', ')}`;
+  const paged = options.$top !== undefined || options.$skip !== undefined;
+  if (!paged) {
+    const orderBy = options.$orderby ? ` ORDER BY ${orderBySql(ctx, scope, options.$orderby)}` : '';
+    return `${select} FROM ${fromClause(scope)} ${where}${orderBy}`;
+  }
+  const orderBy = options.$orderby ? ` ORDER BY ${pageOrderSql(ctx, scope, options.$orderby)}` : '';
   let page = '';
   if (options.$top !== undefined) page += ` LIMIT ${nonNegativeInteger(ctx, options.$top, '$top')}`;
   if (options.$skip !== undefined) {
     page += ` OFFSET ${nonNegativeInteger(ctx, options.$skip, '$skip')}`;
   }
-  const select = `SELECT ${columns.join(', ')}`;
-  if (!page) return `${select} FROM ${fromClause(scope)} ${where}${orderBy}`;
   // Pick the page first, then compute expansions and computed fields for its rows only
-  // (PostgreSQL would otherwise evaluate them for every skipped row as well).
-  const pageRows = `(SELECT ${scope.alias}.* FROM ${fromClause(scope)} ${where}${orderBy}${page})`;
-  return `${select} FROM ${pageRows} ${scope.alias}${orderBy}`;
+  // (PostgreSQL would otherwise evaluate them for every skipped row as well). The page is picked
+  // by id alone, so a deep page sorts and skips narrow rows (or walks an index) rather than
+  // whole ones; its rows are then read again by primary key and put in order again (a page
+  // without $orderby keeps the order the scan gave, as before).
+  const id = idColumn(scope);
+  if (!id || !options.$orderby) {
+    const pageRows = `(SELECT ${scope.alias}.* FROM ${fromClause(scope)} ${where}${orderBy}${page})`;
+    return `${select} FROM ${pageRows} ${scope.alias}${orderBy}`;
+  }
+  const pageIds = `(SELECT ${id} FROM ${fromClause(scope)} ${where}${orderBy}${page})`;
+  const picked = ctx.nextAlias();
+  return (
+    `${select} FROM ${pageIds} ${picked} JOIN ${fromClause(scope)} ON ${id} = ${picked}."id"` +
+    orderBy
+  );
 };
 
 const checkOptions = (options: ODataOptions): void => {
