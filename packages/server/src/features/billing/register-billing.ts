@@ -209,6 +209,7 @@ export const registerBilling = (
       currency: invoice.currency,
       state: invoice.state,
       subtotal_in_cents: String(invoice.subtotalCents),
+      tax_in_cents: String(invoice.taxCents),
       total_in_cents: String(invoice.totalCents),
     }));
   });
