@@ -17,6 +17,7 @@ export const dayMs = 24 * 60 * 60 * 1000;
 export type BillingCall = {
   status: number;
   body: string;
+  raw: Buffer;
   headers: Record<string, unknown>;
   json: <T = unknown>() => T;
 };
@@ -90,6 +91,7 @@ export const startBillingWorld = async (options: {
       return {
         status: response.statusCode,
         body: response.body,
+        raw: response.rawPayload,
         headers: response.headers,
         json: <T = unknown>(): T => response.json<T>(),
       };
