@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
 import {
@@ -23,8 +21,6 @@ const advance = (days: number): void => world.advanceDays(days);
 
 let world: BillingWorld;
 let db: Database;
-let ctx: AppContext;
-let app: FastifyInstance;
 let admin: number;
 let member: number;
 let platformAdmin: number;
@@ -51,7 +47,7 @@ beforeAll(async () => {
     start: new Date('2026-03-01T12:00:00Z'),
     organizationName: 'Acme',
   });
-  ({ db, ctx, app, admin, member, platformAdmin, organization } = world);
+  ({ db, admin, member, platformAdmin, organization } = world);
   fleet = (await createFleet(db, organization, 'Things')).id;
 });
 afterAll(async () => {
@@ -181,7 +177,7 @@ describe('billing over a period', () => {
 
   it('credits the unused part of the period on a further upgrade', async () => {
     const plan = await call(admin, 'GET', `/billing/v1/account/${organization}/plan`);
-    const { currentPeriodEndDate } = plan.json();
+    const { currentPeriodEndDate } = plan.json<{ currentPeriodEndDate: string }>();
     const periodEnd = new Date(currentPeriodEndDate).getTime();
     // Exactly half of a 30-day period (April 10 to May 10) left.
     world.setNow(new Date(periodEnd - 15 * day));

@@ -108,7 +108,7 @@ describe('credits', () => {
         'GET',
         `/v7/credit_bundle?$filter=belongs_to__organization eq ${organization}`,
       )
-    ).json().d;
+    ).json<{ d: { is_associated_with__invoice_id: string; expires_on__date: string }[] }>().d;
     expect(bundle).toMatchObject({
       payment_status: 'manually invoiced',
       original_quantity: 10,
@@ -117,14 +117,14 @@ describe('credits', () => {
       total_cost: 2000,
       is_created_by__user: { __id: admin },
     });
-    expect(bundle.is_associated_with__invoice_id).toMatch(/^FLT-\d{6}$/);
-    expect(new Date(bundle.expires_on__date).getUTCFullYear()).toBe(2036);
+    expect(bundle?.is_associated_with__invoice_id).toMatch(/^FLT-\d{6}$/);
+    expect(new Date(bundle?.expires_on__date ?? '').getUTCFullYear()).toBe(2036);
     const invoices = (
       await call(admin, 'GET', `/billing/v1/account/${organization}/invoices`)
-    ).json();
+    ).json<{ invoice_number: string; total_in_cents: string }[]>();
     expect(invoices).toEqual([
       expect.objectContaining({
-        invoice_number: bundle.is_associated_with__invoice_id,
+        invoice_number: bundle?.is_associated_with__invoice_id,
         state: 'open',
         total_in_cents: '2000',
       }),
@@ -162,7 +162,7 @@ describe('credits', () => {
       'GET',
       `/v7/credit_bundle?$filter=belongs_to__organization eq ${organization}`,
     );
-    expect(read.json().d).toEqual([]);
+    expect(read.json<{ d: unknown[] }>().d).toEqual([]);
     expect((await call(member, 'GET', `/billing/v1/account/${organization}/credits`)).status).toBe(
       401,
     );
@@ -182,7 +182,7 @@ describe('credits', () => {
     world.setNow(new Date(world.now().getTime() + 31 * day));
     const invoices = (
       await call(admin, 'GET', `/billing/v1/account/${organization}/invoices`)
-    ).json();
+    ).json<{ invoice_number: string; total_in_cents: string }[]>();
     expect(invoices).toHaveLength(2);
     const { rows: lines } = await db.query<{
       code: string;
@@ -191,7 +191,7 @@ describe('credits', () => {
     }>(
       `SELECT l."code", l."quantity", l."amount_cents" FROM "invoice_line" l
        JOIN "invoice" i ON i."id" = l."invoice" WHERE i."invoice_number" = $1 ORDER BY l."position"`,
-      [invoices[0].invoice_number],
+      [invoices[0]?.invoice_number ?? ''],
     );
     expect(lines).toEqual([
       { code: 'device:microservices', quantity: 2, amount_cents: 400 },
@@ -199,7 +199,7 @@ describe('credits', () => {
       { code: 'pilot-v2', quantity: 1, amount_cents: 34900 },
       { code: 'discount', quantity: 1, amount_cents: -6980 },
     ]);
-    expect(invoices[0].total_in_cents).toBe('27920');
+    expect(invoices[0]?.total_in_cents).toBe('27920');
     const summary = (
       await call(admin, 'GET', `/billing/v1/account/${organization}/credits`)
     ).json();
