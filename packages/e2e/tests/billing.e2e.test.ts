@@ -1,12 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@flotilla/server/infra/config/config';
-import { startServer } from '@flotilla/server/start-server';
+import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
+import { startBillingServer } from '../support/billing-server.js';
 
 // The billing page on a server of its own with FLOTILLA_BILLING=on (the run's server has billing
 // off, which other scenarios rely on): an organization administrator sees the free plan,
@@ -16,31 +13,15 @@ import { launchBrowser, newPage } from '../support/browser.js';
 describe('billing', () => {
   let browser: Browser;
   let stopServer: () => Promise<void>;
-  let dataDir: string;
   let url: string;
   let owner: ApiUser;
   let member: ApiUser;
   let organizationId: number;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-e2e-billing-'));
-    const server = await startServer(
-      loadConfig({
-        FLOTILLA_CONSOLE_DIR: inject('consoleDir'),
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FLOTILLA_DATA_DIR: dataDir,
-        FLOTILLA_LOG_LEVEL: 'warn',
-        FLOTILLA_DEMO: 'off',
-        FLOTILLA_BILLING: 'on',
-        FLOTILLA_MAP_TILE_URL: '',
-        FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
-        FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'off',
-      }),
-      () => undefined,
-    );
-    stopServer = () => server.stop();
-    url = server.url.replace('127.0.0.1', 'localhost');
+    const server = await startBillingServer('billing');
+    stopServer = server.stop;
+    url = server.url;
     browser = await launchBrowser();
     owner = await registerUser('billing-owner', url);
     member = await registerUser('billing-member', url);
@@ -65,7 +46,6 @@ describe('billing', () => {
   afterAll(async () => {
     await browser?.close();
     await stopServer?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it("the help drawer offers the organization's administrator an Upgrade, a member none", async () => {

@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@flotilla/server/infra/config/config';
-import { startServer } from '@flotilla/server/start-server';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUser, logInAs, registerUser } from '../support/api-setup.js';
 import { launchBrowser, newPage } from '../support/browser.js';
+import { startBillingServer } from '../support/billing-server.js';
 
 // The credits page on a server of its own with FLOTILLA_BILLING=on (the run's server has billing
 // off): an administrator of an organization on Pilot buys credits in the two-step dialog (the
@@ -14,30 +10,14 @@ import { launchBrowser, newPage } from '../support/browser.js';
 describe('credits', () => {
   let browser: Browser;
   let stopServer: () => Promise<void>;
-  let dataDir: string;
   let url: string;
   let owner: ApiUser;
   let organizationId: number;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'flotilla-e2e-credits-'));
-    const server = await startServer(
-      loadConfig({
-        FLOTILLA_CONSOLE_DIR: inject('consoleDir'),
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FLOTILLA_DATA_DIR: dataDir,
-        FLOTILLA_LOG_LEVEL: 'warn',
-        FLOTILLA_DEMO: 'off',
-        FLOTILLA_BILLING: 'on',
-        FLOTILLA_MAP_TILE_URL: '',
-        FLOTILLA_SIGNUP_RATE_LIMIT: '1000',
-        FLOTILLA_REQUIRE_EMAIL_VERIFICATION: 'off',
-      }),
-      () => undefined,
-    );
-    stopServer = () => server.stop();
-    url = server.url.replace('127.0.0.1', 'localhost');
+    const server = await startBillingServer('credits');
+    stopServer = server.stop;
+    url = server.url;
     browser = await launchBrowser();
     owner = await registerUser('credits-owner', url);
     const [organization] = await owner.client.pine.get({
@@ -55,7 +35,6 @@ describe('credits', () => {
   afterAll(async () => {
     await browser?.close();
     await stopServer?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('an administrator buys credits and sees the balance and the runway', async () => {

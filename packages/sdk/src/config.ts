@@ -49,6 +49,9 @@ export type PublicConfig = {
   // Card payments (Flotilla's): Stripe's publishable key for the console's card form; null or
   // absent when invoices are paid by bank transfer (the manual provider).
   cardPayments?: { provider: 'stripe'; publishableKey: string } | null;
+  // The operator's service agreement the billing page links to (Flotilla's); null or absent
+  // when there is none.
+  serviceAgreementUrl?: string | null;
 };
 
 // One option of the OS image configuration form (device-type.json `options`).

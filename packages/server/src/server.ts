@@ -178,7 +178,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
   registerSaml(app, ctx);
   registerInvitations(app, ctx, invitations);
   registerOrganizationLogo(app, ctx);
-  registerBilling(app, ctx);
+  registerBilling(app, ctx, { captcha });
   registerBillingAdmin(app, ctx);
   registerBillingCatalogue(app, ctx);
   registerReleaseAssets(app, ctx);
@@ -217,6 +217,7 @@ export const composeServer = (ctx: AppContext, options: ServerOptions = {}): Com
     avatarUrl: ctx.config.avatarUrl,
     chatWidgetUrl: ctx.config.chatWidget?.url ?? null,
     cardPayments: ctx.config.billingEnabled && ctx.config.stripe !== undefined,
+    recaptcha: ctx.config.recaptcha !== undefined,
   });
   return { app, cloudlink, diagnostics };
 };

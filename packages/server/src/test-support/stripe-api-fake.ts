@@ -6,8 +6,18 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 // unknown path or method, a wrong secret key, a body that is not form-encoded, a missing API
 // version, a reused idempotency key with other parameters) is recorded in `unexpected` and
 // answered with Stripe's error shape, so a test can assert nothing strayed. The browser's part
-// (Stripe.js confirming a card for a setup intent) is `confirmSetupIntent`.
-export type FakeCard = { brand: string; last4: string; behaviour?: 'declines' | 'processing' };
+// (Stripe.js confirming a card or a bank account for a setup intent) is `confirmSetupIntent`.
+// Bank debits (us_bank_account, sepa_debit) behave as Stripe's: a debit is `processing` until
+// the bank settles it (a webhook), SEPA is charged in euros only, and Stripe.js confirms only a
+// payment method type the setup intent offers.
+export type FakeCard = {
+  brand: string;
+  last4: string;
+  behaviour?: 'declines' | 'processing';
+  type?: FakeMethodType;
+};
+type FakeMethodType = 'card' | 'us_bank_account' | 'sepa_debit';
+const fakeMethodTypes: readonly string[] = ['card', 'us_bank_account', 'sepa_debit'];
 
 type Stored = Record<string, unknown> & { id: string };
 
@@ -43,13 +53,14 @@ export const startStripeApiFake = async (): Promise<StripeApiFake> => {
   const ofType = (prefix: string) => [...objects.values()].filter((o) => o.id.startsWith(prefix));
   const methodObject = (id: string, customer: string | null): Stored => {
     const card = cards.get(id);
-    return {
-      id,
-      object: 'payment_method',
-      type: 'card',
-      customer,
-      card: { brand: card?.brand, last4: card?.last4, exp_month: 12, exp_year: 2034 },
-    };
+    const type = card?.type ?? 'card';
+    const details =
+      type === 'card'
+        ? { card: { brand: card?.brand, last4: card?.last4, exp_month: 12, exp_year: 2034 } }
+        : type === 'us_bank_account'
+          ? { us_bank_account: { last4: card?.last4, bank_name: 'STRIPE TEST BANK' } }
+          : { sepa_debit: { last4: card?.last4, country: 'DE' } };
+    return { id, object: 'payment_method', type, customer, ...details };
   };
 
   const route = (method: string, path: string, params: URLSearchParams): [number, unknown] => {
@@ -79,10 +90,22 @@ export const startStripeApiFake = async (): Promise<StripeApiFake> => {
     }
     if (method === 'POST' && path === '/v1/setup_intents') {
       const customer = params.get('customer') ?? '';
-      if (!objects.has(customer) || params.get('payment_method_types[0]') !== 'card') {
+      const types = [...params]
+        .filter(([key]) => /^payment_method_types\[\d+\]$/.test(key))
+        .map(([, value]) => value);
+      if (
+        !objects.has(customer) ||
+        types.length === 0 ||
+        !types.every((type) => fakeMethodTypes.includes(type))
+      ) {
         return [
           400,
-          { error: { type: 'invalid_request_error', message: 'customer and card required' } },
+          {
+            error: {
+              type: 'invalid_request_error',
+              message: 'a customer and known payment method types are required',
+            },
+          },
         ];
       }
       const id = newId('seti');
@@ -96,6 +119,7 @@ export const startStripeApiFake = async (): Promise<StripeApiFake> => {
           payment_method: null,
           client_secret: `${id}_secret_x`,
           usage: params.get('usage'),
+          payment_method_types: types,
           metadata,
         }),
       ];
@@ -138,7 +162,17 @@ export const startStripeApiFake = async (): Promise<StripeApiFake> => {
           },
         ];
       }
-      const behaviour = cards.get(methodId)?.behaviour;
+      const methodType = cards.get(methodId)?.type ?? 'card';
+      if (methodType === 'sepa_debit' && params.get('currency') !== 'eur') {
+        unexpected.push(`a SEPA debit in ${params.get('currency') ?? 'no currency'}`);
+        return [
+          400,
+          { error: { type: 'invalid_request_error', message: 'SEPA debits support eur only' } },
+        ];
+      }
+      // A bank debit is not instant: it settles days later (payment_intent.succeeded).
+      const behaviour =
+        cards.get(methodId)?.behaviour ?? (methodType === 'card' ? undefined : 'processing');
       const intent = store({
         id: newId('pi'),
         object: 'payment_intent',
@@ -238,6 +272,10 @@ export const startStripeApiFake = async (): Promise<StripeApiFake> => {
     confirmSetupIntent: (id, card) => {
       const intent = objects.get(id);
       if (!intent) throw new Error(`no setup intent ${id}`);
+      const offered = intent.payment_method_types;
+      if (!Array.isArray(offered) || !offered.includes(card.type ?? 'card')) {
+        throw new Error(`setup intent ${id} does not offer ${card.type ?? 'card'}`);
+      }
       const methodId = createPaymentMethod(card);
       const method = objects.get(methodId);
       if (method) method.customer = intent.customer;

@@ -24,7 +24,13 @@ let app: FastifyInstance;
 let organization: number;
 const tokens: Record<string, string> = {};
 
-const tables = ['subscription', 'invoice', 'billing_account', 'billing_usage_day'];
+const tables = [
+  'subscription',
+  'invoice',
+  'billing_account',
+  'billing_usage_day',
+  'us_sales_tax_rate',
+];
 const counts = async (): Promise<number[]> =>
   Promise.all(
     tables.map(
@@ -156,7 +162,7 @@ describe('billing routes and access_billing', () => {
     const routes = declaredRoutes(app).filter((route) =>
       route.url.startsWith('/billing/v1/admin/'),
     );
-    expect(routes).toHaveLength(3);
+    expect(routes).toHaveLength(5);
     const before = await counts();
     for (const route of routes) {
       expect((await call(route, tokens.admin)).statusCode, route.url).toBe(401);

@@ -12,6 +12,7 @@ import {
   type Proration,
   prorate,
 } from '@flotilla/shared/billing/plan-change';
+import { salesTaxDescription } from '@flotilla/shared/billing/sales-tax';
 import type { Database, Queryable } from '../../infra/db/database.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import { type Plan, planByCodeOrTier } from './catalogue.js';
@@ -20,6 +21,7 @@ import { consumeCredits } from './credit-ledger.js';
 import { applyFreeAllowance } from './free-allowance.js';
 import { discountLines, discountOnPlan, subscriptionDiscount } from './discounts.js';
 import { type InvoiceLine, issueInvoice, toInvoiceLines, trackOverdue } from './invoices.js';
+import { accountSalesTax } from './sales-tax.js';
 import { meterOrganization, periodPeak, recordUsageDay } from './metering.js';
 import { activeSubscription, type Subscription, startSubscription } from './subscriptions.js';
 
@@ -103,6 +105,9 @@ export type PlanChangePreview = {
   overageCents: number;
   // The subscription's discount (code or negotiated) on the new plan's first period.
   discountCents: number;
+  // US sales tax on the amount due now (the billing address's state), included in it.
+  taxCents: number;
+  taxDescription: string | null;
   amountDueNowCents: number;
   // The free plan proposed while devices exceed its allowance (or are frozen): contact sales.
   freeAllowanceExceeded: boolean;
@@ -142,6 +147,11 @@ const preview = async (
   const overage = overageLines(subscription.plan, subscription.cycle, peak);
   const overageCents = overage.reduce((sum, line) => sum + line.amountCents, 0);
   const current = await meterOrganization(db, subscription.organization);
+  const dueBeforeTax = Math.max(
+    proration.newChargeCents - discountCents - proration.unusedCreditCents + overageCents,
+    0,
+  );
+  const tax = await accountSalesTax(db, subscription.organization, dueBeforeTax);
   const allowance = target.features[featureSlugs.device] ?? 0;
   return {
     overage,
@@ -161,10 +171,9 @@ const preview = async (
       },
       overageCents,
       discountCents,
-      amountDueNowCents: Math.max(
-        proration.newChargeCents - discountCents - proration.unusedCreditCents + overageCents,
-        0,
-      ),
+      taxCents: tax?.taxCents ?? 0,
+      taxDescription: tax ? salesTaxDescription(tax) : null,
+      amountDueNowCents: dueBeforeTax + (tax?.taxCents ?? 0),
       freeAllowanceExceeded:
         target.billingCode === freePlanCode &&
         ((current[featureSlugs.device] ?? 0) > allowance || (current['device:frozen'] ?? 0) > 0),

@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
 import {
@@ -11,7 +9,7 @@ import {
   createUser,
 } from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
-import { createTestDatabase } from '../../test-support/test-database.js';
+import { type BillingWorld, startBillingWorld } from '../../test-support/billing-world.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 
 // An organization through its billing life over the server's clock: the free plan, an upgrade
@@ -19,41 +17,17 @@ import { issueSessionToken } from '../auth/issue-session-token.js';
 // an overdue invoice and a recorded payment, and the invoice PDF.
 
 const day = 24 * 60 * 60 * 1000;
-let clock = new Date('2026-03-01T12:00:00Z');
-const advance = (days: number): void => {
-  clock = new Date(clock.getTime() + days * day);
-};
+const advance = (days: number): void => world.advanceDays(days);
 
+let world: BillingWorld;
 let db: Database;
-let ctx: AppContext;
-let app: FastifyInstance;
 let admin: number;
 let member: number;
 let platformAdmin: number;
 let organization: number;
 let fleet: number;
 
-// Sessions expire as the clock moves: each call signs in afresh at the clock's time.
-const call = async (
-  userId: number,
-  method: 'GET' | 'PATCH' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => {
-  const token = await issueSessionToken(ctx, db, userId);
-  const response = await app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    ...(payload ? { payload } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: response.body,
-    json: () => response.json(),
-    headers: response.headers,
-  };
-};
+const call = (...args: Parameters<BillingWorld['call']>) => world.call(...args);
 
 type WireInvoice = {
   uuid: string;
@@ -69,27 +43,15 @@ const invoices = async (): Promise<WireInvoice[]> => {
 };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ctx = createTestContext(db, { config: { billingEnabled: true }, now: () => clock });
-  app = buildServer(ctx);
-  await app.ready();
-  organization = await createOrganization(db, 'Acme');
-  const owner = await createUser(db, 'owner');
-  const reader = await createUser(db, 'reader');
-  const operator = await createUser(db, 'operator');
-  await addOrganizationMember(db, owner.userId, organization, 'administrator');
-  await addOrganizationMember(db, reader.userId, organization, 'member');
-  await db.query(`INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, 'balena_admin')`, [
-    operator.userId,
-  ]);
-  admin = owner.userId;
-  member = reader.userId;
-  platformAdmin = operator.userId;
+  world = await startBillingWorld({
+    start: new Date('2026-03-01T12:00:00Z'),
+    organizationName: 'Acme',
+  });
+  ({ db, admin, member, platformAdmin, organization } = world);
   fleet = (await createFleet(db, organization, 'Things')).id;
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
+  await world?.close();
 });
 
 describe('billing over a period', () => {
@@ -215,10 +177,10 @@ describe('billing over a period', () => {
 
   it('credits the unused part of the period on a further upgrade', async () => {
     const plan = await call(admin, 'GET', `/billing/v1/account/${organization}/plan`);
-    const { currentPeriodEndDate } = plan.json();
+    const { currentPeriodEndDate } = plan.json<{ currentPeriodEndDate: string }>();
     const periodEnd = new Date(currentPeriodEndDate).getTime();
     // Exactly half of a 30-day period (April 10 to May 10) left.
-    clock = new Date(periodEnd - 15 * day);
+    world.setNow(new Date(periodEnd - 15 * day));
     const upgrade = await call(admin, 'PATCH', `/billing/v1/account/${organization}/plan`, {
       tier: 'pilot-v2',
       annual: false,
@@ -333,7 +295,7 @@ describe('billing over a period', () => {
 
 describe('billing off', () => {
   it('puts every organization on an unlimited custom plan and changes nothing', async () => {
-    const offCtx = createTestContext(db, { config: { billingEnabled: false }, now: () => clock });
+    const offCtx = createTestContext(db, { config: { billingEnabled: false }, now: world.now });
     const off = buildServer(offCtx);
     await off.ready();
     try {

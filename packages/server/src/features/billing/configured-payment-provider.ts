@@ -18,7 +18,10 @@ export const configuredPayments = (ctx: AppContext): Configured => {
         ? stripeClientOf(ctx.config.stripe)
         : undefined;
     found = {
-      provider: stripe ? createStripeProvider(ctx.db, stripe) : manualPaymentProvider,
+      provider:
+        stripe && ctx.config.stripe
+          ? createStripeProvider(ctx.db, stripe, ctx.config.stripe.paymentMethodTypes)
+          : manualPaymentProvider,
       stripe,
     };
     configured.set(ctx, found);

@@ -1,19 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
 import {
-  addOrganizationMember,
   createDevice,
   createFleet,
   createOrganization,
   createRelease,
-  createUser,
 } from '../../test-support/fixtures.js';
-import { createTestContext } from '../../test-support/test-context.js';
-import { createTestDatabase } from '../../test-support/test-database.js';
-import { issueSessionToken } from '../auth/issue-session-token.js';
+import { type BillingWorld, startBillingWorld } from '../../test-support/billing-world.js';
 import { runBillingSweep } from './register-billing-admin.js';
 
 // Credits, discount codes and freezing over the server's clock: a purchase through the manual
@@ -23,11 +17,10 @@ import { runBillingSweep } from './register-billing-admin.js';
 // looks at.
 
 const day = 24 * 60 * 60 * 1000;
-let clock = new Date('2026-03-01T12:00:00Z');
 
+let world: BillingWorld;
 let db: Database;
 let ctx: AppContext;
-let app: FastifyInstance;
 let admin: number;
 let member: number;
 let platformAdmin: number;
@@ -36,21 +29,7 @@ let quiet: number;
 let fleet: number;
 let microservicesFeature: number;
 
-const call = async (
-  userId: number,
-  method: 'GET' | 'PATCH' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => {
-  const token = await issueSessionToken(ctx, db, userId);
-  const response = await app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    ...(payload ? { payload } : {}),
-  });
-  return { status: response.statusCode, body: response.body, json: () => response.json() };
-};
+const call = (...args: Parameters<BillingWorld['call']>) => world.call(...args);
 
 const sweep = () => runBillingSweep(ctx, 'http://console.test');
 const frozen = async (id: number) =>
@@ -68,23 +47,12 @@ const purchase = (userId: number, quantity: number, feature = microservicesFeatu
   });
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ctx = createTestContext(db, { config: { billingEnabled: true }, now: () => clock });
-  app = buildServer(ctx);
-  await app.ready();
-  organization = await createOrganization(db, 'Acme');
+  world = await startBillingWorld({
+    start: new Date('2026-03-01T12:00:00Z'),
+    organizationName: 'Acme',
+  });
+  ({ db, ctx, admin, member, platformAdmin, organization } = world);
   quiet = await createOrganization(db, 'Quiet');
-  const owner = await createUser(db, 'owner');
-  const reader = await createUser(db, 'reader');
-  const operator = await createUser(db, 'operator');
-  await addOrganizationMember(db, owner.userId, organization, 'administrator');
-  await addOrganizationMember(db, reader.userId, organization, 'member');
-  await db.query(`INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, 'balena_admin')`, [
-    operator.userId,
-  ]);
-  admin = owner.userId;
-  member = reader.userId;
-  platformAdmin = operator.userId;
   fleet = (await createFleet(db, organization, 'Things')).id;
   microservicesFeature =
     (
@@ -98,8 +66,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
+  await world?.close();
 });
 
 describe('credits', () => {
@@ -141,7 +108,7 @@ describe('credits', () => {
         'GET',
         `/v7/credit_bundle?$filter=belongs_to__organization eq ${organization}`,
       )
-    ).json().d;
+    ).json<{ d: { is_associated_with__invoice_id: string; expires_on__date: string }[] }>().d;
     expect(bundle).toMatchObject({
       payment_status: 'manually invoiced',
       original_quantity: 10,
@@ -150,14 +117,14 @@ describe('credits', () => {
       total_cost: 2000,
       is_created_by__user: { __id: admin },
     });
-    expect(bundle.is_associated_with__invoice_id).toMatch(/^FLT-\d{6}$/);
-    expect(new Date(bundle.expires_on__date).getUTCFullYear()).toBe(2036);
+    expect(bundle?.is_associated_with__invoice_id).toMatch(/^FLT-\d{6}$/);
+    expect(new Date(bundle?.expires_on__date ?? '').getUTCFullYear()).toBe(2036);
     const invoices = (
       await call(admin, 'GET', `/billing/v1/account/${organization}/invoices`)
-    ).json();
+    ).json<{ invoice_number: string; total_in_cents: string }[]>();
     expect(invoices).toEqual([
       expect.objectContaining({
-        invoice_number: bundle.is_associated_with__invoice_id,
+        invoice_number: bundle?.is_associated_with__invoice_id,
         state: 'open',
         total_in_cents: '2000',
       }),
@@ -195,7 +162,7 @@ describe('credits', () => {
       'GET',
       `/v7/credit_bundle?$filter=belongs_to__organization eq ${organization}`,
     );
-    expect(read.json().d).toEqual([]);
+    expect(read.json<{ d: unknown[] }>().d).toEqual([]);
     expect((await call(member, 'GET', `/billing/v1/account/${organization}/credits`)).status).toBe(
       401,
     );
@@ -212,10 +179,10 @@ describe('credits', () => {
     // 52 devices of a multi-container fleet on a plan including 50: 2 device-months over.
     for (let n = 0; n < 52; n += 1) await createDevice(db, fleet, `device-${n}`);
     await call(admin, 'GET', `/billing/v1/account/${organization}/usage`);
-    clock = new Date(clock.getTime() + 31 * day);
+    world.setNow(new Date(world.now().getTime() + 31 * day));
     const invoices = (
       await call(admin, 'GET', `/billing/v1/account/${organization}/invoices`)
-    ).json();
+    ).json<{ invoice_number: string; total_in_cents: string }[]>();
     expect(invoices).toHaveLength(2);
     const { rows: lines } = await db.query<{
       code: string;
@@ -224,7 +191,7 @@ describe('credits', () => {
     }>(
       `SELECT l."code", l."quantity", l."amount_cents" FROM "invoice_line" l
        JOIN "invoice" i ON i."id" = l."invoice" WHERE i."invoice_number" = $1 ORDER BY l."position"`,
-      [invoices[0].invoice_number],
+      [invoices[0]?.invoice_number ?? ''],
     );
     expect(lines).toEqual([
       { code: 'device:microservices', quantity: 2, amount_cents: 400 },
@@ -232,7 +199,7 @@ describe('credits', () => {
       { code: 'pilot-v2', quantity: 1, amount_cents: 34900 },
       { code: 'discount', quantity: 1, amount_cents: -6980 },
     ]);
-    expect(invoices[0].total_in_cents).toBe('27920');
+    expect(invoices[0]?.total_in_cents).toBe('27920');
     const summary = (
       await call(admin, 'GET', `/billing/v1/account/${organization}/credits`)
     ).json();
@@ -263,10 +230,10 @@ describe('freezing', () => {
     const before = await frozen(organization);
     const since = before?.since;
     if (!since) throw new Error('expected a past-due date');
-    clock = new Date(since.getTime() + 59 * day);
+    world.setNow(new Date(since.getTime() + 59 * day));
     await sweep();
     expect((await frozen(organization))?.is_frozen).toBe(false);
-    clock = new Date(since.getTime() + 60 * day);
+    world.setNow(new Date(since.getTime() + 60 * day));
     await sweep();
     expect((await frozen(organization))?.is_frozen).toBe(true);
     const { rows: devices } = await db.query<{ is_frozen: boolean }>(
@@ -322,8 +289,8 @@ describe('freezing', () => {
     const since = state?.since;
     if (!since)
       throw new Error('expected the sweep to have marked the quiet organization past due');
-    expect(state?.is_frozen).toBe(clock.getTime() >= since.getTime() + 60 * day);
-    clock = new Date(since.getTime() + 60 * day);
+    expect(state?.is_frozen).toBe(world.now().getTime() >= since.getTime() + 60 * day);
+    world.setNow(new Date(since.getTime() + 60 * day));
     await sweep();
     expect((await frozen(quiet))?.is_frozen).toBe(true);
   });

@@ -1,46 +1,18 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
-import { buildServer } from '../../server.js';
-import {
-  addOrganizationMember,
-  createOrganization,
-  createUser,
-} from '../../test-support/fixtures.js';
-import { createTestContext } from '../../test-support/test-context.js';
-import { createTestDatabase } from '../../test-support/test-database.js';
-import { issueSessionToken } from '../auth/issue-session-token.js';
+import { type BillingWorld, startBillingWorld } from '../../test-support/billing-world.js';
 
 // A discount code stays with the organization across plan changes: it applies on each plan that
 // has the code (the new plan's first period included, and stated by the preview), not on one
 // that lacks it, and applies again on moving back. The unused time is credited at the
 // discounted price that was paid for it.
 
-const day = 24 * 60 * 60 * 1000;
-let clock = new Date('2026-06-01T12:00:00Z');
+let world: BillingWorld;
 let db: Database;
-let ctx: AppContext;
-let app: FastifyInstance;
 let admin: number;
 let platformAdmin: number;
 let organization: number;
-
-const call = async (
-  userId: number,
-  method: 'GET' | 'PATCH' | 'PUT',
-  url: string,
-  payload?: object,
-) => {
-  const token = await issueSessionToken(ctx, db, userId);
-  const response = await app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    ...(payload ? { payload } : {}),
-  });
-  return { status: response.statusCode, json: <T>(): T => response.json<T>() };
-};
+const call = (...args: Parameters<BillingWorld['call']>) => world.call(...args);
 const latestLines = async () =>
   (
     await db.query<{ code: string; amount_cents: number }>(
@@ -59,19 +31,11 @@ const subscriptionCode = async () =>
   ).rows[0]?.discount_code;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ctx = createTestContext(db, { config: { billingEnabled: true }, now: () => clock });
-  app = buildServer(ctx);
-  await app.ready();
-  organization = await createOrganization(db, 'Bargain');
-  const owner = await createUser(db, 'bargain-owner');
-  const operator = await createUser(db, 'bargain-operator');
-  await addOrganizationMember(db, owner.userId, organization, 'administrator');
-  await db.query(`INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, 'balena_admin')`, [
-    operator.userId,
-  ]);
-  admin = owner.userId;
-  platformAdmin = operator.userId;
+  world = await startBillingWorld({
+    start: new Date('2026-06-01T12:00:00Z'),
+    organizationName: 'Bargain',
+  });
+  ({ db, admin, platformAdmin, organization } = world);
   await db.query(
     `INSERT INTO "plan__has__discount_code" ("plan", "discount_code", "discount_percentage")
      SELECT "id", 'LOYAL', CASE "billing_code" WHEN 'pilot-v2' THEN 20 ELSE 10 END
@@ -89,13 +53,12 @@ beforeAll(async () => {
   expect(put.status).toBe(200);
 });
 afterAll(async () => {
-  await app?.close();
-  await db?.close();
+  await world?.close();
 });
 
 describe('a discount code across plan changes', () => {
   it('applies on the new plan that has it, first period included, as the preview says', async () => {
-    clock = new Date(clock.getTime() + 15 * day);
+    world.advanceDays(15);
     const preview = await call(
       admin,
       'GET',
@@ -134,12 +97,12 @@ describe('a discount code across plan changes', () => {
     });
     expect(await subscriptionCode()).toBe('LOYAL');
     expect((await latestLines()).map((line) => line.code)).not.toContain('discount');
-    clock = new Date(clock.getTime() + 31 * day);
+    world.advanceDays(31);
     await call(admin, 'GET', `/billing/v1/account/${organization}/plan`);
     expect((await latestLines()).map((line) => line.code)).not.toContain('discount');
     await call(admin, 'PATCH', `/billing/v1/account/${organization}/plan`, { tier: 'pilot-v2' });
     expect(await latestLines()).toContainEqual({ code: 'discount', amount_cents: -6980 });
-    clock = new Date(clock.getTime() + 31 * day);
+    world.advanceDays(31);
     await call(admin, 'GET', `/billing/v1/account/${organization}/plan`);
     expect(await latestLines()).toContainEqual({ code: 'discount', amount_cents: -6980 });
   });

@@ -1,7 +1,9 @@
 import { invoiceDueDays, type InvoiceState } from '@flotilla/shared/billing/invoices';
+import { salesTaxOf } from '@flotilla/shared/billing/sales-tax';
 import type { Queryable } from '../../infra/db/database.js';
 import type { ChargeLine } from './charges.js';
 import { applyFreezing } from './freezing.js';
+import { salesTaxLine, salesTaxRates } from './sales-tax.js';
 
 export type InvoiceLine = Pick<
   ChargeLine,
@@ -28,6 +30,19 @@ export type Invoice = {
 };
 
 const dayMs = 24 * 60 * 60 * 1000;
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+// The country and state of a bill-to address (a JSON column: checked, not trusted).
+const addressOf = (billTo: Record<string, unknown> | undefined) => {
+  const address = billTo?.['address'];
+  if (typeof address !== 'object' || address === null) return {};
+  return {
+    country: text(Reflect.get(address, 'country')),
+    state: text(Reflect.get(address, 'state')),
+  };
+};
 
 export const toInvoiceLines = (lines: readonly ChargeLine[]): InvoiceLine[] =>
   lines
@@ -71,6 +86,11 @@ export const issueInvoice = async (
   const account = accounts[0];
   let balance = account?.credit_balance_cents ?? 0;
   const subtotal = lines.reduce((sum, line) => sum + line.amountCents, 0);
+  // Sales tax is on what is billed (after discounts and credited time), before the account's
+  // balance, which pays the invoice rather than lowering its price.
+  const tax = salesTaxOf(addressOf(account?.bill_to), await salesTaxRates(tx), subtotal);
+  if (tax) lines.push(salesTaxLine(tax));
+  const taxed = subtotal + (tax?.taxCents ?? 0);
   if (subtotal < 0) {
     lines.push({
       code: 'balance',
@@ -80,8 +100,8 @@ export const issueInvoice = async (
       amountCents: -subtotal,
     });
     balance += -subtotal;
-  } else if (subtotal > 0 && balance > 0) {
-    const applied = Math.min(balance, subtotal);
+  } else if (taxed > 0 && balance > 0) {
+    const applied = Math.min(balance, taxed);
     lines.push({
       code: 'balance',
       description: 'Account balance applied',
@@ -102,7 +122,7 @@ export const issueInvoice = async (
        "period_ends_on", "due_on", "closed_at", "state", "subtotal_in_cents", "tax_in_cents",
        "total_in_cents", "bill_to")
      VALUES ($1, 'FLT-' || lpad(nextval('invoice_number_seq')::text, 6, '0'), $2, $3, $4, $5, $6,
-       $7, $8, 0, $9, $10::jsonb)
+       $7, $8, $11, $9, $10::jsonb)
      RETURNING "id"`,
     [
       input.organization,
@@ -115,6 +135,7 @@ export const issueInvoice = async (
       subtotal,
       total,
       JSON.stringify(account?.bill_to ?? {}),
+      tax?.taxCents ?? 0,
     ],
   );
   const id = rows[0]?.id;

@@ -15,6 +15,7 @@ import { settleOrganization } from './billing-engine.js';
 import { paymentProviderOf } from './configured-payment-provider.js';
 import { collectInvoices } from './invoice-collection.js';
 import { recordPayment, trackOverdue } from './invoices.js';
+import { registerSalesTaxAdmin } from './register-sales-tax-admin.js';
 import { forgetOldProviderEvents } from './stripe-webhook.js';
 import { startSubscription } from './subscriptions.js';
 
@@ -128,6 +129,8 @@ export const registerBillingAdmin = (
       return { billing_code: plan.billingCode, cycle, discount_code: code };
     },
   );
+
+  registerSalesTaxAdmin(app, ctx);
 
   if (ctx.config.billingEnabled) {
     registerPeriodicTask(app, {

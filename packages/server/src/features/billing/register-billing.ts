@@ -27,6 +27,7 @@ import { meterOrganization, periodPeak, usageDays } from './metering.js';
 import { paymentProviderOf } from './configured-payment-provider.js';
 import { collectInvoices } from './invoice-collection.js';
 import type { PaymentProvider } from './payment-provider.js';
+import { acceptingCaptchaVerifier, type CaptchaVerifier } from '../auth/captcha.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { planInfoOf, unlimitedPlanInfo } from './plan-info.js';
 
@@ -41,6 +42,9 @@ const previewQuery = z.object({
   tier: z.string().trim().min(1, 'Plan is required').max(64),
   cycle: z.enum(['monthly', 'annual']).default('monthly'),
 });
+const setupIntentBody = z
+  .object({ 'g-recaptcha-response': z.string().max(10_000).optional() })
+  .nullish();
 const billingInfoBody = z.object({
   token_id: z.string().trim().min(1, 'Token is required').max(255),
 });
@@ -53,8 +57,11 @@ const billingOff = 'Billing is not used on this installation';
 export const registerBilling = (
   app: FastifyInstance,
   ctx: AppContext,
-  provider: PaymentProvider = paymentProviderOf(ctx),
+  deps: { captcha?: CaptchaVerifier; provider?: PaymentProvider } = {},
 ): void => {
+  const provider = deps.provider ?? paymentProviderOf(ctx);
+  // The installation's captcha (reCAPTCHA when configured; otherwise every answer is accepted).
+  const captcha = deps.captcha ?? acceptingCaptchaVerifier;
   registerStripeWebhook(app, ctx);
   const enabled = ctx.config.billingEnabled;
   const route = { config: { access: 'user' as const } };
@@ -194,6 +201,12 @@ export const registerBilling = (
   app.post('/billing/v1/account/:id/setup-intent', route, async (request) => {
     const id = await organizationOf(request);
     if (!enabled) throw badRequest(billingOff);
+    const body = parseBody(setupIntentBody, request.body);
+    // A setup intent reaches the payment provider: the captcha keeps scripts from testing
+    // stolen cards through it.
+    if (!(await captcha.verify(body?.['g-recaptcha-response'], request.ip))) {
+      throw badRequest('The captcha was not verified: try again');
+    }
     return provider.createSetupIntent(id);
   });
 
@@ -209,6 +222,7 @@ export const registerBilling = (
       currency: invoice.currency,
       state: invoice.state,
       subtotal_in_cents: String(invoice.subtotalCents),
+      tax_in_cents: String(invoice.taxCents),
       total_in_cents: String(invoice.totalCents),
     }));
   });

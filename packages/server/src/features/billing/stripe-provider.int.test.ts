@@ -4,15 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
-import {
-  addOrganizationMember,
-  createOrganization,
-  createUser,
-} from '../../test-support/fixtures.js';
+import { type BillingWorld, startBillingWorld } from '../../test-support/billing-world.js';
 import { type StripeApiFake, startStripeApiFake } from '../../test-support/stripe-api-fake.js';
 import { createTestContext } from '../../test-support/test-context.js';
-import { createTestDatabase } from '../../test-support/test-database.js';
-import { issueSessionToken } from '../auth/issue-session-token.js';
 import { runBillingSweep } from './register-billing-admin.js';
 
 // The Stripe payment provider against a strict local fake of the Stripe endpoints it calls
@@ -21,32 +15,16 @@ import { runBillingSweep } from './register-billing-admin.js';
 // sweep), a declined card not charged twice and a new card charged, credits paid by card, and
 // Stripe's webhook verified by its signature settling a payment that finished later.
 
-const day = 24 * 60 * 60 * 1000;
 const webhookSecret = 'whsec_flotillatestsecret';
-let clock = new Date('2026-05-01T12:00:00Z');
 let fake: StripeApiFake;
+let world: BillingWorld;
 let db: Database;
 let ctx: AppContext;
 let app: FastifyInstance;
 let admin: number;
 let member: number;
 let organization: number;
-
-const call = async (
-  userId: number,
-  method: 'GET' | 'PATCH' | 'POST',
-  url: string,
-  payload?: object,
-) => {
-  const token = await issueSessionToken(ctx, db, userId);
-  const response = await app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    ...(payload ? { payload } : {}),
-  });
-  return { status: response.statusCode, body: response.body, json: <T>(): T => response.json<T>() };
-};
+const call = (...args: Parameters<BillingWorld['call']>) => world.call(...args);
 const account = (path = '') => `/billing/v1/account/${organization}${path}`;
 const invoices = async () =>
   (
@@ -80,32 +58,23 @@ const deliver = (event: object, secret = webhookSecret) => {
 
 beforeAll(async () => {
   fake = await startStripeApiFake();
-  db = await createTestDatabase();
-  ctx = createTestContext(db, {
+  world = await startBillingWorld({
+    start: new Date('2026-05-01T12:00:00Z'),
+    organizationName: 'Cards',
     config: {
-      billingEnabled: true,
       stripe: {
         secretKey: fake.secretKey,
         publishableKey: 'pk_test_flotillafake0001',
         webhookSecret,
         apiUrl: fake.url,
+        paymentMethodTypes: ['card'],
       },
     },
-    now: () => clock,
   });
-  app = buildServer(ctx);
-  await app.ready();
-  organization = await createOrganization(db, 'Cards');
-  const owner = await createUser(db, 'card-owner');
-  const reader = await createUser(db, 'card-reader');
-  await addOrganizationMember(db, owner.userId, organization, 'administrator');
-  await addOrganizationMember(db, reader.userId, organization, 'member');
-  admin = owner.userId;
-  member = reader.userId;
+  ({ db, ctx, app, admin, member, organization } = world);
 });
 afterAll(async () => {
-  await app?.close();
-  await db?.close();
+  await world?.close();
   await fake?.close();
 });
 
@@ -151,7 +120,7 @@ describe('the Stripe payment provider', () => {
 
   it('records a declined card once, and charges the next card saved', async () => {
     await saveCard({ brand: 'mastercard', last4: '0002', behaviour: 'declines' });
-    clock = new Date(clock.getTime() + 31 * day);
+    world.advanceDays(31);
     await runBillingSweep(ctx, 'http://console.test');
     expect((await invoices())[1]).toMatchObject({
       state: 'open',
@@ -184,7 +153,7 @@ describe('the Stripe payment provider', () => {
 
   it('settles a payment that finished later by Stripe’s signed webhook, once', async () => {
     await saveCard({ brand: 'visa', last4: '1111', behaviour: 'processing' });
-    clock = new Date(clock.getTime() + 31 * day);
+    world.advanceDays(31);
     await runBillingSweep(ctx, 'http://console.test');
     const pending = (await invoices()).at(-1);
     expect(pending).toMatchObject({ state: 'open', payment_error: null });
@@ -214,7 +183,7 @@ describe('the Stripe payment provider', () => {
   });
 
   it('records a failed payment reported by the webhook', async () => {
-    clock = new Date(clock.getTime() + 31 * day);
+    world.advanceDays(31);
     await runBillingSweep(ctx, 'http://console.test');
     const intent = fake.paymentIntents().at(-1);
     const failed = await deliver({

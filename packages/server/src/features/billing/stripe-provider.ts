@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Queryable } from '../../infra/db/database.js';
-import type { StripeConfig } from '../../infra/config/stripe.js';
+import type { StripeConfig, StripePaymentMethodType } from '../../infra/config/stripe.js';
 import { badRequest } from '../../infra/errors/api-error.js';
 import type { InvoiceCharge, PaymentMethodDisplay, PaymentProvider } from './payment-provider.js';
 
@@ -24,6 +24,7 @@ type AccountIds = {
   provider_payment_method_id: string | null;
   email: string | null;
   company_name: string | null;
+  method_type: string | null;
 };
 
 const accountIds = async (db: Queryable, organization: number): Promise<AccountIds> => {
@@ -32,7 +33,8 @@ const accountIds = async (db: Queryable, organization: number): Promise<AccountI
     [organization],
   );
   const { rows } = await db.query<AccountIds>(
-    `SELECT "provider_customer_id", "provider_payment_method_id", "email", "company_name"
+    `SELECT "provider_customer_id", "provider_payment_method_id", "email", "company_name",
+       "payment_method"->>'type' AS "method_type"
      FROM "billing_account" WHERE "organization" = $1`,
     [organization],
   );
@@ -72,10 +74,19 @@ const chargeOutcome = (intent: Stripe.PaymentIntent, methodId: string): InvoiceC
   };
 };
 
-// Card payments through Stripe: a customer per organization (created on first use), cards saved
-// through SetupIntents, invoices and credits charged off-session to the default card. Stripe's
-// webhook (stripe-webhook.ts) settles what finishes later.
-export const createStripeProvider = (db: Queryable, stripe: Stripe): PaymentProvider => {
+const invoiceCurrency = 'usd';
+// Stripe collects SEPA Direct Debit in euros only.
+const sepaCollects = (currency: string): boolean => currency === 'eur';
+
+// Payments through Stripe: a customer per organization (created on first use), cards and bank
+// accounts (ACH, SEPA: debits under a mandate the SetupIntent records) saved through
+// SetupIntents, invoices and credits charged off-session to the default method. Stripe's webhook
+// (stripe-webhook.ts) settles what finishes later (a bank debit takes days).
+export const createStripeProvider = (
+  db: Queryable,
+  stripe: Stripe,
+  paymentMethodTypes: readonly StripePaymentMethodType[] = ['card'],
+): PaymentProvider => {
   const customerOf = async (organization: number): Promise<AccountIds & { customer: string }> => {
     const account = await accountIds(db, organization);
     if (account.provider_customer_id !== null) {
@@ -107,11 +118,20 @@ export const createStripeProvider = (db: Queryable, stripe: Stripe): PaymentProv
     const account = await customerOf(organization);
     const methodId = account.provider_payment_method_id;
     if (methodId === null) return undefined;
+    if (account.method_type === 'sepa_debit' && !sepaCollects(invoiceCurrency)) {
+      return {
+        status: 'failed',
+        paymentId: null,
+        methodId,
+        message:
+          'SEPA debits are collected in euros and invoices here are in US dollars: add a card or a US bank account',
+      };
+    }
     try {
       const intent = await stripe.paymentIntents.create(
         {
           amount: amountCents,
-          currency: 'usd',
+          currency: invoiceCurrency,
           customer: account.customer,
           payment_method: methodId,
           off_session: true,
@@ -141,7 +161,7 @@ export const createStripeProvider = (db: Queryable, stripe: Stripe): PaymentProv
       const { customer } = await customerOf(organization);
       const intent = await stripe.setupIntents.create({
         customer,
-        payment_method_types: ['card'],
+        payment_method_types: [...paymentMethodTypes],
         usage: 'off_session',
         metadata: { flotilla_organization: String(organization) },
       });
@@ -155,6 +175,12 @@ export const createStripeProvider = (db: Queryable, stripe: Stripe): PaymentProv
       let methodId: string | null;
       if (tokenId.startsWith('seti_')) {
         const intent = await stripe.setupIntents.retrieve(tokenId);
+        if (idOf(intent.customer) === customer && intent.status === 'requires_action') {
+          // A bank account confirmed by micro-deposits: Stripe's webhook saves it once verified.
+          throw badRequest(
+            'This bank account is not verified yet: it is saved once its verification completes',
+          );
+        }
         if (idOf(intent.customer) !== customer || intent.status !== 'succeeded') {
           throw badRequest('This card setup did not complete: add the card again');
         }

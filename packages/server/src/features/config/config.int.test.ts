@@ -51,6 +51,24 @@ describe('GET /config', () => {
     }
   });
 
+  it("links the operator's service agreement only with billing on and an address set", async () => {
+    const response = await app.inject({ url: '/config' });
+    expect(response.json()).toMatchObject({ serviceAgreementUrl: null });
+    const agreement = 'https://operator.example/agreement';
+    const hosted = await createTestApp(
+      createTestContext(db, {
+        config: { billingEnabled: true, serviceAgreementUrl: agreement },
+      }),
+      registerConfigRoutes,
+    );
+    try {
+      const answer = await hosted.inject({ url: '/config' });
+      expect(answer.json()).toMatchObject({ serviceAgreementUrl: agreement });
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it("lists the operator's command-line login networks for the console (none by default)", async () => {
     const response = await app.inject({ url: '/config' });
     expect(response.json()).toMatchObject({ cliLoginAllowedNetworks: [] });

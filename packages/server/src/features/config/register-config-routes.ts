@@ -73,6 +73,9 @@ export const registerConfigRoutes = (app: FastifyInstance, ctx: AppContext): voi
         ? { provider: 'stripe', publishableKey: ctx.config.stripe.publishableKey }
         : null,
     newsletterEnabled: ctx.config.newsletterEnabled,
+    // The operator's service agreement the billing page links to (ours;
+    // FLOTILLA_SERVICE_AGREEMENT_URL), null when there is none.
+    serviceAgreementUrl: ctx.config.billingEnabled ? ctx.config.serviceAgreementUrl : null,
   }));
 
   // Naming rules for variables; `deviceType` (which needs a signed-in user, as in balena) adds

@@ -142,6 +142,11 @@ it('lets pages load Stripe.js and its frames only when card payments are configu
   expect(withCards).toContain(
     "frame-src 'self' https://js.stripe.com https://api.stripe.com https://hooks.stripe.com",
   );
+  // reCAPTCHA's script (www.google.com, www.gstatic.com) and frame, only with a site key.
+  expect((await policyOf({})).join('; ')).not.toContain('google.com');
+  const withCaptcha = await policyOf({ recaptcha: true });
+  expect(withCaptcha).toContain("script-src 'self' https://www.google.com https://www.gstatic.com");
+  expect(withCaptcha).toContain("frame-src 'self' https://www.google.com https://www.gstatic.com");
 });
 
 describe('the console files', () => {

@@ -60,7 +60,11 @@ export type ConsoleOptions = {
   chatWidgetUrl?: string | null;
   // Card payments through Stripe: Stripe.js and its frames load from Stripe's origins.
   cardPayments?: boolean;
+  // A reCAPTCHA site key (sign-up, the payment-method form): Google's script and frame load.
+  recaptcha?: boolean;
 };
+
+const recaptchaOrigins = ['https://www.google.com', 'https://www.gstatic.com'];
 
 // Stripe.js (its script and frames) and the API it calls from the card form.
 const stripeOrigins = [
@@ -116,6 +120,7 @@ export const registerConsole = (app: FastifyInstance, options: ConsoleOptions = 
     widgetOrigins: [
       ...originOfTemplate(options.chatWidgetUrl),
       ...(options.cardPayments ? stripeOrigins : []),
+      ...(options.recaptcha ? recaptchaOrigins : []),
     ],
   };
   const index = path.join(root, 'index.html');

@@ -6,6 +6,7 @@ import { type CodeHostConfig, codeHostConfigOf, codeHostEnv } from './code-host.
 import { type ChatWidgetConfig, chatWidgetConfigOf, chatWidgetEnv } from './chat-widget.js';
 import { type RateLimitConfig, rateLimitConfigOf, rateLimitEnv } from './rate-limits.js';
 import { type StripeConfig, stripeConfigOf, stripeEnv } from './stripe.js';
+import { serviceAgreementEnv, serviceAgreementUrlOf } from './service-agreement.js';
 import { type PlausibleConfig, plausibleConfigOf, plausibleEnv } from './plausible.js';
 import { type PrometheusConfig, prometheusConfigOf, prometheusEnv } from './prometheus.js';
 import { type AuditLogConfig, auditLogConfigOf, auditLogEnv } from './audit-log.js';
@@ -125,6 +126,7 @@ const schema = z.object({
   ...plausibleEnv,
   ...chatWidgetEnv,
   ...stripeEnv,
+  ...serviceAgreementEnv,
   ...auditLogEnv,
   ...deviceLogEnv,
   ...socialAuthEnv,
@@ -277,6 +279,8 @@ export type Config = RateLimitConfig & {
   chatWidget: ChatWidgetConfig | undefined;
   // Card payments (stripe.ts); undefined: the manual provider, invoices paid by bank transfer.
   stripe: StripeConfig | undefined;
+  // The service agreement the billing page links to (service-agreement.ts); null: no link.
+  serviceAgreementUrl: string | null;
   // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
   sentryDsn: string | undefined;
   // Who may create an account at POST /user/register: anyone, only invitees (with the token of a
@@ -423,6 +427,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     plausible: plausibleConfigOf(values),
     chatWidget: chatWidgetConfigOf(values),
     stripe: stripeConfigOf(values),
+    serviceAgreementUrl: serviceAgreementUrlOf(values),
     sentryDsn: values.FLOTILLA_SENTRY_DSN,
     ...rateLimitConfigOf(values),
     signup: values.FLOTILLA_SIGNUP,

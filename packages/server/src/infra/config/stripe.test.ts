@@ -18,10 +18,21 @@ describe('Stripe configuration', () => {
       publishableKey: keys.FLOTILLA_STRIPE_PUBLISHABLE_KEY,
       webhookSecret: keys.FLOTILLA_STRIPE_WEBHOOK_SECRET,
       apiUrl: 'https://api.stripe.com',
+      paymentMethodTypes: ['card', 'us_bank_account'],
     });
     expect(
       loadConfig({ ...keys, FLOTILLA_STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe?.apiUrl,
     ).toBe('http://127.0.0.1:12111');
+  });
+
+  it('offers the payment methods listed: cards and the bank debits enabled', () => {
+    expect(
+      loadConfig({ ...keys, FLOTILLA_STRIPE_PAYMENT_METHODS: 'card, sepa_debit,card' }).stripe
+        ?.paymentMethodTypes,
+    ).toEqual(['card', 'sepa_debit']);
+    expect(() => loadConfig({ ...keys, FLOTILLA_STRIPE_PAYMENT_METHODS: 'card,paypal' })).toThrow(
+      /FLOTILLA_STRIPE_PAYMENT_METHODS/,
+    );
   });
 
   it('refuses some keys without the others, keys of the wrong kind, and test with live', () => {

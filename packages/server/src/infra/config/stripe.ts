@@ -9,7 +9,12 @@ export type StripeConfig = {
   webhookSecret: string;
   // Stripe's API, or a stand-in speaking its protocol (stripe-mock, a test's fake).
   apiUrl: string;
+  // What the payment-method form offers: cards, and the bank debits the operator enabled.
+  paymentMethodTypes: readonly StripePaymentMethodType[];
 };
+
+export const stripePaymentMethodTypes = ['card', 'us_bank_account', 'sepa_debit'] as const;
+export type StripePaymentMethodType = (typeof stripePaymentMethodTypes)[number];
 
 const key = (pattern: RegExp, what: string) =>
   z.preprocess(
@@ -28,6 +33,18 @@ export const stripeEnv = {
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .default('https://api.stripe.com'),
   ),
+  // A comma-separated list: card, us_bank_account (ACH Direct Debit), sepa_debit.
+  FLOTILLA_STRIPE_PAYMENT_METHODS: z.preprocess(
+    (value) => (value === '' || value === undefined ? 'card,us_bank_account' : value),
+    z
+      .string()
+      .transform((value) => [...new Set(value.split(',').map((part) => part.trim()))])
+      .pipe(
+        z
+          .array(z.enum(stripePaymentMethodTypes, 'must list card, us_bank_account or sepa_debit'))
+          .min(1),
+      ),
+  ),
 };
 
 type StripeValues = {
@@ -35,6 +52,7 @@ type StripeValues = {
   FLOTILLA_STRIPE_PUBLISHABLE_KEY?: string | undefined;
   FLOTILLA_STRIPE_WEBHOOK_SECRET?: string | undefined;
   FLOTILLA_STRIPE_API_URL: string;
+  FLOTILLA_STRIPE_PAYMENT_METHODS: StripePaymentMethodType[];
 };
 
 export const stripeConfigOf = (values: StripeValues): StripeConfig | undefined => {
@@ -53,5 +71,11 @@ export const stripeConfigOf = (values: StripeValues): StripeConfig | undefined =
       'Invalid configuration: FLOTILLA_STRIPE_SECRET_KEY and FLOTILLA_STRIPE_PUBLISHABLE_KEY must both be test keys or both live keys',
     );
   }
-  return { secretKey, publishableKey, webhookSecret, apiUrl: values.FLOTILLA_STRIPE_API_URL };
+  return {
+    secretKey,
+    publishableKey,
+    webhookSecret,
+    apiUrl: values.FLOTILLA_STRIPE_API_URL,
+    paymentMethodTypes: values.FLOTILLA_STRIPE_PAYMENT_METHODS,
+  };
 };

@@ -8,7 +8,11 @@ import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithClient } from '../../test-support/fleet-helpers.js';
-import { recaptchaOnloadName, type RecaptchaParameters, recaptchaScriptUrl } from './recaptcha.js';
+import {
+  recaptchaOnloadName,
+  type RecaptchaParameters,
+  recaptchaScriptUrl,
+} from '../../ui/recaptcha.js';
 import { SignupPage } from './SignupPage.js';
 import { invitationToken } from '../../test-support/invitation-tokens.js';
 

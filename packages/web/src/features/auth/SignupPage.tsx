@@ -16,7 +16,7 @@ import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
 import { freeDevicesNote } from './billing-copy.js';
 import { useSignup } from './api.js';
-import { RecaptchaWithReminder } from './RecaptchaWithReminder.js';
+import { RecaptchaWithReminder } from '../../ui/RecaptchaWithReminder.js';
 import { signupRefusal, SignupRefused } from './SignupRefused.js';
 
 export const SignupPage = () => {

@@ -28,6 +28,20 @@ describe('the billing page', { timeout: 60_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Billing' }).getAttribute('href')).toBe(
       `/orgs/${acmeId}/billing`,
     );
+    // No service agreement configured: no link to one.
+    expect(screen.queryByRole('link', { name: 'service agreement' })).toBeNull();
+  });
+
+  it("links the operator's service agreement when the installation has one", async () => {
+    const agreement = 'https://operator.example/agreement';
+    const { api } = renderAt(`/orgs/${acmeId}/billing`, 'administrator', undefined, {
+      ...billingOn,
+      serviceAgreementUrl: agreement,
+    });
+    answerBilling(api, acmeId);
+    const link = await screen.findByRole('link', { name: 'service agreement' });
+    expect(link.getAttribute('href')).toBe(agreement);
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
   it('lists the self-serve plans by price, enterprise last, with the change each would be', async () => {

@@ -9,6 +9,7 @@ import { InvoicesCard } from './InvoicesCard.js';
 import { PaymentMethodCard } from './PaymentMethodCard.js';
 import { PlansSection } from './PlansSection.js';
 import { PlanSummaryCard } from './PlanSummaryCard.js';
+import { ServiceAgreementLink } from './ServiceAgreementLink.js';
 import { SetupIntentReturn } from './SetupIntentReturn.js';
 import { TeamMemberPricingCard } from './TeamMemberPricingCard.js';
 import { UsageCard } from './UsageCard.js';
@@ -37,6 +38,7 @@ export const BillingSections = ({ organizationId }: { organizationId: number }) 
         </>
       )}
       <TeamMemberPricingCard />
+      <ServiceAgreementLink />
     </Stack>
   );
 };

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerBilling } from '../../test-support/billing-fixtures.js';
 import { acmeId } from '../../test-support/organization-fixtures.js';
 import { renderAt } from '../../test-support/render-organization.js';
+import { recaptchaOnloadName, type RecaptchaParameters } from '../../ui/recaptcha.js';
 import type { CardForm } from './stripe-card-form.js';
 
 // Stripe.js cannot run here (it loads from js.stripe.com and draws its card fields in Stripe's
@@ -43,15 +44,16 @@ const render = (config: Record<string, unknown>) => {
     status: 200,
     body: saved.length > 0 ? card : {},
   }));
-  rendered.api.on('POST', `/billing/v1/account/${acmeId}/setup-intent`, () => ({
-    status: 200,
-    body: { id: 'seti_1', client_secret: 'seti_1_secret_x' },
-  }));
+  const intents: unknown[] = [];
+  rendered.api.on('POST', `/billing/v1/account/${acmeId}/setup-intent`, (body) => {
+    intents.push(body);
+    return { status: 200, body: { id: 'seti_1', client_secret: 'seti_1_secret_x' } };
+  });
   rendered.api.on('PATCH', `/billing/v1/account/${acmeId}/info`, (body) => {
     saved.push(body);
     return { status: 200, body: card };
   });
-  return { ...rendered, saved };
+  return { ...rendered, saved, intents };
 };
 
 describe('the card dialog', { timeout: 60_000 }, () => {
@@ -66,7 +68,7 @@ describe('the card dialog', { timeout: 60_000 }, () => {
     const { user, saved } = render(withCards);
     await user.click(await screen.findByRole('button', { name: 'Add card' }));
     const dialog = await screen.findByRole('dialog', { name: 'Payment method' });
-    const save = within(dialog).getByRole('button', { name: 'Save card' });
+    const save = within(dialog).getByRole('button', { name: 'Save payment method' });
     await waitFor(() => expect(save).toHaveProperty('disabled', false));
     expect(stripe.mounted.at(-1)).toEqual({
       publishableKey: 'pk_test_console',
@@ -80,12 +82,37 @@ describe('the card dialog', { timeout: 60_000 }, () => {
     expect(await screen.findByText(/Visa ending in 4242/)).toBeTruthy();
   });
 
+  it('asks for the captcha before creating a setup intent, and sends its answer', async () => {
+    stripe.answer = { setupIntentId: 'seti_1' };
+    const { user, intents } = render({ ...withCards, recaptchaSiteKey: 'site-key-2' });
+    await user.click(await screen.findByRole('button', { name: 'Add card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payment method' });
+    const widgets: RecaptchaParameters[] = [];
+    // What Google's script does once loaded: define grecaptcha and call the onload callback.
+    await act(async () => {
+      Reflect.set(window, 'grecaptcha', {
+        render: (_container: HTMLElement, parameters: RecaptchaParameters) =>
+          widgets.push(parameters),
+      });
+      const onload: unknown = Reflect.get(window, recaptchaOnloadName);
+      if (typeof onload === 'function') onload();
+    });
+    await waitFor(() => expect(widgets).toHaveLength(1));
+    expect(widgets[0]?.sitekey).toBe('site-key-2');
+    const save = within(dialog).getByRole('button', { name: 'Save payment method' });
+    expect(save).toHaveProperty('disabled', true);
+    expect(intents).toEqual([]);
+    act(() => widgets[0]?.callback('answer-from-google'));
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+    expect(intents).toEqual([{ 'g-recaptcha-response': 'answer-from-google' }]);
+  });
+
   it('shows Stripe’s reason when the card is refused, and saves nothing', async () => {
     stripe.answer = { error: 'Your card was declined.' };
     const { user, saved } = render(withCards);
     await user.click(await screen.findByRole('button', { name: 'Add card' }));
     const dialog = await screen.findByRole('dialog', { name: 'Payment method' });
-    const save = within(dialog).getByRole('button', { name: 'Save card' });
+    const save = within(dialog).getByRole('button', { name: 'Save payment method' });
     await waitFor(() => expect(save).toHaveProperty('disabled', false));
     await user.click(save);
     expect(await within(dialog).findByText('Your card was declined.')).toBeTruthy();
@@ -122,7 +149,7 @@ describe('the card dialog', { timeout: 60_000 }, () => {
     expect(within(plan).queryByRole('button', { name: 'Pay now' })).toBeNull();
     await user.click(await within(plan).findByRole('button', { name: 'Add card' }));
     const card = await screen.findByRole('dialog', { name: 'Payment method' });
-    const save = within(card).getByRole('button', { name: 'Save card' });
+    const save = within(card).getByRole('button', { name: 'Save payment method' });
     await waitFor(() => expect(save).toHaveProperty('disabled', false));
     await user.click(save);
     await waitFor(() => expect(saved).toEqual([{ token_id: 'seti_1' }]));

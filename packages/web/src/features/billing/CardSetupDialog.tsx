@@ -8,6 +8,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import { useEffect, useRef, useState } from 'react';
+import { usePublicConfig } from '../../api/config/api.js';
+import { RecaptchaWithReminder } from '../../ui/RecaptchaWithReminder.js';
 import { useToasts } from '../../ui/toasts.js';
 import { useCreateSetupIntent, useSavePaymentMethod } from './api-cards.js';
 import type { PlanChoice } from './billing-types.js';
@@ -24,8 +26,10 @@ const returnUrlOf = (organizationId: number, then: PlanChoice | undefined) => {
   return url.toString();
 };
 
-// The payment-method dialog: a setup intent for the organization, Stripe's card form in it, and
-// the confirmed card saved as the organization's payment method.
+// The payment-method dialog: the installation's captcha when it has one (GET /config
+// recaptchaSiteKey), then a setup intent for the organization, Stripe's payment form in it (a
+// card, or a bank account where the operator offers debits), and the confirmed method saved as
+// the organization's payment method.
 export const CardSetupDialog = ({
   organizationId,
   publishableKey,
@@ -47,27 +51,33 @@ export const CardSetupDialog = ({
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const { mutateAsync: createSetupIntent } = createIntent;
+  const config = usePublicConfig();
+  const siteKey = config.data?.recaptchaSiteKey ?? undefined;
+  const [captcha, setCaptcha] = useState<string | undefined>(undefined);
+  // The captcha is answered (or the installation has none): the setup intent may be created.
+  const ready = config.data !== undefined && (siteKey === undefined || captcha !== undefined);
 
   useEffect(() => {
+    if (!ready) return;
     let mounted: CardForm | null = null;
     let gone = false;
     void (async () => {
       try {
-        const intent = await createSetupIntent();
+        const intent = await createSetupIntent(captcha);
         const { mountCardForm } = await import('./stripe-card-form.js');
         if (gone || !container.current) return;
         mounted = await mountCardForm(publishableKey, intent.client_secret, container.current);
         if (gone) mounted.destroy();
         else setForm(mounted);
       } catch (error) {
-        if (!gone) setProblem(errorText(error) ?? 'Could not open the card form');
+        if (!gone) setProblem(errorText(error) ?? 'Could not open the payment form');
       }
     })();
     return () => {
       gone = true;
       mounted?.destroy();
     };
-  }, [createSetupIntent, publishableKey]);
+  }, [createSetupIntent, publishableKey, ready, captcha]);
 
   const confirm = async () => {
     if (!form) return;
@@ -93,8 +103,11 @@ export const CardSetupDialog = ({
     <Dialog open onClose={confirming ? undefined : onClose} fullWidth maxWidth="sm">
       <DialogTitle>Payment method</DialogTitle>
       <DialogContent>
-        {form === null && problem === null ? (
-          <Skeleton variant="rounded" height={120} aria-label="Loading the card form" />
+        {siteKey !== undefined && captcha === undefined ? (
+          <RecaptchaWithReminder siteKey={siteKey} onAnswer={setCaptcha} missing={false} />
+        ) : null}
+        {ready && form === null && problem === null ? (
+          <Skeleton variant="rounded" height={120} aria-label="Loading the payment form" />
         ) : null}
         <Box ref={container} data-testid="card-form" sx={{ minHeight: form ? 120 : 0 }} />
         {problem ? <Alert severity="error">{problem}</Alert> : null}
@@ -114,7 +127,7 @@ export const CardSetupDialog = ({
           loading={confirming}
           onClick={() => void confirm()}
         >
-          Save card
+          Save payment method
         </Button>
       </DialogActions>
     </Dialog>

@@ -35,6 +35,42 @@ describe('the plan-change confirmation', { timeout: 60_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('states the sales tax of a US billing address before Due now', async () => {
+    const { api, user } = renderAt(
+      `/orgs/${acmeId}/billing`,
+      'administrator',
+      undefined,
+      billingOn,
+    );
+    answerBilling(api, acmeId);
+    api.on('GET', `/billing/v1/account/${acmeId}/plan/preview`, () => ({
+      status: 200,
+      body: {
+        kind: 'upgrade',
+        target: { title: 'Pilot', billingCode: 'pilot-v2', monthlyPrice: 34900, annualPrice: 0 },
+        cycle: 'monthly',
+        proration: {
+          unusedCreditCents: 0,
+          newChargeCents: 34900,
+          amountDueNowCents: 34900,
+          carriedCreditCents: 0,
+        },
+        overageCents: 0,
+        taxCents: 2530,
+        taxDescription: 'Sales tax (CA, 7.25%)',
+        amountDueNowCents: 37430,
+        freeAllowanceExceeded: false,
+      },
+    }));
+    await user.click(await screen.findByRole('button', { name: 'Upgrade: Pilot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upgrade plan' });
+    const table = await within(dialog).findByRole('table', { name: 'Plan change' });
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows.slice(-2)).toEqual(['Sales tax (CA, 7.25%)$25.30', 'Due now$374.30']);
+  });
+
   it('takes an optional reason on a cancellation to free, confirmed with Confirm', async () => {
     const { api, user } = renderAt(
       `/orgs/${acmeId}/billing`,

@@ -38,6 +38,9 @@ export const ProrationTable = ({
     if (preview.overageCents > 0) {
       rows.push(['Usage over the current plan so far', dollars(preview.overageCents)]);
     }
+    if ((preview.taxCents ?? 0) > 0) {
+      rows.push([preview.taxDescription ?? 'Sales tax', dollars(preview.taxCents ?? 0)]);
+    }
     rows.push(['Due now', dollars(preview.amountDueNowCents)]);
     if (proration.carriedCreditCents > 0) {
       rows.push(['Credit kept for your next invoice', dollars(proration.carriedCreditCents)]);

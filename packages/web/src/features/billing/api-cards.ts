@@ -16,10 +16,12 @@ export const useCardPayments = () => {
 export const useCreateSetupIntent = (organizationId: number) => {
   const client = useClient();
   return useMutation({
-    mutationFn: () =>
+    // With the captcha's answer when the installation asks for one.
+    mutationFn: (captcha: string | undefined) =>
       client.request<{ id: string; client_secret: string }>({
         method: 'POST',
         path: `${accountPath(organizationId)}/setup-intent`,
+        body: captcha === undefined ? {} : { 'g-recaptcha-response': captcha },
       }),
   });
 };

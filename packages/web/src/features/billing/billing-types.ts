@@ -81,6 +81,9 @@ export type PlanPreview = {
   overageCents: number;
   // The organization's discount on the new plan's first period (absent from older servers).
   discountCents?: number;
+  // US sales tax included in the amount due now, and its line ("Sales tax (CA, 7.25%)").
+  taxCents?: number;
+  taxDescription?: string | null;
   amountDueNowCents: number;
   freeAllowanceExceeded: boolean;
 };

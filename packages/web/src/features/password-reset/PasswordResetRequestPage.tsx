@@ -12,7 +12,7 @@ import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-rout
 import { usePublicConfig } from '../../api/config/api.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { AuthFrame } from '../../ui/AuthFrame.js';
-import { RecaptchaWithReminder } from '../auth/RecaptchaWithReminder.js';
+import { RecaptchaWithReminder } from '../../ui/RecaptchaWithReminder.js';
 import { useRequestPasswordReset } from './api.js';
 import { PasswordResetSuccessPage } from './PasswordResetSuccessPage.js';
 

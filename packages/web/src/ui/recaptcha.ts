@@ -1,4 +1,4 @@
-// reCAPTCHA v2's browser API, as far as the sign-up page uses it
+// reCAPTCHA v2's browser API, as far as the console's forms use it
 // (https://developers.google.com/recaptcha/docs/display#explicit_render).
 export type RecaptchaParameters = {
   sitekey: string;
@@ -22,8 +22,8 @@ const isRecaptcha = (value: unknown): value is Recaptcha =>
 
 let loading: Promise<Recaptcha> | undefined;
 
-// Adds Google's script to the page once, and only when asked: the sign-up page asks only when
-// the server has a site key (GET /config recaptchaSiteKey), so installations without a captcha
+// Adds Google's script to the page once, and only when asked: a form asks only when the server
+// has a site key (GET /config recaptchaSiteKey), so installations without a captcha
 // never contact Google.
 export const loadRecaptcha = (): Promise<Recaptcha> => {
   loading ??= new Promise<Recaptcha>((resolve, reject) => {

@@ -2,8 +2,8 @@ import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
 import { RecaptchaField } from './RecaptchaField.js';
 
-// The reCAPTCHA widget of the sign-up and password reset forms, with its reminder once the user tried to submit
-// without answering it. A new key mounts a fresh widget after a refused attempt.
+// The reCAPTCHA widget of the sign-up, password reset and payment-method forms, with its
+// reminder once the user tried to submit without answering it. A new key mounts a fresh widget after a refused attempt.
 export const RecaptchaWithReminder = ({
   siteKey,
   onAnswer,
