@@ -22,7 +22,7 @@ export const formatScaleTable = (phases: readonly ScalePhase[]): string => {
     'RSS per server',
   ];
   const rows = phases.map((phase) => [
-    String(phase.servers),
+    phase.bus === 'nats' ? `${phase.servers} (NATS)` : String(phase.servers),
     `${phase.pollIntervalMs / 1000} s${phase.rate === '10x' ? ' (10x)' : ''}`,
     `${phase.devices.toLocaleString('en')} (${phase.online.toLocaleString('en')}, ${phase.cloudlink.toLocaleString('en')})`,
     perSecond(phase.polls.count, phase.windowMs),
