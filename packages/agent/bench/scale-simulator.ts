@@ -12,6 +12,7 @@ import { type Simulator, type SimulatorFleet, startSimulator } from '../src/simu
 //   → {type: 'status'}       ← {type: 'status', online, failed, cloudlink}
 //   → {type: 'reset'}        (starts the measured window)
 //   → {type: 'collect'}      ← {type: 'collected', calls: {<kind>: CallStats}}
+//   → {type: 'links'}        ← {type: 'links', devices: [{uuid, changes: [[ms, up, attempts]...]}]}
 //   → {type: 'stop'}         ← {type: 'stopped'}, then the process exits
 
 export type ScaleStart = {
@@ -108,6 +109,27 @@ Object.defineProperty(http, 'request', { value: timedRequest });
 
 const simulators: Simulator[] = [];
 
+// Every device's cloudlink going up and down, with the wall-clock time it was seen (sampled every
+// 20 ms) and how many connection attempts it had made by then: the multi-node test measures how
+// long, and in how many attempts, a device reconnected after a server died.
+type LinkChange = [at: number, up: boolean, attempts: number];
+const linkChanges = new Map<string, LinkChange[]>();
+const sampleLinks = (): void => {
+  const now = Date.now();
+  for (const simulator of simulators) {
+    for (const device of simulator.devices) {
+      const uuid = device.uuid;
+      if (uuid === null) continue;
+      const up = device.agent?.cloudlinkConnected === true;
+      const change: LinkChange = [now, up, device.agent?.cloudlinkAttempts ?? 0];
+      const changes = linkChanges.get(uuid);
+      if (!changes) linkChanges.set(uuid, [change]);
+      else if (changes.at(-1)?.[1] !== up) changes.push(change);
+    }
+  }
+};
+setInterval(sampleLinks, 20).unref();
+
 const start = async (message: ScaleStart): Promise<void> => {
   for (const [index, server] of message.servers.entries()) {
     simulators.push(
@@ -137,6 +159,7 @@ const status = () => {
     online: devices.filter((device) => device.phase === 'online').length,
     failed: devices.filter((device) => device.phase === 'failed').length,
     cloudlink: devices.filter((device) => device.agent?.cloudlinkConnected === true).length,
+    firstFailure: devices.find((device) => device.phase === 'failed')?.error ?? null,
   };
 };
 
@@ -165,6 +188,13 @@ process.on('message', (message: unknown) => {
     switch (typeOf(message)) {
       case 'status':
         reply(status());
+        return;
+      case 'links':
+        sampleLinks();
+        reply({
+          type: 'links',
+          devices: [...linkChanges].map(([uuid, changes]) => ({ uuid, changes })),
+        });
         return;
       case 'reset':
         calls = fresh();

@@ -77,6 +77,7 @@ export class CloudlinkClient {
   #openedAt = 0;
   #awaitingPong = false;
   #connections = 0;
+  #attempts = 0;
   #lastError = '';
   readonly #terminals: TerminalSessions;
 
@@ -97,6 +98,11 @@ export class CloudlinkClient {
   // How many times the link came up (tests watch reconnects with it).
   get connections(): number {
     return this.#connections;
+  }
+
+  // How many times it tried to connect (the simulator counts the attempts a reconnect took).
+  get attempts(): number {
+    return this.#attempts;
   }
 
   start(): void {
@@ -138,6 +144,7 @@ export class CloudlinkClient {
 
   #connect(): void {
     const { baseUrl, deviceApiKey, logger } = this.#options;
+    this.#attempts++;
     this.#phase = 'connecting';
     const socket = new WebSocket(cloudlinkUrl(baseUrl), {
       headers: { authorization: `Bearer ${deviceApiKey}`, 'user-agent': userAgent },

@@ -102,6 +102,10 @@ export class DeviceAgent {
     return this.#session?.cloudlink.connected ?? false;
   }
 
+  get cloudlinkAttempts(): number {
+    return this.#session?.cloudlink.attempts ?? 0;
+  }
+
   // False while the last target state said the device is deactivated.
   get active(): boolean {
     return this.#active;

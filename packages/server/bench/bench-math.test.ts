@@ -16,7 +16,7 @@ import {
   privateBytesFromRollup,
   rssBytesFromStatus,
 } from './proc-stats.js';
-import { serverCounts, serversFor } from './scale.js';
+import { serverSetups, serversFor } from './scale.js';
 import { maxDevicesPerProcess } from './scale-simulators.js';
 import type { Row } from './scenario.js';
 import { median, ratioOf, spreadOf, summarizeRow, verdictOf } from './stats.js';
@@ -188,10 +188,12 @@ describe('options', () => {
       scaleSpreadMs: 1_500_000,
     });
     expect(loadBenchOptions(['--quick'], {})).toMatchObject({ scaleDevices: 1000 });
-    expect(serverCounts(1000)).toEqual([1, 2]);
-    expect(serverCounts(10_000)).toEqual([1, 2]);
+    const counts = (devices: number) =>
+      serverSetups(devices).map((setup) => `${setup.count} ${setup.bus}`);
+    expect(counts(1000)).toEqual(['1 postgres', '2 postgres', '3 nats']);
+    expect(counts(10_000)).toEqual(['1 postgres', '2 postgres', '3 nats']);
     expect(serversFor(50_000)).toBe(4);
-    expect(serverCounts(50_000)).toEqual([4]);
+    expect(counts(50_000)).toEqual(['4 postgres', '4 nats']);
     // Fleets are dealt whole: 10 fleets of 5,000 over 4 servers give at most 3 fleets each.
     expect(Math.ceil(10 / serversFor(50_000)) * 5000).toBeLessThanOrEqual(maxDevicesPerProcess);
   });

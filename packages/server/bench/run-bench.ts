@@ -206,7 +206,7 @@ const main = async (): Promise<number> => {
         options,
         seed,
         db: pool,
-        startFlotilla: () => startServer('flotilla'),
+        startFlotilla: (serverEnv) => startServer('flotilla', serverEnv),
         postmasterPid: () => database.postmasterPid(),
         log,
       });

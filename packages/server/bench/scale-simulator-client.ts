@@ -24,8 +24,21 @@ const simulatorStatus = z.object({
   online: z.number(),
   failed: z.number(),
   cloudlink: z.number(),
+  firstFailure: z.string().nullable(),
 });
 export type SimulatorStatus = z.infer<typeof simulatorStatus>;
+
+const deviceLinks = z.object({
+  devices: z.array(
+    z.object({
+      uuid: z.string(),
+      changes: z.array(z.tuple([z.number(), z.boolean(), z.number()])),
+    }),
+  ),
+});
+// Each device's cloudlink going up (true) or down: the wall-clock time it was seen, and the
+// connection attempts it had made by then.
+export type DeviceLinks = z.infer<typeof deviceLinks>['devices'];
 
 export type SimulatorFleetSpec = {
   slug: string;
@@ -50,6 +63,7 @@ export type ScaleSimulator = {
   status(): Promise<SimulatorStatus>;
   reset(): void;
   collect(): Promise<CollectedCalls>;
+  links(): Promise<DeviceLinks>;
   stop(): Promise<void>;
 };
 
@@ -98,6 +112,11 @@ export const startScaleSimulator = async (): Promise<ScaleSimulator> => {
       const answer = next('collected');
       child.send({ type: 'collect' });
       return collected.parse(await answer).calls;
+    },
+    async links() {
+      const answer = next('links');
+      child.send({ type: 'links' });
+      return deviceLinks.parse(await answer).devices;
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -24,7 +24,7 @@ export const formatScaleTable = (phases: readonly ScalePhase[]): string => {
     'simulator CPU (all devices)',
   ];
   const rows = phases.map((phase) => [
-    String(phase.servers),
+    phase.bus === 'nats' ? `${phase.servers} (NATS)` : String(phase.servers),
     `${phase.pollIntervalMs / 1000} s${phase.rate === '10x' ? ' (10x)' : ''}`,
     `${phase.devices.toLocaleString('en')} (${phase.online.toLocaleString('en')}, ${phase.cloudlink.toLocaleString('en')})`,
     perSecond(phase.polls.count, phase.windowMs),

@@ -14,17 +14,20 @@ import {
   startSimulatorGroup,
 } from './scale-simulators.js';
 import type { SeedInfo } from './seed.js';
+import { startNatsServer } from '../src/test-support/nats-server.js';
 
 // Scale on one machine : N devices of the agent's simulator (a process of its own)
 // register, poll, report, log and hold a cloudlink, first at the "default" poll interval, then at
 // ten times that rate (metrics reports too), against one fresh Flotilla process, then against two
-// on the same PostgreSQL (half the fleets each). Each phase measures one window after every
+// on the same PostgreSQL (half the fleets each), then three on one nats-server
+// (FLOTILLA_NATS_URL, the bus of docs/SCALING.md "Several machines"; a third of the fleets each). Each phase measures one window after every
 // device has booted: the default window is one poll interval, so every device polls in it.
 // More devices than one process may hold sockets for (scale-simulators.ts) start with as many
 // servers as they need, each with a simulator process of its own.
 
 export type ScalePhase = {
   servers: number;
+  bus: 'postgres' | 'nats';
   rate: 'default' | '10x';
   pollIntervalMs: number;
   metricsIntervalMs: number;
@@ -47,7 +50,7 @@ export type ScaleEnv = {
   options: BenchOptions;
   seed: SeedInfo;
   db: pg.Pool;
-  startFlotilla: () => Promise<ChildServer>;
+  startFlotilla: (env?: Record<string, string>) => Promise<ChildServer>;
   postmasterPid: () => Promise<number | undefined>;
   log: (line: string) => void;
 };
@@ -92,6 +95,7 @@ const waitForBoot = async (
 
 const runPhase = async (
   env: ScaleEnv,
+  bus: ScalePhase['bus'],
   servers: readonly ChildServer[],
   fleets: readonly ScaleFleet[],
   rate: ScalePhase['rate'],
@@ -151,6 +155,7 @@ const runPhase = async (
     const kinds = [calls.poll, calls.report, calls.register, calls.other];
     const phase: ScalePhase = {
       servers: servers.length,
+      bus,
       rate,
       pollIntervalMs,
       metricsIntervalMs,
@@ -198,10 +203,23 @@ export const serversFor = (devices: number): number => {
   return servers;
 };
 
-// One server, then two; or, when one cannot hold the devices, the fewest that can.
-export const serverCounts = (devices: number): number[] => {
+export type ServerSetup = { count: number; bus: ScalePhase['bus'] };
+
+// One and two servers on PostgreSQL's bus, then three on NATS; or, when one server cannot hold
+// the devices, the fewest that can on each bus (at least three on NATS).
+export const serverSetups = (devices: number): ServerSetup[] => {
   const least = serversFor(devices);
-  return least === 1 ? [1, 2] : [least];
+  if (least === 1) {
+    return [
+      { count: 1, bus: 'postgres' },
+      { count: 2, bus: 'postgres' },
+      { count: 3, bus: 'nats' },
+    ];
+  }
+  return [
+    { count: least, bus: 'postgres' },
+    { count: Math.max(least, 3), bus: 'nats' },
+  ];
 };
 
 export const runScale = async (env: ScaleEnv): Promise<ScalePhase[]> => {
@@ -210,19 +228,20 @@ export const runScale = async (env: ScaleEnv): Promise<ScalePhase[]> => {
     env.seed.fleets.slice(0, fleetsUsed).map((fleet) => fleet.id),
   );
   const phases: ScalePhase[] = [];
-  for (const count of serverCounts(env.options.scaleDevices)) {
-    await rm(path.join(repoRoot, 'data', `bench-scale-${count}`), { recursive: true, force: true });
+  for (const { count, bus } of serverSetups(env.options.scaleDevices)) {
+    const stateDir = path.join(repoRoot, 'data', `bench-scale-${count}`);
+    await rm(stateDir, { recursive: true, force: true });
     const servers: ChildServer[] = [];
+    const nats = bus === 'nats' ? await startNatsServer() : undefined;
     try {
-      for (let i = 0; i < count; i++) servers.push(await env.startFlotilla());
-      phases.push(await runPhase(env, servers, fleets, 'default'));
-      phases.push(await runPhase(env, servers, fleets, '10x'));
+      const serverEnv: Record<string, string> = nats ? { FLOTILLA_NATS_URL: nats.url } : {};
+      for (let i = 0; i < count; i++) servers.push(await env.startFlotilla(serverEnv));
+      phases.push(await runPhase(env, bus, servers, fleets, 'default'));
+      phases.push(await runPhase(env, bus, servers, fleets, '10x'));
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
-      await rm(path.join(repoRoot, 'data', `bench-scale-${count}`), {
-        recursive: true,
-        force: true,
-      });
+      await nats?.stop();
+      await rm(stateDir, { recursive: true, force: true });
     }
   }
   return phases;
