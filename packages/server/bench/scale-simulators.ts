@@ -70,6 +70,7 @@ export const startSimulatorGroup = async (count: number): Promise<SimulatorGroup
         online: all.reduce((total, entry) => total + entry.online, 0),
         failed: all.reduce((total, entry) => total + entry.failed, 0),
         cloudlink: all.reduce((total, entry) => total + entry.cloudlink, 0),
+        firstFailure: all.find((entry) => entry.firstFailure !== null)?.firstFailure ?? null,
       };
     },
     reset() {
