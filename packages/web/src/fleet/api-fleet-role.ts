@@ -1,6 +1,7 @@
 import {
   type FleetGrants,
   fleetPermissionsOf,
+  holdsMembershipRole,
   platformRolesOf,
   rolesOnFleet,
 } from '@flotilla/shared/permissions/fleet-access';
@@ -20,6 +21,8 @@ export type FleetRoleState = {
   roles: AnyRole[];
   // The user's own user_application_membership on the fleet, when they have a direct role.
   directMembershipId: number | null;
+  // Holds a role here through a membership (fleet, team or organization), not only as staff.
+  isMember: boolean;
   // Until when the fleet grants support access (read for platform staff only; null otherwise).
   supportUntil: string | null;
   isPending: boolean;
@@ -120,6 +123,7 @@ export const useFleetRole = (fleetId: number): FleetRoleState => {
     return {
       roles,
       directMembershipId: rows.data?.directMembershipId ?? null,
+      isMember: holdsMembershipRole(roles),
       supportUntil: rows.data?.supportUntil ?? null,
       isPending: rows.isPending,
       error: rows.error,

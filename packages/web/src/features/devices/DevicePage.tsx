@@ -1,4 +1,3 @@
-import { holdsMembershipRole } from '@flotilla/shared/permissions/fleet-access';
 import {
   type DeviceActionId,
   deviceActionPermissions,
@@ -49,10 +48,8 @@ export const DevicePage = () => {
   const access = useFleetRole(fleet?.id ?? 0);
   const actions = useDeviceActions();
   const [logFilter, setLogFilter] = useState('');
-  const services = useMemo(
-    () => serviceNames(detail?.image_install ?? []),
-    [detail?.image_install],
-  );
+  const installs = detail?.image_install;
+  const services = useMemo(() => serviceNames(installs ?? []), [installs]);
   usePageTitle(detail?.device_name ?? 'Device');
   const fleetPath = fleet ? `${classLabels[fleet.is_of__class].path}/${fleet.id}` : '/fleets';
   useDeviceBreadcrumbs(detail);
@@ -91,7 +88,7 @@ export const DevicePage = () => {
       <SupportAccessNotice
         until={[detail.is_accessible_by_support_until__date, access.supportUntil]}
         subject="device"
-        member={access.isPending || holdsMembershipRole(access.roles)}
+        member={access.isPending || access.isMember}
       />
       <LockNotice actions={actions} />
       <QueuedActionsCard deviceId={detail.id} denied={access.denied} />

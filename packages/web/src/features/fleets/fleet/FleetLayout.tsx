@@ -1,4 +1,3 @@
-import { holdsMembershipRole } from '@flotilla/shared/permissions/fleet-access';
 import { auditHistoryPermission } from '@flotilla/shared/audit-log/audit-permission';
 import { errorText } from '@flotilla/sdk/errors';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
@@ -169,7 +168,7 @@ export const FleetLayout = () => {
       <SupportAccessNotice
         until={[detail.is_accessible_by_support_until__date]}
         subject={classLabels[detail.is_of__class].one.toLowerCase()}
-        member={access.isPending || holdsMembershipRole(access.roles)}
+        member={access.isPending || access.isMember}
       />
       <Tabs
         value={
