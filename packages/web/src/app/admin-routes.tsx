@@ -74,6 +74,11 @@ export const adminRoutes = (lazyPage: LazyPage): RouteObject[] => [
     path: '/admin/plans',
     lazy: lazyPage(() => import('../features/billing/AdminPlansPage.js'), 'AdminPlansPage'),
   },
+  // The US sales tax rates invoices carry (admin.home).
+  {
+    path: '/admin/sales-tax',
+    lazy: lazyPage(() => import('../features/billing/SalesTaxAdminPage.js'), 'SalesTaxAdminPage'),
+  },
   // Every audit record of the installation (admin.home).
   {
     path: '/admin/audit-log',

@@ -1,5 +1,6 @@
 import type { CataloguePlan } from '@flotilla/shared/billing/plan-table';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SalesTaxRates } from '@flotilla/shared/billing/sales-tax';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { billingKeys } from './query-keys.js';
 
@@ -28,5 +29,33 @@ export const usePatchPlan = () => {
         body: patch,
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+  });
+};
+
+// The US sales tax rates by state code (`*`: every state without its own), in percent.
+export const useSalesTaxRates = () => {
+  const client = useClient();
+  return useQuery({
+    queryKey: billingKeys.salesTax(),
+    queryFn: () =>
+      client.request<{ rates: SalesTaxRates }>({
+        method: 'GET',
+        path: '/billing/v1/admin/sales-tax',
+      }),
+  });
+};
+
+// Replaces every rate at once; invoices issued afterwards carry them.
+export const useSaveSalesTaxRates = () => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rates: SalesTaxRates) =>
+      client.request<{ rates: SalesTaxRates }>({
+        method: 'PUT',
+        path: '/billing/v1/admin/sales-tax',
+        body: { rates },
+      }),
+    onSuccess: (saved) => queryClient.setQueryData(billingKeys.salesTax(), saved),
   });
 };

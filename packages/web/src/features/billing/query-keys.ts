@@ -13,6 +13,7 @@ export const billingKeys = {
   preview: (organizationId: number, code: string, cycle: string) =>
     [...queryRoots.billing, organizationId, 'preview', code, cycle] as const,
   catalogue: () => [...queryRoots.billing, 'catalogue'] as const,
+  salesTax: () => [...queryRoots.billing, 'sales-tax'] as const,
   firstAdministered: (userId: number) =>
     [...queryRoots.billing, 'first-administered', userId] as const,
 };

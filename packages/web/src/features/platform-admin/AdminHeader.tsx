@@ -9,6 +9,7 @@ const adminSections = [
   { to: '/admin/outbox', label: 'Mail outbox' },
   { to: '/admin/os-catalogue', label: 'OS catalogue' },
   { to: '/admin/plans', label: 'Plans' },
+  { to: '/admin/sales-tax', label: 'Sales tax' },
   { to: '/admin/status', label: 'Status' },
   { to: '/admin/feature-flags', label: 'Feature flags' },
   { to: '/admin/errors', label: 'Errors' },
