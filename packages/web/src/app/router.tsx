@@ -13,6 +13,7 @@ import type { RouteData } from '../api/route-data.js';
 import { fleetListLoader, signedInShellLoader } from './route-prefetch.js';
 import { adminRoutes } from './admin-routes.js';
 import { deviceRoutes } from './device-routes.js';
+import { organizationChildren } from './organization-routes.js';
 import { rolloutRoutes } from './rollout-routes.js';
 
 export type LazyPage = <Name extends string>(
@@ -426,68 +427,6 @@ const routeTable = (data: RouteData | undefined, lazyPage: LazyPage): RouteObjec
     ],
   },
 ];
-
-// Pages under /orgs/:organizationId, inside its layout: summary, members, member (its teams and
-// fleets, apps, blocks), teams, team (its members and fleets, apps, blocks), billing, support
-// tickets, alert rules, the audit log.
-const organizationChildren = (lazyPage: LazyPage): RouteObject[] => {
-  const summary = lazyPage(
-    () => import('../features/organizations/OrganizationSummaryPage.js'),
-    'OrganizationSummaryPage',
-  );
-  const member = lazyPage(() => import('../features/organizations/MemberPage.js'), 'MemberPage');
-  const team = lazyPage(() => import('../features/organizations/TeamPage.js'), 'TeamPage');
-  const sections = (first: string) => [first, 'fleets', 'apps', 'blocks'];
-  return [
-    { index: true, lazy: summary },
-    {
-      path: 'members',
-      lazy: lazyPage(() => import('../features/organizations/MembersPage.js'), 'MembersPage'),
-    },
-    { path: 'members/:memberId', lazy: member },
-    ...sections('teams').map((section) => ({ path: `members/:memberId/${section}`, lazy: member })),
-    {
-      path: 'teams',
-      lazy: lazyPage(() => import('../features/organizations/TeamsPage.js'), 'TeamsPage'),
-    },
-    { path: 'teams/:teamId', lazy: team },
-    ...sections('members').map((section) => ({ path: `teams/:teamId/${section}`, lazy: team })),
-    {
-      path: 'webhooks',
-      lazy: lazyPage(() => import('../features/webhooks/WebhooksPage.js'), 'WebhooksPage'),
-    },
-    {
-      path: 'support',
-      lazy: lazyPage(
-        () => import('../features/support/SupportTicketsPage.js'),
-        'SupportTicketsPage',
-      ),
-    },
-    {
-      path: 'alerts',
-      lazy: lazyPage(() => import('../features/alerts/AlertRulesPage.js'), 'AlertRulesPage'),
-    },
-    {
-      path: 'credits',
-      lazy: lazyPage(() => import('../features/credits/CreditsPage.js'), 'CreditsPage'),
-    },
-    {
-      path: 'billing',
-      lazy: lazyPage(() => import('../features/billing/BillingPage.js'), 'BillingPage'),
-    },
-    {
-      path: 'audit',
-      lazy: lazyPage(() => import('../features/audit-log/AuditLogPage.js'), 'AuditLogPage'),
-    },
-    {
-      path: 'support/:ticketId',
-      lazy: lazyPage(
-        () => import('../features/support/OrganizationTicketPage.js'),
-        'OrganizationTicketPage',
-      ),
-    },
-  ];
-};
 
 // A chunk that fails to load (gone after an upgrade) reloads the tab once, at the page the user
 // was going to (the pending navigation's location, else the current one).

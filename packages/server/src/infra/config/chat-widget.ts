@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linkUrl } from './link-url.js';
 
 // A chat widget in the support drawer: Chatwoot (open source, self-hostable) when configured.
 // Without it, the drawer's built-in way to message the operator is a help-desk ticket.
@@ -6,10 +7,7 @@ export type ChatWidgetConfig = { provider: 'chatwoot'; url: string; websiteToken
 
 // The environment variables, spread into the server's one configuration schema.
 export const chatWidgetEnv = {
-  FLOTILLA_CHATWOOT_URL: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  ),
+  FLOTILLA_CHATWOOT_URL: linkUrl,
   // A Chatwoot website inbox's token: public by design (every page that shows the widget has it).
   FLOTILLA_CHATWOOT_WEBSITE_TOKEN: z.preprocess(
     (value) => (value === '' ? undefined : value),

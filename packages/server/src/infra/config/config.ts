@@ -14,17 +14,13 @@ import { type DeviceLogConfig, deviceLogConfigOf, deviceLogEnv } from './device-
 import { type SocialAuthConfig, socialAuthConfigOf, socialAuthEnv } from './social-auth.js';
 import { type HelpDeskConfig, helpDeskConfigOf, helpDeskEnv } from './help-desk.js';
 import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.js';
+import { type HelpLinks, helpLinksEnv, helpLinksOf } from './help-links.js';
+import { linkUrl } from './link-url.js';
 import { type ReadReplicaConfig, readReplicaConfigOf, readReplicaEnv } from './read-replica.js';
 import { type MessageBusConfig, messageBusConfigOf, messageBusEnv } from './message-bus.js';
 import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
-
-// A help link set from the environment: an http(s) URL; an empty value counts as unset.
-const linkUrl = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-);
 
 // An optional secret or key: an empty value counts as unset.
 const optionalText = z.preprocess(
@@ -108,11 +104,7 @@ const schema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   FLOTILLA_LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
-  FLOTILLA_LINK_GETTING_STARTED: linkUrl,
-  FLOTILLA_LINK_DOCS: linkUrl,
-  FLOTILLA_LINK_FEATURE_REQUESTS: linkUrl,
-  FLOTILLA_LINK_FORUMS: linkUrl,
-  FLOTILLA_LINK_HELP: linkUrl,
+  ...helpLinksEnv,
   // An external status page that replaces the built-in one (/status); unset: the built-in one.
   FLOTILLA_STATUS_PAGE_URL: linkUrl,
   // First-party usage counts (features/analytics); off unless chosen, and then only for users who
@@ -223,25 +215,6 @@ export const parseDockerHost = (value: string): DockerHost | undefined => {
 
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
 export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
-
-// The console header's help links, served by GET /config. A path starts
-// with / and is a page of the console itself; null hides the entry.
-export type HelpLinks = {
-  gettingStarted: string;
-  docs: string;
-  featureRequests: string | null;
-  forums: string | null;
-  help: string | null;
-};
-
-// The built-in documentation pages (features/docs serves their Markdown).
-export const defaultHelpLinks: HelpLinks = {
-  gettingStarted: '/docs/getting-started',
-  docs: '/docs/agent',
-  featureRequests: null,
-  forums: null,
-  help: null,
-};
 
 // The account routes' rate limits live beside this file (rate-limits.ts).
 export type Config = RateLimitConfig & {
@@ -484,13 +457,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             port: values.FLOTILLA_EMBEDDED_REGISTRY_PORT,
             binary: values.FLOTILLA_EMBEDDED_REGISTRY_BINARY,
           },
-    helpLinks: {
-      gettingStarted: values.FLOTILLA_LINK_GETTING_STARTED ?? defaultHelpLinks.gettingStarted,
-      docs: values.FLOTILLA_LINK_DOCS ?? defaultHelpLinks.docs,
-      featureRequests: values.FLOTILLA_LINK_FEATURE_REQUESTS ?? null,
-      forums: values.FLOTILLA_LINK_FORUMS ?? null,
-      help: values.FLOTILLA_LINK_HELP ?? null,
-    },
+    helpLinks: helpLinksOf(values),
     smtpUrl: values.FLOTILLA_SMTP_URL,
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),

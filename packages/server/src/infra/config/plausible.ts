@@ -1,17 +1,13 @@
 import { z } from 'zod';
+import { linkUrl } from './link-url.js';
 
 // Plausible (plausible.io or a self-hosted instance) as the analytics product the first-party
 // counts are also sent to. Both settings or neither: a site needs its server and its domain.
 export type PlausibleConfig = { url: string; domain: string } | undefined;
 
-const optionalUrl = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-);
-
 // The environment variables, spread into the server's one configuration schema.
 export const plausibleEnv = {
-  FLOTILLA_PLAUSIBLE_URL: optionalUrl,
+  FLOTILLA_PLAUSIBLE_URL: linkUrl,
   FLOTILLA_PLAUSIBLE_DOMAIN: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z

@@ -1,12 +1,9 @@
-import { z } from 'zod';
+import { linkUrl } from './link-url.js';
 
 // The operator's service agreement (terms of the plans it sells), which the billing page links
 // to. Unset: no link is shown.
 export const serviceAgreementEnv = {
-  FLOTILLA_SERVICE_AGREEMENT_URL: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  ),
+  FLOTILLA_SERVICE_AGREEMENT_URL: linkUrl,
 };
 
 export const serviceAgreementUrlOf = (values: {
