@@ -27,8 +27,9 @@ export type LogStreamSpec = {
   path: string;
   headers: Record<string, string>;
   linesPerSecond: number;
-  // A live-tail subscriber of the same device, opened before the stream starts.
-  tail?: { path: string; headers: Record<string, string> };
+  // A live-tail subscriber of the same device, opened before the stream starts; on another
+  // server than the upload's when `baseUrl` says (fan-out across processes).
+  tail?: { path: string; headers: Record<string, string>; baseUrl?: string };
 };
 
 export type LoadJob =

@@ -12,6 +12,7 @@ import {
   fleetListSmallScenario,
   fleetSummaryScenario,
 } from './scenario-fleet-counts.js';
+import { logFanoutScenario } from './scenario-log-fanout.js';
 import { liveTailScenario, logIngestScenario } from './scenario-logs.js';
 import { memoryScenario } from './scenario-memory.js';
 import { pinejsScenario } from './scenario-pinejs.js';
@@ -46,6 +47,7 @@ export const scenarios: readonly Scenario[] = [
   rolloutBurstScenario,
   liveTailScenario,
   logIngestScenario,
+  logFanoutScenario,
   memoryScenario,
   terminalScenario,
   deviceUrlScenario,

@@ -149,7 +149,10 @@ export const runLogStreams = async (
     for (const spec of job.streams) {
       if (spec.tail) {
         tails.push(
-          openTail(job.baseUrl, spec.tail, latencies, { start: windowStart, end: windowEnd }),
+          openTail(spec.tail.baseUrl ?? job.baseUrl, spec.tail, latencies, {
+            start: windowStart,
+            end: windowEnd,
+          }),
         );
       }
     }
