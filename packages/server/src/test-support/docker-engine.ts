@@ -54,6 +54,10 @@ export const startDockerEngine = async (): Promise<DockerEngine> => {
     '--iptables=false',
     '--ip6tables=false',
     '--storage-driver=overlay2',
+    // Networks of an address range of the tests' own: a bridge outlives a dockerd that was
+    // killed, and such leftovers in docker's default ranges (31 networks) end up leaving a new
+    // engine no address for a release's network.
+    '--default-address-pool=base=10.213.0.0/16,size=24',
   ];
   const asRoot = process.getuid?.() === 0;
   // Through sudo the socket is root's: its group lets the test talk to it as itself.
