@@ -25,7 +25,10 @@ let receiver: TestReceiver;
 let organization: number;
 let admin: string;
 const minute = 60_000;
-const t0 = new Date('2026-11-30T10:00:00Z');
+// The test's times start at the real clock's minute: the app's own webhook dispatcher stamps the
+// deliveries it makes with the real clock, and the test's dispatcher (at t0 + 27 minutes) must
+// find them due. A fixed date became a date in the past, and nothing was delivered.
+const t0 = new Date(Math.floor(Date.now() / minute) * minute);
 const at = (minutes: number): Date => new Date(t0.getTime() + minutes * minute);
 const url = 'https://flotilla.example.com';
 const secret = 'whsec_alerts';
