@@ -1,0 +1,78 @@
+import type { V7FieldTable } from './field-kind.js';
+
+// The fields of Flotilla's own /v7 resources (alert rules and alerts, rollouts): named
+// `flotilla_*` so that they can never collide with balena's; part of v7Fields (v7-fields.ts).
+type FlotillaResource = Extract<keyof V7FieldTable, `flotilla_${string}`>;
+
+export const flotillaFields = {
+  flotilla_alert: {
+    id: 'number',
+    created_at: 'date',
+    last_notified_at: 'date | null',
+    status: 'string',
+    started_at: 'date',
+    resolved_at: 'date | null',
+    detail: 'string',
+    device: 'to-one device',
+    is_raised_by__flotilla_alert_rule: 'to-one flotilla_alert_rule',
+  },
+  flotilla_alert_rule: {
+    id: 'number',
+    created_at: 'date',
+    modified_at: 'date',
+    name: 'string',
+    condition: 'string',
+    metric: 'string | null',
+    threshold: 'number | null',
+    pattern: 'string | null',
+    for_minutes: 'number',
+    repeat_interval_minutes: 'number',
+    is_enabled: 'boolean',
+    is_silenced_until__date: 'date | null',
+    belongs_to__organization: 'to-one organization',
+    applies_to__application: 'to-one application | null',
+  },
+  flotilla_rollout: {
+    id: 'number',
+    application: 'to-one application',
+    from_release: 'to-one release',
+    target_release: 'to-one release',
+    status: 'string',
+    gates: 'json',
+    current_wave: 'number',
+    halt_reason: 'string | null',
+    rolled_back: 'boolean',
+    started_by: 'to-one user | null',
+    created_at: 'date',
+    finished_at: 'date | null',
+  },
+  flotilla_rollout_device: {
+    id: 'number',
+    rollout: 'to-one flotilla_rollout',
+    device: 'to-one device',
+    wave: 'number',
+    state: 'string',
+    reason: 'string | null',
+    healthy_since: 'date | null',
+    problem_since: 'date | null',
+    updated_at: 'date',
+  },
+  flotilla_rollout_event: {
+    id: 'number',
+    rollout: 'to-one flotilla_rollout',
+    at: 'date',
+    kind: 'string',
+    message: 'string',
+    by_user: 'to-one user | null',
+  },
+  flotilla_rollout_wave: {
+    id: 'number',
+    rollout: 'to-one flotilla_rollout',
+    position: 'number',
+    spec: 'json',
+    status: 'string',
+    started_at: 'date | null',
+    finished_at: 'date | null',
+    skip_reason: 'string | null',
+  },
+} as const satisfies Pick<V7FieldTable, FlotillaResource>;
