@@ -72,7 +72,7 @@ export const SalesTaxRatesEditor = ({ saved }: { saved: SalesTaxRates }) => {
                 );
                 return (
                   <TableRow key={row.key}>
-                    <TableCell sx={{ width: 260 }}>
+                    <TableCell sx={{ width: 260, verticalAlign: 'top' }}>
                       <TextField
                         select
                         size="small"
@@ -88,9 +88,10 @@ export const SalesTaxRatesEditor = ({ saved }: { saved: SalesTaxRates }) => {
                         ))}
                       </TextField>
                     </TableCell>
-                    <TableCell>
+                    <TableCell sx={{ verticalAlign: 'top' }}>
                       <TextField
                         size="small"
+                        sx={{ width: 320 }}
                         label={`Rate for ${row.state}`}
                         value={row.rate}
                         inputMode="decimal"
@@ -99,7 +100,7 @@ export const SalesTaxRatesEditor = ({ saved }: { saved: SalesTaxRates }) => {
                         onChange={(event) => update(row.key, { rate: event.target.value })}
                       />
                     </TableCell>
-                    <TableCell align="right">
+                    <TableCell align="right" sx={{ verticalAlign: 'top', pt: 2.25 }}>
                       <Button
                         size="small"
                         aria-label={`Remove ${row.state}`}
