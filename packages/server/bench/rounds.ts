@@ -29,7 +29,9 @@ const measured = async (
   window: Window,
 ): Promise<Measure> => {
   const server =
-    side === 'flotilla' ? env.flotilla : (scenario.referenceServer?.(env) ?? env.reference);
+    side === 'flotilla'
+      ? (scenario.flotillaServer?.(env) ?? env.flotilla)
+      : (scenario.referenceServer?.(env) ?? env.reference);
   const [serverBefore, loadBefore] = [await server.cpuMillis(), await env.load.cpuMillis()];
   const began = performance.now();
   const measure = await scenario.measure(side, env, window);

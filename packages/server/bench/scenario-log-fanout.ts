@@ -26,6 +26,12 @@ const pairOf = async (env: BenchEnv, settings: Record<string, string>): Promise<
   }
 };
 
+const pairCpu = (side: Side): { cpuMillis(): Promise<number> } => {
+  const pair = started?.pairs[side];
+  if (!pair) throw new Error('log-fanout: not prepared');
+  return { cpuMillis: async () => (await pair.ingest.cpuMillis()) + (await pair.tail.cpuMillis()) };
+};
+
 const stopAll = async (): Promise<void> => {
   const current = started;
   started = undefined;
@@ -62,13 +68,9 @@ export const logFanoutScenario: Scenario = {
     }
   },
   cleanUp: stopAll,
-  referenceServer: () => {
-    const pair = started?.pairs.reference;
-    if (!pair) throw new Error('log-fanout: not prepared');
-    return {
-      cpuMillis: async () => (await pair.ingest.cpuMillis()) + (await pair.tail.cpuMillis()),
-    };
-  },
+  // The progress lines show the CPU of each side's own pair of processes.
+  flotillaServer: () => pairCpu('flotilla'),
+  referenceServer: () => pairCpu('reference'),
   measure(side, env, window) {
     const pair = started?.pairs[side];
     if (!pair) throw new Error('log-fanout: not prepared');

@@ -89,6 +89,8 @@ export type Scenario = {
   measure: (side: Side, env: BenchEnv, window: Window) => Promise<Measure>;
   // The process on the reference side when it is not env.reference (its CPU is printed).
   referenceServer?: (env: BenchEnv) => { cpuMillis(): Promise<number> };
+  // Likewise on the Flotilla side, when the scenario runs processes of its own.
+  flotillaServer?: (env: BenchEnv) => { cpuMillis(): Promise<number> };
   // One Flotilla request of the scenario, for BENCH_EXPLAIN=1 (explain-run.ts).
   sample?: (env: BenchEnv) => RequestSpec;
 };
