@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureDebianPackage } from './debian-postgres.js';
-import { freePort } from './free-port.js';
+import { startHaproxyProcess } from './haproxy-process.js';
 
 // Debian's HAProxy in front of Flotilla processes, configured by the shipped
 // deploy/haproxy-flotilla.cfg with only its addresses replaced: the listening address by a free
@@ -50,69 +46,15 @@ export const flotillaHaproxyConfig = (
   return lines.join('\n');
 };
 
-const ask = (socket: string, line: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const client = connect(socket);
-    let answer = '';
-    client.setEncoding('utf8');
-    client.on('data', (chunk: string) => {
-      answer += chunk;
-    });
-    client.on('error', reject);
-    client.on('end', () => resolve(answer.trim()));
-    client.end(`${line}\n`);
-  });
-
 export const startFlotillaHaproxy = async (
   backends: readonly number[],
 ): Promise<FlotillaHaproxy> => {
-  await ensureDebianPackage('/usr/sbin/haproxy', 'haproxy');
-  const dir = await mkdtemp(path.join(tmpdir(), 'flotilla-haproxy-http-'));
-  const socket = path.join(dir, 'admin.sock');
-  const port = await freePort();
-  const config = path.join(dir, 'haproxy.cfg');
-  await writeFile(
-    config,
-    flotillaHaproxyConfig(await readFile(haproxyFile, 'utf8'), port, socket, backends),
+  const shipped = await readFile(haproxyFile, 'utf8');
+  const haproxy = await startHaproxyProcess((port, socket) =>
+    flotillaHaproxyConfig(shipped, port, socket, backends),
   );
-  // -db: in the foreground, so the process we spawn is HAProxy and its group ends with it.
-  const child = spawn('/usr/sbin/haproxy', ['-db', '-f', config], {
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let output = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    output = (output + chunk).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const kill = (): void => {
-    try {
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  };
-  process.once('exit', kill);
-  const close = async (): Promise<void> => {
-    kill();
-    await exited;
-    process.off('exit', kill);
-    await rm(dir, { recursive: true, force: true });
-  };
-  // Ready once its runtime API answers.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const answer = await ask(socket, 'show info').catch(() => undefined);
-    if (answer?.includes('Name: HAProxy')) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await close();
-      throw new Error(`HAProxy did not start: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
   const stats = async (): Promise<Map<string, Record<string, string>>> => {
-    const [header = '', ...rows] = (await ask(socket, 'show stat')).split('\n');
+    const [header = '', ...rows] = (await haproxy.command('show stat')).split('\n');
     const names = header.replace(/^# /, '').split(',');
     return new Map(
       rows.map((row) => {
@@ -122,5 +64,10 @@ export const startFlotillaHaproxy = async (
       }),
     );
   };
-  return { url: `http://127.0.0.1:${port}`, command: (line) => ask(socket, line), stats, close };
+  return {
+    url: `http://127.0.0.1:${haproxy.port}`,
+    command: haproxy.command,
+    stats,
+    close: haproxy.close,
+  };
 };

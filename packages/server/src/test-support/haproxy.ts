@@ -1,10 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ensureDebianPackage } from './debian-postgres.js';
-import { freePort } from './free-port.js';
+import { startHaproxyProcess } from './haproxy-process.js';
 
 // Debian's HAProxy in front of PostgreSQL servers at one address, as in docs/FAILOVER.md: TCP
 // mode, every server health-checked, sessions to a server marked down or put in maintenance cut
@@ -51,59 +45,13 @@ export const haproxyConfig = (
     '',
   ].join('\n');
 
-const ask = (socket: string, line: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const client = connect(socket);
-    let answer = '';
-    client.setEncoding('utf8');
-    client.on('data', (chunk: string) => {
-      answer += chunk;
-    });
-    client.on('error', reject);
-    client.on('end', () => resolve(answer.trim()));
-    client.end(`${line}\n`);
-  });
-
 export const startHaproxy = async (
   backends: readonly PostgresBackend[],
 ): Promise<HaproxyForPostgres> => {
-  await ensureDebianPackage('/usr/sbin/haproxy', 'haproxy');
-  const dir = await mkdtemp(path.join(tmpdir(), 'flotilla-haproxy-'));
-  const socket = path.join(dir, 'admin.sock');
-  const port = await freePort();
-  const config = path.join(dir, 'haproxy.cfg');
-  await writeFile(config, haproxyConfig(port, socket, backends));
-  // -db: in the foreground, so the process we spawn is HAProxy and its group ends with it.
-  const child = spawn('/usr/sbin/haproxy', ['-db', '-f', config], {
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let output = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    output = (output + chunk).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const close = async (): Promise<void> => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-    await exited;
-    await rm(dir, { recursive: true, force: true });
-  };
-  // Ready once its runtime API answers.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const answer = await ask(socket, 'show info').catch(() => undefined);
-    if (answer?.includes('Name: HAProxy')) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await close();
-      throw new Error(`HAProxy did not start: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const haproxy = await startHaproxyProcess((port, socket) =>
+    haproxyConfig(port, socket, backends),
+  );
+  const { port, command } = haproxy;
   return {
     port,
     via(url) {
@@ -112,14 +60,14 @@ export const startHaproxy = async (
       through.port = String(port);
       return through.toString();
     },
-    command: (line) => ask(socket, line),
+    command,
     async switchTo(name, others) {
-      await ask(socket, `set server pg/${name} state ready`);
+      await command(`set server pg/${name} state ready`);
       for (const other of others) {
-        await ask(socket, `set server pg/${other} state maint`);
-        await ask(socket, `shutdown sessions server pg/${other}`);
+        await command(`set server pg/${other} state maint`);
+        await command(`shutdown sessions server pg/${other}`);
       }
     },
-    close,
+    close: haproxy.close,
   };
 };
