@@ -198,6 +198,12 @@ describe('options', () => {
     expect(Math.ceil(10 / serversFor(50_000)) * 5000).toBeLessThanOrEqual(maxDevicesPerProcess);
   });
 
+  it('runs one bus of the scale scenario alone when BENCH_SCALE_BUS names it', () => {
+    expect(loadBenchOptions([], {}).scaleBuses).toEqual(['postgres', 'nats']);
+    expect(loadBenchOptions([], { BENCH_SCALE_BUS: 'nats' }).scaleBuses).toEqual(['nats']);
+    expect(() => loadBenchOptions([], { BENCH_SCALE_BUS: 'redis' })).toThrow(/BENCH_SCALE_BUS/);
+  });
+
   it('selects by BENCH_ONLY substrings, and runs extras in full mode only', () => {
     const quick = loadBenchOptions(['--quick'], {});
     expect(isSelected(quick, { id: 'poll' })).toBe(true);

@@ -29,6 +29,19 @@ export type BenchOptions = {
   scalePollMs: number;
   // Devices start spread over this long.
   scaleSpreadMs: number;
+  // Which buses' server setups the scale scenario runs (both by default).
+  scaleBuses: ScaleBus[];
+};
+
+export type ScaleBus = 'postgres' | 'nats';
+
+// BENCH_SCALE_BUS: "postgres", "nats" or "both", so one part of the long scale run can be
+// repeated on its own.
+export const scaleBusesOf = (env: NodeJS.ProcessEnv): ScaleBus[] => {
+  const value = env.BENCH_SCALE_BUS ?? 'both';
+  if (value === 'both' || value === '') return ['postgres', 'nats'];
+  if (value === 'postgres' || value === 'nats') return [value];
+  throw new Error(`BENCH_SCALE_BUS must be postgres, nats or both, not "${value}"`);
 };
 
 const numberFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -89,6 +102,7 @@ export const loadBenchOptions = (argv: readonly string[], env: NodeJS.ProcessEnv
     scalePollMs: numberFrom(env, 'BENCH_SCALE_POLL_MS', quick ? 60_000 : 600_000),
     // 10,000 devices over 5 minutes boot without errors here: the same rate for more.
     scaleSpreadMs: numberFrom(env, 'BENCH_SCALE_SPREAD_MS', quick ? 10_000 : scaleDevices * 30),
+    scaleBuses: scaleBusesOf(env),
   };
 };
 

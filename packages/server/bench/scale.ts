@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import type { BenchOptions } from './bench-options.js';
+import type { BenchOptions, ScaleBus } from './bench-options.js';
 import { cpuMillis, treeCpuMillis } from './proc-stats.js';
 import { type ChildServer, repoRoot } from './processes.js';
 import { createProvisioningKeys, type ScaleFleet } from './protocol-devices.js';
@@ -27,7 +27,7 @@ import { startNatsServer } from '../src/test-support/nats-server.js';
 
 export type ScalePhase = {
   servers: number;
-  bus: 'postgres' | 'nats';
+  bus: ScaleBus;
   rate: 'default' | '10x';
   pollIntervalMs: number;
   metricsIntervalMs: number;
@@ -228,7 +228,10 @@ export const runScale = async (env: ScaleEnv): Promise<ScalePhase[]> => {
     env.seed.fleets.slice(0, fleetsUsed).map((fleet) => fleet.id),
   );
   const phases: ScalePhase[] = [];
-  for (const { count, bus } of serverSetups(env.options.scaleDevices)) {
+  const setups = serverSetups(env.options.scaleDevices).filter((setup) =>
+    env.options.scaleBuses.includes(setup.bus),
+  );
+  for (const { count, bus } of setups) {
     const stateDir = path.join(repoRoot, 'data', `bench-scale-${count}`);
     await rm(stateDir, { recursive: true, force: true });
     const servers: ChildServer[] = [];
