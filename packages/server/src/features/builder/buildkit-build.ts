@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { DockerHost } from '../../infra/config/config.js';
+import type { DockerHost } from '../../infra/config/builder.js';
 import type { ImageBuildRequest, Outcome } from './build-backend.js';
 import { openSecretSession } from './buildkit-session.js';
 import { errorOf, lineSplitter, messagesOf } from './engine-messages.js';

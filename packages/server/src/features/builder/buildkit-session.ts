@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { createServer, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { DockerHost } from '../../infra/config/config.js';
+import type { DockerHost } from '../../infra/config/builder.js';
 import { bytesField, textOf, varintField, wireFields } from './protobuf-wire.js';
 
 // A BuildKit session with the engine that serves a build its secrets: the engine's /session

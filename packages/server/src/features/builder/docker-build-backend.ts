@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
-import type { DockerHost } from '../../infra/config/config.js';
+import type { DockerHost } from '../../infra/config/builder.js';
 import type { BuildBackend, Outcome } from './build-backend.js';
 import { buildWithSecrets } from './buildkit-build.js';
 import { errorOf, lineSplitter, messagesOf, progressMessage } from './engine-messages.js';

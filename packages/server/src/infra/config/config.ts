@@ -17,8 +17,8 @@ import { type WebhooksConfig, webhooksConfigOf, webhooksEnv } from './webhooks.j
 import { type HelpLinks, helpLinksEnv, helpLinksOf } from './help-links.js';
 import { linkUrl } from './link-url.js';
 import { type ReadReplicaConfig, readReplicaConfigOf, readReplicaEnv } from './read-replica.js';
+import { type BuilderConfig, builderConfigOf, builderEnv } from './builder.js';
 import { type MessageBusConfig, messageBusConfigOf, messageBusEnv } from './message-bus.js';
-import ipaddr from 'ipaddr.js';
 import { type SignupMode, signupModes } from '@flotilla/shared/auth/signup-mode';
 import { parseIpNetwork } from '@flotilla/shared/net/ip-networks';
 
@@ -142,46 +142,7 @@ const schema = z.object({
   ),
   FLOTILLA_MAIL_FROM: z.string().trim().min(3).max(320).default('Flotilla <flotilla@localhost>'),
   FLOTILLA_PUBLIC_URL: linkUrl,
-  FLOTILLA_BUILDER_ALLOWED_NETWORKS: z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      const entries = value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '');
-      if (!entries.every((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry))) {
-        context.addIssue({
-          code: 'custom',
-          message: 'must be a comma-separated list of IP addresses or CIDR ranges',
-        });
-      }
-      return entries;
-    }),
-  FLOTILLA_BUILDER_DOCKER_HOST: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .string()
-      .trim()
-      .max(1000)
-      .transform((value, context) => {
-        const parsed = parseDockerHost(value);
-        if (parsed === undefined) {
-          context.addIssue({
-            code: 'custom',
-            message: 'must be unix:///path/to/docker.sock or tcp://host:port',
-          });
-        }
-        return parsed;
-      })
-      .optional(),
-  ),
-  FLOTILLA_BUILDER_NETWORK: z.enum(['on', 'off']).default('on'),
-  FLOTILLA_BUILDER_PARALLEL: z.coerce.number().int().min(1).max(64).default(1),
-  // At most 120: a build running longer reads as timed out (the release status rule).
-  FLOTILLA_BUILDER_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(120).default(30),
-  FLOTILLA_BUILDER_MAX_IMAGE_MB: z.coerce.number().int().min(1).max(1_048_576).default(8192),
-  FLOTILLA_BUILDER_EMULATION: z.enum(['auto', 'off']).default('auto'),
+  ...builderEnv,
   FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS: z
     .string()
     .default('')
@@ -202,157 +163,130 @@ const schema = z.object({
   FLOTILLA_REQUIRE_EMAIL_VERIFICATION: z.enum(['on', 'off']).optional(),
 });
 
-// Where the builder's container engine listens: its unix socket, or host and port over plain
-// HTTP (an engine on a private network of the operator's).
-export type DockerHost = { socketPath: string } | { host: string; port: number };
-
-export const parseDockerHost = (value: string): DockerHost | undefined => {
-  if (value.startsWith('unix:///')) return { socketPath: value.slice('unix://'.length) };
-  const tcp = /^tcp:\/\/([a-z0-9.-]+|\[[0-9a-f:]+\]):(\d{1,5})$/i.exec(value);
-  const port = Number(tcp?.[2]);
-  return tcp?.[1] && port >= 1 && port <= 65535 ? { host: tcp[1], port } : undefined;
-};
-
 // reCAPTCHA v2 (the sign-up captcha); unset = the built-in verifier that accepts every answer.
 export type RecaptchaConfig = { siteKey: string; secret: string; verifyUrl: string };
 
 // The account routes' rate limits live beside this file (rate-limits.ts).
-export type Config = RateLimitConfig & {
-  // Browser origins allowed to call the API from another origin (CORS); see cors.ts.
-  corsOrigins: CorsOrigins;
-  // Serve the console's .js.map files (off: they stay on disk only).
-  serveSourceMaps: boolean;
-  // The built console to serve; undefined = packages/web/dist of this checkout.
-  consoleDir: string | undefined;
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  embeddedPostgresPort: number;
-  jwtSecret: string | undefined;
-  adminEmail: string | undefined;
-  adminPassword: string | undefined;
-  // Public device URLs are `<uuid>.<deviceUrlsBase>` (features/device-url); undefined =
-  // `localhost:<the port the server listens on>` (deviceUrlsBaseOf).
-  deviceUrlsBase: string | undefined;
-  // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
-  mapTiles: { url: string; attribution: string };
-  // The installation's tag ("staging"): page titles carry it and the console stripes its
-  // navigation, so that it is not taken for production. Undefined: none.
-  deploymentTag: string | undefined;
-  // The avatar service's URL template ({hash}: SHA-256 of the e-mail address), or null: off.
-  avatarUrl: string | null;
-  // An external status page (FLOTILLA_STATUS_PAGE_URL) the console links to instead of /status.
-  statusPageUrl: string | null;
-  // FLOTILLA_ANALYTICS: whether the console counts page and feature use (with consent).
-  analytics: 'off' | 'first-party';
-  // Where the counted uses are also sent (plausible.ts); undefined: nowhere.
-  plausible: PlausibleConfig;
-  // The support drawer's chat widget (chat-widget.ts); undefined: the help desk is the way in.
-  chatWidget: ChatWidgetConfig | undefined;
-  // Card payments (stripe.ts); undefined: the manual provider, invoices paid by bank transfer.
-  stripe: StripeConfig | undefined;
-  // The service agreement the billing page links to (service-agreement.ts); null: no link.
-  serviceAgreementUrl: string | null;
-  // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
-  sentryDsn: string | undefined;
-  // Who may create an account at POST /user/register: anyone, only invitees (with the token of a
-  // pending invitation, for its e-mail), or nobody (accounts come from administrators).
-  signup: SignupMode;
-  // Hours a message stays in the outbox (the mail_message table) before it is swept.
-  mailOutboxRetentionHours: number;
-  trustProxy: TrustProxy;
-  // Longest a resolved session token or API key is reused without a change being reported
-  // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
-  authCacheSeconds: number;
-  // The same for device API keys: longer than a device's poll interval, so that a steady poll
-  // reads nothing from the database.
-  deviceAuthCacheSeconds: number;
-  recaptcha: RecaptchaConfig | undefined;
-  // Where SSH keys are imported from: GitHub's API (its /users/:name/keys).
-  githubApiUrl: string;
-  // Where repository URLs and their balena.yml are looked up (code-host.ts).
-  codeHost: CodeHostConfig;
-  // Who may scrape /metrics and how many fleets get series of their own (prometheus.ts).
-  prometheus: PrometheusConfig;
-  // Where webhook deliveries may go and how long each may take (webhooks.ts).
-  webhooks: WebhooksConfig;
-  // A read replica for heavy console reads and its staleness bound (read-replica.ts).
-  readReplica: ReadReplicaConfig;
-  // The bus between server processes: NATS or PostgreSQL's NOTIFY (message-bus.ts).
-  messageBus: MessageBusConfig;
-  // How long audit records are kept (audit-log.ts).
-  auditLog: AuditLogConfig;
-  // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
-  socialAuth: SocialAuthConfig;
-  // Where support tickets go (help-desk.ts).
-  helpDesk: HelpDeskConfig;
-  // Longest a /v7 request's database statement may run before it is cancelled (400).
-  statementTimeoutMs: number;
-  // Compiled /v7 reads kept by request shape and run as prepared statements
-  // (infra/odata/statement-cache.ts): on/off and how many shapes the process keeps.
-  odataCache: { enabled: boolean; size: number };
-  // Log lines kept per device.
-  logRetention: number;
-  // Days of log lines kept (device-logs.ts).
-  deviceLogs: DeviceLogConfig;
-  // Hours of metric readings kept per device (features/device-metrics).
-  metricsRetentionHours: number;
-  // How often device contacts recorded in memory are written (features/heartbeat).
-  contactFlushIntervalMs: number;
-  // How often the notification connection checks itself (a heartbeat not back when the next is
-  // due drops it, so a connection that died silently is noticed; infra/db/notification-bus.ts).
-  notificationHeartbeatMs: number;
-  // Create the demo organization and fleets at start (npm start's demo).
-  demo: boolean;
-  // Whether this installation bills for devices or sends a newsletter: a self-hosted server
-  // does neither unless its operator says so, and the console keeps quiet about them.
-  billingEnabled: boolean;
-  newsletterEnabled: boolean;
-  logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
-  // auto: human-readable on a terminal, JSON lines otherwise.
-  logFormat: z.infer<typeof schema>['FLOTILLA_LOG_FORMAT'];
-  helpLinks: HelpLinks;
-  // The operator's image registry (FLOTILLA_REGISTRY_URL): where balena deploy pushes images and
-  // devices pull them, with tokens from GET /auth/v1/token. `host` is host[:port] as image
-  // names carry it. Unset: image locations use a placeholder host.
-  registry: { url: string; host: string } | undefined;
-  // The `iss` of registry tokens; the registry's `auth.token.issuer` must say the same.
-  registryTokenIssuer: string;
-  // A registry this process runs itself when no FLOTILLA_REGISTRY_URL is set
-  // (infra/registry/embedded-registry.ts): `on` fails the start without its binary, `auto` goes
-  // on without a registry. Undefined: none.
-  embeddedRegistry: { mode: 'auto' | 'on'; port: number; binary: string } | undefined;
-  // Where mail goes: an SMTP server, or (unset) the built-in outbox (features/mail).
-  smtpUrl: string | undefined;
-  // The sender of every message ("Name <address>" or an address).
-  mailFrom: string;
-  // The console's address in links sent by mail; undefined = the address the server listens on.
-  publicUrl: string | undefined;
-  // Networks the builder may download project URLs from although they are private, loopback or
-  // link-local (features/builder/url-address-policy.ts); empty = public addresses only.
-  builderAllowedNetworks: string[];
-  // The container engine that builds services with a `build:` step (features/builder); undefined:
-  // the builder builds nothing and says so in the build log.
-  builderDockerHost: DockerHost | undefined;
-  // Whether a build's steps (RUN) reach the network; off builds with no network at all.
-  builderNetwork: boolean;
-  // Image builds run at once on this server; the others wait their turn (features/builder).
-  builderParallel: number;
-  // A build still running this long after its turn came is stopped and fails.
-  builderTimeoutMs: number;
-  // A built image larger than this (as the engine reports its size) is not pushed and fails.
-  builderMaxImageBytes: number;
-  // Whether the builder builds for a fleet of another CPU architecture than its engine's when the
-  // engine's host runs that architecture's programs (QEMU user emulation): `auto` asks the engine.
-  builderEmulation: boolean;
-  // Networks `balena login --web` may wait on besides loopback and the private ranges
-  // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
-  cliLoginAllowedNetworks: string[];
-  // Self-registered users must verify their e-mail address, and a changed
-  // address waits for its verification. Default: on when SMTP is configured, else off.
-  requireEmailVerification: boolean;
-};
+export type Config = RateLimitConfig &
+  BuilderConfig & {
+    // Browser origins allowed to call the API from another origin (CORS); see cors.ts.
+    corsOrigins: CorsOrigins;
+    // Serve the console's .js.map files (off: they stay on disk only).
+    serveSourceMaps: boolean;
+    // The built console to serve; undefined = packages/web/dist of this checkout.
+    consoleDir: string | undefined;
+    port: number;
+    host: string;
+    databaseUrl: string | undefined;
+    dataDir: string;
+    embeddedPostgresPort: number;
+    jwtSecret: string | undefined;
+    adminEmail: string | undefined;
+    adminPassword: string | undefined;
+    // Public device URLs are `<uuid>.<deviceUrlsBase>` (features/device-url); undefined =
+    // `localhost:<the port the server listens on>` (deviceUrlsBaseOf).
+    deviceUrlsBase: string | undefined;
+    // The console's map tiles (Leaflet URL template, empty for none) and their attribution.
+    mapTiles: { url: string; attribution: string };
+    // The installation's tag ("staging"): page titles carry it and the console stripes its
+    // navigation, so that it is not taken for production. Undefined: none.
+    deploymentTag: string | undefined;
+    // The avatar service's URL template ({hash}: SHA-256 of the e-mail address), or null: off.
+    avatarUrl: string | null;
+    // An external status page (FLOTILLA_STATUS_PAGE_URL) the console links to instead of /status.
+    statusPageUrl: string | null;
+    // FLOTILLA_ANALYTICS: whether the console counts page and feature use (with consent).
+    analytics: 'off' | 'first-party';
+    // Where the counted uses are also sent (plausible.ts); undefined: nowhere.
+    plausible: PlausibleConfig;
+    // The support drawer's chat widget (chat-widget.ts); undefined: the help desk is the way in.
+    chatWidget: ChatWidgetConfig | undefined;
+    // Card payments (stripe.ts); undefined: the manual provider, invoices paid by bank transfer.
+    stripe: StripeConfig | undefined;
+    // The service agreement the billing page links to (service-agreement.ts); null: no link.
+    serviceAgreementUrl: string | null;
+    // FLOTILLA_SENTRY_DSN: where errors are forwarded besides the built-in store (never logged).
+    sentryDsn: string | undefined;
+    // Who may create an account at POST /user/register: anyone, only invitees (with the token of a
+    // pending invitation, for its e-mail), or nobody (accounts come from administrators).
+    signup: SignupMode;
+    // Hours a message stays in the outbox (the mail_message table) before it is swept.
+    mailOutboxRetentionHours: number;
+    trustProxy: TrustProxy;
+    // Longest a resolved session token or API key is reused without a change being reported
+    // (infra/auth/actor-cache.ts); 0 resolves every request from the database.
+    authCacheSeconds: number;
+    // The same for device API keys: longer than a device's poll interval, so that a steady poll
+    // reads nothing from the database.
+    deviceAuthCacheSeconds: number;
+    recaptcha: RecaptchaConfig | undefined;
+    // Where SSH keys are imported from: GitHub's API (its /users/:name/keys).
+    githubApiUrl: string;
+    // Where repository URLs and their balena.yml are looked up (code-host.ts).
+    codeHost: CodeHostConfig;
+    // Who may scrape /metrics and how many fleets get series of their own (prometheus.ts).
+    prometheus: PrometheusConfig;
+    // Where webhook deliveries may go and how long each may take (webhooks.ts).
+    webhooks: WebhooksConfig;
+    // A read replica for heavy console reads and its staleness bound (read-replica.ts).
+    readReplica: ReadReplicaConfig;
+    // The bus between server processes: NATS or PostgreSQL's NOTIFY (message-bus.ts).
+    messageBus: MessageBusConfig;
+    // How long audit records are kept (audit-log.ts).
+    auditLog: AuditLogConfig;
+    // GitHub and Google sign-in (social-auth.ts); a provider is undefined when not configured.
+    socialAuth: SocialAuthConfig;
+    // Where support tickets go (help-desk.ts).
+    helpDesk: HelpDeskConfig;
+    // Longest a /v7 request's database statement may run before it is cancelled (400).
+    statementTimeoutMs: number;
+    // Compiled /v7 reads kept by request shape and run as prepared statements
+    // (infra/odata/statement-cache.ts): on/off and how many shapes the process keeps.
+    odataCache: { enabled: boolean; size: number };
+    // Log lines kept per device.
+    logRetention: number;
+    // Days of log lines kept (device-logs.ts).
+    deviceLogs: DeviceLogConfig;
+    // Hours of metric readings kept per device (features/device-metrics).
+    metricsRetentionHours: number;
+    // How often device contacts recorded in memory are written (features/heartbeat).
+    contactFlushIntervalMs: number;
+    // How often the notification connection checks itself (a heartbeat not back when the next is
+    // due drops it, so a connection that died silently is noticed; infra/db/notification-bus.ts).
+    notificationHeartbeatMs: number;
+    // Create the demo organization and fleets at start (npm start's demo).
+    demo: boolean;
+    // Whether this installation bills for devices or sends a newsletter: a self-hosted server
+    // does neither unless its operator says so, and the console keeps quiet about them.
+    billingEnabled: boolean;
+    newsletterEnabled: boolean;
+    logLevel: z.infer<typeof schema>['FLOTILLA_LOG_LEVEL'];
+    // auto: human-readable on a terminal, JSON lines otherwise.
+    logFormat: z.infer<typeof schema>['FLOTILLA_LOG_FORMAT'];
+    helpLinks: HelpLinks;
+    // The operator's image registry (FLOTILLA_REGISTRY_URL): where balena deploy pushes images and
+    // devices pull them, with tokens from GET /auth/v1/token. `host` is host[:port] as image
+    // names carry it. Unset: image locations use a placeholder host.
+    registry: { url: string; host: string } | undefined;
+    // The `iss` of registry tokens; the registry's `auth.token.issuer` must say the same.
+    registryTokenIssuer: string;
+    // A registry this process runs itself when no FLOTILLA_REGISTRY_URL is set
+    // (infra/registry/embedded-registry.ts): `on` fails the start without its binary, `auto` goes
+    // on without a registry. Undefined: none.
+    embeddedRegistry: { mode: 'auto' | 'on'; port: number; binary: string } | undefined;
+    // Where mail goes: an SMTP server, or (unset) the built-in outbox (features/mail).
+    smtpUrl: string | undefined;
+    // The sender of every message ("Name <address>" or an address).
+    mailFrom: string;
+    // The console's address in links sent by mail; undefined = the address the server listens on.
+    publicUrl: string | undefined;
+    // Networks `balena login --web` may wait on besides loopback and the private ranges
+    // (shared/auth/cli-login-target.ts); the console reads them from GET /config.
+    cliLoginAllowedNetworks: string[];
+    // Self-registered users must verify their e-mail address, and a changed
+    // address waits for its verification. Default: on when SMTP is configured, else off.
+    requireEmailVerification: boolean;
+  };
 
 // Every environment variable the server reads is here (and documented in README.md).
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
@@ -461,13 +395,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     smtpUrl: values.FLOTILLA_SMTP_URL,
     mailFrom: values.FLOTILLA_MAIL_FROM,
     publicUrl: values.FLOTILLA_PUBLIC_URL?.replace(/\/+$/, ''),
-    builderAllowedNetworks: values.FLOTILLA_BUILDER_ALLOWED_NETWORKS,
-    builderDockerHost: values.FLOTILLA_BUILDER_DOCKER_HOST,
-    builderNetwork: values.FLOTILLA_BUILDER_NETWORK === 'on',
-    builderParallel: values.FLOTILLA_BUILDER_PARALLEL,
-    builderTimeoutMs: values.FLOTILLA_BUILDER_TIMEOUT_MINUTES * 60_000,
-    builderMaxImageBytes: values.FLOTILLA_BUILDER_MAX_IMAGE_MB * 1024 * 1024,
-    builderEmulation: values.FLOTILLA_BUILDER_EMULATION === 'auto',
+    ...builderConfigOf(values),
     cliLoginAllowedNetworks: values.FLOTILLA_CLI_LOGIN_ALLOWED_NETWORKS,
     requireEmailVerification:
       (values.FLOTILLA_REQUIRE_EMAIL_VERIFICATION ??
