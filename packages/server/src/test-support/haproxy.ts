@@ -1,4 +1,5 @@
 import { startHaproxyProcess } from './haproxy-process.js';
+import { throughProxy } from './proxy-process.js';
 
 // Debian's HAProxy in front of PostgreSQL servers at one address, as in docs/FAILOVER.md: TCP
 // mode, every server health-checked, sessions to a server marked down or put in maintenance cut
@@ -54,12 +55,7 @@ export const startHaproxy = async (
   const { port, command } = haproxy;
   return {
     port,
-    via(url) {
-      const through = new URL(url);
-      through.hostname = '127.0.0.1';
-      through.port = String(port);
-      return through.toString();
-    },
+    via: (url) => throughProxy(url, port),
     command,
     async switchTo(name, others) {
       await command(`set server pg/${name} state ready`);
