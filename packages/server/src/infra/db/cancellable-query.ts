@@ -1,3 +1,4 @@
+import net from 'node:net';
 import pg from 'pg';
 
 // Bounds on one statement, for requests whose SQL a client shapes (the /v7 engine).
@@ -23,23 +24,45 @@ export class QueryCancelledError extends Error {
   }
 }
 
-// node-postgres keeps the backend's process id from the connection handshake (not in its types).
-const backendPid = (client: object): number | undefined =>
-  'processID' in client && typeof client.processID === 'number' ? client.processID : undefined;
+// node-postgres keeps the cancel key from the connection handshake (not in its types): the
+// backend's process id and secret, or a pooler's own pair for the session it hands out.
+type CancelKey = { processId: number; secret: number };
+const cancelKeyOf = (client: object): CancelKey | undefined =>
+  'processID' in client &&
+  typeof client.processID === 'number' &&
+  'secretKey' in client &&
+  typeof client.secretKey === 'number'
+    ? { processId: client.processID, secret: client.secretKey }
+    : undefined;
 
 const isQueryCanceled = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === '57014';
 
-// Cancels over a fresh connection, so it works while every pooled connection is busy.
-const cancelBackend = async (url: string, pid: number): Promise<void> => {
-  const canceller = new pg.Client({ connectionString: url });
-  canceller.on('error', () => undefined);
-  try {
-    await canceller.connect();
-    await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
-  } finally {
-    await canceller.end().catch(() => undefined);
-  }
+// PostgreSQL's CancelRequest message: length, the request code 80877102, the key.
+const cancelRequest = (key: CancelKey): Buffer => {
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(80877102, 4);
+  message.writeInt32BE(key.processId, 8);
+  message.writeInt32BE(key.secret, 12);
+  return message;
+};
+
+// Cancels with the protocol's own cancel request on a connection of its own (so it works while
+// every pooled connection is busy), not with pg_cancel_backend(pid): a pooler in front
+// (PgBouncer) hands out cancel keys of its own and forwards only this request to the server.
+const cancelBackend = async (url: string, key: CancelKey): Promise<void> => {
+  // node-postgres's own reading of the address (URL, PGHOST/PGPORT, socket directories).
+  const { host, port } = new pg.Client({ connectionString: url });
+  await new Promise<void>((resolve) => {
+    const socket = host.startsWith('/')
+      ? net.connect(`${host}/.s.PGSQL.${port}`)
+      : net.connect(port, host);
+    socket.setTimeout(5000, () => socket.destroy());
+    socket.on('connect', () => socket.end(cancelRequest(key)));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+  });
 };
 
 // Whether (and why) a cancel was sent on a connection: a cancel that arrives after its statement
@@ -62,8 +85,8 @@ export const runWithLimits = async <Row extends pg.QueryResultRow>(
     if (reason) return;
     reason = why;
     state.reason = why;
-    const pid = backendPid(client);
-    if (pid !== undefined) void cancelBackend(url, pid).catch(() => undefined);
+    const key = cancelKeyOf(client);
+    if (key !== undefined) void cancelBackend(url, key).catch(() => undefined);
   };
   const onAbort = (): void => cancel('aborted');
   const timer =
