@@ -180,7 +180,14 @@ export const pinejsScenario: Scenario = {
     if (!pinejs) throw new Error('pinejs is not running');
     return pinejs;
   },
-  sample: (env) => request(env, 'flotilla', shapes[0]?.paths(env)[0] ?? '/device'),
+  // BENCH_EXPLAIN's plan: the deep device page, the one shape no other scenario reads (the
+  // device-page, device-count and release-list scenarios show the others).
+  sample: (env) =>
+    request(
+      env,
+      'flotilla',
+      shapes.find((shape) => shape.key === 'deepDevices')?.paths(env)[0] ?? '/device',
+    ),
   async measure(side, env, window) {
     const { baseUrl } = target(env, side);
     const measure: Measure = { metrics: {}, requests: 0, errors: 0, firstError: undefined };
