@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { requireSessionMay } from '../../infra/auth/session-rules.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict, unauthorized } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
@@ -13,6 +14,7 @@ import {
   type VerificationMailDeps,
 } from '../email-verification/verification-mail.js';
 import { checkCurrentPassword } from '../auth/current-password.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const emailBody = z.object({
   email: z
@@ -74,7 +76,7 @@ export const registerEmailChange = (
       ]);
     }
     const pending = ctx.config.requireEmailVerification && !caseOnly;
-    await ctx.db.transaction(async (tx) => {
+    const write = async (tx: Queryable): Promise<void> => {
       const { rows: taken } = await tx.query(
         'SELECT 1 FROM "user" WHERE lower("email") = lower($1) AND "id" <> $2',
         [body.email, userId],
@@ -107,7 +109,8 @@ export const registerEmailChange = (
           pending,
         });
       }
-    });
+    };
+    await recordedTransaction(ctx.db, request, ctx.now, write, { status: pending ? 204 : 200 });
     if (pending) return reply.status(204).send();
     return { email: body.email };
   });

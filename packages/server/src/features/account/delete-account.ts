@@ -8,6 +8,7 @@ import { parseBody } from '../../infra/http/validate.js';
 import { createRateLimiter } from '../../infra/rate-limit/rate-limiter.js';
 import { createLoginThrottle } from '../auth/login-rate-limit.js';
 import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const deleteBody = z.object({
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(4096),
@@ -59,7 +60,7 @@ export const registerAccountDeletion = (app: FastifyInstance, ctx: AppContext): 
     const hash = await passwordHashOf(ctx.db, userId);
     if (hash === null) throw badRequest('Set a password first: deleting the account asks for it');
     await checkCurrentPassword(throttle, { userId, ip: request.ip, password, hash });
-    const deleted = await ctx.db.transaction(async (tx) => {
+    const deleted = await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       // Locks the user's memberships: an administrator added meanwhile keeps the organization.
       await tx.query('SELECT 1 FROM "user" WHERE "id" = $1 FOR UPDATE', [userId]);
       const organizations = await soleAdministratorOrganizations(tx, userId);

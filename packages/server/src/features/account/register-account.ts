@@ -14,6 +14,7 @@ import { createLoginThrottle } from '../auth/login-rate-limit.js';
 import { rotateSessions } from '../two-factor/two-factor-store.js';
 import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
 import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const passwordBody = z.object({
   currentPassword: z.string().max(4096).optional(),
@@ -69,7 +70,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
       await requireFreshAuthentication(request, ctx);
     }
     const newHash = await hashPassword(body.password);
-    await ctx.db.transaction(async (tx) => {
+    await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       await tx.query('UPDATE "user" SET "password_hash" = $2 WHERE "id" = $1', [userId, newHash]);
       await rotateSessions(tx, userId);
     });
@@ -88,7 +89,7 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
   app.post('/logout-others', { config: { access: 'user' } }, async (request, reply) => {
     requireSessionMay(request.actor, 'end-other-sessions');
     const { userId, claims } = await currentSession(request, ctx);
-    await rotateSessions(ctx.db, userId);
+    await recordedTransaction(ctx.db, request, ctx.now, (tx) => rotateSessions(tx, userId));
     const token = await issueSessionToken(ctx, ctx.db, userId, {
       authTime: claims.authTime,
       ...carriedClaims(claims),
@@ -107,23 +108,25 @@ export const registerAccount = (app: FastifyInstance, ctx: AppContext): void => 
     const body = parseBody(profileBody, request.body);
     const problems = Object.values(profileProblems(body));
     if (problems.length > 0) throw badRequest(problems.join('; '));
-    const { rows } = await ctx.db.query<ProfileRow>(
-      `UPDATE "user" SET "first_name" = $2, "last_name" = $3, "company" = $4,
+    return recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
+      const { rows } = await tx.query<ProfileRow>(
+        `UPDATE "user" SET "first_name" = $2, "last_name" = $3, "company" = $4,
               "account_type" = $5,
               "has_disabled_newsletter" = coalesce($6, "has_disabled_newsletter")
         WHERE "id" = $1
         RETURNING "first_name", "last_name", "company", "account_type", "has_disabled_newsletter"`,
-      [
-        actor.userId,
-        body.first_name.trim(),
-        body.last_name.trim(),
-        body.company.trim(),
-        body.account_type,
-        body.has_disabled_newsletter ?? null,
-      ],
-    );
-    const row = rows[0];
-    if (!row) throw unauthorized();
-    return row;
+        [
+          actor.userId,
+          body.first_name.trim(),
+          body.last_name.trim(),
+          body.company.trim(),
+          body.account_type,
+          body.has_disabled_newsletter ?? null,
+        ],
+      );
+      const row = rows[0];
+      if (!row) throw unauthorized();
+      return row;
+    });
   });
 };

@@ -3,7 +3,7 @@ import { type FleetRole, fleetRoles } from '@flotilla/shared/permissions/roles';
 import type { Actor } from '../../infra/auth/actor.js';
 import { hashApiKey } from '../../infra/auth/api-key-tokens.js';
 import { requireUserSessionMay } from '../../infra/auth/session-rules.js';
-import type { Database, Queryable } from '../../infra/db/database.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { type ApiKeyDetails, registerGivenApiKey } from './store-api-key.js';
 
@@ -82,32 +82,31 @@ type ExchangeRow = { actor: number; belongs_to__application: number };
 // /api-key/device/:id/device-key {apiKey}, authenticated by the provisioning key. That is needed
 // only for a device of the key's fleet that has no key yet (created without one); a device that
 // has a key would be taken over, so that is a 401. Registering the key the device already has
-// succeeds again (a retried exchange).
+// succeeds again (a retried exchange). Run in a transaction (the route's, with its record).
 export const exchangeDeviceKey = async (
-  db: Database,
+  tx: Queryable,
   provisioningKey: Extract<Actor, { kind: 'application' }>,
   deviceId: number,
   apiKey: string,
   details: ApiKeyDetails,
-): Promise<void> =>
-  db.transaction(async (tx) => {
-    // Locked first, keys read by a later statement: two exchanges for one device run one after
-    // the other, and the second sees the key the first registered.
-    const { rows } = await tx.query<ExchangeRow>(
-      'SELECT "actor", "belongs_to__application" FROM "device" WHERE "id" = $1 FOR UPDATE',
-      [deviceId],
-    );
-    const device = rows[0];
-    if (!device || device.belongs_to__application !== provisioningKey.applicationId) {
-      throw forbidden('You do not have the required permission to create keys for this device');
-    }
-    const keys = await tx.query<{ key_hash: string }>(
-      'SELECT "key_hash" FROM "api_key" WHERE "is_of__actor" = $1',
-      [device.actor],
-    );
-    if (keys.rows.some((key) => key.key_hash === hashApiKey(apiKey))) return;
-    if (keys.rows.length > 0) {
-      throw forbidden('This device already has a key; a provisioning key cannot add another');
-    }
-    await registerGivenApiKey(tx, device.actor, apiKey, details);
-  });
+): Promise<void> => {
+  // Locked first, keys read by a later statement: two exchanges for one device run one after
+  // the other, and the second sees the key the first registered.
+  const { rows } = await tx.query<ExchangeRow>(
+    'SELECT "actor", "belongs_to__application" FROM "device" WHERE "id" = $1 FOR UPDATE',
+    [deviceId],
+  );
+  const device = rows[0];
+  if (!device || device.belongs_to__application !== provisioningKey.applicationId) {
+    throw forbidden('You do not have the required permission to create keys for this device');
+  }
+  const keys = await tx.query<{ key_hash: string }>(
+    'SELECT "key_hash" FROM "api_key" WHERE "is_of__actor" = $1',
+    [device.actor],
+  );
+  if (keys.rows.some((key) => key.key_hash === hashApiKey(apiKey))) return;
+  if (keys.rows.length > 0) {
+    throw forbidden('This device already has a key; a provisioning key cannot add another');
+  }
+  await registerGivenApiKey(tx, device.actor, apiKey, details);
+};

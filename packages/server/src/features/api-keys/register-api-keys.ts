@@ -117,7 +117,12 @@ export const registerApiKeys = (app: FastifyInstance, ctx: AppContext): void => 
         if (body.apiKey === undefined) {
           throw forbidden('A provisioning key only registers the key a new device brings');
         }
-        await exchangeDeviceKey(ctx.db, request.actor, deviceId, body.apiKey, details);
+        const provisioning = request.actor;
+        const given = body.apiKey;
+        await ctx.db.transaction(async (tx) => {
+          await exchangeDeviceKey(tx, provisioning, deviceId, given, details);
+          await recordRouteChange(tx, request, ctx.now());
+        });
         return sendKey(reply, body.apiKey);
       }
       const deviceActor = await deviceKeyTarget(ctx.db, request.actor, deviceId);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
+import { withAuditRefused as refusingAudit } from '../../test-support/audit-refusal.js';
 import * as fx from '../../test-support/fixtures.js';
 import { createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -28,18 +29,7 @@ const records = (action: string) =>
     [action],
   );
 
-const withAuditRefused = async (work: () => Promise<void>): Promise<void> => {
-  await db.query(`CREATE FUNCTION "refuse_audit"() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'audit log refused'; END $$`);
-  await db.query(`CREATE TRIGGER "refuse_audit" BEFORE INSERT ON "audit_log_entry"
-    FOR EACH ROW EXECUTE FUNCTION "refuse_audit"()`);
-  try {
-    await work();
-  } finally {
-    await db.query(`DROP TRIGGER "refuse_audit" ON "audit_log_entry"`);
-    await db.query(`DROP FUNCTION "refuse_audit"()`);
-  }
-};
+const withAuditRefused = (work: () => Promise<void>) => refusingAudit(db, work);
 
 const rolloutStatus = async (): Promise<string[]> =>
   (await db.query<{ status: string }>(`SELECT "status" FROM "flotilla_rollout"`)).rows.map(

@@ -1,6 +1,6 @@
 import { type AuditEvent, auditSecretMask } from '@flotilla/shared/audit-log/audit-entry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Queryable } from '../../infra/db/database.js';
+import type { Database, Queryable } from '../../infra/db/database.js';
 import { recordRequestEvent } from './audit-events.js';
 
 // Routes that change nothing worth a record, or whose changes are recorded where they happen:
@@ -87,7 +87,8 @@ export const isRecordedRoute = (method: string, url: string | undefined): boolea
   url !== undefined && changing.has(method) && !unrecorded.has(`${method} ${url}`);
 
 // The record of a route's change: its kind, route, place and parameters.
-type KnownPlace = { fleetId?: number; deviceId?: number };
+type KnownPlace = { organizationId?: number; fleetId?: number; deviceId?: number };
+type RoutePlace = KnownPlace & { status?: number };
 
 const routeRecord = (request: FastifyRequest, status: number, known: KnownPlace = {}) => {
   const url = request.routeOptions.url ?? '';
@@ -98,6 +99,7 @@ const routeRecord = (request: FastifyRequest, status: number, known: KnownPlace 
     deviceId: known.deviceId ?? place.deviceId ?? null,
     deviceUuid: place.deviceUuid ?? null,
     fleetId: known.fleetId ?? place.fleetId ?? null,
+    organizationId: known.organizationId ?? null,
     details: { params: recordedParams(request.params), status },
   };
 };
@@ -107,23 +109,46 @@ const recordedInTransaction = new WeakSet<FastifyRequest>();
 
 // For a route that makes its change in a transaction of its own: records the change in that
 // transaction, so both commit or neither does (the answer's hook then leaves the request alone).
-// `status` is the answer the route gives on success; `fleetId` and `deviceId` place the record
-// where the route's parameters do not name them.
+// `status` is the answer the route gives on success; `organizationId`, `fleetId` and `deviceId`
+// place the record where the route's parameters do not name them.
 export const recordRouteChange = async (
   tx: Queryable,
   request: FastifyRequest,
   now: Date,
-  known: KnownPlace & { status?: number } = {},
+  known: RoutePlace = {},
 ): Promise<void> => {
   await recordRequestEvent(tx, request, routeRecord(request, known.status ?? 200, known), now);
   recordedInTransaction.add(request);
 };
 
-// Every other successful change through a route of its own (device actions, settings, account
-// changes, invitations accepted...) is recorded once answered, with its route and parameters:
-// such a record follows its change rather than sharing its transaction (a crash between the two
-// loses the record); routes with a transaction of their own use recordRouteChange instead. It is
-// written before the answer is sent, so a caller who sees the answer finds the record.
+// A route's change and its record in one transaction: `work` makes the change with `tx`, and the
+// record is written after it in the same transaction, so both commit or neither does (a refused
+// change throws before any record; a record that cannot be written rolls the change back).
+// `place` gives the answer's status and the record's fleet or device, from the change's result
+// when only the change knows them (a device registered).
+export const recordedTransaction = <T>(
+  db: Database,
+  request: FastifyRequest,
+  now: () => Date,
+  work: (tx: Queryable) => Promise<T>,
+  place: RoutePlace | ((result: T) => RoutePlace) = {},
+): Promise<T> =>
+  db.transaction(async (tx) => {
+    const result = await work(tx);
+    await recordRouteChange(
+      tx,
+      request,
+      now(),
+      typeof place === 'function' ? place(result) : place,
+    );
+    return result;
+  });
+
+// A successful change through a route that does not record it in its transaction (actions sent
+// to devices, sign-ins through a provider, support tickets, builds...) is recorded once answered,
+// with its route and parameters: such a record follows its change (a crash between the two loses
+// the record). It is written before the answer is sent, so a caller who sees the answer finds
+// the record.
 export const registerRouteRecords = (
   app: FastifyInstance,
   db: Queryable,

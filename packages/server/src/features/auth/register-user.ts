@@ -20,6 +20,7 @@ import type { CaptchaVerifier } from './captcha.js';
 import { issueSessionToken } from './issue-session-token.js';
 import { throttleAccountRequest } from './request-throttle.js';
 import { checkSignupAllowed } from './signup-policy.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 // Sign-up payload. With an invitation token, the new account accepts
 // the invitation in the same transaction (the token must be valid and for this e-mail).
@@ -77,7 +78,7 @@ export const registerSignUp = (
     const passwordHash = await hashPassword(body.password);
     let userId: number;
     try {
-      ({ userId } = await ctx.db.transaction(async (tx) => {
+      ({ userId } = await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
         const created = await createUserWithPersonalOrganization(tx, {
           email: body.email,
           passwordHash,

@@ -194,14 +194,17 @@ export const previewPlanChange = async (
 
 // Changes the plan at once: the unused part of the current period is credited, the new plan's
 // first period is billed from now, and the current period's overage so far is billed with it.
+// `transaction` runs the change (a route's own, which records it in the same transaction).
 export const changePlan = async (
   db: Database,
   organization: number,
   now: Date,
   change: { code: string; cycle: BillingCycle; reason: string | null },
+  transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T> = (work) =>
+    db.transaction(work),
 ): Promise<PlanChangePreview> => {
   await settleOrganization(db, organization, now);
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const subscription = await activeSubscription(tx, organization, now, { lock: true });
     const {
       answer: planned,

@@ -18,6 +18,7 @@ import { recordPayment, trackOverdue } from './invoices.js';
 import { registerSalesTaxAdmin } from './register-sales-tax-admin.js';
 import { forgetOldProviderEvents } from './stripe-webhook.js';
 import { startSubscription } from './subscriptions.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const paymentParams = z.object({ uuid: z.uuid('Invalid invoice id') });
 const paymentBody = z.object({
@@ -94,9 +95,11 @@ export const registerBillingAdmin = (
       requirePlatformAdmin(request.actor);
       const { uuid } = parseBody(paymentParams, request.params);
       const { reference } = parseBody(paymentBody, request.body);
-      const paid = await recordPayment(ctx.db, uuid, reference, ctx.now());
-      if (!paid) throw notFound('No open invoice with this id');
-      await trackOverdue(ctx.db, paid.organization, ctx.now());
+      await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
+        const paid = await recordPayment(tx, uuid, reference, ctx.now());
+        if (!paid) throw notFound('No open invoice with this id');
+        await trackOverdue(tx, paid.organization, ctx.now());
+      });
       return { state: 'paid' };
     },
   );
@@ -118,14 +121,20 @@ export const registerBillingAdmin = (
       if (code !== null && !(await isDiscountCodeOf(ctx.db, plan.id, code))) {
         throw badRequest(`There is no discount code ${code} for this plan`);
       }
-      await ctx.db.transaction(async (tx) => {
-        await startSubscription(tx, id, plan, cycle, ctx.now(), null, 'admin');
-        await tx.query(
-          `UPDATE "subscription" SET "discount_code" = $2
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          await startSubscription(tx, id, plan, cycle, ctx.now(), null, 'admin');
+          await tx.query(
+            `UPDATE "subscription" SET "discount_code" = $2
            WHERE "is_for__organization" = $1 AND "is_active"`,
-          [id, code],
-        );
-      });
+            [id, code],
+          );
+        },
+        { organizationId: id },
+      );
       return { billing_code: plan.billingCode, cycle, discount_code: code };
     },
   );

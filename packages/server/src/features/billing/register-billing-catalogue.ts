@@ -5,6 +5,7 @@ import { notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
 import { listCatalogue, patchPlan, planPatchBody } from './catalogue-admin.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const planParams = z.object({ code: z.string().trim().min(1).max(64) });
 
@@ -17,7 +18,7 @@ export const registerBillingCatalogue = (app: FastifyInstance, ctx: AppContext):
     requirePlatformAdmin(request.actor);
     const { code } = parseBody(planParams, request.params);
     const patch = parseBody(planPatchBody, request.body);
-    return ctx.db.transaction(async (tx) => {
+    return recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       const { rows } = await tx.query<{ id: number }>(
         `SELECT "id" FROM "plan" WHERE "billing_code" = $1 FOR UPDATE`,
         [code],

@@ -8,6 +8,7 @@ import { invoiceFileName, isDownloadable } from '@flotilla/shared/billing/invoic
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { assertMayAccessBilling } from './billing-access.js';
@@ -30,6 +31,7 @@ import type { PaymentProvider } from './payment-provider.js';
 import { acceptingCaptchaVerifier, type CaptchaVerifier } from '../auth/captcha.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { planInfoOf, unlimitedPlanInfo } from './plan-info.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const accountParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const invoiceParams = accountParams.extend({ number: z.string().min(1).max(64) });
@@ -80,7 +82,15 @@ export const registerBilling = (
 
   app.patch('/billing/v1/account/:id', route, async (request) => {
     const id = await organizationOf(request);
-    return updateAccountInfo(ctx.db, id, parseBody(accountInfoBody, request.body));
+    const body = parseBody(accountInfoBody, request.body);
+    const place = { organizationId: id };
+    return recordedTransaction(
+      ctx.db,
+      request,
+      ctx.now,
+      (tx) => updateAccountInfo(tx, id, body),
+      place,
+    );
   });
 
   app.get('/billing/v1/account/:id/plan', route, async (request) => {
@@ -109,11 +119,10 @@ export const registerBilling = (
     if (!enabled) throw badRequest(billingOff);
     const body = parseBody(planBody, request.body);
     const cycle: BillingCycle = body.annual ? 'annual' : 'monthly';
-    const changed = await changePlan(ctx.db, id, ctx.now(), {
-      code: body.tier,
-      cycle,
-      reason: body.planChangeReason || null,
-    });
+    const change = { code: body.tier, cycle, reason: body.planChangeReason || null };
+    const changed = await changePlan(ctx.db, id, ctx.now(), change, (work) =>
+      recordedTransaction(ctx.db, request, ctx.now, work, { organizationId: id }),
+    );
     await collectInvoices(ctx.db, provider, id, ctx.now());
     return changed;
   });
@@ -180,7 +189,8 @@ export const registerBilling = (
     const id = await organizationOf(request);
     const { token_id: tokenId } = parseBody(billingInfoBody, request.body);
     const method = await provider.attachPaymentMethod(id, tokenId);
-    await setPaymentMethod(ctx.db, id, method);
+    const attach = (tx: Queryable) => setPaymentMethod(tx, id, method);
+    await recordedTransaction(ctx.db, request, ctx.now, attach, { organizationId: id });
     await collectInvoices(ctx.db, provider, id, ctx.now());
     return method;
   });
@@ -194,7 +204,8 @@ export const registerBilling = (
       }
     }
     await provider.removePaymentMethod(id);
-    await setPaymentMethod(ctx.db, id, null);
+    const detach = (tx: Queryable) => setPaymentMethod(tx, id, null);
+    await recordedTransaction(ctx.db, request, ctx.now, detach, { organizationId: id });
     return {};
   });
 

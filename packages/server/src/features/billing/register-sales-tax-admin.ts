@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
 import { replaceSalesTaxRates, salesTaxBody, salesTaxRates } from './sales-tax.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 // The US sales tax rates, per state code (or `*` for every state without its own), which
 // platform administrators set: invoices issued afterwards carry them.
@@ -16,7 +17,9 @@ export const registerSalesTaxAdmin = (app: FastifyInstance, ctx: AppContext): vo
     requirePlatformAdmin(request.actor);
     const { rates } = parseBody(salesTaxBody, request.body);
     return {
-      rates: await ctx.db.transaction((tx) => replaceSalesTaxRates(tx, rates)),
+      rates: await recordedTransaction(ctx.db, request, ctx.now, (tx) =>
+        replaceSalesTaxRates(tx, rates),
+      ),
     };
   });
 };

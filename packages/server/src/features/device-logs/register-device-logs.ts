@@ -23,6 +23,7 @@ import { deleteLogs, readHistory } from './log-store.js';
 import { openLogSubscription } from './log-subscription.js';
 import { createLogWriter } from './log-writer.js';
 import { parseLogsQuery } from './logs-query.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const uuidParams = z.object({ uuid: z.string().min(1).max(100) });
 const maxBatchBodyLines = 10_000;
@@ -197,7 +198,9 @@ export const registerDeviceLogs = (
       resource: deviceLogResource(deviceResource(ctx.model)),
       action: 'delete',
     });
-    await deleteLogs(ctx.db, device.id);
+    await recordedTransaction(ctx.db, request, ctx.now, (tx) => deleteLogs(tx, device.id), {
+      deviceId: device.id,
+    });
     return reply.status(200).send();
   });
 };

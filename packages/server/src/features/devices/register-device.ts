@@ -11,6 +11,7 @@ import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { userMayOnFleet } from '../api-keys/api-key-access.js';
 import { createApiKey, registerGivenApiKey } from '../api-keys/store-api-key.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const registrationBody = z.object({
   user: z.number().int().min(-maxRowId).max(maxRowId).optional(),
@@ -86,7 +87,7 @@ export const registerDeviceRegistration = (app: FastifyInstance, ctx: AppContext
     }
     const deviceTypeId = found.deviceTypeId;
     try {
-      const result = await ctx.db.transaction(async (tx) => {
+      const register = async (tx: Queryable) => {
         const { rows } = await tx.query<{ id: number; actor: number }>(
           // The owner the client names is kept only when that user has a role on the fleet.
           `INSERT INTO "device" ("uuid", "device_name", "belongs_to__application", "is_of__device_type",
@@ -113,7 +114,12 @@ export const registerDeviceRegistration = (app: FastifyInstance, ctx: AppContext
         if (apiKey) await registerGivenApiKey(tx, device.actor, apiKey, details);
         else apiKey = await createApiKey(tx, device.actor, details);
         return { id: device.id, uuid: body.uuid, api_key: apiKey };
-      });
+      };
+      const result = await recordedTransaction(ctx.db, request, ctx.now, register, (device) => ({
+        status: 201,
+        fleetId: body.application,
+        deviceId: device.id,
+      }));
       request.log.info(
         {
           device: result.uuid,

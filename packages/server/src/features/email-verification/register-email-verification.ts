@@ -14,6 +14,7 @@ import { issueSessionToken } from '../auth/issue-session-token.js';
 import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
 import { queueVerificationMail, type VerificationMailDeps } from './verification-mail.js';
 import { type VerificationState, verificationStateColumns } from './verification-token.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 // Verification mails one user may ask for per hour (balena-sdk's requestVerificationEmail): the
 // address may be a pending one, someone else's, so its inbox is not to be flooded.
@@ -48,7 +49,7 @@ export const registerEmailVerification = (
     const body = parseBody(verifyBody, request.body);
     const userId = deps.signer.userOf(body.verificationToken);
     if (userId === undefined) throw badRequest(invalidVerificationLinkMessage);
-    await ctx.db.transaction(async (tx) => {
+    await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       const { rows } = await tx.query<VerifiedAccount>(
         `SELECT "email", ${verificationStateColumns} FROM "user" WHERE "id" = $1 FOR UPDATE`,
         [userId],

@@ -17,6 +17,7 @@ import {
   recordError,
 } from './error-store.js';
 import { createSentryForwarder } from './sentry-forwarder.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 // A console error report is small; anything bigger is refused before it is parsed.
 export const errorReportBodyLimit = 16_384;
@@ -124,7 +125,15 @@ export const registerErrorReports = (app: FastifyInstance, ctx: AppContext): voi
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
-      if (!(await deleteError(ctx.db, id))) throw notFound('No such error');
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          if (!(await deleteError(tx, id))) throw notFound('No such error');
+        },
+        { status: 204 },
+      );
       return reply.status(204).send();
     },
   );

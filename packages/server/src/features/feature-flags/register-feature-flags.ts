@@ -15,6 +15,7 @@ import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
 import { databaseFlagProvider } from './database-flag-provider.js';
 import { deleteSetting, type FlagSubject, listFlags, upsertSetting } from './flag-settings.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 // The server's one way to read a flag (features that switch on a flag take this).
 export type FlagReader = { isEnabled(key: FeatureFlagKey, subject: FlagSubject): Promise<boolean> };
@@ -83,12 +84,9 @@ export const registerFeatureFlags = (app: FastifyInstance, ctx: AppContext): Fla
       const { flag } = parseBody(flagParams, request.params);
       if (!isFeatureFlagKey(flag)) throw notFound(`No feature flag ${flag}`);
       const body = parseBody(settingBody, request.body);
-      const id = await upsertSetting(
-        ctx.db,
-        flag,
-        await targetOf(ctx, body),
-        body.enabled,
-        ctx.now(),
+      const target = await targetOf(ctx, body);
+      const id = await recordedTransaction(ctx.db, request, ctx.now, (tx) =>
+        upsertSetting(tx, flag, target, body.enabled, ctx.now()),
       );
       return { id };
     },
@@ -100,7 +98,15 @@ export const registerFeatureFlags = (app: FastifyInstance, ctx: AppContext): Fla
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
-      if (!(await deleteSetting(ctx.db, id))) throw notFound('No such flag setting');
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          if (!(await deleteSetting(tx, id))) throw notFound('No such flag setting');
+        },
+        { status: 204 },
+      );
       return reply.status(204).send();
     },
   );

@@ -15,6 +15,7 @@ import {
 } from './catalogue-store.js';
 import { removeImageFile } from './os-image-files.js';
 import { imageFileOf } from './os-image-store.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(maxRowId) });
 
@@ -39,8 +40,12 @@ export const registerHostOsAdmin = (app: FastifyInstance, ctx: AppContext): void
   app.post('/admin/v1/host-os/releases', { config: { access: 'user' } }, async (request, reply) => {
     requirePlatformAdmin(request.actor);
     const entry = parseBody(catalogueEntry, request.body);
-    const { id } = await ctx.db.transaction((tx) =>
-      writeEntry(tx, entry, describeEntry(entry), 'create'),
+    const { id } = await recordedTransaction(
+      ctx.db,
+      request,
+      ctx.now,
+      (tx) => writeEntry(tx, entry, describeEntry(entry), 'create'),
+      { status: 201 },
     );
     return reply.status(201).send(await findRelease(id));
   });
@@ -49,7 +54,7 @@ export const registerHostOsAdmin = (app: FastifyInstance, ctx: AppContext): void
     requirePlatformAdmin(request.actor);
     const { id } = parseBody(idParams, request.params);
     const edit = parseBody(catalogueEdit, request.body);
-    await ctx.db.transaction((tx) => editRelease(tx, id, edit));
+    await recordedTransaction(ctx.db, request, ctx.now, (tx) => editRelease(tx, id, edit));
     return findRelease(id);
   });
 
@@ -61,7 +66,9 @@ export const registerHostOsAdmin = (app: FastifyInstance, ctx: AppContext): void
       const { id } = parseBody(idParams, request.params);
       // The release's provisioning image goes with it (its row by cascade, its file here).
       const imageFile = await imageFileOf(ctx.db, id);
-      await ctx.db.transaction((tx) => removeRelease(tx, id));
+      await recordedTransaction(ctx.db, request, ctx.now, (tx) => removeRelease(tx, id), {
+        status: 204,
+      });
       if (imageFile !== null) await removeImageFile(ctx.config.dataDir, imageFile);
       return reply.status(204).send();
     },
@@ -73,7 +80,7 @@ export const registerHostOsAdmin = (app: FastifyInstance, ctx: AppContext): void
     async (request) => {
       requirePlatformAdmin(request.actor);
       const file = parseBody(catalogueFile, request.body);
-      return ctx.db.transaction((tx) => importCatalogue(tx, file));
+      return recordedTransaction(ctx.db, request, ctx.now, (tx) => importCatalogue(tx, file));
     },
   );
 };

@@ -7,6 +7,7 @@ import { parseBody } from '../../infra/http/validate.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { acceptInvitation } from './accept-invitation.js';
 import type { InvitationSigner } from './invitation-signing.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const tokenParams = z.object({ token: z.string().min(1).max(2048) });
 
@@ -31,7 +32,9 @@ export const registerInvitations = (
       );
     }
     try {
-      const accepted = await ctx.db.transaction((tx) => acceptInvitation(tx, claims, actor.userId));
+      const accepted = await recordedTransaction(ctx.db, request, ctx.now, (tx) =>
+        acceptInvitation(tx, claims, actor.userId),
+      );
       return { [kind]: { id: accepted.id, name: accepted.name } };
     } catch (error) {
       throw mapDatabaseError(error);

@@ -27,6 +27,7 @@ import {
   createAuthorizationCode,
   exchangeAuthorizationCode,
 } from './oauth-codes.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const redirectUri = z
   .string()
@@ -103,14 +104,21 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
     async (request, reply) => {
       const admin = requirePlatformAdmin(request.actor);
       const body = parseBody(newApplication, request.body);
-      const created = await createApplication(ctx.db, {
+      const application = {
         name: body.name,
         description:
           body.description === undefined || body.description === '' ? null : body.description,
         redirectUri: body.redirect_uri,
         createdBy: admin.userId,
         confidential: body.confidential ?? false,
-      });
+      };
+      const created = await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        (tx) => createApplication(tx, application),
+        { status: 201 },
+      );
       return reply.status(201).send(created);
     },
   );
@@ -121,7 +129,15 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
-      if (!(await deleteApplication(ctx.db, id))) throw notFound('No such OAuth application');
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          if (!(await deleteApplication(tx, id))) throw notFound('No such OAuth application');
+        },
+        { status: 204 },
+      );
       return reply.status(204).send();
     },
   );
@@ -150,7 +166,7 @@ export const registerOAuth = (app: FastifyInstance, ctx: AppContext): void => {
     }
     const now = ctx.now();
     // The consent and its code together: a code never exists without its stored authorization.
-    const code = await ctx.db.transaction(async (tx) => {
+    const code = await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       await recordAuthorization(tx, { applicationId: application.id, userId: actor.userId }, now);
       return createAuthorizationCode(
         tx,

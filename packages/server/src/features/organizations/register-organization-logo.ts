@@ -9,6 +9,7 @@ import { resourceOf } from '../../infra/odata/compile-context.js';
 import { createPermissionFilter } from '../../infra/odata/permissions.js';
 import { createSqlParams } from '../../infra/odata/sql-params.js';
 import { logoTypeOf } from './logo-image.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const logoParams = idParams.extend({ sha256: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -55,19 +56,25 @@ export const registerOrganizationLogo = (app: FastifyInstance, ctx: AppContext):
         size: bytes.length,
         href: `/org/v1/organization/${id}/logo/${sha256}`,
       };
-      await ctx.db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO "organization_logo" ("organization", "content_type", "content", "sha256")
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          await tx.query(
+            `INSERT INTO "organization_logo" ("organization", "content_type", "content", "sha256")
            VALUES ($1, $2, $3, $4)
            ON CONFLICT ("organization") DO UPDATE SET "content_type" = $2, "content" = $3,
              "sha256" = $4, "updated_at" = now()`,
-          [id, contentType, bytes, sha256],
-        );
-        await tx.query('UPDATE "organization" SET "logo_image" = $2::jsonb WHERE "id" = $1', [
-          id,
-          JSON.stringify(logo),
-        ]);
-      });
+            [id, contentType, bytes, sha256],
+          );
+          await tx.query('UPDATE "organization" SET "logo_image" = $2::jsonb WHERE "id" = $1', [
+            id,
+            JSON.stringify(logo),
+          ]);
+        },
+        { organizationId: id },
+      );
       return { logo_image: logo };
     });
     done();
@@ -78,10 +85,16 @@ export const registerOrganizationLogo = (app: FastifyInstance, ctx: AppContext):
     async (request, reply) => {
       const { id } = parseBody(idParams, request.params);
       await assertMayUpdate(ctx, request.actor, id);
-      await ctx.db.transaction(async (tx) => {
-        await tx.query('DELETE FROM "organization_logo" WHERE "organization" = $1', [id]);
-        await tx.query('UPDATE "organization" SET "logo_image" = NULL WHERE "id" = $1', [id]);
-      });
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          await tx.query('DELETE FROM "organization_logo" WHERE "organization" = $1', [id]);
+          await tx.query('UPDATE "organization" SET "logo_image" = NULL WHERE "id" = $1', [id]);
+        },
+        { organizationId: id },
+      );
       return reply.status(200).send('');
     },
   );

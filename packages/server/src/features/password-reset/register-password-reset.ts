@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { hashPassword } from '../../infra/auth/passwords.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { ApiError, badRequest } from '../../infra/errors/api-error.js';
 import { clientAddressKey } from '../../infra/http/client-address.js';
 import { parseBody } from '../../infra/http/validate.js';
@@ -13,6 +14,7 @@ import { throttleAccountRequest } from '../auth/request-throttle.js';
 import { rotateSessions } from '../two-factor/two-factor-store.js';
 import { queuePasswordResetMail } from './password-reset-mail.js';
 import { consumeResetCode, createResetCode } from './reset-codes.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const requestParams = z.object({
   email: z.string().trim().max(254, 'E-mail address is too long').email('Invalid e-mail address'),
@@ -65,7 +67,7 @@ export const registerPasswordReset = (
       if (!(await deps.captcha.verify(body['g-recaptcha-response'], request.ip))) {
         throw badRequest('Invalid captcha response');
       }
-      await ctx.db.transaction(async (tx) => {
+      const sendCode = async (tx: Queryable): Promise<void> => {
         const { rows } = await tx.query<{ id: number; email: string }>(
           'SELECT "id", "email" FROM "user" WHERE lower("email") = lower($1)',
           [email],
@@ -79,7 +81,8 @@ export const registerPasswordReset = (
           expiresAt,
           publicUrl: deps.publicUrl(),
         });
-      });
+      };
+      await recordedTransaction(ctx.db, request, ctx.now, sendCode, { status: 204 });
       return reply.status(204).send();
     },
   );
@@ -90,7 +93,7 @@ export const registerPasswordReset = (
     if (problem !== undefined) throw badRequest(problem);
     // Hashed before the transaction: the code's row lock is held for a moment only.
     const passwordHash = await hashPassword(body.password);
-    await ctx.db.transaction(async (tx) => {
+    const reset = async (tx: Queryable): Promise<void> => {
       const check = await consumeResetCode(tx, body.loginCode, ctx.now());
       if (check.status !== 'valid') {
         throw new ApiError('bad_request', passwordResetErrors[check.status].message);
@@ -100,7 +103,8 @@ export const registerPasswordReset = (
         passwordHash,
       ]);
       await rotateSessions(tx, check.userId);
-    });
+    };
+    await recordedTransaction(ctx.db, request, ctx.now, reset, { status: 204 });
     return reply.status(204).send();
   });
 };

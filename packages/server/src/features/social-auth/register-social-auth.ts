@@ -21,6 +21,7 @@ import { createProviderClients, type ProviderClient } from './provider-clients.j
 import { reauthenticateWith, reauthStarter } from './social-reauth.js';
 import { linkToUser, sessionFor, signInWith } from './social-sign-in.js';
 import { createSocialTokens } from './social-tokens.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const exchangeBody = z.object({
   // The query string the provider sent the browser back with (code, state, iss or error).
@@ -139,7 +140,10 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
           return reauthenticateWith(ctx, request, provider, identity, flow.reauthUserId);
         }
         if (flow.linkUserId !== undefined) {
-          await linkToUser(deps, provider, identity, flow.linkUserId);
+          const userId = flow.linkUserId;
+          await recordedTransaction(ctx.db, request, ctx.now, (tx) =>
+            linkToUser(tx, provider, identity, userId),
+          );
           request.log.info({ userId: flow.linkUserId, provider }, 'social account linked');
           return { outcome: 'linked' };
         }
@@ -179,7 +183,9 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
           throw badRequest(invalidCredentialsMessage);
         }
         await attempt.succeeded();
-        await linkToUser(deps, provider, pending, pending.userId);
+        await recordedTransaction(ctx.db, request, ctx.now, (tx) =>
+          linkToUser(tx, provider, pending, pending.userId),
+        );
         request.log.info({ userId: pending.userId, provider }, 'social account linked');
         return { outcome: 'signed-in', token: await sessionFor(deps, pending.userId) };
       },

@@ -9,6 +9,7 @@ import {
   signupInvitationOnlyMessage,
 } from '@flotilla/shared/auth/signup-mode';
 import type { AppContext } from '../../app-context.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, conflict } from '../../infra/errors/api-error.js';
 import { mapDatabaseError } from '../../infra/odata/database-errors.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
@@ -34,32 +35,30 @@ export const sessionFor = async (deps: Deps, userId: number): Promise<string> =>
 
 // Links the provider's account to a user who proved themselves (a session that started the
 // link, or their password): refused when it is another user's, or when the user already has
-// another account of this provider.
+// another account of this provider. Run in a transaction (the route's, with its record).
 export const linkToUser = async (
-  deps: Deps,
+  tx: Queryable,
   provider: SocialProvider,
   identity: Pick<ProviderIdentity, 'remoteId' | 'displayName'>,
   userId: number,
 ): Promise<void> => {
   const label = socialProviderLabels[provider];
-  await deps.db.transaction(async (tx) => {
-    // Serialises links of one user, so two at once cannot both pass the check.
-    await tx.query('SELECT 1 FROM "user" WHERE "id" = $1 FOR UPDATE', [userId]);
-    const owner = await findLinkedUser(tx, provider, identity.remoteId);
-    if (owner === userId) {
-      await refreshDisplayName(tx, provider, identity.remoteId, identity.displayName);
-      return;
-    }
-    if (owner !== undefined) throw conflict(socialAuthMessages.linkedElsewhere(label));
-    if (await userHasProviderLink(tx, userId, provider)) {
-      throw conflict(socialAuthMessages.alreadyLinkedProvider(label));
-    }
-    try {
-      await insertLink(tx, { userId, provider, ...identity });
-    } catch (error) {
-      throw mapDatabaseError(error);
-    }
-  });
+  // Serialises links of one user, so two at once cannot both pass the check.
+  await tx.query('SELECT 1 FROM "user" WHERE "id" = $1 FOR UPDATE', [userId]);
+  const owner = await findLinkedUser(tx, provider, identity.remoteId);
+  if (owner === userId) {
+    await refreshDisplayName(tx, provider, identity.remoteId, identity.displayName);
+    return;
+  }
+  if (owner !== undefined) throw conflict(socialAuthMessages.linkedElsewhere(label));
+  if (await userHasProviderLink(tx, userId, provider)) {
+    throw conflict(socialAuthMessages.alreadyLinkedProvider(label));
+  }
+  try {
+    await insertLink(tx, { userId, provider, ...identity });
+  } catch (error) {
+    throw mapDatabaseError(error);
+  }
 };
 
 // What a provider's answer leads to: the linked account signs in; a new verified address signs

@@ -10,6 +10,7 @@ import { ApiError, unauthorized } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import type { CodeHostKeys } from './github-keys.js';
 import { parsePublicKey } from './parse-public-key.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const importBody = z.object({
   username: z
@@ -37,7 +38,7 @@ export const registerPublicKeyImport = (
     const { username } = parseBody(importBody, request.body);
     const keys = (await codeHost(username)).slice(0, maxKeys);
     const result: SshKeyImportResult = { saved: 0, alreadySaved: 0, failed: 0 };
-    await ctx.db.transaction(async (tx) => {
+    await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       const { rows } = await tx.query<{ title: string; fingerprint: string | null }>(
         'SELECT "title", "fingerprint" FROM "user__has__public_key" WHERE "user" = $1 FOR UPDATE',
         [actor.userId],

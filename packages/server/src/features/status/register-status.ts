@@ -15,6 +15,7 @@ import {
   type StatusProbe,
 } from './status-probes.js';
 import { createStatusService, type StatusService } from './status-service.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const resolveBody = z.object({ resolved: z.boolean({ error: 'Resolved must be true or false' }) });
@@ -75,7 +76,13 @@ export const registerStatus = (app: FastifyInstance, ctx: AppContext): StatusSer
   app.post('/admin/v1/status/notices', { config: { access: 'user' } }, async (request, reply) => {
     const admin = requirePlatformAdmin(request.actor);
     const input = parseBody(statusNoticeInput, request.body);
-    const notice = await postNotice(ctx.db, input, admin.userId, ctx.now());
+    const notice = await recordedTransaction(
+      ctx.db,
+      request,
+      ctx.now,
+      (tx) => postNotice(tx, input, admin.userId, ctx.now()),
+      { status: 201 },
+    );
     status.invalidate();
     return reply.status(201).send(notice);
   });
@@ -84,8 +91,11 @@ export const registerStatus = (app: FastifyInstance, ctx: AppContext): StatusSer
     requirePlatformAdmin(request.actor);
     const { id } = parseBody(idParams, request.params);
     const { resolved } = parseBody(resolveBody, request.body);
-    const notice = await setNoticeResolved(ctx.db, id, resolved, ctx.now());
-    if (!notice) throw notFound('No such notice');
+    const notice = await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
+      const changed = await setNoticeResolved(tx, id, resolved, ctx.now());
+      if (!changed) throw notFound('No such notice');
+      return changed;
+    });
     status.invalidate();
     return notice;
   });
@@ -96,7 +106,15 @@ export const registerStatus = (app: FastifyInstance, ctx: AppContext): StatusSer
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
-      if (!(await deleteNotice(ctx.db, id))) throw notFound('No such notice');
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          if (!(await deleteNotice(tx, id))) throw notFound('No such notice');
+        },
+        { status: 204 },
+      );
       status.invalidate();
       return reply.status(204).send();
     },

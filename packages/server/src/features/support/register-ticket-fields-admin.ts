@@ -13,6 +13,7 @@ import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { requirePlatformAdmin } from '../platform-admin/register-platform-admin.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const fieldBody = z.object({
   type: z.enum(ticketFieldTypes),
@@ -78,20 +79,24 @@ export const registerTicketFieldsAdmin = (app: FastifyInstance, ctx: AppContext)
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const field = checked(request.body);
-      const { rows } = await ctx.db.query<{ id: number }>(
-        `INSERT INTO "support_ticket_field"
+      const insert = (tx: Queryable) =>
+        tx.query<{ id: number }>(
+          `INSERT INTO "support_ticket_field"
            ("type", "title", "description", "is_required", "is_active", "position", "options")
          VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING "id"`,
-        [
-          field.type,
-          field.title,
-          field.description,
-          field.required,
-          field.active,
-          field.position,
-          JSON.stringify(field.options),
-        ],
-      );
+          [
+            field.type,
+            field.title,
+            field.description,
+            field.required,
+            field.active,
+            field.position,
+            JSON.stringify(field.options),
+          ],
+        );
+      const { rows } = await recordedTransaction(ctx.db, request, ctx.now, insert, {
+        status: 201,
+      });
       return reply.status(201).send({ id: rows[0]?.id });
     },
   );
@@ -104,22 +109,25 @@ export const registerTicketFieldsAdmin = (app: FastifyInstance, ctx: AppContext)
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
       const field = checked(request.body);
-      const { rowCount } = await ctx.db.query(
-        `UPDATE "support_ticket_field" SET "type" = $2, "title" = $3, "description" = $4,
+      const update = async (tx: Queryable) => {
+        const { rowCount } = await tx.query(
+          `UPDATE "support_ticket_field" SET "type" = $2, "title" = $3, "description" = $4,
            "is_required" = $5, "is_active" = $6, "position" = $7, "options" = $8::jsonb
          WHERE "id" = $1`,
-        [
-          id,
-          field.type,
-          field.title,
-          field.description,
-          field.required,
-          field.active,
-          field.position,
-          JSON.stringify(field.options),
-        ],
-      );
-      if (rowCount === 0) throw notFound(`No ticket field ${id}`);
+          [
+            id,
+            field.type,
+            field.title,
+            field.description,
+            field.required,
+            field.active,
+            field.position,
+            JSON.stringify(field.options),
+          ],
+        );
+        if (rowCount === 0) throw notFound(`No ticket field ${id}`);
+      };
+      await recordedTransaction(ctx.db, request, ctx.now, update);
       return { id };
     },
   );

@@ -15,6 +15,7 @@ import { mailAgentReply } from './ticket-mail.js';
 import { ticketPage } from './ticket-reads.js';
 import { addMessage, changeTicket } from './ticket-writes.js';
 import { replyBody } from './register-tickets.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const ticketParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const queueQuery = z.object({
@@ -71,7 +72,9 @@ export const registerTicketQueue = (
       ]);
       if (rows.length === 0) throw badRequest('Tickets can be assigned to support agents only');
     }
-    if (!(await changeTicket(ctx.db, id, change))) throw notFound(`No ticket ${id}`);
+    await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
+      if (!(await changeTicket(tx, id, change))) throw notFound(`No ticket ${id}`);
+    });
     return { id };
   });
 
@@ -83,32 +86,38 @@ export const registerTicketQueue = (
       const { id } = parseBody(ticketParams, request.params);
       const body = parseBody(agentReplyBody, request.body);
       const author = await requesterOf(ctx.db, agent.userId);
-      const answer = await ctx.db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ organization: number; subject: string }>(
-          'SELECT "organization", "subject" FROM "support_ticket" WHERE "id" = $1 FOR UPDATE',
-          [id],
-        );
-        const ticket = rows[0];
-        if (!ticket) throw notFound(`No ticket ${id}`);
-        const messageId = await addMessage(
-          tx,
-          id,
-          ticket.organization,
-          { userId: agent.userId, name: author.username, fromAgent: true },
-          body.body,
-          body.uploads,
-        );
-        await changeTicket(tx, id, { status: body.status });
-        const mailed = await mailAgentReply(tx, deps.limiter, {
-          ticketId: id,
-          organizationId: ticket.organization,
-          subject: ticket.subject,
-          agentName: author.username,
-          body: body.body,
-          consoleUrl: deps.consoleUrl(),
-        });
-        return { id: messageId, mailed };
-      });
+      const answer = await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          const { rows } = await tx.query<{ organization: number; subject: string }>(
+            'SELECT "organization", "subject" FROM "support_ticket" WHERE "id" = $1 FOR UPDATE',
+            [id],
+          );
+          const ticket = rows[0];
+          if (!ticket) throw notFound(`No ticket ${id}`);
+          const messageId = await addMessage(
+            tx,
+            id,
+            ticket.organization,
+            { userId: agent.userId, name: author.username, fromAgent: true },
+            body.body,
+            body.uploads,
+          );
+          await changeTicket(tx, id, { status: body.status });
+          const mailed = await mailAgentReply(tx, deps.limiter, {
+            ticketId: id,
+            organizationId: ticket.organization,
+            subject: ticket.subject,
+            agentName: author.username,
+            body: body.body,
+            consoleUrl: deps.consoleUrl(),
+          });
+          return { id: messageId, mailed };
+        },
+        { status: 201 },
+      );
       return reply.status(201).send(answer);
     },
   );

@@ -4,6 +4,7 @@ import { messageMaxLength, ticketStatuses } from '@flotilla/shared/support/suppo
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { attachmentPath, isFileUuid } from './attachment-files.js';
@@ -11,6 +12,7 @@ import { requesterOf } from './requester.js';
 import { isSupportStaff, requireOrganizationMember, requireUser } from './support-access.js';
 import { ticketDetail, ticketOrganization, ticketPage } from './ticket-reads.js';
 import { addMessage } from './ticket-writes.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const ticketParams = z.object({ id: z.coerce.number().int().min(1).max(maxRowId) });
 const listQuery = z.object({
@@ -77,7 +79,7 @@ export const registerTickets = (
       const organization = await readableTicketOrganization(ctx, request.actor, id);
       const body = parseBody(replyBody, request.body);
       const requester = await requesterOf(ctx.db, user.userId);
-      const messageId = await ctx.db.transaction(async (tx) => {
+      const addReply = async (tx: Queryable): Promise<number> => {
         const { rows } = await tx.query<{ status: string }>(
           'SELECT "status" FROM "support_ticket" WHERE "id" = $1 FOR UPDATE',
           [id],
@@ -100,6 +102,10 @@ export const registerTickets = (
           [id],
         );
         return created;
+      };
+      const messageId = await recordedTransaction(ctx.db, request, ctx.now, addReply, {
+        status: 201,
+        organizationId: organization,
       });
       return reply.status(201).send({ id: messageId });
     },

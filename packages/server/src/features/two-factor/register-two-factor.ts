@@ -23,6 +23,7 @@ import { requireFreshAuthentication } from '../auth/fresh-authentication.js';
 import { createTwoFactorThrottle } from './two-factor-throttle.js';
 import { acceptedTotpStep, newTotpSecret } from './totp.js';
 import { checkCurrentPassword, passwordHashOf } from '../auth/current-password.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const notEnabledMessage = 'Two-factor authentication is not enabled';
 
@@ -60,7 +61,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
       const { userId, claims } = await currentSession(request, ctx);
       const code = codeOf(request.body);
       const succeeded = await codeThrottle.begin(userId, clientAddressKey(request.ip));
-      await ctx.db.transaction(async (tx) => {
+      await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
         const state = await readTwoFactor(tx, userId, { lock: true });
         if (!state || (claims.twoFactorRequired === true && !state.enabled)) {
           throw badRequest(
@@ -94,7 +95,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
     });
     if ((await readTwoFactor(ctx.db, userId))?.enabled !== true)
       throw badRequest(notEnabledMessage);
-    await ctx.db.transaction((tx) => removeTwoFactor(tx, userId));
+    await recordedTransaction(ctx.db, request, ctx.now, (tx) => removeTwoFactor(tx, userId));
     const token = await issueSessionToken(ctx, ctx.db, userId, {
       authTime: ctx.now().getTime(),
       ...carriedClaims(claims),
@@ -111,7 +112,7 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
       const { userId } = await currentSession(request, ctx);
       requireSessionMay(request.actor, 'manage-two-factor');
       await requireFreshAuthentication(request, ctx);
-      const codes = await ctx.db.transaction(async (tx) => {
+      const codes = await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
         if ((await readTwoFactor(tx, userId, { lock: true }))?.enabled !== true) {
           throw badRequest(notEnabledMessage);
         }
@@ -128,10 +129,12 @@ export const registerTwoFactor = (app: FastifyInstance, ctx: AppContext): void =
       const { userId, claims } = await currentSession(request, ctx);
       const code = codeOf(request.body);
       const succeeded = await codeThrottle.begin(userId, clientAddressKey(request.ip));
-      if ((await readTwoFactor(ctx.db, userId))?.enabled !== true) {
-        throw badRequest(notEnabledMessage);
-      }
-      if (!(await consumeRecoveryCode(ctx.db, userId, code, ctx.now()))) throw invalidCode();
+      await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
+        if ((await readTwoFactor(tx, userId))?.enabled !== true) {
+          throw badRequest(notEnabledMessage);
+        }
+        if (!(await consumeRecoveryCode(tx, userId, code, ctx.now()))) throw invalidCode();
+      });
       await succeeded();
       return sendToken(reply, await passedToken(ctx, userId, claims));
     },

@@ -8,6 +8,7 @@ import {
 import { createWebhookInput, updateWebhookInput } from '@flotilla/shared/webhooks/webhook-input';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import type { AddressCheck } from '../builder/pinned-request.js';
@@ -22,6 +23,7 @@ import {
   listDeliveries,
   listEndpoints,
 } from './webhook-store.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 
 const id = z.coerce.number().int().min(1).max(maxRowId);
 const organizationParams = z.object({ organization: id });
@@ -75,11 +77,17 @@ export const registerWebhookRoutes = (
     }
     await checkUrl(input.url);
     const secret = newWebhookSecret();
-    const { rows } = await ctx.db.query<Parameters<typeof endpointOf>[0]>(
-      `INSERT INTO "webhook_endpoint" ("organization", "application", "url", "description", "events", "secret")
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${endpointColumns}`,
-      [organization, fleet, input.url, input.description ?? '', input.events, secret],
-    );
+    const insert = (tx: Queryable) =>
+      tx.query<Parameters<typeof endpointOf>[0]>(
+        `INSERT INTO "webhook_endpoint" ("organization", "application", "url", "description", "events", "secret")
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${endpointColumns}`,
+        [organization, fleet, input.url, input.description ?? '', input.events, secret],
+      );
+    const { rows } = await recordedTransaction(ctx.db, request, ctx.now, insert, {
+      status: 201,
+      organizationId: organization,
+      ...(fleet === null ? {} : { fleetId: fleet }),
+    });
     const row = rows[0];
     if (!row) throw new Error('webhook_endpoint insert returned nothing');
     // The only time the secret is shown.
@@ -93,24 +101,30 @@ export const registerWebhookRoutes = (
       const endpoint = await endpointOfRequest(request);
       const input = parseBody(updateWebhookInput, request.body);
       if (input.url !== undefined) await checkUrl(input.url);
-      const { rows } = await ctx.db.query<Parameters<typeof endpointOf>[0]>(
-        `UPDATE "webhook_endpoint"
+      const update = async (tx: Queryable) => {
+        const { rows } = await tx.query<Parameters<typeof endpointOf>[0]>(
+          `UPDATE "webhook_endpoint"
             SET "url" = coalesce($2, "url"), "events" = coalesce($3, "events"),
                 "description" = coalesce($4, "description"),
                 "is_enabled" = coalesce($5, "is_enabled"),
                 "disabled_at" = CASE WHEN $5::boolean THEN NULL ELSE "disabled_at" END,
                 "disabled_reason" = CASE WHEN $5::boolean THEN NULL ELSE "disabled_reason" END
           WHERE "id" = $1 RETURNING ${endpointColumns}`,
-        [
-          endpoint.id,
-          input.url ?? null,
-          input.events ?? null,
-          input.description ?? null,
-          input.isEnabled ?? null,
-        ],
-      );
-      const row = rows[0];
-      if (!row) throw notFound('No such webhook');
+          [
+            endpoint.id,
+            input.url ?? null,
+            input.events ?? null,
+            input.description ?? null,
+            input.isEnabled ?? null,
+          ],
+        );
+        const row = rows[0];
+        if (!row) throw notFound('No such webhook');
+        return row;
+      };
+      const row = await recordedTransaction(ctx.db, request, ctx.now, update, {
+        organizationId: endpoint.organization,
+      });
       if (input.isEnabled === true) await deps.wake();
       return { endpoint: endpointOf(row) };
     },
@@ -121,7 +135,13 @@ export const registerWebhookRoutes = (
     route,
     async (request, reply) => {
       const endpoint = await endpointOfRequest(request);
-      await ctx.db.query('DELETE FROM "webhook_endpoint" WHERE "id" = $1', [endpoint.id]);
+      await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        (tx) => tx.query('DELETE FROM "webhook_endpoint" WHERE "id" = $1', [endpoint.id]),
+        { status: 204, organizationId: endpoint.organization },
+      );
       return reply.code(204).send();
     },
   );
@@ -142,14 +162,19 @@ export const registerWebhookRoutes = (
     async (request) => {
       const endpoint = await endpointOfRequest(request);
       const { delivery } = parseBody(deliveryParams, request.params);
-      const { rowCount } = await ctx.db.query(
-        `UPDATE "webhook_delivery" SET "status" = 'pending', "next_attempt_at" = $3, "attempts" = 0
-          WHERE "id" = $1 AND "endpoint" = $2 AND "status" IN ('succeeded', 'failed')`,
-        [delivery, endpoint.id, ctx.now()],
-      );
-      if (rowCount === 0) {
-        throw badRequest('Only a delivery that succeeded or failed can be delivered again');
-      }
+      const redeliver = async (tx: Queryable) => {
+        const { rowCount } = await tx.query(
+          `UPDATE "webhook_delivery" SET "status" = 'pending', "next_attempt_at" = $3, "attempts" = 0
+            WHERE "id" = $1 AND "endpoint" = $2 AND "status" IN ('succeeded', 'failed')`,
+          [delivery, endpoint.id, ctx.now()],
+        );
+        if (rowCount === 0) {
+          throw badRequest('Only a delivery that succeeded or failed can be delivered again');
+        }
+      };
+      await recordedTransaction(ctx.db, request, ctx.now, redeliver, {
+        organizationId: endpoint.organization,
+      });
       await deps.wake();
       return { redelivered: true };
     },
