@@ -6,8 +6,9 @@ import { bearer, p99AtMost, throughputRatio } from './scenario-helpers.js';
 // Device logs across processes: NDJSON uploads at saturation go to one Flotilla process, live
 // tails of some of those devices read from another, so every line crosses between processes on
 // the message bus. Both sides are Flotilla: "flotilla" is two processes on one nats-server
-// (FLOTILLA_NATS_URL, docs/SCALING.md), the "reference" two processes on PostgreSQL's
-// LISTEN/NOTIFY, the default. The processes are started once (prepare) and stopped afterwards.
+// (FLOTILLA_NATS_URL, docs/SCALING.md), where the tailed devices' lines are relayed as they are
+// received (log-relay.ts), the "reference" two processes on PostgreSQL's LISTEN/NOTIFY, the
+// default, where the tail reads them once stored. The processes are started once (prepare) and stopped afterwards.
 
 const linesPerStream = 450;
 const tailedDevices = 4;

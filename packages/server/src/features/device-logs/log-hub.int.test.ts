@@ -41,6 +41,7 @@ const recorder = () => {
     stored: () => stored,
     listener: {
       lines: (batch: LiveBatch) => batches.push(batch),
+      relayed: () => undefined,
       stored: () => {
         stored += 1;
         wake?.();

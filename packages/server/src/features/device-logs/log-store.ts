@@ -126,6 +126,20 @@ export const newestLogId = async (db: Queryable, deviceId: number): Promise<numb
   return rows[0]?.id ?? 0;
 };
 
+// The order (origin_seq) of the newest line of the device that `origin` received, among the
+// lines up to `upToId`; 0 when there is none.
+export const newestOriginSeq = async (
+  db: Queryable,
+  query: { deviceId: number; origin: number; upToId: number },
+): Promise<number> => {
+  const { rows } = await db.query<{ seq: number }>(
+    `SELECT coalesce(max("origin_seq"), 0)::bigint AS "seq" FROM "device_log"
+      WHERE "device" = $1 AND "origin" = $2 AND "id" <= $3`,
+    [query.deviceId, query.origin, query.upToId],
+  );
+  return rows[0]?.seq ?? 0;
+};
+
 // Lines after `afterId` not received by `exceptOrigin` (this process, which sent those live),
 // oldest first, at most `limit`.
 export const readLogsAfter = async (

@@ -38,7 +38,8 @@ const isZlibError = (error: unknown): boolean =>
 // Device logs (wire contract sections 6 and 7.3): ingest from devices (long-lived NDJSON stream,
 // or JSON batches from older agents), history and live streams for users, deletion. Accepted
 // lines go to this process's live streams at once and to storage in batches (log-intake.ts);
-// other processes' streams hear of them once stored (log-hub.ts). `options` is for tests;
+// other processes' streams hear of them once stored (log-hub.ts), or with NATS get them at once
+// when they tail the device (log-relay.ts). `options` is for tests;
 // production uses the defaults and the configured retention (FLOTILLA_LOG_RETENTION, lines per
 // device; FLOTILLA_LOG_RETENTION_DAYS, days kept, by dropping day partitions: log-partitions.ts).
 export const registerDeviceLogs = (
