@@ -263,6 +263,28 @@ describe('OS and supervisor updates queued for offline devices', () => {
     expect(await auditOf(device)).toEqual([['queued os-update cancelled', false]]);
   });
 
+  it('says so when the device comes back to a release changed since', async () => {
+    const device = await newDevice();
+    await queueOsUpdate(device, '6.1.0');
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `/v7/device(${device.id})`,
+      headers: { authorization: `Bearer ${operatorKey}` },
+      payload: { should_be_operated_by__release: id('6.2.0') },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await connect(device);
+    const [done] = await waitForValue(
+      'the update to be delivered',
+      () => queueOf(device),
+      (entries) => entries[0]?.status === 'done',
+    );
+    expect(done?.message).toBe(
+      'The device is online; its OS release was changed since this update was queued',
+    );
+    expect(await pinsOf(device)).toEqual({ os: id('6.2.0'), supervisor: null });
+  });
+
   it('queues a supervisor update, and a cancellation puts the previous release back', async () => {
     const device = await newDevice();
     const [queued] = await run({
