@@ -1,4 +1,10 @@
 import type { DeviceAction } from '../cloudlink/messages.js';
+import type { PermissionRef } from '../permissions/permission-ref.js';
+import {
+  cloudlinkActionPermissions,
+  type HostUpdateActionId,
+  hostUpdateActionPermissions,
+} from './device-action-permissions.js';
 
 // How each cloudlink action reaches a device. "online" actions need the device's live cloudlink
 // at the moment they are sent (they read something back); "online-or-queue" actions run at once
@@ -22,7 +28,15 @@ export const actionReach: Record<DeviceAction, ActionReach> = {
   diagnose: 'online',
 };
 
-export const queueableActions = [
+// OS and supervisor updates set the release the device should run (a write, not a cloudlink
+// message): on an offline device the release is set at once and the queued update waits for the
+// device to come back and pick it up; an expiry or a cancellation puts the previous release back.
+export const hostUpdateReach: Record<HostUpdateActionId, ActionReach> = {
+  'os-update': 'online-or-queue',
+  'supervisor-update': 'online-or-queue',
+};
+
+export const cloudlinkQueueableActions = [
   'blink',
   'restart-services',
   'reboot',
@@ -33,7 +47,24 @@ export const queueableActions = [
   'stop-service',
   'restart-service',
 ] as const satisfies readonly DeviceAction[];
+export type CloudlinkQueueableAction = (typeof cloudlinkQueueableActions)[number];
+
+export const hostUpdateActions = [
+  'os-update',
+  'supervisor-update',
+] as const satisfies readonly HostUpdateActionId[];
+
+export const queueableActions = [...cloudlinkQueueableActions, ...hostUpdateActions] as const;
 export type QueueableAction = (typeof queueableActions)[number];
+
+export const isHostUpdateQueued = (action: QueueableAction): action is HostUpdateActionId =>
+  (hostUpdateActions as readonly string[]).includes(action);
+
+// Queueing an action, and cancelling it, needs the action's own permission.
+export const queuedActionPermission = (action: QueueableAction): PermissionRef =>
+  isHostUpdateQueued(action)
+    ? hostUpdateActionPermissions[action]
+    : cloudlinkActionPermissions[action];
 
 export const isQueueable = (action: string): action is QueueableAction =>
   (queueableActions as readonly string[]).includes(action);
@@ -53,7 +84,16 @@ export type QueuedAction = {
   id: number;
   deviceId: number;
   action: QueueableAction;
-  params: { force?: boolean; appId?: number; imageId?: number; serviceName?: string };
+  params: {
+    force?: boolean;
+    appId?: number;
+    imageId?: number;
+    serviceName?: string;
+    // OS and supervisor updates: the release set, the one it replaced, and its version's name.
+    releaseId?: number;
+    previousReleaseId?: number | null;
+    version?: string;
+  };
   status: QueuedActionStatus;
   createdAt: string;
   expiresAt: string;

@@ -42,6 +42,8 @@ type DeviceRow = {
   device_type_id: number;
   device_type: string;
   may_update_os: boolean;
+  // The host OS release the device is told to run now (null: none named).
+  pinned_release: number | null;
   // What the device's agent said about running OS updates (null: it did not say).
   host_os_updates: boolean | null;
 };
@@ -64,9 +66,12 @@ const osUpdateAction = (): string => {
   return permissionParts(rule.permission).action;
 };
 
+// A device by its UUID (balena's route) or its id (the console's run-or-queue route).
+export type DeviceKey = { uuid: string } | { id: number };
+
 // The device as the caller sees it, and whether the caller may update its OS; one the caller
 // cannot see is a 401, as for balena's proxy.
-const visibleDevice = async (db: Queryable, ctx: AppContext, actor: Actor, uuid: string) => {
+const visibleDevice = async (db: Queryable, ctx: AppContext, actor: Actor, key: DeviceKey) => {
   const params = createSqlParams(actor);
   const permission = createPermissionFilter(params);
   const device = resourceOf(ctx.model, 'device');
@@ -76,10 +81,12 @@ const visibleDevice = async (db: Queryable, ctx: AppContext, actor: Actor, uuid:
   const { rows } = await db.query<DeviceRow>(
     `SELECT "d"."id", "d"."uuid", "d"."device_name", "d"."os_version", "d"."os_variant",
             "d"."is_connected_to_vpn", "d"."provisioning_state", "d"."host_os_updates",
+            "d"."should_be_operated_by__release" AS "pinned_release",
             "dt"."id" AS "device_type_id", "dt"."slug" AS "device_type",
             coalesce(${mayUpdate}, false) AS "may_update_os"
        FROM "device" "d" JOIN "device_type" "dt" ON "dt"."id" = "d"."is_of__device_type"
-      WHERE "d"."uuid" = ${params.add(uuid)} AND ${readable}`,
+      WHERE ${'uuid' in key ? `"d"."uuid" = ${params.add(key.uuid)}` : `"d"."id" = ${params.add(key.id)}::integer`}
+        AND ${readable}`,
     params.values(),
   );
   const found = rows[0];
@@ -158,6 +165,49 @@ const targetRelease = async (
   return found.id;
 };
 
+// What setting a device's host OS release did: the release, the one it replaced, and whether the
+// device is online to act on it.
+export type OsReleasePin = {
+  deviceId: number;
+  uuid: string;
+  isOnline: boolean;
+  releaseId: number;
+  previousReleaseId: number | null;
+};
+
+// Tells the device which host OS release to run, inside `tx`: the caller's permission, the
+// device's support for OS updates, the target version and the release rules of PATCH /v7/device.
+export const pinOsRelease = async (
+  tx: Queryable,
+  ctx: AppContext,
+  actor: Actor,
+  key: DeviceKey,
+  rawTarget: string,
+): Promise<OsReleasePin> => {
+  const device = await visibleDevice(tx, ctx, actor, key);
+  // Refused before the version is judged, so a caller who may not update learns nothing more;
+  // the write below checks it again, with the release rules.
+  if (!device.may_update_os) throw forbidden();
+  if (device.host_os_updates === false) throw badRequest(osUpdateMessages.hostNotSupported);
+  const target = parseTargetVersion(rawTarget);
+  const running = parseOsVersion(device.os_version);
+  if (running !== null && compareOsVersions(running, target) === 0) {
+    throw badRequest(`${device.device_name} already runs balenaOS ${rawTarget.trim()}`);
+  }
+  const releaseId = await targetRelease(tx, device, target, rawTarget);
+  // The permission, the release rules and the write are those of PATCH /v7/device.
+  await createActorWriter(ctx, tx, actor).update('device', device.id, {
+    should_be_operated_by__release: releaseId,
+  });
+  return {
+    deviceId: device.id,
+    uuid: device.uuid,
+    isOnline: device.is_connected_to_vpn,
+    releaseId,
+    previousReleaseId: device.pinned_release,
+  };
+};
+
 export const startOsUpdate = async (
   ctx: AppContext,
   actor: Actor,
@@ -165,30 +215,20 @@ export const startOsUpdate = async (
   rawTarget: string,
 ): Promise<OsUpdateAction> =>
   ctx.db.transaction(async (tx) => {
-    const device = await visibleDevice(tx, ctx, actor, uuid);
-    // Refused before the version is judged, so a caller who may not update learns nothing more;
-    // the write below checks it again, with the release rules.
-    if (!device.may_update_os) throw forbidden();
-    if (device.host_os_updates === false) throw badRequest(osUpdateMessages.hostNotSupported);
-    const target = parseTargetVersion(rawTarget);
-    const running = parseOsVersion(device.os_version);
-    if (running !== null && compareOsVersions(running, target) === 0) {
-      throw badRequest(`${device.device_name} already runs balenaOS ${rawTarget.trim()}`);
-    }
-    const releaseId = await targetRelease(tx, device, target, rawTarget);
-    // The permission, the release rules and the write are those of PATCH /v7/device.
-    await createActorWriter(ctx, tx, actor).update('device', device.id, {
-      should_be_operated_by__release: releaseId,
-    });
-    // An update is started on a device that is there to run it; otherwise nothing is kept
-    // (the queued way, pinning the OS release, waits for the device).
-    if (!device.is_connected_to_vpn) {
-      throw new ApiError('device_offline', `The device is offline: ${device.uuid}`);
+    const pin = await pinOsRelease(tx, ctx, actor, { uuid }, rawTarget);
+    // An update is started on a device that is there to run it; otherwise nothing is kept.
+    // balena-sdk cannot ask for the queued way, which the console and POST
+    // /device-actions/v1/run (action os-update, with `queue`) offer.
+    if (!pin.isOnline) {
+      throw new ApiError(
+        'device_offline',
+        `The device is offline: ${pin.uuid} (queue the update for when it comes online with the console or POST /device-actions/v1/run)`,
+      );
     }
     return {
-      id: actionIdOf(releaseId),
+      id: actionIdOf(pin.releaseId),
       action: 'resinhup',
-      device: device.uuid,
+      device: pin.uuid,
       status: 'triggered',
       parameters: { target_version: rawTarget },
     };
@@ -227,7 +267,7 @@ export const osUpdateStatus = async (
   uuid: string,
   actionId: string,
 ): Promise<OsUpdateAction> => {
-  const device = await visibleDevice(ctx.db, ctx, actor, uuid);
+  const device = await visibleDevice(ctx.db, ctx, actor, { uuid });
   const releaseId = Number(actionIdPattern.exec(actionId)?.[1] ?? Number.NaN);
   const { rows } = Number.isSafeInteger(releaseId)
     ? await ctx.db.query<ReleaseRow & { raw_version: string }>(

@@ -1,5 +1,9 @@
 import type { DeviceAction } from '@flotilla/shared/cloudlink/messages';
-import { cloudlinkActionPermissions } from '@flotilla/shared/devices/device-action-permissions';
+import {
+  cloudlinkActionPermissions,
+  type HostUpdateActionId,
+} from '@flotilla/shared/devices/device-action-permissions';
+import { isQueueable, queuedActionPermission } from '@flotilla/shared/devices/queued-actions';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
@@ -25,13 +29,16 @@ export const permittedTargets = async (
   ctx: AppContext,
   actor: Actor,
   filter: TargetFilter,
-  action: DeviceAction,
+  action: DeviceAction | HostUpdateActionId,
 ): Promise<ActionTarget[]> => {
   const params = createSqlParams(actor);
   const permission = createPermissionFilter(params);
   const device = resourceOf(ctx.model, 'device');
   const row = '"d"';
-  const permitted = permission(device, cloudlinkActionPermissions[action].action, row);
+  const needed = isQueueable(action)
+    ? queuedActionPermission(action)
+    : cloudlinkActionPermissions[action];
+  const permitted = permission(device, needed.action, row);
   if (permitted === null) throw forbidden();
   const visible = permission(device, 'read', row) ?? 'false';
   const conditions: string[] = [];

@@ -1,9 +1,11 @@
 import type { ActionResult } from '@flotilla/shared/cloudlink/messages';
+import { isHostUpdateQueued, type QueuedAction } from '@flotilla/shared/devices/queued-actions';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
 import { CloudlinkError } from '../cloudlink/cloudlink-error.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
+import { deliveredHostUpdate } from './host-updates.js';
 import {
   claimNext,
   devicesWithWaiting,
@@ -49,6 +51,14 @@ export const createDelivery = (
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
 
+  // An OS or supervisor update was delivered when its release was set: the device being back to
+  // poll is all it waits for. The rest travel over the cloudlink.
+  const send = async (deviceId: number, next: QueuedAction): Promise<Outcome> => {
+    const { action } = next;
+    if (isHostUpdateQueued(action)) return deliveredHostUpdate(ctx.db, { ...next, action });
+    return outcomeOfResult(await cloudlink.sendAction(deviceId, action, next.params));
+  };
+
   // Runs the device's actions until none waits; stops (the action waiting again) when the device
   // disconnects, since it will be delivered on the next connection.
   const drain = async (deviceId: number): Promise<void> => {
@@ -57,7 +67,7 @@ export const createDelivery = (
       if (!next) return;
       let outcome: Outcome;
       try {
-        outcome = outcomeOfResult(await cloudlink.sendAction(deviceId, next.action, next.params));
+        outcome = await send(deviceId, next);
       } catch (error) {
         if (error instanceof CloudlinkError && error.failure !== 'timeout') {
           await putBack(ctx.db, next.id);

@@ -1,11 +1,13 @@
-import type { ActionParams } from '@flotilla/shared/cloudlink/messages';
 import {
+  isHostUpdateQueued,
   isQueueable,
   type QueueableAction,
   type QueuedAction,
   type QueuedActionStatus,
 } from '@flotilla/shared/devices/queued-actions';
-import type { Queryable } from '../../infra/db/database.js';
+import { type Actor, anonymous } from '../../infra/auth/actor.js';
+import type { Database, Queryable } from '../../infra/db/database.js';
+import { revertHostUpdate } from './host-updates.js';
 
 type Row = {
   id: number;
@@ -42,7 +44,7 @@ export const queuedActionOf = (row: Row): QueuedAction => {
 export type NewQueuedAction = {
   deviceId: number;
   action: QueueableAction;
-  params: ActionParams;
+  params: QueuedAction['params'];
   now: Date;
   expiresAt: Date;
   actorId: number | null;
@@ -112,34 +114,70 @@ export const findQueued = async (db: Queryable, id: number): Promise<QueuedActio
   return row ? queuedActionOf(row) : undefined;
 };
 
-// Cancels a waiting action; false when it is no longer waiting (delivered, expired, cancelled).
-export const cancelQueued = async (db: Queryable, id: number, now: Date): Promise<boolean> => {
-  const { rowCount } = await db.query(
+// Cancels a waiting action inside the caller's transaction; false when it is no longer waiting
+// (delivered, expired, cancelled). An OS or supervisor update puts the previous release back.
+export const cancelQueued = async (
+  tx: Queryable,
+  id: number,
+  now: Date,
+  actor: Actor,
+): Promise<boolean> => {
+  const { rows } = await tx.query<Row>(
     `UPDATE "queued_device_action"
         SET "status" = 'cancelled', "finished_at" = $2, "message" = 'Cancelled'
-      WHERE "id" = $1 AND "status" = 'queued'`,
+      WHERE "id" = $1 AND "status" = 'queued'
+      RETURNING ${columns}`,
     [id, now],
   );
-  return (rowCount ?? 0) > 0;
+  const [row] = rows;
+  if (!row) return false;
+  await revertIfHostUpdate(tx, queuedActionOf(row), { reason: 'cancelled', actor, now });
+  return true;
 };
 
-// Marks every waiting action past its expiry as expired (of one device, or of all).
-export const expireDue = async (db: Queryable, now: Date, deviceId?: number): Promise<number> => {
-  const { rowCount } = await db.query(
-    `UPDATE "queued_device_action"
-        SET "status" = 'expired', "finished_at" = "expires_at",
-            "message" = 'Expired before the device came online'
-      WHERE "status" = 'queued' AND "expires_at" <= $1
-        AND ($2::integer IS NULL OR "device" = $2::integer)`,
-    [now, deviceId ?? null],
-  );
-  return rowCount ?? 0;
+const revertIfHostUpdate = async (
+  tx: Queryable,
+  queued: QueuedAction,
+  how: Parameters<typeof revertHostUpdate>[2],
+): Promise<void> => {
+  const { action } = queued;
+  if (!isHostUpdateQueued(action)) return;
+  const message = await revertHostUpdate(tx, { ...queued, action }, how);
+  await tx.query(`UPDATE "queued_device_action" SET "message" = $2 WHERE "id" = $1`, [
+    queued.id,
+    message,
+  ]);
 };
+
+// Marks every waiting action past its expiry as expired (of one device, or of all); expired OS
+// and supervisor updates put the previous release back in the same transaction.
+export const expireDue = async (db: Database, now: Date, deviceId?: number): Promise<number> =>
+  db.transaction(async (tx) => {
+    const { rows } = await tx.query<Row>(
+      `UPDATE "queued_device_action"
+          SET "status" = 'expired', "finished_at" = "expires_at",
+              "message" = 'Expired before the device came online'
+        WHERE "status" = 'queued' AND "expires_at" <= $1
+          AND ($2::integer IS NULL OR "device" = $2::integer)
+        RETURNING ${columns}`,
+      [now, deviceId ?? null],
+    );
+    // Newest first: of two updates stacked on one device, the later one puts back the earlier
+    // one's release, which the earlier one then puts back in turn.
+    for (const row of [...rows].sort((a, b) => b.id - a.id)) {
+      await revertIfHostUpdate(tx, queuedActionOf(row), {
+        reason: 'expired',
+        actor: anonymous,
+        now,
+      });
+    }
+    return rows.length;
+  });
 
 // Takes the device's oldest waiting action for delivery, unless one is being delivered already
 // (actions run one after the other, in the order they were queued).
 export const claimNext = async (
-  db: Queryable,
+  db: Database,
   deviceId: number,
   now: Date,
 ): Promise<QueuedAction | undefined> => {

@@ -21,6 +21,10 @@ export const runBody = z
         force: z.boolean().optional(),
         imageId: id.optional(),
         serviceName: z.string().min(1).max(255).optional(),
+        // os-update: the balenaOS version, as balena's resinhup route takes it.
+        targetVersion: z.string().trim().min(1).max(100).optional(),
+        // supervisor-update: the supervisor release.
+        releaseId: id.optional(),
       })
       .strict()
       .default({}),

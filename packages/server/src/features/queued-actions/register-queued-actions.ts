@@ -100,7 +100,7 @@ export const registerQueuedActions = (
     if (!target) throw notFound('Queued action not found');
     // The cancellation and its audit record commit together.
     const cancelled = await ctx.db.transaction(async (tx) => {
-      if (!(await cancelQueued(tx, id, ctx.now()))) {
+      if (!(await cancelQueued(tx, id, ctx.now(), request.actor))) {
         throw conflict(`The action is no longer queued (${queued.status})`);
       }
       await recordRouteChange(tx, request, ctx.now(), { deviceId: queued.deviceId });

@@ -1,12 +1,19 @@
 import type { ActionParams } from '@flotilla/shared/cloudlink/messages';
-import { maxQueuedPerDevice, type RunOutcome } from '@flotilla/shared/devices/queued-actions';
+import type { HostUpdateActionId } from '@flotilla/shared/devices/device-action-permissions';
+import {
+  isHostUpdateQueued,
+  maxQueuedPerDevice,
+  type RunOutcome,
+} from '@flotilla/shared/devices/queued-actions';
+import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
-import { badRequest } from '../../infra/errors/api-error.js';
+import { ApiError, badRequest, conflict } from '../../infra/errors/api-error.js';
 import { CloudlinkError, deviceOffline } from '../cloudlink/cloudlink-error.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { permittedTargets } from '../device-actions/action-targets.js';
 import { outcomeOfResult } from './deliver-queued.js';
+import { pinHostUpdate } from './host-updates.js';
 import { enqueue } from './queue-store.js';
 import type { RunBody } from './queued-action-body.js';
 
@@ -34,6 +41,16 @@ const targetsOf = async (
   return rows.map((row) => ({ id: row.id, appId: row.app_id, imageOk: row.image_ok }));
 };
 
+const queuedOutcome = (deviceId: number, queuedActionId: number): RunOutcome => ({
+  deviceId,
+  outcome: 'queued',
+  statusCode: null,
+  message: null,
+  queuedActionId,
+});
+
+const tooMany = `The device already has ${maxQueuedPerDevice} queued actions`;
+
 const failed = (deviceId: number, message: string, statusCode: number | null): RunOutcome => ({
   deviceId,
   outcome: 'failed',
@@ -53,6 +70,12 @@ export const runOrQueue = async (
   body: RunBody,
 ): Promise<RunOutcome[]> => {
   const isService = serviceActions.has(body.action);
+  if (body.action === 'os-update' && body.params.targetVersion === undefined) {
+    throw badRequest('params.targetVersion is required');
+  }
+  if (body.action === 'supervisor-update' && body.params.releaseId === undefined) {
+    throw badRequest('params.releaseId is required');
+  }
   if (isService && body.params.imageId === undefined && body.params.serviceName === undefined) {
     throw badRequest('params.imageId or params.serviceName is required');
   }
@@ -93,16 +116,49 @@ export const runOrQueue = async (
       },
       maxQueuedPerDevice,
     );
-    if (!queued) {
-      return failed(target.id, `The device already has ${maxQueuedPerDevice} queued actions`, 409);
+    if (!queued) return failed(target.id, tooMany, 409);
+    return queuedOutcome(target.id, queued.id);
+  };
+
+  // An OS or supervisor update sets the release at once, with the caller's permission and the
+  // release rules: done on an online device; on an offline one queued with the release it
+  // replaced (both or neither), or refused as balena does without `queue` (nothing set).
+  const updateOn = async (target: Target, action: HostUpdateActionId): Promise<RunOutcome> => {
+    const isOnline = online.has(target.id);
+    const { queue } = body;
+    if (!isOnline && !queue) return failed(target.id, deviceOffline().message, 503);
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const pin = await pinHostUpdate(tx, ctx, actor, target.id, action, body.params);
+        if (isOnline || !queue) {
+          return {
+            deviceId: target.id,
+            outcome: 'done',
+            statusCode: null,
+            message: null,
+            queuedActionId: null,
+          };
+        }
+        const queued = await enqueue(
+          tx,
+          {
+            deviceId: target.id,
+            action,
+            params: pin,
+            now,
+            expiresAt: new Date(now.getTime() + queue.expiresInHours * hourMs),
+            actorId: actor.kind === 'anonymous' ? null : actor.actorId,
+          },
+          maxQueuedPerDevice,
+        );
+        // Nothing is set when nothing can wait for the device.
+        if (!queued) throw conflict(tooMany);
+        return queuedOutcome(target.id, queued.id);
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return failed(target.id, error.message, httpStatusOf[error.code]);
     }
-    return {
-      deviceId: target.id,
-      outcome: 'queued',
-      statusCode: null,
-      message: null,
-      queuedActionId: queued.id,
-    };
   };
 
   const runOn = async (deviceId: number): Promise<RunOutcome> => {
@@ -111,10 +167,12 @@ export const runOrQueue = async (
     if (isService && body.params.imageId !== undefined && !target.imageOk) {
       return failed(deviceId, 'Image not found', 404);
     }
+    const { action } = body;
+    if (isHostUpdateQueued(action)) return updateOn(target, action);
     if (!online.has(deviceId)) return queueOn(target);
     try {
       const result = outcomeOfResult(
-        await cloudlink.sendAction(deviceId, body.action, paramsOf(target)),
+        await cloudlink.sendAction(deviceId, action, paramsOf(target)),
       );
       return {
         deviceId,

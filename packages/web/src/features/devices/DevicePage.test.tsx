@@ -250,8 +250,8 @@ describe('DevicePage', () => {
     const queued = (id: number, status: string, message: string | null) => ({
       id,
       deviceId: 101,
-      action: id === 1 ? 'blink' : 'reboot',
-      params: {},
+      action: id === 1 ? 'blink' : id === 3 ? 'os-update' : 'reboot',
+      params: id === 3 ? { releaseId: 9, previousReleaseId: 8, version: '6.1.0' } : {},
       status,
       createdAt: '2033-03-01T10:00:00.000Z',
       expiresAt: '2033-03-02T10:00:00.000Z',
@@ -266,7 +266,7 @@ describe('DevicePage', () => {
       (api) => {
         api.on('GET', '/device-actions/v1/queued', () => ({
           status: 200,
-          body: [queued(2, 'queued', null), queued(1, 'done', 'OK')],
+          body: [queued(3, 'queued', null), queued(2, 'queued', null), queued(1, 'done', 'OK')],
         }));
         api.on('POST', '/device-actions/v1/queued/2/cancel', () => {
           cancels.push('2');
@@ -276,12 +276,14 @@ describe('DevicePage', () => {
     );
     const card = await screen.findByRole('region', { name: 'Queued actions' });
     const rows = within(card).getAllByRole('row');
-    expect(rows[1]?.textContent).toContain('Reboot');
-    expect(rows[1]?.textContent).toContain('Queued');
-    expect(rows[2]?.textContent).toContain('Identify');
-    expect(rows[2]?.textContent).toContain('Done');
+    // An OS update names the version it moves the device to.
+    expect(rows[1]?.textContent).toContain('OS update to balenaOS 6.1.0');
+    expect(rows[2]?.textContent).toContain('Reboot');
+    expect(rows[2]?.textContent).toContain('Queued');
+    expect(rows[3]?.textContent).toContain('Identify');
+    expect(rows[3]?.textContent).toContain('Done');
     await ready();
-    await userEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(rows[2] ?? card).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(cancels).toEqual(['2']));
   });
 

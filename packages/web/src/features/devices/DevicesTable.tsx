@@ -82,8 +82,8 @@ const DeviceRow = ({
   device: DeviceListRow;
   tagColumns: readonly string[];
   selected: boolean;
-  // Actions waiting for the device to come online.
-  queued: number;
+  // The actions waiting for the device to come online, as the queue names them.
+  queued: readonly string[];
   onToggle: () => void;
   onFrozen: () => void;
 }) => {
@@ -131,9 +131,14 @@ const DeviceRow = ({
           progress={device.overall_progress}
           blocker={releaseBlockerOf(device)}
         />
-        {queued > 0 ? (
-          <Tooltip title="Actions waiting for the device to come online">
-            <Chip size="small" variant="outlined" label={`${queued} queued`} sx={{ ml: 0.5 }} />
+        {queued.length > 0 ? (
+          <Tooltip title={`Waiting for the device to come online: ${queued.join(', ')}`}>
+            <Chip
+              size="small"
+              variant="outlined"
+              label={`${queued.length} queued`}
+              sx={{ ml: 0.5 }}
+            />
           </Tooltip>
         ) : null}
       </TableCell>
@@ -180,7 +185,8 @@ const DeviceRow = ({
   );
 };
 
-const noneQueued: ReadonlyMap<number, number> = new Map();
+const noneQueued: ReadonlyMap<number, readonly string[]> = new Map();
+const nothingQueued: readonly string[] = [];
 
 // The fleet's devices, one server page at a time, sorted on the server.
 export const DevicesTable = ({
@@ -202,8 +208,8 @@ export const DevicesTable = ({
   onToggle: (device: DeviceListRow) => void;
   onTogglePage: (select: boolean) => void;
   onFrozen: (device: DeviceListRow) => void;
-  // How many actions wait for each device (by id).
-  queued?: ReadonlyMap<number, number>;
+  // The actions waiting for each device (by id).
+  queued?: ReadonlyMap<number, readonly string[]>;
 }) => {
   const selectedOnPage = rows.filter((row) => selected.has(row.id)).length;
   return (
@@ -262,7 +268,7 @@ export const DevicesTable = ({
                 device={device}
                 tagColumns={tagColumnsOf(params)}
                 selected={selected.has(device.id)}
-                queued={queued.get(device.id) ?? 0}
+                queued={queued.get(device.id) ?? nothingQueued}
                 onToggle={() => onToggle(device)}
                 onFrozen={() => onFrozen(device)}
               />

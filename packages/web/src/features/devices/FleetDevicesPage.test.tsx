@@ -169,11 +169,26 @@ describe('FleetDevicesPage', () => {
     renderPage(devices, 'operator', (api) =>
       api.on('GET', '/device-actions/v1/queued', () => ({
         status: 200,
-        body: [1, 2].map((id) => ({ id, deviceId: 102, action: 'reboot', status: 'queued' })),
+        body: [
+          { id: 1, deviceId: 102, action: 'reboot', params: {}, status: 'queued' },
+          {
+            id: 2,
+            deviceId: 102,
+            action: 'os-update',
+            params: { releaseId: 9, previousReleaseId: 8, version: '6.1.0' },
+            status: 'queued',
+          },
+        ],
       })),
     );
     const row = (await screen.findByRole('link', { name: 'calm-heron' })).closest('tr');
     await waitFor(() => expect(row?.textContent).toContain('2 queued'));
+    // The chip's tooltip names what waits.
+    expect(
+      within(row ?? document.body).getByLabelText(
+        'Waiting for the device to come online: Reboot, OS update to balenaOS 6.1.0',
+      ),
+    ).toBeTruthy();
     const other = screen.getByRole('link', { name: 'brave-otter' }).closest('tr');
     expect(other?.textContent).not.toContain('queued');
   });

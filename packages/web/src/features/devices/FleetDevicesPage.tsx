@@ -19,7 +19,7 @@ import { DevicesToolbar } from './DevicesToolbar.js';
 import { FrozenDeviceDialog } from './FrozenDeviceDialog.js';
 import { LockNotice } from './LockNotice.js';
 import { useDeviceActions } from './api-device-actions.js';
-import { useFleetQueueCounts } from './api-queued-actions.js';
+import { useFleetQueue } from './api-queued-actions.js';
 import { useDeviceListParams } from './useDeviceListParams.js';
 import { FleetDevicesMap } from '../location/FleetDevicesMap.js';
 import { deviceFilter } from '../../device/api.js';
@@ -31,7 +31,7 @@ export const FleetDevicesPage = () => {
   const [params, setParams] = useDeviceListParams();
   const actions = useDeviceActions();
   const devices = useFleetDevicePage(fleet.id, params);
-  const queued = useFleetQueueCounts(fleet.id);
+  const queued = useFleetQueue(fleet.id);
   const [adding, setAdding] = useState(false);
   const [frozen, setFrozen] = useState<string | null>(null);
   const rows = devices.data?.rows ?? [];

@@ -210,13 +210,43 @@ describe('OS update', () => {
     expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_operated_by__release: 903 } }]);
   });
 
-  it('says why an offline device cannot update', async () => {
-    renderDevice(deviceDetail({ is_online: false }));
+  it('queues the update of an offline device for the chosen time, or refuses it without the queue', async () => {
+    const api = renderDevice(deviceDetail({ is_online: false }));
+    const runs: unknown[] = [];
+    api.on('POST', '/device-actions/v1/run', (body) => {
+      runs.push(body);
+      return {
+        status: 200,
+        body: [
+          { deviceId: 101, outcome: 'queued', statusCode: null, message: null, queuedActionId: 8 },
+        ],
+      };
+    });
     const dialog = await openAction('Update OS');
+    await within(dialog).findByRole('combobox', { name: 'OS version' });
+    expect(within(dialog).getByText(/1 device is offline/)).toBeTruthy();
+    const confirm = within(dialog).getByRole('button', { name: 'Update OS' });
+    const queue = within(dialog).getByRole('checkbox', { name: 'Queue for when it comes online' });
+    // Without the queue, an offline device cannot update.
+    await userEvent.click(queue);
     expect(await within(dialog).findByText('Update disabled for offline devices')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'Update OS' }).hasAttribute('disabled')).toBe(
-      true,
-    );
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    await userEvent.click(queue);
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'Expires after' }));
+    await userEvent.click(await screen.findByRole('option', { name: '6 hours' }));
+    await userEvent.click(confirm);
+    await waitFor(() => expect(runs).toHaveLength(1));
+    expect(runs).toEqual([
+      {
+        action: 'os-update',
+        deviceIds: [101],
+        params: { targetVersion: '6.1.0.prod' },
+        queue: { expiresInHours: 6 },
+      },
+    ]);
+    // The queueing route sets the release: nothing is written through /v7.
+    expect(deviceWrites(api)).toEqual([]);
+    expect(await screen.findByText(/Queued for brave-otter/)).toBeTruthy();
   });
 
   it('updates only the eligible devices of a selection and says why the others are skipped', async () => {
@@ -234,6 +264,10 @@ describe('OS update', () => {
       await userEvent.click(await screen.findByRole('checkbox', { name: `Select ${name}` }));
     }
     const dialog = await openAction('Update OS');
+    // The offline device is left out when its update is not queued.
+    await userEvent.click(
+      await within(dialog).findByRole('checkbox', { name: 'Queue for when it comes online' }),
+    );
     const table = await within(dialog).findByRole('table', {
       name: 'Devices and their eligibility',
     });
@@ -258,6 +292,42 @@ describe('supervisor update', () => {
     await waitFor(() => expect(deviceWrites(api)).toHaveLength(1));
     expect(deviceWrites(api)).toEqual([{ id: 101, body: { should_be_managed_by__release: 912 } }]);
     expect(await screen.findByText('Started the supervisor update of brave-otter')).toBeTruthy();
+  });
+
+  it('queues the supervisor update of an offline device, or skips it without the queue', async () => {
+    const api = renderDevice(deviceDetail({ is_online: false }));
+    const runs: unknown[] = [];
+    api.on('POST', '/device-actions/v1/run', (body) => {
+      runs.push(body);
+      return {
+        status: 200,
+        body: [
+          { deviceId: 101, outcome: 'queued', statusCode: null, message: null, queuedActionId: 9 },
+        ],
+      };
+    });
+    const dialog = await openAction('Update supervisor');
+    await within(dialog).findByRole('combobox', { name: 'Supervisor version' });
+    const confirm = within(dialog).getByRole('button', { name: 'Update supervisor' });
+    await userEvent.click(
+      within(dialog).getByRole('checkbox', { name: 'Queue for when it comes online' }),
+    );
+    expect(await within(dialog).findByText('Device must be online')).toBeTruthy();
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    await userEvent.click(
+      within(dialog).getByRole('checkbox', { name: 'Queue for when it comes online' }),
+    );
+    await userEvent.click(confirm);
+    await waitFor(() => expect(runs).toHaveLength(1));
+    expect(runs).toEqual([
+      {
+        action: 'supervisor-update',
+        deviceIds: [101],
+        params: { releaseId: 912 },
+        queue: { expiresInHours: 24 },
+      },
+    ]);
+    expect(deviceWrites(api)).toEqual([]);
   });
 
   it('refuses ESR devices', async () => {

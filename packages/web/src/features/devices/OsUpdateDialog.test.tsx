@@ -103,7 +103,7 @@ describe('OS update dialog', () => {
     expect(confirm.hasAttribute('disabled')).toBe(false);
     await userEvent.click(confirm);
     expect(onConfirm).toHaveBeenCalledWith(
-      { id: 'os-update', input: { version: '6.1.0', releases: { 7: 2 } } },
+      { id: 'os-update', input: { version: '6.1.0', variant: 'prod', releases: { 7: 2 } } },
       [jetson],
     );
   });
@@ -136,7 +136,10 @@ describe('OS update dialog', () => {
     expect(rowOf('new-box')?.textContent).toContain(osUpdateMessages.downgradeCannotSwitchToEsr);
     await userEvent.click(screen.getByRole('button', { name: 'Update OS' }));
     expect(onConfirm).toHaveBeenCalledWith(
-      { id: 'os-update', input: { version: '2024.4.0', releases: { 21: 14, 22: 14 } } },
+      {
+        id: 'os-update',
+        input: { version: '2024.4.0', variant: 'prod', releases: { 21: 14, 22: 14 } },
+      },
       [devices[0], devices[1]],
     );
   });

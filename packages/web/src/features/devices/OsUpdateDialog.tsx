@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
+import { defaultQueueExpiryHours } from '@flotilla/shared/devices/queued-actions';
 import { osUpdateMessages } from '@flotilla/shared/host-os/os-update-eligibility';
 import { parseOsVersion } from '@flotilla/shared/host-os/os-version';
 import { useState } from 'react';
@@ -14,6 +15,7 @@ import { osUpdateRows, osVersionOptions } from './host-update-plan.js';
 import { EligibilityTable, VersionSelect } from './HostUpdateParts.js';
 import { OsLineChips } from './OsLineChip.js';
 import { HostUpdateFrame } from './HostUpdateFrame.js';
+import { QueueChoice, type QueueState } from './QueueChoice.js';
 
 export type HostUpdateDialogProps = {
   // The devices the user may update, and those left out with why (permissions).
@@ -26,7 +28,29 @@ export type HostUpdateDialogProps = {
 };
 
 // Update OS, for one device or a selection: a version of the devices' line and variant, each
-// device's eligibility for it; only the eligible devices are updated.
+// device's eligibility for it; only the eligible devices are updated. Offline devices take the
+// update when they come back online, if the user queues it (the default, as for other actions).
+
+// The queue choice of an update dialog, and the queue the request carries for the offline
+// devices among those updated.
+export const useHostUpdateQueue = (devices: readonly FieldActionDevice[]) => {
+  const [queue, setQueue] = useState<QueueState>({
+    queue: true,
+    hours: defaultQueueExpiryHours,
+  });
+  const offline = devices.filter((device) => !device.isOnline).length;
+  return {
+    queueOffline: queue.queue,
+    choice:
+      offline > 0 ? <QueueChoice offline={offline} value={queue} onChange={setQueue} /> : null,
+    requestQueue: (updated: readonly FieldActionDevice[]) => {
+      const deviceIds = updated
+        .filter((device) => !device.isOnline)
+        .map((device) => device.target.id);
+      return queue.queue && deviceIds.length > 0 ? { hours: queue.hours, deviceIds } : undefined;
+    },
+  };
+};
 export const OsUpdateDialog = ({
   devices,
   skipped,
@@ -36,6 +60,7 @@ export const OsUpdateDialog = ({
   onClose,
 }: HostUpdateDialogProps) => {
   const releases = useOsReleases(devices.map((device) => device.deviceType));
+  const queue = useHostUpdateQueue(devices);
   const [picked, setPicked] = useState<string | null>(null);
   const [takeoverAccepted, setTakeoverAccepted] = useState(false);
   const [only] = devices;
@@ -48,6 +73,7 @@ export const OsUpdateDialog = ({
         devices,
         { version: chosen.version, variant: chosen.variant },
         releases.data ?? [],
+        queue.queueOffline,
       )
     : [];
   const updating = rows.filter((row) => row.eligibility.willUpdate && row.releaseId !== null);
@@ -69,17 +95,21 @@ export const OsUpdateDialog = ({
       confirmDisabled={!ready}
       onConfirm={() => {
         if (!chosen || !ready) return;
+        const updated = updating.map((row) => row.device);
+        const queued = queue.requestQueue(updated);
         onConfirm(
           {
             id: 'os-update',
             input: {
               version: chosen.version,
+              variant: chosen.variant,
               releases: Object.fromEntries(
                 updating.map((row) => [row.device.target.id, row.releaseId ?? 0]),
               ),
+              ...(queued ? { queue: queued } : {}),
             },
           },
-          updating.map((row) => row.device),
+          updated,
         );
       }}
       onClose={onClose}
@@ -113,6 +143,7 @@ export const OsUpdateDialog = ({
           }))}
         />
       ) : null}
+      {queue.choice}
       {knownIssues ? <Alert severity="warning">Known issues: {knownIssues}</Alert> : null}
       {single && onlyRow?.eligibility.message && !onlyRow.eligibility.takeover ? (
         <Alert severity={onlyRow.eligibility.willUpdate ? 'info' : 'warning'}>

@@ -1,6 +1,5 @@
 import { errorText } from '@flotilla/sdk/errors';
-import { cloudlinkActionPermissions } from '@flotilla/shared/devices/device-action-permissions';
-import type { QueuedAction } from '@flotilla/shared/devices/queued-actions';
+import { type QueuedAction, queuedActionPermission } from '@flotilla/shared/devices/queued-actions';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -17,7 +16,7 @@ import { DisabledReason } from '../../ui/DisabledReason.js';
 import { MutationError } from '../../ui/MutationError.js';
 import { useCancelQueued, useDeviceQueue } from './api-queued-actions.js';
 import type { Denied } from './device-action-rules.js';
-import { queuedActionLabels, queuedStatusLabels } from './queued-action-labels.js';
+import { queuedActionText, queuedStatusLabels } from './queued-action-labels.js';
 
 const Row = ({
   action,
@@ -29,11 +28,11 @@ const Row = ({
   cancel: ReturnType<typeof useCancelQueued>;
 }) => {
   const [label, color] = queuedStatusLabels[action.status];
-  const permission = cloudlinkActionPermissions[action.action];
+  const permission = queuedActionPermission(action.action);
   const refusal = denied(permission.resource, permission.action);
   return (
     <TableRow>
-      <TableCell>{queuedActionLabels[action.action]}</TableCell>
+      <TableCell>{queuedActionText(action)}</TableCell>
       <TableCell>
         <Chip size="small" label={label} color={color} />
       </TableCell>

@@ -11,7 +11,7 @@ import {
   supervisorVersionOptions,
 } from './host-update-plan.js';
 import { EligibilityTable, VersionSelect } from './HostUpdateParts.js';
-import type { HostUpdateDialogProps } from './OsUpdateDialog.js';
+import { type HostUpdateDialogProps, useHostUpdateQueue } from './OsUpdateDialog.js';
 import { HostUpdateFrame } from './HostUpdateFrame.js';
 
 // Update supervisor, for one device or a selection: newer supervisor releases of the devices'
@@ -26,13 +26,16 @@ export const SupervisorUpdateDialog = ({
   onClose,
 }: HostUpdateDialogProps) => {
   const catalogue = useSupervisorCatalogue(devices.map((device) => device.deviceType));
+  const queue = useHostUpdateQueue(devices);
   const [picked, setPicked] = useState<string | null>(null);
   const [only] = devices;
   const single = devices.length === 1 && only !== undefined;
   const versions = catalogue.data ? supervisorVersionOptions(devices, catalogue.data) : [];
   const version = picked ?? versions[0] ?? null;
   const rows =
-    catalogue.data && version !== null ? supervisorRows(devices, version, catalogue.data) : [];
+    catalogue.data && version !== null
+      ? supervisorRows(devices, version, catalogue.data, queue.queueOffline)
+      : [];
   const updating = rows.filter((row) => row.outcome === 'update');
   const blocked = rows.find((row) => row.outcome === 'blocked');
   // Why the form cannot run: nothing to offer, or a device that cannot take the version.
@@ -44,7 +47,8 @@ export const SupervisorUpdateDialog = ({
   } else if (blocked) {
     block = single ? blocked.message : supervisorMessages.notAll;
   } else if (version !== null && updating.length === 0) {
-    block = supervisorMessages.upToDate;
+    // Up to date, or offline with the queue turned down.
+    block = rows.find((row) => row.outcome === 'skip')?.message ?? supervisorMessages.upToDate;
   }
   return (
     <HostUpdateFrame
@@ -56,6 +60,8 @@ export const SupervisorUpdateDialog = ({
       confirmDisabled={block !== null || version === null}
       onConfirm={() => {
         if (block !== null || version === null) return;
+        const updated = updating.map((row) => row.device);
+        const queued = queue.requestQueue(updated);
         onConfirm(
           {
             id: 'supervisor-update',
@@ -64,9 +70,10 @@ export const SupervisorUpdateDialog = ({
               releases: Object.fromEntries(
                 updating.map((row) => [row.device.target.id, row.releaseId ?? 0]),
               ),
+              ...(queued ? { queue: queued } : {}),
             },
           },
-          updating.map((row) => row.device),
+          updated,
         );
       }}
       onClose={onClose}
@@ -89,6 +96,7 @@ export const SupervisorUpdateDialog = ({
           }))}
         />
       ) : null}
+      {queue.choice}
       {block !== null ? <Alert severity="warning">{block}</Alert> : null}
       {!single && rows.length > 0 ? (
         <EligibilityTable

@@ -66,8 +66,7 @@ export const runMenuAction = async (
       return 'done';
     case 'os-update':
     case 'supervisor-update':
-      await runHostUpdate(client, request, deviceId);
-      return 'done';
+      return runHostUpdate(client, request, deviceId);
     default:
       await runFieldAction(client, request, deviceId);
       return 'done';

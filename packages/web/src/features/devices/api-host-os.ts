@@ -4,6 +4,7 @@ import type { OsReleaseOption } from '@flotilla/shared/host-os/os-update-eligibi
 import type { SupervisorReleaseOption } from '@flotilla/shared/host-os/supervisor-update';
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
+import { runOrQueue } from './api-queued-actions.js';
 import type { HostUpdateRequest } from './host-update-actions.js';
 import { devicesKeys } from './query-keys.js';
 
@@ -186,16 +187,26 @@ export const useReleaseNotes = (releaseId: number) => {
   });
 };
 
-// One device's write; the server refuses a release the device cannot take, with the reason.
+// One device's write; the server refuses a release the device cannot take, with the reason. An
+// offline device whose update the user queued goes through the queueing route, which sets the
+// release and puts the previous one back if the update expires or is cancelled first.
 export const runHostUpdate = async (
   client: FlotillaClient,
   request: HostUpdateRequest,
   deviceId: number,
-): Promise<void> => {
-  const release = request.input.releases[deviceId];
-  if (release === undefined)
-    throw new Error(`No release of ${request.input.version} for this device`);
+): Promise<'done' | 'queued'> => {
+  const { input } = request;
+  const release = input.releases[deviceId];
+  if (release === undefined) throw new Error(`No release of ${input.version} for this device`);
+  if (input.queue?.deviceIds.includes(deviceId)) {
+    const params =
+      request.id === 'os-update'
+        ? { targetVersion: input.variant ? `${input.version}.${input.variant}` : input.version }
+        : { releaseId: release };
+    return runOrQueue(client, request.id, deviceId, params, input.queue.hours);
+  }
   const field =
     request.id === 'os-update' ? 'should_be_operated_by__release' : 'should_be_managed_by__release';
   await client.pine.patch({ resource: 'device', id: deviceId, body: { [field]: release } });
+  return 'done';
 };

@@ -8,6 +8,7 @@ import type {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClient } from '../../api/client.js';
 import { pollingWhile } from '../../ui/polling.js';
+import { queuedActionText } from './queued-action-labels.js';
 import { devicesKeys } from './query-keys.js';
 
 // Actions queued for offline devices: the device page's list with each outcome, the devices
@@ -53,29 +54,31 @@ export const useDeviceQueue = (deviceId: number) => {
   return useQuery(deviceQueueQuery(client, deviceId));
 };
 
-// How many actions wait for each device of the fleet.
+// The actions waiting for each device of the fleet, oldest first, as the queue names them.
 export const fleetQueueQuery = (client: FlotillaClient, fleetId: number) =>
   queryOptions({
     queryKey: queueKeys.fleet(fleetId),
     queryFn: async () => {
       const waiting = await readQueue(client, { fleetId });
-      const counts = new Map<number, number>();
+      const byDevice = new Map<number, string[]>();
       for (const action of waiting) {
-        counts.set(action.deviceId, (counts.get(action.deviceId) ?? 0) + 1);
+        const texts = byDevice.get(action.deviceId) ?? [];
+        texts.push(queuedActionText(action));
+        byDevice.set(action.deviceId, texts);
       }
-      return counts;
+      return byDevice;
     },
-    ...pollingWhile<Map<number, number>>((data) =>
+    ...pollingWhile<Map<number, string[]>>((data) =>
       (data?.size ?? 0) > 0 ? waitingRefreshMs : false,
     ),
   });
 
-// How many actions wait for each device of the fleet (empty until known).
-export const useFleetQueueCounts = (fleetId: number): ReadonlyMap<number, number> => {
+// The actions waiting for each device of the fleet (empty until known).
+export const useFleetQueue = (fleetId: number): ReadonlyMap<number, readonly string[]> => {
   const client = useClient();
-  return useQuery(fleetQueueQuery(client, fleetId)).data ?? noCounts;
+  return useQuery(fleetQueueQuery(client, fleetId)).data ?? noneWaiting;
 };
-const noCounts: ReadonlyMap<number, number> = new Map();
+const noneWaiting: ReadonlyMap<number, readonly string[]> = new Map();
 
 export const useCancelQueued = () => {
   const client = useClient();
@@ -90,7 +93,14 @@ export const useCancelQueued = () => {
   });
 };
 
-export type RunParams = { force?: boolean; imageId?: number; serviceName?: string };
+export type RunParams = {
+  force?: boolean;
+  imageId?: number;
+  serviceName?: string;
+  // OS update: the balenaOS version (with its variant); supervisor update: the release.
+  targetVersion?: string;
+  releaseId?: number;
+};
 
 // Runs the action on one device, queued for `hours` when the device is offline. A device that
 // refused (an update lock: 423) or failed throws as the supervisor proxy would.

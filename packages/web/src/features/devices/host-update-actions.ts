@@ -6,7 +6,11 @@ import type { ActionSpec } from './device-actions.js';
 // architectures) take the same version from different releases, so each device has its own.
 export type HostUpdateInput = {
   version: string;
+  // The OS release's variant ('' for a unified release; none for the supervisor).
+  variant?: string;
   releases: Readonly<Record<number, number>>;
+  // Offline devices whose update waits for them to come back, and for how long (hours).
+  queue?: { hours: number; deviceIds: readonly number[] };
 };
 
 export type HostUpdateRequest = { id: HostUpdateActionId; input: HostUpdateInput };

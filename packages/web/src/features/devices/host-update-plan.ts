@@ -13,6 +13,7 @@ import {
   supervisorUpdateMessages,
 } from '@flotilla/shared/host-os/supervisor-update';
 import type { HostOsRelease, SupervisorCatalogue } from './api-host-os.js';
+import { actionMessages } from './device-action-rules.js';
 import type { FieldActionDevice } from './field-action-device.js';
 
 // What the OS and supervisor update dialogs offer and which devices each choice updates, from
@@ -90,16 +91,18 @@ const targetRelease = (
   });
 };
 
+// With `queueOffline`, an offline device is judged as if online: its update waits in its queue.
 export const osUpdateRows = (
   devices: readonly FieldActionDevice[],
   target: OsUpdateTarget,
   releases: readonly HostOsRelease[],
+  queueOffline = false,
 ): OsUpdateRow[] =>
   devices.map((device) => {
     const own = releasesOf(device, releases);
     const eligibility = osUpdateEligibility(
       {
-        isOnline: device.isOnline,
+        isOnline: device.isOnline || queueOffline,
         deviceType: device.deviceType,
         osVersion: device.osVersion,
         osVariant: device.osVariant,
@@ -160,10 +163,12 @@ export const supervisorVersionOptions = (
     .map((o) => o.version);
 };
 
+// An offline device is skipped unless its update is to wait in its queue (`queueOffline`).
 export const supervisorRows = (
   devices: readonly FieldActionDevice[],
   version: string,
   catalogue: SupervisorCatalogue,
+  queueOffline = false,
 ): SupervisorRow[] =>
   devices.map((device) => {
     const choices = supervisorChoicesOf(device, catalogue);
@@ -184,6 +189,9 @@ export const supervisorRows = (
       return { device, outcome: 'skip', message: supervisorMessages.upToDate, releaseId: null };
     }
     if (!choices.ok) return blocked(choices.message);
+    if (!device.isOnline && !queueOffline) {
+      return { device, outcome: 'skip', message: actionMessages.offline, releaseId: null };
+    }
     const choice = choices.releases.find((candidate) => candidate.rawVersion === version);
     const release = catalogue.releases.find((candidate) => candidate === choice);
     if (release === undefined) return blocked(supervisorMessages.notAvailable);
