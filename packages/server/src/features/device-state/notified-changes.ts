@@ -77,10 +77,12 @@ export const createNotifiedChanges = (
   return {
     live: () => subscription.live(),
     begin: () => ({ seq, startedAt: clock() }),
-    stale: (ticket, keys) =>
-      ticket.seq < validFrom ||
-      clock() - ticket.startedAt > ttlMs ||
-      keys.some((key) => (changes.get(key)?.seq ?? 0) > ticket.seq),
+    stale(ticket, keys) {
+      if (ticket.seq < validFrom || clock() - ticket.startedAt > ttlMs) return true;
+      // A plain loop: this runs for every poll answered from memory.
+      for (const key of keys) if ((changes.get(key)?.seq ?? 0) > ticket.seq) return true;
+      return false;
+    },
     close() {
       subscription.close();
       reset();

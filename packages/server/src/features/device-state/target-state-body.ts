@@ -56,6 +56,9 @@ export const etagOf = (body: string): string =>
 // RFC 9110 If-None-Match: a list of (possibly weak) tags, or "*".
 export const matchesIfNoneMatch = (header: string | undefined, etag: string): boolean => {
   if (header === undefined) return false;
+  // What a device sends back is the tag it was served (etagOf: no comma, space or W/), compared
+  // without splitting the header.
+  if (header === etag) return true;
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();
     return tag === '*' || tag.replace(/^W\//, '') === etag;

@@ -71,7 +71,7 @@ describe('target-state cache', () => {
     for (const change of ['d:1', 'f:10', 'r:100']) {
       const { cache, prime, notify } = setup();
       prime();
-      expect(cache.lookup('u1')).toEqual({ ...keys, etag: '"e1"', seq: 0, startedAt: 0 });
+      expect(cache.lookup('u1')).toMatchObject({ ...keys, etag: '"e1"', seq: 0, startedAt: 0 });
       notify(change);
       expect(cache.lookup('u1'), change).toBeUndefined();
     }
@@ -81,6 +81,22 @@ describe('target-state cache', () => {
     const { cache, prime, notify } = setup();
     prime();
     for (const other of ['d:2', 'f:11', 'r:101', 'd:10', 'f:1', 'r:1']) notify(other);
+    expect(cache.lookup('u1')?.etag).toBe('"e1"');
+  });
+
+  it('depends on the host OS release and its host app when the target has them, and on no release when it has none', () => {
+    const withHost: TargetKeys = { ...keys, host: { releaseId: 200, appId: 20 } };
+    for (const change of ['r:200', 'f:20', 'd:1']) {
+      const { cache, prime, notify } = setup();
+      prime('u1', withHost);
+      notify('r:201');
+      expect(cache.lookup('u1')?.etag).toBe('"e1"');
+      notify(change);
+      expect(cache.lookup('u1'), change).toBeUndefined();
+    }
+    const { cache, prime, notify } = setup();
+    prime('u1', { ...keys, releaseId: null });
+    for (const other of ['r:100', 'r:200', 'f:20']) notify(other);
     expect(cache.lookup('u1')?.etag).toBe('"e1"');
   });
 

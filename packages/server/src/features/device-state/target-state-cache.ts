@@ -47,7 +47,16 @@ export type TargetStateCacheOptions = {
   clock?: () => number;
 };
 
-type Entry = CachedTarget & TargetKeys & BuildTicket;
+// The notification keys an entry depends on are spelled once, when it is stored: a lookup (every
+// poll) builds no string.
+type Entry = CachedTarget & TargetKeys & BuildTicket & { dependsOn: readonly string[] };
+
+const dependencies = (keys: TargetKeys): string[] => [
+  `d:${keys.deviceId}`,
+  `f:${keys.fleetId}`,
+  ...(keys.releaseId === null ? [] : [`r:${keys.releaseId}`]),
+  ...(keys.host ? [`r:${keys.host.releaseId}`, `f:${keys.host.appId}`] : []),
+];
 
 export const createTargetStateCache = (
   bus: Pick<NotificationBus, 'listen'>,
@@ -64,20 +73,12 @@ export const createTargetStateCache = (
     onReset: () => entries.clear(),
   });
 
-  const stale = (entry: Entry): boolean =>
-    changes.stale(entry, [
-      `d:${entry.deviceId}`,
-      `f:${entry.fleetId}`,
-      ...(entry.releaseId === null ? [] : [`r:${entry.releaseId}`]),
-      ...(entry.host ? [`r:${entry.host.releaseId}`, `f:${entry.host.appId}`] : []),
-    ]);
-
   return {
     lookup(uuid) {
       if (!changes.live()) return undefined;
       const entry = entries.get(uuid);
       if (!entry) return undefined;
-      if (stale(entry)) {
+      if (changes.stale(entry, entry.dependsOn)) {
         entries.delete(uuid);
         return undefined;
       }
@@ -87,7 +88,8 @@ export const createTargetStateCache = (
     // A build that raced a change, or ran while the connection was down, is stored all the same:
     // lookup never serves it (it is stale, or not live until the reset that forgets it).
     store(ticket, uuid, keys, etag) {
-      setNewest(entries, uuid, { ...keys, etag, ...ticket }, maxEntries);
+      const entry = { ...keys, etag, ...ticket, dependsOn: dependencies(keys) };
+      setNewest(entries, uuid, entry, maxEntries);
     },
     close: () => changes.close(),
   };

@@ -9,6 +9,8 @@ import { createApiKey } from '../api-keys/store-api-key.js';
 
 // The 304 poll answered before the framework (infra/http/fast-answers.ts), on a real listening
 // server (app.inject never reaches the HTTP server, so it always takes the framework's route).
+const scrapeToken = 'scrape-token-0123456789';
+
 describe('target state: 304 polls answered from memory', () => {
   let server: TestServer;
   let provisioningKey: string;
@@ -16,7 +18,9 @@ describe('target state: 304 polls answered from memory', () => {
   const fastAnswers: { route: string; status: number }[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({
+      config: { prometheus: { token: scrapeToken, allowedNetworks: [], fleetLimit: 5 } },
+    });
     observeFastAnswers(server.app, (route, _method, status) => fastAnswers.push({ route, status }));
     const org = await fx.createOrganization(server.db, 'Fast');
     fleet = await fx.createFleet(server.db, org, 'Polls');
@@ -66,6 +70,19 @@ describe('target state: 304 polls answered from memory', () => {
     return etag;
   };
 
+  // The request counter's 304s of the poll route, as a scrape reads it.
+  const scrapedNotModified = async (): Promise<number> => {
+    const response = await fetch(`${server.url}/metrics`, {
+      headers: { authorization: `Bearer ${scrapeToken}` },
+    });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    const series =
+      'flotilla_http_requests_total{route="/device/v3/:uuid/state",method="GET",status="304"} ';
+    const line = text.split('\n').find((candidate) => candidate.startsWith(series));
+    return line === undefined ? 0 : Number(line.slice(series.length));
+  };
+
   const withoutDate = (headers: Headers) =>
     Object.fromEntries([...headers].filter(([name]) => name !== 'date'));
 
@@ -81,6 +98,15 @@ describe('target state: 304 polls answered from memory', () => {
     expect(framework.status).toBe(304);
     expect(withoutDate(fast.headers)).toEqual(withoutDate(framework.headers));
     expect(fast.headers.get('etag')).toBe(etag);
+
+    // Each answer is in the counter a scrape reads (added when it is read), once.
+    const before = await scrapedNotModified();
+    fastAnswers.length = 0;
+    for (let n = 0; n < 3; n += 1)
+      await poll(device.uuid, device.api_key, { 'if-none-match': etag });
+    expect(fastAnswers).toHaveLength(3);
+    expect(await scrapedNotModified()).toBe(before + 3);
+    expect(await scrapedNotModified()).toBe(before + 3);
 
     // Forgotten on both sides: the process skips contacts within 10 s of one it stored.
     await server.db.query('UPDATE "device" SET "last_contact_at" = NULL WHERE "id" = $1', [

@@ -18,6 +18,16 @@ describe('deviceUrlHostMatcher', () => {
     }
     expect(match(undefined)).toEqual({ kind: 'app' });
   });
+
+  it('still claims device hosts between repeated requests for the app host', () => {
+    const fresh = deviceUrlHostMatcher('localhost:8080');
+    for (const host of ['api.example.com:443', 'api.example.com:443', 'API.EXAMPLE.COM']) {
+      expect(fresh(host)).toEqual({ kind: 'app' });
+      expect(fresh(`${uuid}.localhost:8080`)).toEqual({ kind: 'device', uuid });
+      expect(fresh('nope.localhost')).toEqual({ kind: 'unknown' });
+      expect(fresh(host)).toEqual({ kind: 'app' });
+    }
+  });
 });
 
 describe('deviceUrlsBaseOf', () => {

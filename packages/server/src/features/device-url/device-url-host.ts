@@ -38,13 +38,22 @@ export const deviceUrlHostMatcher = (
   base: string,
 ): ((host: string | undefined) => DeviceUrlHost) => {
   const suffix = `.${hostnameOf(base)}`;
-  return (host) => {
-    if (host === undefined) return { kind: 'app' };
+  const app: DeviceUrlHost = { kind: 'app' };
+  const matchName = (host: string): DeviceUrlHost => {
     const name = hostnameOf(host);
-    if (!name.endsWith(suffix) || name.length === suffix.length) return { kind: 'app' };
+    if (!name.endsWith(suffix) || name.length === suffix.length) return app;
     const label = name.slice(0, -suffix.length);
     // balena's actions service lives beside the device URLs; this server answers it itself.
-    if (label === 'actions') return { kind: 'app' };
+    if (label === 'actions') return app;
     return deviceUuid.test(label) ? { kind: 'device', uuid: label } : { kind: 'unknown' };
+  };
+  // Nearly every request names the app's own host: the last one seen is recognised without
+  // lowering or slicing it (every request passes here, the device polls too).
+  let lastAppHost: string | undefined;
+  return (host) => {
+    if (host === undefined || host === lastAppHost) return app;
+    const found = matchName(host);
+    if (found.kind === 'app') lastAppHost = host;
+    return found;
   };
 };

@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../infra/db/database.js';
 import type { NotificationBus } from '../../infra/db/notification-bus.js';
 import { observeFastAnswers } from '../../infra/http/fast-answers.js';
+import { createAnswerTally } from './answer-tally.js';
 
 export type ServerSources = {
   db: Pick<Database, 'poolStats'>;
@@ -18,11 +19,15 @@ export const registerServerMetrics = (
   registry: Registry,
   sources: ServerSources,
 ): void => {
+  const fastAnswers = createAnswerTally();
   const requests = new Counter({
     name: 'flotilla_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status code',
     labelNames: ['route', 'method', 'status'] as const,
     registers: [registry],
+    collect() {
+      fastAnswers.drain((labels, count) => this.inc(labels, count));
+    },
   });
   const duration = new Histogram({
     name: 'flotilla_http_request_duration_seconds',
@@ -45,8 +50,13 @@ export const registerServerMetrics = (
       reply.elapsedTime / 1000,
     );
   });
-  // Polls answered before the framework (infra/http/fast-answers.ts) count the same.
-  observeFastAnswers(app, observe);
+  // Polls answered before the framework (infra/http/fast-answers.ts) count the same, their
+  // labels made once and their count added when the counter is read (answer-tally.ts).
+  observeFastAnswers(app, (route, method, status, seconds) => {
+    const series = fastAnswers.series(route, method, status);
+    series.uncounted += 1;
+    duration.observe(series.labels, seconds);
+  });
 
   new Gauge({
     name: 'flotilla_db_pool_connections',
