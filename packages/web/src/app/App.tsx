@@ -6,9 +6,10 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { ToastProvider, useToasts, useToastsFollowPages } from '../ui/toasts.js';
 import { BootGate } from './BootGate.js';
-import { ClientProvider } from '../api/client.js';
+import { ClientProvider, useClient } from '../api/client.js';
 import type { NotifyRelay } from './query-client.js';
 import { createConsoleRouter } from './router.js';
+import { useFirstScreenShown } from './first-screen.js';
 import { startLiveUpdates } from '../api/event-stream/start-live-updates.js';
 import { theme } from '../ui/theme.js';
 import { useFeatureFlagProvider } from '../features/feature-flags/api-start.js';
@@ -26,11 +27,9 @@ const DataProviders = ({
   children,
 }: DataProps & { children: ReactNode }) => {
   const toasts = useToasts();
-  // The product's own services: feature flags (OpenFeature) and error reporting.
-  useFeatureFlagProvider();
+  // Error reporting from the start; the other services start after the first screen.
   useErrorReporting();
   useEffect(() => toastRelay.connect(toasts.show), [toastRelay, toasts.show]);
-  useEffect(() => startLiveUpdates(client, queryClient), [client, queryClient]);
   useEffect(() => {
     const stopWatch = client.auth.startTokenWatch();
     const stopConnectivity = client.connectivity.start();
@@ -47,17 +46,34 @@ const DataProviders = ({
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 };
 
+type ConsoleRouterInstance = ReturnType<typeof createConsoleRouter>;
+
+// The product's own services that no first screen needs: feature flags (OpenFeature), usage
+// counting and the live event stream. Mounted once the first screen's data has arrived
+// (first-screen.ts), so on a cold load their code, requests and work come after it.
+const BackgroundServices = ({ router }: { router: ConsoleRouterInstance }) => {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  useFeatureFlagProvider();
+  useUsageCounting(router);
+  useEffect(() => startLiveUpdates(client, queryClient), [client, queryClient]);
+  return null;
+};
+
 // The router starts matching (and loading the route's code and data) as soon as it exists, so
 // it is created here, before the boot finishes; its loaders fill the same query cache.
 const ConsoleRouter = ({ client }: { client: FlotillaClient }) => {
   const queryClient = useQueryClient();
   const [router] = useState(() => createConsoleRouter({ client, queryClient }));
   useToastsFollowPages(router);
-  useUsageCounting(router);
+  const firstScreenShown = useFirstScreenShown(queryClient);
   return (
-    <BootGate>
-      <RouterProvider router={router} />
-    </BootGate>
+    <>
+      {firstScreenShown ? <BackgroundServices router={router} /> : null}
+      <BootGate>
+        <RouterProvider router={router} />
+      </BootGate>
+    </>
   );
 };
 

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { fleetRow, fleetFixture } from '../test-support/fleet-helpers.js';
@@ -7,6 +7,9 @@ import { userProfileRow } from '../test-support/profile-fixtures.js';
 import { fleetListLoader, signedInShellLoader, startLandingQueries } from './route-prefetch.js';
 import { fleetKeys } from '../fleet/query-keys.js';
 import { sessionKeys } from '../api/session/query-keys.js';
+import { profileQuery } from '../api/session/profile-query.js';
+import { publicConfigQuery } from '../api/config/api.js';
+import { configKeys } from '../api/config/query-keys.js';
 
 // A fleet the signed-in user reaches directly, with the fields the list's queries read.
 const oneFleet = fleetRow(fleetFixture({ id: 1, app_name: 'Greenhouse', slug: 'acme/greenhouse' }));
@@ -100,22 +103,23 @@ describe('route loaders', () => {
         .getAll()
         .map((query) => query.queryKey);
     };
-    const boot = sessionKeys.boot;
+    // The boot reads the configuration into the query the screens read it from.
+    const bootKeys = [sessionKeys.boot, configKeys.public];
     const profile = sessionKeys.profile(7);
     expect(started('/')).toEqual([
-      boot,
+      ...bootKeys,
       profile,
       fleetKeys.list('fleet', undefined),
       fleetKeys.statusCounts('fleet', undefined),
     ]);
     expect(started('/apps/')).toEqual([
-      boot,
+      ...bootKeys,
       profile,
       fleetKeys.list('app', undefined),
       fleetKeys.statusCounts('app', undefined),
     ]);
     expect(started('/orgs/12/blocks')).toEqual([
-      boot,
+      ...bootKeys,
       profile,
       fleetKeys.list('block', 12),
       fleetKeys.statusCounts('block', 12),
@@ -123,9 +127,41 @@ describe('route loaders', () => {
     // Other screens start only the boot and the profile here: their loaders run when the router
     // exists.
     for (const other of ['/fleets/5', '/fleetsx', '/orgs/acme/fleets', '/devices/abc']) {
-      expect(started(other)).toEqual([boot, profile]);
+      expect(started(other)).toEqual([...bootKeys, profile]);
     }
     // A guest starts the boot alone (the public configuration).
-    expect(started('/login', null)).toEqual([boot]);
+    expect(started('/login', null)).toEqual(bootKeys);
+  });
+
+  it('ask for the configuration and the profile once on a cold load, not again when the shell mounts', async () => {
+    const api = createFakeApi({ user_profile: [userProfileRow()] });
+    let configReads = 0;
+    api.on('GET', '/config', () => {
+      configReads += 1;
+      return { status: 200, body: { deployment: null } };
+    });
+    api.on('GET', '/actor/v1/whoami', () => ({
+      status: 200,
+      body: { id: 1, actorType: 'user', actorTypeId: 7, username: 'ada', email: null },
+    }));
+    const queryClient = new QueryClient();
+    startLandingQueries('/fleets/5', { client: api.client, queryClient });
+    await expect.poll(() => queryClient.getQueryState(configKeys.public)?.status).toBe('success');
+    await expect
+      .poll(() => queryClient.getQueryState(sessionKeys.profile(7))?.status)
+      .toBe('success');
+    // The shell's screens mount: their observers find both answers fresh in the cache.
+    const observers = [
+      new QueryObserver(queryClient, publicConfigQuery(api.client)),
+      new QueryObserver(queryClient, profileQuery(api.client, 7)),
+    ];
+    const unsubscribes = observers.map((observer) => observer.subscribe(() => undefined));
+    expect(observers.map((observer) => observer.getCurrentResult().isFetching)).toEqual([
+      false,
+      false,
+    ]);
+    for (const unsubscribe of unsubscribes) unsubscribe();
+    expect(configReads).toBe(1);
+    expect(api.reads.map((url) => url.pathname)).toEqual(['/v7/user_profile']);
   });
 });

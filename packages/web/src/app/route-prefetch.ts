@@ -34,11 +34,8 @@ export const fleetListLoader =
 export const signedInShellLoader = (data: RouteData | undefined) => (): null => {
   const userId = data ? signedInUserId(data) : null;
   if (!data || userId === null) return null;
-  void data.queryClient.prefetchQuery({
-    ...profileQuery(data.client, userId),
-    // The loader runs again on some navigations: a recent profile is not read again.
-    staleTime: 60_000,
-  });
+  // The loader runs again on some navigations: a recent profile is not read again (its staleTime).
+  void data.queryClient.prefetchQuery(profileQuery(data.client, userId));
   return null;
 };
 

@@ -33,11 +33,14 @@ export const fetchProfile = async (client: FlotillaClient, userId: number) => {
   return profile ?? null;
 };
 
-// Null without a signed-in user.
+// Null without a signed-in user. A profile read in the last minute is not read again when a
+// screen mounts: on a cold load the route loader reads it just before the shell mounts, and the
+// console's own changes to it refresh it (useSaveProfile).
 export const profileQuery = (client: FlotillaClient, userId: number | undefined) =>
   queryOptions({
     queryKey: sessionKeys.profile(userId),
     queryFn: () => (userId === undefined ? null : fetchProfile(client, userId)),
+    staleTime: 60_000,
   });
 
 // The signed-in user's own profile.
