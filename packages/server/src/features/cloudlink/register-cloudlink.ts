@@ -25,6 +25,7 @@ import {
   liveDevices,
   liveHolder,
   openSession,
+  reassertSessions,
   sweepDeadNodes,
   touchNode,
 } from './session-store.js';
@@ -235,8 +236,18 @@ export const registerCloudlink = (
     }
   };
 
+  let beaten = false;
   const heartbeat = async (): Promise<void> => {
-    await touchNode(ctx.db, nodeId);
+    const swept = await touchNode(ctx.db, nodeId);
+    if (swept && beaten) {
+      const held = [...links.all()].map(({ deviceId, connectionId }) => ({
+        deviceId,
+        connectionId,
+      }));
+      const restored = await reassertSessions(ctx.db, nodeId, held, ctx.now());
+      app.log.warn({ restored }, 'cloudlink: this node was taken for dead; its sessions restored');
+    }
+    beaten = true;
     await sweepDeadNodes(ctx.db, options.nodeStaleAfterMs, ctx.now());
     const peers = relay.peerNodes();
     if (peers.size === 0) return;

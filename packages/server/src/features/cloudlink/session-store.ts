@@ -65,12 +65,42 @@ export const closeSession = async (
 };
 
 // This node's heartbeat: while it is fresh, other nodes route requests for its devices to it.
-export const touchNode = async (db: Queryable, nodeId: string): Promise<void> => {
-  await db.query(
+// True when its row was missing: other nodes took it for dead (a heartbeat held up past the stale
+// time on a busy machine) and swept its sessions, although its devices' links are still open.
+export const touchNode = async (db: Queryable, nodeId: string): Promise<boolean> => {
+  const { rows } = await db.query<{ inserted: boolean }>(
     `INSERT INTO "cloudlink_node" ("node_id") VALUES ($1)
-     ON CONFLICT ("node_id") DO UPDATE SET "seen_at" = now()`,
+     ON CONFLICT ("node_id") DO UPDATE SET "seen_at" = now()
+     RETURNING (xmax = 0) AS "inserted"`,
     [nodeId],
   );
+  return rows[0]?.inserted === true;
+};
+
+// The sessions of this node's open links written again after another node swept them, and their
+// devices connected again; a device another node holds meanwhile keeps that node's session.
+export const reassertSessions = async (
+  db: Queryable,
+  nodeId: string,
+  held: readonly { deviceId: number; connectionId: string }[],
+  now: Date,
+): Promise<number> => {
+  if (held.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `WITH mine AS (
+       INSERT INTO "cloudlink_session" ("device", "node_id", "connection_id", "connected_at")
+       SELECT l."device", $1, l."connection_id", $4
+         FROM unnest($2::integer[], $3::text[]) AS l("device", "connection_id")
+         JOIN "device" d ON d."id" = l."device"
+       ON CONFLICT ("device") DO NOTHING
+       RETURNING "device"
+     )
+     UPDATE "device" d SET "is_connected_to_vpn" = true, "last_vpn_event" = $4,
+       "cloudlink_lost_at" = NULL
+       FROM mine WHERE d."id" = mine."device"`,
+    [nodeId, held.map((link) => link.deviceId), held.map((link) => link.connectionId), now],
+  );
+  return rowCount;
 };
 
 // Sessions held by nodes that stopped heartbeating (a crashed or killed process) no longer count:
