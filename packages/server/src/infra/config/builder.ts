@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { allowedNetworks } from './allowed-networks.js';
 
 // The image builder's settings (features/builder), spread into the server's one configuration
 // schema and its Config.
@@ -36,22 +36,7 @@ export type BuilderConfig = {
 };
 
 export const builderEnv = {
-  FLOTILLA_BUILDER_ALLOWED_NETWORKS: z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      const entries = value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '');
-      if (!entries.every((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry))) {
-        context.addIssue({
-          code: 'custom',
-          message: 'must be a comma-separated list of IP addresses or CIDR ranges',
-        });
-      }
-      return entries;
-    }),
+  FLOTILLA_BUILDER_ALLOWED_NETWORKS: allowedNetworks,
   FLOTILLA_BUILDER_DOCKER_HOST: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z

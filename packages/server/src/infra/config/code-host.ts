@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { allowedNetworks } from './allowed-networks.js';
 
 // The code host the console looks repositories up on (a fleet's repository URL and its
 // balena.yml): where repository URLs point, its API (a repository's default branch) and where it
@@ -28,20 +28,7 @@ export const codeHostEnv = {
   FLOTILLA_CODE_HOST_URL: httpUrl('https://github.com'),
   FLOTILLA_CODE_HOST_API_URL: httpUrl('https://api.github.com'),
   FLOTILLA_CODE_HOST_RAW_URL: httpUrl('https://raw.githubusercontent.com'),
-  FLOTILLA_CODE_HOST_ALLOWED_NETWORKS: z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      const entries = value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '');
-      const bad = entries.find((entry) => !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry));
-      if (bad !== undefined) {
-        context.addIssue({ code: 'custom', message: `${bad} is not an address or CIDR range` });
-      }
-      return entries;
-    }),
+  FLOTILLA_CODE_HOST_ALLOWED_NETWORKS: allowedNetworks,
   FLOTILLA_CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 };
 

@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { allowedNetworks } from './allowed-networks.js';
 
 // Outgoing webhook deliveries (features/webhooks): they reach public addresses only, as builds from
 // URLs do, unless the operator allows some networks (an internal receiver).
@@ -12,20 +12,7 @@ export type WebhooksConfig = {
 
 // The environment variables, spread into the server's one configuration schema.
 export const webhooksEnv = {
-  FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      const entries = value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '');
-      const bad = entries.find((entry) => !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry));
-      if (bad !== undefined) {
-        context.addIssue({ code: 'custom', message: `${bad} is not an address or CIDR range` });
-      }
-      return entries;
-    }),
+  FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: allowedNetworks,
   FLOTILLA_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 };
 
