@@ -36,7 +36,9 @@ export type BuilderConfig = {
 };
 
 export const builderEnv = {
-  FLOTILLA_BUILDER_ALLOWED_NETWORKS: allowedNetworks,
+  FLOTILLA_BUILDER_ALLOWED_NETWORKS: allowedNetworks(
+    () => 'must be a comma-separated list of IP addresses or CIDR ranges',
+  ),
   FLOTILLA_BUILDER_DOCKER_HOST: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z

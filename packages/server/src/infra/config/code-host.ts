@@ -28,7 +28,7 @@ export const codeHostEnv = {
   FLOTILLA_CODE_HOST_URL: httpUrl('https://github.com'),
   FLOTILLA_CODE_HOST_API_URL: httpUrl('https://api.github.com'),
   FLOTILLA_CODE_HOST_RAW_URL: httpUrl('https://raw.githubusercontent.com'),
-  FLOTILLA_CODE_HOST_ALLOWED_NETWORKS: allowedNetworks,
+  FLOTILLA_CODE_HOST_ALLOWED_NETWORKS: allowedNetworks(),
   FLOTILLA_CODE_HOST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 };
 

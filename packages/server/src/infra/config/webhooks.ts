@@ -12,7 +12,7 @@ export type WebhooksConfig = {
 
 // The environment variables, spread into the server's one configuration schema.
 export const webhooksEnv = {
-  FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: allowedNetworks,
+  FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: allowedNetworks(),
   FLOTILLA_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 };
 
