@@ -43,7 +43,7 @@ describe('the audit log', () => {
     const filters = page.getByRole('form', { name: 'Audit log filters' });
     await filters.getByLabel('Resource').fill('device');
     await filters.getByRole('button', { name: 'Apply' }).click();
-    await page.getByText('No records match.').waitFor();
+    await page.getByText('No records match these filters.').waitFor();
     await filters.getByLabel('Resource').fill('application');
     await filters.getByRole('button', { name: 'Apply' }).click();
     await table.getByText('app_name: audited-fleet → audited-renamed').waitFor();

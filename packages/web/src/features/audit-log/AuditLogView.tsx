@@ -46,7 +46,11 @@ export const AuditLogView = ({
       <LoadState queries={[entries]} what="audit log" />
       {entries.data === undefined ? null : rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 6, textAlign: 'center' }}>
-          <Typography>No records match.</Typography>
+          <Typography>
+            {Object.values(filter).some((value) => value !== undefined)
+              ? 'No records match these filters.'
+              : 'Nothing recorded yet.'}
+          </Typography>
         </Paper>
       ) : (
         <AuditTable entries={rows} label={label} />

@@ -28,17 +28,26 @@ const actorText = (entry: AuditEntry): string => {
 const valueText = (value: unknown): string =>
   value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
-// "field: old → new" per changed field, or the event's details.
+// "field: old → new" per changed field, or the event's details ("params: id=4"); details with
+// nothing in them (a route without parameters) are left out rather than shown empty.
+const changeText = (field: string, change: unknown): string | null => {
+  if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+    return `${field}: ${valueText(change)}`;
+  }
+  const sides = new Map(Object.entries(change));
+  if (!sides.has('old') && !sides.has('new')) {
+    if (sides.size === 0) return null;
+    const pairs = [...sides].map(([name, value]) => `${name}=${valueText(value)}`);
+    return `${field}: ${pairs.join(', ')}`;
+  }
+  const parts = [valueText(sides.get('old')), valueText(sides.get('new'))].filter(Boolean);
+  return `${field}: ${parts.join(' → ')}`;
+};
+
 const changesText = (entry: AuditEntry): string =>
   Object.entries(entry.changes)
-    .map(([field, change]) => {
-      if (typeof change !== 'object' || change === null || Array.isArray(change)) {
-        return `${field}: ${valueText(change)}`;
-      }
-      const sides = new Map(Object.entries(change));
-      const parts = [valueText(sides.get('old')), valueText(sides.get('new'))].filter(Boolean);
-      return `${field}: ${parts.join(' → ')}`;
-    })
+    .map(([field, change]) => changeText(field, change))
+    .filter((text) => text !== null)
     .join('; ');
 
 // The log's records, newest first: when, who, what, on which row, and from where.

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { AuditEntry } from '@flotilla/shared/audit-log/audit-entry';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi, type FakeSession } from '../../test-support/fake-api.js';
 import { answerBoot, renderConsoleAt } from '../../test-support/render-console.js';
@@ -62,6 +62,17 @@ describe('Admin → Audit log', { timeout: 60_000 }, () => {
     expect(within(table).getByText('Signed in')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
     expect(asked[0]).toContain('limit=50');
+  });
+
+  it('says so when nothing is recorded yet, and when filters match nothing', async () => {
+    const api = createFakeApi({}, platformAdmin);
+    answerBoot(api);
+    api.on('GET', '/audit-log/v1/entries', () => ({ status: 200, body: { entries: [] } }));
+    renderConsoleAt(api.client, '/admin/audit-log');
+    await screen.findByText('Nothing recorded yet.', undefined, { timeout: 15_000 });
+    fireEvent.change(screen.getByLabelText('Resource'), { target: { value: 'device' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await screen.findByText('No records match these filters.');
   });
 
   it('is not for users who are not platform administrators', async () => {
