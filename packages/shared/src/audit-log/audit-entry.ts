@@ -90,14 +90,42 @@ export const auditExportLimit = 100_000;
 const optionalId = z.coerce.number().int().min(1).max(2_147_483_647).optional();
 
 // The filters of the organization's log, the platform's log and their exports (query string).
+// Users, fleets and devices by id or by what the console shows of them: a username, a fleet's
+// name or slug, the start of a device's UUID (at least the 7 characters the console shows).
 export const auditFilterSchema = z.object({
   user: optionalId,
   fleet: optionalId,
   device: optionalId,
+  username: z
+    .string()
+    .trim()
+    .min(1, 'Username must not be empty')
+    .max(100, 'Username must be at most 100 characters')
+    .optional(),
+  fleetName: z
+    .string()
+    .trim()
+    .regex(
+      /^[A-Za-z0-9][\w./-]{0,159}$/,
+      'Fleet must be a fleet id, name or slug such as myorg/my-fleet',
+    )
+    .optional(),
+  deviceUuid: z
+    .string()
+    .trim()
+    .regex(
+      /^[0-9a-fA-F]{7,62}$/,
+      'Device must be a device id or the start of its UUID (7 or more hex characters)',
+    )
+    .transform((text) => text.toLowerCase())
+    .optional(),
   resource: z
     .string()
     .trim()
-    .regex(/^[a-z_]{1,80}$/, 'Resource must be a resource name such as device')
+    .regex(
+      /^(?:[a-z_]{1,80}|(?:POST|PUT|PATCH|DELETE) \/[\w\-/:.]{1,200})$/,
+      'Resource must be a resource name such as device, or a route such as POST /device/register',
+    )
     .optional(),
   from: z.iso.datetime({ message: 'From must be an ISO date and time' }).optional(),
   to: z.iso.datetime({ message: 'To must be an ISO date and time' }).optional(),

@@ -223,6 +223,32 @@ describe('reading the log', () => {
     expect(next[0]?.id).toBeLessThan(second?.id ?? 0);
   });
 
+  it('filters by username, fleet name or slug and the start of a device uuid, as by their ids', async () => {
+    const ids = (list: AuditEntry[]) => list.map((entry) => entry.id);
+    const byDevice = ids(await entries(`?device=${device.id}`));
+    expect(ids(await entries(`?deviceUuid=${device.uuid.slice(0, 7).toUpperCase()}`))).toEqual(
+      byDevice,
+    );
+    expect(await entries('?deviceUuid=fffffff0')).toEqual([]);
+    const byFleet = ids(await entries(`?fleet=${fleet.id}`));
+    expect(byFleet.length).toBeGreaterThan(0);
+    expect(ids(await entries(`?fleetName=${encodeURIComponent(fleet.slug)}`))).toEqual(byFleet);
+    expect(ids(await entries('?fleetName=Watched'))).toEqual(byFleet);
+    expect(await entries('?fleetName=nowhere')).toEqual([]);
+    const byUser = ids(await entries(`?user=${admin.id}`));
+    expect(ids(await entries('?username=auditadmin'))).toEqual(byUser);
+    expect(await entries('?username=nobody-here')).toEqual([]);
+    const route = await app.inject({
+      method: 'GET',
+      url: `/audit-log/v1/entries?resource=${encodeURIComponent('POST /api-key/user/full')}`,
+      headers: bearer(platformAdmin.token),
+    });
+    expect(route.statusCode, route.body).toBe(200);
+    const routeEntries = route.json<AuditPage>().entries;
+    expect(routeEntries.length).toBeGreaterThan(0);
+    expect(routeEntries.every((entry) => entry.resource === 'POST /api-key/user/full')).toBe(true);
+  });
+
   it('refuses bad filters with a clear message', async () => {
     const response = await app.inject({
       method: 'GET',
@@ -231,6 +257,13 @@ describe('reading the log', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('From must be an ISO date and time');
+    const uuid = await app.inject({
+      method: 'GET',
+      url: `/audit-log/v1/organizations/${organization}/entries?deviceUuid=xyz`,
+      headers: bearer(admin.token),
+    });
+    expect(uuid.statusCode).toBe(400);
+    expect(uuid.body).toContain('Device must be a device id or the start of its UUID');
   });
 
   it('exports CSV and NDJSON', async () => {

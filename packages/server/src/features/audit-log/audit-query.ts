@@ -68,6 +68,29 @@ export const auditSelect = (
   if (filter.user !== undefined) add((v) => `e."actor_user" = ${v}`, filter.user);
   if (filter.fleet !== undefined) add((v) => `e."application" = ${v}`, filter.fleet);
   if (filter.device !== undefined) add((v) => `e."device" = ${v}`, filter.device);
+  // Names resolve to ids through the unique indexes (username, slug, uuid); a fleet's name is not
+  // unique, so every fleet of that name counts. The organization's scope above still applies.
+  if (filter.username !== undefined) {
+    add(
+      (v) => `e."actor_user" IN (SELECT "id" FROM "user" WHERE "username" = ${v})`,
+      filter.username,
+    );
+  }
+  if (filter.fleetName !== undefined) {
+    add(
+      (v) =>
+        `e."application" IN (SELECT "id" FROM "application" WHERE "slug" = lower(${v}) OR "app_name" = ${v})`,
+      filter.fleetName,
+    );
+  }
+  if (filter.deviceUuid !== undefined) {
+    // A prefix as a range, so the uuid index answers it ("g" sorts after every hex digit).
+    add(
+      (v) =>
+        `e."device" IN (SELECT "id" FROM "device" WHERE "uuid" >= ${v} AND "uuid" < ${v} || 'g')`,
+      filter.deviceUuid,
+    );
+  }
   if (filter.resource !== undefined) add((v) => `e."resource" = ${v}`, filter.resource);
   if (filter.from !== undefined) add((v) => `e."occurred_at" >= ${v}`, filter.from);
   if (filter.to !== undefined) add((v) => `e."occurred_at" < ${v}`, filter.to);

@@ -75,6 +75,32 @@ describe('Admin → Audit log', { timeout: 60_000 }, () => {
     await screen.findByText('No records match these filters.');
   });
 
+  it('reads users, fleets and devices by name or by id', async () => {
+    const { api, asked } = world(platformAdmin);
+    renderConsoleAt(api.client, '/admin/audit-log');
+    await screen.findByRole(
+      'table',
+      { name: 'Audit log of the installation' },
+      { timeout: 15_000 },
+    );
+    const type = (label: string, value: string) =>
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    type('User', 'ann');
+    type('Fleet', 'demo/kiosks');
+    type('Device', '1234567');
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(asked.at(-1)).toContain('deviceUuid=1234567'));
+    expect(asked.at(-1)).toContain('username=ann');
+    expect(asked.at(-1)).toContain('fleetName=demo%2Fkiosks');
+    type('User', '12');
+    type('Fleet', '3');
+    type('Device', '42');
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(asked.at(-1)).toContain('device=42'));
+    expect(asked.at(-1)).toContain('user=12');
+    expect(asked.at(-1)).toContain('fleet=3');
+  });
+
   it('is not for users who are not platform administrators', async () => {
     const { api, asked } = world({ userId: 7, permissions: [] });
     const { router } = renderConsoleAt(api.client, '/admin/audit-log');

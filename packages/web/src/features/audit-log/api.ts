@@ -9,6 +9,9 @@ export type AuditQuery = {
   user?: number;
   fleet?: number;
   device?: number;
+  username?: string;
+  fleetName?: string;
+  deviceUuid?: string;
   resource?: string;
   from?: string;
   to?: string;
