@@ -43,6 +43,32 @@ const line = (seq: number): IngestedLine => ({
 });
 
 describe('the log relay', () => {
+  it('carries each line as it was received', () => {
+    const { bus, sent, hear } = recordingBus();
+    const relay = createLogRelay(bus, 1, { refreshMs: 10_000, now: () => 0 }, () => undefined);
+    try {
+      for (const payload of logNotifications(2, [7])) hear(tailsChannel, payload);
+      const odd: IngestedLine = {
+        deviceId: 7,
+        createdAt: 1_700_000_000_123,
+        seq: 5,
+        line: {
+          message: 'say "hi"\\ \u2028 ünï\n',
+          timestamp: -3,
+          isSystem: true,
+          isStdErr: true,
+          serviceId: 42,
+        },
+      };
+      relay.send(7, [line(4), odd]);
+      expect(sent.map(({ payload }) => parseRelayed(payload))).toEqual([
+        { origin: 1, deviceId: 7, prev: 0, lines: [line(4), odd] },
+      ]);
+    } finally {
+      relay.close();
+    }
+  });
+
   it("sends a device's lines to each process tailing it, and to no other", () => {
     const { bus, sent, hear } = recordingBus();
     const relay = createLogRelay(bus, 1, { refreshMs: 10_000, now: () => 0 }, () => undefined);
