@@ -236,22 +236,26 @@ export const registerCloudlink = (
     }
   };
 
+  // The heartbeat and the sweep on a connection of their own: behind the pool's queue (thousands
+  // of devices connecting on a busy machine) a heartbeat held up past the stale time would have
+  // the other nodes take this one for dead.
+  const beats = ctx.db.reserve(1);
   let beaten = false;
   const heartbeat = async (): Promise<void> => {
-    const swept = await touchNode(ctx.db, nodeId);
+    const swept = await touchNode(beats, nodeId);
     if (swept && beaten) {
       const held = [...links.all()].map(({ deviceId, connectionId }) => ({
         deviceId,
         connectionId,
       }));
-      const restored = await reassertSessions(ctx.db, nodeId, held, ctx.now());
+      const restored = await reassertSessions(beats, nodeId, held, ctx.now());
       app.log.warn({ restored }, 'cloudlink: this node was taken for dead; its sessions restored');
     }
     beaten = true;
-    await sweepDeadNodes(ctx.db, options.nodeStaleAfterMs, ctx.now());
+    await sweepDeadNodes(beats, options.nodeStaleAfterMs, ctx.now());
     const peers = relay.peerNodes();
     if (peers.size === 0) return;
-    const alive = await aliveNodes(ctx.db, [...peers], options.nodeStaleAfterMs);
+    const alive = await aliveNodes(beats, [...peers], options.nodeStaleAfterMs);
     relay.dropNodes((node) => alive.has(node));
   };
 
@@ -272,7 +276,11 @@ export const registerCloudlink = (
     await relay.closeAll();
     bus.close();
     await Promise.all([...inFlight]);
-    await closeNode(ctx.db, nodeId, ctx.now());
+    try {
+      await closeNode(ctx.db, nodeId, ctx.now());
+    } finally {
+      await beats.close();
+    }
     // Devices that did not complete the closing handshake are cut off.
     for (const link of links.all()) link.socket.terminate();
   });

@@ -8,15 +8,17 @@ import { logNotifications, parseLogNotification } from './log-store.js';
 // - a process with streams says which devices it tails on `device_log_tails` ("<origin>:<device>,
 //   …", as the stored lines' announcements): at a device's first stream, when its bus is live
 //   again, and every refreshMs; a device not heard of for three refreshes is no longer relayed;
-// - the process that receives a tailed device's lines publishes them on `device_log_lines` at
-//   once, with the order (`seq`) of the device's previous line there (`prev`): a stream that did
-//   not show that line yet knows it missed some and reads them from the database
-//   (log-subscription.ts).
+// - the process that receives a tailed device's lines publishes them at once on the channel of
+//   each process tailing it (`device_log_lines_<origin>`: no process hears lines it does not
+//   tail, nor its own back from NATS), with the order (`seq`) of the device's previous line there
+//   (`prev`): a stream that did not show that line yet knows it missed some and reads them from
+//   the database (log-subscription.ts).
 // At most once, as everything on NATS: the stored lines' announcements stay (log-store.ts), so a
 // stream still reads from the database whatever the relay lost.
 
 export const tailsChannel = 'device_log_tails';
-export const linesChannel = 'device_log_lines';
+// The relayed lines for the process `origin`.
+export const linesChannelOf = (origin: number): string => `device_log_lines_${origin}`;
 
 // Lines of one device from another process; `prev` is 0 for its first line there.
 export type RelayedLines = { origin: number; prev: number; lines: IngestedLine[] };
@@ -36,15 +38,10 @@ const maxPayloadChars = 256 * 1024;
 
 type WireLine = [number, number, number, string, boolean, boolean, number | null];
 
-const wireLine = ({ seq, createdAt, line }: IngestedLine): WireLine => [
-  seq,
-  createdAt,
-  line.timestamp,
-  line.message,
-  line.isSystem,
-  line.isStdErr,
-  line.serviceId,
-];
+// A WireLine's JSON, built by hand: only the message needs escaping (the numbers are integers),
+// and no array per line is made for JSON.stringify to walk, on the ingest path.
+const wireText = ({ seq, createdAt, line }: IngestedLine): string =>
+  `[${seq},${createdAt},${line.timestamp},${JSON.stringify(line.message)},${String(line.isSystem)},${String(line.isStdErr)},${line.serviceId ?? 'null'}]`;
 
 const isWireLine = (value: unknown): value is WireLine =>
   Array.isArray(value) &&
@@ -92,8 +89,8 @@ export const createLogRelay = (
 ): LogRelay => {
   // Devices with streams here (by count of subscribers in the hub, kept there).
   const tailed = new Set<number>();
-  // Devices tailed by other processes, until when.
-  const tailedElsewhere = new Map<number, number>();
+  // Devices tailed by other processes: by which, until when.
+  const tailedElsewhere = new Map<number, Map<number, number>>();
   // The seq of each device's newest line received here.
   const newest = new Map<number, number>();
   const expiryMs = 3 * options.refreshMs;
@@ -107,9 +104,16 @@ export const createLogRelay = (
     const heard = parseLogNotification(payload);
     if (!heard || heard.origin === origin) return;
     const until = options.now() + expiryMs;
-    for (const deviceId of heard.devices) tailedElsewhere.set(deviceId, until);
+    for (const deviceId of heard.devices) {
+      let tailers = tailedElsewhere.get(deviceId);
+      if (!tailers) {
+        tailers = new Map();
+        tailedElsewhere.set(deviceId, tailers);
+      }
+      tailers.set(heard.origin, until);
+    }
   });
-  const lines = bus.listen(linesChannel, (payload) => {
+  const lines = bus.listen(linesChannelOf(origin), (payload) => {
     const relayed = parseRelayed(payload);
     if (!relayed || relayed.origin === origin) return;
     onRelayed(relayed.deviceId, relayed);
@@ -119,16 +123,22 @@ export const createLogRelay = (
   });
   const refresh = setInterval(() => {
     const now = options.now();
-    for (const [deviceId, until] of tailedElsewhere) {
-      if (until <= now) tailedElsewhere.delete(deviceId);
+    for (const [deviceId, tailers] of tailedElsewhere) {
+      for (const [tailer, until] of tailers) if (until <= now) tailers.delete(tailer);
+      if (tailers.size === 0) tailedElsewhere.delete(deviceId);
     }
     if (tailed.size > 0) sayTailed([...tailed]);
   }, options.refreshMs);
   refresh.unref();
 
-  const publish = (deviceId: number, prev: number, wire: string[]): void => {
-    const payload = `{"o":${origin},"d":${deviceId},"p":${prev},"l":[${wire.join(',')}]}`;
-    bus.publish(linesChannel, payload).catch(() => undefined);
+  // The channels of the processes tailing the device now.
+  const tailersOf = (deviceId: number): string[] => {
+    const tailers = tailedElsewhere.get(deviceId);
+    if (!tailers) return [];
+    const now = options.now();
+    const channels: string[] = [];
+    for (const [tailer, until] of tailers) if (until > now) channels.push(linesChannelOf(tailer));
+    return channels;
   };
 
   return {
@@ -137,15 +147,19 @@ export const createLogRelay = (
       if (!last) return;
       const before = newest.get(deviceId) ?? 0;
       newest.set(deviceId, last.seq);
-      const until = tailedElsewhere.get(deviceId);
-      if (until === undefined || until <= options.now()) return;
+      const channels = tailersOf(deviceId);
+      if (channels.length === 0) return;
+      const publish = (prev: number, wire: string[]): void => {
+        const payload = `{"o":${origin},"d":${deviceId},"p":${prev},"l":[${wire.join(',')}]}`;
+        for (const channel of channels) bus.publish(channel, payload).catch(() => undefined);
+      };
       let prev = before;
       let wire: string[] = [];
       let size = 0;
       for (const [index, line] of sent.entries()) {
-        const text = JSON.stringify(wireLine(line));
+        const text = wireText(line);
         if (wire.length > 0 && size + text.length > maxPayloadChars) {
-          publish(deviceId, prev, wire);
+          publish(prev, wire);
           prev = sent[index - 1]?.seq ?? prev;
           wire = [];
           size = 0;
@@ -153,7 +167,7 @@ export const createLogRelay = (
         wire.push(text);
         size += text.length + 1;
       }
-      publish(deviceId, prev, wire);
+      publish(prev, wire);
     },
     tail(deviceId) {
       if (tailed.has(deviceId)) return;

@@ -58,9 +58,15 @@ export type Database = Queryable & {
   recordNotifications(sink: NotificationSink): () => void;
   // The pool's connections now: open, idle, and requests waiting for one (for operators' metrics).
   poolStats(): { total: number; idle: number; waiting: number };
+  // A few connections of their own, for work that must not queue behind the pool's (a node's
+  // heartbeat on a busy machine). Same settings, notices and recording as the pool; a lost
+  // connection is replaced at the next statement. Closed by its owner, or with the database.
+  reserve(max: number): ReservedConnections;
   close(): Promise<void>;
   url: string;
 };
+
+export type ReservedConnections = Queryable & { close(): Promise<void> };
 
 export type DatabaseOptions = {
   max?: number;
@@ -91,16 +97,20 @@ export const connectionSettings = (url: string): { connectionString: string; opt
 };
 
 export const openDatabase = (url: string, options: DatabaseOptions = {}): Database => {
-  const pool = new pg.Pool({
-    ...connectionSettings(url),
-    max: options.max ?? 20,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-    // Notices a peer that vanished without closing (network cut) on idle connections too.
-    keepAlive: true,
-  });
-  // An idle client losing its server (restart, failover) must not crash the process; the pool
-  // drops it, and the next query opens a fresh connection.
-  pool.on('error', () => undefined);
+  const newPool = (max: number): pg.Pool => {
+    const created = new pg.Pool({
+      ...connectionSettings(url),
+      max,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      // Notices a peer that vanished without closing (network cut) on idle connections too.
+      keepAlive: true,
+    });
+    // An idle client losing its server (restart, failover) must not crash the process; the pool
+    // drops it, and the next query opens a fresh connection.
+    created.on('error', () => undefined);
+    created.on('connect', watchClient);
+    return created;
+  };
 
   let available = true;
   const listeners = new Set<(available: boolean, cause?: unknown) => void>();
@@ -188,13 +198,14 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
   // Runs `work` on a checked-out connection, with an 'error' listener: without it, the server
   // going away between two statements would be an unhandled 'error' event (a crash).
   const withClient = async <T>(
+    from: pg.Pool,
     work: (
       client: pg.PoolClient,
       state: CancelState,
       markBroken: (error: Error) => void,
     ) => Promise<T>,
   ): Promise<T> => {
-    const client = await observe(() => pool.connect());
+    const client = await observe(() => from.connect());
     const state: CancelState = { reason: undefined };
     let broken: Error | undefined;
     let committed = false;
@@ -223,21 +234,19 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     }
   };
 
-  const query = <Row extends object>(
-    sql: string,
-    params: readonly SqlValue[] = [],
-    options?: QueryOptions,
-  ) =>
-    // A statement that may be cancelled needs its own connection (to know its backend), and so
-    // does one whose recorded notifications must be told apart from other statements'.
-    options || recorder.recording()
-      ? withClient((client, state) =>
-          observe(() => runOn<Row>(client, sql, params, options, state)),
-        )
-      : observe(() => run<Row>(pool, sql, params));
+  const queryOn =
+    (from: pg.Pool): Queryable['query'] =>
+    <Row extends object>(sql: string, params: readonly SqlValue[] = [], options?: QueryOptions) =>
+      // A statement that may be cancelled needs its own connection (to know its backend), and so
+      // does one whose recorded notifications must be told apart from other statements'.
+      options || recorder.recording()
+        ? withClient(from, (client, state) =>
+            observe(() => runOn<Row>(client, sql, params, options, state)),
+          )
+        : observe(() => run<Row>(from, sql, params));
 
   const noticeListeners = new Set<(notice: DatabaseNotice) => void>();
-  pool.on('connect', (client) => {
+  const watchClient = (client: pg.PoolClient): void => {
     // For the connection's whole life: pg-pool takes its own listener off while a client is
     // checked out, and a session terminated by PostgreSQL at an unlucky moment (seen once in
     // database-loss.int.test.ts under CI) was an unhandled 'error' event, a crash. Whoever uses
@@ -248,13 +257,16 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       const { message, detail } = notice;
       for (const listener of noticeListeners) listener({ message, detail });
     });
-  });
+  };
+  const pool = newPool(options.max ?? 20);
+  const query = queryOn(pool);
+  const reserved = new Set<pg.Pool>();
 
   return {
     url,
     query,
     transaction<T>(work: (tx: Queryable) => Promise<T>, limits?: QueryLimits): Promise<T> {
-      return withClient(async (client, state, markBroken) => {
+      return withClient(pool, async (client, state, markBroken) => {
         const tx: Queryable = {
           query: <Row extends object>(
             sql: string,
@@ -288,6 +300,18 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     isAvailable: () => available,
     recordNotifications: (sink) => recorder.add(sink),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    reserve(max) {
+      const own = newPool(max);
+      reserved.add(own);
+      let ended: Promise<void> | undefined;
+      return {
+        query: queryOn(own),
+        close: () => {
+          reserved.delete(own);
+          return (ended ??= own.end());
+        },
+      };
+    },
     onAvailabilityChange(listener) {
       listeners.add(listener);
       return () => {
@@ -316,6 +340,9 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
         noticeListeners.delete(listener);
       };
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool, ...reserved].map((each) => each.end()));
+      reserved.clear();
+    },
   };
 };
