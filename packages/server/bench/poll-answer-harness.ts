@@ -4,7 +4,8 @@
 // its answers discarded. Compares the answer's transport headers as they were (helmet's set and
 // the CORS headers, 13) with the device-protocol set (nosniff, Vary), and a bare Fastify
 // `GET /hello` (the poll scenario's reference). Not part of `npm run bench`: run it alone,
-// `npx tsx --conditions=source packages/server/bench/poll-answer-harness.ts [polls] [runs]`.
+// `npx tsx --conditions=source packages/server/bench/poll-answer-harness.ts [polls] [runs] [side]`
+// (side: before, after or hello, one side only, e.g. under NODE_OPTIONS=--cpu-prof).
 import { Duplex } from 'node:stream';
 import type { Server } from 'node:http';
 import Fastify from 'fastify';
@@ -16,6 +17,7 @@ import { deviceProtocolSecurityHeaders } from '../src/infra/http/security-header
 
 const polls = Number(process.argv[2] ?? 100_000);
 const runs = Number(process.argv[3] ?? 7);
+const only = process.argv[4];
 const devices = 10_000;
 // Pipelined requests per write into the connection (the server answers them in turn).
 const batch = 50;
@@ -167,11 +169,15 @@ const run = async (current: Side): Promise<number> => {
 };
 
 const main = async () => {
-  const sides = [
-    side('304, transport headers before (13)', await pollServer(beforeHeaders), pollRequest),
-    side('304, device-protocol headers (2)', await pollServer(afterHeaders), pollRequest),
-    side('GET /hello, bare Fastify', await helloServer(), helloRequest),
-  ];
+  const all = [
+    ['before', '304, transport headers before (13)', () => pollServer(beforeHeaders), pollRequest],
+    ['after', '304, device-protocol headers (2)', () => pollServer(afterHeaders), pollRequest],
+    ['hello', 'GET /hello, bare Fastify', helloServer, helloRequest],
+  ] as const;
+  const sides: Side[] = [];
+  for (const [key, name, server, request] of all) {
+    if (only === undefined || only === key) sides.push(side(name, await server(), request));
+  }
   // Warm-up; then the sides in turn in every run (the machine's load drifts), best of the runs.
   for (const current of sides) for (const text of current.batches) await current.send(text);
   for (let round = 0; round < runs; round += 1) {
