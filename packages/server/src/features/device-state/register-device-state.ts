@@ -158,12 +158,15 @@ export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void
     reported.close();
   });
 
-  app.get(deviceTargetV3Route, { config: { access: 'any-actor' } }, (request, reply) =>
+  // Target states are read by supervisors, agents and the SDK, never rendered by a browser
+  // (create-app.ts, deviceProtocol: the browser-only headers are left out).
+  const targetRoute = { config: { access: 'any-actor', deviceProtocol: true } } as const;
+  app.get(deviceTargetV3Route, targetRoute, (request, reply) =>
     deviceTargetV3(ctx, cache, request, reply),
   );
   addFastRoute(app, targetStateFastPoll(ctx, cache));
 
-  app.get('/device/v2/:uuid/state', { config: { access: 'any-actor' } }, async (request, reply) => {
+  app.get('/device/v2/:uuid/state', targetRoute, async (request, reply) => {
     const { uuid } = parseBody(uuidParams, request.params);
     const device = await readDevice(ctx, request.actor, uuid);
     const inputs = await loadDeviceTarget(ctx.db, device.id);

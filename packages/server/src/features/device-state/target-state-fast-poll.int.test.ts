@@ -122,6 +122,42 @@ describe('target state: 304 polls answered from memory', () => {
     expect(rows).toEqual([{ seen: true }]);
   });
 
+  // Devices read these answers, browsers never render them: what only a browser reads is left out
+  // (infra/http/security-headers.ts), on the framework's answers and on the fast 304 alike.
+  it('answers a device what it needs and nothing only a browser reads', async () => {
+    const device = await registerDevice();
+    const authorization = `Bearer ${device.api_key}`;
+    for (const [version, part] of [
+      ['v3', device.uuid],
+      ['v2', 'local'],
+    ] as const) {
+      const response = await fetch(`${server.url}/device/${version}/${device.uuid}/state`, {
+        headers: { authorization },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('etag')).toMatch(/^"[^"]+"$/);
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toBeNull();
+      expect(response.headers.get('x-frame-options')).toBeNull();
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(Object.keys((await response.json()) as object)).toContain(part);
+    }
+    const etag = await pollUntilNotModified(device.uuid, device.api_key);
+    const notModified = await poll(device.uuid, device.api_key, { 'if-none-match': etag });
+    expect(notModified.status).toBe(304);
+    const connection = new Set(['date', 'connection', 'keep-alive']);
+    expect(
+      Object.fromEntries([...notModified.headers].filter(([name]) => !connection.has(name))),
+    ).toEqual({
+      etag,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      vary: 'Origin',
+    });
+  });
+
   it('leaves to the framework what it cannot answer from memory', async () => {
     const device = await registerDevice();
     const other = await registerDevice();
@@ -139,6 +175,8 @@ describe('target state: 304 polls answered from memory', () => {
     });
     expect(browser.status).toBe(304);
     expect(browser.headers.get('access-control-allow-origin')).toBe('*');
+    expect(browser.headers.get('access-control-expose-headers')).toContain('ETag');
+    expect(browser.headers.get('vary')).toBe('Origin');
     // A key not cached (unknown): 401 from the framework.
     expect((await poll(device.uuid, 'not-a-key', { 'if-none-match': etag })).status).toBe(401);
     expect(fastAnswers).toEqual([]);

@@ -1,4 +1,4 @@
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { CorsOrigins } from '../config/cors-origins.js';
 
@@ -33,25 +33,29 @@ export const corsAllowedMethods = [
 // credentials would let every site ride a session. A configured list echoes only its origins,
 // and those may send credentials.
 export const registerCors = (app: FastifyInstance, origins: CorsOrigins): void => {
+  const origin = origins.kind === 'any' ? '*' : [...origins.origins];
   void app.register(cors, {
-    origin: origins.kind === 'any' ? '*' : [...origins.origins],
+    origin,
     credentials: origins.kind === 'list',
     methods: [...corsAllowedMethods],
     allowedHeaders: [...corsAllowedHeaders],
     exposedHeaders: [...corsExposedHeaders],
     maxAge: 86_400,
   });
+  // A device-protocol answer (route config `deviceProtocol`) gets CORS headers only when the
+  // request carries an Origin header, as every cross-origin request from a browser does (the SDK
+  // reads a device's target state too); a device's poll has none. The answer then depends on
+  // Origin, so it says so (Vary), also on a 304 (fast-answers.ts writes the same).
+  app.addHook('onRoute', (route) => {
+    if (route.config?.deviceProtocol !== true) return;
+    const deviceCors: FastifyCorsOptions = {
+      origin: (requestOrigin, callback) => {
+        callback(null, requestOrigin === undefined ? false : origin);
+      },
+    };
+    route.config = { ...route.config, cors: deviceCors };
+  });
 };
 
-// What the plugin adds to an answer to a request without an Origin header when any origin may
-// call, for answers written without the framework (fast-answers.ts); undefined for a configured
-// list, whose answers those do not write.
-export const corsHeadersWithoutOrigin = (
-  origins: CorsOrigins,
-): Record<string, string> | undefined =>
-  origins.kind === 'any'
-    ? {
-        'access-control-allow-origin': '*',
-        'access-control-expose-headers': corsExposedHeaders.join(', '),
-      }
-    : undefined;
+// What a device-protocol answer to a request without Origin carries of CORS.
+export const deviceProtocolCorsHeaders: Readonly<Record<string, string>> = { vary: 'Origin' };

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { FastifyCorsOptions } from '@fastify/cors';
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import { ApiError } from '../errors/api-error.js';
 import { mapDatabaseError } from '../odata/database-errors.js';
@@ -21,10 +22,10 @@ import {
 } from './nul-guard.js';
 import type { CorsOrigins } from '../config/cors-origins.js';
 import { registerCompression } from './compression.js';
-import { corsHeadersWithoutOrigin, registerCors } from './cors.js';
+import { deviceProtocolCorsHeaders, registerCors } from './cors.js';
 import { fastAnswersServer } from './fast-answers.js';
 import { redactingLoggerOptions } from './log-redaction.js';
-import { fixedSecurityHeaders, registerSecurityHeaders } from './security-headers.js';
+import { deviceProtocolSecurityHeaders, registerSecurityHeaders } from './security-headers.js';
 
 // Declaration merging only works with interfaces, hence the two exceptions to the lint rule.
 declare module 'fastify' {
@@ -43,6 +44,12 @@ declare module 'fastify' {
     // A public route whose Authorization header carries its own credential (a metrics scrape's
     // token), not a Flotilla session or key: the caller stays anonymous instead of being refused.
     ownCredential?: boolean;
+    // A device-protocol answer, read by supervisors, agents and the SDK, never rendered by a
+    // browser: nosniff alone of the security headers, CORS only for a request with an Origin
+    // header (security-headers.ts, cors.ts).
+    deviceProtocol?: boolean;
+    // The CORS plugin's options for this route (set by cors.ts for device-protocol routes).
+    cors?: FastifyCorsOptions;
   }
 }
 
@@ -98,17 +105,16 @@ const statusOfFastifyError = (error: FastifyError): number =>
 export const createApp = (options: AppOptions): FastifyInstance => {
   const http = { maxHeaderSize: maxUrlLength + 16_384 };
   const corsOrigins: CorsOrigins = options.corsOrigins ?? { kind: 'any' };
-  const corsHeaders = corsHeadersWithoutOrigin(corsOrigins);
-  const fast =
-    options.cachedActor && corsHeaders
-      ? fastAnswersServer(
-          {
-            cachedActor: options.cachedActor,
-            transportHeaders: { ...fixedSecurityHeaders(), ...corsHeaders },
-          },
-          http,
-        )
-      : undefined;
+  // Fast answers are device-protocol answers to requests without Origin (fast-answers.ts).
+  const fast = options.cachedActor
+    ? fastAnswersServer(
+        {
+          cachedActor: options.cachedActor,
+          transportHeaders: { ...deviceProtocolSecurityHeaders, ...deviceProtocolCorsHeaders },
+        },
+        http,
+      )
+    : undefined;
   const app = Fastify({
     ...(fast ? { serverFactory: fast.serverFactory } : {}),
     logger: {

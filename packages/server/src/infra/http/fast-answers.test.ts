@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anonymous, type Actor } from '../auth/actor.js';
+import type { CorsOrigins } from '../config/cors-origins.js';
 import { createApp } from './create-app.js';
 import { addFastRoute, observeFastAnswers } from './fast-answers.js';
 
@@ -19,15 +20,22 @@ const actors: Record<string, Actor> = { 'device-key': device, 'user-key': user }
 // A framework route answering 200 and a fast route answering 304 for the same URL, on a real
 // listening server (app.inject never reaches the HTTP server).
 const started: FastifyInstance[] = [];
-const start = async (options: { logLevel?: string; failing?: boolean } = {}) => {
+const start = async (
+  options: { logLevel?: string; failing?: boolean; corsOrigins?: CorsOrigins } = {},
+) => {
   const lines: string[] = [];
   const app = createApp({
     logLevel: options.logLevel ?? 'info',
     logStream: { write: (line) => lines.push(line) },
     resolveActor: async (token) => actors[token ?? ''] ?? anonymous,
     cachedActor: (token) => actors[token],
+    corsOrigins: options.corsOrigins,
   });
-  app.get('/thing/:id', { config: { access: 'device' } }, async () => 'framework');
+  app.get(
+    '/thing/:id',
+    { config: { access: 'device', deviceProtocol: true } },
+    async () => 'framework',
+  );
   addFastRoute(app, {
     url: '/thing/:id',
     access: 'device',
@@ -54,16 +62,31 @@ afterEach(async () => {
 });
 
 describe('fast answers', () => {
-  it('answers from memory with the transport headers, counted by its observers', async () => {
-    const server = await start();
-    const answer = await server.get('/thing/1', 'device-key');
-    expect(answer.status).toBe(304);
-    expect(answer.headers.get('etag')).toBe('"one"');
-    expect(answer.headers.get('x-frame-options')).toBe('DENY');
-    expect(answer.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
-    expect(server.observed).toEqual([304]);
-  });
+  it.each([
+    ['any origin', undefined],
+    ['a configured list', { kind: 'list', origins: ['https://a.example'] } as const],
+  ])(
+    "answers from memory with a device-protocol answer's headers (CORS: %s), counted by its observers",
+    async (_, corsOrigins) => {
+      const server = await start({ corsOrigins });
+      const answer = await server.get('/thing/1', 'device-key');
+      expect(answer.status).toBe(304);
+      // The route's own, then the transport's: nosniff, and Vary as the framework's answer says.
+      expect(answer.headers.get('etag')).toBe('"one"');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('vary')).toBe('Origin');
+      expect(answer.headers.get('x-frame-options')).toBeNull();
+      expect(answer.headers.get('content-security-policy')).toBeNull();
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+      expect(server.observed).toEqual([304]);
+      // The framework's answer of the route carries the same transport headers.
+      const framework = await server.get('/thing/2', 'device-key');
+      expect(framework.status).toBe(200);
+      for (const name of ['x-content-type-options', 'vary', 'x-frame-options']) {
+        expect(framework.headers.get(name), name).toBe(answer.headers.get(name));
+      }
+    },
+  );
 
   it('leaves everything else to the framework', async () => {
     const server = await start();

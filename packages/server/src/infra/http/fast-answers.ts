@@ -11,14 +11,16 @@ import { headersHaveNul, urlHasNul } from './nul-guard.js';
 // Only what needs no hook qualifies: a GET without query string or Origin header, whose bearer
 // token the actor cache already resolved (revocations drop it there, actor-cache-feed.ts), and
 // that the route can answer without a body. Anything else — a cache miss, a NUL anywhere, debug
-// logging on — goes to the framework, which answers it the usual way. The answer carries the
-// same transport headers (security, CORS) the framework's hooks would have set, and is counted
-// by the same metrics (observeFastAnswers).
+// logging on — goes to the framework, which answers it the usual way. A fast route answers for
+// a device-protocol route (route config `deviceProtocol`): its answer carries the transport
+// headers the framework's hooks set there for a request without Origin (nosniff, Vary), and is
+// counted by the same metrics (observeFastAnswers).
 
 export type FastAnswer = { status: number; headers: Readonly<Record<string, string>> };
 
 export type FastRoute = {
-  // The framework route it answers for (metrics label), whose access rule it keeps.
+  // The framework route it answers for (metrics label), whose access rule it keeps; a
+  // device-protocol route (its answers carry FastAnswersOptions.transportHeaders).
   url: string;
   access: RouteAccess;
   // An answer from memory, or undefined to leave the request to the framework.
@@ -35,7 +37,7 @@ export type FastAnswerObserver = (
 export type FastAnswersOptions = {
   // The cached actor of a bearer token, without any I/O; undefined when it is not cached.
   cachedActor: (token: string) => Actor | undefined;
-  // Headers every answer carries (security-headers.ts, cors.ts).
+  // Headers every answer carries: a device-protocol answer's (security-headers.ts, cors.ts).
   transportHeaders: Readonly<Record<string, string>>;
 };
 

@@ -10,8 +10,28 @@ const build = () => {
   app.get('/boom', { config: { access: 'public' } }, async () => {
     throw new ApiError('bad_request', 'nope');
   });
+  app.get('/device/v3/:uuid/state', { config: { access: 'public', deviceProtocol: true } }, () => ({
+    target: {},
+  }));
+  app.get('/device/v2/:uuid/state', { config: { access: 'user', deviceProtocol: true } }, () => ({
+    target: {},
+  }));
   return app;
 };
+
+// What helmet sets for browsers besides nosniff: every console and API answer carries them all.
+const browserOnlyHeaders = [
+  'content-security-policy',
+  'x-frame-options',
+  'referrer-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 
 const directives = (header: string | number | string[] | undefined): Map<string, string> =>
   new Map(
@@ -45,6 +65,19 @@ describe('security headers on API answers', () => {
       // Plain http deployments must keep working: no forced upgrade, no HSTS from this process.
       expect(csp.has('upgrade-insecure-requests')).toBe(false);
       expect(response.headers['strict-transport-security']).toBeUndefined();
+      for (const name of browserOnlyHeaders) expect(response.headers[name], name).toBeDefined();
     },
   );
+});
+
+describe('security headers on device-protocol answers', () => {
+  it.each([
+    ['a target state', '/device/v3/abc/state', 200],
+    ['a refused one', '/device/v2/abc/state', 401],
+  ])('%s gets nosniff and none of the browser-only headers', async (_, url, status) => {
+    const response = await build().inject({ url });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    for (const name of browserOnlyHeaders) expect(response.headers[name], name).toBeUndefined();
+  });
 });

@@ -1,5 +1,3 @@
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
@@ -87,10 +85,10 @@ export const tileImageSource = (template: string): string | undefined => {
 
 export const consoleContentSecurityPolicyHeader = consoleContentSecurityPolicyHeaderWith();
 
-// Security headers on every response (helmet, the maintained library): nosniff, X-Frame-Options
-// DENY and frame-ancestors 'none', Referrer-Policy no-referrer, COOP/CORP. HSTS is left to the
-// TLS-terminating proxy: this process often serves plain http, and an HSTS decision belongs to
-// whoever owns the domain.
+// Security headers on every response but the device protocol's (below; helmet, the maintained
+// library): nosniff, X-Frame-Options DENY and frame-ancestors 'none', Referrer-Policy
+// no-referrer, COOP/CORP. HSTS is left to the TLS-terminating proxy: this process often serves
+// plain http, and an HSTS decision belongs to whoever owns the domain.
 // The middleware is built once, here. @fastify/helmet builds it anew for every request (to allow
 // per-route options we do not use): parsing the policy and assembling the middlewares again took
 // ~5 % of the CPU of a steady 304 target-state poll (bench, BENCH_CPU_PROFILE).
@@ -102,24 +100,27 @@ const securityMiddleware = () =>
     strictTransportSecurity: false,
   });
 
+// What a device-protocol answer carries of them (route config `deviceProtocol`: the target state a
+// supervisor or agent polls, or balena-sdk reads). Those answers are JSON or an empty 304 read by
+// programs, never rendered by a browser: a page's policy, framing, referrer and cross-origin
+// isolation headers say nothing to their readers. nosniff stays: should a browser ever open one,
+// it shows the JSON as JSON. Ten headers fewer to write on most of what a fleet sends.
+export const deviceProtocolSecurityHeaders: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+};
+
 export const registerSecurityHeaders = (app: FastifyInstance): void => {
   const applyHeaders = securityMiddleware();
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.deviceProtocol === true) {
+      for (const [name, value] of Object.entries(deviceProtocolSecurityHeaders)) {
+        reply.raw.setHeader(name, value);
+      }
+      done();
+      return;
+    }
     applyHeaders(request.raw, reply.raw, (error) => {
       done(error instanceof Error ? error : undefined);
     });
   });
-};
-
-// The same headers as name -> value, for answers written without the framework
-// (fast-answers.ts): the policy is fixed, so every answer gets the same set.
-export const fixedSecurityHeaders = (): Record<string, string> => {
-  const response = new ServerResponse(new IncomingMessage(new Socket()));
-  securityMiddleware()(response.req, response, () => undefined);
-  return Object.fromEntries(
-    Object.entries(response.getHeaders()).map(([name, value]) => [
-      name,
-      Array.isArray(value) ? value.join(', ') : String(value),
-    ]),
-  );
 };
