@@ -78,8 +78,12 @@ export default defineConfig({
           // A simulated device reboots while the page watches it go and come back.
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One Chromium at a time on a 2-core machine.
+          // One file at a time on a 2-core machine, all driving the run's one Chromium (started by
+          // the global setup; each test opens its own browser context).
           fileParallelism: false,
+          // One process that keeps its modules, as the contract project: the SDK, the simulator
+          // and the server load once, not once per file. Each file still signs up its own users.
+          isolate: false,
         },
       },
     ],

@@ -1,20 +1,15 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject, onTestFinished } from 'vitest';
+import { chromiumLaunchOptions } from './chromium.js';
 
-// Debian's Chromium, headless, with nothing reaching out to the network.
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+// The browser run's one Chromium (started by the global setup) when there is one: connecting
+// takes milliseconds where a launch takes seconds on a busy machine. Each scenario still gets a
+// fresh context (newPage), and close() ends this file's contexts and connection, not Chromium.
+// Elsewhere (the contract project's browser tests) a Chromium of the file's own.
+export const launchBrowser = (): Promise<Browser> => {
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(chromiumLaunchOptions);
+};
 
 export const baseUrl = (): string => inject('baseUrl').replace('127.0.0.1', 'localhost');
 

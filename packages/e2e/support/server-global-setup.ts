@@ -5,7 +5,9 @@ import path from 'node:path';
 import { defaultConsoleDir } from '@flotilla/server/features/console/register-console';
 import { loadConfig } from '@flotilla/server/infra/config/config';
 import { startServer } from '@flotilla/server/start-server';
+import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
+import { chromiumLaunchOptions } from './chromium.js';
 import { startMailCatcher } from './mail-catcher.js';
 
 declare module 'vitest' {
@@ -18,6 +20,9 @@ declare module 'vitest' {
     consoleDir: string;
     // Where the test SMTP server writes each message it receives (support/mailbox.ts).
     mailDir: string;
+    // The run's Chromium, which every browser test file connects to (support/browser.ts);
+    // unset in projects without it.
+    chromiumEndpoint?: string;
   }
 }
 
@@ -63,12 +68,16 @@ export const setup = async (project: TestProject): Promise<() => Promise<void>> 
     FLOTILLA_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
   });
   const server = await startServer(config, () => undefined);
+  // One Chromium for the whole run rather than one per file.
+  const chromiumServer = await chromium.launchServer(chromiumLaunchOptions);
   project.provide('baseUrl', server.url);
   project.provide('adminEmail', adminEmail);
   project.provide('adminPassword', adminPassword);
   project.provide('consoleDir', consoleDir);
   project.provide('mailDir', mailDir);
+  project.provide('chromiumEndpoint', chromiumServer.wsEndpoint());
   return async () => {
+    await chromiumServer.close();
     await server.stop();
     await smtp.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -97,7 +97,12 @@ describe('web terminal', () => {
         { timeout: 60_000, interval: 1000 },
       )
       .toBe(true);
-    await page.getByRole('button', { name: 'Start session' }).click();
+    // The button at the bottom of the window, where a retried click leaves it (a click that first
+    // lands on the closing menu is retried with the button scrolled to the window's bottom edge):
+    // the session opens below it and must come into view, xterm drawing nothing off screen.
+    const start = page.getByRole('button', { name: 'Start session' });
+    await start.evaluate((button) => button.scrollIntoView({ block: 'end' }));
+    await start.click();
     const view = page.getByTestId('terminal-view');
     await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('(service main)');
     await expect

@@ -131,10 +131,13 @@ export const TerminalView = ({
   useRestartOnNewInstall(installId, () => restart.current?.());
 
   // The shown session takes the keyboard: a new session is typed into at once, and Enter no
-  // longer reaches the start button (which would open one more session).
+  // longer reaches the start button (which would open one more session). It also comes into
+  // view: started from a button at the bottom of the window it would open below it, unseen, and
+  // xterm draws nothing while the terminal is off screen.
   useEffect(() => {
     if (!visible) return;
     fit.current?.fit();
+    host.current?.scrollIntoView({ block: 'nearest' });
     shown.current?.focus();
   }, [visible, height]);
 
