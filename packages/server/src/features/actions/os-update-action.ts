@@ -213,8 +213,11 @@ export const startOsUpdate = async (
   actor: Actor,
   uuid: string,
   rawTarget: string,
+  // Runs the release's pin (the route's: with its audit record).
+  transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T> = (work) =>
+    ctx.db.transaction(work),
 ): Promise<OsUpdateAction> =>
-  ctx.db.transaction(async (tx) => {
+  transaction(async (tx) => {
     const pin = await pinOsRelease(tx, ctx, actor, { uuid }, rawTarget);
     // An update is started on a device that is there to run it; otherwise nothing is kept.
     // balena-sdk cannot ask for the queued way, which the console and POST

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { deviceUrlsBaseOf } from '../device-url/device-url-host.js';
 import { osUpdateStatus, startOsUpdate } from './os-update-action.js';
 
@@ -25,7 +26,14 @@ const start =
   async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const { uuid } = parseBody(deviceParams, request.params);
     const { parameters } = parseBody(startBody, request.body);
-    const action = await startOsUpdate(ctx, request.actor, uuid, parameters.target_version);
+    // The release set and the audit record commit together.
+    const action = await startOsUpdate(
+      ctx,
+      request.actor,
+      uuid,
+      parameters.target_version,
+      (work) => recordedTransaction(ctx.db, request, ctx.now, work),
+    );
     return reply.send(action);
   };
 

@@ -241,3 +241,25 @@ describe('a role change and a key revoked (/v7)', () => {
     expect((await records('api_key')).map((row) => row.action)).toEqual(['delete']);
   });
 });
+
+describe('a configuration download (its provisioning key)', () => {
+  const download = (token: string) =>
+    call(token, {
+      method: 'POST',
+      url: '/download-config',
+      payload: { appId: fleet.id, provisioningKeyName: 'downloaded' },
+    });
+  const keys = async () =>
+    (await db.query(`SELECT 1 FROM "api_key" WHERE "name" = 'downloaded'`)).rowCount;
+
+  it('mints no key when its record cannot be written, and is recorded once', async () => {
+    await withAuditRefused(async () => {
+      expect((await download(admin.token)).statusCode).toBeGreaterThanOrEqual(500);
+    });
+    expect(await keys()).toBe(0);
+    expect(await records('POST /download-config')).toEqual([]);
+    expect((await download(admin.token)).statusCode).toBe(200);
+    expect(await keys()).toBe(1);
+    expect((await records('POST /download-config')).map((row) => row.action)).toEqual(['request']);
+  });
+});

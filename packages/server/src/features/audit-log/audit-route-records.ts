@@ -144,8 +144,8 @@ export const recordedTransaction = <T>(
     return result;
   });
 
-// A successful change through a route that does not record it in its transaction (actions sent
-// to devices, sign-ins through a provider, support tickets, builds...) is recorded once answered,
+// A successful call through a route that does not record it in a transaction (messages sent to
+// online devices, Zendesk and payment provider calls, builds, sessions) is recorded once answered,
 // with its route and parameters: such a record follows its change (a crash between the two loses
 // the record). It is written before the answer is sent, so a caller who sees the answer finds
 // the record.

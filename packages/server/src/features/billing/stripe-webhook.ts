@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, notFound } from '../../infra/errors/api-error.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { setPaymentMethod } from './billing-account.js';
 import { configuredPayments } from './configured-payment-provider.js';
 import { collectInvoices } from './invoice-collection.js';
@@ -26,42 +27,46 @@ const invoiceOrganization = async (db: Queryable, uuid: string | undefined) => {
   return rows[0]?.organization;
 };
 
-const handleEvent = async (
+// The card form's return normally saves the card; this covers a return that never came. It
+// reaches the payment provider (the card attached, open invoices charged), so it runs outside a
+// transaction and is recorded once answered.
+const handleSetupIntent = async (
   ctx: AppContext,
   provider: PaymentProvider,
-  event: Stripe.Event,
+  intent: Stripe.SetupIntent,
 ): Promise<void> => {
-  const now = ctx.now();
-  if (event.type === 'setup_intent.succeeded') {
-    // The card form's return normally saves the card; this covers a return that never came.
-    const organization = organizationOf(event.data.object.metadata);
-    if (organization === undefined) return;
-    const method = await provider.attachPaymentMethod(organization, event.data.object.id);
-    await setPaymentMethod(ctx.db, organization, method);
-    await collectInvoices(ctx.db, provider, organization, now);
-    return;
-  }
-  if (
-    event.type !== 'payment_intent.succeeded' &&
-    event.type !== 'payment_intent.payment_failed' &&
-    event.type !== 'payment_intent.canceled'
-  ) {
-    return;
-  }
+  const organization = organizationOf(intent.metadata);
+  if (organization === undefined) return;
+  const method = await provider.attachPaymentMethod(organization, intent.id);
+  await setPaymentMethod(ctx.db, organization, method);
+  await collectInvoices(ctx.db, provider, organization, ctx.now());
+};
+
+type PaymentEvent =
+  | Stripe.PaymentIntentSucceededEvent
+  | Stripe.PaymentIntentPaymentFailedEvent
+  | Stripe.PaymentIntentCanceledEvent;
+const isPaymentEvent = (event: Stripe.Event): event is PaymentEvent =>
+  event.type === 'payment_intent.succeeded' ||
+  event.type === 'payment_intent.payment_failed' ||
+  event.type === 'payment_intent.canceled';
+
+// A card payment settled: only the database changes, in the caller's transaction.
+const handlePayment = async (tx: Queryable, event: PaymentEvent, now: Date): Promise<void> => {
   const intent = event.data.object;
   const uuid = intent.metadata.flotilla_invoice;
-  const organization = await invoiceOrganization(ctx.db, uuid);
+  const organization = await invoiceOrganization(tx, uuid);
   if (organization === undefined || uuid === undefined) return;
   if (event.type === 'payment_intent.succeeded') {
-    await ctx.db.query(`UPDATE "invoice" SET "payment_error" = NULL WHERE "uuid" = $1`, [uuid]);
-    await recordPayment(ctx.db, uuid, `Card payment ${intent.id}`, now);
-    await trackOverdue(ctx.db, organization, now);
+    await tx.query(`UPDATE "invoice" SET "payment_error" = NULL WHERE "uuid" = $1`, [uuid]);
+    await recordPayment(tx, uuid, `Card payment ${intent.id}`, now);
+    await trackOverdue(tx, organization, now);
     return;
   }
   const message =
     intent.last_payment_error?.message ??
     (event.type === 'payment_intent.canceled' ? 'The payment was canceled' : 'The payment failed');
-  await ctx.db.query(
+  await tx.query(
     `UPDATE "invoice" SET "payment_error" = $2, "provider_payment_id" = $3
      WHERE "uuid" = $1 AND "state" IN ('open', 'past_due')`,
     [uuid, message, intent.id],
@@ -94,14 +99,26 @@ export const registerStripeWebhook = (app: FastifyInstance, ctx: AppContext): vo
       } catch {
         throw badRequest('The Stripe signature does not match this event');
       }
-      const { rowCount } = await ctx.db.query(
-        `INSERT INTO "billing_provider_event" ("id", "received_at") VALUES ($1, $2)
-         ON CONFLICT DO NOTHING`,
-        [event.id, ctx.now()],
-      );
+      const receive = (db: Queryable) =>
+        db.query(
+          `INSERT INTO "billing_provider_event" ("id", "received_at") VALUES ($1, $2)
+           ON CONFLICT DO NOTHING`,
+          [event.id, ctx.now()],
+        );
+      if (isPaymentEvent(event)) {
+        // The event's receipt, the invoice it settles and its audit record commit together.
+        await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
+          if ((await receive(tx)).rowCount === 0) return;
+          await handlePayment(tx, event, ctx.now());
+        });
+        return { received: true };
+      }
+      const { rowCount } = await receive(ctx.db);
       if (rowCount === 0) return { received: true };
       try {
-        await handleEvent(ctx, provider, event);
+        if (event.type === 'setup_intent.succeeded') {
+          await handleSetupIntent(ctx, provider, event.data.object);
+        }
       } catch (error) {
         // Not handled: let Stripe deliver it again.
         await ctx.db.query(`DELETE FROM "billing_provider_event" WHERE "id" = $1`, [event.id]);

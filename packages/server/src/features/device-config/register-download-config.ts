@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, forbidden } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
 import { provisioningTarget } from '../api-keys/api-key-access.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { createApiKey } from '../api-keys/store-api-key.js';
 
 // The SDK's os.getConfig options (balena-sdk ImgConfigOptions); appUpdatePollInterval is in minutes.
@@ -35,11 +37,13 @@ const apiEndpoint = (request: FastifyRequest): string =>
 export type ConfigRequest = z.infer<typeof configRequest>;
 
 // The config.json a device (balenaOS or the Flotilla agent) needs to join a fleet, with a fresh
-// provisioning key. Only users who may create provisioning keys on the fleet get one.
+// provisioning key. Only users who may create provisioning keys on the fleet get one. The key is
+// minted through `db` (a route's transaction, with its audit record).
 export const provisioningConfig = async (
   ctx: AppContext,
   request: FastifyRequest,
   input: ConfigRequest,
+  db: Queryable = ctx.db,
 ) => {
   const fleetActor = await provisioningTarget(ctx.db, request.actor, input.appId);
   const { rows } = await ctx.db.query<{ slug: string; fleetType: string }>(
@@ -64,7 +68,7 @@ export const provisioningConfig = async (
   if (expiry && expiry.getTime() <= ctx.now().getTime()) {
     throw badRequest('provisioningKeyExpiryDate must be in the future');
   }
-  const provisioningKey = await createApiKey(ctx.db, fleetActor, {
+  const provisioningKey = await createApiKey(db, fleetActor, {
     name: input.provisioningKeyName ?? 'config.json download',
     description: input.provisioningKeyDescription ?? `Provisioning key for ${fleet.slug}`,
     expiryDate: expiry,
@@ -90,14 +94,16 @@ export const provisioningConfig = async (
   };
 };
 
-// GET/POST /download-config: that config.json as JSON.
+// GET/POST /download-config: that config.json as JSON. A POST's key and its audit record commit
+// together (a GET, a read to the log, is not recorded).
 export const registerDownloadConfig = (app: FastifyInstance, ctx: AppContext): void => {
-  const handler = async (request: FastifyRequest) =>
-    provisioningConfig(
-      ctx,
-      request,
-      parseBody(configRequest, request.method === 'GET' ? request.query : request.body),
+  app.get('/download-config', { config: { access: 'user' } }, (request) =>
+    provisioningConfig(ctx, request, parseBody(configRequest, request.query)),
+  );
+  app.post('/download-config', { config: { access: 'user' } }, (request) => {
+    const input = parseBody(configRequest, request.body);
+    return recordedTransaction(ctx.db, request, ctx.now, (tx) =>
+      provisioningConfig(ctx, request, input, tx),
     );
-  app.get('/download-config', { config: { access: 'user' } }, handler);
-  app.post('/download-config', { config: { access: 'user' } }, handler);
+  });
 };

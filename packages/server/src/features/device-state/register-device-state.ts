@@ -4,6 +4,7 @@ import { type AppContext, messageBusOf } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
 import { forbidden } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { splitReport } from './apply-state-report.js';
 import { applyTagsReport } from './apply-tags-report.js';
 import { deviceResource, findPermittedDevice, type DeviceRef } from './find-device.js';
@@ -193,7 +194,16 @@ export const registerDeviceState = (app: FastifyInstance, ctx: AppContext): void
   app.patch('/device/v3/tags', { config: { access: 'device' } }, async (request, reply) => {
     const body = parseBody(tagsReportBody, request.body);
     const device = await ownDevice(ctx, request.actor, Object.keys(body));
-    for (const tags of Object.values(body)) await applyTagsReport(ctx.db, device.id, tags);
+    // The tags and their audit record commit together.
+    await recordedTransaction(
+      ctx.db,
+      request,
+      ctx.now,
+      async (tx) => {
+        for (const tags of Object.values(body)) await applyTagsReport(tx, device.id, tags);
+      },
+      { deviceId: device.id },
+    );
     ctx.contacts.record(device.id, ctx.now());
     return reply.status(200).send();
   });

@@ -13,6 +13,7 @@ import type { AppContext } from '../../app-context.js';
 import { ApiError, forbidden, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
 import { logFailure } from '../../infra/logging/log-failure.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { deviceOffline } from '../cloudlink/cloudlink-error.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { isOsUpdateActionId, osUpdateStatus } from '../actions/os-update-action.js';
@@ -127,7 +128,14 @@ export const registerDiagnostics = (
       const target = await diagnosable(request, uuid);
       const online = await cloudlink.connectedDevices([target.id]);
       if (!online.has(target.id)) throw new ApiError('device_offline', deviceOffline().message);
-      const started = await startRun(ctx.db, target.id, action, ctx.now());
+      // The run's row and its audit record commit together (the device is asked once both have).
+      const started = await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        (tx) => startRun(tx, target.id, action, ctx.now()),
+        { status: 201, deviceId: target.id },
+      );
       const work = launch(target.id, action, started.id);
       // A device usually answers within moments: the answer then comes with the run, and the
       // console need not wait for its next refresh (15 s for checks). A slow run answers in_progress.

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   configuredImageName,
@@ -12,6 +12,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { resolveWithDns } from '../builder/fetch-project.js';
 import type { ResolveHost } from '../builder/pinned-request.js';
 import { parseAllowedNetworks } from '../builder/url-address-policy.js';
@@ -89,11 +90,22 @@ export const registerOsImages = (
     if (release === null) throw notFound(`No OS or supervisor release ${id} in the catalogue`);
     return release;
   };
-  const keep = async (id: number, source: Readable, name: string, url: string | null) => {
+  // The image's row and its audit record commit together (the file is removed if they do not).
+  const keep = async (
+    request: FastifyRequest,
+    id: number,
+    source: Readable,
+    name: string,
+    url: string | null,
+  ) => {
     const stored = await storeImageStream(dataDir, source);
     try {
-      const replaced = await ctx.db.transaction((tx: Queryable) =>
-        store.saveImage(tx, id, stored, name, url),
+      const replaced = await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        (tx: Queryable) => store.saveImage(tx, id, stored, name, url),
+        { status: 201 },
       );
       if (replaced !== null) await removeImageFile(dataDir, replaced);
     } catch (error) {
@@ -123,7 +135,7 @@ export const registerOsImages = (
         const query = parseBody(uploadQuery, request.query);
         const release = await releaseFor(id);
         const name = query.filename ?? `${release.deviceType ?? 'os'}-${release.version}.img`;
-        return created(reply, await keep(id, request.raw, name, null));
+        return created(reply, await keep(request, id, request.raw, name, null));
       },
     );
   });
@@ -141,7 +153,7 @@ export const registerOsImages = (
       );
       const name = body.filename ?? (fromUrl || 'os.img');
       const image = await fetchLinkedImage(body.url, check, (source) =>
-        keep(id, source, name.slice(0, osImageFilenameLimit), body.url),
+        keep(request, id, source, name.slice(0, osImageFilenameLimit), body.url),
       );
       return created(reply, image);
     },
@@ -153,8 +165,17 @@ export const registerOsImages = (
     async (request, reply) => {
       requirePlatformAdmin(request.actor);
       const { id } = parseBody(idParams, request.params);
-      const file = await store.deleteImage(ctx.db, id);
-      if (file === null) throw notFound(`Release ${id} has no provisioning image`);
+      const file = await recordedTransaction(
+        ctx.db,
+        request,
+        ctx.now,
+        async (tx) => {
+          const removed = await store.deleteImage(tx, id);
+          if (removed === null) throw notFound(`Release ${id} has no provisioning image`);
+          return removed;
+        },
+        { status: 204 },
+      );
       await removeImageFile(dataDir, file);
       return reply.status(204).send();
     },
@@ -169,16 +190,27 @@ export const registerOsImages = (
     const { release, ...input } = parseBody(downloadBody, request.body);
     const image = await store.offeredImage(ctx.db, release);
     if (image === undefined) throw notFound(`Release ${release} has no provisioning image`);
-    const config = await provisioningConfig(ctx, request, {
-      ...input,
-      version: input.version ?? image.semver,
-    });
-    if (config.deviceType !== image.device_type) {
-      throw badRequest(
-        `The image of release ${release} is for ${image.device_type}, not ${config.deviceType}`,
-      );
-    }
-    const { ticket, expiresAt } = await store.createTicket(ctx.db, release, config, ctx.now());
+    // The download's provisioning key and ticket commit with its audit record (a refused one
+    // keeps no key).
+    const { ticket, expiresAt, config } = await recordedTransaction(
+      ctx.db,
+      request,
+      ctx.now,
+      async (tx) => {
+        const made = await provisioningConfig(
+          ctx,
+          request,
+          { ...input, version: input.version ?? image.semver },
+          tx,
+        );
+        if (made.deviceType !== image.device_type) {
+          throw badRequest(
+            `The image of release ${release} is for ${image.device_type}, not ${made.deviceType}`,
+          );
+        }
+        return { ...(await store.createTicket(tx, release, made, ctx.now())), config: made };
+      },
+    );
     const answer: OsImageDownload = {
       url: `/os-image-download/${ticket}`,
       expiresAt: expiresAt.toISOString(),

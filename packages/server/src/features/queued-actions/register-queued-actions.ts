@@ -8,13 +8,13 @@ import { resourceOf } from '../../infra/odata/compile-context.js';
 import { createPermissionFilter } from '../../infra/odata/permissions.js';
 import { createSqlParams } from '../../infra/odata/sql-params.js';
 import { registerPeriodicTask } from '../../infra/scheduling/periodic-task.js';
-import { recordRouteChange } from '../audit-log/audit-route-records.js';
+import { recordedTransaction, recordRouteChange } from '../audit-log/audit-route-records.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
 import { permittedTargets } from '../device-actions/action-targets.js';
 import { createDelivery } from './deliver-queued.js';
 import { cancelQueued, expireDue, findQueued, listForDevice, listWaiting } from './queue-store.js';
 import { cancelParams, listQuery, runBody } from './queued-action-body.js';
-import { runOrQueue } from './run-or-queue.js';
+import { type RunWrite, runOrQueue } from './run-or-queue.js';
 
 // How much of a device's history of queued actions the device page shows.
 const historyLimit = 50;
@@ -64,7 +64,10 @@ export const registerQueuedActions = (
   const config = { access: 'user' } as const;
   app.post('/device-actions/v1/run', { config }, async (request, reply) => {
     const body = parseBody(runBody, request.body);
-    return reply.send(await runOrQueue(ctx, cloudlink, request.actor, body));
+    // What the call writes (actions queued, releases set) commits with its audit record; a call
+    // that only sends messages to online devices is recorded once answered.
+    const write: RunWrite = (work) => recordedTransaction(ctx.db, request, ctx.now, work);
+    return reply.send(await runOrQueue(ctx, cloudlink, request.actor, body, write));
   });
 
   // A device's queued actions and their outcomes (deviceId), or what waits for the devices of a

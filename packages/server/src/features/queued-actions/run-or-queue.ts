@@ -8,6 +8,7 @@ import {
 import { httpStatusOf } from '@flotilla/shared/errors/error-codes';
 import type { AppContext } from '../../app-context.js';
 import type { Actor } from '../../infra/auth/actor.js';
+import type { Queryable } from '../../infra/db/database.js';
 import { ApiError, badRequest, conflict } from '../../infra/errors/api-error.js';
 import { CloudlinkError, deviceOffline } from '../cloudlink/cloudlink-error.js';
 import type { Cloudlink } from '../cloudlink/register-cloudlink.js';
@@ -59,15 +60,36 @@ const failed = (deviceId: number, message: string, statusCode: number | null): R
   queuedActionId: null,
 });
 
+const queueOff = (target: Target): RunOutcome => failed(target.id, deviceOffline().message, 503);
+
+// One device's writes, undone alone when refused (the other devices' stay).
+const inSavepoint = async <T>(tx: Queryable, work: () => Promise<T>): Promise<T> => {
+  await tx.query('SAVEPOINT "device_action"');
+  try {
+    const result = await work();
+    await tx.query('RELEASE SAVEPOINT "device_action"');
+    return result;
+  } catch (error) {
+    await tx.query('ROLLBACK TO SAVEPOINT "device_action"');
+    throw error;
+  }
+};
+
+// Runs a call's writes in one transaction (the route's: with its audit record).
+export type RunWrite = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
+
 // Runs the action on every device the caller may act on: at once on the online ones ("done" or
 // "failed" with the device's answer), and on the offline ones either queued (when `queue` is
 // given) or "failed" as balena answers. Devices the caller cannot see are "failed" as not found;
-// a device it sees but may not act on refuses the whole call (401), nothing run or queued.
+// a device it sees but may not act on refuses the whole call (401), nothing run or queued. The
+// call's writes (actions queued, releases set) are made together through `write`, after the
+// messages are sent; a call that writes nothing does not call it.
 export const runOrQueue = async (
   ctx: AppContext,
   cloudlink: Cloudlink,
   actor: Actor,
   body: RunBody,
+  write: RunWrite,
 ): Promise<RunOutcome[]> => {
   const isService = serviceActions.has(body.action);
   if (body.action === 'os-update' && body.params.targetVersion === undefined) {
@@ -102,17 +124,21 @@ export const runOrQueue = async (
     return { force: force ?? false };
   };
 
-  const queueOn = async (target: Target): Promise<RunOutcome> => {
-    if (!body.queue) return failed(target.id, deviceOffline().message, 503);
+  const expiresAt = (queue: NonNullable<RunBody['queue']>): Date =>
+    new Date(now.getTime() + queue.expiresInHours * hourMs);
+  const actorId = actor.kind === 'anonymous' ? null : actor.actorId;
+
+  const queueOn = async (tx: Queryable, target: Target): Promise<RunOutcome> => {
+    if (!body.queue) return queueOff(target);
     const queued = await enqueue(
-      ctx.db,
+      tx,
       {
         deviceId: target.id,
         action: body.action,
         params: paramsOf(target),
         now,
-        expiresAt: new Date(now.getTime() + body.queue.expiresInHours * hourMs),
-        actorId: actor.kind === 'anonymous' ? null : actor.actorId,
+        expiresAt: expiresAt(body.queue),
+        actorId,
       },
       maxQueuedPerDevice,
     );
@@ -123,12 +149,15 @@ export const runOrQueue = async (
   // An OS or supervisor update sets the release at once, with the caller's permission and the
   // release rules: done on an online device; on an offline one queued with the release it
   // replaced (both or neither), or refused as balena does without `queue` (nothing set).
-  const updateOn = async (target: Target, action: HostUpdateActionId): Promise<RunOutcome> => {
+  const updateOn = async (
+    tx: Queryable,
+    target: Target,
+    action: HostUpdateActionId,
+  ): Promise<RunOutcome> => {
     const isOnline = online.has(target.id);
     const { queue } = body;
-    if (!isOnline && !queue) return failed(target.id, deviceOffline().message, 503);
     try {
-      return await ctx.db.transaction(async (tx) => {
+      return await inSavepoint(tx, async () => {
         const pin = await pinHostUpdate(tx, ctx, actor, target.id, action, body.params);
         if (isOnline || !queue) {
           return {
@@ -141,14 +170,7 @@ export const runOrQueue = async (
         }
         const queued = await enqueue(
           tx,
-          {
-            deviceId: target.id,
-            action,
-            params: pin,
-            now,
-            expiresAt: new Date(now.getTime() + queue.expiresInHours * hourMs),
-            actorId: actor.kind === 'anonymous' ? null : actor.actorId,
-          },
+          { deviceId: target.id, action, params: pin, now, expiresAt: expiresAt(queue), actorId },
           maxQueuedPerDevice,
         );
         // Nothing is set when nothing can wait for the device.
@@ -161,15 +183,24 @@ export const runOrQueue = async (
     }
   };
 
-  const runOn = async (deviceId: number): Promise<RunOutcome> => {
+  // What a device's action writes (a release set, an action queued), done after the messages to
+  // the online devices are sent, all in the one transaction `write` gives.
+  type Write = (tx: Queryable) => Promise<RunOutcome>;
+
+  const runOn = async (deviceId: number): Promise<RunOutcome | Write> => {
     const target = targets.get(deviceId);
     if (!target) return failed(deviceId, 'Device not found', 404);
     if (isService && body.params.imageId !== undefined && !target.imageOk) {
       return failed(deviceId, 'Image not found', 404);
     }
     const { action } = body;
-    if (isHostUpdateQueued(action)) return updateOn(target, action);
-    if (!online.has(deviceId)) return queueOn(target);
+    if (isHostUpdateQueued(action)) {
+      if (!online.has(deviceId) && !body.queue) {
+        return failed(deviceId, deviceOffline().message, 503);
+      }
+      return (tx) => updateOn(tx, target, action);
+    }
+    if (!online.has(deviceId)) return body.queue ? (tx) => queueOn(tx, target) : queueOff(target);
     try {
       const result = outcomeOfResult(
         await cloudlink.sendAction(deviceId, action, paramsOf(target)),
@@ -184,20 +215,29 @@ export const runOrQueue = async (
     } catch (error) {
       if (!(error instanceof CloudlinkError)) throw error;
       // Gone between the look-up and the send: it gets the action when it is back.
-      if (error.failure === 'offline') return queueOn(target);
+      if (error.failure === 'offline') {
+        return body.queue ? (tx) => queueOn(tx, target) : queueOff(target);
+      }
       return failed(deviceId, error.message, 503);
     }
   };
 
-  const outcomes = new Array<RunOutcome>(body.deviceIds.length);
+  const planned = new Array<RunOutcome | Write>(body.deviceIds.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < body.deviceIds.length) {
       const index = next++;
       const deviceId = body.deviceIds[index];
-      if (deviceId !== undefined) outcomes[index] = await runOn(deviceId);
+      if (deviceId !== undefined) planned[index] = await runOn(deviceId);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, body.deviceIds.length) }, worker));
-  return outcomes;
+  if (!planned.some((step) => typeof step === 'function')) {
+    return planned.filter((step): step is RunOutcome => typeof step !== 'function');
+  }
+  return write(async (tx) => {
+    const outcomes: RunOutcome[] = [];
+    for (const step of planned) outcomes.push(typeof step === 'function' ? await step(tx) : step);
+    return outcomes;
+  });
 };

@@ -147,7 +147,10 @@ export const registerSocialAuth = (app: FastifyInstance, ctx: AppContext): void 
           request.log.info({ userId: flow.linkUserId, provider }, 'social account linked');
           return { outcome: 'linked' };
         }
-        const answer = await signInWith(deps, provider, identity);
+        // An account created (or its link's name refreshed) commits with the audit record.
+        const answer = await signInWith(deps, provider, identity, (work) =>
+          recordedTransaction(ctx.db, request, ctx.now, work),
+        );
         request.log.info({ provider, outcome: answer.outcome }, 'social sign-in');
         return answer;
       },

@@ -68,11 +68,16 @@ export const signInWith = async (
   deps: Deps,
   provider: SocialProvider,
   identity: ProviderIdentity,
+  // Runs the sign-in's writes (the route's: with its audit record).
+  transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T> = (work) =>
+    deps.db.transaction(work),
 ): Promise<SocialExchangeAnswer> => {
   const label = socialProviderLabels[provider];
   const linked = await findLinkedUser(deps.db, provider, identity.remoteId);
   if (linked !== undefined) {
-    await refreshDisplayName(deps.db, provider, identity.remoteId, identity.displayName);
+    await transaction((tx) =>
+      refreshDisplayName(tx, provider, identity.remoteId, identity.displayName),
+    );
     return { outcome: 'signed-in', token: await sessionFor(deps, linked) };
   }
   if (identity.email === undefined || !identity.emailVerified) {
@@ -106,7 +111,7 @@ export const signInWith = async (
   const email = identity.email;
   let userId: number;
   try {
-    userId = await deps.db.transaction(async (tx) => {
+    userId = await transaction(async (tx) => {
       // The provider vouched for the address; the account has no password until its owner sets one.
       const created = await createUserWithPersonalOrganization(tx, {
         email,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, badRequest, notFound } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { issueSessionToken } from '../auth/issue-session-token.js';
 import { publicUrlOf } from '../mail/register-mail.js';
 import { isTwoFactorEnabled } from '../two-factor/two-factor-store.js';
@@ -94,14 +95,22 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
         await forgetExpired(ctx.db, now);
         const urls = serviceProviderUrls(base(), provider.sso_identifier);
         try {
-          const result = await ctx.db.transaction(async (tx) => {
-            const identity = await acceptAssertion(tx, provider, urls, SAMLResponse, now);
-            const outcome = reauth
-              ? await resolveReauth(tx, provider.id, identity)
-              : await resolveSignIn(tx, provider.id, identity);
-            const code = await createLoginCode(tx, outcome, provider.id, identity, now);
-            return { outcome, code, email: identity.email };
-          });
+          // The account (created or linked), the code and the audit record commit together; a
+          // refused assertion writes nothing and is recorded once answered.
+          const result = await recordedTransaction(
+            ctx.db,
+            request,
+            ctx.now,
+            async (tx) => {
+              const identity = await acceptAssertion(tx, provider, urls, SAMLResponse, now);
+              const outcome = reauth
+                ? await resolveReauth(tx, provider.id, identity)
+                : await resolveSignIn(tx, provider.id, identity);
+              const code = await createLoginCode(tx, outcome, provider.id, identity, now);
+              return { outcome, code, email: identity.email };
+            },
+            { status: 303 },
+          );
           request.log.info(
             { userId: result.outcome.userId, identityProvider: provider.id },
             `saml ${result.outcome.kind}`,
@@ -131,7 +140,7 @@ export const registerSaml = (app: FastifyInstance, ctx: AppContext): void => {
   app.post('/auth/saml/finalize', { config: { access: 'public' } }, async (request, reply) => {
     const { code } = parseBody(finalizeBody, request.body);
     const now = ctx.now();
-    const userId = await ctx.db.transaction(async (tx) => {
+    const userId = await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       const found = await findLoginCode(tx, code, now);
       // A re-authentication's code signs nobody in (POST /auth/saml/reauthenticate spends it).
       if (!found || found.kind === 'reauth') throw badRequest(samlSignInMessages.invalidCode);

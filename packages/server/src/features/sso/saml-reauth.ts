@@ -6,6 +6,7 @@ import { requireSessionMay } from '../../infra/auth/session-rules.js';
 import type { Queryable } from '../../infra/db/database.js';
 import { badRequest, unauthorized } from '../../infra/errors/api-error.js';
 import { parseBody } from '../../infra/http/validate.js';
+import { recordedTransaction } from '../audit-log/audit-route-records.js';
 import { currentSession } from '../auth/current-session.js';
 import { carriedClaims, issueSessionToken } from '../auth/issue-session-token.js';
 import { publicUrlOf } from '../mail/register-mail.js';
@@ -72,7 +73,7 @@ export const registerSamlReauth = (app: FastifyInstance, ctx: AppContext): void 
     requireSessionMay(actor, 'fresh-authentication');
     const { claims } = await currentSession(request, ctx);
     const now = ctx.now();
-    await ctx.db.transaction(async (tx) => {
+    await recordedTransaction(ctx.db, request, ctx.now, async (tx) => {
       const found = await findLoginCode(tx, code, now);
       if (!found || found.kind !== 'reauth') throw badRequest(samlSignInMessages.invalidCode);
       // 400, not 401: the console reads a 401 as its own session ended.

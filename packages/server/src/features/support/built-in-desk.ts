@@ -21,15 +21,27 @@ export type BuiltInDeskDeps = {
 export const createBuiltInDesk = (deps: BuiltInDeskDeps): SupportDesk => ({
   kind: 'built-in',
   ticketFields: () => activeTicketFields(deps.db),
-  async uploadAttachment(organizationId, by, file) {
+  async uploadAttachment(organizationId, by, file, record) {
     const uuid = await writeAttachmentFile(deps.dataDir, file.bytes);
     const token = randomBytes(16).toString('hex');
-    const { rows } = await deps.db.query<{ id: number }>(
-      `INSERT INTO "support_attachment"
+    const { rows } = await deps.db.transaction(async (tx) => {
+      const inserted = await tx.query<{ id: number }>(
+        `INSERT INTO "support_attachment"
          ("token", "organization", "uploaded_by", "file_uuid", "file_name", "content_type", "size")
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING "id"`,
-      [token, organizationId, by.userId, uuid, file.fileName, file.contentType, file.bytes.length],
-    );
+        [
+          token,
+          organizationId,
+          by.userId,
+          uuid,
+          file.fileName,
+          file.contentType,
+          file.bytes.length,
+        ],
+      );
+      await record(tx);
+      return inserted;
+    });
     const id = rows[0]?.id;
     if (id === undefined) throw new Error('support_attachment insert returned no id');
     return {
@@ -45,7 +57,7 @@ export const createBuiltInDesk = (deps: BuiltInDeskDeps): SupportDesk => ({
       },
     };
   },
-  async submitTicket(organizationId, by, ticket) {
+  async submitTicket(organizationId, by, ticket, record) {
     const fields = await activeTicketFields(deps.db);
     const customFields = checkCustomFields(fields, ticket.custom_fields);
     return deps.db.transaction(async (tx) => {
@@ -71,6 +83,7 @@ export const createBuiltInDesk = (deps: BuiltInDeskDeps): SupportDesk => ({
         'SELECT "created_at" FROM "support_ticket" WHERE "id" = $1',
         [id],
       );
+      await record(tx);
       return {
         ticket: {
           id,

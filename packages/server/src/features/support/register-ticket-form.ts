@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { forbidden, notFound } from '../../infra/errors/api-error.js';
 import { maxRowId, parseBody } from '../../infra/http/validate.js';
+import { recordRouteChange } from '../audit-log/audit-route-records.js';
 import { requesterOf } from './requester.js';
 import {
   organizationMayOpenPrivateSupport,
@@ -60,7 +61,10 @@ export const registerTicketForm = (
       const user = await requireOrganizationMember(ctx.db, request.actor, orgId, 'create');
       if (!(await mayOpen(orgId))) throw forbidden(noPrivateSupport);
       const ticket = parseBody(submitTicketBody, request.body);
-      const answer = await desk.submitTicket(orgId, await requesterOf(ctx.db, user.userId), ticket);
+      const requester = await requesterOf(ctx.db, user.userId);
+      const answer = await desk.submitTicket(orgId, requester, ticket, (tx) =>
+        recordRouteChange(tx, request, ctx.now(), { status: 201 }),
+      );
       return reply.status(201).send(answer);
     },
   );
@@ -102,6 +106,7 @@ export const registerTicketForm = (
           orgId,
           await requesterOf(ctx.db, user.userId),
           file,
+          (tx) => recordRouteChange(tx, request, ctx.now(), { status: 201 }),
         );
         return reply.status(201).send(answer);
       },

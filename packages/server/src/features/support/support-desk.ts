@@ -1,4 +1,5 @@
 import type { TicketField } from '@flotilla/shared/support/support-tickets';
+import type { Queryable } from '../../infra/db/database.js';
 import type { SubmitTicket } from './ticket-form.js';
 
 // Who submits or uploads, as the desk needs them.
@@ -23,6 +24,10 @@ export type SubmitAnswer = {
   ticket: { id: number; subject: string; status: string; priority: string; created_at: string };
 };
 
+// Writes the route's audit record in the transaction of the desk's rows (the built-in desk's);
+// a desk that keeps no rows (Zendesk) does not call it, and the route is recorded once answered.
+export type RecordChange = (tx: Queryable) => Promise<void>;
+
 // The three calls of the ticket form: the built-in desk (built-in-desk.ts) answers them from
 // PostgreSQL, the Zendesk adapter (zendesk-desk.ts) forwards them to a Zendesk instance.
 export type SupportDesk = {
@@ -32,6 +37,12 @@ export type SupportDesk = {
     organizationId: number,
     by: Requester,
     file: UploadedFile,
+    record: RecordChange,
   ): Promise<UploadAnswer>;
-  submitTicket(organizationId: number, by: Requester, ticket: SubmitTicket): Promise<SubmitAnswer>;
+  submitTicket(
+    organizationId: number,
+    by: Requester,
+    ticket: SubmitTicket,
+    record: RecordChange,
+  ): Promise<SubmitAnswer>;
 };
