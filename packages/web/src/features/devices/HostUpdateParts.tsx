@@ -68,7 +68,7 @@ export type EligibilityRow = {
 
 const statusOf = (row: EligibilityRow): string => {
   if (!row.updates) return 'Skipped';
-  return row.queued ? 'Will be queued until it comes online' : 'Will be updated';
+  return row.queued ? 'Queued until online' : 'Will be updated';
 };
 
 // Each selected device, what it runs, and whether the chosen version updates it (and why not).
@@ -92,7 +92,9 @@ export const EligibilityTable = ({
         {rows.map((row) => (
           <TableRow key={row.id}>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.name}</TableCell>
-            <TableCell sx={{ fontFamily: 'monospace' }}>{row.current}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+              {row.current}
+            </TableCell>
             <TableCell>
               <Typography variant="body2" color={row.updates ? 'success.main' : 'text.secondary'}>
                 {statusOf(row)}

@@ -269,7 +269,7 @@ describe('OS update', () => {
     });
     const rowOf = (name: string) => within(table).getByRole('row', { name: new RegExp(name) });
     // Queued by default: the offline device's row says it waits, not that it updates now.
-    expect(rowOf('calm-heron').textContent).toContain('Will be queued until it comes online');
+    expect(rowOf('calm-heron').textContent).toContain('Queued until online');
     expect(rowOf('brave-otter').textContent).toContain('Will be updated');
     expect(within(dialog).getByText('2 devices of 3 will be updated.')).toBeTruthy();
     // The offline device is left out when its update is not queued.
@@ -348,7 +348,7 @@ describe('supervisor update', () => {
     });
     const rowOf = (name: string) => within(table).getByRole('row', { name: new RegExp(name) });
     expect(rowOf('brave-otter').textContent).toContain('Will be updated');
-    expect(rowOf('calm-heron').textContent).toContain('Will be queued until it comes online');
+    expect(rowOf('calm-heron').textContent).toContain('Queued until online');
     expect(within(dialog).getByText('2 devices of 2 will be updated.')).toBeTruthy();
   });
 
