@@ -27,8 +27,8 @@ export const DeviceAlerts = ({ detail }: { detail: DeviceDetail }) => {
       {offline || !detail.is_connected_to_vpn ? (
         <Alert severity="info">
           {offline ? 'This device is offline' : 'This device is not connected to the cloudlink'}:
-          reboot, shutdown, identify, purge and service actions can be queued to run when it
-          reconnects; the terminal and diagnostics wait for it.
+          reboot, shutdown, identify, purge, service actions and OS or supervisor updates can be
+          queued to run when it reconnects; the terminal and diagnostics wait for it.
         </Alert>
       ) : null}
       {detail.is_undervolted ? (

@@ -71,6 +71,29 @@ const TagValue = ({ device, tagKey }: { device: DeviceListRow; tagKey: string })
   );
 };
 
+// What waits for the device, one action a line (a comma-joined list was hard to read).
+const QueuedChip = ({ queued }: { queued: readonly string[] }) => (
+  <Tooltip
+    title={
+      <>
+        Waiting for the device to come online:
+        {queued.map((text, index) => (
+          <span key={index} style={{ display: 'block' }}>
+            {text}
+          </span>
+        ))}
+      </>
+    }
+  >
+    <Chip
+      size="small"
+      variant="outlined"
+      label={`${queued.length} queued`}
+      aria-label={`Waiting for the device to come online: ${queued.join(', ')}`}
+    />
+  </Tooltip>
+);
+
 const DeviceRow = ({
   device,
   tagColumns,
@@ -126,21 +149,14 @@ const DeviceRow = ({
         </Typography>
       </TableCell>
       <TableCell>
-        <DeviceStatusChip
-          status={device.overall_status}
-          progress={device.overall_progress}
-          blocker={releaseBlockerOf(device)}
-        />
-        {queued.length > 0 ? (
-          <Tooltip title={`Waiting for the device to come online: ${queued.join(', ')}`}>
-            <Chip
-              size="small"
-              variant="outlined"
-              label={`${queued.length} queued`}
-              sx={{ ml: 0.5 }}
-            />
-          </Tooltip>
-        ) : null}
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <DeviceStatusChip
+            status={device.overall_status}
+            progress={device.overall_progress}
+            blocker={releaseBlockerOf(device)}
+          />
+          {queued.length > 0 ? <QueuedChip queued={queued} /> : null}
+        </Stack>
       </TableCell>
       <TableCell>
         <Truncated text={device.is_of__device_type[0]?.name ?? ''} width={130} />

@@ -189,6 +189,13 @@ describe('FleetDevicesPage', () => {
         'Waiting for the device to come online: Reboot, OS update to balenaOS 6.1.0',
       ),
     ).toBeTruthy();
+    // One action a line.
+    await userEvent.hover(within(row ?? document.body).getByText('2 queued'));
+    const tooltip = await screen.findByRole('tooltip');
+    expect([...tooltip.querySelectorAll('span')].map((line) => line.textContent)).toEqual([
+      'Reboot',
+      'OS update to balenaOS 6.1.0',
+    ]);
     const other = screen.getByRole('link', { name: 'brave-otter' }).closest('tr');
     expect(other?.textContent).not.toContain('queued');
   });

@@ -61,7 +61,14 @@ export type EligibilityRow = {
   current: string;
   // Will the device be updated, and what to know about it (why not, or a warning).
   updates: boolean;
+  // Offline: the update waits in its queue until it comes online.
+  queued: boolean;
   message: string | null;
+};
+
+const statusOf = (row: EligibilityRow): string => {
+  if (!row.updates) return 'Skipped';
+  return row.queued ? 'Queued until online' : 'Will be updated';
 };
 
 // Each selected device, what it runs, and whether the chosen version updates it (and why not).
@@ -77,18 +84,20 @@ export const EligibilityTable = ({
       <TableHead>
         <TableRow>
           <TableCell>Device</TableCell>
-          <TableCell>{currentLabel}</TableCell>
+          <TableCell sx={{ whiteSpace: 'nowrap' }}>{currentLabel}</TableCell>
           <TableCell>Status</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
         {rows.map((row) => (
           <TableRow key={row.id}>
-            <TableCell>{row.name}</TableCell>
-            <TableCell sx={{ fontFamily: 'monospace' }}>{row.current}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.name}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+              {row.current}
+            </TableCell>
             <TableCell>
               <Typography variant="body2" color={row.updates ? 'success.main' : 'text.secondary'}>
-                {row.updates ? 'Will be updated' : 'Skipped'}
+                {statusOf(row)}
               </Typography>
               {row.message ? (
                 <Typography variant="caption" color="text.secondary">

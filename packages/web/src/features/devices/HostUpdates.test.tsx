@@ -264,14 +264,18 @@ describe('OS update', () => {
       await userEvent.click(await screen.findByRole('checkbox', { name: `Select ${name}` }));
     }
     const dialog = await openAction('Update OS');
-    // The offline device is left out when its update is not queued.
-    await userEvent.click(
-      await within(dialog).findByRole('checkbox', { name: 'Queue for when it comes online' }),
-    );
     const table = await within(dialog).findByRole('table', {
       name: 'Devices and their eligibility',
     });
     const rowOf = (name: string) => within(table).getByRole('row', { name: new RegExp(name) });
+    // Queued by default: the offline device's row says it waits, not that it updates now.
+    expect(rowOf('calm-heron').textContent).toContain('Queued until online');
+    expect(rowOf('brave-otter').textContent).toContain('Will be updated');
+    expect(within(dialog).getByText('2 devices of 3 will be updated.')).toBeTruthy();
+    // The offline device is left out when its update is not queued.
+    await userEvent.click(
+      within(dialog).getByRole('checkbox', { name: 'Queue for when it comes online' }),
+    );
     expect(rowOf('brave-otter').textContent).toContain('Will be updated');
     expect(rowOf('calm-heron').textContent).toContain('Update disabled for offline devices');
     expect(rowOf('quick-fox').textContent).toContain('Already running selected version');
@@ -328,6 +332,24 @@ describe('supervisor update', () => {
       },
     ]);
     expect(deviceWrites(api)).toEqual([]);
+  });
+
+  it('says which devices of a selection update now and which wait for the queue', async () => {
+    renderTable([
+      deviceRow(),
+      deviceRow({ id: 102, uuid: 'b'.repeat(32), device_name: 'calm-heron', is_online: false }),
+    ]);
+    for (const name of ['brave-otter', 'calm-heron']) {
+      await userEvent.click(await screen.findByRole('checkbox', { name: `Select ${name}` }));
+    }
+    const dialog = await openAction('Update supervisor');
+    const table = await within(dialog).findByRole('table', {
+      name: 'Devices and their eligibility',
+    });
+    const rowOf = (name: string) => within(table).getByRole('row', { name: new RegExp(name) });
+    expect(rowOf('brave-otter').textContent).toContain('Will be updated');
+    expect(rowOf('calm-heron').textContent).toContain('Queued until online');
+    expect(within(dialog).getByText('2 devices of 2 will be updated.')).toBeTruthy();
   });
 
   it('refuses ESR devices', async () => {

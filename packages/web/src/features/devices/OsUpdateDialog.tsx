@@ -162,6 +162,7 @@ export const OsUpdateDialog = ({
               name: row.device.target.name,
               current: row.device.osVersion ?? '—',
               updates: row.eligibility.willUpdate && row.releaseId !== null,
+              queued: !row.device.isOnline,
               message: row.eligibility.message,
             }))}
           />

@@ -87,7 +87,7 @@ export const QueuedActionsCard = ({ deviceId, denied }: { deviceId: number; deni
               <TableCell>Action</TableCell>
               <TableCell>Status</TableCell>
               <TableCell>Queued</TableCell>
-              <TableCell>Finished</TableCell>
+              <TableCell>Finished or expires</TableCell>
               <TableCell>Message</TableCell>
               <TableCell />
             </TableRow>

@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { supervisorUpdateMessages } from '@flotilla/shared/host-os/supervisor-update';
 import { useState } from 'react';
+import { plural } from '../../device/device-format.js';
 import { LoadState } from '../../ui/LoadState.js';
 import { useSupervisorCatalogue } from './api-host-os.js';
 import {
@@ -99,16 +100,22 @@ export const SupervisorUpdateDialog = ({
       {queue.choice}
       {block !== null ? <Alert severity="warning">{block}</Alert> : null}
       {!single && rows.length > 0 ? (
-        <EligibilityTable
-          currentLabel="Current supervisor"
-          rows={rows.map((row) => ({
-            id: row.device.target.id,
-            name: row.device.target.name,
-            current: row.device.supervisorVersion ?? '—',
-            updates: row.outcome === 'update',
-            message: row.message,
-          }))}
-        />
+        <>
+          <Typography variant="body2">
+            {plural(updating.length, 'device')} of {devices.length} will be updated.
+          </Typography>
+          <EligibilityTable
+            currentLabel="Current supervisor"
+            rows={rows.map((row) => ({
+              id: row.device.target.id,
+              name: row.device.target.name,
+              current: row.device.supervisorVersion ?? '—',
+              updates: row.outcome === 'update',
+              queued: !row.device.isOnline,
+              message: row.message,
+            }))}
+          />
+        </>
       ) : null}
     </HostUpdateFrame>
   );
