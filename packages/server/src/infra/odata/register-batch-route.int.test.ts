@@ -190,6 +190,14 @@ describe('POST /v7/$batch', () => {
     );
     // Mallory's one fleet elsewhere, none of this organization's.
     expect([...totals(mallorys).values()]).toEqual([1]);
+    // Encoded as the SDK sends them (the console's fleet list): one read too, the same answers.
+    statements.length = 0;
+    const encoded = await batch(
+      getsOf(paths.map((path) => `/v7${path.replaceAll(' ', '%20').replaceAll("'", '%27')}`)),
+      'morgan',
+    );
+    expect(statements).toHaveLength(1);
+    expect((encoded.body as BatchAnswer).responses.map((entry) => entry.body)).toEqual(alone);
     // The seven counts' read as the batch sends it to the engine is still refused as a GET.
     const together = `${paths[0]?.split('&$expand=')[0] ?? ''}&$expand=${paths
       .map((path) => path.split('&$expand=')[1] ?? '')
