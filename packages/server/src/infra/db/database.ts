@@ -17,6 +17,10 @@ export type QueryOptions = QueryLimits & {
   // same SQL (a hash of it does). Only for statements run with limits (their own connection);
   // a connection holds at most maxPreparedPerConnection of them.
   prepareAs?: string;
+  // Plan it generically from its first run (PostgreSQL's plan_cache_mode), not once for each of
+  // its first five runs on a connection: for prepared statements whose best plan does not depend
+  // on their values (counts under the caller's permissions).
+  genericPlan?: boolean;
 };
 
 export type Queryable = {
@@ -96,12 +100,19 @@ export const connectionSettings = (url: string): { connectionString: string; opt
   return { connectionString: parsed.toString(), options: `${given} ${ours}`.trim() };
 };
 
+// How long an idle pooled connection stays open. Its prepared statements and their plans go with
+// it: node-postgres's 10 s closed the connections of a console screen refreshing every 10 to 30 s,
+// and every refresh then planned its /v7 reads again (tens of milliseconds of PostgreSQL CPU for
+// the fleet list's counts). An idle connection costs PostgreSQL its memory, a few MB at most.
+export const poolIdleTimeoutMs = 120_000;
+
 export const openDatabase = (url: string, options: DatabaseOptions = {}): Database => {
   const newPool = (max: number): pg.Pool => {
     const created = new pg.Pool({
       ...connectionSettings(url),
       max,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: poolIdleTimeoutMs,
       // Notices a peer that vanished without closing (network cut) on idle connections too.
       keepAlive: true,
     });
@@ -109,6 +120,7 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     // drops it, and the next query opens a fresh connection.
     created.on('error', () => undefined);
     created.on('connect', watchClient);
+    created.on('remove', forgetPlanMode);
     return created;
   };
 
@@ -149,6 +161,29 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
   // The prepared statements of each connection (pg prepares a named statement on first use).
   const prepared = new WeakMap<pg.ClientBase, Set<string>>();
   const retiring = new WeakSet<pg.ClientBase>();
+
+  // Connections whose session plans generically (QueryOptions.genericPlan). Any other statement
+  // runs on a connection in PostgreSQL's default mode, since the setting would give its
+  // unprepared statements a generic plan too; while no connection is generic, plain queries take
+  // any pooled connection as before.
+  const generic = new WeakSet<pg.ClientBase>();
+  let genericCount = 0;
+  const forgetPlanMode = (client: pg.ClientBase): void => {
+    if (generic.delete(client)) genericCount--;
+  };
+  const setPlanMode = async (client: pg.ClientBase, wanted: boolean): Promise<void> => {
+    if (generic.has(client) === wanted) return;
+    await client.query(
+      wanted ? 'SET plan_cache_mode = force_generic_plan' : 'RESET plan_cache_mode',
+    );
+    if (wanted) {
+      generic.add(client);
+      genericCount++;
+    } else {
+      generic.delete(client);
+      genericCount--;
+    }
+  };
   // The name to run `name` as on `client`, or undefined when the connection is full (it is then
   // retired on release).
   const preparedName = (client: pg.ClientBase, name: string | undefined): string | undefined => {
@@ -204,6 +239,7 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       state: CancelState,
       markBroken: (error: Error) => void,
     ) => Promise<T>,
+    genericPlan = false,
   ): Promise<T> => {
     const client = await observe(() => from.connect());
     const state: CancelState = { reason: undefined };
@@ -216,6 +252,7 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     };
     client.on('error', onError);
     try {
+      await observe(() => setPlanMode(client, genericPlan));
       const setting = recorder.settingFor(client);
       if (setting !== undefined) await observe(() => setting);
       if (collects) recorder.begin(client);
@@ -238,10 +275,13 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
     (from: pg.Pool): Queryable['query'] =>
     <Row extends object>(sql: string, params: readonly SqlValue[] = [], options?: QueryOptions) =>
       // A statement that may be cancelled needs its own connection (to know its backend), and so
-      // does one whose recorded notifications must be told apart from other statements'.
-      options || recorder.recording()
-        ? withClient(from, (client, state) =>
-            observe(() => runOn<Row>(client, sql, params, options, state)),
+      // does one whose recorded notifications must be told apart from other statements', and
+      // every statement while some connection plans generically (it must get one that does not).
+      options || recorder.recording() || genericCount > 0
+        ? withClient(
+            from,
+            (client, state) => observe(() => runOn<Row>(client, sql, params, options, state)),
+            options?.genericPlan === true && options.prepareAs !== undefined,
           )
         : observe(() => run<Row>(from, sql, params));
 
@@ -295,6 +335,12 @@ export const openDatabase = (url: string, options: DatabaseOptions = {}): Databa
       const client = await observe(() => pool.connect());
       // The owner adds its own listeners; this one only keeps a forgotten one from crashing us.
       client.on('error', () => undefined);
+      try {
+        await observe(() => setPlanMode(client, false));
+      } catch (error) {
+        client.release(error instanceof Error ? error : true);
+        throw error;
+      }
       return client;
     },
     isAvailable: () => available,

@@ -79,6 +79,53 @@ describe('prepared statements', () => {
     expect(await preparedNames()).toEqual(['sleeper']);
   });
 
+  it('plans a statement asking for it generically from its first run, and nothing else', async () => {
+    type Plans = { generic_plans: number; custom_plans: number };
+    const plans = async (name: string): Promise<Plans | undefined> =>
+      (
+        await db.query<Plans>(
+          'SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE "name" = $1',
+          [name],
+          limits,
+        )
+      ).rows[0];
+    const mode = async (options?: typeof limits): Promise<string | undefined> =>
+      (
+        await db.query<{ mode: string }>(
+          'SELECT current_setting(\'plan_cache_mode\') AS "mode"',
+          [],
+          options,
+        )
+      ).rows[0]?.mode;
+    const run = (name: string, genericPlan: boolean, value: number) =>
+      db.query('SELECT count(*) AS "n" FROM pg_class WHERE oid > $1::integer', [value], {
+        ...limits,
+        prepareAs: name,
+        genericPlan,
+      });
+    await run('counted_generic', true, 1);
+    await run('counted_generic', true, 2);
+    expect(await plans('counted_generic')).toEqual({ generic_plans: 2, custom_plans: 0 });
+    // The same connection then serves other statements in PostgreSQL's default mode: pooled
+    // plain queries, statements with limits, and prepared ones not asking for it.
+    expect(await mode()).toBe('auto');
+    await run('counted_generic', true, 3);
+    expect(await mode(limits)).toBe('auto');
+    await run('counted_custom', false, 1);
+    await run('counted_custom', false, 2);
+    expect(await plans('counted_custom')).toEqual({ generic_plans: 0, custom_plans: 2 });
+    await run('counted_generic', true, 4);
+    expect(await plans('counted_generic')).toEqual({ generic_plans: 4, custom_plans: 0 });
+    const client = await db.connect();
+    try {
+      expect(
+        (await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows,
+      ).toEqual([{ plan_cache_mode: 'auto' }]);
+    } finally {
+      client.release();
+    }
+  });
+
   it('runs every session without JIT, keeping session options the URL gives', async () => {
     expect((await db.query<{ jit: string }>('SHOW jit')).rows[0]?.jit).toBe('off');
     const url = new URL(owner.url);

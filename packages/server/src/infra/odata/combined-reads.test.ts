@@ -23,6 +23,7 @@ describe('combineReads', () => {
     text,
     values,
     count,
+    countsOnly: count,
     name,
   });
 

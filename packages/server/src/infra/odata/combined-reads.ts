@@ -7,7 +7,13 @@ import type { ReadStatement } from './statement-cache.js';
 // scalar subqueries. Seven counts then cost two round trips and two plans instead of seven
 // (register-batch-route.ts runs a batch as two such statements side by side).
 
-export type CombinedReads = { text: string; values: SqlValue[]; name: string | undefined };
+// countsOnly: every part is (CompiledGet.countsOnly), so the statement may be planned generically.
+export type CombinedReads = {
+  text: string;
+  values: SqlValue[];
+  name: string | undefined;
+  countsOnly: boolean;
+};
 
 // `sql` with every parameter placeholder $n moved up by `offset`. Placeholders are found
 // outside quoted text only: string constants ('it''s $1') and quoted identifiers ("a$1") are
@@ -63,6 +69,7 @@ export const combineReads = (statements: readonly ReadStatement[]): CombinedRead
   return {
     text: `SELECT ${columns.join(', ')}`,
     values,
+    countsOnly: statements.every((statement) => statement.countsOnly),
     name: prepared
       ? `v7b_${createHash('sha256').update(names.join(',')).digest('hex').slice(0, 32)}`
       : undefined,
@@ -89,7 +96,7 @@ export const createReadCombiner = (maxEntries: number): ReadCombiner => {
       const oldest = known.keys().next();
       if (!oldest.done) known.delete(oldest.value);
     }
-    known.set(key, { text: combined.text, name: combined.name });
+    known.set(key, { text: combined.text, name: combined.name, countsOnly: combined.countsOnly });
     return combined;
   };
 };

@@ -28,10 +28,17 @@ export type CompileContext = {
   // literal is part of the compiled statement's key (statement-cache.ts).
   pin: (reference: BindReference) => unknown;
   pinned: () => readonly BindKey[];
+  // A batch's counts read together (register-batch-route.ts): a navigation's `$count` may be
+  // expanded more than once, its k-th expansion (from 0) answered as `<name>@<k>`.
+  repeatedCounts: boolean;
 };
 
 // The caller and the URL's literals are those of `params` (createSqlParams).
-export const createCompileContext = (model: Model, params: SqlParams): CompileContext => {
+export const createCompileContext = (
+  model: Model,
+  params: SqlParams,
+  repeatedCounts = false,
+): CompileContext => {
   let counter = 0;
   const pinned: BindKey[] = [];
   const binds = params.request.binds;
@@ -48,6 +55,7 @@ export const createCompileContext = (model: Model, params: SqlParams): CompileCo
       return bindValue(binds, reference);
     },
     pinned: () => pinned,
+    repeatedCounts,
   };
 };
 

@@ -124,16 +124,24 @@ const expandSql = (
   parent: RowScope,
   expand: ExpandOption,
 ): { name: string; sql: string }[] => {
-  const names = expand.properties.map((item) => item.name);
+  // Only the batch's counts read together may expand a count more than once (each its own name).
+  const names = expand.properties.map((item) =>
+    ctx.repeatedCounts && item.count ? `${item.name}/$count` : item.name,
+  );
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated) throw badRequest(`'${repeated}' is expanded twice`);
+  if (repeated !== undefined && !repeated.endsWith('/$count')) {
+    throw badRequest(`'${repeated}' is expanded twice`);
+  }
+  const seen = new Map<string, number>();
   return expand.properties.map((item) => {
     if (item.property) throw badRequest(`Use nested $expand instead of the path ${item.name}/...`);
     const navigation = navigationOf(parent.resource, item.name);
     const options = item.options ?? {};
     if (item.count) {
+      const occurrence = seen.get(item.name) ?? 0;
+      seen.set(item.name, occurrence + 1);
       return {
-        name: item.name,
+        name: ctx.repeatedCounts ? `${item.name}@${occurrence}` : item.name,
         sql: countSql(ctx, parent, navigation, options.$filter, new Map()),
       };
     }
@@ -158,7 +166,8 @@ const expandSql = (
 export const collectionSql = (ctx: CompileContext, collection: Collection): string => {
   const { scope, options } = collection;
   const expanded = options.$expand ? expandSql(ctx, scope, options.$expand) : [];
-  const expandedNames = new Set(expanded.map((item) => item.name));
+  // A count expanded as `<name>@<k>` still answers for `<name>` in $select.
+  const expandedNames = new Set(expanded.flatMap((item) => [item.name, item.name.split('@')[0]]));
   const names = selectedNames(options.$select);
   const columns: string[] = [];
   const fields = names

@@ -1,6 +1,7 @@
 import { odataBatch } from '@flotilla/shared/constants/limits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addFleetMember,
   addOrganizationMember,
   createDevice,
   createFleet,
@@ -13,7 +14,7 @@ import {
   userActor,
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
-import type { Database } from '../db/database.js';
+import type { Database, QueryOptions } from '../db/database.js';
 
 // `POST /v7/$batch` answers each read exactly as its own GET would, for whoever sends it.
 
@@ -33,6 +34,8 @@ describe('POST /v7/$batch', () => {
   let api: ODataTestApp;
   // Statements the app sent to the database, to see that a batch's reads went as one.
   const statements: string[] = [];
+  // Whether each statement asked for a generic plan.
+  const generic: boolean[] = [];
 
   const batch = (body: unknown, as?: string) => api.send('POST', '/$batch', body, as);
   const getsOf = (urls: string[]) => ({
@@ -43,8 +46,9 @@ describe('POST /v7/$batch', () => {
     db = await createTestDatabase();
     const counted: Database = {
       ...db,
-      query: (sql, params, options) => {
+      query: (sql, params, options?: QueryOptions) => {
         statements.push(sql);
+        generic.push(options?.genericPlan === true);
         return db.query(sql, params, options);
       },
     };
@@ -116,6 +120,114 @@ describe('POST /v7/$batch', () => {
     const { responses } = response.body as BatchAnswer;
     expect(responses.map((entry) => entry.status)).toEqual([200, 200, 200, 200]);
     expect(responses[2]?.body).toEqual({ d: 2 });
+  });
+
+  it("plans a member's fleet-list counts once per connection, answering as each GET would", async () => {
+    // Morgan is a plain member of the organization with access to two of its three fleets;
+    // every status counted, planned generically (the same plan for every caller), must still
+    // count only the devices of Morgan's fleets.
+    const morgan = await createUser(db, 'morgan');
+    api.actors.set('morgan', userActor(morgan));
+    const organization = await createOrganization(db, 'Counted');
+    await addOrganizationMember(db, morgan.userId, organization, 'member');
+    const seen: number[] = [];
+    for (const name of ['east', 'west', 'closed']) {
+      const fleet = await createFleet(db, organization, name);
+      await createDevice(db, fleet.id, `${name}-on`, { isOnline: true });
+      await createDevice(db, fleet.id, `${name}-off`);
+      if (name !== 'closed') {
+        await addFleetMember(db, morgan.userId, fleet.id, 'observer');
+        seen.push(fleet.id);
+      }
+    }
+    await createDevice(db, seen[0] ?? 0, 'east-on-too', { isOnline: true });
+    const statuses = [
+      'operational',
+      'updating',
+      'configuring',
+      'post-provisioning',
+      'reduced-functionality',
+      'disconnected',
+      'inactive',
+    ];
+    const paths = statuses.map(
+      (status) =>
+        `/application?$select=id&$filter=is_of__class eq 'fleet' and is_directly_accessible_by__user/any(dau:1 eq 1)` +
+        `&$expand=owns__device/$count($filter=overall_status eq '${status}')`,
+    );
+    const aloneFor = (as: string) =>
+      Promise.all(paths.map(async (path) => (await api.get(path, as)).body));
+    const alone = await aloneFor('morgan');
+    const mallorys = await aloneFor('mallory');
+    // Past PostgreSQL's five custom plans of a statement on a connection, twice over.
+    for (let round = 0; round < 12; round++) {
+      statements.length = 0;
+      generic.length = 0;
+      const as = round % 3 === 2 ? 'mallory' : 'morgan';
+      const response = await batch(getsOf(paths.map((path) => `/v7${path}`)), as);
+      expect(response.status).toBe(200);
+      // The seven counts as one read of the fleets, planned generically.
+      expect(generic).toEqual([true]);
+      expect(statements[0]).toContain('"owns__device@6"');
+      const bodies = (response.body as BatchAnswer).responses.map((entry) => entry.body);
+      expect(bodies).toEqual(as === 'mallory' ? mallorys : alone);
+    }
+    // Every device has one status: the seven counts add up to each visible fleet's devices.
+    const totals = (bodies: unknown[]): Map<number, number> => {
+      const sums = new Map<number, number>();
+      for (const body of bodies) {
+        for (const row of (body as { d: { id: number; owns__device: number }[] }).d) {
+          sums.set(row.id, (sums.get(row.id) ?? 0) + row.owns__device);
+        }
+      }
+      return sums;
+    };
+    expect(totals(alone)).toEqual(
+      new Map([
+        [seen[0], 3],
+        [seen[1], 2],
+      ]),
+    );
+    // Mallory's one fleet elsewhere, none of this organization's.
+    expect([...totals(mallorys).values()]).toEqual([1]);
+    // Encoded as the SDK sends them (the console's fleet list): one read too, the same answers.
+    statements.length = 0;
+    const encoded = await batch(
+      getsOf(paths.map((path) => `/v7${path.replaceAll(' ', '%20').replaceAll("'", '%27')}`)),
+      'morgan',
+    );
+    expect(statements).toHaveLength(1);
+    expect((encoded.body as BatchAnswer).responses.map((entry) => entry.body)).toEqual(alone);
+    // The seven counts' read as the batch sends it to the engine is still refused as a GET.
+    const together = `${paths[0]?.split('&$expand=')[0] ?? ''}&$expand=${paths
+      .map((path) => path.split('&$expand=')[1] ?? '')
+      .join(',')}`;
+    const refused = await api.get(together, 'morgan');
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("'owns__device' is expanded twice");
+    // A batch with rows other than counts keeps the plans chosen per request.
+    generic.length = 0;
+    await batch(getsOf(reads.map((path) => path.slice(1))), 'morgan');
+    expect(generic).toEqual([false, false]);
+    // Counts whose read together fails (one of them divides by zero): each read alone, the
+    // failing one with its own error.
+    const failing = paths[0]?.replace("overall_status eq 'operational'", 'id div 0 eq 1') ?? '';
+    const mixed = await batch(
+      getsOf([failing, ...paths.slice(1)].map((path) => `/v7${path}`)),
+      'morgan',
+    );
+    const answers = (mixed.body as BatchAnswer).responses;
+    expect(answers[0]?.status).toBe(400);
+    expect(answers.slice(1).map((entry) => entry.body)).toEqual(alone.slice(1));
+  });
+
+  it('answers repeated counts of one read only inside a batch', async () => {
+    const twice =
+      "/application?$select=id&$expand=owns__device/$count($filter=overall_status eq 'inactive')," +
+      "owns__device/$count($filter=overall_status eq 'operational')";
+    const response = await api.get(twice, 'alice');
+    expect(response.status).toBe(400);
+    expect(response.text).toContain("'owns__device' is expanded twice");
   });
 
   it('answers a read that fails while it runs with its own error, and the others', async () => {

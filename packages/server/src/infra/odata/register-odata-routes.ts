@@ -58,12 +58,15 @@ export type ODataDeps = {
 };
 
 // Runs one compiled read (prepared for a kept shape) and returns its answer's JSON text.
+// `genericPlan`: QueryOptions.genericPlan, for a kept statement.
 export const runRead = async (
   db: Queryable,
   statement: ReadStatement,
   limits: QueryLimits,
+  genericPlan = false,
 ): Promise<string> => {
-  const options = statement.name === undefined ? limits : { ...limits, prepareAs: statement.name };
+  const options =
+    statement.name === undefined ? limits : { ...limits, prepareAs: statement.name, genericPlan };
   const { rows } = await db.query<{ n?: unknown; d?: unknown }>(
     statement.text,
     statement.values,

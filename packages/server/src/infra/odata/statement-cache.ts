@@ -32,12 +32,15 @@ export type ReadStatement = {
   text: string;
   values: SqlValue[];
   count: boolean;
+  // CompiledGet.countsOnly.
+  countsOnly: boolean;
   // The prepared statement's name, for a kept shape.
   name: string | undefined;
 };
 
 export type ReadStatements = {
-  prepare(path: string, actor: Actor): ReadStatement;
+  // `repeatedCounts`: CompileContext.repeatedCounts (a batch's counts read together).
+  prepare(path: string, actor: Actor, repeatedCounts?: boolean): ReadStatement;
   // Kept shapes, and requests answered from a kept shape (for tests).
   stats(): { shapes: number; hits: number };
 };
@@ -47,7 +50,13 @@ export type StatementCacheOptions = { enabled: boolean; size: number };
 // Variants of one shape (distinct pinned values, e.g. the seven device statuses) kept at most.
 const maxVariantsPerShape = 32;
 
-type Variant = { text: string; count: boolean; sources: readonly ParamSource[]; name: string };
+type Variant = {
+  text: string;
+  count: boolean;
+  countsOnly: boolean;
+  sources: readonly ParamSource[];
+  name: string;
+};
 
 type Entry = {
   // Indexes of the pinned literals, the same for every variant.
@@ -60,6 +69,7 @@ const uncached = (compiled: CompiledGet): ReadStatement => ({
   text: compiled.sql,
   values: compiled.params.values(),
   count: compiled.count,
+  countsOnly: compiled.countsOnly,
   name: undefined,
 });
 
@@ -96,6 +106,7 @@ const checkedVariant = (
   shape: RequestShape,
   compiled: CompiledGet,
   actor: Actor,
+  repeatedCounts: boolean,
 ): Variant | null => {
   const sources = compiled.params.sources();
   const pins = numericPins(compiled.pinned);
@@ -111,7 +122,7 @@ const checkedVariant = (
   if (probeShape?.key !== shape.key) return null;
   let probe: CompiledGet;
   try {
-    probe = compileGet(model, probeUrl, actor);
+    probe = compileGet(model, probeUrl, actor, repeatedCounts);
   } catch {
     return null;
   }
@@ -127,7 +138,13 @@ const checkedVariant = (
     isDeepStrictEqual(replay(probeBinds), probe.params.values()) &&
     isDeepStrictEqual(replay(bindsOf(shape.literals)), compiled.params.values());
   if (!consistent) return null;
-  return { text: compiled.sql, count: compiled.count, sources, name: statementName(compiled.sql) };
+  return {
+    text: compiled.sql,
+    count: compiled.count,
+    countsOnly: compiled.countsOnly,
+    sources,
+    name: statementName(compiled.sql),
+  };
 };
 
 export const createReadStatements = (
@@ -153,6 +170,7 @@ export const createReadStatements = (
     shape: RequestShape,
     compiled: CompiledGet,
     actor: Actor,
+    repeatedCounts: boolean,
   ): Variant | null => {
     const pins = numericPins(compiled.pinned);
     let entry = touch(key);
@@ -164,17 +182,19 @@ export const createReadStatements = (
       if (entries.size > options.size && !oldest.done) entries.delete(oldest.value);
     }
     if (entry.variants.size >= maxVariantsPerShape) return null;
-    const variant = checkedVariant(model, shape, compiled, actor);
+    const variant = checkedVariant(model, shape, compiled, actor, repeatedCounts);
     entry.variants.set(variantKey(pins, shape.literals), variant);
     return variant;
   };
 
   return {
-    prepare(path, actor) {
-      if (!options.enabled) return uncached(compileGet(model, path, actor));
+    prepare(path, actor, repeatedCounts = false) {
+      const compile = (): CompiledGet => compileGet(model, path, actor, repeatedCounts);
+      if (!options.enabled) return uncached(compile());
       const shape = requestShape(normalizeODataPath(path));
-      if (!shape) return uncached(compileGet(model, path, actor));
-      const key = `${permissionShape(actor)}\u0001${shape.key}`;
+      if (!shape) return uncached(compile());
+      const together = repeatedCounts ? '\u0002' : '';
+      const key = `${permissionShape(actor)}${together}\u0001${shape.key}`;
       const entry = touch(key);
       const variant = entry?.variants.get(variantKey(entry.pins, shape.literals));
       if (variant) {
@@ -182,15 +202,21 @@ export const createReadStatements = (
         try {
           const values = variant.sources.map((source) => source({ binds, actor }));
           hits++;
-          return { text: variant.text, values, count: variant.count, name: variant.name };
+          return {
+            text: variant.text,
+            values,
+            count: variant.count,
+            countsOnly: variant.countsOnly,
+            name: variant.name,
+          };
         } catch {
           // A value the compiler would refuse (an invalid date, an infinite number): the full
           // path answers with its own error.
-          return uncached(compileGet(model, path, actor));
+          return uncached(compile());
         }
       }
-      const compiled = compileGet(model, path, actor);
-      const kept = variant === undefined ? keep(key, shape, compiled, actor) : null;
+      const compiled = compile();
+      const kept = variant === undefined ? keep(key, shape, compiled, actor, repeatedCounts) : null;
       return kept ? { ...uncached(compiled), name: kept.name } : uncached(compiled);
     },
     stats: () => ({ shapes: entries.size, hits }),
