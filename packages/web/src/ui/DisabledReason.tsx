@@ -1,4 +1,5 @@
-import { Box, Tooltip } from '@mui/material';
+import Box from '@mui/material/Box';
+import Tooltip from '@mui/material/Tooltip';
 import type { ReactNode } from 'react';
 
 // Explains a disabled control: disabled elements fire no events, so the tooltip sits on a

@@ -1,4 +1,5 @@
-import { Box, Typography } from '@mui/material';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
 import { type ReactNode, useId } from 'react';
 
 // One setting: title and explanation on the left, its controls on the right.

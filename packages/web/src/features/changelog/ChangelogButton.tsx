@@ -3,9 +3,13 @@ import { clientVersion } from '@flotilla/sdk/version';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect, useState } from 'react';
-import { ChangelogDialog } from './ChangelogDialog.js';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { changelogStateOf, readSeenVersion, writeSeenVersion } from './changelog-state.js';
+
+// Loaded when opened: the header of every cold load does not compile the dialog and its markdown.
+const ChangelogDialog = lazy(async () => ({
+  default: (await import('./ChangelogDialog.js')).ChangelogDialog,
+}));
 
 // The header's version button: Flotilla's version and the dashboard behaviour it implements; a
 // bubble while a newer version is unread; opens by itself for a newer major version; closing
@@ -43,7 +47,11 @@ export const ChangelogButton = ({ version = clientVersion }: { version?: string 
           dashboard {dashboardVersion}
         </Box>
       </Button>
-      {open ? <ChangelogDialog version={version} onClose={close} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <ChangelogDialog version={version} onClose={close} />
+        </Suspense>
+      ) : null}
     </>
   );
 };

@@ -9,17 +9,23 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { useBreadcrumbs } from '../../ui/breadcrumbs.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
 import { organizationIdParam } from '../../fleet/api-fleet-list.js';
 import { classLabels } from '../../fleet/class-names.js';
 import { useFleetList, useFleetListStatusCounts, useOrganizationName } from './api.js';
-import { BatchActions } from './batch/BatchActions.js';
 import { useSelection } from './batch/useSelection.js';
-import { CreateFleetDialog } from './CreateFleetDialog.js';
 import { FleetListContent, type FleetListView } from './FleetListContent.js';
+
+// Loaded when first opened: the cold load of the list does not compile the dialogs' forms.
+const BatchActions = lazy(async () => ({
+  default: (await import('./batch/BatchActions.js')).BatchActions,
+}));
+const CreateFleetDialog = lazy(async () => ({
+  default: (await import('./CreateFleetDialog.js')).CreateFleetDialog,
+}));
 
 const FleetList = ({ className }: { className: ApplicationClass }) => {
   const labels = classLabels[className];
@@ -89,7 +95,9 @@ const FleetList = ({ className }: { className: ApplicationClass }) => {
         ) : null}
       </Stack>
       {selection.active && fleets.data?.length ? (
-        <BatchActions className={className} fleets={fleets.data} selection={selection} />
+        <Suspense fallback={null}>
+          <BatchActions className={className} fleets={fleets.data} selection={selection} />
+        </Suspense>
       ) : null}
       <FleetListContent
         className={className}
@@ -100,11 +108,13 @@ const FleetList = ({ className }: { className: ApplicationClass }) => {
         create={create}
       />
       {creating ? (
-        <CreateFleetDialog
-          className={className}
-          existingNames={fleets.data?.map((fleet) => fleet.app_name) ?? []}
-          onClose={() => setCreating(false)}
-        />
+        <Suspense fallback={null}>
+          <CreateFleetDialog
+            className={className}
+            existingNames={fleets.data?.map((fleet) => fleet.app_name) ?? []}
+            onClose={() => setCreating(false)}
+          />
+        </Suspense>
       ) : null}
     </Box>
   );

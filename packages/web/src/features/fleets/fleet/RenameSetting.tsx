@@ -1,5 +1,8 @@
 import { fleetNameClash, fleetNameProblem } from '@flotilla/shared/fleets/fleet-name';
-import { Alert, Button, Stack, TextField } from '@mui/material';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { classLabels } from '../../../fleet/class-names.js';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';

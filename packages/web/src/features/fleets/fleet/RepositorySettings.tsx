@@ -1,4 +1,8 @@
-import { Button, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { DisabledReason } from '../../../ui/DisabledReason.js';
