@@ -47,6 +47,10 @@ export default defineConfig({
           globalSetup: ['packages/server/src/test-support/postgres-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Files keep the modules the previous file loaded (the server loads once, not once per
+          // file). Each file still builds its own database and apps; test support keeps nothing
+          // from one file to the next.
+          isolate: false,
         },
       },
       {

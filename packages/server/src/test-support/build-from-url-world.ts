@@ -196,8 +196,15 @@ export const expectRefused = async (
   expect(await releaseCount()).toBe(before);
 };
 
-// Starts the database, the project server and the apps (beforeAll of each test file).
+// Starts the database, the project server and the apps (beforeAll of each test file). Each file
+// has its own world: test files may share one process (and this module), so what a previous file
+// left (its users' tokens, its requests, its apps) is forgotten first.
 export const setUpWorld = async (): Promise<void> => {
+  served.length = 0;
+  tokens.clear();
+  apps.length = 0;
+  held.length = 0;
+  resolved.length = 0;
   db = await createTestDatabase();
   project = await projectTarball({ 'docker-compose.yml': compose });
   nested = await projectTarball({ 'project-main/docker-compose.yml': compose });

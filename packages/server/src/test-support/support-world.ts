@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../infra/auth/passwords.js';
+import { hashTestPassword } from './test-passwords.js';
 import type { Database } from '../infra/db/database.js';
 import { buildServer } from '../server.js';
 import { addOrganizationMember, createOrganization } from './fixtures.js';
@@ -36,7 +36,7 @@ export const createSupportWorld = async (
     async signIn(username, options = {}) {
       const { rows } = await db.query<{ id: number }>(
         `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-        [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+        [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
       );
       const id = rows[0]?.id;
       if (id === undefined) throw new Error('no user');

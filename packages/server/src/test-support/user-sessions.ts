@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../infra/auth/passwords.js';
+import { hashTestPassword } from './test-passwords.js';
 import type { Queryable } from '../infra/db/database.js';
 
 // A user with a password (and optionally a platform role) signed in through POST /login_: their
@@ -12,7 +12,7 @@ export const signedInUser = async (
 ): Promise<{ id: number; token: string }> => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+    [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
@@ -24,7 +24,11 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const createAccount = async (username: string, password: string | null): Promise<number> => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, password === null ? null : await hashPassword(password)],
+    [
+      username,
+      `${username}@example.com`,
+      password === null ? null : await hashTestPassword(password),
+    ],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

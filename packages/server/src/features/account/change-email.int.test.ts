@@ -5,7 +5,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -48,7 +48,7 @@ const newAccount = async (app: FastifyInstance) => {
   await db.query(
     `INSERT INTO "user" ("username", "email", "password_hash", "is_verified")
      VALUES ($1, $2, $3, true)`,
-    [`person${count}`, email, await hashPassword('the-password')],
+    [`person${count}`, email, await hashTestPassword('the-password')],
   );
   const login = await app.inject({
     method: 'POST',

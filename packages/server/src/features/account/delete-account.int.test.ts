@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../infra/auth/api-key-tokens.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import {
   addOrganizationMember,
@@ -29,7 +29,7 @@ const person = async () => {
   const user = await createUser(db, `person${count}`);
   await db.query('UPDATE "user" SET "password_hash" = $2 WHERE "id" = $1', [
     user.userId,
-    await hashPassword('the-password'),
+    await hashTestPassword('the-password'),
   ]);
   const login = await app.inject({
     method: 'POST',

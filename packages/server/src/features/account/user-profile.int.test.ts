@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -25,7 +25,7 @@ const createAccount = async (username: string, createdAt: string): Promise<numbe
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash", "created_at")
      VALUES ($1, $2, $3, $4) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword('the-password'), createdAt],
+    [username, `${username}@example.com`, await hashTestPassword('the-password'), createdAt],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

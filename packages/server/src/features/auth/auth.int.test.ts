@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
@@ -21,7 +21,7 @@ const tick = (ms: number): void => {
 const createAccount = async (username: string, password: string): Promise<number> => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword(password)],
+    [username, `${username}@example.com`, await hashTestPassword(password)],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

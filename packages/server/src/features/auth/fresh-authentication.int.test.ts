@@ -5,7 +5,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -39,7 +39,7 @@ const signIn = async () => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash", "is_verified")
      VALUES ($1, $2, $3, true) RETURNING "id"`,
-    [`fresh${count}`, email, await hashPassword('the-password')],
+    [`fresh${count}`, email, await hashTestPassword('the-password')],
   );
   const login = await app.inject({
     method: 'POST',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Config } from '../../infra/config/config.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -63,7 +63,7 @@ beforeAll(async () => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ('alice', 'alice@example.com', $1)
      RETURNING "id"`,
-    [await hashPassword('alice-password')],
+    [await hashTestPassword('alice-password')],
   );
   aliceId = rows[0]?.id ?? 0;
 });

@@ -1,7 +1,7 @@
 import type { OAuthApplication } from '@flotilla/shared/auth/oauth';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
 import { createTestContext } from '../../test-support/test-context.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ('root', 'root@example.com', $1)
      RETURNING "id"`,
-    [await hashPassword(password)],
+    [await hashTestPassword(password)],
   );
   rootId = rows[0]?.id ?? 0;
   await db.query(`INSERT INTO "user_platform_role" ("user", "role") VALUES ($1, 'balena_admin')`, [
@@ -32,7 +32,7 @@ beforeAll(async () => {
   ]);
   await db.query(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ('ann', 'ann@example.com', $1)`,
-    [await hashPassword('ann-password')],
+    [await hashTestPassword('ann-password')],
   );
 });
 

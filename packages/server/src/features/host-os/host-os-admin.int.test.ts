@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import * as fx from '../../test-support/fixtures.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
@@ -25,7 +25,7 @@ const signUp = async (
   const { rows } = await db.query<{ id: number; actor: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3)
      RETURNING "id", "actor"`,
-    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+    [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
   );
   const row = rows[0];
   if (row === undefined) throw new Error('no user');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfferedOsImage, OsImage, OsImageDownload } from '@flotilla/shared/host-os/os-image';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { buildServer } from '../../server.js';
 import {
@@ -40,7 +40,7 @@ let supervisorId: number;
 const signUp = async (username: string, role?: string) => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+    [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
   );
   const id = rows[0]?.id ?? 0;
   if (role) {

@@ -1,7 +1,7 @@
 import type { OAuthApplication, OAuthAuthorizeAnswer } from '@flotilla/shared/auth/oauth';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
@@ -28,7 +28,7 @@ const bearer = (token: string | undefined) =>
 const createAccount = async (username: string, platformAdmin = false) => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+    [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

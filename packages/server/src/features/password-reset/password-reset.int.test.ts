@@ -2,7 +2,7 @@ import { passwordResetErrors } from '@flotilla/shared/auth/account-mail';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
@@ -74,7 +74,7 @@ beforeAll(async () => {
   );
   await db.query(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ('ada', 'Ada@Example.com', $1)`,
-    [await hashPassword('old-password')],
+    [await hashTestPassword('old-password')],
   );
 });
 
@@ -164,7 +164,7 @@ describe('POST /user/reset-password (the reset)', () => {
     expect(again.body).toBe(passwordResetErrors.invalid.message);
     expect((await login('ada', 'new-password')).statusCode).toBe(200);
     await db.query(`UPDATE "user" SET "password_hash" = $1 WHERE "username" = 'ada'`, [
-      await hashPassword('old-password'),
+      await hashTestPassword('old-password'),
     ]);
   });
 
@@ -189,7 +189,7 @@ describe('POST /user/reset-password (the reset)', () => {
     expect((await reset(first, 'new-password')).body).toBe(passwordResetErrors.invalid.message);
     expect((await reset(second, 'new-password')).statusCode).toBe(204);
     await db.query(`UPDATE "user" SET "password_hash" = $1 WHERE "username" = 'ada'`, [
-      await hashPassword('old-password'),
+      await hashTestPassword('old-password'),
     ]);
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { declaredRoutes } from '../../infra/http/create-app.js';
 import { buildServer } from '../../server.js';
@@ -17,7 +17,7 @@ let app: FastifyInstance;
 const sessionOf = async (username: string, role?: string): Promise<string> => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+    [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

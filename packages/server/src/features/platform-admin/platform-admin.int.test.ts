@@ -5,7 +5,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
 import { createActorResolution } from '../../infra/auth/actor-resolution.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { createApp } from '../../infra/http/create-app.js';
 import { registerNotificationBus } from '../../infra/http/register-notification-bus.js';
@@ -40,7 +40,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const createAccount = async (username: string, role?: string): Promise<void> => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3) RETURNING "id"`,
-    [username, `${username}@example.com`, await hashPassword(`${username}-password`)],
+    [username, `${username}@example.com`, await hashTestPassword(`${username}-password`)],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('no user');

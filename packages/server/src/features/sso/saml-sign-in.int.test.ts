@@ -1,7 +1,7 @@
 import { samlPasswordLoginRefusal } from '@flotilla/shared/auth/saml-accounts';
 import { samlSignInMessages } from '@flotilla/shared/sso/saml-sign-in';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import * as fx from '../../test-support/fixtures.js';
 import {
   type IdpUser,
@@ -152,7 +152,7 @@ describe('SAML sign-in', () => {
     const alice = await fx.createUser(server.db, 'alice');
     await server.db.query('UPDATE "user" SET "password_hash" = $2 WHERE "id" = $1', [
       alice.userId,
-      await hashPassword('alice-password'),
+      await hashTestPassword('alice-password'),
     ]);
     const passwordLogin = () =>
       fetch(`${server.url}/login_`, {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import type { Database } from '../../infra/db/database.js';
 import { registerODataRoutes } from '../../infra/odata/register-odata-routes.js';
 import { createTestApp, createTestContext } from '../../test-support/test-context.js';
@@ -20,7 +20,7 @@ const person = async (name: string): Promise<Person> => {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO "user" ("username", "email", "password_hash", "is_verified")
      VALUES ($1, $2, $3, true) RETURNING "id"`,
-    [name, `${name}@example.com`, await hashPassword('the-password')],
+    [name, `${name}@example.com`, await hashTestPassword('the-password')],
   );
   const login = await app.inject({
     method: 'POST',

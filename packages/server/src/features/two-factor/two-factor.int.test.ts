@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { recoveryCodeCount, twoFactorErrors } from '@flotilla/shared/auth/two-factor';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../../test-support/test-passwords.js';
 import { rateLimitMessage } from '../../infra/rate-limit/rate-limiter.js';
 import type { Database } from '../../infra/db/database.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
@@ -27,7 +27,7 @@ const createAccount = async (username: string): Promise<void> => {
   await db.query(`INSERT INTO "user" ("username", "email", "password_hash") VALUES ($1, $2, $3)`, [
     username,
     `${username}@example.com`,
-    await hashPassword(`${username}-password`),
+    await hashTestPassword(`${username}-password`),
   ]);
 };
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import { createApiKey } from '../../features/api-keys/store-api-key.js';
 import { issueSessionToken } from '../../features/auth/issue-session-token.js';
-import { hashPassword } from '../../infra/auth/passwords.js';
+import { hashTestPassword } from '../test-passwords.js';
 import type { Queryable, SqlValue } from '../../infra/db/database.js';
 import type { Model } from '../../model/model-types.js';
 import { quoteIdentifier } from '../../infra/odata/sql-params.js';
@@ -55,7 +55,7 @@ export const createFuzzWorld = async (ctx: AppContext): Promise<FuzzWorld> => {
   const observer = await fx.createUser(db, 'fuzz_observer');
   const outsider = await fx.createUser(db, 'fuzz_outsider');
   await db.query('UPDATE "user" SET "password_hash" = $1 WHERE "id" = $2', [
-    await hashPassword('correct horse battery'),
+    await hashTestPassword('correct horse battery'),
     admin.userId,
   ]);
   const orgA = await fx.createOrganization(db, 'FuzzA');
