@@ -12,6 +12,7 @@ import {
 } from './scenario-helpers.js';
 import { difference } from './scenario-verify.js';
 import type { BenchUser } from './seed.js';
+import { deviceStatuses as statuses } from '@flotilla/shared/devices/device-statuses';
 
 // The console's device counts per overall status, as it asks for them: one count per status, the
 // seven in one `POST /v7/$batch` (packages/web fleets/application-queries.ts fetchStatusCounts for
@@ -19,16 +20,6 @@ import type { BenchUser } from './seed.js';
 // reference answers the same seven hand-written counts in one bare request. One console user at
 // a time: the goals are the latency a person sees, not a queue behind other callers.
 const oneUser = 1;
-
-const statuses = [
-  'operational',
-  'updating',
-  'configuring',
-  'post-provisioning',
-  'reduced-functionality',
-  'disconnected',
-  'inactive',
-] as const;
 
 const accessible = 'is_directly_accessible_by__user/any(dau:1 eq 1)';
 

@@ -1,6 +1,6 @@
 import type { ApiHeartbeatState } from '@flotilla/sdk/resources/device';
 import { statusColors, statusLabels } from '../fleet/FleetCard.js';
-import { type DeviceStatus, deviceStatuses } from '../fleet/api-fleet-list.js';
+import { type DeviceStatus, deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 import type { ReleaseRef } from './device-rows.js';
 
 export type ChipColor = 'success' | 'info' | 'warning' | 'error' | 'default';

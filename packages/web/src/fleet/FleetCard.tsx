@@ -8,8 +8,8 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import type { FleetListItem, DeviceStatus } from './api-fleet-list.js';
-import { deviceStatuses } from './api-fleet-list.js';
+import { type DeviceStatus, deviceStatuses } from '@flotilla/shared/devices/device-statuses';
+import type { FleetListItem } from './api-fleet-list.js';
 import { fleetPath } from './class-names.js';
 
 export const statusLabels: Record<DeviceStatus, string> = {

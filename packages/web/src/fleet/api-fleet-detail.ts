@@ -1,7 +1,8 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { PineFilter } from '@flotilla/sdk/pine';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
-import { type DeviceStatus, deviceStatuses, noDevices } from './api-fleet-list.js';
+import { type DeviceStatus, deviceStatuses } from '@flotilla/shared/devices/device-statuses';
+import { noDevices } from './api-fleet-list.js';
 import { recentReleaseCount } from './fleet-limits.js';
 
 export type ApplicationType = {

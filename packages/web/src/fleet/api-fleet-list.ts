@@ -1,20 +1,9 @@
 import type { FlotillaClient } from '@flotilla/sdk/create-client';
 import type { ApplicationClass } from '@flotilla/shared/fleets/fleet-name';
+import { type DeviceStatus, deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 import { queryOptions } from '@tanstack/react-query';
 import { fleetListPolling } from '../ui/polling.js';
 import { fleetKeys } from './query-keys.js';
-
-// The seven overall device statuses, in the order the cards show them.
-export const deviceStatuses = [
-  'operational',
-  'updating',
-  'configuring',
-  'post-provisioning',
-  'reduced-functionality',
-  'disconnected',
-  'inactive',
-] as const;
-export type DeviceStatus = (typeof deviceStatuses)[number];
 
 export type FleetListItem = {
   id: number;

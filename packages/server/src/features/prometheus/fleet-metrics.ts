@@ -1,16 +1,6 @@
+import { deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 import type { Queryable } from '../../infra/db/database.js';
 import { fleetStatusCount } from '../../model/definitions/device-status-count.js';
-
-// The statuses a device's overall_status takes (the console's status chips).
-export const deviceStatuses = [
-  'operational',
-  'updating',
-  'configuring',
-  'post-provisioning',
-  'reduced-functionality',
-  'disconnected',
-  'inactive',
-] as const;
 
 export type FleetRow = {
   slug: string;

@@ -17,20 +17,11 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { Database } from '../db/database.js';
+import { deviceStatuses as statuses } from '@flotilla/shared/devices/device-statuses';
 
 // `owns__device/$count($filter=overall_status eq '...')` (the console's fleet list and summary) is
 // answered from the status tally (compile-count.ts) where the caller's read permission on devices
 // depends on their fleet alone, and row by row elsewhere; either way with the devices' own status.
-
-const statuses = [
-  'operational',
-  'updating',
-  'configuring',
-  'post-provisioning',
-  'reduced-functionality',
-  'disconnected',
-  'inactive',
-] as const;
 
 type CountRow = { id: number; owns__device: number };
 

@@ -15,6 +15,7 @@ import {
 } from '../../test-support/odata-test-app.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { Database, QueryOptions } from '../db/database.js';
+import { deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 
 // `POST /v7/$batch` answers each read exactly as its own GET would, for whoever sends it.
 
@@ -141,15 +142,7 @@ describe('POST /v7/$batch', () => {
       }
     }
     await createDevice(db, seen[0] ?? 0, 'east-on-too', { isOnline: true });
-    const statuses = [
-      'operational',
-      'updating',
-      'configuring',
-      'post-provisioning',
-      'reduced-functionality',
-      'disconnected',
-      'inactive',
-    ];
+    const statuses = deviceStatuses;
     const paths = statuses.map(
       (status) =>
         `/application?$select=id&$filter=is_of__class eq 'fleet' and is_directly_accessible_by__user/any(dau:1 eq 1)` +

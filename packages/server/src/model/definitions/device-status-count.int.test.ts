@@ -4,22 +4,13 @@ import * as fx from '../../test-support/fixtures.js';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import { fleetStatusCount } from './device-status-count.js';
 import { overallStatus } from './device-status.js';
+import { deviceStatuses as statuses } from '@flotilla/shared/devices/device-statuses';
 
 // The per-fleet status counts from the tally (device-status-count.ts, 0022) against counting
 // overall_status device by device, at many moments (a fake clock: now() of the statements below
 // reads a setting) and after every kind of change the tally follows: contacts, going offline by
 // time, fleet moves, deactivation, deletion, new devices, image installs and VPN variables,
 // compaction.
-
-const statuses = [
-  'operational',
-  'updating',
-  'configuring',
-  'post-provisioning',
-  'reduced-functionality',
-  'disconnected',
-  'inactive',
-] as const;
 
 const minute = 60_000;
 

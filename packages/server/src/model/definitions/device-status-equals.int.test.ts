@@ -5,6 +5,7 @@ import { createTestDatabase } from '../../test-support/test-database.js';
 import type { LiteralValue } from '../model-types.js';
 import { v7Model } from '../v7-model.js';
 import { offlineWindow, onlineWindow } from './device-status.js';
+import { deviceStatuses as statuses } from '@flotilla/shared/devices/device-statuses';
 
 // The equality conditions of the computed device fields (device-status-equals.ts) against the
 // fields themselves, on devices in every combination of the states they depend on: each must
@@ -17,16 +18,6 @@ const deviceField = (name: string) => {
   if (!field?.computed || !field.equals) throw new Error(`device.${name} has no equality`);
   return { computed: field.computed, equals: field.equals };
 };
-
-const statuses = [
-  'operational',
-  'updating',
-  'configuring',
-  'post-provisioning',
-  'reduced-functionality',
-  'disconnected',
-  'inactive',
-];
 
 // The rules of overall_status and the heartbeat (device-status.ts) written straight over the raw
 // columns, as they were before the stored deadlines and status base: the fields must still agree.

@@ -4,7 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
-import { deviceStatuses } from '../../fleet/api-fleet-list.js';
+import { deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 import { statusLabel } from '../../device/device-format.js';
 import { SavedViewsMenu } from './SavedViewsMenu.js';
 import { TagFilterControls } from './TagFilterControls.js';

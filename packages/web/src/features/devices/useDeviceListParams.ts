@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { deviceStatuses } from '../../fleet/api-fleet-list.js';
+import { deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 import { type SortColumn, sortableColumns } from '../../device/api.js';
 
 export const pageSizes = [25, 50, 100] as const;

@@ -13,11 +13,8 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import {
-  type DeviceStatus,
-  deviceStatuses,
-  type FleetListItem,
-} from '../../fleet/api-fleet-list.js';
+import { type DeviceStatus, deviceStatuses } from '@flotilla/shared/devices/device-statuses';
+import type { FleetListItem } from '../../fleet/api-fleet-list.js';
 import { statusColors, statusLabels } from '../../fleet/FleetCard.js';
 import { fleetPath } from '../../fleet/class-names.js';
 import { type EntityColumn, EntityTable } from '../../ui/entity-list/EntityTable.js';

@@ -1,7 +1,7 @@
 import { errorText } from '@flotilla/sdk/errors';
 import { Alert, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import { statusColors, statusLabels } from '../../../fleet/FleetCard.js';
-import { deviceStatuses } from '../../../fleet/api-fleet-list.js';
+import { deviceStatuses } from '@flotilla/shared/devices/device-statuses';
 import type { FleetDetail } from '../../../fleet/api-fleet-detail.js';
 import { useFleetStatusCounts } from './api-fleet-summary.js';
 
