@@ -24,7 +24,7 @@ let provisioningKey: string;
 
 const withAuditRefused = (work: () => Promise<void>) => refusingAudit(db, work);
 
-type Call = { method: 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object };
+type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object };
 const call = (token: string, { method, url, payload }: Call) =>
   app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 
@@ -261,5 +261,20 @@ describe('a configuration download (its provisioning key)', () => {
     expect((await download(admin.token)).statusCode).toBe(200);
     expect(await keys()).toBe(1);
     expect((await records('POST /download-config')).map((row) => row.action)).toEqual(['request']);
+  });
+
+  it('records a GET too, since it mints a key as well, in the fleet', async () => {
+    const url = `/download-config?appId=${fleet.id}&provisioningKeyName=downloaded`;
+    await withAuditRefused(async () => {
+      expect((await call(admin.token, { method: 'GET', url })).statusCode).toBeGreaterThanOrEqual(
+        500,
+      );
+    });
+    expect(await keys()).toBe(1);
+    expect((await call(admin.token, { method: 'GET', url })).statusCode).toBe(200);
+    expect(await keys()).toBe(2);
+    expect(await records('GET /download-config')).toEqual([
+      expect.objectContaining({ action: 'request', application: fleet.id }),
+    ]);
   });
 });

@@ -94,16 +94,21 @@ export const provisioningConfig = async (
   };
 };
 
-// GET/POST /download-config: that config.json as JSON. A POST's key and its audit record commit
-// together (a GET, a read to the log, is not recorded).
+// GET/POST /download-config: that config.json as JSON. Either way a provisioning key is minted,
+// so a GET is a change too: the key and its audit record (placed in the fleet) commit together.
 export const registerDownloadConfig = (app: FastifyInstance, ctx: AppContext): void => {
-  app.get('/download-config', { config: { access: 'user' } }, (request) =>
-    provisioningConfig(ctx, request, parseBody(configRequest, request.query)),
-  );
-  app.post('/download-config', { config: { access: 'user' } }, (request) => {
-    const input = parseBody(configRequest, request.body);
-    return recordedTransaction(ctx.db, request, ctx.now, (tx) =>
-      provisioningConfig(ctx, request, input, tx),
+  const download = (request: FastifyRequest, input: ConfigRequest) =>
+    recordedTransaction(
+      ctx.db,
+      request,
+      ctx.now,
+      (tx) => provisioningConfig(ctx, request, input, tx),
+      { fleetId: input.appId },
     );
-  });
+  app.get('/download-config', { config: { access: 'user' } }, (request) =>
+    download(request, parseBody(configRequest, request.query)),
+  );
+  app.post('/download-config', { config: { access: 'user' } }, (request) =>
+    download(request, parseBody(configRequest, request.body)),
+  );
 };
