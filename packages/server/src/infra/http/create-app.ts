@@ -145,6 +145,13 @@ export const createApp = (options: AppOptions): FastifyInstance => {
 
   fast?.attach(app);
 
+  // A route only devices may call (their state and tag reports, their logs) answers the device
+  // protocol too, like the target state that declares it: nothing a browser renders.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access === 'device' && route.config.deviceProtocol === undefined) {
+      route.config = { ...route.config, deviceProtocol: true };
+    }
+  });
   // Transport: security headers, CORS, response compression (each in its own file).
   registerSecurityHeaders(app);
   registerCors(app, corsOrigins);

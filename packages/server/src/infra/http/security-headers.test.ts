@@ -16,6 +16,8 @@ const build = () => {
   app.get('/device/v2/:uuid/state', { config: { access: 'user', deviceProtocol: true } }, () => ({
     target: {},
   }));
+  // Only devices may call it: a device-protocol route without saying so.
+  app.patch('/device/v3/state', { config: { access: 'device' } }, () => ({}));
   return app;
 };
 
@@ -71,13 +73,18 @@ describe('security headers on API answers', () => {
 });
 
 describe('security headers on device-protocol answers', () => {
-  it.each([
-    ['a target state', '/device/v3/abc/state', 200],
-    ['a refused one', '/device/v2/abc/state', 401],
-  ])('%s gets nosniff and none of the browser-only headers', async (_, url, status) => {
-    const response = await build().inject({ url });
-    expect(response.statusCode).toBe(status);
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    for (const name of browserOnlyHeaders) expect(response.headers[name], name).toBeUndefined();
-  });
+  const answers: [string, string, number, 'GET' | 'PATCH'][] = [
+    ['a target state', '/device/v3/abc/state', 200, 'GET'],
+    ['a refused one', '/device/v2/abc/state', 401, 'GET'],
+    ['a state report refused', '/device/v3/state', 401, 'PATCH'],
+  ];
+  it.each(answers)(
+    '%s gets nosniff and none of the browser-only headers',
+    async (_, url, status, method) => {
+      const response = await build().inject({ url, method });
+      expect(response.statusCode).toBe(status);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      for (const name of browserOnlyHeaders) expect(response.headers[name], name).toBeUndefined();
+    },
+  );
 });
